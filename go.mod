@@ -1,0 +1,3 @@
+module github.com/hecscope/hecscope
+
+go 1.25.0
