@@ -69,18 +69,18 @@ const (
 	KindUserMarker        Kind = 58 // Data: marker text
 	KindHackBugT9003      Kind = 59 // —
 
-	KindEdenStartReceive      Kind = 60 // —
-	KindEdenEndReceive        Kind = 61 // —
-	KindEdenCreateProcess     Kind = 62 // process
-	KindEdenKillProcess       Kind = 63 // process
-	KindEdenAssignThread      Kind = 64 // thread, process
-	KindEdenCreateMachine     Kind = 65 // machine, start time (10⁻⁸ s)
-	KindEdenKillMachine       Kind = 66 // machine
-	KindEdenSendMessage       Kind = 67 // tag, sender process, sender thread, receiver machine, receiver process, receiver inport
-	KindEdenReceiveMessage    Kind = 68 // tag, receiver process, receiver inport, sender machine, sender process, sender thread, size
-	KindEdenSendReceiveLocal  Kind = 69 // tag, sender process, sender thread, receiver process, receiver inport
-	KindMemReturn             Kind = 90 // heap capset, current mblocks, needed mblocks, returned mblocks
-	KindBlocksSize            Kind = 91 // heap capset, bytes
+	KindEdenStartReceive       Kind = 60  // —
+	KindEdenEndReceive         Kind = 61  // —
+	KindEdenCreateProcess      Kind = 62  // process
+	KindEdenKillProcess        Kind = 63  // process
+	KindEdenAssignThread       Kind = 64  // thread, process
+	KindEdenCreateMachine      Kind = 65  // machine, start time (10⁻⁸ s)
+	KindEdenKillMachine        Kind = 66  // machine
+	KindEdenSendMessage        Kind = 67  // tag, sender process, sender thread, receiver machine, receiver process, receiver inport
+	KindEdenReceiveMessage     Kind = 68  // tag, receiver process, receiver inport, sender machine, sender process, sender thread, size
+	KindEdenSendReceiveLocal   Kind = 69  // tag, sender process, sender thread, receiver process, receiver inport
+	KindMemReturn              Kind = 90  // heap capset, current mblocks, needed mblocks, returned mblocks
+	KindBlocksSize             Kind = 91  // heap capset, bytes
 	KindMerStartParConjunction Kind = 100 // dynamic id, static id
 	KindMerStopParConjunction  Kind = 101 // dynamic id
 	KindMerStopParConjunct     Kind = 102 // dynamic id
@@ -309,27 +309,27 @@ type StopStatus uint16
 // Stop statuses, as the RTS writes them: the scheduler's return code (1–5), or
 // 6 + the reason the thread blocked.
 const (
-	StopNoStatus          StopStatus = 0
-	StopHeapOverflow      StopStatus = 1
-	StopStackOverflow     StopStatus = 2
-	StopYielding          StopStatus = 3
-	StopBlocked           StopStatus = 4 // GHC ≤ 7.0 only: blocked, no reason given
-	StopFinished          StopStatus = 5
-	StopForeignCall       StopStatus = 6
-	StopBlockedMVar       StopStatus = 7
-	StopBlockedBlackHole  StopStatus = 8 // Event info: owner thread
-	StopBlockedRead       StopStatus = 9
-	StopBlockedWrite      StopStatus = 10
-	StopBlockedDelay      StopStatus = 11
-	StopBlockedSTM        StopStatus = 12
-	StopBlockedDoProc     StopStatus = 13
-	StopBlockedGA         StopStatus = 14
-	StopBlockedGANoSend   StopStatus = 15
-	StopBlockedCCall      StopStatus = 16
-	StopBlockedCCallIntr  StopStatus = 17
-	StopBlockedThrowTo    StopStatus = 18
-	StopMigrating         StopStatus = 19
-	StopBlockedMVarRead   StopStatus = 20
+	StopNoStatus         StopStatus = 0
+	StopHeapOverflow     StopStatus = 1
+	StopStackOverflow    StopStatus = 2
+	StopYielding         StopStatus = 3
+	StopBlocked          StopStatus = 4 // GHC ≤ 7.0 only: blocked, no reason given
+	StopFinished         StopStatus = 5
+	StopForeignCall      StopStatus = 6
+	StopBlockedMVar      StopStatus = 7
+	StopBlockedBlackHole StopStatus = 8 // Event info: owner thread
+	StopBlockedRead      StopStatus = 9
+	StopBlockedWrite     StopStatus = 10
+	StopBlockedDelay     StopStatus = 11
+	StopBlockedSTM       StopStatus = 12
+	StopBlockedDoProc    StopStatus = 13
+	StopBlockedGA        StopStatus = 14
+	StopBlockedGANoSend  StopStatus = 15
+	StopBlockedCCall     StopStatus = 16
+	StopBlockedCCallIntr StopStatus = 17
+	StopBlockedThrowTo   StopStatus = 18
+	StopMigrating        StopStatus = 19
+	StopBlockedMVarRead  StopStatus = 20
 )
 
 // Blocked reports whether the status means the thread is blocked (waiting for
