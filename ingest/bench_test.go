@@ -1,0 +1,83 @@
+package ingest
+
+import (
+	"os"
+	"testing"
+)
+
+// bigLog is the ≥ 100 MB eventlog made by testdata/haskell/gen.sh; the
+// benchmarks that need it are skipped where it has not been generated.
+func bigLog(b *testing.B) string {
+	path := os.Getenv("HECSCOPE_BIG")
+	if path == "" {
+		path = "/tmp/hecscope-gen/big.eventlog"
+	}
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("no big eventlog at %s (run testdata/haskell/gen.sh or set HECSCOPE_BIG)", path)
+	}
+	return path
+}
+
+// BenchmarkDecodeFile decodes the big log from disk (page cache) through a
+// Reader, the way `hecscope summary` does.
+func BenchmarkDecodeFile(b *testing.B) {
+	path := bigLog(b)
+	st, _ := os.Stat(path)
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	var events int
+	for i := 0; i < b.N; i++ {
+		f, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var ev Event
+		events = 0
+		for f.Next(&ev) {
+			events++
+		}
+		f.Close()
+		if f.Status().State != StateComplete {
+			b.Fatal(f.Status())
+		}
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkDecodeMemory decodes the big log held in memory, fed in 64 KiB
+// chunks as a socket would deliver it.
+func BenchmarkDecodeMemory(b *testing.B) {
+	data, err := os.ReadFile(bigLog(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchDecodeBytes(b, data)
+}
+
+// BenchmarkDecodeCorpus decodes a real GHC log from the corpus in memory; it
+// always runs.
+func BenchmarkDecodeCorpus(b *testing.B) {
+	benchDecodeBytes(b, readCorpus(b, "ghc-events-history__warshall0-trace-7.8.2_8.eventlog"))
+}
+
+func benchDecodeBytes(b *testing.B, data []byte) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var events int
+	var ev Event
+	for i := 0; i < b.N; i++ {
+		d := NewDecoder()
+		events = 0
+		for off := 0; off < len(data); off += 1 << 16 {
+			d.Feed(data[off:min(off+1<<16, len(data))])
+			for d.Next(&ev) {
+				events++
+			}
+		}
+		d.End()
+		for d.Next(&ev) {
+			events++
+		}
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
