@@ -63,6 +63,7 @@ func BenchmarkDecodeCorpus(b *testing.B) {
 func benchDecodeBytes(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	var events int
 	var ev Event
 	for i := 0; i < b.N; i++ {
