@@ -151,7 +151,9 @@ func (d *Decoder) Status() Status { return d.status }
 
 // Header returns the stream's header, or nil before it has been read.
 func (d *Decoder) Header() *Header {
-	if d.phase < phaseDataBegin {
+	// plans are built when the header end marker is read; phase alone cannot
+	// tell, since a stream cut inside its header also ends in phaseDone.
+	if d.phase < phaseDataBegin || d.plans == nil {
 		return nil
 	}
 	return &d.header

@@ -88,3 +88,38 @@ func TestShowMatchesReferences(t *testing.T) {
 		})
 	}
 }
+
+// TestHeaderNilWhenCutInHeader: a stream that ends (or breaks) inside its
+// header has no header to show.
+func TestHeaderNilWhenCutInHeader(t *testing.T) {
+	data, err := os.ReadFile("../testdata/corpus/ghc-events__unicode.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := bytes.Index(data, []byte("hdre"))
+	if end < 0 {
+		t.Fatal("no header end marker")
+	}
+	for _, n := range []int{0, 3, 8, 40, end} {
+		d := NewDecoder()
+		d.Feed(data[:n])
+		d.End()
+		var ev Event
+		for d.Next(&ev) {
+		}
+		if d.Status().State != StateTruncated {
+			t.Errorf("cut at %d: status %v, want truncated", n, d.Status())
+		}
+		if h := d.Header(); h != nil {
+			t.Errorf("cut at %d: Header() = %+v, want nil", n, h)
+		}
+	}
+	d := NewDecoder()
+	d.Feed(data[:end+4])
+	d.End()
+	var ev Event
+	d.Next(&ev)
+	if h := d.Header(); h == nil || len(h.Types) == 0 {
+		t.Errorf("cut after the header: Header() = %v, want the header", h)
+	}
+}
