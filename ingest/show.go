@@ -6,8 +6,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -517,20 +519,30 @@ func (sw *showWriter) finish() error {
 }
 
 // ShowBuffer collects events compactly, in any number, and writes them as a
-// show document (see WriteShow). Each event costs 16 bytes of index plus its
-// varint-packed fields and Data in a chunked arena, so a log's listing needs
-// memory of the order of the log's own size rather than ~150 bytes per event.
+// show document (see WriteShow). Each event costs a 16-byte index record plus
+// its varint-packed fields and Data in a chunked arena: about 25 bytes for a
+// typical event instead of the ~150 of an Event, and no large reallocation
+// as the log grows. Sorting is done per index chunk, in parallel, and the
+// chunks are merged while writing.
 type ShowBuffer struct {
-	index  []showRec
-	chunks [][]byte
+	index [][]showRec // chunks of at most showIndexChunk records
+	arena [][]byte    // chunks of at most showChunkSize bytes
+	n     int
 }
 
 // showRec locates one collected event: its timestamp, and where its packed
-// form starts (chunk number << showChunkBits | position). Positions grow in
+// form starts (arena chunk << showChunkBits | position). Positions grow in
 // the order events were added, which makes sorting by (time, at) stable.
 type showRec struct {
 	time uint64
 	at   uint64
+}
+
+func (x showRec) cmp(y showRec) int {
+	if c := cmpUint(x.time, y.time); c != 0 {
+		return c
+	}
+	return cmpUint(x.at, y.at)
 }
 
 const (
@@ -541,8 +553,12 @@ const (
 	showMaxPacked = 2 + 2 + 5 + 1 + MaxArgs*binary.MaxVarintLen64 + 3 + 1<<16
 )
 
+// showIndexChunk is how many index records one chunk holds (a variable so
+// that tests can exercise the merge with few events).
+var showIndexChunk = 1 << 20
+
 // Len returns the number of events collected.
-func (b *ShowBuffer) Len() int { return len(b.index) }
+func (b *ShowBuffer) Len() int { return b.n }
 
 // Add collects a copy of ev (its Data is copied; Raw and Offset are dropped).
 func (b *ShowBuffer) Add(ev *Event) {
@@ -550,17 +566,17 @@ func (b *ShowBuffer) Add(ev *Event) {
 	if len(ev.Data) < 1<<16 {
 		need = showMaxPacked - 1<<16 + len(ev.Data)
 	}
-	n := len(b.chunks)
-	if n == 0 || cap(b.chunks[n-1])-len(b.chunks[n-1]) < need {
-		size := showChunkSize
-		if need > size {
-			size = need
+	n := len(b.arena)
+	if n == 0 || cap(b.arena[n-1])-len(b.arena[n-1]) < need {
+		size := 1 << 16
+		if n > 0 {
+			size = min(2*cap(b.arena[n-1]), showChunkSize)
 		}
-		b.chunks = append(b.chunks, make([]byte, 0, size))
+		b.arena = append(b.arena, make([]byte, 0, max(size, need)))
 		n++
 	}
-	c := b.chunks[n-1]
-	b.index = append(b.index, showRec{time: ev.Time, at: uint64(n-1)<<showChunkBits | uint64(len(c))})
+	c := b.arena[n-1]
+	rec := showRec{time: ev.Time, at: uint64(n-1)<<showChunkBits | uint64(len(c))}
 	c = binary.BigEndian.AppendUint16(c, uint16(ev.Kind))
 	c = binary.BigEndian.AppendUint16(c, ev.Type)
 	c = binary.AppendUvarint(c, uint64(ev.Cap+1))
@@ -573,14 +589,25 @@ func (b *ShowBuffer) Add(ev *Event) {
 		c = binary.AppendUvarint(c, v)
 	}
 	c = binary.AppendUvarint(c, uint64(len(ev.Data)))
-	c = append(c, ev.Data...)
-	b.chunks[n-1] = c
+	b.arena[n-1] = append(c, ev.Data...)
+
+	k := len(b.index) - 1
+	if k < 0 || (len(b.index[k]) == cap(b.index[k]) && cap(b.index[k]) >= showIndexChunk) {
+		// The first chunk grows like any slice; later ones are made whole.
+		size := 0
+		if k >= 0 {
+			size = showIndexChunk
+		}
+		b.index = append(b.index, make([]showRec, 0, size))
+		k++
+	}
+	b.index[k] = append(b.index[k], rec)
+	b.n++
 }
 
-// event unpacks the i-th collected event (in sorted order once sorted) into
-// ev; ev.Data aliases the buffer.
+// event unpacks the collected event r into ev; ev.Data aliases the buffer.
 func (b *ShowBuffer) event(r showRec, ev *Event) {
-	c := b.chunks[r.at>>showChunkBits][r.at&(showChunkSize-1):]
+	c := b.arena[r.at>>showChunkBits][r.at&(showChunkSize-1):]
 	*ev = Event{Time: r.time, Offset: -1}
 	ev.Kind = Kind(binary.BigEndian.Uint16(c))
 	ev.Type = binary.BigEndian.Uint16(c[2:])
@@ -600,20 +627,65 @@ func (b *ShowBuffer) event(r showRec, ev *Event) {
 	}
 }
 
+// sort sorts every index chunk by (time, at), several at once.
+func (b *ShowBuffer) sort() {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for _, chunk := range b.index {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			slices.SortFunc(chunk, showRec.cmp)
+			<-sem
+		}()
+	}
+	wg.Wait()
+}
+
 // WriteShow sorts the collected events by timestamp (stably) and writes the
-// show document for them; see the function WriteShow.
+// show document for them; see the function WriteShow. The buffer stays
+// usable: more events may be added and the document written again.
 func (b *ShowBuffer) WriteShow(w io.Writer, h *Header) error {
-	slices.SortFunc(b.index, func(x, y showRec) int {
-		if c := cmpUint(x.time, y.time); c != 0 {
-			return c
-		}
-		return cmpUint(x.at, y.at)
-	})
+	b.sort()
 	sw := newShowWriter(w, h)
 	var ev Event
-	for _, r := range b.index {
-		b.event(r, &ev)
+	// Merge the sorted chunks: heads is a min-heap of the chunks' unread
+	// remainders, ordered by their first record.
+	heads := make([][]showRec, 0, len(b.index))
+	for _, chunk := range b.index {
+		if len(chunk) > 0 {
+			heads = append(heads, chunk)
+		}
+	}
+	less := func(i, j int) bool { return heads[i][0].cmp(heads[j][0]) < 0 }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(heads) {
+				return
+			}
+			if r := l + 1; r < len(heads) && less(r, l) {
+				l = r
+			}
+			if !less(l, i) {
+				return
+			}
+			heads[i], heads[l] = heads[l], heads[i]
+			i = l
+		}
+	}
+	for i := len(heads)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(heads) > 0 {
+		b.event(heads[0][0], &ev)
 		sw.event(&ev)
+		if heads[0] = heads[0][1:]; len(heads[0]) == 0 {
+			heads[0] = heads[len(heads)-1]
+			heads = heads[:len(heads)-1]
+		}
+		down(0)
 	}
 	return sw.finish()
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -467,6 +468,39 @@ func TestAppendEventTextAllocs(t *testing.T) {
 		})
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations per pass over %d events", name, allocs, len(evs))
+		}
+	}
+}
+
+// TestShowBufferChunks: with tiny index chunks (many sorted in parallel, then
+// merged) ShowBuffer still writes exactly what WriteShow writes, for a log
+// with out-of-order timestamps and ties, also after more events are added
+// to a buffer already written once.
+func TestShowBufferChunks(t *testing.T) {
+	defer func(n int) { showIndexChunk = n }(showIndexChunk)
+	h, evs, _ := decodeFile(t, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog")
+	for _, size := range []int{1, 7, 1000} {
+		showIndexChunk = size
+		var sb ShowBuffer
+		half := len(evs) / 2
+		for i := range evs[:half] {
+			sb.Add(&evs[i])
+		}
+		if err := sb.WriteShow(io.Discard, h); err != nil {
+			t.Fatal(err)
+		}
+		for i := range evs[half:] {
+			sb.Add(&evs[half+i])
+		}
+		var got, want bytes.Buffer
+		if err := sb.WriteShow(&got, h); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteShow(&want, h, evs); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("chunk size %d: ShowBuffer differs from WriteShow at %s", size, firstDiff(got.Bytes(), want.Bytes()))
 		}
 	}
 }
