@@ -504,3 +504,44 @@ func TestShowBufferChunks(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendEventLine renders every event of a 16.7k-event corpus log
+// into a reused buffer.
+func BenchmarkAppendEventLine(b *testing.B) {
+	h, evs, _ := decodeFile(b, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog")
+	buf := make([]byte, 0, 1<<16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := range evs {
+			buf = AppendEventLine(buf[:0], h, &evs[j])
+		}
+	}
+	b.ReportMetric(float64(len(evs))*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkShowBig is `hecscope dump` on the big log without the terminal:
+// decode from disk, collect in a ShowBuffer, sort and write to io.Discard.
+func BenchmarkShowBig(b *testing.B) {
+	path := bigLog(b)
+	st, _ := os.Stat(path)
+	b.SetBytes(st.Size())
+	var events int
+	for i := 0; i < b.N; i++ {
+		f, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var sb ShowBuffer
+		var ev Event
+		for f.Next(&ev) {
+			sb.Add(&ev)
+		}
+		f.Close()
+		if err := sb.WriteShow(io.Discard, f.Header()); err != nil {
+			b.Fatal(err)
+		}
+		events = sb.Len()
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}

@@ -58,7 +58,11 @@ func dump(name string, f *ingest.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, st)
 		return 1
 	case ingest.StateTruncated:
-		fmt.Fprintf(stderr, "hecscope: %s: %s (the events before it are listed)\n", name, st)
+		fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, st)
+	case ingest.StateComplete:
+		if st.Trailing > 0 {
+			fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, st)
+		}
 	}
 	return 0
 }
