@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 )
@@ -208,11 +209,13 @@ func (d *Decoder) readHeader() bool {
 		avail := len(d.buf) - d.pos
 		switch d.phase {
 		case phaseHeaderBegin:
+			// Reject a stream as soon as its first bytes differ from the
+			// magic, so even a tiny non-eventlog is called corrupt.
+			if !bytes.HasPrefix([]byte(eventlogMagic), d.buf[d.pos:d.pos+min(avail, 8)]) {
+				return d.corrupt(d.Offset(), "header begin marker not found (not an eventlog)")
+			}
 			if avail < 8 {
 				return d.starve()
-			}
-			if d.u32(0) != markHeaderBegin || d.u32(4) != markHETBegin {
-				return d.corrupt(d.Offset(), "header begin marker not found (not an eventlog)")
 			}
 			d.pos += 8
 			d.phase = phaseTypes

@@ -39,10 +39,11 @@ func (h *Header) Lookup(id uint16) (EventType, bool) {
 	return EventType{}, false
 }
 
+// eventlogMagic is how every eventlog begins: "hdrb" then "hetb".
+const eventlogMagic = "hdrbhetb"
+
 // Header format markers.
 const (
-	markHeaderBegin = 0x68647262 // "hdrb"
-	markHETBegin    = 0x68657462 // "hetb"
 	markETBegin     = 0x65746200 // "etb\0"
 	markETEnd       = 0x65746500 // "ete\0"
 	markHETEnd      = 0x68657465 // "hete"

@@ -76,6 +76,7 @@ func TestCorruptInputs(t *testing.T) {
 		reason string
 	}{
 		{"not an eventlog", []byte("this is a text file, not an eventlog"), 0, "header begin marker"},
+		{"tiny non-eventlog", []byte("hi\n"), 0, "header begin marker"},
 		{"undeclared id", undeclared, int64(dataAt), "undeclared event type 150"},
 		{"huge description", append([]byte("hdrbhetbetb\x00\x00\x01\x00\x04\x7f\xff\xff\xff"), make([]byte, 64)...), 16, "implausible"},
 	}
