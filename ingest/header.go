@@ -44,12 +44,12 @@ const eventlogMagic = "hdrbhetb"
 
 // Header format markers.
 const (
-	markETBegin     = 0x65746200 // "etb\0"
-	markETEnd       = 0x65746500 // "ete\0"
-	markHETEnd      = 0x68657465 // "hete"
-	markHeaderEnd   = 0x68647265 // "hdre"
-	markDataBegin   = 0x64617462 // "datb"
-	idDataEnd       = 0xFFFF
+	markETBegin   = 0x65746200 // "etb\0"
+	markETEnd     = 0x65746500 // "ete\0"
+	markHETEnd    = 0x68657465 // "hete"
+	markHeaderEnd = 0x68647265 // "hdre"
+	markDataBegin = 0x64617462 // "datb"
+	idDataEnd     = 0xFFFF
 )
 
 // maxDescLen bounds a declared description or extension length; real
