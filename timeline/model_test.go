@@ -1,0 +1,258 @@
+package timeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// testLogs returns the real eventlogs the model is checked on.
+func testLogs(t testing.TB) []string {
+	var out []string
+	for _, pat := range []string{"../testdata/corpus/*.eventlog", "../testdata/ghc-9.0.2/*.eventlog",
+		"/work/shared/corpus/public/ThreadScope__*.eventlog"} {
+		m, _ := filepath.Glob(pat)
+		out = append(out, m...)
+	}
+	if len(out) == 0 {
+		t.Skip("no eventlogs found")
+	}
+	return out
+}
+
+// build reads a whole file into a model, also returning the events.
+func build(t testing.TB, path string) (*Model, []ingest.Event) {
+	f, err := ingest.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := NewBuilder()
+	var evs []ingest.Event
+	var ev ingest.Event
+	for f.Next(&ev) {
+		b.Add(&ev)
+		evs = append(evs, ev.Clone())
+	}
+	return b.Snapshot(), evs
+}
+
+// TestHECTimeAddsUp checks that per HEC running + GC + idle time is the whole
+// run, and that running spans and RunThread events agree one to one.
+func TestHECTimeAddsUp(t *testing.T) {
+	for _, path := range testLogs(t) {
+		m, evs := build(t, path)
+		name := filepath.Base(path)
+		runs := map[int32]int{}
+		runTime := map[int32]uint64{}
+		started := map[int32]uint64{}
+		running := map[int32]bool{}
+		for i := range evs {
+			e := &evs[i]
+			switch e.Kind {
+			case ingest.KindRunThread:
+				runs[e.Cap]++
+				if running[e.Cap] {
+					runTime[e.Cap] += e.Time - started[e.Cap]
+				}
+				started[e.Cap], running[e.Cap] = e.Time, true
+			case ingest.KindStopThread, ingest.KindShutdown, ingest.KindCapDelete:
+				if running[e.Cap] {
+					runTime[e.Cap] += e.Time - started[e.Cap]
+					running[e.Cap] = false
+				}
+			}
+		}
+		for c := range m.HECs {
+			h := &m.HECs[c]
+			d := h.Track.Durations(0, m.End)
+			if got := d.Total(); got != m.End {
+				t.Errorf("%s HEC %d: states add up to %d ns, run is %d", name, c, got, m.End)
+			}
+			if got := h.Track.Count(StateRunning, 0, m.End+1); got != runs[int32(c)] {
+				t.Errorf("%s HEC %d: %d running spans, %d RunThread events", name, c, got, runs[int32(c)])
+			}
+			want := runTime[int32(c)]
+			if running[int32(c)] {
+				want += m.End - started[int32(c)]
+			}
+			if d[StateRunning] != want {
+				t.Errorf("%s HEC %d: running %d ns, events say %d", name, c, d[StateRunning], want)
+			}
+			// Any split of the run sums to the same durations.
+			var sum Durations
+			for i := uint64(0); i < 7; i++ {
+				p := h.Track.Durations(m.End*i/7, m.End*(i+1)/7)
+				sum.add(&p)
+			}
+			if sum != d {
+				t.Errorf("%s HEC %d: split durations %v != whole %v", name, c, sum, d)
+			}
+		}
+		if m.Events != int64(len(evs)) {
+			t.Errorf("%s: %d events counted, %d decoded", name, m.Events, len(evs))
+		}
+	}
+}
+
+// TestThreadStates checks that a thread's marks are in time order, that its
+// running time equals the HEC rows' time running it, and that it never runs
+// on two HECs at once.
+func TestThreadStates(t *testing.T) {
+	for _, path := range testLogs(t) {
+		m, _ := build(t, path)
+		name := filepath.Base(path)
+		perThread := map[uint32]uint64{}
+		for c := range m.HECs {
+			tr := &m.HECs[c].Track
+			for i := 0; i < tr.Len(); i++ {
+				mk := tr.Mark(i)
+				if mk.State != StateRunning {
+					continue
+				}
+				end := m.End
+				if i+1 < tr.Len() {
+					end = tr.Mark(i + 1).Time
+				}
+				perThread[mk.Arg] += end - mk.Time
+			}
+		}
+		for i := range m.Threads {
+			th := &m.Threads[i]
+			tr := &th.Track
+			for j := 1; j < tr.Len(); j++ {
+				if tr.Mark(j).Time < tr.Mark(j-1).Time {
+					t.Fatalf("%s thread %d: marks out of order at %d", name, th.ID, j)
+				}
+			}
+			d := tr.Durations(0, m.End)
+			if d.Total() != m.End {
+				t.Errorf("%s thread %d: states add up to %d, run is %d", name, th.ID, d.Total(), m.End)
+			}
+			if d[StateRunning] != perThread[th.ID] {
+				t.Errorf("%s thread %d: running %d ns on its own row, %d on the HEC rows", name, th.ID, d[StateRunning], perThread[th.ID])
+			}
+			if th.Finished != 0 && tr.StateAt(m.End).State != StateFinished {
+				t.Errorf("%s thread %d: finished at %d but ends %v", name, th.ID, th.Finished, tr.StateAt(m.End).State)
+			}
+		}
+		if len(m.Threads) != len(perThread) && len(perThread) > len(m.Threads) {
+			t.Errorf("%s: %d threads ran but %d known", name, len(perThread), len(m.Threads))
+		}
+	}
+}
+
+// TestSparksMatchEvents compares spark counts with the events of the log.
+func TestSparksMatchEvents(t *testing.T) {
+	for _, path := range testLogs(t) {
+		m, evs := build(t, path)
+		want := map[int32]int{}
+		samples := map[int32]int{}
+		for i := range evs {
+			switch evs[i].Kind {
+			case ingest.KindSparkCreate:
+				want[evs[i].Cap]++
+			case ingest.KindSparkCounters:
+				samples[evs[i].Cap]++
+			}
+		}
+		for c := range m.HECs {
+			h := &m.HECs[c]
+			if got := h.Sparks(SparkCreated, 0, m.End+1); got != want[int32(c)] {
+				t.Errorf("%s HEC %d: %d sparks created, want %d", filepath.Base(path), c, got, want[int32(c)])
+			}
+			half := h.Sparks(SparkCreated, 0, m.End/2) + h.Sparks(SparkCreated, m.End/2, m.End+1)
+			if half != want[int32(c)] {
+				t.Errorf("%s HEC %d: halves give %d sparks, want %d", filepath.Base(path), c, half, want[int32(c)])
+			}
+			if h.NumSparkSamples() != samples[int32(c)] {
+				t.Errorf("%s HEC %d: %d spark samples, want %d", filepath.Base(path), c, h.NumSparkSamples(), samples[int32(c)])
+			}
+		}
+	}
+}
+
+func TestUserSpans(t *testing.T) {
+	cases := []struct {
+		msg   string
+		start bool
+		id    uint32
+		label string
+		ok    bool
+	}{
+		{"START phase-3", true, 0, "phase-3", true},
+		{"STOP phase-3", false, 0, "phase-3", true},
+		{"START 12 fetch url", true, 12, "fetch url", true},
+		{"STOP 12 fetch url", false, 12, "fetch url", true},
+		{"START 12", true, 0, "12", true},
+		{"STARTLE x", false, 0, "", false},
+		{"hello", false, 0, "", false},
+		{"STOP  ", false, 0, "", false},
+	}
+	for _, c := range cases {
+		start, id, label, ok := parseUserSpan(c.msg)
+		if start != c.start || id != c.id || label != c.label || ok != c.ok {
+			t.Errorf("parseUserSpan(%q) = %v %d %q %v", c.msg, start, id, label, ok)
+		}
+	}
+	b := NewBuilder()
+	msg := func(tm uint64, s string) {
+		b.Add(&ingest.Event{Time: tm, Kind: ingest.KindUserMsg, Cap: 0, Data: []byte(s)})
+	}
+	msg(10, "START a")
+	msg(15, "START 1 b")
+	msg(20, "START 2 b")
+	msg(30, "STOP a")
+	msg(35, "STOP 2 b")
+	msg(50, "STOP 1 b")
+	msg(60, "START a")
+	msg(64, "STOP a")
+	msg(70, "STOP c")
+	msg(80, "START c")
+	m := b.Snapshot()
+	stats := map[string]LabelStats{}
+	for _, s := range m.Labels {
+		stats[m.String(s.Label)] = s
+	}
+	a, bb, c := stats["a"], stats["b"], stats["c"]
+	if a.Count != 2 || a.Total != 24 || a.Min != 4 || a.Max != 20 || a.Mean() != 12 {
+		t.Errorf("label a: %+v", a)
+	}
+	if bb.Count != 2 || bb.Total != 50 || bb.Min != 15 || bb.Max != 35 {
+		t.Errorf("label b: %+v", bb)
+	}
+	if c.Count != 0 || c.Unmatched != 1 || c.Open != 1 {
+		t.Errorf("label c: %+v", c)
+	}
+	if m.NumUserSpans() != 4 {
+		t.Errorf("%d user spans, want 4", m.NumUserSpans())
+	}
+	if n := m.HECs[0].NumInstants(); n != 10 {
+		t.Errorf("%d instants, want 10", n)
+	}
+}
+
+// TestUserSpansOnCorpus checks START/STOP totals against the log's messages.
+func TestUserSpansOnCorpus(t *testing.T) {
+	path := "../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no parwork log")
+	}
+	m, evs := build(t, path)
+	starts := 0
+	for i := range evs {
+		if evs[i].Kind == ingest.KindUserMsg && strings.HasPrefix(string(evs[i].Data), "START ") {
+			starts++
+		}
+	}
+	total := 0
+	for _, l := range m.Labels {
+		total += l.Count + l.Open
+	}
+	if total != starts {
+		t.Errorf("%d spans+open, %d START messages", total, starts)
+	}
+}

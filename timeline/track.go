@@ -1,0 +1,214 @@
+package timeline
+
+import "github.com/hecscope/hecscope/ingest"
+
+// State is what a HEC or a thread is doing during a span of time.
+type State uint8
+
+// States. A HEC is idle, runs a thread, or is in one phase of a garbage
+// collection; a thread is runnable, running, blocked or finished.
+const (
+	StateIdle     State = iota // HEC: idle; thread: not yet created
+	StateRunning               // HEC: running a thread (Mark.Arg); thread: running on HEC Mark.Arg
+	StateGCSync                // HEC: GC started, not yet working (all of the GC in logs without phases)
+	StateGCWork                // HEC: a GC thread working
+	StateGCIdle                // HEC: a GC thread idle, looking for work
+	StateGCDone                // HEC: a GC thread done, waiting for the GC to end
+	StateRunnable              // thread: ready to run, waiting for a HEC
+	StateBlocked               // thread: blocked (Mark.Reason says on what)
+	StateFinished              // thread: finished
+	NumStates                  // number of states
+)
+
+var stateNames = [NumStates]string{"idle", "running", "GC sync", "GC work", "GC idle", "GC done", "runnable", "blocked", "finished"}
+
+// String returns the state's name, such as "running".
+func (s State) String() string {
+	if s < NumStates {
+		return stateNames[s]
+	}
+	return "invalid"
+}
+
+// GC reports whether the state is a phase of garbage collection.
+func (s State) GC() bool { return s >= StateGCSync && s <= StateGCDone }
+
+// Mark is a change of state: from Time on, until the next mark, its track is
+// in State. Marks are 16 bytes and hold no pointers.
+type Mark struct {
+	Time uint64
+	// Arg is the running thread on a HEC track, the HEC on a thread track
+	// (for StateRunning and StateRunnable), or the owner thread of a black
+	// hole for a thread blocked on one.
+	Arg uint32
+	// State is the state entered.
+	State State
+	// Reason is the ingest.StopStatus of the StopThread that caused the mark:
+	// on a HEC track, why the thread that ran until this mark stopped; on a
+	// thread track, why it blocked. 0 otherwise.
+	Reason uint8
+	// woken marks a thread's Runnable mark made by another thread (wakeup,
+	// runnable, create): it never interrupts the thread while it runs.
+	woken bool
+}
+
+// Stop returns Reason as a stop status.
+func (m Mark) Stop() ingest.StopStatus { return ingest.StopStatus(m.Reason) }
+
+// Durations holds the time in ns spent in each state.
+type Durations [NumStates]uint64
+
+// add adds d to the durations.
+func (d *Durations) add(o *Durations) {
+	for i := range d {
+		d[i] += o[i]
+	}
+}
+
+// sub returns d - o.
+func (d Durations) sub(o *Durations) Durations {
+	for i := range d {
+		d[i] -= o[i]
+	}
+	return d
+}
+
+// GC returns the time spent in all GC phases.
+func (d *Durations) GC() uint64 {
+	return d[StateGCSync] + d[StateGCWork] + d[StateGCIdle] + d[StateGCDone]
+}
+
+// Total returns the sum of all durations.
+func (d *Durations) Total() uint64 {
+	var t uint64
+	for _, v := range d {
+		t += v
+	}
+	return t
+}
+
+// Dominant returns the state with the most time, and its share of the total
+// (0 for an empty total, in which case the state is StateIdle).
+func (d *Durations) Dominant() (State, float64) {
+	best, bs := uint64(0), StateIdle
+	for s, v := range d {
+		if v > best {
+			best, bs = v, State(s)
+		}
+	}
+	t := d.Total()
+	if t == 0 {
+		return StateIdle, 0
+	}
+	return bs, float64(best) / float64(t)
+}
+
+// checkpointEvery is how many marks lie between two checkpoints.
+const checkpointEvery = 32
+
+// Track is an immutable sequence of marks in time order, with the cumulative
+// time per state stored at every 32nd mark. The time spent in each state
+// between any two instants is found with one binary search and at most 32
+// steps, whatever the number of marks between them.
+type Track struct {
+	marks chunkView[Mark]
+	cps   []Durations // cps[k]: time per state from 0 to marks[k*32].Time
+	end   uint64      // the last mark's state lasts until end
+}
+
+// Len returns the number of marks.
+func (t *Track) Len() int { return t.marks.Len() }
+
+// Mark returns the i-th mark.
+func (t *Track) Mark(i int) Mark { return t.marks.At(i) }
+
+// End returns the time until which the last mark's state lasts.
+func (t *Track) End() uint64 { return t.end }
+
+// Search returns the number of marks at or before time tm: the index of the
+// mark in force at tm plus one (0 if tm precedes every mark).
+func (t *Track) Search(tm uint64) int {
+	return t.marks.search(0, func(m *Mark) bool { return m.Time > tm })
+}
+
+// StateAt returns the mark in force at time tm (a zero mark, StateIdle,
+// before the first one).
+func (t *Track) StateAt(tm uint64) Mark {
+	i := t.Search(tm)
+	if i == 0 {
+		return Mark{}
+	}
+	return t.marks.At(i - 1)
+}
+
+// extendCheckpoints computes the checkpoints not yet computed; cps may gain
+// elements (its existing ones are never changed).
+func extendCheckpoints(marks chunkView[Mark], cps []Durations) []Durations {
+	n := marks.Len()
+	for k := len(cps); k*checkpointEvery < n; k++ {
+		var d Durations
+		if k == 0 {
+			d[StateIdle] = marks.At(0).Time
+		} else {
+			d = cps[k-1]
+			for i := (k - 1) * checkpointEvery; i < k*checkpointEvery; i++ {
+				m, next := marks.ptr(i), marks.ptr(i+1)
+				d[m.State] += next.Time - m.Time
+			}
+		}
+		cps = append(cps, d)
+	}
+	return cps
+}
+
+// cumulative returns the time per state from 0 to tm, given that i marks lie
+// at or before tm (as Search returns). Times past the end count in the last
+// state only up to End.
+func (t *Track) cumulative(tm uint64, i int) Durations {
+	if tm > t.end {
+		tm = t.end
+	}
+	if i == 0 {
+		var d Durations
+		d[StateIdle] = tm
+		return d
+	}
+	last := i - 1
+	k := last / checkpointEvery
+	d := t.cps[k]
+	for j := k * checkpointEvery; j < last; j++ {
+		m, next := t.marks.ptr(j), t.marks.ptr(j+1)
+		d[m.State] += next.Time - m.Time
+	}
+	m := t.marks.ptr(last)
+	if tm > m.Time {
+		d[m.State] += tm - m.Time
+	}
+	return d
+}
+
+// Durations returns the time spent in each state during [from, to).
+func (t *Track) Durations(from, to uint64) Durations {
+	if to <= from {
+		return Durations{}
+	}
+	a := t.cumulative(from, t.Search(from))
+	b := t.cumulative(to, t.Search(to))
+	return b.sub(&a)
+}
+
+// Count returns how many marks entering state s lie in [from, to). It visits
+// every mark in the range; use it for tests and small ranges.
+func (t *Track) Count(s State, from, to uint64) int {
+	n := 0
+	for i := t.marks.search(0, func(m *Mark) bool { return m.Time >= from }); i < t.Len(); i++ {
+		m := t.marks.ptr(i)
+		if m.Time >= to {
+			break
+		}
+		if m.Time >= from && m.State == s {
+			n++
+		}
+	}
+	return n
+}
