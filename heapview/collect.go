@@ -1,0 +1,299 @@
+package heapview
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// Collector builds a Heap and a Profile from eventlog events, one event at a
+// time, so that it can follow a log that is still being written. Events may
+// arrive in file order, which is not time order across capabilities; Result
+// sorts what needs sorting.
+type Collector struct {
+	heap Heap
+	prof profileBuilder
+
+	gcOpen  []uint64 // per capability (index cap+1): start of its open GC, 0 = none
+	gcParts []GC     // one interval per capability and GC, unmerged
+	stats   []timedStats
+	allocs  []allocEvent
+
+	ccNames names            // cost-centre names
+	ccIndex map[uint32]int32 // cost-centre id → index in ccNames
+	ipe     map[uint64]int32 // info-table address → index in ipeNames
+	ipeName names
+	scratch []byte
+}
+
+// timedStats is a GC_STATS_GHC event waiting to be attached to its GC.
+type timedStats struct {
+	t  uint64
+	gc GC
+}
+
+// allocEvent is one HEAP_ALLOCATED event: capability slot and running total.
+type allocEvent struct {
+	t     uint64
+	slot  int32
+	bytes uint64
+}
+
+// NewCollector returns an empty Collector.
+func NewCollector() *Collector {
+	return &Collector{ccIndex: map[uint32]int32{}, ipe: map[uint64]int32{}}
+}
+
+// slot maps a capability to a non-negative index (NoCap → 0).
+func slot(cap int32) int {
+	if cap < 0 {
+		return 0
+	}
+	return int(cap) + 1
+}
+
+// Add takes in one event. Events that say nothing about the heap are
+// ignored. ev's Data is copied where it is kept.
+func (c *Collector) Add(ev *ingest.Event) {
+	switch ev.Kind {
+	case ingest.KindHeapSize:
+		c.heap.Size.add(ev.Time, ev.Args[1])
+	case ingest.KindHeapLive:
+		c.heap.Live.add(ev.Time, ev.Args[1])
+	case ingest.KindBlocksSize:
+		c.heap.Blocks.add(ev.Time, ev.Args[1])
+	case ingest.KindHeapAllocated:
+		c.allocs = append(c.allocs, allocEvent{t: ev.Time, slot: int32(slot(ev.Cap)), bytes: ev.Args[1]})
+	case ingest.KindHeapInfoGHC:
+		c.heap.Info = HeapInfo{
+			Generations: uint16(ev.Args[1]),
+			MaxHeapSize: ev.Args[2],
+			AllocArea:   ev.Args[3],
+			MBlockSize:  ev.Args[4],
+			BlockSize:   ev.Args[5],
+			Known:       true,
+		}
+	case ingest.KindGCStart:
+		s := slot(ev.Cap)
+		for len(c.gcOpen) <= s {
+			c.gcOpen = append(c.gcOpen, 0)
+		}
+		// Store start+1 so that a GC starting at time 0 is still "open".
+		c.gcOpen[s] = ev.Time + 1
+	case ingest.KindGCEnd:
+		s := slot(ev.Cap)
+		if s < len(c.gcOpen) && c.gcOpen[s] != 0 {
+			start := c.gcOpen[s] - 1
+			c.gcOpen[s] = 0
+			c.gcParts = append(c.gcParts, GC{Start: start, End: max(start, ev.Time)})
+		}
+	case ingest.KindGCStatsGHC:
+		c.stats = append(c.stats, timedStats{t: ev.Time, gc: GC{
+			Gen:            uint16(ev.Args[1]),
+			HasStats:       true,
+			Copied:         ev.Args[2],
+			Slop:           ev.Args[3],
+			Frag:           ev.Args[4],
+			ParThreads:     uint32(ev.Args[5]),
+			ParMaxCopied:   ev.Args[6],
+			ParTotalCopied: ev.Args[7],
+		}})
+
+	case ingest.KindHeapProfBegin:
+		c.prof.p.Breakdown = ingest.Breakdown(ev.Args[2])
+		c.prof.p.Period = ev.Args[1]
+	case ingest.KindHeapProfCostCentre:
+		c.costCentre(ev)
+	case ingest.KindIPE:
+		c.infoTable(ev)
+	case ingest.KindHeapProfSampleBegin:
+		c.prof.begin(ev.Time, ev.Args[0])
+	case ingest.KindHeapBioProfSampleBegin:
+		c.prof.begin(ev.Args[1], ev.Args[0])
+	case ingest.KindHeapProfSampleEnd:
+		c.prof.end()
+	case ingest.KindHeapProfSampleString:
+		c.prof.add(c.prof.p.names.intern(stripSetID(ev.Data)), ev.Args[1])
+	case ingest.KindHeapProfSampleCostCentre:
+		c.prof.add(c.prof.p.names.intern(c.stackName(ev)), ev.Args[1])
+	}
+}
+
+// costCentre records a cost centre's name: its label, or Module.CAF for a
+// CAF, as the RTS writes it into .hp files.
+func (c *Collector) costCentre(ev *ingest.Event) {
+	s := ev.Strings()
+	if len(s) == 0 {
+		return
+	}
+	name := s[0]
+	if ev.CAF() && len(s) > 1 {
+		name = s[1] + ".CAF"
+	}
+	c.ccIndex[uint32(ev.Args[0])] = int32(c.ccNames.internString(name))
+}
+
+// infoTable records the name of an info table for -hi profiles: its table
+// name and, when given, its Haskell type.
+func (c *Collector) infoTable(ev *ingest.Event) {
+	s := ev.Strings()
+	if len(s) < 3 || s[0] == "" {
+		return
+	}
+	name := s[0]
+	if s[2] != "" {
+		name += " :: " + s[2]
+	}
+	c.ipe[ev.Args[0]] = int32(c.ipeName.internString(name))
+}
+
+// stackName writes the name of a sample's cost-centre stack into c.scratch:
+// the cost centres innermost first, joined by "/", or MAIN for the empty
+// stack; an undefined cost centre shows as its number.
+func (c *Collector) stackName(ev *ingest.Event) []byte {
+	b := c.scratch[:0]
+	n := ev.StackLen()
+	if n == 0 {
+		b = append(b, "MAIN"...)
+	}
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, '/')
+		}
+		id := ev.Stack(i)
+		if k, ok := c.ccIndex[id]; ok {
+			b = append(b, c.ccNames.bytes(int(k))...)
+		} else {
+			b = append(b, "cc#"...)
+			b = strconv.AppendUint(b, uint64(id), 10)
+		}
+	}
+	c.scratch = b
+	return b
+}
+
+// Result returns the heap and the heap profile seen so far. The profile is
+// nil if the log holds no heap-profile sample. The results share nothing
+// with the Collector, which can go on taking events.
+func (c *Collector) Result() (*Heap, *Profile) {
+	return c.buildHeap(), c.buildProfile()
+}
+
+func (c *Collector) buildHeap() *Heap {
+	h := &Heap{Info: c.heap.Info}
+	for _, pair := range []struct{ dst, src *Series }{
+		{&h.Size, &c.heap.Size}, {&h.Live, &c.heap.Live}, {&h.Blocks, &c.heap.Blocks},
+	} {
+		pair.dst.Time = append([]uint64(nil), pair.src.Time...)
+		pair.dst.Value = append([]uint64(nil), pair.src.Value...)
+		pair.dst.sortByTime()
+	}
+
+	// GCs: union of the per-capability intervals.
+	parts := append([]GC(nil), c.gcParts...)
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Start < parts[j].Start })
+	for _, p := range parts {
+		if n := len(h.GCs); n > 0 && p.Start <= h.GCs[n-1].End {
+			h.GCs[n-1].End = max(h.GCs[n-1].End, p.End)
+			continue
+		}
+		h.GCs = append(h.GCs, p)
+	}
+	for _, s := range c.stats {
+		i := h.GCAt(s.t)
+		if i < 0 {
+			// Not inside any GC (an unpaired start): the last GC begun before.
+			i = sort.Search(len(h.GCs), func(i int) bool { return h.GCs[i].Start > s.t }) - 1
+		}
+		if i < 0 {
+			continue
+		}
+		g := &h.GCs[i]
+		start, end := g.Start, g.End
+		*g = s.gc
+		g.Start, g.End = start, end
+	}
+
+	// Allocation: running total over capabilities, one point per GC.
+	allocs := append([]allocEvent(nil), c.allocs...)
+	sort.SliceStable(allocs, func(i, j int) bool { return allocs[i].t < allocs[j].t })
+	var perCap []uint64
+	var total uint64
+	lastGC := -1
+	for _, a := range allocs {
+		for len(perCap) <= int(a.slot) {
+			perCap = append(perCap, 0)
+		}
+		total = total - perCap[a.slot] + a.bytes
+		perCap[a.slot] = a.bytes
+		gc := h.GCAt(a.t)
+		if n := h.Allocated.Len(); n > 0 && gc >= 0 && gc == lastGC {
+			h.Allocated.Time[n-1] = a.t
+			h.Allocated.Value[n-1] = total
+			continue
+		}
+		h.Allocated.add(a.t, total)
+		lastGC = gc
+	}
+	return h
+}
+
+func (c *Collector) buildProfile() *Profile {
+	if len(c.prof.p.time) == 0 {
+		return nil
+	}
+	b := profileBuilder{open: c.prof.open}
+	src := &c.prof.p
+	b.p = Profile{
+		Source:    src.Source,
+		Breakdown: src.Breakdown,
+		Period:    src.Period,
+		names: names{
+			text:  append([]byte(nil), src.names.text...),
+			end:   append([]uint32(nil), src.names.end...),
+			slots: append([]uint32(nil), src.names.slots...),
+		},
+		time:  append([]uint64(nil), src.time...),
+		era:   append([]uint64(nil), src.era...),
+		start: append([]uint32(nil), src.start...),
+		band:  append([]uint32(nil), src.band...),
+		bytes: append([]uint64(nil), src.bytes...),
+	}
+	b.seen = make([]uint32, b.p.names.len())
+	p := b.finish()
+	if p.Breakdown == ingest.BreakdownInfoTable && len(c.ipe) > 0 {
+		p = p.rename(func(label []byte) []byte {
+			addr, err := strconv.ParseUint(strings.TrimPrefix(string(label), "0x"), 16, 64)
+			if err != nil {
+				return label
+			}
+			if k, ok := c.ipe[addr]; ok {
+				return c.ipeName.bytes(int(k))
+			}
+			return label
+		})
+	}
+	return p
+}
+
+// rename returns a copy of p whose band names are passed through f; bands
+// that end up with the same name are added together.
+func (p *Profile) rename(f func([]byte) []byte) *Profile {
+	var b profileBuilder
+	b.p.Source, b.p.Breakdown, b.p.Period = p.Source, p.Breakdown, p.Period
+	newIndex := make([]int, p.NumNames())
+	for i := range newIndex {
+		newIndex[i] = b.p.names.intern(f(p.names.bytes(i)))
+	}
+	for s := 0; s < p.Len(); s++ {
+		b.begin(p.time[s], p.era[s])
+		bands, bytes := p.Sample(s)
+		for k, n := range bands {
+			b.add(newIndex[n], bytes[k])
+		}
+		b.end()
+	}
+	return b.finish()
+}
