@@ -129,6 +129,13 @@ func NewBands(p *Profile, opt BandOptions) *Bands {
 		bd.other = nb - 1
 		bandName[nb-1] = OtherName
 	}
+	// Growth is measured over the censuses that hold anything: GHC writes
+	// an empty census at the start and end of a .hp file but not into the
+	// eventlog, and they say nothing about how bands grow.
+	nonEmpty := make([]bool, ns)
+	for s := 0; s < ns; s++ {
+		nonEmpty[s] = p.start[s+1] > p.start[s]
+	}
 	bd.integral = make([]float64, nb)
 	bd.growth = make([]float64, nb)
 	for b := 0; b < nb; b++ {
@@ -136,7 +143,7 @@ func NewBands(p *Profile, opt BandOptions) *Bands {
 		for _, v := range row {
 			bd.integral[b] += float64(v)
 		}
-		bd.growth[b] = slope(row)
+		bd.growth[b] = slope(row, nonEmpty)
 	}
 	bd.reorder(opt.Order, bandName)
 	bd.totals = make([]uint64, ns)
@@ -192,24 +199,31 @@ func (bd *Bands) reorder(o Order, name []string) {
 	bd.values, bd.integral, bd.growth = values, integral, growth
 }
 
-// slope returns the least-squares slope of v against its index: how many
-// bytes a band gains per census; 0 for fewer than two censuses.
-func slope(v []uint64) float64 {
-	n := len(v)
+// slope returns the least-squares slope of the values v[i] with use[i]
+// against their rank among those: how many bytes a band gains per census;
+// 0 for fewer than two censuses.
+func slope(v []uint64, use []bool) float64 {
+	var n, mv float64
+	for i, x := range v {
+		if use[i] {
+			n++
+			mv += float64(x)
+		}
+	}
 	if n < 2 {
 		return 0
 	}
-	mi := float64(n-1) / 2
-	var mv float64
-	for _, x := range v {
-		mv += float64(x)
-	}
-	mv /= float64(n)
-	var num, den float64
+	mv /= n
+	mi := (n - 1) / 2
+	var num, den, k float64
 	for i, x := range v {
-		d := float64(i) - mi
+		if !use[i] {
+			continue
+		}
+		d := k - mi
 		num += d * (float64(x) - mv)
 		den += d * d
+		k++
 	}
 	return num / den
 }
@@ -267,7 +281,8 @@ func (bd *Bands) MaxValue() uint64 {
 func (bd *Bands) Integral(b int) float64 { return bd.integral[b] }
 
 // Growth returns band b's growth in bytes per census: the slope of the
-// least-squares line through its values.
+// least-squares line through its values at the censuses that hold any
+// data.
 func (bd *Bands) Growth(b int) float64 { return bd.growth[b] }
 
 // Span returns the times of the first and last samples; ok is false when
