@@ -1,0 +1,205 @@
+package timeline
+
+// Level of detail: a row of W pixel columns is summarised column by column.
+// Each column boundary is located with a galloping search from the previous
+// one, and the time per state up to it comes from the nearest checkpoint plus
+// at most 32 marks, so a row costs O(W · (log(marks per column) + 32))
+// however many marks the view holds.
+
+// Column is what one pixel column of a track row shows.
+type Column struct {
+	// Time holds the ns spent in each state within the column.
+	Time Durations
+	// State is the state with the most time, Share its fraction of the
+	// column (0 for a column outside the run).
+	State State
+	Share float32
+	// Marks is the number of marks inside the column: more than one means
+	// several spans share the pixel.
+	Marks int32
+	// Arg is the Arg of the mark in force at the column's start.
+	Arg uint32
+}
+
+// searchFrom returns the number of marks at or before tm, given that at
+// least lo are; it gallops forward from lo.
+func (t *Track) searchFrom(lo int, tm uint64) int {
+	v := t.marks
+	n := v.Len()
+	step := 1
+	hi := lo
+	for hi < n && v.ptr(hi).Time <= tm {
+		lo = hi + 1
+		hi += step
+		step <<= 1
+	}
+	if hi > n {
+		hi = n
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if v.ptr(m).Time <= tm {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// advance returns the time per state from 0 to te, given prev, the same up
+// to tb ≤ te, and that idx marks lie at or before tb and j at or before te.
+// It walks the marks in between, so it suits short steps.
+func (t *Track) advance(prev *Durations, tb uint64, idx int, te uint64, j int) Durations {
+	cur := *prev
+	last := tb
+	state := StateIdle
+	if idx > 0 {
+		state = t.marks.ptr(idx - 1).State
+	}
+	for k := idx; k < j; k++ {
+		m := t.marks.ptr(k)
+		cur[state] += m.Time - last
+		last, state = m.Time, m.State
+	}
+	if te > last {
+		cur[state] += te - last
+	}
+	return cur
+}
+
+// Columns summarises the track over the axis's range in n columns, one per
+// pixel, reusing dst's storage.
+func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
+	if n < 0 {
+		n = 0
+	}
+	dst = append(dst[:0], make([]Column, n)...)
+	if t.Len() == 0 && t.end == 0 {
+		return dst
+	}
+	tb := min(ax.ColumnTime(0), t.end)
+	idx := t.searchFrom(0, tb)
+	prev := t.cumulative(tb, idx)
+	nm := t.Len()
+	for i := 0; i < n; i++ {
+		te := min(ax.ColumnTime(i+1), t.end)
+		c := &dst[i]
+		state := StateIdle
+		if idx > 0 {
+			m := t.marks.ptr(idx - 1)
+			c.Arg, state = m.Arg, m.State
+		}
+		if idx == nm || t.marks.ptr(idx).Time > te {
+			// No mark in the column: one state throughout.
+			if te > tb {
+				c.Time[state] = te - tb
+				prev[state] += te - tb
+				c.State, c.Share = state, 1
+			}
+			tb = te
+			continue
+		}
+		j := t.searchFrom(idx, te)
+		var cur Durations
+		if j-idx <= checkpointEvery {
+			cur = t.advance(&prev, tb, idx, te, j)
+		} else {
+			cur = t.cumulative(te, j)
+		}
+		c.Marks = int32(j - idx)
+		c.Time = cur.sub(&prev)
+		st, share := c.Time.Dominant()
+		c.State, c.Share = st, float32(share)
+		prev, idx, tb = cur, j, te
+	}
+	return dst
+}
+
+// InstantColumn counts the instant events of one pixel column.
+type InstantColumn struct {
+	Count int32
+	// First is the index of the first instant in the column (for its kind
+	// and argument); meaningful when Count > 0.
+	First int32
+	// Kinds has bit k set when an instant of kind k is in the column.
+	Kinds uint16
+}
+
+// InstantColumns counts the HEC's instant events per pixel column over the
+// axis's range. Kinds is exact for columns of up to 16 instants and left to
+// the first instant's kind for busier ones.
+func (h *HEC) InstantColumns(ax Axis, n int, dst []InstantColumn) []InstantColumn {
+	dst = append(dst[:0], make([]InstantColumn, max(n, 0))...)
+	v := h.instants
+	lo := v.search(0, func(in *Instant) bool { return in.Time >= ax.ColumnTime(0) })
+	for i := range dst {
+		te := ax.ColumnTime(i + 1)
+		hi := gallopBy(v, lo, te)
+		c := &dst[i]
+		c.Count, c.First = int32(hi-lo), int32(lo)
+		if hi > lo {
+			for k := lo; k < hi && k < lo+16; k++ {
+				c.Kinds |= 1 << v.ptr(k).Kind
+			}
+		}
+		lo = hi
+	}
+	return dst
+}
+
+// gallopBy returns how many instants have Time < t, given that lo do.
+func gallopBy(v chunkView[Instant], lo int, t uint64) int {
+	n := v.Len()
+	step := 1
+	hi := lo
+	for hi < n && v.ptr(hi).Time < t {
+		lo = hi + 1
+		hi += step
+		step <<= 1
+	}
+	if hi > n {
+		hi = n
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if v.ptr(m).Time < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// SparkColumns counts the HEC's spark events of kind k per pixel column.
+func (h *HEC) SparkColumns(ax Axis, n int, k SparkKind, dst []int32) []int32 {
+	dst = append(dst[:0], make([]int32, max(n, 0))...)
+	if k >= NumSparkKinds {
+		return dst
+	}
+	v := h.sparks[k]
+	lo := countBefore(v, 0, ax.ColumnTime(0))
+	for i := range dst {
+		hi := gallop(v, lo, ax.ColumnTime(i+1))
+		dst[i] = int32(hi - lo)
+		lo = hi
+	}
+	return dst
+}
+
+// Activity returns, per pixel column, the mean number of HECs running
+// Haskell code during the column (ThreadScope's activity profile).
+func (m *Model) Activity(ax Axis, n int, dst []float32) []float32 {
+	dst = append(dst[:0], make([]float32, max(n, 0))...)
+	var cols []Column
+	for c := range m.HECs {
+		cols = m.HECs[c].Track.Columns(ax, n, cols)
+		for i := range cols {
+			if tot := cols[i].Time.Total(); tot > 0 {
+				dst[i] += float32(cols[i].Time[StateRunning]) / float32(tot)
+			}
+		}
+	}
+	return dst
+}
