@@ -1,0 +1,94 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/assets"
+)
+
+// Application metadata; FyneApp.toml at the repository root says the same.
+const (
+	// ID is the application id, under which Fyne keeps the preferences.
+	ID = "io.github.hecscope"
+	// Name is the application's display name.
+	Name = "hecscope"
+	// Version is the application version.
+	Version = "0.1.0"
+)
+
+// Icon is the application icon.
+var Icon = fyne.NewStaticResource("hecscope.png", assets.IconPNG)
+
+// App is the running desktop application: its windows and the recent-files
+// list they share.
+type App struct {
+	fa      fyne.App
+	recent  *Recent
+	windows []*Window
+
+	// useNative selects the system file chooser; tests turn it off.
+	useNative bool
+	// loaded, if set, is called on Fyne's loop after each load finishes or
+	// fails (for tests).
+	loaded func(*Window)
+}
+
+// New returns the application running on fa, which should have been made
+// with the ID above so that recent files persist.
+func New(fa fyne.App) *App {
+	fa.SetIcon(Icon)
+	a := &App{fa: fa, recent: NewRecent(fa.Preferences()), useNative: true}
+	a.recent.OnChange(func() {
+		for _, w := range a.windows {
+			w.recentChanged()
+		}
+	})
+	return a
+}
+
+// Recent returns the recent-files list.
+func (a *App) Recent() *Recent { return a.recent }
+
+// Windows returns the open windows, oldest first.
+func (a *App) Windows() []*Window { return append([]*Window(nil), a.windows...) }
+
+// ShowStart opens a window on the start page.
+func (a *App) ShowStart() *Window {
+	w := a.newWindow()
+	w.showStart()
+	w.win.Show()
+	return w
+}
+
+// Open opens path (an eventlog or a .hp heap profile) in a new window and
+// starts loading it.
+func (a *App) Open(path string) *Window {
+	w := a.newWindow()
+	w.load(path)
+	w.win.Show()
+	return w
+}
+
+// Run shows the windows and runs the event loop until the last one closes.
+func (a *App) Run() { a.fa.Run() }
+
+func (a *App) newWindow() *Window {
+	fw := a.fa.NewWindow(Name)
+	fw.SetIcon(Icon)
+	fw.Resize(fyne.NewSize(1100, 720))
+	w := &Window{app: a, win: fw}
+	fw.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
+	fw.SetOnClosed(func() { a.closed(w) })
+	a.windows = append(a.windows, w)
+	w.setMenu()
+	return w
+}
+
+func (a *App) closed(w *Window) {
+	w.cancelLoad()
+	for i, o := range a.windows {
+		if o == w {
+			a.windows = append(a.windows[:i], a.windows[i+1:]...)
+			break
+		}
+	}
+}

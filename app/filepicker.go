@@ -1,0 +1,133 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	native "github.com/sqweek/dialog"
+)
+
+// errNoNativeDialog means the system file chooser could not be shown (GTK
+// could not start), so Fyne's own dialog must be used.
+var errNoNativeDialog = errors.New("system file chooser unavailable")
+
+// nativeMu serialises the system dialogs: GTK is not safe to drive from
+// two goroutines at once.
+var nativeMu sync.Mutex
+
+// nativeFile runs the system file chooser (GTK on Linux) and blocks until
+// the user picks a file or cancels. It must not run on Fyne's event loop.
+// It returns ("", nil) on cancel and errNoNativeDialog if the chooser could
+// not be started.
+func nativeFile(title string, save bool, startFile string, filters []native.FileFilter) (path string, err error) {
+	nativeMu.Lock()
+	defer nativeMu.Unlock()
+	defer func() {
+		// The dialog package panics when GTK failed to initialise (no display).
+		if r := recover(); r != nil {
+			path, err = "", fmt.Errorf("%w: %v", errNoNativeDialog, r)
+		}
+	}()
+	b := native.File().Title(title)
+	b.Filters = filters
+	if save {
+		b = b.SetStartFile(startFile)
+		path, err = b.Save()
+	} else {
+		path, err = b.Load()
+	}
+	if errors.Is(err, native.ErrCancelled) {
+		return "", nil
+	}
+	return path, err
+}
+
+// openFilters are the file types offered by File > Open.
+var openFilters = []native.FileFilter{
+	{Desc: "GHC eventlogs and heap profiles", Extensions: []string{"eventlog", "hp"}},
+	{Desc: "All files", Extensions: []string{"*"}},
+}
+
+// pickFileToOpen asks the user for a file to open and calls done with its
+// path on Fyne's loop; done is not called if the user cancels. It tries the
+// system chooser first, off Fyne's loop, and falls back to Fyne's dialog in
+// parent when that cannot start.
+func pickFileToOpen(parent fyne.Window, useNative bool, done func(path string)) {
+	fallback := func() {
+		d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf("choosing a file: %w", err), parent)
+				return
+			}
+			if rc == nil {
+				return
+			}
+			path := rc.URI().Path()
+			rc.Close()
+			done(path)
+		}, parent)
+		d.SetFilter(storage.NewExtensionFileFilter([]string{".eventlog", ".hp"}))
+		d.Resize(fyne.NewSize(760, 520))
+		d.Show()
+	}
+	if !useNative {
+		fallback()
+		return
+	}
+	go func() {
+		path, err := nativeFile("Open GHC eventlog", false, "", openFilters)
+		fyne.Do(func() {
+			switch {
+			case errors.Is(err, errNoNativeDialog):
+				fallback()
+			case err != nil:
+				dialog.ShowError(fmt.Errorf("choosing a file: %w", err), parent)
+			case path != "":
+				done(path)
+			}
+		})
+	}()
+}
+
+// pickFileToSave asks the user where to save a file named like suggested
+// and calls done with the chosen path on Fyne's loop, as pickFileToOpen does.
+func pickFileToSave(parent fyne.Window, useNative bool, suggested string, filters []native.FileFilter, done func(path string)) {
+	fallback := func() {
+		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf("choosing where to save: %w", err), parent)
+				return
+			}
+			if wc == nil {
+				return
+			}
+			path := wc.URI().Path()
+			wc.Close()
+			done(path)
+		}, parent)
+		d.SetFileName(suggested)
+		d.Resize(fyne.NewSize(760, 520))
+		d.Show()
+	}
+	if !useNative {
+		fallback()
+		return
+	}
+	go func() {
+		path, err := nativeFile("Export view as PNG", true, suggested, filters)
+		fyne.Do(func() {
+			switch {
+			case errors.Is(err, errNoNativeDialog):
+				fallback()
+			case err != nil:
+				dialog.ShowError(fmt.Errorf("choosing where to save: %w", err), parent)
+			case path != "":
+				done(path)
+			}
+		})
+	}()
+}

@@ -1,0 +1,45 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hecscope/hecscope/ingest"
+)
+
+func parseForTest(r *strings.Reader) (*ingest.HeapProfile, error) { return ingest.ParseHeapProfile(r) }
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0 B", 999: "999 B", 1000: "1.00 kB", 17403: "17.4 kB", 123456789: "123 MB", 2_500_000_000: "2.50 GB",
+	} {
+		if got := formatBytes(n); got != want {
+			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestFormatCount(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 950: "950", 12345: "12.3k", 4_560_000: "4.56M", 7.8e9: "7.80G"} {
+		if got := formatCount(v); got != want {
+			t.Errorf("formatCount(%g) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestProgress(t *testing.T) {
+	p := Progress{Bytes: 25_000_000, Total: 100_000_000, Events: 3_000_000, Elapsed: 1500 * time.Millisecond}
+	if f := p.Fraction(); f != 0.25 {
+		t.Errorf("Fraction = %g", f)
+	}
+	if r := p.EventsPerSecond(); r != 2e6 {
+		t.Errorf("EventsPerSecond = %g", r)
+	}
+	if s, want := p.String(), "25.0 MB of 100 MB · 3.00M events · 2.00M events/s"; s != want {
+		t.Errorf("String = %q, want %q", s, want)
+	}
+	if (Progress{}).Fraction() != 0 || (Progress{}).EventsPerSecond() != 0 {
+		t.Error("empty progress is not zero")
+	}
+}

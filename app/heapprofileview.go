@@ -1,0 +1,166 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// topLabels is how many bands the heap profile view lists.
+const topLabels = 12
+
+// countingReader reports, from the goroutine that reads, how much of a file
+// has been read; it fails the read once ctx is cancelled.
+type countingReader struct {
+	ctx    context.Context
+	r      io.Reader
+	read   int64
+	report func(read int64)
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := c.r.Read(p)
+	c.read += int64(n)
+	c.report(c.read)
+	return n, err
+}
+
+// loadHeapProfile parses the .hp file at path, reporting progress by bytes.
+func loadHeapProfile(ctx context.Context, path string, report func(Progress)) (*ingest.HeapProfile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening heap profile: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("opening heap profile: %w", err)
+	}
+	start := time.Now()
+	var last time.Time
+	cr := &countingReader{ctx: ctx, r: f, report: func(read int64) {
+		if now := time.Now(); report != nil && now.Sub(last) >= progressEvery {
+			last = now
+			report(Progress{Bytes: read, Total: st.Size(), Elapsed: time.Since(start)})
+		}
+	}}
+	p, err := ingest.ParseHeapProfile(cr)
+	if err != nil {
+		return nil, fmt.Errorf("reading heap profile %s: %w", path, err)
+	}
+	return p, nil
+}
+
+// heapProfileView shows the facts of a textual heap profile.
+type heapProfileView struct {
+	root fyne.CanvasObject
+}
+
+// bandPeak is one band of a heap profile and its largest sample.
+type bandPeak struct {
+	label string
+	peak  uint64
+	at    float64
+}
+
+// heapFacts lists a profile's facts and its bands by peak size, largest first.
+func heapFacts(path string, p *ingest.HeapProfile) ([]fact, []bandPeak) {
+	facts := []fact{
+		{"File", path},
+		{"Job", p.Job},
+		{"Date", p.Date},
+		{"Samples", strconv.Itoa(len(p.Samples))},
+	}
+	peaks := map[string]*bandPeak{}
+	var order []string
+	var total uint64
+	var totalAt float64
+	for _, s := range p.Samples {
+		if t := s.TotalBytes(); t > total {
+			total, totalAt = t, s.Time
+		}
+		for _, e := range s.Entries {
+			b := peaks[e.Label]
+			if b == nil {
+				b = &bandPeak{label: e.Label}
+				peaks[e.Label] = b
+				order = append(order, e.Label)
+			}
+			if e.Bytes > b.peak {
+				b.peak, b.at = e.Bytes, s.Time
+			}
+		}
+	}
+	if n := len(p.Samples); n > 0 {
+		facts = append(facts, fact{"Sampled", fmt.Sprintf("from %g to %g %s", p.Samples[0].Time, p.Samples[n-1].Time, p.SampleUnit)})
+	}
+	facts = append(facts,
+		fact{"Peak total", fmt.Sprintf("%s at %g %s", formatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit)},
+		fact{"Bands", strconv.Itoa(len(order))},
+	)
+	if len(p.Marks) > 0 {
+		facts = append(facts, fact{"Marks", strconv.Itoa(len(p.Marks))})
+	}
+	bands := make([]bandPeak, 0, len(order))
+	for _, l := range order {
+		bands = append(bands, *peaks[l])
+	}
+	slices.SortStableFunc(bands, func(a, b bandPeak) int {
+		switch {
+		case a.peak > b.peak:
+			return -1
+		case a.peak < b.peak:
+			return 1
+		}
+		return 0
+	})
+	return facts, bands
+}
+
+func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
+	facts, bands := heapFacts(path, p)
+	header := widget.NewLabelWithStyle(filepath.Base(path)+" — heap profile", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	top := container.NewVBox(header)
+	if p.Truncated {
+		top.Add(newNotice("This heap profile is cut off: its last sample is incomplete or its last line was dropped, as when the program was killed. The complete samples are shown."))
+	}
+	shown := bands[:min(len(bands), topLabels)]
+	table := widget.NewTable(
+		func() (int, int) { return len(shown) + 1, 3 },
+		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			l := o.(*widget.Label)
+			l.TextStyle.Bold = id.Row == 0
+			if id.Row == 0 {
+				l.SetText([]string{"Band", "Peak", "At (" + p.SampleUnit + ")"}[id.Col])
+				return
+			}
+			b := shown[id.Row-1]
+			l.SetText([]string{b.label, formatBytes(int64(min(b.peak, 1<<62))), strconv.FormatFloat(b.at, 'g', 6, 64)}[id.Col])
+		})
+	table.SetColumnWidth(0, 520)
+	table.SetColumnWidth(1, 110)
+	table.SetColumnWidth(2, 110)
+	heading := widget.NewLabelWithStyle(fmt.Sprintf("Largest bands (%d of %d), by peak size", len(shown), len(bands)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	body := container.NewBorder(container.NewVBox(factsGrid(facts), heading), nil, nil, nil, table)
+	return &heapProfileView{root: container.NewBorder(container.NewPadded(top), nil, nil, nil, body)}
+}
+
+func (v *heapProfileView) content() fyne.CanvasObject { return v.root }
+
+// render returns nil: the heap chart comes with the heap view.
+func (v *heapProfileView) render(w, h int) image.Image { return nil }

@@ -1,0 +1,114 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// newStartPage builds the page shown when no file is open: the icon, an
+// Open button, and the recent files, each a button that opens it.
+func newStartPage(recent []string, choose func(), open func(path string)) fyne.CanvasObject {
+	icon := canvas.NewImageFromResource(Icon)
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSize(96, 96))
+
+	title := widget.NewLabelWithStyle(Name, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	title.SizeName = theme.SizeNameHeadingText
+	tagline := widget.NewLabelWithStyle("A viewer for GHC eventlogs and heap profiles", fyne.TextAlignCenter, fyne.TextStyle{})
+
+	openButton := widget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), choose)
+	openButton.Importance = widget.HighImportance
+	hint := widget.NewLabelWithStyle("or drop a .eventlog or .hp file onto this window", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	hint.Importance = widget.LowImportance
+
+	heading := widget.NewLabelWithStyle("Recent files", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	list := container.NewVBox()
+	if len(recent) == 0 {
+		none := widget.NewLabel("No recent files yet.")
+		none.Importance = widget.LowImportance
+		list.Add(none)
+	}
+	for _, p := range recent {
+		b := widget.NewButtonWithIcon(filepath.Base(p)+"   "+filepath.Dir(p), theme.FileIcon(), func() { open(p) })
+		b.Alignment = widget.ButtonAlignLeading
+		b.Importance = widget.LowImportance
+		list.Add(b)
+	}
+
+	column := container.NewVBox(
+		container.NewCenter(icon), title, tagline,
+		container.NewCenter(openButton), hint,
+		widget.NewSeparator(), heading, list,
+	)
+	return container.NewVScroll(container.NewCenter(container.NewGridWrap(fyne.NewSize(560, column.MinSize().Height), column)))
+}
+
+// loadingView shows a file being read: a progress bar with bytes read and
+// the decoding rate.
+type loadingView struct {
+	root   fyne.CanvasObject
+	bar    *widget.ProgressBar
+	detail *widget.Label
+}
+
+func newLoadingView(path string) *loadingView {
+	v := &loadingView{bar: widget.NewProgressBar(), detail: widget.NewLabel("Opening…")}
+	v.detail.Alignment = fyne.TextAlignCenter
+	title := widget.NewLabelWithStyle("Loading "+filepath.Base(path), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	where := widget.NewLabelWithStyle(filepath.Dir(path), fyne.TextAlignCenter, fyne.TextStyle{})
+	where.Importance = widget.LowImportance
+	where.Truncation = fyne.TextTruncateEllipsis
+	box := container.NewVBox(title, where, v.bar, v.detail)
+	v.root = container.NewCenter(container.NewGridWrap(fyne.NewSize(520, box.MinSize().Height), box))
+	return v
+}
+
+func (v *loadingView) update(p Progress) {
+	v.bar.SetValue(p.Fraction())
+	v.detail.SetText(p.String())
+}
+
+// newErrorPage shows why a file could not be opened, with ways on.
+func newErrorPage(err error, retry, choose func()) fyne.CanvasObject {
+	icon := widget.NewIcon(theme.ErrorIcon())
+	msg := widget.NewLabel(err.Error())
+	msg.Wrapping = fyne.TextWrapWord
+	msg.Alignment = fyne.TextAlignCenter
+	buttons := container.NewCenter(container.NewHBox(
+		widget.NewButtonWithIcon("Try Again", theme.ViewRefreshIcon(), retry),
+		widget.NewButtonWithIcon("Open Another…", theme.FolderOpenIcon(), choose),
+	))
+	box := container.NewVBox(container.NewCenter(icon), msg, buttons)
+	return container.NewCenter(container.NewGridWrap(fyne.NewSize(560, box.MinSize().Height+40), box))
+}
+
+// showAbout shows the About dialog.
+func showAbout(parent fyne.Window) {
+	icon := canvas.NewImageFromResource(Icon)
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSize(64, 64))
+	text := widget.NewLabel(fmt.Sprintf("%s %s\nA viewer for GHC eventlogs.", Name, Version))
+	text.Alignment = fyne.TextAlignCenter
+	dialog.ShowCustom("About "+Name, "Close", container.NewVBox(container.NewCenter(icon), text), parent)
+}
+
+// newNotice is a banner that says what is wrong with a file, in the theme's
+// warning colour so it reads on light and dark backgrounds alike.
+func newNotice(text string) fyne.CanvasObject {
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameWarning))
+	bg.CornerRadius = theme.InputRadiusSize()
+	bg.FillColor = withAlpha(theme.Color(theme.ColorNameWarning), 0x40)
+	bg.StrokeColor = theme.Color(theme.ColorNameWarning)
+	bg.StrokeWidth = 1
+	icon := widget.NewIcon(theme.WarningIcon())
+	label := widget.NewLabel(text)
+	label.Wrapping = fyne.TextWrapWord
+	return container.NewStack(bg, container.NewBorder(nil, nil, container.NewPadded(icon), nil, label))
+}

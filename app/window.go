@@ -1,0 +1,301 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// Window is one hecscope window: the start page, or one file being loaded
+// or shown.
+type Window struct {
+	app *App
+	win fyne.Window
+
+	// path is the file shown, "" on the start page.
+	path string
+	// gen counts loads, so that the result of a superseded load is dropped.
+	gen    int
+	cancel context.CancelFunc
+
+	// loading is the progress view while a load runs.
+	loading *loadingView
+	// view is what the window shows once loaded (nil on the start page,
+	// while loading, or after a failed load).
+	view fileView
+}
+
+// fileView is the content shown for a loaded file.
+type fileView interface {
+	// content returns the view's widgets.
+	content() fyne.CanvasObject
+	// render draws the view's picture at w×h pixels for export; it returns
+	// nil if the view has no picture.
+	render(w, h int) image.Image
+}
+
+// Fyne returns the underlying Fyne window.
+func (w *Window) Fyne() fyne.Window { return w.win }
+
+// Path returns the file the window shows, or "" for the start page.
+func (w *Window) Path() string { return w.path }
+
+// Reload reads the window's file again from disk.
+func (w *Window) Reload() {
+	if w.path != "" {
+		w.load(w.path)
+	}
+}
+
+func (w *Window) showStart() {
+	w.cancelLoad()
+	w.path, w.view, w.loading = "", nil, nil
+	w.win.SetTitle(Name)
+	w.win.SetContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
+	w.setMenu()
+}
+
+// openHere opens path in this window if it shows the start page, else in a
+// new window.
+func (w *Window) openHere(path string) {
+	if w.path == "" {
+		w.load(path)
+		return
+	}
+	w.app.Open(path)
+}
+
+// chooseFile asks for a file and opens it.
+func (w *Window) chooseFile() {
+	pickFileToOpen(w.win, w.app.useNative, w.openHere)
+}
+
+func (w *Window) dropped(uris []fyne.URI) {
+	for _, u := range uris {
+		if u.Scheme() != "file" {
+			continue
+		}
+		w.openHere(u.Path())
+	}
+}
+
+func (w *Window) cancelLoad() {
+	if w.cancel != nil {
+		w.cancel()
+		w.cancel = nil
+	}
+}
+
+// load starts loading path into this window in the background.
+func (w *Window) load(path string) {
+	w.cancelLoad()
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	w.gen++
+	gen := w.gen
+	ctx, cancel := context.WithCancel(context.Background())
+	w.cancel = cancel
+	w.path, w.view = path, nil
+	w.loading = newLoadingView(path)
+	w.win.SetTitle(filepath.Base(path) + " — " + Name)
+	w.win.SetContent(w.loading.root)
+	w.app.recent.Add(path)
+	w.setMenu()
+
+	current := func() bool { return w.gen == gen }
+	report := func(p Progress) {
+		fyne.Do(func() {
+			if current() && w.loading != nil {
+				w.loading.update(p)
+			}
+		})
+	}
+	go func() {
+		view, err := loadView(ctx, path, report)
+		fyne.Do(func() {
+			if !current() {
+				return
+			}
+			w.cancel = nil
+			w.loading = nil
+			if err != nil {
+				if errors.Is(err, os.ErrNotExist) {
+					w.app.recent.Remove(path)
+				}
+				w.win.SetContent(newErrorPage(err, w.Reload, w.chooseFile))
+			} else {
+				w.view = view
+				w.win.SetContent(view.content())
+			}
+			w.setMenu()
+			if w.app.loaded != nil {
+				w.app.loaded(w)
+			}
+		})
+	}()
+}
+
+// loadView reads path, an eventlog or a textual heap profile, and builds
+// its view. It runs off Fyne's loop; the view's widgets are created here but
+// not shown until the caller puts them in a window.
+func loadView(ctx context.Context, path string, report func(Progress)) (fileView, error) {
+	isHP, err := looksLikeHeapProfile(path)
+	if err != nil {
+		return nil, err
+	}
+	if isHP {
+		p, err := loadHeapProfile(ctx, path, report)
+		if err != nil {
+			return nil, err
+		}
+		return newHeapProfileView(path, p), nil
+	}
+	ev, err := LoadEventlog(ctx, path, report)
+	if err != nil {
+		return nil, err
+	}
+	return newEventlogView(ev), nil
+}
+
+// looksLikeHeapProfile tells a textual .hp heap profile from an eventlog:
+// by the eventlog magic first, then by the name or the JOB line.
+func looksLikeHeapProfile(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, fmt.Errorf("opening %s: %w", path, err)
+	}
+	defer f.Close()
+	head := make([]byte, 8)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return false, fmt.Errorf("reading %s: %w", path, err)
+	}
+	head = head[:n]
+	if bytes.Equal(head, []byte("hdrbhetb")) {
+		return false, nil
+	}
+	return strings.EqualFold(filepath.Ext(path), ".hp") || bytes.HasPrefix(head, []byte(`JOB "`)), nil
+}
+
+// recentChanged refreshes what shows the recent files.
+func (w *Window) recentChanged() {
+	if w.path == "" {
+		w.win.SetContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
+	}
+	w.setMenu()
+}
+
+// exportImage asks where to save and writes the view's picture as PNG, at
+// the size the window shows it in device pixels.
+func (w *Window) exportImage() {
+	if w.view == nil {
+		return
+	}
+	scale := w.win.Canvas().Scale()
+	size := w.win.Canvas().Size()
+	pw, ph := int(size.Width*scale+0.5), int(size.Height*scale+0.5)
+	img := w.view.render(pw, ph)
+	if img == nil {
+		return
+	}
+	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path)) + ".png"
+	pickFileToSave(w.win, w.app.useNative, name, pngFilters, func(path string) {
+		if err := writePNG(path, img); err != nil {
+			dialog.ShowError(err, w.win)
+		}
+	})
+}
+
+// shortcut returns the platform's primary-modifier shortcut for key.
+func shortcut(key fyne.KeyName) fyne.Shortcut {
+	return &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}
+}
+
+// setMenu builds the window's menus for what it shows now, and binds their
+// keyboard shortcuts.
+func (w *Window) setMenu() {
+	open := fyne.NewMenuItem("Open…", w.chooseFile)
+	open.Shortcut = shortcut(fyne.KeyO)
+
+	recent := fyne.NewMenuItem("Open Recent", nil)
+	var items []*fyne.MenuItem
+	for _, p := range w.app.recent.List() {
+		items = append(items, fyne.NewMenuItem(p, func() { w.openHere(p) }))
+	}
+	if len(items) > 0 {
+		items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Clear Recent Files", w.app.recent.Clear))
+	} else {
+		none := fyne.NewMenuItem("No recent files", nil)
+		none.Disabled = true
+		items = append(items, none)
+	}
+	recent.ChildMenu = fyne.NewMenu("", items...)
+
+	file := []*fyne.MenuItem{open, recent}
+	canvas := w.win.Canvas()
+	bind := func(item *fyne.MenuItem) {
+		canvas.AddShortcut(item.Shortcut, func(fyne.Shortcut) { item.Action() })
+	}
+	bind(open)
+	for _, key := range []fyne.KeyName{fyne.KeyR, fyne.KeyE} {
+		canvas.RemoveShortcut(shortcut(key))
+	}
+	if w.path != "" {
+		reload := fyne.NewMenuItem("Reload", w.Reload)
+		reload.Shortcut = shortcut(fyne.KeyR)
+		file = append(file, reload)
+		bind(reload)
+	}
+	if w.view != nil && w.view.render(1, 1) != nil {
+		export := fyne.NewMenuItem("Export View as PNG…", w.exportImage)
+		export.Shortcut = shortcut(fyne.KeyE)
+		file = append(file, export)
+		bind(export)
+	}
+	closeItem := fyne.NewMenuItem("Close Window", w.win.Close)
+	closeItem.Shortcut = shortcut(fyne.KeyW)
+	bind(closeItem)
+	file = append(file, fyne.NewMenuItemSeparator(), closeItem)
+
+	about := fyne.NewMenuItem("About hecscope", func() { showAbout(w.win) })
+	w.win.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("File", file...), fyne.NewMenu("Help", about)))
+}
+
+// ingestStatusNotice describes a load that did not end cleanly, or returns
+// "" for a complete log.
+func ingestStatusNotice(ev *Eventlog) string {
+	var b strings.Builder
+	switch ev.Status.State {
+	case ingest.StateTruncated:
+		fmt.Fprintf(&b, "This eventlog is %s of %d: it ends inside an event or before its end marker, "+
+			"as when the program was killed or is still writing.", ev.Status, ev.Size)
+	case ingest.StateCorrupt:
+		fmt.Fprintf(&b, "This eventlog is %s.", ev.Status)
+	case ingest.StateComplete:
+		if ev.Status.Trailing > 0 {
+			fmt.Fprintf(&b, "The %d bytes after the end marker were ignored.", ev.Status.Trailing)
+		}
+	}
+	if ev.ReadErr != nil {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "Reading stopped: %v.", ev.ReadErr)
+	}
+	if b.Len() > 0 && ev.Status.State != ingest.StateComplete {
+		fmt.Fprintf(&b, " Shown: the %d events before that point.", ev.Events)
+	}
+	return b.String()
+}
