@@ -6,7 +6,7 @@ SAMPLE  ?= testdata/corpus/ghc-events__ghc-9.2-events.eventlog
 APT_PKGS := gcc pkg-config libgl1-mesa-dev xorg-dev libgtk-3-dev xvfb
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test deps vet fmt bench fuzz clean
+.PHONY: all build run test deps vet fmt bench fuzz clean install
 
 all: build
 
@@ -36,6 +36,25 @@ test: deps vet
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# install installs hecscope for the current user (PREFIX=~/.local): the binary,
+# the icon, the desktop entry and the GHC eventlog MIME type, then refreshes
+# the desktop databases and makes hecscope the default application for
+# eventlogs and .hp heap profiles, so that double-clicking one opens it.
+PREFIX ?= $(HOME)/.local
+install: build
+	install -Dm755 bin/hecscope $(PREFIX)/bin/hecscope
+	install -Dm644 assets/hecscope.png $(PREFIX)/share/icons/hicolor/256x256/apps/hecscope.png
+	install -Dm644 assets/hecscope-512.png $(PREFIX)/share/icons/hicolor/512x512/apps/hecscope.png
+	install -Dm644 assets/hecscope.svg $(PREFIX)/share/icons/hicolor/scalable/apps/hecscope.svg
+	install -Dm644 assets/hecscope-mime.xml $(PREFIX)/share/mime/packages/hecscope.xml
+	mkdir -p $(PREFIX)/share/applications
+	sed 's|^Exec=hecscope|Exec=$(PREFIX)/bin/hecscope|; s|^TryExec=hecscope|TryExec=$(PREFIX)/bin/hecscope|' \
+	  assets/hecscope.desktop > $(PREFIX)/share/applications/hecscope.desktop
+	update-mime-database $(PREFIX)/share/mime
+	update-desktop-database $(PREFIX)/share/applications
+	-gtk-update-icon-cache -q -t -f $(PREFIX)/share/icons/hicolor
+	xdg-mime default hecscope.desktop application/x-ghc-eventlog application/x-ghc-heap-profile
 
 clean:
 	rm -rf bin
