@@ -59,9 +59,9 @@ func runFacts(ev *Eventlog) []fact {
 		)
 	}
 	facts = append(facts,
-		fact{"Capabilities", fmt.Sprintf("%d", ev.Caps)},
-		fact{"Threads created", fmt.Sprintf("%d", ev.Threads)},
-		fact{"Garbage collections", fmt.Sprintf("%d", ev.GCs)},
+		fact{"Capabilities", fmt.Sprintf("%d", len(ev.Model.HECs))},
+		fact{"Threads", fmt.Sprintf("%d", len(ev.Model.Threads))},
+		fact{"Garbage collections", fmt.Sprintf("%d", len(ev.Heap.GCs))},
 		fact{"User markers and messages", fmt.Sprintf("%d", ev.Markers)},
 		fact{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
 	)

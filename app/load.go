@@ -5,8 +5,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/timeline"
 )
+
+// snapshotEvery is the least time between two partial models handed to the
+// progress report while a log loads.
+const snapshotEvery = 250 * time.Millisecond
 
 // progressEvery is the least time between two progress reports.
 const progressEvery = 50 * time.Millisecond
@@ -19,6 +25,10 @@ type Progress struct {
 	Events int64
 	// Elapsed is the time since loading began.
 	Elapsed time.Duration
+	// Model is the timeline of the events decoded so far, when a new one has
+	// been taken since the last report (at most every 250 ms); nil otherwise
+	// and for heap profiles.
+	Model *timeline.Model
 }
 
 // Fraction returns the share of the file read so far, from 0 to 1.
@@ -60,13 +70,12 @@ type Eventlog struct {
 	First, Last uint64
 	// Process describes the process that wrote the log.
 	Process ProcessInfo
-	// Caps is the number of capabilities that events were attributed to
-	// (the highest capability number plus one).
-	Caps int
-	// Threads is the number of Haskell threads created.
-	Threads int
-	// GCs is the number of garbage collections started.
-	GCs int
+	// Model is the run's timeline: HECs, threads, instants, user spans.
+	Model *timeline.Model
+	// Heap is the RTS's heap counters and GCs; Profile the heap-profile
+	// samples, nil if the log has none.
+	Heap    *heapview.Heap
+	Profile *heapview.Profile
 	// Markers counts user markers and user messages.
 	Markers int
 	// LoadTime is how long reading and decoding took.
@@ -103,25 +112,30 @@ func LoadEventlog(ctx context.Context, path string, report func(Progress)) (*Eve
 		}
 	}
 
-	threads := make(map[uint32]struct{})
+	builder := timeline.NewBuilder()
+	heap := heapview.NewCollector()
+	var lastSnapshot time.Time
 	var ev ingest.Event
 	for f.Next(&ev) {
 		out.Events++
-		if out.Events&0xFFF == 0 && ctx.Err() != nil {
-			return nil, fmt.Errorf("loading %s: %w", path, ctx.Err())
+		if out.Events&0xFFF == 0 {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("loading %s: %w", path, ctx.Err())
+			}
+			if report != nil && time.Since(lastSnapshot) >= snapshotEvery {
+				lastSnapshot = time.Now()
+				p := progress(ev.Offset)
+				p.Model = builder.Snapshot()
+				report(p)
+			}
 		}
 		if out.Events == 1 || ev.Time < out.First {
 			out.First = ev.Time
 		}
 		out.Last = max(out.Last, ev.Time)
-		if ev.Cap >= 0 {
-			out.Caps = max(out.Caps, int(ev.Cap)+1)
-		}
+		builder.Add(&ev)
+		heap.Add(&ev)
 		switch ev.Kind {
-		case ingest.KindCreateThread:
-			threads[ev.Thread()] = struct{}{}
-		case ingest.KindGCStart:
-			out.GCs++
 		case ingest.KindUserMarker, ingest.KindUserMsg:
 			out.Markers++
 		default:
@@ -131,7 +145,8 @@ func LoadEventlog(ctx context.Context, path string, report func(Progress)) (*Eve
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("loading %s: %w", path, err)
 	}
-	out.Threads = len(threads)
+	out.Model = builder.Snapshot()
+	out.Heap, out.Profile = heap.Result()
 	out.Status = f.Status()
 	out.ReadErr = f.Err()
 	out.LoadTime = time.Since(start)
