@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"fmt"
+	"io"
 	"time"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -30,12 +32,15 @@ type Summary struct {
 	Env []string
 	// RTS is the RTS identifier, such as "GHC-9.0.2 rts_thr_l".
 	RTS string
-	// StartWall is the wall-clock time the RTS started: the WallClockTime
-	// event's clock minus its timestamp; the zero Time if the log has none.
+	// StartWall is the wall-clock time the RTS started: the first
+	// WallClockTime event's clock minus its timestamp; the zero Time if the
+	// log has none. (ThreadScope's "Start time" subtracts the timestamp in
+	// microseconds as if it were nanoseconds, so it shows a time a little
+	// later than this.)
 	StartWall time.Time
 
-	// FirstNS and LastNS are the smallest and largest event timestamps, exact
-	// (block markers included, as ThreadScope includes them).
+	// FirstNS and LastNS are the smallest and largest event timestamps,
+	// exact; block markers do not count (ThreadScope does not see them).
 	FirstNS, LastNS uint64
 	// TotalNS is ThreadScope's "Total time": from the RTS start (time 0) to
 	// the last event, whose timestamp is rounded up to a microsecond.
@@ -47,14 +52,14 @@ type Summary struct {
 	Productivity float64
 
 	// Capabilities is the number of capabilities (HECs): the largest of the
-	// Startup event's count, one more than the highest capability that
-	// created (CapCreate), and one more than the highest capability any
-	// event belongs to (ThreadScope's HEC count).
+	// Startup event's count, one more than the highest capability created
+	// (CapCreate), and ThreadScope's HEC count (one more than the highest
+	// capability any event belongs to, at least 1 if there are events).
 	Capabilities int
 	// Events counts the decoded events, block markers excluded.
 	Events uint64
-	// Types counts events per event type declared in the header, block
-	// markers excluded, in header order; types with no events are left out.
+	// Types counts events per event type, block markers excluded, in order
+	// of type id; types with no events are left out.
 	// The counts sum to Events.
 	Types []TypeCount
 	// Threads counts the threads created (CreateThread events).
@@ -165,4 +170,479 @@ type SparkSummary struct {
 	Total SparkCounts
 	// PerCap are the capabilities' counts, in capability order.
 	PerCap []CapSparks
+}
+
+// MeanPauseNS returns the mean pause of the row's collections (ThreadScope's
+// "Avg pause"): ElapsedNS / Collections, or 0 without collections.
+func (g GenStats) MeanPauseNS() uint64 {
+	if g.Collections == 0 {
+		return 0
+	}
+	return g.ElapsedNS / uint64(g.Collections)
+}
+
+// PerKind returns the event counts per Kind name ("RunThread", …), summing
+// the types that decode as the same kind; undecodable types count as
+// "Unknown".
+func (s *Summary) PerKind() map[string]uint64 {
+	m := make(map[string]uint64, len(s.Types))
+	for _, t := range s.Types {
+		m[t.Kind.String()] += t.Count
+	}
+	return m
+}
+
+// PerDesc returns the event counts per event type description, summing the
+// types that share a description.
+func (s *Summary) PerDesc() map[string]uint64 {
+	m := make(map[string]uint64, len(s.Types))
+	for _, t := range s.Types {
+		m[t.Desc] += t.Count
+	}
+	return m
+}
+
+// Micros rounds a timestamp up to a whole microsecond, as ThreadScope does
+// to every event when it loads a log, and returns it in microseconds.
+func Micros(ns uint64) uint64 {
+	return ns/1000 + min(ns%1000, 1)
+}
+
+// gcMode is where one capability stands in ThreadScope's per-capability GC
+// state machine, reduced to what decides the statistics: whether the
+// capability leads the collection it is in.
+type gcMode uint8
+
+const (
+	gcOutside gcMode = iota // no GC begun, or the last one ended
+	gcStarted               // GCStart seen
+	gcSynced                // this cap's GlobalSync (or GCStatsGHC) seen while started: it leads the GC
+	gcStatted               // and then its GCStatsGHC: the generation is known
+)
+
+// maxPending bounds the GC events a capability may hold back while waiting
+// for its (back-dated) GCEnd; a log that exceeds it is malformed, and the
+// oldest events are then processed without waiting.
+const maxPending = 16
+
+// gcEvent is a GlobalSync or GCStatsGHC event held back until the GCEnd of
+// its collection, which GHC writes after them with an earlier timestamp.
+type gcEvent struct {
+	kind   ingest.Kind
+	micros uint64
+	gen    int
+	par    int
+}
+
+// capState is what the summarizer keeps per capability.
+type capState struct {
+	mode    gcMode
+	gen     int    // generation of the GC being led (gcStatted)
+	startUS uint64 // GCStart time of the current GC, microseconds
+	pending []gcEvent
+
+	hasAlloc            bool
+	allocFirst, alloc   uint64
+	hasSparks           bool
+	sparkFirst, sparkAt [6]uint64 // created, dud, overflowed, converted, fizzled, gc'd
+}
+
+// Summarizer accumulates a Summary from a stream of events in one pass. Its
+// memory depends on the number of capabilities and event types, not on the
+// length of the log.
+//
+// ThreadScope sorts all events by timestamp rounded up to the microsecond
+// (ties keep file order) before running its statistics. Only two things in
+// its statistics depend on that order: each capability's own sequence of GC
+// events (GHC back-dates GCEnd, writing it after the GlobalSync and
+// GCStatsGHC events of the same collection) and which GCStatsGHC comes
+// first. The Summarizer reproduces both without sorting the log: it holds a
+// capability's GlobalSync and GCStatsGHC events back until that
+// capability's GCEnd, puts the GCEnd among them by its rounded timestamp,
+// and remembers the earliest GCStatsGHC. Everything else it needs is either
+// order-independent (maxima, sums) or per capability, where file order is
+// time order.
+type Summarizer struct {
+	s    Summary
+	caps []*capState
+	// types[id] counts events of type id; kinds[id] is what they decode as.
+	types []uint64
+	kinds []ingest.Kind
+
+	maxCap     int32
+	startupN   int
+	createdMax int
+	seenEvent  bool
+	seenArgs   bool
+	seenEnv    bool
+	seenRTS    bool
+	seenWall   bool
+
+	gens []GenStats // per generation, grown as needed
+
+	parThreads         int
+	parMax, parTot     uint64
+	hasFirstStats      bool
+	firstStatsUS       uint64
+	firstMax, firstTot uint64
+	maxGenSeen         int
+}
+
+// NewSummarizer returns an empty Summarizer.
+func NewSummarizer() *Summarizer {
+	return &Summarizer{maxCap: -1, maxGenSeen: 1}
+}
+
+func (z *Summarizer) cap(c int32) *capState {
+	for int(c) >= len(z.caps) {
+		z.caps = append(z.caps, nil)
+	}
+	if z.caps[c] == nil {
+		z.caps[c] = &capState{}
+	}
+	return z.caps[c]
+}
+
+// Add accumulates one event. It keeps nothing that aliases ev.
+func (z *Summarizer) Add(ev *ingest.Event) {
+	s := &z.s
+	// ThreadScope's event list (from ghc-events) holds no block markers.
+	if ev.Kind == ingest.KindBlockMarker {
+		return
+	}
+	if !z.seenEvent || ev.Time < s.FirstNS {
+		s.FirstNS = ev.Time
+	}
+	if !z.seenEvent || ev.Time > s.LastNS {
+		s.LastNS = ev.Time
+	}
+	z.seenEvent = true
+	if ev.Cap > z.maxCap {
+		z.maxCap = ev.Cap
+	}
+	s.Events++
+	for int(ev.Type) >= len(z.types) {
+		z.types = append(z.types, 0)
+		z.kinds = append(z.kinds, ingest.KindUnknown)
+	}
+	z.types[ev.Type]++
+	z.kinds[ev.Type] = ev.Kind
+
+	us := Micros(ev.Time)
+	switch ev.Kind {
+	case ingest.KindCreateThread:
+		s.Threads++
+	case ingest.KindStartup:
+		z.startupN = max(z.startupN, int(ev.Args[0]))
+	case ingest.KindCapCreate:
+		z.createdMax = max(z.createdMax, int(ev.Args[0])+1)
+	case ingest.KindProgramArgs:
+		if !z.seenArgs {
+			z.seenArgs = true
+			if strs := ev.Strings(); len(strs) > 0 {
+				s.Program, s.Args = strs[0], strs[1:]
+			}
+		}
+	case ingest.KindProgramEnv:
+		if !z.seenEnv {
+			z.seenEnv = true
+			s.Env = ev.Strings()
+		}
+	case ingest.KindRTSIdentifier:
+		if !z.seenRTS {
+			z.seenRTS = true
+			s.RTS = ev.Text()
+		}
+	case ingest.KindWallClockTime:
+		if !z.seenWall {
+			z.seenWall = true
+			wall := time.Unix(int64(ev.Args[1]), int64(ev.Args[2]))
+			s.StartWall = wall.Add(-time.Duration(ev.Time)).UTC()
+		}
+	case ingest.KindHeapSize:
+		s.Heap.MaxSize = max(s.Heap.MaxSize, ev.Args[1])
+	case ingest.KindHeapLive:
+		s.Heap.MaxLive = max(s.Heap.MaxLive, ev.Args[1])
+	case ingest.KindHeapAllocated:
+		if ev.Cap >= 0 {
+			c := z.cap(ev.Cap)
+			if !c.hasAlloc {
+				c.hasAlloc = true
+				c.allocFirst = ev.Args[1]
+			}
+			c.alloc = ev.Args[1]
+		}
+	case ingest.KindSparkCounters:
+		if ev.Cap >= 0 {
+			c := z.cap(ev.Cap)
+			// File order: created, dud, overflowed, converted, gc'd, fizzled.
+			cur := [6]uint64{ev.Args[0], ev.Args[1], ev.Args[2], ev.Args[3], ev.Args[5], ev.Args[4]}
+			if !c.hasSparks {
+				c.hasSparks = true
+				c.sparkFirst = cur
+			}
+			c.sparkAt = cur
+		}
+	case ingest.KindGCStatsGHC:
+		z.addGCStats(ev, us)
+		if ev.Cap >= 0 {
+			z.hold(z.cap(ev.Cap), gcEvent{kind: ev.Kind, micros: us, gen: int(ev.Args[1]), par: int(ev.Args[5])})
+		}
+	case ingest.KindGCGlobalSync:
+		if ev.Cap >= 0 {
+			z.hold(z.cap(ev.Cap), gcEvent{kind: ev.Kind, micros: us})
+		}
+	case ingest.KindGCStart:
+		if ev.Cap >= 0 {
+			c := z.cap(ev.Cap)
+			z.flush(c)
+			c.mode = gcStarted
+			c.startUS = us
+		}
+	case ingest.KindGCEnd:
+		if ev.Cap >= 0 {
+			z.endGC(z.cap(ev.Cap), us)
+		}
+	}
+}
+
+// addGCStats accumulates the order-independent parts of a GCStatsGHC event.
+func (z *Summarizer) addGCStats(ev *ingest.Event, us uint64) {
+	h := &z.s.Heap
+	h.Copied += ev.Args[2]
+	h.MaxSlop = max(h.MaxSlop, ev.Args[3])
+	z.parThreads = max(z.parThreads, int(ev.Args[5]))
+	parMax, parTot := ev.Args[6], ev.Args[7]
+	z.parMax += parMax
+	z.parTot += parTot
+	// ThreadScope leaves out the par-copied figures of the first GCStatsGHC
+	// in time order (ties: the first in the file).
+	if !z.hasFirstStats || us < z.firstStatsUS {
+		z.hasFirstStats = true
+		z.firstStatsUS = us
+		z.firstMax, z.firstTot = parMax, parTot
+	}
+}
+
+// hold queues a GlobalSync or GCStatsGHC event until its capability's GCEnd.
+func (z *Summarizer) hold(c *capState, e gcEvent) {
+	if len(c.pending) == maxPending {
+		z.apply(c, c.pending[0])
+		c.pending = append(c.pending[:0], c.pending[1:]...)
+	}
+	c.pending = append(c.pending, e)
+}
+
+// flush processes all held events of a capability, in order.
+func (z *Summarizer) flush(c *capState) {
+	for _, e := range c.pending {
+		z.apply(c, e)
+	}
+	c.pending = c.pending[:0]
+}
+
+// endGC processes a GCEnd at time us (microseconds) where ThreadScope's
+// stable sort puts it: after the held events not later than it, before the
+// others.
+func (z *Summarizer) endGC(c *capState, us uint64) {
+	i := 0
+	for i < len(c.pending) && c.pending[i].micros <= us {
+		z.apply(c, c.pending[i])
+		i++
+	}
+	switch c.mode {
+	case gcSynced, gcStatted:
+		// The capability led this GC: its pause is the GC's pause.
+		d := us - min(c.startUS, us)
+		z.addPause(&z.s.GC.Total, d)
+		if c.mode == gcStatted {
+			z.addPause(z.gen(c.gen), d)
+		}
+	}
+	c.mode = gcOutside
+	for _, e := range c.pending[i:] {
+		z.apply(c, e)
+	}
+	c.pending = c.pending[:0]
+}
+
+func (z *Summarizer) addPause(g *GenStats, us uint64) {
+	g.ElapsedNS += us * 1000
+	g.MaxPauseNS = max(g.MaxPauseNS, us*1000)
+}
+
+// gen returns the statistics row of a generation, growing the table.
+func (z *Summarizer) gen(g int) *GenStats {
+	for g >= len(z.gens) {
+		z.gens = append(z.gens, GenStats{Gen: len(z.gens)})
+	}
+	return &z.gens[g]
+}
+
+// apply runs a GlobalSync or GCStatsGHC event through the capability's
+// state, counting the collections it leads.
+func (z *Summarizer) apply(c *capState, e gcEvent) {
+	switch {
+	case c.mode == gcStarted:
+		// GlobalSync, or a GCStatsGHC that came before it (ThreadScope's
+		// workaround for coarse timestamps): this capability leads the GC.
+		c.mode = gcSynced
+		z.s.GC.Total.Collections++
+	case c.mode == gcSynced && e.kind == ingest.KindGCStatsGHC:
+		if e.gen < 0 || e.gen > 1<<16 {
+			return
+		}
+		c.mode = gcStatted
+		c.gen = e.gen
+		z.maxGenSeen = max(z.maxGenSeen, e.gen)
+		g := z.gen(e.gen)
+		g.Collections++
+		if e.par > 1 {
+			g.ParCollections++
+			z.s.GC.Total.ParCollections++
+		}
+	}
+}
+
+// Summary returns the statistics of the events added so far. h is the log's
+// header (for the event type descriptions; nil if it was never read) and st
+// how decoding ended. The Summarizer can keep accumulating afterwards.
+func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
+	s := z.s
+	s.Status = st
+	s.Args = append([]string(nil), s.Args...)
+	s.Env = append([]string(nil), s.Env...)
+	if len(s.Env) == 0 {
+		s.Env = nil
+	}
+
+	s.Capabilities = max(z.startupN, z.createdMax, int(z.maxCap)+1)
+	if z.seenEvent {
+		s.Capabilities = max(s.Capabilities, 1) // ThreadScope always shows HEC 0
+	}
+	s.Types = nil
+	for id, n := range z.types {
+		if n == 0 {
+			continue
+		}
+		t := TypeCount{ID: uint16(id), Count: n, Kind: z.kinds[id]}
+		if h != nil {
+			if et, ok := h.Lookup(uint16(id)); ok {
+				t.Desc = et.Desc
+			}
+		}
+		s.Types = append(s.Types, t)
+	}
+
+	// GC: held events of GCs that never ended still count as ThreadScope
+	// would count them.
+	gcTotal := s.GC.Total
+	gens := append([]GenStats(nil), z.gens...)
+	for _, c := range z.caps {
+		if c == nil {
+			continue
+		}
+		mode, gen := c.mode, c.gen
+		for _, e := range c.pending {
+			switch {
+			case mode == gcStarted:
+				mode = gcSynced
+				gcTotal.Collections++
+			case mode == gcSynced && e.kind == ingest.KindGCStatsGHC && e.gen >= 0 && e.gen <= 1<<16:
+				mode, gen = gcStatted, e.gen
+				for gen >= len(gens) {
+					gens = append(gens, GenStats{Gen: len(gens)})
+				}
+				gens[gen].Collections++
+				if e.par > 1 {
+					gens[gen].ParCollections++
+					gcTotal.ParCollections++
+				}
+			}
+		}
+	}
+	maxGen := z.maxGenSeen
+	for len(gens) <= maxGen {
+		gens = append(gens, GenStats{Gen: len(gens)})
+	}
+	gcTotal.Gen = -1
+	s.GC.Total = gcTotal
+	s.GC.Gens = gens
+	s.GC.ParThreads = max(z.parThreads, 1)
+	if z.hasFirstStats {
+		s.GC.ParMaxCopied = z.parMax - z.firstMax
+		s.GC.ParTotalCopied = z.parTot - z.firstTot
+	}
+	if s.GC.ParThreads > 1 && s.GC.ParMaxCopied > 0 {
+		s.GC.HasWorkBalance = true
+		s.GC.WorkBalance = 100 * (float64(s.GC.ParTotalCopied)/float64(s.GC.ParMaxCopied) - 1) / float64(s.GC.ParThreads-1)
+	}
+
+	// Time.
+	if z.seenEvent {
+		s.TotalNS = Micros(s.LastNS) * 1000
+	}
+	s.MutatorNS = s.TotalNS - min(s.GC.Total.ElapsedNS, s.TotalNS)
+	if s.TotalNS > 0 {
+		s.Productivity = float64(s.MutatorNS) / float64(s.TotalNS)
+	}
+
+	// Heap.
+	s.HasHeap = s.Heap.MaxSize != 0
+	s.Heap.Allocated = 0
+	s.Sparks = SparkSummary{}
+	for i, c := range z.caps {
+		if c == nil {
+			continue
+		}
+		if c.hasAlloc {
+			// ThreadScope starts the counters of capabilities 0–999 at 0.
+			first := uint64(0)
+			if i >= 1000 {
+				first = c.allocFirst
+			}
+			s.Heap.Allocated += c.alloc - min(first, c.alloc)
+		}
+		if c.hasSparks {
+			var d [6]uint64
+			for k := range d {
+				d[k] = c.sparkAt[k] - min(c.sparkFirst[k], c.sparkAt[k])
+			}
+			sc := SparkCounts{
+				Created: d[0], Dud: d[1], Overflowed: d[2],
+				Converted: d[3], Fizzled: d[4], GCd: d[5],
+				Total: d[0] + d[1] + d[2],
+			}
+			s.Sparks.PerCap = append(s.Sparks.PerCap, CapSparks{Cap: i, SparkCounts: sc})
+			t := &s.Sparks.Total
+			t.Total += sc.Total
+			t.Created += sc.Created
+			t.Converted += sc.Converted
+			t.Overflowed += sc.Overflowed
+			t.Dud += sc.Dud
+			t.GCd += sc.GCd
+			t.Fizzled += sc.Fizzled
+		}
+	}
+	if s.MutatorNS > 0 && s.Heap.Allocated > 0 {
+		s.Heap.AllocRate = uint64(float64(s.Heap.Allocated) / (float64(s.MutatorNS/1000) / 1e6))
+	}
+	return s
+}
+
+// Summarize decodes a whole eventlog from src and returns its Summary. The
+// error is non-nil only if reading src failed; a corrupt or truncated log is
+// summarised as far as it decodes, with Summary.Status saying where it ends.
+func Summarize(src io.Reader) (Summary, error) {
+	r := ingest.NewReader(src)
+	z := NewSummarizer()
+	var ev ingest.Event
+	for r.Next(&ev) {
+		z.Add(&ev)
+	}
+	s := z.Summary(r.Header(), r.Status())
+	if err := r.Err(); err != nil {
+		return s, fmt.Errorf("summarising eventlog: %w", err)
+	}
+	return s, nil
 }

@@ -1,0 +1,399 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// runSummary implements `hecscope summary [--json] FILE`: it prints the run's
+// statistics (ThreadScope's definitions, see timeline.Summary) as aligned
+// text, or as one JSON object with --json; FILE "-" is standard input. A
+// truncated log is summarised as far as it goes and exits 0; a corrupt one
+// is summarised up to the damage, reported on stderr, and exits 1; usage
+// errors exit 2.
+func runSummary(args []string) int {
+	asJSON := false
+	var files []string
+	for _, a := range args {
+		switch {
+		case a == "--json" || a == "-json":
+			asJSON = true
+		case a == "-h" || a == "--help":
+			fmt.Fprintln(os.Stdout, summaryUsage)
+			return 0
+		case len(a) > 1 && a[0] == '-':
+			fmt.Fprintf(os.Stderr, "hecscope summary: unknown flag %s\n%s\n", a, summaryUsage)
+			return 2
+		default:
+			files = append(files, a)
+		}
+	}
+	if len(files) != 1 || files[0] == "" {
+		fmt.Fprintln(os.Stderr, summaryUsage)
+		return 2
+	}
+	name := files[0]
+	if name == "-" {
+		return summary("standard input", os.Stdin, asJSON, os.Stdout, os.Stderr)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+		return 1
+	}
+	defer f.Close()
+	return summary(name, f, asJSON, os.Stdout, os.Stderr)
+}
+
+const summaryUsage = "usage: hecscope summary [--json] FILE"
+
+// summary summarises the eventlog read from src, writes the report to stdout
+// and problems to stderr naming it name, and returns the exit code.
+func summary(name string, src io.Reader, asJSON bool, stdout, stderr io.Writer) int {
+	s, err := timeline.Summarize(src)
+	if err != nil {
+		fmt.Fprintf(stderr, "hecscope: %s: %v\n", name, err)
+		return 1
+	}
+	if asJSON {
+		err = writeSummaryJSON(stdout, &s)
+	} else {
+		err = writeSummaryText(stdout, name, &s)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "hecscope: %s: writing summary: %v\n", name, err)
+		return 1
+	}
+	switch s.Status.State {
+	case ingest.StateCorrupt:
+		fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, s.Status)
+		return 1
+	case ingest.StateTruncated:
+		fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, s.Status)
+	}
+	return 0
+}
+
+// jsonSparks is the spark counts object of the JSON report.
+type jsonSparks struct {
+	Total      uint64 `json:"total"`
+	Created    uint64 `json:"created"`
+	Converted  uint64 `json:"converted"`
+	Overflowed uint64 `json:"overflowed"`
+	Dud        uint64 `json:"dud"`
+	GCd        uint64 `json:"gcd"`
+	Fizzled    uint64 `json:"fizzled"`
+	Cap        *int   `json:"cap,omitempty"`
+}
+
+func sparksJSON(c timeline.SparkCounts) jsonSparks {
+	return jsonSparks{Total: c.Total, Created: c.Created, Converted: c.Converted,
+		Overflowed: c.Overflowed, Dud: c.Dud, GCd: c.GCd, Fizzled: c.Fizzled}
+}
+
+// jsonGen is one row of the GC table in the JSON report.
+type jsonGen struct {
+	Gen            int    `json:"gen"`
+	Collections    int    `json:"collections"`
+	ParCollections int    `json:"par_collections"`
+	ElapsedNS      uint64 `json:"elapsed_ns"`
+	MeanPauseNS    uint64 `json:"mean_pause_ns"`
+	MaxPauseNS     uint64 `json:"max_pause_ns"`
+}
+
+func genJSON(g timeline.GenStats) jsonGen {
+	return jsonGen{Gen: g.Gen, Collections: g.Collections, ParCollections: g.ParCollections,
+		ElapsedNS: g.ElapsedNS, MeanPauseNS: g.MeanPauseNS(), MaxPauseNS: g.MaxPauseNS}
+}
+
+// jsonSummary is the JSON report.
+type jsonSummary struct {
+	Status         string            `json:"status"`
+	Offset         *int64            `json:"offset,omitempty"`
+	Reason         string            `json:"reason,omitempty"`
+	Program        string            `json:"program"`
+	Args           []string          `json:"args"`
+	Env            []string          `json:"env,omitempty"`
+	RTS            string            `json:"rts"`
+	StartWall      string            `json:"start_wall,omitempty"`
+	Events         uint64            `json:"events"`
+	Capabilities   int               `json:"capabilities"`
+	Threads        uint64            `json:"threads"`
+	StartNS        uint64            `json:"start_ns"`
+	EndNS          uint64            `json:"end_ns"`
+	DurationNS     uint64            `json:"duration_ns"`
+	GCCount        int               `json:"gc_count"`
+	ParGCCount     int               `json:"par_gc_count"`
+	GCNS           uint64            `json:"gc_ns"`
+	GCMaxPauseNS   uint64            `json:"gc_max_pause_ns"`
+	MutatorNS      uint64            `json:"mutator_ns"`
+	Productivity   float64           `json:"productivity"`
+	HasHeap        bool              `json:"has_heap"`
+	MaxHeapSize    uint64            `json:"max_heap_size"`
+	MaxHeapLive    uint64            `json:"max_heap_live"`
+	AllocatedBytes uint64            `json:"allocated_bytes"`
+	AllocRate      uint64            `json:"alloc_rate"`
+	MaxSlop        uint64            `json:"max_slop"`
+	CopiedBytes    uint64            `json:"copied_bytes"`
+	GCGenerations  []jsonGen         `json:"gc_generations"`
+	GCParThreads   int               `json:"gc_par_threads"`
+	GCWorkBalance  *float64          `json:"gc_work_balance,omitempty"`
+	Sparks         jsonSparks        `json:"sparks"`
+	SparksPerCap   []jsonSparks      `json:"sparks_per_cap"`
+	PerType        map[string]uint64 `json:"per_type"`
+	PerKind        map[string]uint64 `json:"per_kind"`
+}
+
+func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
+	j := jsonSummary{
+		Status:         s.Status.State.String(),
+		Program:        s.Program,
+		Args:           s.Args,
+		Env:            s.Env,
+		RTS:            s.RTS,
+		Events:         s.Events,
+		Capabilities:   s.Capabilities,
+		Threads:        s.Threads,
+		StartNS:        s.FirstNS,
+		EndNS:          s.LastNS,
+		DurationNS:     s.TotalNS,
+		GCCount:        s.GC.Total.Collections,
+		ParGCCount:     s.GC.Total.ParCollections,
+		GCNS:           s.GC.Total.ElapsedNS,
+		GCMaxPauseNS:   s.GC.Total.MaxPauseNS,
+		MutatorNS:      s.MutatorNS,
+		Productivity:   s.Productivity,
+		HasHeap:        s.HasHeap,
+		MaxHeapSize:    s.Heap.MaxSize,
+		MaxHeapLive:    s.Heap.MaxLive,
+		AllocatedBytes: s.Heap.Allocated,
+		AllocRate:      s.Heap.AllocRate,
+		MaxSlop:        s.Heap.MaxSlop,
+		CopiedBytes:    s.Heap.Copied,
+		GCParThreads:   s.GC.ParThreads,
+		Sparks:         sparksJSON(s.Sparks.Total),
+		SparksPerCap:   []jsonSparks{},
+		PerType:        s.PerDesc(),
+		PerKind:        s.PerKind(),
+	}
+	if j.Args == nil {
+		j.Args = []string{}
+	}
+	if st := s.Status; st.State == ingest.StateTruncated || st.State == ingest.StateCorrupt {
+		off := st.Offset
+		j.Offset = &off
+		j.Reason = st.Reason
+	}
+	if !s.StartWall.IsZero() {
+		j.StartWall = s.StartWall.Format(time.RFC3339Nano)
+	}
+	j.GCGenerations = append(j.GCGenerations, genJSON(s.GC.Total))
+	for _, g := range s.GC.Gens {
+		j.GCGenerations = append(j.GCGenerations, genJSON(g))
+	}
+	if s.GC.HasWorkBalance {
+		b := s.GC.WorkBalance
+		j.GCWorkBalance = &b
+	}
+	for _, c := range s.Sparks.PerCap {
+		cs := sparksJSON(c.SparkCounts)
+		capNo := c.Cap
+		cs.Cap = &capNo
+		j.SparksPerCap = append(j.SparksPerCap, cs)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(&j)
+}
+
+// writeSummaryText writes the human-readable report: ThreadScope's tabs in
+// its units, then the counts hecscope adds.
+func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	row := func(cells ...string) { fmt.Fprintln(tw, strings.Join(cells, "\t")) }
+	unknown := func(v string) string {
+		if v == "" {
+			return "(unknown)"
+		}
+		return v
+	}
+	na := func(ok bool, v string) string {
+		if !ok {
+			return "(unavailable)"
+		}
+		return v
+	}
+
+	row("File:", name)
+	row("Status:", s.Status.String())
+	row("Program:", unknown(s.Program))
+	row("Arguments:", strings.Join(s.Args, " "))
+	row("RTS:", unknown(s.RTS))
+	start := "(unknown)"
+	if !s.StartWall.IsZero() {
+		start = s.StartWall.Format("2006-01-02 15:04:05.000000000 UTC")
+	}
+	row("Start time:", start)
+	if len(s.Env) > 0 {
+		row("Environment:", fmt.Sprintf("%d variables", len(s.Env)))
+	}
+	row("Capabilities:", strconv.Itoa(s.Capabilities))
+	row("Events:", commas(s.Events))
+	row("Threads created:", commas(s.Threads))
+	row("First/last event:", fmt.Sprintf("%s / %s", showTime(s.FirstNS), showTime(s.LastNS)))
+	row("")
+	row("Time")
+	row("  Total time:", showTime(s.TotalNS))
+	row("  Mutator time:", na(s.HasHeap, showTime(s.MutatorNS)))
+	row("  GC time:", na(s.HasHeap, showTime(s.GC.Total.ElapsedNS)))
+	row("  Productivity:", na(s.HasHeap, fmt.Sprintf("%.1f%% of mutator vs total", 100*s.Productivity)))
+	row("")
+	row("Heap")
+	h := s.Heap
+	row("  Maximum heap size:", na(s.HasHeap, showBytes(h.MaxSize, "")))
+	row("  Maximum heap residency:", na(s.HasHeap, showBytes(h.MaxLive, "")))
+	row("  Total allocated:", na(s.HasHeap && h.Allocated > 0, showBytes(h.Allocated, "")))
+	row("  Allocation rate:", na(s.HasHeap && h.AllocRate > 0, showBytes(h.AllocRate, "/s")+" of mutator time"))
+	row("  Maximum slop:", na(s.HasHeap, showBytes(h.MaxSlop, "")))
+	row("")
+	row("GC")
+	row("  Copied during GC:", na(s.HasHeap && h.Copied > 0, showBytes(h.Copied, "")))
+	bal := "N/A"
+	if s.GC.HasWorkBalance {
+		bal = fmt.Sprintf("%.2f%% (serial 0%%, perfect 100%%)", s.GC.WorkBalance)
+	}
+	row("  Parallel GC work balance:", na(s.HasHeap, bal))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	var gc, sparks, events table
+	if s.HasHeap {
+		gc.add("Generation", "Collections", "Par collections", "Elapsed time", "Avg pause", "Max pause")
+		gcRow := func(label string, g timeline.GenStats) {
+			gc.add(label, strconv.Itoa(g.Collections), strconv.Itoa(g.ParCollections),
+				showTime(g.ElapsedNS), showTime(g.MeanPauseNS()), showTime(g.MaxPauseNS))
+		}
+		gcRow("GC Total", s.GC.Total)
+		for _, g := range s.GC.Gens {
+			gcRow("Gen "+strconv.Itoa(g.Gen), g)
+		}
+		gc.write(w, false)
+	}
+	fmt.Fprintln(w, "\nSparks")
+	sparks.add("HEC", "Total", "Converted", "Overflowed", "Dud", "GCed", "Fizzled")
+	sparkRow := func(label string, c timeline.SparkCounts) {
+		sparks.add(label, commas(c.Total), commas(c.Converted), commas(c.Overflowed),
+			commas(c.Dud), commas(c.GCd), commas(c.Fizzled))
+	}
+	sparkRow("Total", s.Sparks.Total)
+	for _, c := range s.Sparks.PerCap {
+		sparkRow("HEC "+strconv.Itoa(c.Cap), c.SparkCounts)
+	}
+	sparks.write(w, false)
+
+	fmt.Fprintln(w, "\nEvents per type")
+	events.add("Id", "Count", "Description")
+	types := append([]timeline.TypeCount(nil), s.Types...)
+	sort.SliceStable(types, func(i, j int) bool { return types[i].Count > types[j].Count })
+	for _, t := range types {
+		desc := t.Desc
+		if desc == "" {
+			desc = t.Kind.String()
+		}
+		events.add(strconv.Itoa(int(t.ID)), commas(t.Count), desc)
+	}
+	return events.write(w, true)
+}
+
+// table is a small text table: the first column left-aligned, the others
+// right-aligned (or the last left-aligned, for a description).
+type table struct{ rows [][]string }
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+// write prints the table indented by two spaces; lastLeft left-aligns the
+// last column.
+func (t *table) write(w io.Writer, lastLeft bool) error {
+	var width []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i == len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range t.rows {
+		b.WriteString(" ")
+		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			b.WriteString(" ")
+			if i > 0 && lastLeft && i == len(r)-1 {
+				b.WriteString(" ")
+			}
+			if i == 0 || (lastLeft && i == len(r)-1) {
+				b.WriteString(c)
+				if i != len(r)-1 {
+					b.WriteString(pad)
+				}
+			} else {
+				b.WriteString(" " + pad + c)
+			}
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// showTime formats nanoseconds with three decimals in ns, μs, ms or s, as
+// ThreadScope does.
+func showTime(ns uint64) string {
+	v := float64(ns)
+	switch {
+	case v < 1e3:
+		return fmt.Sprintf("%.3fns", v)
+	case v < 1e6:
+		return fmt.Sprintf("%.3fμs", v/1e3)
+	case v < 1e9:
+		return fmt.Sprintf("%.3fms", v/1e6)
+	}
+	return fmt.Sprintf("%.3fs", v/1e9)
+}
+
+// showBytes formats a byte count as ThreadScope does: one decimal in the
+// largest binary unit not above it, then the exact count with commas.
+func showBytes(b uint64, suffix string) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	u := 0
+	for u+1 < len(units) && b >= 1<<(10*(u+1)) {
+		u++
+	}
+	return fmt.Sprintf("%.1f %s%s (%s bytes%s)", float64(b)/float64(uint64(1)<<(10*u)), units[u], suffix, commas(b), suffix)
+}
+
+// commas writes n with thousands separators.
+func commas(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,600 @@
+package timeline
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// summaryLogs returns the real eventlogs the summary tests run on: the
+// committed corpus copies, plus the GHC 9.0.2 logs of testdata when present.
+func summaryLogs(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	for _, pat := range []string{"../testdata/corpus/*.eventlog", "../testdata/ghc-9.0.2/*.eventlog", "../testdata/generated/*.eventlog"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no eventlogs found under ../testdata")
+	}
+	return files
+}
+
+func summarizeFile(t testing.TB, path string) Summary {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := Summarize(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return s
+}
+
+// refEvent is what the reference model keeps of an event.
+type refEvent struct {
+	us   uint64 // timestamp rounded up to a microsecond
+	cap  int32
+	kind ingest.Kind
+	args [ingest.MaxArgs]uint64
+}
+
+// refStats are the ThreadScope figures the reference model computes.
+type refStats struct {
+	totalUS                     uint64
+	collections, parCollections map[int]int // by generation, -1 = total
+	elapsedUS, maxPauseUS       map[int]uint64
+	maxGen                      int
+	allocated, maxSize, maxLive uint64
+	maxSlop, copied             uint64
+	parThreads                  int
+	parMax, parTot              uint64
+	sparks                      map[int32][6]uint64 // created, dud, overflowed, converted, fizzled, gc'd
+}
+
+// reference computes ThreadScope's statistics the way ThreadScope does: all
+// events (block markers excluded) in one array, stably sorted by timestamp
+// rounded up to the microsecond, run through one GC state machine shared by
+// all capabilities. It is deliberately written differently from the
+// Summarizer (global sort, no holding back, cross-capability transitions)
+// so that agreement tests the Summarizer's claim that it needs neither.
+func reference(t testing.TB, path string) refStats {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []refEvent
+	_, _, err = ingest.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
+		if e.Kind != ingest.KindBlockMarker {
+			evs = append(evs, refEvent{us: (e.Time + 999) / 1000, cap: e.Cap, kind: e.Kind, args: e.Args})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].us < evs[j].us })
+
+	const (
+		init_ = iota
+		start
+		sync
+		ghc
+		end
+		idle
+	)
+	type capGC struct {
+		mode, main, gen int
+		startUS         uint64
+		gens            map[int]bool
+	}
+	r := refStats{
+		collections: map[int]int{}, parCollections: map[int]int{},
+		elapsedUS: map[int]uint64{}, maxPauseUS: map[int]uint64{},
+		sparks: map[int32][6]uint64{},
+	}
+	table := map[int32]*capGC{}
+	alloc := map[int32]uint64{}
+	firstSparks := map[int32][6]uint64{}
+	seenStats := false
+	for _, e := range evs {
+		r.totalUS = max(r.totalUS, e.us)
+		c := e.cap
+		switch e.kind {
+		case ingest.KindHeapAllocated:
+			alloc[c] = e.args[1]
+		case ingest.KindHeapSize:
+			r.maxSize = max(r.maxSize, e.args[1])
+		case ingest.KindHeapLive:
+			r.maxLive = max(r.maxLive, e.args[1])
+		case ingest.KindSparkCounters:
+			cur := [6]uint64{e.args[0], e.args[1], e.args[2], e.args[3], e.args[5], e.args[4]}
+			if _, ok := firstSparks[c]; !ok {
+				firstSparks[c] = cur
+			}
+			var d [6]uint64
+			for i := range d {
+				d[i] = cur[i] - firstSparks[c][i]
+			}
+			r.sparks[c] = d
+		case ingest.KindGCStart:
+			g := table[c]
+			if g == nil {
+				g = &capGC{gens: map[int]bool{}}
+				table[c] = g
+			}
+			g.mode, g.startUS = start, e.us
+		case ingest.KindGCGlobalSync:
+			for k, g := range table {
+				switch g.mode {
+				case start:
+					g.mode, g.main = sync, int(c)
+					if k == c {
+						r.collections[-1]++
+					}
+				case end:
+					g.mode = idle
+				}
+			}
+		case ingest.KindGCStatsGHC:
+			r.copied += e.args[2]
+			r.maxSlop = max(r.maxSlop, e.args[3])
+			r.parThreads = max(r.parThreads, int(e.args[5]))
+			if seenStats {
+				r.parMax += e.args[6]
+				r.parTot += e.args[7]
+			}
+			seenStats = true
+			gen, par := int(e.args[1]), int(e.args[5])
+			for k, g := range table {
+				switch g.mode {
+				case sync:
+					g.mode, g.main, g.gen = ghc, int(c), gen
+					if k == c {
+						g.gens[gen] = true
+						r.collections[gen]++
+						if par > 1 {
+							r.parCollections[gen]++
+							r.parCollections[-1]++
+						}
+					}
+				case start:
+					g.mode, g.main = sync, int(c)
+					if k == c {
+						r.collections[-1]++
+					}
+				case end:
+					g.mode = idle
+				}
+			}
+		case ingest.KindGCEnd:
+			g := table[c]
+			if g == nil {
+				g = &capGC{gens: map[int]bool{}}
+				table[c] = g
+			}
+			d := e.us - g.startUS
+			if g.mode == ghc {
+				g.gens[g.gen] = true
+			}
+			if (g.mode == sync || g.mode == ghc) && g.main == int(c) {
+				r.elapsedUS[-1] += d
+				r.maxPauseUS[-1] = max(r.maxPauseUS[-1], d)
+				if g.mode == ghc {
+					r.elapsedUS[g.gen] += d
+					r.maxPauseUS[g.gen] = max(r.maxPauseUS[g.gen], d)
+				}
+			}
+			g.mode = end
+		}
+	}
+	r.maxGen = 1
+	for _, g := range table {
+		for gen := range g.gens {
+			r.maxGen = max(r.maxGen, gen)
+		}
+	}
+	for _, a := range alloc {
+		r.allocated += a
+	}
+	return r
+}
+
+// TestSummaryMatchesReference checks, on every real log, that the streaming
+// Summarizer gives the figures of the sorted-array reference model.
+func TestSummaryMatchesReference(t *testing.T) {
+	for _, f := range summaryLogs(t) {
+		name := filepath.Base(f)
+		s := summarizeFile(t, f)
+		r := reference(t, f)
+		check := func(what string, got, want any) {
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s: %s = %v, reference %v", name, what, got, want)
+			}
+		}
+		check("total", s.TotalNS, r.totalUS*1000)
+		check("collections", s.GC.Total.Collections, r.collections[-1])
+		check("par collections", s.GC.Total.ParCollections, r.parCollections[-1])
+		check("GC elapsed", s.GC.Total.ElapsedNS, r.elapsedUS[-1]*1000)
+		check("GC max pause", s.GC.Total.MaxPauseNS, r.maxPauseUS[-1]*1000)
+		check("generations", len(s.GC.Gens), r.maxGen+1)
+		for _, g := range s.GC.Gens {
+			check(fmt.Sprintf("gen %d", g.Gen),
+				[]uint64{uint64(g.Collections), uint64(g.ParCollections), g.ElapsedNS, g.MaxPauseNS},
+				[]uint64{uint64(r.collections[g.Gen]), uint64(r.parCollections[g.Gen]), r.elapsedUS[g.Gen] * 1000, r.maxPauseUS[g.Gen] * 1000})
+		}
+		check("allocated", s.Heap.Allocated, r.allocated)
+		check("max heap size", s.Heap.MaxSize, r.maxSize)
+		check("max heap live", s.Heap.MaxLive, r.maxLive)
+		check("max slop", s.Heap.MaxSlop, r.maxSlop)
+		check("copied", s.Heap.Copied, r.copied)
+		check("par threads", s.GC.ParThreads, max(r.parThreads, 1))
+		check("par max copied", s.GC.ParMaxCopied, r.parMax)
+		check("par total copied", s.GC.ParTotalCopied, r.parTot)
+		check("spark caps", len(s.Sparks.PerCap), len(r.sparks))
+		for _, c := range s.Sparks.PerCap {
+			d := r.sparks[int32(c.Cap)]
+			check(fmt.Sprintf("sparks of cap %d", c.Cap),
+				[]uint64{c.Created, c.Dud, c.Overflowed, c.Converted, c.Fizzled, c.GCd}, d[:])
+		}
+	}
+}
+
+// TestSummaryInvariants checks relations that hold on every log.
+func TestSummaryInvariants(t *testing.T) {
+	for _, f := range summaryLogs(t) {
+		name := filepath.Base(f)
+		s := summarizeFile(t, f)
+
+		// Events and per-type counts against an independent count.
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perType := map[uint16]uint64{}
+		var events uint64
+		lastSparks := map[int32][7]uint64{}
+		_, st, err := ingest.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
+			if e.Kind == ingest.KindBlockMarker {
+				return nil
+			}
+			events++
+			perType[e.Type]++
+			if e.Kind == ingest.KindSparkCounters {
+				var a [7]uint64
+				copy(a[:], e.Args[:7])
+				lastSparks[e.Cap] = a
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Status != st {
+			t.Errorf("%s: status %v, decoder says %v", name, s.Status, st)
+		}
+		if s.Events != events {
+			t.Errorf("%s: %d events, counted %d", name, s.Events, events)
+		}
+		var sum uint64
+		for _, tc := range s.Types {
+			sum += tc.Count
+			if perType[tc.ID] != tc.Count {
+				t.Errorf("%s: type %d (%s): %d events, counted %d", name, tc.ID, tc.Desc, tc.Count, perType[tc.ID])
+			}
+			if tc.Desc == "" {
+				t.Errorf("%s: type %d has no description", name, tc.ID)
+			}
+		}
+		if sum != s.Events || len(s.Types) != len(perType) {
+			t.Errorf("%s: per-type counts sum to %d over %d types, want %d over %d", name, sum, len(s.Types), s.Events, len(perType))
+		}
+
+		// Time: mutator + GC = total, productivity = mutator / total.
+		if s.MutatorNS+s.GC.Total.ElapsedNS != s.TotalNS {
+			t.Errorf("%s: mutator %d + GC %d != total %d", name, s.MutatorNS, s.GC.Total.ElapsedNS, s.TotalNS)
+		}
+		if s.TotalNS < s.LastNS || s.TotalNS-s.LastNS >= 1000 || s.FirstNS > s.LastNS {
+			t.Errorf("%s: total %d for events %d..%d", name, s.TotalNS, s.FirstNS, s.LastNS)
+		}
+		if p := float64(s.MutatorNS) / float64(s.TotalNS); s.Productivity != p {
+			t.Errorf("%s: productivity %v, want %v", name, s.Productivity, p)
+		}
+
+		// GC: generations add up to at most the total (ThreadScope counts a
+		// generation only once GCStatsGHC names it).
+		gens, par := 0, 0
+		var gcNS uint64
+		for _, g := range s.GC.Gens {
+			gens += g.Collections
+			par += g.ParCollections
+			gcNS += g.ElapsedNS
+			if g.MaxPauseNS > s.GC.Total.MaxPauseNS {
+				t.Errorf("%s: gen %d max pause %d > total's %d", name, g.Gen, g.MaxPauseNS, s.GC.Total.MaxPauseNS)
+			}
+		}
+		if gens > s.GC.Total.Collections || par != s.GC.Total.ParCollections || gcNS > s.GC.Total.ElapsedNS || len(s.GC.Gens) < 2 {
+			t.Errorf("%s: generations %d/%d/%d vs total %+v", name, gens, par, gcNS, s.GC.Total)
+		}
+
+		// Sparks: the total is the sum over capabilities, and in a whole
+		// run each capability's counts are its last SparkCounters (GHC's
+		// first ones are all zero).
+		var tot SparkCounts
+		for _, c := range s.Sparks.PerCap {
+			last := lastSparks[int32(c.Cap)]
+			want := SparkCounts{Created: last[0], Dud: last[1], Overflowed: last[2], Converted: last[3],
+				GCd: last[4], Fizzled: last[5], Total: last[0] + last[1] + last[2]}
+			if c.SparkCounts != want {
+				t.Errorf("%s: cap %d sparks %+v, last SparkCounters %+v", name, c.Cap, c.SparkCounts, want)
+			}
+			tot.Total += c.Total
+			tot.Created += c.Created
+			tot.Converted += c.Converted
+			tot.Overflowed += c.Overflowed
+			tot.Dud += c.Dud
+			tot.GCd += c.GCd
+			tot.Fizzled += c.Fizzled
+		}
+		if tot != s.Sparks.Total {
+			t.Errorf("%s: spark total %+v, sum over caps %+v", name, s.Sparks.Total, tot)
+		}
+		if s.Capabilities < 1 && s.Events > 0 {
+			t.Errorf("%s: %d capabilities", name, s.Capabilities)
+		}
+	}
+}
+
+// tsFigures are figures read off ThreadScope 0.2.14.1's Time, Heap, GC and
+// Spark stats tabs (Xvfb screenshots) for one exact file, in ThreadScope's
+// own formatting.
+type tsFigures struct {
+	file                       string
+	total, mutator, gc, prod   string
+	maxSize, maxLive, alloc    uint64
+	allocRate, maxSlop, copied uint64
+	balance                    string
+	gcRows                     [][3]string // collections, par collections, max pause
+	sparks                     [][6]uint64 // Total row, then each HEC
+}
+
+var threadScopeFigures = []tsFigures{
+	{
+		file:  "hecscope-ghc-9.0.2__parwork-N2.eventlog",
+		total: "112.927ms", mutator: "106.910ms", gc: "6.017ms", prod: "94.7",
+		maxSize: 1048576, maxLive: 80768, alloc: 23316568, allocRate: 218095295, maxSlop: 35088, copied: 436160,
+		balance: "44.62",
+		gcRows:  [][3]string{{"67", "63", "0.0033s"}, {"63", "63", "0.0002s"}, {"0", "0", "0.0000s"}},
+		sparks:  [][6]uint64{{4137, 382, 0, 700, 2785, 270}, {673, 188, 0, 100, 455, 165}, {3464, 194, 0, 600, 2330, 105}},
+	},
+	{
+		file:  "hecscope-ghc-9.0.2__heap-hc.eventlog",
+		total: "2.006s", mutator: "1.490s", gc: "515.683ms", prod: "74.3",
+		maxSize: 62914560, maxLive: 28967792, alloc: 319475576, allocRate: 214428824, maxSlop: 921968, copied: 775602400,
+		balance: "N/A",
+		gcRows:  [][3]string{{"248", "0", "0.0431s"}, {"199", "0", "0.0045s"}, {"14", "0", "0.0427s"}},
+		sparks:  [][6]uint64{{0, 0, 0, 0, 0, 0}},
+	},
+	{
+		file:   "ThreadScope__sealions.eventlog",
+		total:  "1.820s",
+		sparks: [][6]uint64{{60, 33, 0, 0, 8, 19}, {12, 25, 0, 0, 2, 7}, {48, 8, 0, 0, 6, 12}},
+	},
+	{
+		file:  "ThreadScope__SumEulerPar1_sparks_detailed.eventlog",
+		total: "59.001ms",
+		sparks: [][6]uint64{{999, 999, 0, 0, 0, 0}, {0, 122, 0, 0, 0, 0}, {0, 82, 0, 0, 0, 0}, {0, 75, 0, 0, 0, 0},
+			{0, 55, 0, 0, 0, 0}, {0, 71, 0, 0, 0, 0}, {0, 144, 0, 0, 0, 0}, {999, 185, 0, 0, 0, 0}, {0, 265, 0, 0, 0, 0}},
+	},
+}
+
+// tsTime formats nanoseconds as ThreadScope's Time tab does.
+func tsTime(ns uint64) string {
+	v := float64(ns)
+	switch {
+	case v < 1e3:
+		return fmt.Sprintf("%.3fns", v)
+	case v < 1e6:
+		return fmt.Sprintf("%.3fμs", v/1e3)
+	case v < 1e9:
+		return fmt.Sprintf("%.3fms", v/1e6)
+	}
+	return fmt.Sprintf("%.3fs", v/1e9)
+}
+
+// TestSummaryAgreesWithThreadScope compares with what ThreadScope showed.
+func TestSummaryAgreesWithThreadScope(t *testing.T) {
+	for _, want := range threadScopeFigures {
+		s := summarizeFile(t, "../testdata/corpus/"+want.file)
+		check := func(what string, got, exp any) {
+			if fmt.Sprint(got) != fmt.Sprint(exp) {
+				t.Errorf("%s: %s = %v, ThreadScope shows %v", want.file, what, got, exp)
+			}
+		}
+		check("total time", tsTime(s.TotalNS), want.total)
+		check("has heap", s.HasHeap, want.mutator != "")
+		if s.HasHeap {
+			check("mutator time", tsTime(s.MutatorNS), want.mutator)
+			check("GC time", tsTime(s.GC.Total.ElapsedNS), want.gc)
+			check("productivity", fmt.Sprintf("%.1f", 100*s.Productivity), want.prod)
+			h := s.Heap
+			check("heap", []uint64{h.MaxSize, h.MaxLive, h.Allocated, h.AllocRate, h.MaxSlop, h.Copied},
+				[]uint64{want.maxSize, want.maxLive, want.alloc, want.allocRate, want.maxSlop, want.copied})
+			bal := "N/A"
+			if s.GC.HasWorkBalance {
+				bal = fmt.Sprintf("%.2f", s.GC.WorkBalance)
+			}
+			check("work balance", bal, want.balance)
+			rows := append([]GenStats{s.GC.Total}, s.GC.Gens...)
+			check("GC rows", len(rows), len(want.gcRows))
+			for i := range min(len(rows), len(want.gcRows)) {
+				g := rows[i]
+				check(fmt.Sprintf("GC row %d", i),
+					[3]string{fmt.Sprint(g.Collections), fmt.Sprint(g.ParCollections), fmt.Sprintf("%.4fs", float64(g.MaxPauseNS)/1e9)},
+					want.gcRows[i])
+			}
+		}
+		got := [][6]uint64{}
+		row := func(c SparkCounts) [6]uint64 {
+			return [6]uint64{c.Total, c.Converted, c.Overflowed, c.Dud, c.GCd, c.Fizzled}
+		}
+		got = append(got, row(s.Sparks.Total))
+		for _, c := range s.Sparks.PerCap {
+			got = append(got, row(c.SparkCounts))
+		}
+		check("sparks", got, want.sparks)
+	}
+}
+
+// gcEv builds a GC event for the state-machine tests.
+func gcEv(kind ingest.Kind, cap int32, ns uint64, args ...uint64) *ingest.Event {
+	e := &ingest.Event{Kind: kind, Type: uint16(kind), Cap: cap, Time: ns}
+	copy(e.Args[:], args)
+	return e
+}
+
+// TestBackdatedGCEnd pins down ThreadScope's treatment of GHC's back-dated
+// GCEnd: sorted by microsecond, it lands before the GlobalSync and
+// GCStatsGHC written ahead of it when its microsecond is earlier (the GC is
+// then not counted), and after them when it is the same (counted).
+func TestBackdatedGCEnd(t *testing.T) {
+	stats := func(cap int32, ns uint64) *ingest.Event {
+		// capset, generation 0, copied, slop, frag, 2 par threads.
+		return gcEv(ingest.KindGCStatsGHC, cap, ns, 0, 0, 100, 10, 0, 2, 60, 100, 0)
+	}
+	cases := []struct {
+		name    string
+		endNS   uint64
+		count   int
+		gen0    int
+		elapsed uint64
+	}{
+		{"end in an earlier microsecond", 1_999_500, 0, 0, 0},
+		{"end in the same microsecond", 2_000_200, 1, 1, 1_001_000},
+	}
+	for _, c := range cases {
+		z := NewSummarizer()
+		z.Add(gcEv(ingest.KindGCStart, 1, 1_000_000))
+		z.Add(gcEv(ingest.KindGCStart, 0, 1_000_100))
+		z.Add(gcEv(ingest.KindGCGlobalSync, 1, 2_000_100))
+		z.Add(stats(1, 2_000_150))
+		z.Add(gcEv(ingest.KindGCEnd, 1, c.endNS))
+		z.Add(gcEv(ingest.KindGCEnd, 0, 2_100_000))
+		s := z.Summary(nil, ingest.Status{State: ingest.StateComplete})
+		if s.GC.Total.Collections != c.count || s.GC.Gens[0].Collections != c.gen0 || s.GC.Total.ElapsedNS != c.elapsed {
+			t.Errorf("%s: collections %d, gen 0 %d, elapsed %d; want %d, %d, %d", c.name,
+				s.GC.Total.Collections, s.GC.Gens[0].Collections, s.GC.Total.ElapsedNS, c.count, c.gen0, c.elapsed)
+		}
+		if c.count == 1 && (s.GC.Total.ParCollections != 1 || s.GC.Gens[0].ParCollections != 1) {
+			t.Errorf("%s: par collections %d/%d, want 1/1", c.name, s.GC.Total.ParCollections, s.GC.Gens[0].ParCollections)
+		}
+		if s.TotalNS != 2_100_000 || s.MutatorNS != 2_100_000-c.elapsed {
+			t.Errorf("%s: total %d, mutator %d", c.name, s.TotalNS, s.MutatorNS)
+		}
+	}
+}
+
+// TestGCNeverEnded checks that held events of a GC cut off by the end of the
+// log still count, and that Summary can be called twice.
+func TestGCNeverEnded(t *testing.T) {
+	z := NewSummarizer()
+	z.Add(gcEv(ingest.KindGCStart, 0, 1000))
+	z.Add(gcEv(ingest.KindGCGlobalSync, 0, 2000))
+	z.Add(gcEv(ingest.KindGCStatsGHC, 0, 3000, 0, 1, 0, 0, 0, 1, 0, 0, 0))
+	for range 2 {
+		s := z.Summary(nil, ingest.Status{State: ingest.StateTruncated, Offset: 99})
+		if s.GC.Total.Collections != 1 || s.GC.Gens[1].Collections != 1 || s.GC.Total.ElapsedNS != 0 {
+			t.Errorf("unended GC: %+v", s.GC)
+		}
+	}
+}
+
+// TestSummaryDamagedLogs summarises truncated and corrupted copies of a log:
+// no panic, the right status, and no more events than the whole log.
+func TestSummaryDamagedLogs(t *testing.T) {
+	data, err := os.ReadFile("../testdata/corpus/hecscope-ghc-9.0.2__parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := Summarize(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, 10, 3000, len(data) / 3, len(data) / 2, len(data) - 3} {
+		s, err := Summarize(bytes.NewReader(data[:n]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Status.State != ingest.StateTruncated || s.Events > whole.Events {
+			t.Errorf("cut at %d: status %v, %d events (whole: %d)", n, s.Status, s.Events, whole.Events)
+		}
+		// (The program name is in the RTS's global block, which GHC may
+		// write only at the end, so a cut log can lack it.)
+		if n >= len(data)/3 && (s.Events == 0 || s.Capabilities != whole.Capabilities || s.TotalNS > whole.TotalNS) {
+			t.Errorf("cut at %d: %d events, %d caps, total %d", n, s.Events, s.Capabilities, s.TotalNS)
+		}
+	}
+	bad := append([]byte(nil), data...)
+	at := len(bad) / 2
+	for i := at; i < at+64; i++ {
+		bad[i] = 0xEE
+	}
+	s, err := Summarize(bytes.NewReader(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Status.State != ingest.StateCorrupt || s.Status.Offset > int64(at+64) || s.Events >= whole.Events {
+		t.Errorf("corrupted: status %v, %d events", s.Status, s.Events)
+	}
+}
+
+// TestMicros checks the rounding ThreadScope applies to timestamps.
+func TestMicros(t *testing.T) {
+	for _, c := range [][2]uint64{{0, 0}, {1, 1}, {999, 1}, {1000, 1}, {1001, 2}, {2_466_098, 2467}} {
+		if got := Micros(c[0]); got != c[1] {
+			t.Errorf("Micros(%d) = %d, want %d", c[0], got, c[1])
+		}
+	}
+}
+
+// BenchmarkSummarize summarises the big generated log when it exists (see
+// testdata/haskell/gen.sh), else the largest corpus copy.
+func BenchmarkSummarize(b *testing.B) {
+	path := "/tmp/hecscope-gen/big.eventlog"
+	if _, err := os.Stat(path); err != nil {
+		path = "../testdata/corpus/hecscope-ghc-9.0.2__parwork-N2.eventlog"
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := f.Seek(0, 0); err != nil {
+			b.Fatal(err)
+		}
+		s, err := Summarize(f)
+		if err != nil || s.Status.State == ingest.StateCorrupt {
+			b.Fatalf("%v %v", err, s.Status)
+		}
+	}
+}
