@@ -17,8 +17,9 @@ type Column struct {
 	// Marks is the number of marks inside the column: more than one means
 	// several spans share the pixel.
 	Marks int32
-	// Arg is the Arg of the mark in force at the column's start.
-	Arg uint32
+	// Arg and Reason are those of the mark in force at the column's start.
+	Arg    uint32
+	Reason uint8
 }
 
 // searchFrom returns the number of marks at or before tm, given that at
@@ -88,7 +89,7 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 		state := StateIdle
 		if idx > 0 {
 			m := t.marks.ptr(idx - 1)
-			c.Arg, state = m.Arg, m.State
+			c.Arg, c.Reason, state = m.Arg, m.Reason, m.State
 		}
 		if idx == nm || t.marks.ptr(idx).Time > te {
 			// No mark in the column: one state throughout.

@@ -1,0 +1,54 @@
+// Command hecscope is a viewer for GHC eventlogs. Without a subcommand it opens
+// the desktop app; its subcommands work headless.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+// command is one subcommand: it gets the arguments after its name and returns
+// the process exit code (0 ok, 1 failure or corrupt input, 2 usage error).
+type command struct {
+	name  string
+	usage string
+	run   func(args []string) int
+}
+
+var commands = []command{
+	{"dump", "dump FILE                 print every event as `ghc-events show` does", runDump},
+	{"summary", "summary [--json] FILE     print the run's summary statistics", runSummary},
+	{"render", "render FILE -o out.png [--view ...] ...", runRender},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	if len(args) == 0 {
+		return runGUI(nil)
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage()
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:])
+		}
+	}
+	if isFile(args[0]) {
+		return runGUI(args)
+	}
+	fmt.Fprintf(os.Stderr, "hecscope: unknown command %q\n", args[0])
+	usage()
+	return 2
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: hecscope [FILE...]   open the desktop app (on each eventlog or .hp file)\n       hecscope COMMAND [ARGS]\n\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(os.Stderr, "  hecscope %s\n", c.usage)
+	}
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// renderOptions are the flags of `hecscope render` after parsing.
+type renderOptions struct {
+	view          string
+	from, to      uint64 // ns; to = 0: end of the run
+	width, height int
+	scale         float64
+}
+
+// renderView draws one --view of the eventlog at path.
+type renderView func(path string, o renderOptions) (*image.RGBA, error)
+
+// renderViews maps each --view name to what draws it. Views of other models
+// (heap charts) add themselves here.
+var renderViews = map[string]renderView{}
+
+func init() {
+	for _, v := range timeline.Views() {
+		renderViews[v] = renderTimelineView
+	}
+}
+
+// viewNames returns the --view names, sorted.
+func viewNames() []string {
+	var names []string
+	for k := range renderViews {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// runRender implements `hecscope render FILE -o out.png [--view V] [--from T]
+// [--to T] [--width W] [--height H] [--scale S]`: a headless PNG of a view.
+func runRender(args []string) int {
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	out := fs.String("o", "", "output PNG file")
+	view := fs.String("view", "timeline", "view: "+strings.Join(viewNames(), ", "))
+	from := fs.String("from", "0", "start of the time range (1.5s, 250ms, 800us or ns)")
+	to := fs.String("to", "", "end of the time range (default: end of the run)")
+	width := fs.Int("width", 1600, "image width in device pixels")
+	height := fs.Int("height", 900, "image height in device pixels")
+	scale := fs.Float64("scale", 1, "device pixel ratio (text size)")
+	usage := func(msg string) int {
+		if msg != "" {
+			fmt.Fprintf(os.Stderr, "hecscope render: %s\n", msg)
+		}
+		fmt.Fprintln(os.Stderr, "usage: hecscope render FILE -o out.png [--view "+strings.Join(viewNames(), "|")+
+			"] [--from T] [--to T] [--width W] [--height H] [--scale S]")
+		return 2
+	}
+	var files []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return usage(err.Error())
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		return usage("one eventlog FILE needed")
+	}
+	if *out == "" {
+		return usage("-o out.png needed")
+	}
+	draw, ok := renderViews[*view]
+	if !ok {
+		return usage(fmt.Sprintf("unknown view %q", *view))
+	}
+	o := renderOptions{view: *view, width: *width, height: *height, scale: *scale}
+	var err error
+	if o.from, err = timeline.ParseTime(*from); err != nil {
+		return usage(err.Error())
+	}
+	if *to != "" {
+		if o.to, err = timeline.ParseTime(*to); err != nil {
+			return usage(err.Error())
+		}
+		if o.to <= o.from {
+			return usage("--to must be after --from")
+		}
+	}
+	if o.width < 64 || o.height < 64 || o.width > 16384 || o.height > 16384 {
+		return usage("--width and --height must be in 64..16384")
+	}
+	img, err := draw(files[0], o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+		return 1
+	}
+	if err := writePNG(*out, img); err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// writePNG writes img to path.
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("writing PNG: %w", err)
+	}
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("writing PNG %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing PNG %s: %w", path, err)
+	}
+	return nil
+}
+
+// loadTimeline decodes the eventlog at path into a timeline model. A
+// truncated log gives the model of what is there (with a notice); a corrupt
+// one is an error.
+func loadTimeline(path string) (*timeline.Model, error) {
+	// The model is most of the memory; collecting more often keeps the peak
+	// close to it.
+	defer debug.SetGCPercent(debug.SetGCPercent(40))
+	f, err := ingest.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := timeline.NewBuilder()
+	var ev ingest.Event
+	for f.Next(&ev) {
+		b.Add(&ev)
+	}
+	if err := f.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	switch st := f.Status(); st.State {
+	case ingest.StateCorrupt:
+		return nil, fmt.Errorf("%s: %s", path, st)
+	case ingest.StateTruncated:
+		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; rendering what is there\n", path, st)
+	}
+	return b.Snapshot(), nil
+}
+
+// renderTimelineView draws one of the timeline package's views.
+func renderTimelineView(path string, o renderOptions) (*image.RGBA, error) {
+	m, err := loadTimeline(path)
+	if err != nil {
+		return nil, err
+	}
+	img, err := timeline.Render(m, timeline.Options{View: o.view, From: o.from, To: o.to,
+		Width: o.width, Height: o.height, Scale: o.scale})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return img, nil
+}

@@ -1,0 +1,520 @@
+package timeline
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fogleman/gg"
+	"github.com/golang/freetype/truetype"
+	"github.com/hecscope/hecscope/ingest"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/goregular"
+)
+
+// Options says what to render.
+type Options struct {
+	// View is one of Views(); "" means "timeline".
+	View string
+	// From and To bound the time range in ns; To = 0 means the end of the run.
+	From, To uint64
+	// Width and Height are the image size in device pixels.
+	Width, Height int
+	// Scale is the device pixel ratio: text and row heights grow with it
+	// (0 means 1).
+	Scale float64
+}
+
+// viewFuncs maps view names to what draws them.
+var viewFuncs = map[string]func(*renderer){
+	"timeline": (*renderer).drawTimeline,
+	"threads":  (*renderer).drawThreads,
+	"activity": (*renderer).drawActivityView,
+	"sparks":   (*renderer).drawSparks,
+}
+
+// Views returns the names of the views Render draws, sorted.
+func Views() []string {
+	var v []string
+	for k := range viewFuncs {
+		v = append(v, k)
+	}
+	sort.Strings(v)
+	return v
+}
+
+// Render draws a view of the model into a new image.
+func Render(m *Model, opt Options) (*image.RGBA, error) {
+	if opt.Width < 64 || opt.Height < 64 || opt.Width > 1<<14 || opt.Height > 1<<14 {
+		return nil, fmt.Errorf("rendering: image size %dx%d out of range (64..16384)", opt.Width, opt.Height)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
+	if err := RenderInto(img, m, opt); err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// RenderInto draws a view of the model into img, whatever its size (Width and
+// Height of opt are ignored).
+func RenderInto(img *image.RGBA, m *Model, opt Options) error {
+	view := opt.View
+	if view == "" {
+		view = "timeline"
+	}
+	draw, ok := viewFuncs[view]
+	if !ok {
+		return fmt.Errorf("rendering: unknown view %q (views: %s)", view, strings.Join(Views(), ", "))
+	}
+	to := opt.To
+	if to == 0 {
+		to = m.End
+	}
+	if to <= opt.From {
+		return fmt.Errorf("rendering: empty time range [%d, %d]", opt.From, to)
+	}
+	r := newRenderer(img, m, opt.From, to, opt.Scale)
+	r.fill(0, 0, r.w, r.h, ColourBackground)
+	draw(r)
+	return nil
+}
+
+var (
+	fontOnce  sync.Once
+	fontFont  *truetype.Font
+	fontError error
+	faceMu    sync.Mutex
+	faces     = map[float64]font.Face{}
+)
+
+// face returns the Go Regular font at size points (cached: faces are not
+// safe for concurrent use, so each renderer takes its own lock while drawing
+// text).
+func face(size float64) font.Face {
+	fontOnce.Do(func() { fontFont, fontError = truetype.Parse(goregular.TTF) })
+	if fontError != nil {
+		return nil
+	}
+	faceMu.Lock()
+	defer faceMu.Unlock()
+	f, ok := faces[size]
+	if !ok {
+		f = truetype.NewFace(fontFont, &truetype.Options{Size: size, Hinting: font.HintingFull})
+		faces[size] = f
+	}
+	return f
+}
+
+// renderer holds one frame's drawing state.
+type renderer struct {
+	img    *image.RGBA
+	dc     *gg.Context
+	m      *Model
+	ax     Axis
+	w, h   int
+	s      float64 // scale
+	gutter int     // width of the row labels on the left
+	plotW  int     // columns of the plot
+	top    int     // first pixel row below the time axis
+	bottom int     // first pixel row of the key
+	key    []keyItem
+	hecCol [][]Column // HEC columns, computed once per frame
+}
+
+type keyItem struct {
+	c    color.RGBA
+	name string
+}
+
+func newRenderer(img *image.RGBA, m *Model, from, to uint64, scale float64) *renderer {
+	if !(scale > 0) {
+		scale = 1
+	}
+	b := img.Bounds()
+	r := &renderer{img: img, m: m, w: b.Dx(), h: b.Dy(), s: scale}
+	r.dc = gg.NewContextForRGBA(img)
+	if f := face(11 * scale); f != nil {
+		r.dc.SetFontFace(f)
+	}
+	r.gutter = min(int(110*scale), r.w/4)
+	r.plotW = max(r.w-r.gutter-int(8*scale), 1)
+	r.ax = NewAxis(from, to, float64(r.gutter), float64(r.plotW))
+	r.top = int(24 * scale)
+	r.bottom = r.h - int(22*scale)
+	return r
+}
+
+// fill paints a rectangle with an opaque colour by writing pixels directly.
+func (r *renderer) fill(x0, y0, x1, y1 int, c color.RGBA) {
+	x0, y0 = max(x0, 0), max(y0, 0)
+	x1, y1 = min(x1, r.w), min(y1, r.h)
+	if x1 <= x0 || y1 <= y0 {
+		return
+	}
+	pix := r.img.Pix
+	stride := r.img.Stride
+	n := 4 * (x1 - x0)
+	first := y0*stride + 4*x0
+	row := pix[first : first+n]
+	row[0], row[1], row[2], row[3] = c.R, c.G, c.B, c.A
+	for k := 4; k < n; k *= 2 {
+		copy(row[k:], row[:k])
+	}
+	for y := y0 + 1; y < y1; y++ {
+		copy(pix[y*stride+4*x0:y*stride+4*x0+n], row)
+	}
+}
+
+// text draws s with its anchor (ax, ay in 0..1 of its box) at x, y.
+func (r *renderer) text(s string, x, y, ax, ay float64, c color.RGBA) {
+	faceMu.Lock()
+	defer faceMu.Unlock()
+	r.dc.SetColor(c)
+	r.dc.DrawStringAnchored(s, x, y, ax, ay)
+}
+
+// textWidth returns the width of s in pixels.
+func (r *renderer) textWidth(s string) float64 {
+	faceMu.Lock()
+	defer faceMu.Unlock()
+	w, _ := r.dc.MeasureString(s)
+	return w
+}
+
+// colX returns the pixel of plot column i.
+func (r *renderer) colX(i int) int { return r.gutter + i }
+
+// drawAxis draws the time ruler at the top and the grid over [top, bottom).
+func (r *renderer) drawAxis() {
+	y := r.top - 1
+	r.fill(r.gutter, y, r.gutter+r.plotW, y+1, ColourAxis)
+	for _, tk := range r.ax.Ticks(90 * r.s) {
+		x := int(math.Round(tk.X))
+		if tk.Major {
+			r.fill(x, r.top, x+1, r.bottom, ColourGrid)
+			r.fill(x, y-int(6*r.s), x+1, y, ColourAxis)
+			r.text(tk.Label, float64(x), float64(y)-7*r.s, 0.5, 0, ColourText)
+		} else {
+			r.fill(x, y-int(3*r.s), x+1, y, ColourAxis)
+		}
+	}
+}
+
+// drawKey draws the key of the colours used at the bottom.
+func (r *renderer) drawKey() {
+	x := float64(r.gutter)
+	y := float64(r.bottom) + 4*r.s
+	box := 10 * r.s
+	for _, k := range r.key {
+		r.fill(int(x), int(y), int(x+box), int(y+box), k.c)
+		r.text(k.name, x+box+4*r.s, y+box/2, 0, 0.35, ColourText)
+		x += box + 12*r.s + r.textWidth(k.name)
+		if x > float64(r.w) {
+			break
+		}
+	}
+}
+
+// rowLabel writes a row's name in the gutter.
+func (r *renderer) rowLabel(name string, y0, y1 int) {
+	r.text(name, 6*r.s, float64(y0+y1)/2, 0, 0.35, ColourText)
+}
+
+// hecColumns returns (computing once) the columns of every HEC.
+func (r *renderer) hecColumns() [][]Column {
+	if r.hecCol == nil {
+		r.hecCol = make([][]Column, len(r.m.HECs))
+		for c := range r.m.HECs {
+			r.hecCol[c] = r.m.HECs[c].Track.Columns(r.ax, r.plotW, nil)
+		}
+	}
+	return r.hecCol
+}
+
+// colDur returns the ns covered by plot column i.
+func (r *renderer) colDur(i int) uint64 { return r.ax.ColumnTime(i+1) - r.ax.ColumnTime(i) }
+
+// drawActivity draws the activity profile (HECs running Haskell code) of the
+// HECs in caps (all if nil) as a filled graph in [y0, y1).
+func (r *renderer) drawActivity(y0, y1 int, caps []int, title string) {
+	cols := r.hecColumns()
+	if caps == nil {
+		for c := range cols {
+			caps = append(caps, c)
+		}
+	}
+	h := float64(y1 - y0)
+	maxv := float64(max(len(caps), 1))
+	for i := 0; i < r.plotW; i++ {
+		d := float64(r.colDur(i))
+		if d == 0 {
+			continue
+		}
+		var run float64
+		for _, c := range caps {
+			run += float64(cols[c][i].Time[StateRunning])
+		}
+		v := run / d / maxv * h
+		top := float64(y1) - v
+		it := int(math.Ceil(top))
+		r.fill(r.colX(i), it, r.colX(i)+1, y1, ColourActivity)
+		if frac := float64(it) - top; frac > 0.05 && it > y0 {
+			r.blend(r.colX(i), it-1, ColourActivity, frac)
+		}
+	}
+	r.fill(r.gutter, y1, r.gutter+r.plotW, y1+1, ColourRowRule)
+	r.rowLabel(title, y0, y1)
+	if len(caps) > 1 {
+		r.text(fmt.Sprintf("%d", len(caps)), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, ColourText)
+		r.text("0", float64(r.gutter)-4*r.s, float64(y1)-4*r.s, 1, 0.5, ColourText)
+	}
+}
+
+// blend mixes colour c with coverage a into one pixel.
+func (r *renderer) blend(x, y int, c color.RGBA, a float64) {
+	if x < 0 || y < 0 || x >= r.w || y >= r.h {
+		return
+	}
+	o := y*r.img.Stride + 4*x
+	p := r.img.Pix[o : o+4]
+	p[0] = uint8(float64(p[0])*(1-a) + float64(c.R)*a)
+	p[1] = uint8(float64(p[1])*(1-a) + float64(c.G)*a)
+	p[2] = uint8(float64(p[2])*(1-a) + float64(c.B)*a)
+	p[3] = 0xff
+}
+
+// drawHEC draws HEC c's row in [y0, y1): running (green) and GC (orange) as
+// bars whose height is their share of the column, thread ids on spans wide
+// enough for them, and instant events when few enough to tell apart.
+func (r *renderer) drawHEC(c int, y0, y1 int) {
+	cols := r.hecColumns()[c]
+	h := float64(y1 - y0)
+	for i := range cols {
+		d := float64(r.colDur(i))
+		if d == 0 {
+			continue
+		}
+		col := &cols[i]
+		x := r.colX(i)
+		// Stacked from the bottom: running, GC work, GC waiting, each as
+		// tall as its share of the column.
+		y := y1
+		for _, part := range [3]struct {
+			ns uint64
+			c  color.RGBA
+		}{{col.Time[StateRunning], ColourRunning}, {col.Time[StateGCWork], ColourGC},
+			{col.Time[StateGCSync] + col.Time[StateGCIdle] + col.Time[StateGCDone], ColourGCWaiting}} {
+			if part.ns == 0 {
+				continue
+			}
+			top := y - max(int(math.Round(float64(part.ns)/d*h)), 1)
+			r.fill(x, top, x+1, y, part.c)
+			y = top
+		}
+	}
+	r.fill(r.gutter, y1, r.gutter+r.plotW, y1+1, ColourRowRule)
+	r.rowLabel(fmt.Sprintf("HEC %d", c), y0, y1)
+	r.drawThreadIDs(&r.m.HECs[c].Track, y0, y1)
+	r.drawInstants(&r.m.HECs[c], y0, y1)
+}
+
+// drawThreadIDs writes the id of the running thread on running spans wide
+// enough for it, when the view holds few enough spans to look at each.
+func (r *renderer) drawThreadIDs(tr *Track, y0, y1 int) {
+	a, b := tr.Search(r.ax.From), tr.Search(r.ax.To)
+	if b-a > 4*r.plotW || y1-y0 < int(12*r.s) {
+		return
+	}
+	labels := 0
+	for i := max(a-1, 0); i < b && labels < 400; i++ {
+		m := tr.Mark(i)
+		if m.State != StateRunning {
+			continue
+		}
+		end := tr.End()
+		if i+1 < tr.Len() {
+			end = tr.Mark(i + 1).Time
+		}
+		x0 := math.Max(r.ax.X(m.Time), float64(r.gutter))
+		x1 := math.Min(r.ax.X(end), float64(r.gutter+r.plotW))
+		s := uitoa(uint64(m.Arg))
+		if x1-x0 < 6*r.s*float64(len(s))+6*r.s {
+			continue
+		}
+		r.text(s, (x0+x1)/2, float64(y0+y1)/2, 0.5, 0.35, ColourLabelOnBar)
+		labels++
+	}
+}
+
+// drawInstants draws a HEC's instant events as ticks in the top third of its
+// row, when there are no more of them in view than pixels.
+func (r *renderer) drawInstants(h *HEC, y0, y1 int) {
+	a, b := h.SearchInstants(r.ax.From), h.SearchInstants(r.ax.To)
+	if b-a > r.plotW {
+		return
+	}
+	for i := a; i < b; i++ {
+		in := h.Instant(i)
+		if in.Kind == InstantUserMarker {
+			continue // drawn across all rows
+		}
+		x := int(r.ax.X(in.Time))
+		r.fill(x, y0, x+1, y0+(y1-y0)/3, InstantColour(in.Kind))
+	}
+}
+
+// drawMarkers draws user markers as lines across [y0, y1), labelled when
+// few.
+func (r *renderer) drawMarkers(y0, y1 int) {
+	var marks []Instant
+	for c := range r.m.HECs {
+		h := &r.m.HECs[c]
+		a, b := h.SearchInstants(r.ax.From), h.SearchInstants(r.ax.To)
+		if b-a > 20*r.plotW {
+			continue
+		}
+		for i := a; i < b; i++ {
+			if in := h.Instant(i); in.Kind == InstantUserMarker {
+				marks = append(marks, in)
+			}
+		}
+	}
+	for i := 0; i < r.m.NumGlobalInstants(); i++ {
+		if in := r.m.GlobalInstant(i); in.Kind == InstantUserMarker && in.Time >= r.ax.From && in.Time <= r.ax.To {
+			marks = append(marks, in)
+		}
+	}
+	if len(marks) > r.plotW {
+		return
+	}
+	for _, in := range marks {
+		x := int(r.ax.X(in.Time))
+		r.fill(x, y0, x+1, y1, ColourMarker)
+	}
+	if len(marks) <= 12 {
+		for _, in := range marks {
+			r.text(r.m.String(int32(in.Arg)), r.ax.X(in.Time)+3*r.s, float64(y0)+8*r.s, 0, 0.5, ColourMarker)
+		}
+	}
+	if len(marks) > 0 {
+		r.key = append(r.key, keyItem{ColourMarker, "marker"})
+	}
+}
+
+// drawTimeline draws ThreadScope's main view: activity, then one row per HEC.
+func (r *renderer) drawTimeline() {
+	r.drawAxis()
+	n := max(len(r.m.HECs), 1)
+	avail := r.bottom - r.top
+	actH := min(int(90*r.s), avail/4)
+	rowH := min(max((avail-actH)/n, int(8*r.s)), int(60*r.s))
+	y := r.top + int(4*r.s)
+	r.drawActivity(y, y+actH-int(6*r.s), nil, "Activity")
+	y += actH
+	for c := range r.m.HECs {
+		if y+rowH > r.bottom {
+			break
+		}
+		r.drawHEC(c, y+int(3*r.s), y+rowH-int(3*r.s))
+		y += rowH
+	}
+	r.key = append(r.key, keyItem{ColourRunning, "running"}, keyItem{ColourGC, "GC"}, keyItem{ColourGCWaiting, "GC waiting"},
+		keyItem{ColourCreateThread, "create thread"}, keyItem{ColourWakeup, "wakeup"}, keyItem{ColourMigrate, "migrate"},
+		keyItem{ColourSeqGCRequest, "seq GC req"}, keyItem{ColourParGCRequest, "par GC req"}, keyItem{ColourUserMessage, "message"})
+	r.drawMarkers(r.top, y)
+	r.drawKey()
+}
+
+// drawActivityView draws the activity of the whole run and of each HEC.
+func (r *renderer) drawActivityView() {
+	r.drawAxis()
+	avail := r.bottom - r.top
+	n := len(r.m.HECs)
+	allH := avail / 2
+	if n <= 1 {
+		allH = avail - int(8*r.s)
+	}
+	y := r.top + int(4*r.s)
+	r.drawActivity(y, y+allH-int(8*r.s), nil, "All HECs")
+	y += allH
+	if n > 1 {
+		rowH := max((r.bottom-y)/n, int(10*r.s))
+		for c := 0; c < n && y+rowH <= r.bottom; c++ {
+			r.drawActivity(y+int(2*r.s), y+rowH-int(2*r.s), []int{c}, fmt.Sprintf("HEC %d", c))
+			y += rowH
+		}
+	}
+	r.key = append(r.key, keyItem{ColourActivity, "HECs running Haskell code"})
+	r.drawMarkers(r.top, y)
+	r.drawKey()
+}
+
+// drawThreads draws one row per thread alive in the view, coloured by state.
+func (r *renderer) drawThreads() {
+	r.drawAxis()
+	rowH := int(14 * r.s)
+	y := r.top + int(2*r.s)
+	var shown []int
+	for i := range r.m.Threads {
+		d := r.m.Threads[i].Track.Durations(r.ax.From, r.ax.To)
+		if d[StateRunning]+d[StateRunnable]+d[StateBlocked] > 0 {
+			shown = append(shown, i)
+		}
+	}
+	fit := max((r.bottom-y)/rowH, 0)
+	var cols []Column
+	for _, ti := range shown[:min(fit, len(shown))] {
+		th := &r.m.Threads[ti]
+		cols = th.Track.Columns(r.ax, r.plotW, cols)
+		for i := range cols {
+			c := &cols[i]
+			if c.Share == 0 || c.State == StateIdle || c.State == StateFinished {
+				continue
+			}
+			colour := StateColour(c.State)
+			if c.State == StateBlocked {
+				colour = BlockedColour(r.blockedReason(&th.Track, i))
+			}
+			x := r.colX(i)
+			r.fill(x, y+1, x+1, y+rowH-1, colour)
+		}
+		name := r.m.ThreadName(th)
+		if th.Label >= 0 {
+			name = uitoa(uint64(th.ID)) + " " + name
+		}
+		r.rowLabel(r.fit(name, float64(r.gutter)-10*r.s), y, y+rowH)
+		y += rowH
+	}
+	if len(shown) > fit {
+		r.text(fmt.Sprintf("%d of %d threads shown", fit, len(shown)), float64(r.w)-6*r.s, float64(r.bottom)+10*r.s, 1, 0.35, ColourText)
+	}
+	r.key = append(r.key, keyItem{ColourRunning, "running"}, keyItem{ColourRunnable, "runnable"},
+		keyItem{BlockedColour(7), "MVar"}, keyItem{BlockedColour(8), "black hole"}, keyItem{BlockedColour(12), "STM"},
+		keyItem{BlockedColour(9), "I/O, delay"}, keyItem{BlockedColour(6), "foreign call"}, keyItem{BlockedColour(18), "throwTo"})
+	r.drawMarkers(r.top, y)
+	r.drawKey()
+}
+
+// blockedReason returns why the thread is blocked at the start of column i.
+func (r *renderer) blockedReason(tr *Track, i int) ingest.StopStatus {
+	return tr.StateAt(r.ax.ColumnTime(i) + r.colDur(i)/2).Stop()
+}
+
+// fit shortens s with an ellipsis until it is at most w pixels wide.
+func (r *renderer) fit(s string, w float64) string {
+	if r.textWidth(s) <= w {
+		return s
+	}
+	rs := []rune(s)
+	for len(rs) > 1 {
+		rs = rs[:len(rs)-1]
+		if t := string(rs) + "…"; r.textWidth(t) <= w {
+			return t
+		}
+	}
+	return string(rs)
+}
