@@ -255,7 +255,7 @@ func TestDamagedLogShowsNotice(t *testing.T) {
 	w := a.Open(truncated)
 	await(t, done)
 	n := notices(w)
-	if len(n) != 1 || !strings.Contains(n[0], "truncated at byte ") || !strings.Contains(n[0], "of "+strconv.Itoa(cut)) {
+	if len(n) != 1 || !strings.Contains(n[0], "truncated at byte ") || !strings.Contains(n[0], "of "+strconv.Itoa(cut)+" bytes") {
 		t.Errorf("truncated log: notices %q", n)
 	}
 	ev := w.view.(*eventlogView).log

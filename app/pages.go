@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/timeline"
 )
 
 // newStartPage builds the page shown when no file is open: the icon, an
@@ -72,7 +73,11 @@ func newLoadingView(path string) *loadingView {
 
 func (v *loadingView) update(p Progress) {
 	v.bar.SetValue(p.Fraction())
-	v.detail.SetText(p.String())
+	text := p.String()
+	if m := p.Model; m != nil {
+		text += fmt.Sprintf("\nso far: %d capabilities, %d threads, up to %s", len(m.HECs), len(m.Threads), timeline.FormatDuration(m.End))
+	}
+	v.detail.SetText(text)
 }
 
 // newErrorPage shows why a file could not be opened, with ways on.

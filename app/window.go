@@ -279,7 +279,7 @@ func ingestStatusNotice(ev *Eventlog) string {
 	var b strings.Builder
 	switch ev.Status.State {
 	case ingest.StateTruncated:
-		fmt.Fprintf(&b, "This eventlog is %s of %d: it ends inside an event or before its end marker, "+
+		fmt.Fprintf(&b, "This eventlog is %s of %d bytes: it ends inside an event or before its end marker, "+
 			"as when the program was killed or is still writing.", ev.Status, ev.Size)
 	case ingest.StateCorrupt:
 		fmt.Fprintf(&b, "This eventlog is %s.", ev.Status)
