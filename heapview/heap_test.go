@@ -58,6 +58,9 @@ func countHeapEvents(t *testing.T, path string) heapCounts {
 // counts taken directly from their events.
 func TestHeapFromEventlog(t *testing.T) {
 	for _, path := range heapLogs {
+		if !present(t, path) {
+			continue
+		}
 		d, err := ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

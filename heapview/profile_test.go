@@ -2,6 +2,7 @@ package heapview
 
 import (
 	"encoding/binary"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -12,7 +13,8 @@ import (
 )
 
 // profileLogs are real GHC 9.0.2 eventlogs with heap profiles, one per
-// breakdown the corpus has.
+// breakdown the corpus has. Those under testdata/ghc-9.0.2 are made by
+// testdata/haskell's generator; tests skip them where they are absent.
 var profileLogs = []string{
 	"../testdata/generated/hT.eventlog",
 	"../testdata/generated/hb.eventlog",
@@ -89,6 +91,20 @@ func referenceSamples(t *testing.T, path string) []refSample {
 	return out
 }
 
+// present reports whether path exists; a missing generated log is logged
+// and skipped, any other missing file fails the test.
+func present(t *testing.T, path string) bool {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		if strings.Contains(path, "testdata/ghc-9.0.2/") {
+			t.Logf("skipping %s: %v", path, err)
+			return false
+		}
+		t.Fatal(err)
+	}
+	return true
+}
+
 func readProfile(t *testing.T, path string) *Profile {
 	t.Helper()
 	d, err := ReadFile(path)
@@ -106,6 +122,9 @@ func readProfile(t *testing.T, path string) *Profile {
 func TestProfileFromEventlog(t *testing.T) {
 	for _, path := range profileLogs {
 		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
+			if !present(t, path) {
+				return
+			}
 			ref := referenceSamples(t, path)
 			p := readProfile(t, path)
 			if p.Len() != len(ref) || len(ref) == 0 {
@@ -150,6 +169,9 @@ func equalMaps(a, b map[string]uint64) bool {
 // the kept names are the largest by integrated size.
 func TestBandsEqualSamples(t *testing.T) {
 	for _, path := range profileLogs {
+		if !present(t, path) {
+			continue
+		}
 		ref := referenceSamples(t, path)
 		p := readProfile(t, path)
 		totals := map[string]float64{}
@@ -219,7 +241,7 @@ func TestBandsEqualSamples(t *testing.T) {
 // TestBandOrders checks the three orders on a real profile: OTHER last, the
 // named bands by size, name or growth.
 func TestBandOrders(t *testing.T) {
-	p := readProfile(t, "../testdata/ghc-9.0.2/heap-hT.eventlog")
+	p := readProfile(t, "../testdata/generated/hd.eventlog")
 	for _, o := range []Order{BySize, ByName, ByGrowth} {
 		bd := NewBands(p, BandOptions{Max: 8, Order: o})
 		if bd.Len() != 9 || bd.Other() != 8 || bd.Name(8) != OtherName {
