@@ -111,10 +111,30 @@ type HeapSummary struct {
 }
 
 // GCSummary is ThreadScope's "GC" tab.
+//
+// ThreadScope counts and times a collection only on the capability that
+// leads it, and only when that capability's events come in the order GCStart,
+// GlobalSync (or GCStatsGHC), GCEnd once sorted by microsecond. GHC ≥ 8
+// writes GCEnd after the GlobalSync and GCStatsGHC of the same collection
+// with an earlier timestamp, so whether a collection counts depends on
+// whether its GCEnd falls in an earlier microsecond than them (not counted)
+// or the same one (counted). ThreadScope therefore shows fewer collections,
+// and less GC time, than the run had; RTSCollections gives GHC's own count.
 type GCSummary struct {
-	// Total is the "GC Total" row; its ElapsedNS is the "GC time".
+	// Total is the "GC Total" row; its ElapsedNS is the "GC time". A
+	// collection counts when its leader's GlobalSync (or, failing that, its
+	// GCStatsGHC) comes between the leader's GCStart and GCEnd; it is timed
+	// from that GCStart to that GCEnd, in whole microseconds.
 	Total GenStats
-	// Gens are the rows for generations 0..n (at least 0 and 1).
+	// RTSCollections counts the collections GHC reported (GCStatsGHC
+	// events), whether ThreadScope counts them or not; 0 for logs from
+	// before GHC 7.6, which lack the event.
+	RTSCollections int
+	// Gens are the rows for generations 0..n (at least 0 and 1; beyond
+	// ThreadScope's rows only if a generation appears solely in collections
+	// it does not count). A counted
+	// collection is attributed to the generation its leader's GCStatsGHC
+	// names, if that comes before the leader's GCEnd.
 	Gens []GenStats
 	// ParThreads is the largest number of parallel GC threads of any
 	// GCStatsGHC event; 1 if there is none.
@@ -141,6 +161,10 @@ type GenStats struct {
 	// ElapsedNS and MaxPauseNS are the sum and the maximum of the
 	// collections' pauses, each measured on the collection's main capability.
 	ElapsedNS, MaxPauseNS uint64
+	// Copied sums the bytes copied of every GCStatsGHC event of the
+	// generation (of all of them for the total), counted by ThreadScope or
+	// not. ThreadScope shows only the total ("Copied during GC").
+	Copied uint64
 }
 
 // SparkCounts are the spark figures of ThreadScope's "Spark stats" tab.
@@ -278,7 +302,8 @@ type Summarizer struct {
 	seenRTS    bool
 	seenWall   bool
 
-	gens []GenStats // per generation, grown as needed
+	gens   []GenStats // per generation, grown as needed
+	copied []uint64   // bytes copied per generation
 
 	parThreads         int
 	parMax, parTot     uint64
@@ -410,6 +435,13 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 func (z *Summarizer) addGCStats(ev *ingest.Event, us uint64) {
 	h := &z.s.Heap
 	h.Copied += ev.Args[2]
+	z.s.GC.RTSCollections++
+	if g := ev.Args[1]; g <= 1<<16 {
+		for int(g) >= len(z.copied) {
+			z.copied = append(z.copied, 0)
+		}
+		z.copied[g] += ev.Args[2]
+	}
 	h.MaxSlop = max(h.MaxSlop, ev.Args[3])
 	z.parThreads = max(z.parThreads, int(ev.Args[5]))
 	parMax, parTot := ev.Args[6], ev.Args[7]
@@ -561,11 +593,18 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 			}
 		}
 	}
-	maxGen := z.maxGenSeen
+	// ThreadScope's rows: generations 0 to the highest of 1 and those of
+	// the collections it counted; hecscope adds rows for generations that
+	// only uncounted collections copied in.
+	maxGen := max(z.maxGenSeen, len(z.copied)-1)
 	for len(gens) <= maxGen {
 		gens = append(gens, GenStats{Gen: len(gens)})
 	}
+	for g, c := range z.copied {
+		gens[g].Copied = c
+	}
 	gcTotal.Gen = -1
+	gcTotal.Copied = s.Heap.Copied
 	s.GC.Total = gcTotal
 	s.GC.Gens = gens
 	s.GC.ParThreads = max(z.parThreads, 1)

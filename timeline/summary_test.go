@@ -265,7 +265,7 @@ func TestSummaryInvariants(t *testing.T) {
 			t.Fatal(err)
 		}
 		perType := map[uint16]uint64{}
-		var events uint64
+		var events, statsEvents, copied uint64
 		lastSparks := map[int32][7]uint64{}
 		_, st, err := ingest.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
 			if e.Kind == ingest.KindBlockMarker {
@@ -273,6 +273,10 @@ func TestSummaryInvariants(t *testing.T) {
 			}
 			events++
 			perType[e.Type]++
+			if e.Kind == ingest.KindGCStatsGHC {
+				statsEvents++
+				copied += e.Args[2]
+			}
 			if e.Kind == ingest.KindSparkCounters {
 				var a [7]uint64
 				copy(a[:], e.Args[:7])
@@ -316,15 +320,22 @@ func TestSummaryInvariants(t *testing.T) {
 
 		// GC: generations add up to at most the total (ThreadScope counts a
 		// generation only once GCStatsGHC names it).
+		if uint64(s.GC.RTSCollections) != statsEvents || s.GC.Total.Collections > s.GC.RTSCollections && statsEvents > 0 {
+			t.Errorf("%s: %d collections reported, %d GCStatsGHC events, %d counted", name, s.GC.RTSCollections, statsEvents, s.GC.Total.Collections)
+		}
 		gens, par := 0, 0
-		var gcNS uint64
+		var gcNS, genCopied uint64
 		for _, g := range s.GC.Gens {
+			genCopied += g.Copied
 			gens += g.Collections
 			par += g.ParCollections
 			gcNS += g.ElapsedNS
 			if g.MaxPauseNS > s.GC.Total.MaxPauseNS {
 				t.Errorf("%s: gen %d max pause %d > total's %d", name, g.Gen, g.MaxPauseNS, s.GC.Total.MaxPauseNS)
 			}
+		}
+		if genCopied != copied || s.GC.Total.Copied != copied || s.Heap.Copied != copied {
+			t.Errorf("%s: copied %d by generation, %d total, %d heap; events say %d", name, genCopied, s.GC.Total.Copied, s.Heap.Copied, copied)
 		}
 		if gens > s.GC.Total.Collections || par != s.GC.Total.ParCollections || gcNS > s.GC.Total.ElapsedNS || len(s.GC.Gens) < 2 {
 			t.Errorf("%s: generations %d/%d/%d vs total %+v", name, gens, par, gcNS, s.GC.Total)

@@ -110,11 +110,12 @@ type jsonGen struct {
 	ElapsedNS      uint64 `json:"elapsed_ns"`
 	MeanPauseNS    uint64 `json:"mean_pause_ns"`
 	MaxPauseNS     uint64 `json:"max_pause_ns"`
+	CopiedBytes    uint64 `json:"copied_bytes"`
 }
 
 func genJSON(g timeline.GenStats) jsonGen {
 	return jsonGen{Gen: g.Gen, Collections: g.Collections, ParCollections: g.ParCollections,
-		ElapsedNS: g.ElapsedNS, MeanPauseNS: g.MeanPauseNS(), MaxPauseNS: g.MaxPauseNS}
+		ElapsedNS: g.ElapsedNS, MeanPauseNS: g.MeanPauseNS(), MaxPauseNS: g.MaxPauseNS, CopiedBytes: g.Copied}
 }
 
 // jsonSummary is the JSON report.
@@ -135,6 +136,7 @@ type jsonSummary struct {
 	DurationNS     uint64            `json:"duration_ns"`
 	GCCount        int               `json:"gc_count"`
 	ParGCCount     int               `json:"par_gc_count"`
+	GCReported     int               `json:"gc_reported"`
 	GCNS           uint64            `json:"gc_ns"`
 	GCMaxPauseNS   uint64            `json:"gc_max_pause_ns"`
 	MutatorNS      uint64            `json:"mutator_ns"`
@@ -170,6 +172,7 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 		DurationNS:     s.TotalNS,
 		GCCount:        s.GC.Total.Collections,
 		ParGCCount:     s.GC.Total.ParCollections,
+		GCReported:     s.GC.RTSCollections,
 		GCNS:           s.GC.Total.ElapsedNS,
 		GCMaxPauseNS:   s.GC.Total.MaxPauseNS,
 		MutatorNS:      s.MutatorNS,
@@ -274,16 +277,17 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		bal = fmt.Sprintf("%.2f%% (serial 0%%, perfect 100%%)", s.GC.WorkBalance)
 	}
 	row("  Parallel GC work balance:", na(s.HasHeap, bal))
+	row("  Collections GHC reported:", fmt.Sprintf("%d (ThreadScope counts those in the table)", s.GC.RTSCollections))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 
 	var gc, sparks, events table
 	if s.HasHeap {
-		gc.add("Generation", "Collections", "Par collections", "Elapsed time", "Avg pause", "Max pause")
+		gc.add("Generation", "Collections", "Par collections", "Elapsed time", "Avg pause", "Max pause", "Copied")
 		gcRow := func(label string, g timeline.GenStats) {
 			gc.add(label, strconv.Itoa(g.Collections), strconv.Itoa(g.ParCollections),
-				showTime(g.ElapsedNS), showTime(g.MeanPauseNS()), showTime(g.MaxPauseNS))
+				showTime(g.ElapsedNS), showTime(g.MeanPauseNS()), showTime(g.MaxPauseNS), showBytesShort(g.Copied))
 		}
 		gcRow("GC Total", s.GC.Total)
 		for _, g := range s.GC.Gens {
@@ -383,6 +387,13 @@ func showBytes(b uint64, suffix string) string {
 		u++
 	}
 	return fmt.Sprintf("%.1f %s%s (%s bytes%s)", float64(b)/float64(uint64(1)<<(10*u)), units[u], suffix, commas(b), suffix)
+}
+
+// showBytesShort formats a byte count with one decimal in the largest binary
+// unit not above it.
+func showBytesShort(b uint64) string {
+	full := showBytes(b, "")
+	return full[:strings.Index(full, " (")]
 }
 
 // commas writes n with thousands separators.
