@@ -64,8 +64,9 @@ type Chart struct {
 	Mode Mode
 	// Title is written above the chart; empty for none.
 	Title string
-	// From and To bound the visible time in ns. When To ≤ From the chart
-	// shows the whole run, from time 0 to the last sample or GC.
+	// From and To bound the visible time in ns; To = 0 means the end of
+	// the data (the last census, counter or GC), so the zero Chart shows
+	// the whole run from time 0.
 	From, To uint64
 }
 
@@ -136,12 +137,13 @@ func (c *Chart) heapLines() []heapLine {
 	return out
 }
 
-// span returns the time range the chart shows.
+// span returns the time range the chart shows (an empty range is widened
+// by the axis).
 func (c *Chart) span() (uint64, uint64) {
-	if c.To > c.From {
-		return c.From, c.To
+	if c.To == 0 {
+		return c.From, c.end()
 	}
-	return 0, c.end()
+	return c.From, c.To
 }
 
 // end returns the time of the last thing the chart has data for.
@@ -228,7 +230,8 @@ func (c *Chart) valueScale(h int) (float64, []ValueTick) {
 		}
 	}
 	if m == 0 {
-		m = 1024
+		// Nothing to scale (no data, or all zero): a bare axis.
+		return 1024, []ValueTick{{0, "0"}}
 	}
 	ticks := ByteTicks(m*1.04, n)
 	return m * 1.04, ticks

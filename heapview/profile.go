@@ -47,6 +47,33 @@ type Profile struct {
 	bytes []uint64 // entry → bytes
 }
 
+// BreakdownName describes a heap-profile breakdown with the RTS flag that
+// selects it, such as "closure type (-hT)"; "unknown breakdown" for 0 or a
+// code heapview does not know (as for .hp files, which do not say).
+func BreakdownName(b ingest.Breakdown) string {
+	switch b {
+	case ingest.BreakdownCostCentreStack:
+		return "cost-centre stack (-hc)"
+	case ingest.BreakdownModule:
+		return "module (-hm)"
+	case ingest.BreakdownClosureDescr:
+		return "closure description (-hd)"
+	case ingest.BreakdownTypeDescr:
+		return "type description (-hy)"
+	case ingest.BreakdownRetainer:
+		return "retainer set (-hr)"
+	case ingest.BreakdownBiography:
+		return "biography (-hb)"
+	case ingest.BreakdownClosureType:
+		return "closure type (-hT)"
+	case ingest.BreakdownInfoTable:
+		return "info table (-hi)"
+	case ingest.BreakdownEra:
+		return "era (-he)"
+	}
+	return "unknown breakdown"
+}
+
 // Len returns the number of samples.
 func (p *Profile) Len() int { return len(p.time) }
 

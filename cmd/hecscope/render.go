@@ -21,6 +21,9 @@ type renderOptions struct {
 	from, to      uint64 // ns; to = 0: end of the run
 	width, height int
 	scale         float64
+	mode          string // heap view: area, normalised or lines
+	bands         int    // heap view: named bands before OTHER (0 = default)
+	sort          string // heap view: band order, size, name or growth
 }
 
 // renderView draws one --view of the eventlog at path.
@@ -58,12 +61,16 @@ func runRender(args []string) int {
 	width := fs.Int("width", 1600, "image width in device pixels")
 	height := fs.Int("height", 900, "image height in device pixels")
 	scale := fs.Float64("scale", 1, "device pixel ratio (text size)")
+	mode := fs.String("mode", "area", "heap view: area, normalised or lines")
+	bands := fs.Int("bands", 0, "heap view: bands to name before OTHER (default 15)")
+	sortBy := fs.String("sort", "size", "heap view: band order, size, name or growth")
 	usage := func(msg string) int {
 		if msg != "" {
 			fmt.Fprintf(os.Stderr, "hecscope render: %s\n", msg)
 		}
 		fmt.Fprintln(os.Stderr, "usage: hecscope render FILE -o out.png [--view "+strings.Join(viewNames(), "|")+
-			"] [--from T] [--to T] [--width W] [--height H] [--scale S]")
+			"] [--from T] [--to T] [--width W] [--height H] [--scale S]"+
+			" [--mode area|normalised|lines] [--bands N] [--sort size|name|growth]")
 		return 2
 	}
 	var files []string
@@ -88,7 +95,8 @@ func runRender(args []string) int {
 	if !ok {
 		return usage(fmt.Sprintf("unknown view %q", *view))
 	}
-	o := renderOptions{view: *view, width: *width, height: *height, scale: *scale}
+	o := renderOptions{view: *view, width: *width, height: *height, scale: *scale,
+		mode: *mode, bands: *bands, sort: *sortBy}
 	var err error
 	if o.from, err = timeline.ParseTime(*from); err != nil {
 		return usage(err.Error())
