@@ -14,6 +14,7 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/math/fixed"
 )
 
 // Options says what to render.
@@ -103,7 +104,7 @@ func face(size float64) font.Face {
 	defer faceMu.Unlock()
 	f, ok := faces[size]
 	if !ok {
-		f = truetype.NewFace(fontFont, &truetype.Options{Size: size, Hinting: font.HintingFull})
+		f = truetype.NewFace(fontFont, &truetype.Options{Size: size, Hinting: font.HintingNone})
 		faces[size] = f
 	}
 	return f
@@ -113,6 +114,7 @@ func face(size float64) font.Face {
 type renderer struct {
 	img    *image.RGBA
 	dc     *gg.Context
+	face   font.Face
 	m      *Model
 	ax     Axis
 	w, h   int
@@ -139,6 +141,7 @@ func newRenderer(img *image.RGBA, m *Model, from, to uint64, scale float64) *ren
 	r.dc = gg.NewContextForRGBA(img)
 	if f := face(11 * scale); f != nil {
 		r.dc.SetFontFace(f)
+		r.face = f
 	}
 	r.gutter = min(int(110*scale), r.w/4)
 	r.plotW = max(r.w-r.gutter-int(8*scale), 1)
@@ -177,13 +180,36 @@ func (r *renderer) text(s string, x, y, ax, ay float64, c color.RGBA) {
 	r.dc.DrawStringAnchored(s, x, y, ax, ay)
 }
 
-// textWidth returns the width of s in pixels.
+// textWidth returns the width of s in pixels (the sum of its glyphs'
+// advances, cached per rune and size).
 func (r *renderer) textWidth(s string) float64 {
 	faceMu.Lock()
 	defer faceMu.Unlock()
-	w, _ := r.dc.MeasureString(s)
-	return w
+	f := r.face
+	size := 11 * r.s
+	if f == nil {
+		return 6 * size / 11 * float64(len(s))
+	}
+	var w fixed.Int26_6
+	for _, c := range s {
+		k := advanceKey{size, c}
+		a, ok := advances[k]
+		if !ok {
+			a, _ = f.GlyphAdvance(c)
+			advances[k] = a
+		}
+		w += a
+	}
+	return float64(w) / 64
 }
+
+type advanceKey struct {
+	size float64
+	r    rune
+}
+
+// advances caches glyph advances (guarded by faceMu).
+var advances = map[advanceKey]fixed.Int26_6{}
 
 // colX returns the pixel of plot column i.
 func (r *renderer) colX(i int) int { return r.gutter + i }
@@ -460,8 +486,10 @@ func (r *renderer) drawThreads() {
 	y := r.top + int(2*r.s)
 	var shown []int
 	for i := range r.m.Threads {
-		d := r.m.Threads[i].Track.Durations(r.ax.From, r.ax.To)
-		if d[StateRunning]+d[StateRunnable]+d[StateBlocked] > 0 {
+		// Alive in the view: its first mark before the view ends, and not
+		// finished before it starts.
+		th := &r.m.Threads[i]
+		if th.Track.Len() > 0 && th.Track.Mark(0).Time < r.ax.To && (th.Finished == 0 || th.Finished > r.ax.From) {
 			shown = append(shown, i)
 		}
 	}

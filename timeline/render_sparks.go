@@ -136,19 +136,26 @@ func (r *renderer) drawRates(h *HEC, y0, y1, nb int) {
 	faceMu.Lock()
 	dc := r.dc
 	dc.SetLineWidth(1.3 * r.s)
+	// The rasterizer slows down with the cells of one path, so each curve is
+	// stroked in pieces of a few segments.
+	const piece = 16
 	for i, k := range sparkCurves {
-		dc.NewSubPath()
+		dc.SetColor(SparkColour(k))
+		var px, py float64
 		for j, v := range curves[i] {
 			x := float64(r.gutter) + (float64(j)+0.5)*bw
 			yy := float64(y1) - v/peak*hgt
-			if j == 0 {
-				dc.MoveTo(x, yy)
-			} else {
+			if j > 0 {
+				if j%piece == 1 {
+					dc.MoveTo(px, py)
+				}
 				dc.LineTo(x, yy)
+				if j%piece == 0 || j == len(curves[i])-1 {
+					dc.Stroke()
+				}
 			}
+			px, py = x, yy
 		}
-		dc.SetColor(SparkColour(k))
-		dc.Stroke()
 	}
 	faceMu.Unlock()
 	r.text(fmt.Sprintf("%.3g/ms", peak), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, ColourText)

@@ -1,0 +1,145 @@
+package timeline
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// synthetic builds a model of two HECs with known spans.
+func synthetic() *Model {
+	b := NewBuilder()
+	add := func(t uint64, cap int32, k ingest.Kind, args ...uint64) {
+		ev := ingest.Event{Time: t, Cap: cap, Kind: k}
+		copy(ev.Args[:], args)
+		b.Add(&ev)
+	}
+	add(0, 0, ingest.KindCreateThread, 1)
+	add(0, 1, ingest.KindCreateThread, 2)
+	add(0, 0, ingest.KindRunThread, 1)       // HEC 0 runs thread 1 for the first half
+	add(500, 0, ingest.KindStopThread, 1, 7) // blocked on an MVar
+	add(500, 0, ingest.KindGCStart)
+	add(500, 0, ingest.KindGCWork)
+	add(600, 0, ingest.KindGCEnd)
+	add(600, 1, ingest.KindRunThread, 2) // HEC 1 runs thread 2 in the second part
+	add(1000, 1, ingest.KindStopThread, 2, 5)
+	return b.Snapshot()
+}
+
+func colourAt(img *image.RGBA, x, y int) color.RGBA {
+	return img.RGBAAt(x, y)
+}
+
+// TestRenderTimelineShapes checks the pixels of HEC rows where the spans are.
+func TestRenderTimelineShapes(t *testing.T) {
+	m := synthetic()
+	if m.End != 1000 {
+		t.Fatalf("end %d", m.End)
+	}
+	img, err := Render(m, Options{View: "timeline", Width: 800, Height: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRenderer(img, m, 0, m.End, 1)
+	// Find the HEC rows: scan down a column in the first quarter of the run
+	// (HEC 0 running) and one in the last quarter (HEC 1 running).
+	xEarly := int(r.ax.X(200))
+	xGC := int(r.ax.X(550))
+	xLate := int(r.ax.X(800))
+	var early, late, gc []int
+	for y := r.top; y < r.bottom; y++ {
+		if colourAt(img, xEarly, y) == ColourRunning {
+			early = append(early, y)
+		}
+		if colourAt(img, xLate, y) == ColourRunning {
+			late = append(late, y)
+		}
+		if colourAt(img, xGC, y) == ColourGC {
+			gc = append(gc, y)
+		}
+	}
+	if len(early) == 0 || len(late) == 0 || len(gc) == 0 {
+		t.Fatalf("missing shapes: %d running rows early, %d late, %d GC", len(early), len(late), len(gc))
+	}
+	// Early running is on HEC 0's row (with the activity graph above it),
+	// late running on HEC 1's, below; the GC is on HEC 0's row.
+	if late[len(late)-1] <= early[len(early)-1] {
+		t.Errorf("HEC 1's run (rows %d..%d) is not below HEC 0's (%d..%d)", late[0], late[len(late)-1], early[0], early[len(early)-1])
+	}
+	if gc[len(gc)-1] > early[len(early)-1] || gc[0] < early[0] {
+		t.Errorf("GC rows %d..%d not within HEC 0's running rows %d..%d", gc[0], gc[len(gc)-1], early[0], early[len(early)-1])
+	}
+	// Nothing is drawn right of the plot's end in the HEC rows.
+	if c := colourAt(img, r.gutter+r.plotW+2, late[0]); c != ColourBackground {
+		t.Errorf("pixel right of the plot is %v", c)
+	}
+}
+
+func TestRenderThreadsAndErrors(t *testing.T) {
+	m := synthetic()
+	img, err := Render(m, Options{View: "threads", Width: 600, Height: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRenderer(img, m, 0, m.End, 1)
+	// Thread 1's row is the first: running green then MVar red.
+	y := r.top + int(2*r.s) + 7
+	if c := colourAt(img, int(r.ax.X(250)), y); c != ColourRunning {
+		t.Errorf("thread 1 at 250 ns: %v, want running", c)
+	}
+	if c := colourAt(img, int(r.ax.X(750)), y); c != BlockedColour(ingest.StopBlockedMVar) {
+		t.Errorf("thread 1 at 750 ns: %v, want blocked on MVar", c)
+	}
+	for _, o := range []Options{{View: "nope", Width: 100, Height: 100}, {Width: 10, Height: 100}, {From: 2000, To: 1000, Width: 100, Height: 100}} {
+		if _, err := Render(m, o); err == nil {
+			t.Errorf("Render(%+v) did not fail", o)
+		}
+	}
+	for _, v := range Views() {
+		if _, err := Render(m, Options{View: v, Width: 300, Height: 200, Scale: 2}); err != nil {
+			t.Errorf("view %s: %v", v, err)
+		}
+	}
+	// An empty model renders without panicking.
+	if _, err := Render(NewBuilder().Snapshot(), Options{Width: 200, Height: 100, To: 10}); err != nil {
+		t.Errorf("empty model: %v", err)
+	}
+}
+
+// TestRenderCorpus renders every view of every test log.
+func TestRenderCorpus(t *testing.T) {
+	for _, path := range testLogs(t) {
+		m, _ := build(t, path)
+		if m.End == 0 {
+			continue
+		}
+		for _, v := range Views() {
+			if _, err := Render(m, Options{View: v, Width: 640, Height: 360}); err != nil {
+				t.Errorf("%s %s: %v", path, v, err)
+			}
+		}
+	}
+}
+
+func benchFrame(b *testing.B, view string, window func(m *Model) (uint64, uint64)) {
+	m := loadBig(b)
+	from, to := window(m)
+	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := RenderInto(img, m, Options{View: view, From: from, To: to}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func whole(m *Model) (uint64, uint64) { return 0, m.End }
+func oneMs(m *Model) (uint64, uint64) { return m.End / 2, m.End/2 + 1e6 }
+
+func BenchmarkFrameTimelineWhole(b *testing.B) { benchFrame(b, "timeline", whole) }
+func BenchmarkFrameTimeline1ms(b *testing.B)   { benchFrame(b, "timeline", oneMs) }
+func BenchmarkFrameThreadsWhole(b *testing.B)  { benchFrame(b, "threads", whole) }
+func BenchmarkFrameThreads1ms(b *testing.B)    { benchFrame(b, "threads", oneMs) }
+func BenchmarkFrameSparksWhole(b *testing.B)   { benchFrame(b, "sparks", whole) }
