@@ -17,12 +17,24 @@ import (
 // the way ThreadScope computes it, including ThreadScope's rounding of every
 // event timestamp up to a whole microsecond; such figures are therefore
 // multiples of 1000 ns. The doc comment of each field says which.
+//
+// The definitions are those ThreadScope uses for the whole log, which is
+// what a Summarizer computes. For a selected time range [s, e] ThreadScope
+// takes the events with s ≤ time ≤ e and changes four rules: the total time
+// is e − s; the HeapAllocated and SparkCounters figures are each
+// capability's last value minus its first one in the range (not minus 0);
+// the first GCStatsGHC in the range is left out of Copied as well as of the
+// par-copied sums; and a collection any capability may have begun before s
+// is not counted.
 type Summary struct {
 	// Status is how decoding ended (complete, truncated or corrupt).
 	Status ingest.Status
 
 	// Program is the program name: the first string of the first
-	// ProgramArgs event; "" if the log has none.
+	// ProgramArgs event; "" if the log has none. (ThreadScope looks for
+	// ProgramArgs, ProgramEnv, RTSIdentifier and WallClockTime among the
+	// first 1000 events only; GHC writes them at startup, but into the RTS's
+	// global block, which may reach the file late.)
 	Program string
 	// Args are the program's arguments (the ProgramArgs strings after the
 	// name), RTS options included.
@@ -45,7 +57,7 @@ type Summary struct {
 	// TotalNS is ThreadScope's "Total time": from the RTS start (time 0) to
 	// the last event, whose timestamp is rounded up to a microsecond.
 	TotalNS uint64
-	// MutatorNS is ThreadScope's "Mutator time": TotalNS − GC.ElapsedNS.
+	// MutatorNS is ThreadScope's "Mutator time": TotalNS − GC.Total.ElapsedNS.
 	MutatorNS uint64
 	// Productivity is ThreadScope's productivity, MutatorNS / TotalNS, as a
 	// fraction in [0, 1]; 0 when TotalNS is 0.
@@ -99,10 +111,12 @@ type HeapSummary struct {
 	MaxLive uint64
 	// Allocated is the total allocation: for each capability, its last
 	// HeapAllocated counter (which counts from 0 at the start of the run),
-	// summed over capabilities (bytes).
+	// summed over capabilities (bytes). ThreadScope assumes the 0 start for
+	// capabilities 0–999 only; for higher ones it subtracts their first
+	// counter, and so does this.
 	Allocated uint64
-	// AllocRate is Allocated divided by the mutator time in seconds,
-	// truncated (bytes per second); 0 when either is 0.
+	// AllocRate is Allocated divided by the mutator time (MutatorNS) in
+	// seconds, truncated (bytes per second); 0 when either is 0.
 	AllocRate uint64
 	// MaxSlop is the largest slop of any GCStatsGHC event (bytes).
 	MaxSlop uint64
@@ -130,11 +144,11 @@ type GCSummary struct {
 	// events), whether ThreadScope counts them or not; 0 for logs from
 	// before GHC 7.6, which lack the event.
 	RTSCollections int
-	// Gens are the rows for generations 0..n (at least 0 and 1; beyond
-	// ThreadScope's rows only if a generation appears solely in collections
-	// it does not count). A counted
-	// collection is attributed to the generation its leader's GCStatsGHC
-	// names, if that comes before the leader's GCEnd.
+	// Gens are the rows for generations 0..n: at least 0 and 1, up to the
+	// highest generation of a counted collection (and, unlike ThreadScope,
+	// of an uncounted one). A counted collection is attributed to the
+	// generation its leader's GCStatsGHC names, if that comes before the
+	// leader's GCEnd; otherwise it counts in Total only.
 	Gens []GenStats
 	// ParThreads is the largest number of parallel GC threads of any
 	// GCStatsGHC event; 1 if there is none.
@@ -156,10 +170,12 @@ type GenStats struct {
 	// Gen is the generation, or -1 for the total.
 	Gen int
 	// Collections and ParCollections count the collections (of this
-	// generation) and those of them done by more than one GC thread.
+	// generation) and those of them whose GCStatsGHC reports more than one
+	// GC thread.
 	Collections, ParCollections int
 	// ElapsedNS and MaxPauseNS are the sum and the maximum of the
-	// collections' pauses, each measured on the collection's main capability.
+	// collections' pauses, each measured on the collection's leading
+	// capability from its GCStart to its GCEnd, in whole microseconds.
 	ElapsedNS, MaxPauseNS uint64
 	// Copied sums the bytes copied of every GCStatsGHC event of the
 	// generation (of all of them for the total), counted by ThreadScope or
@@ -248,6 +264,11 @@ const (
 // for its (back-dated) GCEnd; a log that exceeds it is malformed, and the
 // oldest events are then processed without waiting.
 const maxPending = 16
+
+// maxGeneration is the highest GC generation the summary keeps; GHC's
+// default is 1 and real programs stay far below this, so a GCStatsGHC naming
+// a higher one is treated as damaged and not attributed to a generation.
+const maxGeneration = 255
 
 // gcEvent is a GlobalSync or GCStatsGHC event held back until the GCEnd of
 // its collection, which GHC writes after them with an earlier timestamp.
@@ -436,7 +457,7 @@ func (z *Summarizer) addGCStats(ev *ingest.Event, us uint64) {
 	h := &z.s.Heap
 	h.Copied += ev.Args[2]
 	z.s.GC.RTSCollections++
-	if g := ev.Args[1]; g <= 1<<16 {
+	if g := ev.Args[1]; g <= maxGeneration {
 		for int(g) >= len(z.copied) {
 			z.copied = append(z.copied, 0)
 		}
@@ -521,7 +542,7 @@ func (z *Summarizer) apply(c *capState, e gcEvent) {
 		c.mode = gcSynced
 		z.s.GC.Total.Collections++
 	case c.mode == gcSynced && e.kind == ingest.KindGCStatsGHC:
-		if e.gen < 0 || e.gen > 1<<16 {
+		if e.gen < 0 || e.gen > maxGeneration {
 			return
 		}
 		c.mode = gcStatted
@@ -580,7 +601,7 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 			case mode == gcStarted:
 				mode = gcSynced
 				gcTotal.Collections++
-			case mode == gcSynced && e.kind == ingest.KindGCStatsGHC && e.gen >= 0 && e.gen <= 1<<16:
+			case mode == gcSynced && e.kind == ingest.KindGCStatsGHC && e.gen >= 0 && e.gen <= maxGeneration:
 				mode, gen = gcStatted, e.gen
 				for gen >= len(gens) {
 					gens = append(gens, GenStats{Gen: len(gens)})

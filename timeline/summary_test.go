@@ -609,3 +609,27 @@ func BenchmarkSummarize(b *testing.B) {
 		}
 	}
 }
+
+// TestSummaryDamageNeverPanics summarises copies of a log with one byte
+// changed at many places: whatever the decoder makes of them (odd
+// capabilities, generations, counters going backwards), the Summarizer must
+// not panic and its time invariant must hold.
+func TestSummaryDamageNeverPanics(t *testing.T) {
+	data, err := os.ReadFile("../testdata/corpus/hecscope-ghc-9.0.2__heap-hc.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := make([]byte, len(data))
+	for i := 0; i < 300; i++ {
+		copy(bad, data)
+		at := (i*7919 + 1234) % len(bad)
+		bad[at] ^= byte(0x5A + i)
+		s, err := Summarize(bytes.NewReader(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.MutatorNS+s.GC.Total.ElapsedNS != s.TotalNS && s.GC.Total.ElapsedNS <= s.TotalNS {
+			t.Errorf("byte %d changed: mutator %d + GC %d != total %d", at, s.MutatorNS, s.GC.Total.ElapsedNS, s.TotalNS)
+		}
+	}
+}
