@@ -400,6 +400,14 @@ var threadScopeFigures = []tsFigures{
 		sparks:  [][6]uint64{{0, 0, 0, 0, 0, 0}},
 	},
 	{
+		file:  "hecscope-ghc-9.0.2__heap-hT.eventlog",
+		total: "1.915s", mutator: "1.347s", gc: "568.426ms", prod: "70.3",
+		maxSize: 40894464, maxLive: 17423968, alloc: 189647272, allocRate: 140790973, maxSlop: 2144216, copied: 456486256,
+		balance: "37.84",
+		gcRows:  [][3]string{{"143", "130", "0.0973s"}, {"113", "113", "0.0049s"}, {"18", "17", "0.0973s"}},
+		sparks:  [][6]uint64{{0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}},
+	},
+	{
 		file:   "ThreadScope__sealions.eventlog",
 		total:  "1.820s",
 		sparks: [][6]uint64{{60, 33, 0, 0, 8, 19}, {12, 25, 0, 0, 2, 7}, {48, 8, 0, 0, 6, 12}},
