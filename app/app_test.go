@@ -2,9 +2,14 @@ package app
 
 import (
 	"bufio"
+	"context"
+	"errors"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -144,9 +149,9 @@ func TestRecentOrderAndLimit(t *testing.T) {
 	}
 }
 
-// referenceFacts reads a `ghc-events show` reference: its event count, its
-// number of GCs, and the program's arguments line.
-func referenceFacts(t *testing.T, path string) (events, gcs int, args string) {
+// referenceFacts reads a `ghc-events show` reference: its event count
+// (block markers left out) and the program's arguments line.
+func referenceFacts(t *testing.T, path string) (events int, args string) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -166,15 +171,15 @@ func referenceFacts(t *testing.T, path string) (events, gcs int, args string) {
 		if !inEvents || !line.MatchString(s) {
 			continue
 		}
-		events++
-		if strings.HasSuffix(s, "starting GC") {
-			gcs++
+		if strings.Contains(s, ": event block: ") {
+			continue // ThreadScope's figures leave block markers out
 		}
+		events++
 		if i := strings.Index(s, ": args: "); i >= 0 && args == "" {
 			args = s[i+len(": args: "):]
 		}
 	}
-	return events, gcs, args
+	return events, args
 }
 
 func TestLoadShowsSummary(t *testing.T) {
@@ -189,13 +194,12 @@ func TestLoadShowsSummary(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: view is %T, want an eventlog view", name, w.view)
 		}
-		events, gcs, args := referenceFacts(t, corpus+name+".eventlog.reference")
+		events, args := referenceFacts(t, corpus+name+".eventlog.reference")
 		shown := texts(w.Fyne().Content())
 		for _, c := range []struct{ label, want string }{
 			{"Events", strconv.Itoa(events)},
-			{"Garbage collections", strconv.Itoa(gcs)},
+			{"Total", strconv.Itoa(v.log.Summary.GC.Total.Collections)}, // the GC table's Total row
 			{"State", "complete"},
-			{"File", path},
 		} {
 			if got, _ := valueAfter(shown, c.label); got != c.want {
 				t.Errorf("%s: %s shows %q, want %q", name, c.label, got, c.want)
@@ -203,15 +207,18 @@ func TestLoadShowsSummary(t *testing.T) {
 		}
 		if args != "" {
 			var quoted []string
-			for _, s := range append([]string{v.log.Process.Program}, v.log.Process.Args...) {
+			for _, s := range append([]string{v.log.Summary.Program}, v.log.Summary.Args...) {
 				quoted = append(quoted, `"`+s+`"`)
 			}
 			if got := "[" + strings.Join(quoted, ",") + "]"; got != args {
 				t.Errorf("%s: program and args %s, reference %s", name, got, args)
 			}
-			if prog, _ := valueAfter(shown, "Program"); prog != v.log.Process.Program {
-				t.Errorf("%s: Program shows %q, want %q", name, prog, v.log.Process.Program)
+			if prog, _ := valueAfter(shown, "Program"); prog != v.log.Summary.Program {
+				t.Errorf("%s: Program shows %q, want %q", name, prog, v.log.Summary.Program)
 			}
+		}
+		if !contains(shown, func(s string) bool { return s == path }) {
+			t.Errorf("%s: the view does not show the path", name)
 		}
 		if !strings.Contains(w.Fyne().Title(), filepath.Base(path)) {
 			t.Errorf("%s: title %q does not name the file", name, w.Fyne().Title())
@@ -454,5 +461,100 @@ func TestFyneAppTomlMatches(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join("..", string(icon[1]))); err != nil {
 		t.Errorf("FyneApp.toml icon: %v", err)
+	}
+}
+
+func TestExportWritesTheTimeline(t *testing.T) {
+	a, done := newTestApp(t)
+	w := a.Open(corpus + "ghc-events__parallelTest.eventlog")
+	await(t, done)
+	if menuItem(w, "Export View as PNG…") == nil {
+		t.Fatal("no Export item for a log with a timeline")
+	}
+	v := w.view.(*eventlogView)
+	w.Fyne().Resize(fyne.NewSize(900, 700))
+	size := v.timeline.raster.Size()
+	if size.Width < 100 || size.Height < 100 {
+		t.Fatalf("timeline laid out at %v", size)
+	}
+	// At a pixel ratio of 2 the picture has twice the pixels of its size on screen.
+	img := v.picture(2)
+	if img == nil {
+		t.Fatal("no picture")
+	}
+	b := img.Bounds()
+	if b.Dx() != int(size.Width*2+0.5) || b.Dy() != int(size.Height*2+0.5) {
+		t.Errorf("picture %v for a %v view at scale 2", b, size)
+	}
+	path := filepath.Join(t.TempDir(), "view.png")
+	if err := writePNG(path, img); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	back, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("exported file: %v", err)
+	}
+	if back.Bounds() != b {
+		t.Errorf("exported %v, drawn %v", back.Bounds(), b)
+	}
+	// The picture is not blank: it has more than the background colour.
+	colours := map[color.RGBA]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, al := back.At(x, y).RGBA()
+			colours[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(al >> 8)}] = true
+		}
+	}
+	if len(colours) < 4 {
+		t.Errorf("exported picture has %d colours", len(colours))
+	}
+
+	if err := writePNG(filepath.Join(t.TempDir(), "no", "such", "dir.png"), img); err == nil {
+		t.Error("writing into a missing directory did not fail")
+	}
+}
+
+func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
+	path := corpus + "ghc-events-history__warshall0-trace-7.8.2_8.eventlog" // > 4096 events
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reports []Progress
+	ev, err := LoadEventlog(context.Background(), path, func(p Progress) { reports = append(reports, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reports) == 0 {
+		t.Fatal("no progress reports")
+	}
+	last := reports[len(reports)-1]
+	if last.Bytes != st.Size() || last.Total != st.Size() || last.Events != ev.Events || last.Fraction() != 1 {
+		t.Errorf("last report %+v for %d bytes, %d events", last, st.Size(), ev.Events)
+	}
+	if !slices.ContainsFunc(reports, func(p Progress) bool { return p.Model != nil && p.Model.End > 0 }) {
+		t.Error("no report has a partial model")
+	}
+
+	// The loading view takes a report with a model and shows its picture.
+	newTestApp(t)
+	v := newLoadingView(path)
+	if v.picture.raster.Visible() {
+		t.Error("picture shown before any model")
+	}
+	v.update(Progress{Bytes: 10, Total: 40, Events: 5, Elapsed: time.Second, Model: ev.Model})
+	if v.bar.Value != 0.25 || !strings.HasPrefix(v.detail.Text, "10 B of 40 B") || !v.picture.raster.Visible() {
+		t.Errorf("after an update: bar %g, detail %q, picture visible %v", v.bar.Value, v.detail.Text, v.picture.raster.Visible())
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := LoadEventlog(ctx, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog", nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled load: %v", err)
 	}
 }

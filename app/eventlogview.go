@@ -3,7 +3,7 @@ package app
 import (
 	"fmt"
 	"image"
-	"path/filepath"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -14,98 +14,198 @@ import (
 )
 
 // eventlogView shows a loaded eventlog: a notice if it did not load whole,
-// then the run's facts and the process that wrote it.
+// the timeline of the whole run, and under it the run's summary and the
+// process that wrote it.
 type eventlogView struct {
-	log  *Eventlog
-	root fyne.CanvasObject
+	log      *Eventlog
+	timeline *timelinePicture
+	root     fyne.CanvasObject
 }
 
 func newEventlogView(ev *Eventlog) *eventlogView {
-	v := &eventlogView{log: ev}
-	header := widget.NewLabelWithStyle(filepath.Base(ev.Path), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v := &eventlogView{log: ev, timeline: newTimelinePicture(ev.Model)}
+	header := widget.NewLabelWithStyle(ev.Path, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	header.Truncation = fyne.TextTruncateEllipsis
 	top := container.NewVBox(header)
 	if n := ingestStatusNotice(ev); n != "" {
 		top.Add(newNotice(n))
 	}
+	s := &ev.Summary
 	tabs := container.NewAppTabs(
-		container.NewTabItem("Summary", container.NewVScroll(factsGrid(runFacts(ev)))),
-		container.NewTabItem("Process", processPanel(&ev.Process)),
+		container.NewTabItem("Summary", container.NewVScroll(summaryPanel(ev))),
+		container.NewTabItem("GC", container.NewVScroll(gcPanel(s))),
+		container.NewTabItem("Sparks", container.NewVScroll(sparksPanel(s))),
+		container.NewTabItem("Process", processPanel(s)),
 	)
-	v.root = container.NewBorder(container.NewPadded(top), nil, nil, nil, tabs)
+	split := container.NewVSplit(v.timeline.object(), tabs)
+	split.Offset = 0.62
+	v.root = container.NewBorder(top, nil, nil, nil, split)
 	return v
 }
 
 func (v *eventlogView) content() fyne.CanvasObject { return v.root }
 
-// render returns nil: the timeline picture comes with the timeline view.
-func (v *eventlogView) render(w, h int) image.Image { return nil }
+func (v *eventlogView) hasPicture() bool { return v.timeline.drawable() }
+
+// picture draws the timeline at its size on screen in device pixels, or at
+// 1600×900 if it has not been laid out.
+func (v *eventlogView) picture(scale float32) image.Image {
+	if !v.timeline.drawable() {
+		return nil
+	}
+	size := v.timeline.raster.Size()
+	w, h := int(size.Width*scale+0.5), int(size.Height*scale+0.5)
+	if w < minRasterPixels || h < minRasterPixels {
+		w, h, scale = 1600, 900, 1
+	}
+	img, err := v.timeline.render(w, h, float64(scale))
+	if err != nil {
+		return nil
+	}
+	return img
+}
 
 // fact is one labelled value of a facts panel.
 type fact struct{ label, value string }
 
-// runFacts lists what the load counted about the run.
-func runFacts(ev *Eventlog) []fact {
-	facts := []fact{
-		{"File", ev.Path},
+func percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
+
+// summaryPanel shows the Time and Heap figures, as ThreadScope's tabs do,
+// and what the load found.
+func summaryPanel(ev *Eventlog) fyne.CanvasObject {
+	s := &ev.Summary
+	run := []fact{
 		{"Size", formatBytes(ev.Size)},
 		{"State", ev.Status.String()},
-		{"Events", fmt.Sprintf("%d", ev.Events)},
+		{"Events", strconv.FormatUint(s.Events, 10)},
+		{"Capabilities", strconv.Itoa(s.Capabilities)},
+		{"Threads", strconv.FormatUint(s.Threads, 10)},
+		{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
 	}
-	if ev.Events > 0 {
-		facts = append(facts,
-			fact{"Run time", timeline.FormatDuration(ev.Span())},
-			fact{"First event", timeline.FormatDuration(ev.First)},
-			fact{"Last event", timeline.FormatDuration(ev.Last)},
+	na := "n/a (no heap events)"
+	times := []fact{{"Total time", timeline.FormatDuration(s.TotalNS)}}
+	if s.HasHeap {
+		times = append(times,
+			fact{"Mutator time", timeline.FormatDuration(s.MutatorNS)},
+			fact{"GC time", timeline.FormatDuration(s.GC.Total.ElapsedNS)},
+			fact{"Productivity", percent(s.Productivity)},
 		)
+	} else {
+		times = append(times, fact{"Mutator time", na}, fact{"GC time", na}, fact{"Productivity", na})
 	}
-	facts = append(facts,
-		fact{"Capabilities", fmt.Sprintf("%d", len(ev.Model.HECs))},
-		fact{"Threads", fmt.Sprintf("%d", len(ev.Model.Threads))},
-		fact{"Garbage collections", fmt.Sprintf("%d", len(ev.Heap.GCs))},
-		fact{"User markers and messages", fmt.Sprintf("%d", ev.Markers)},
-		fact{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
-	)
-	return facts
+	heap := []fact{}
+	if s.HasHeap {
+		heap = append(heap,
+			fact{"Total heap size", formatBytes(int64(min(s.Heap.MaxSize, 1<<62)))},
+			fact{"Max heap residency", formatBytes(int64(min(s.Heap.MaxLive, 1<<62)))},
+			fact{"Allocated", formatBytes(int64(min(s.Heap.Allocated, 1<<62)))},
+			fact{"Allocation rate", formatBytes(int64(min(s.Heap.AllocRate, 1<<62))) + "/s"},
+			fact{"Max slop", formatBytes(int64(min(s.Heap.MaxSlop, 1<<62)))},
+			fact{"Copied in GC", formatBytes(int64(min(s.Heap.Copied, 1<<62)))},
+		)
+	} else {
+		heap = append(heap, fact{"Heap", na})
+	}
+	return container.NewGridWithColumns(3,
+		section("Run", factsGrid(run)),
+		section("Time", factsGrid(times)),
+		section("Heap", factsGrid(heap)))
+}
+
+// section puts a bold heading over content.
+func section(title string, content fyne.CanvasObject) fyne.CanvasObject {
+	return container.NewBorder(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, content)
+}
+
+// gcPanel shows ThreadScope's GC table: per generation and in all.
+func gcPanel(s *timeline.Summary) fyne.CanvasObject {
+	rows := [][]string{{"Generation", "Collections", "Parallel", "Elapsed", "Avg pause", "Max pause"}}
+	row := func(name string, g timeline.GenStats) []string {
+		return []string{name, strconv.Itoa(g.Collections), strconv.Itoa(g.ParCollections),
+			timeline.FormatDuration(g.ElapsedNS), timeline.FormatDuration(g.MeanPauseNS()), timeline.FormatDuration(g.MaxPauseNS)}
+	}
+	for _, g := range s.GC.Gens {
+		rows = append(rows, row(fmt.Sprintf("Gen %d", g.Gen), g))
+	}
+	rows = append(rows, row("Total", s.GC.Total))
+	balance := "n/a"
+	if s.GC.HasWorkBalance {
+		balance = strconv.FormatFloat(s.GC.WorkBalance, 'f', 2, 64) + "%"
+	}
+	facts := []fact{
+		{"Parallel GC threads", strconv.Itoa(s.GC.ParThreads)},
+		{"Work balance", balance},
+	}
+	return container.NewVBox(grid(rows), factsGrid(facts))
+}
+
+// sparksPanel shows ThreadScope's spark statistics per capability.
+func sparksPanel(s *timeline.Summary) fyne.CanvasObject {
+	if len(s.Sparks.PerCap) == 0 {
+		return widget.NewLabel("This log has no spark counters.")
+	}
+	rows := [][]string{{"HEC", "Total", "Converted", "Overflowed", "Dud", "GC'd", "Fizzled"}}
+	row := func(name string, c timeline.SparkCounts) []string {
+		out := []string{name}
+		for _, n := range []uint64{c.Total, c.Converted, c.Overflowed, c.Dud, c.GCd, c.Fizzled} {
+			out = append(out, strconv.FormatUint(n, 10))
+		}
+		return out
+	}
+	for _, c := range s.Sparks.PerCap {
+		rows = append(rows, row(strconv.Itoa(c.Cap), c.SparkCounts))
+	}
+	rows = append(rows, row("Total", s.Sparks.Total))
+	return grid(rows)
+}
+
+// grid lays out a small table whose first row is its header.
+func grid(rows [][]string) fyne.CanvasObject {
+	g := container.NewGridWithColumns(len(rows[0]))
+	for i, r := range rows {
+		for j, cell := range r {
+			align := fyne.TextAlignTrailing
+			if j == 0 {
+				align = fyne.TextAlignLeading
+			}
+			g.Add(widget.NewLabelWithStyle(cell, align, fyne.TextStyle{Bold: i == 0 || j == 0}))
+		}
+	}
+	return container.NewPadded(g)
 }
 
 // factsGrid lays facts out as a two-column form with selectable values.
 func factsGrid(facts []fact) fyne.CanvasObject {
-	grid := container.New(layout.NewFormLayout())
+	g := container.New(layout.NewFormLayout())
 	for _, f := range facts {
-		grid.Add(widget.NewLabelWithStyle(f.label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
+		g.Add(widget.NewLabelWithStyle(f.label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
 		value := widget.NewLabel(f.value)
 		value.Wrapping = fyne.TextWrapBreak
 		value.Selectable = true
-		grid.Add(value)
+		g.Add(value)
 	}
-	return container.NewPadded(grid)
+	return container.NewPadded(g)
 }
 
 // processPanel shows the program, its arguments, the RTS and environment.
-func processPanel(p *ProcessInfo) fyne.CanvasObject {
+func processPanel(s *timeline.Summary) fyne.CanvasObject {
 	none := "(not in the log)"
-	orNone := func(s string) string {
-		if s == "" {
+	orNone := func(v string) string {
+		if v == "" {
 			return none
 		}
-		return s
+		return v
 	}
 	facts := []fact{
-		{"Program", orNone(p.Program)},
-		{"Arguments", orNone(strings.Join(p.Args, " "))},
-		{"RTS", orNone(p.RTS)},
+		{"Program", orNone(s.Program)},
+		{"Arguments", orNone(strings.Join(s.Args, " "))},
+		{"RTS", orNone(s.RTS)},
 	}
-	if p.Capabilities > 0 {
-		facts = append(facts, fact{"Capabilities (-N)", fmt.Sprintf("%d", p.Capabilities)})
+	if !s.StartWall.IsZero() {
+		facts = append(facts, fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST")})
 	}
-	if p.PID != 0 {
-		facts = append(facts, fact{"Process id", fmt.Sprintf("%d (parent %d)", p.PID, p.PPID)})
-	}
-	if !p.Started.IsZero() {
-		facts = append(facts, fact{"Started", p.Started.Local().Format("2006-01-02 15:04:05 MST")})
-	}
-	env := widget.NewLabel(orNone(strings.Join(p.Env, "\n")))
+	env := widget.NewLabel(orNone(strings.Join(s.Env, "\n")))
 	env.Selectable = true
-	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(p.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(s.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.NewVScroll(container.NewVBox(factsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
 }

@@ -162,5 +162,6 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 
 func (v *heapProfileView) content() fyne.CanvasObject { return v.root }
 
-// render returns nil: the heap chart comes with the heap view.
-func (v *heapProfileView) render(w, h int) image.Image { return nil }
+func (v *heapProfileView) hasPicture() bool { return false }
+
+func (v *heapProfileView) picture(float32) image.Image { return nil }

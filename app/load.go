@@ -63,27 +63,20 @@ type Eventlog struct {
 	// ReadErr is an error reading the file (not its contents), if one stopped
 	// the load; Status then says truncated.
 	ReadErr error
-	// Events is the number of events decoded.
+	// Events is the number of events decoded, block markers included.
 	Events int64
-	// First and Last are the earliest and latest event times (ns); both are 0
-	// when there are no events.
-	First, Last uint64
-	// Process describes the process that wrote the log.
-	Process ProcessInfo
+	// Summary is the run's statistics (ThreadScope's definitions) and the
+	// process that wrote it.
+	Summary timeline.Summary
 	// Model is the run's timeline: HECs, threads, instants, user spans.
 	Model *timeline.Model
 	// Heap is the RTS's heap counters and GCs; Profile the heap-profile
 	// samples, nil if the log has none.
 	Heap    *heapview.Heap
 	Profile *heapview.Profile
-	// Markers counts user markers and user messages.
-	Markers int
 	// LoadTime is how long reading and decoding took.
 	LoadTime time.Duration
 }
-
-// Span returns the time between the first and the last event, in ns.
-func (e *Eventlog) Span() uint64 { return e.Last - e.First }
 
 // LoadEventlog reads and decodes the eventlog at path. It calls report
 // (if not nil) from its own goroutine, at most every 50 ms and once at the
@@ -114,6 +107,7 @@ func LoadEventlog(ctx context.Context, path string, report func(Progress)) (*Eve
 
 	builder := timeline.NewBuilder()
 	heap := heapview.NewCollector()
+	summary := timeline.NewSummarizer()
 	var lastSnapshot time.Time
 	var ev ingest.Event
 	for f.Next(&ev) {
@@ -129,25 +123,17 @@ func LoadEventlog(ctx context.Context, path string, report func(Progress)) (*Eve
 				report(p)
 			}
 		}
-		if out.Events == 1 || ev.Time < out.First {
-			out.First = ev.Time
-		}
-		out.Last = max(out.Last, ev.Time)
 		builder.Add(&ev)
 		heap.Add(&ev)
-		switch ev.Kind {
-		case ingest.KindUserMarker, ingest.KindUserMsg:
-			out.Markers++
-		default:
-			out.Process.observe(&ev)
-		}
+		summary.Add(&ev)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("loading %s: %w", path, err)
 	}
-	out.Model = builder.Snapshot()
-	out.Heap, out.Profile = heap.Result()
 	out.Status = f.Status()
+	out.Model = builder.Snapshot()
+	out.Summary = summary.Summary(f.Header(), out.Status)
+	out.Heap, out.Profile = heap.Result()
 	out.ReadErr = f.Err()
 	out.LoadTime = time.Since(start)
 	if report != nil {

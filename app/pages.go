@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/hecscope/hecscope/timeline"
 )
 
 // newStartPage builds the page shown when no file is open: the icon, an
@@ -52,32 +51,35 @@ func newStartPage(recent []string, choose func(), open func(path string)) fyne.C
 }
 
 // loadingView shows a file being read: a progress bar with bytes read and
-// the decoding rate.
+// the decoding rate, and the timeline of what has been read so far.
 type loadingView struct {
-	root   fyne.CanvasObject
-	bar    *widget.ProgressBar
-	detail *widget.Label
+	root    fyne.CanvasObject
+	bar     *widget.ProgressBar
+	detail  *widget.Label
+	picture *timelinePicture
 }
 
 func newLoadingView(path string) *loadingView {
-	v := &loadingView{bar: widget.NewProgressBar(), detail: widget.NewLabel("Opening…")}
+	v := &loadingView{bar: widget.NewProgressBar(), detail: widget.NewLabel("Opening…"), picture: newTimelinePicture(nil)}
 	v.detail.Alignment = fyne.TextAlignCenter
 	title := widget.NewLabelWithStyle("Loading "+filepath.Base(path), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	where := widget.NewLabelWithStyle(filepath.Dir(path), fyne.TextAlignCenter, fyne.TextStyle{})
 	where.Importance = widget.LowImportance
 	where.Truncation = fyne.TextTruncateEllipsis
 	box := container.NewVBox(title, where, v.bar, v.detail)
-	v.root = container.NewCenter(container.NewGridWrap(fyne.NewSize(520, box.MinSize().Height), box))
+	v.picture.raster.Hide()
+	top := container.NewCenter(container.NewGridWrap(fyne.NewSize(560, box.MinSize().Height), box))
+	v.root = container.NewBorder(top, nil, nil, nil, v.picture.raster)
 	return v
 }
 
 func (v *loadingView) update(p Progress) {
 	v.bar.SetValue(p.Fraction())
-	text := p.String()
-	if m := p.Model; m != nil {
-		text += fmt.Sprintf("\nso far: %d capabilities, %d threads, up to %s", len(m.HECs), len(m.Threads), timeline.FormatDuration(m.End))
+	v.detail.SetText(p.String())
+	if m := p.Model; m != nil && m.End > 0 {
+		v.picture.setModel(m)
+		v.picture.raster.Show()
 	}
-	v.detail.SetText(text)
 }
 
 // newErrorPage shows why a file could not be opened, with ways on.

@@ -40,9 +40,12 @@ type Window struct {
 type fileView interface {
 	// content returns the view's widgets.
 	content() fyne.CanvasObject
-	// render draws the view's picture at w×h pixels for export; it returns
-	// nil if the view has no picture.
-	render(w, h int) image.Image
+	// hasPicture reports whether the view shows a picture that can be
+	// exported.
+	hasPicture() bool
+	// picture draws the view's picture as the window shows it, at its size
+	// in device pixels for the pixel ratio scale; nil if it cannot.
+	picture(scale float32) image.Image
 }
 
 // Fyne returns the underlying Fyne window.
@@ -203,11 +206,9 @@ func (w *Window) exportImage() {
 	if w.view == nil {
 		return
 	}
-	scale := w.win.Canvas().Scale()
-	size := w.win.Canvas().Size()
-	pw, ph := int(size.Width*scale+0.5), int(size.Height*scale+0.5)
-	img := w.view.render(pw, ph)
+	img := w.view.picture(w.win.Canvas().Scale())
 	if img == nil {
+		dialog.ShowInformation("Export", "There is no picture to export.", w.win)
 		return
 	}
 	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path)) + ".png"
@@ -258,7 +259,7 @@ func (w *Window) setMenu() {
 		file = append(file, reload)
 		bind(reload)
 	}
-	if w.view != nil && w.view.render(1, 1) != nil {
+	if w.view != nil && w.view.hasPicture() {
 		export := fyne.NewMenuItem("Export View as PNG…", w.exportImage)
 		export.Shortcut = shortcut(fyne.KeyE)
 		file = append(file, export)
