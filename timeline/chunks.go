@@ -83,15 +83,99 @@ func (v chunkView[T]) search(lo int, f func(*T) bool) int {
 	return lo
 }
 
-// timeList is an append-only list of times that never decrease.
-type timeList = chunkList[uint64]
+// timeChunk holds up to chunkSize times: as 32-bit offsets from base while
+// they fit (4.29 s), else as full values.
+type timeChunk struct {
+	base   uint64
+	narrow []uint32
+	wide   []uint64
+}
+
+func (c *timeChunk) len() int { return len(c.narrow) + len(c.wide) }
+
+func (c *timeChunk) at(i int) uint64 {
+	if c.wide != nil {
+		return c.wide[i]
+	}
+	return c.base + uint64(c.narrow[i])
+}
+
+// timeList is an append-only list of times that never decrease, at 4 bytes
+// a time for dense lists.
+type timeList struct {
+	full []timeChunk
+	cur  timeChunk
+	n    int
+	last uint64
+}
+
+// add appends t, which must not be smaller than the last time added.
+func (l *timeList) add(t uint64) {
+	if l.cur.len() == chunkSize {
+		l.full = append(l.full, l.cur)
+		l.cur = timeChunk{}
+	}
+	c := &l.cur
+	switch {
+	case c.len() == 0:
+		c.base = t
+		c.narrow = append(c.narrow, 0)
+	case c.wide != nil:
+		c.wide = append(c.wide, t)
+	case t-c.base <= 0xFFFFFFFF:
+		c.narrow = append(c.narrow, uint32(t-c.base))
+	default:
+		w := make([]uint64, len(c.narrow), chunkSize)
+		for i, o := range c.narrow {
+			w[i] = c.base + uint64(o)
+		}
+		c.wide, c.narrow = append(w, t), nil
+	}
+	l.n++
+	l.last = t
+}
+
+// len returns the number of times.
+func (l *timeList) len() int { return l.n }
+
+// view returns an immutable view of the times added so far.
+func (l *timeList) view() timeView {
+	cur := l.cur
+	cur.narrow = cur.narrow[:len(cur.narrow):len(cur.narrow)]
+	cur.wide = cur.wide[:len(cur.wide):len(cur.wide)]
+	return timeView{full: l.full[:len(l.full):len(l.full)], cur: cur, n: l.n}
+}
 
 // timeView is an immutable list of non-decreasing times.
-type timeView = chunkView[uint64]
+type timeView struct {
+	full []timeChunk
+	cur  timeChunk
+	n    int
+}
+
+// Len returns the number of times.
+func (v timeView) Len() int { return v.n }
+
+// At returns the i-th time.
+func (v timeView) At(i int) uint64 {
+	if c := i >> chunkShift; c < len(v.full) {
+		return v.full[c].at(i & chunkMask)
+	}
+	return v.cur.at(i - len(v.full)<<chunkShift)
+}
 
 // countBefore returns how many times are < t, searching from index lo.
 func countBefore(v timeView, lo int, t uint64) int {
-	return v.search(lo, func(x *uint64) bool { return *x >= t })
+	hi := v.Len()
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if v.At(m) < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // gallop returns how many times are < t, given that at least lo are. It

@@ -231,8 +231,8 @@ func (h *hecBuilder) instant(in Instant) {
 // spark records one spark event.
 func (h *hecBuilder) spark(k SparkKind, t uint64) {
 	l := &h.sparks[k]
-	if l.len() > 0 && t < *l.last() {
-		t = *l.last()
+	if l.len() > 0 && t < l.last {
+		t = l.last
 	}
 	l.add(t)
 }

@@ -147,7 +147,7 @@ func writePNG(path string, img image.Image) error {
 func loadTimeline(path string) (*timeline.Model, error) {
 	// The model is most of the memory; collecting more often keeps the peak
 	// close to it.
-	defer debug.SetGCPercent(debug.SetGCPercent(40))
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	f, err := ingest.Open(path)
 	if err != nil {
 		return nil, err
@@ -176,6 +176,9 @@ func renderTimelineView(path string, o renderOptions) (*image.RGBA, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Hand the garbage of building back before the image and the PNG
+	// encoder need memory of their own.
+	debug.FreeOSMemory()
 	img, err := timeline.Render(m, timeline.Options{View: o.view, From: o.from, To: o.to,
 		Width: o.width, Height: o.height, Scale: o.scale})
 	if err != nil {
