@@ -622,14 +622,25 @@ func fillColumn(img *image.RGBA, clip image.Rectangle, x int, top, bottom float6
 		return
 	}
 	y0, y1 := int(math.Floor(top)), int(math.Ceil(bottom))
-	i := img.PixOffset(x, y0)
-	for y := y0; y < y1; y++ {
-		cov := math.Min(bottom, float64(y+1)) - math.Max(top, float64(y))
-		if cov >= 0.996 {
-			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, 0xff
-		} else if cov > 0 {
-			blend(img, x, y, c, uint8(cov*255+0.5))
-		}
+	if y1-y0 == 1 {
+		// Both edges in one pixel.
+		blend(img, x, y0, c, uint8((bottom-top)*255+0.5))
+		return
+	}
+	// Partly covered end pixels are blended; the rows between are set.
+	first, last := y0, y1-1
+	if cov := float64(y0+1) - top; cov < 0.996 {
+		blend(img, x, y0, c, uint8(cov*255+0.5))
+		first++
+	}
+	if cov := bottom - float64(last); cov < 0.996 {
+		blend(img, x, last, c, uint8(cov*255+0.5))
+		last--
+	}
+	i := img.PixOffset(x, first)
+	for y := first; y <= last; y++ {
+		p := img.Pix[i : i+4 : i+4]
+		p[0], p[1], p[2], p[3] = c.R, c.G, c.B, 0xff
 		i += img.Stride
 	}
 }

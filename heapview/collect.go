@@ -26,6 +26,13 @@ type Collector struct {
 	ipe     map[uint64]int32 // info-table address → index in ipeNames
 	ipeName names
 	scratch []byte
+
+	// Censuses usually list their bands in the same order as the one
+	// before: recent[k] is the name index of the k-th entry of the last
+	// census, tried before the hash table. pos counts the open census's
+	// entries.
+	recent []int32
+	pos    int
 }
 
 // timedStats is a GC_STATS_GHC event waiting to be attached to its GC.
@@ -110,15 +117,38 @@ func (c *Collector) Add(ev *ingest.Event) {
 		c.infoTable(ev)
 	case ingest.KindHeapProfSampleBegin:
 		c.prof.begin(ev.Time, ev.Args[0])
+		c.pos = 0
 	case ingest.KindHeapBioProfSampleBegin:
 		c.prof.begin(ev.Args[1], ev.Args[0])
+		c.pos = 0
 	case ingest.KindHeapProfSampleEnd:
 		c.prof.end()
 	case ingest.KindHeapProfSampleString:
-		c.prof.add(c.prof.p.names.intern(stripSetID(ev.Data)), ev.Args[1])
+		c.prof.add(c.name(stripSetID(ev.Data)), ev.Args[1])
 	case ingest.KindHeapProfSampleCostCentre:
 		c.prof.add(c.prof.p.names.intern(c.stackName(ev)), ev.Args[1])
 	}
+}
+
+// name returns the name index of a census entry's label, trying the name
+// the entry at the same position in the last census had before the hash
+// table.
+func (c *Collector) name(label []byte) int {
+	names := &c.prof.p.names
+	k := c.pos
+	c.pos++
+	if k < len(c.recent) {
+		if n := int(c.recent[k]); string(names.bytes(n)) == string(label) {
+			return n
+		}
+	}
+	n := names.intern(label)
+	if k < len(c.recent) {
+		c.recent[k] = int32(n)
+	} else if k == len(c.recent) {
+		c.recent = append(c.recent, int32(n))
+	}
+	return n
 }
 
 // costCentre records a cost centre's name: its label, or Module.CAF for a
@@ -244,25 +274,12 @@ func (c *Collector) buildProfile() *Profile {
 	if len(c.prof.p.time) == 0 {
 		return nil
 	}
-	b := profileBuilder{open: c.prof.open}
-	src := &c.prof.p
-	b.p = Profile{
-		Source:    src.Source,
-		Breakdown: src.Breakdown,
-		Period:    src.Period,
-		names: names{
-			text:  append([]byte(nil), src.names.text...),
-			end:   append([]uint32(nil), src.names.end...),
-			slots: append([]uint32(nil), src.names.slots...),
-		},
-		time:  append([]uint64(nil), src.time...),
-		era:   append([]uint64(nil), src.era...),
-		start: append([]uint32(nil), src.start...),
-		band:  append([]uint32(nil), src.band...),
-		bytes: append([]uint64(nil), src.bytes...),
-	}
-	b.seen = make([]uint32, b.p.names.len())
-	p := b.finish()
+	return c.completeProfile(c.prof.profile())
+}
+
+// completeProfile applies what can only be done once all events are in:
+// naming -hi bands after their info tables.
+func (c *Collector) completeProfile(p *Profile) *Profile {
 	if p.Breakdown == ingest.BreakdownInfoTable && len(c.ipe) > 0 {
 		p = p.rename(func(label []byte) []byte {
 			addr, err := strconv.ParseUint(strings.TrimPrefix(string(label), "0x"), 16, 64)
@@ -295,5 +312,5 @@ func (p *Profile) rename(f func([]byte) []byte) *Profile {
 		}
 		b.end()
 	}
-	return b.finish()
+	return b.profile()
 }

@@ -1,5 +1,7 @@
 package heapview
 
+import "hash/maphash"
+
 // names is a string table: every distinct name is stored once, back to back
 // in one byte slice, and is known by its index. Lookups go through an
 // open-addressing hash table of indices, so the table holds no pointers
@@ -25,7 +27,17 @@ func (n *names) bytes(i int) []byte {
 // get returns name i as a string.
 func (n *names) get(i int) string { return string(n.bytes(i)) }
 
-// hashName is FNV-1a over the bytes of s.
+// tableSeed seeds the hash of the string tables. The tables live only in
+// memory, so the seed may differ from run to run.
+var tableSeed = maphash.MakeSeed()
+
+// tableHash is the hash the string tables index names by.
+func tableHash(s []byte) uint32 {
+	return uint32(maphash.Bytes(tableSeed, s))
+}
+
+// hashName is FNV-1a over the bytes of s: a hash that is the same in every
+// run, for choosing colours.
 func hashName(s []byte) uint32 {
 	h := uint32(2166136261)
 	for _, c := range s {
@@ -41,7 +53,7 @@ func (n *names) intern(s []byte) int {
 		n.grow()
 	}
 	mask := uint32(len(n.slots) - 1)
-	for i := hashName(s) & mask; ; i = (i + 1) & mask {
+	for i := tableHash(s) & mask; ; i = (i + 1) & mask {
 		v := n.slots[i]
 		if v == 0 {
 			n.text = append(n.text, s...)
@@ -69,7 +81,7 @@ func (n *names) grow() {
 	n.slots = make([]uint32, size)
 	mask := uint32(size - 1)
 	for k := range n.end {
-		i := hashName(n.bytes(k)) & mask
+		i := tableHash(n.bytes(k)) & mask
 		for n.slots[i] != 0 {
 			i = (i + 1) & mask
 		}

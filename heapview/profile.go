@@ -90,7 +90,7 @@ func (p *Profile) Lookup(name string) int {
 	}
 	s := []byte(name)
 	mask := uint32(len(p.names.slots) - 1)
-	for i := hashName(s) & mask; ; i = (i + 1) & mask {
+	for i := tableHash(s) & mask; ; i = (i + 1) & mask {
 		v := p.names.slots[i]
 		if v == 0 {
 			return -1
@@ -134,14 +134,24 @@ func sumSat(v []uint64) uint64 {
 	return t
 }
 
-// profileBuilder assembles a Profile one sample at a time.
+// profileBuilder assembles a Profile one sample at a time. Entries are
+// kept in fixed-size chunks while the profile grows, so that millions of
+// them are never copied to make room, and laid out flat once, by profile.
 type profileBuilder struct {
-	p    Profile
+	p    Profile // everything but band and bytes, which are in the chunks
 	open bool
+
+	bands   [][]uint32 // chunks of entry band indices
+	bytes   [][]uint64 // chunks of entry byte counts
+	entries int        // number of entries in the chunks
+
 	// seen[name] is the entry index+1 of name in the open sample, to merge
 	// repeated names; it is reset through the open sample's entries.
 	seen []uint32
 }
+
+// chunkBits sets the chunk size: 1<<chunkBits entries.
+const chunkBits = 16
 
 func (b *profileBuilder) begin(t, era uint64) {
 	if b.open {
@@ -163,38 +173,65 @@ func (b *profileBuilder) add(n int, bytes uint64) {
 	for len(b.seen) <= n {
 		b.seen = append(b.seen, 0)
 	}
-	if k := b.seen[n]; k != 0 {
-		sum := b.p.bytes[k-1] + bytes
-		if sum < bytes {
-			sum = math.MaxUint64
+	if k := int(b.seen[n]) - 1; k >= 0 {
+		v := &b.bytes[k>>chunkBits][k&(1<<chunkBits-1)]
+		if sum := *v + bytes; sum >= bytes {
+			*v = sum
+		} else {
+			*v = math.MaxUint64
 		}
-		b.p.bytes[k-1] = sum
 		return
 	}
-	b.p.band = append(b.p.band, uint32(n))
-	b.p.bytes = append(b.p.bytes, bytes)
-	b.seen[n] = uint32(len(b.p.band))
+	if b.entries&(1<<chunkBits-1) == 0 {
+		b.bands = append(b.bands, make([]uint32, 0, 1<<chunkBits))
+		b.bytes = append(b.bytes, make([]uint64, 0, 1<<chunkBits))
+	}
+	last := len(b.bands) - 1
+	b.bands[last] = append(b.bands[last], uint32(n))
+	b.bytes[last] = append(b.bytes[last], bytes)
+	b.entries++
+	b.seen[n] = uint32(b.entries)
 }
 
 func (b *profileBuilder) end() {
 	if !b.open {
 		return
 	}
-	first := b.p.start[len(b.p.start)-1]
-	for _, n := range b.p.band[first:] {
-		b.seen[n] = 0
+	for k := int(b.p.start[len(b.p.start)-1]); k < b.entries; k++ {
+		b.seen[b.bands[k>>chunkBits][k&(1<<chunkBits-1)]] = 0
 	}
-	b.p.start = append(b.p.start, uint32(len(b.p.band)))
+	b.p.start = append(b.p.start, uint32(b.entries))
 	b.open = false
 }
 
-// finish closes an open sample, puts samples in time order and returns the
-// profile.
-func (b *profileBuilder) finish() *Profile {
-	b.end()
-	p := &b.p
+// profile returns the profile built so far, with an open sample closed,
+// as a new Profile that shares nothing with b; samples are in time order.
+func (b *profileBuilder) profile() *Profile {
+	src := &b.p
+	p := &Profile{
+		Source:    src.Source,
+		Breakdown: src.Breakdown,
+		Period:    src.Period,
+		names: names{
+			text:  append([]byte(nil), src.names.text...),
+			end:   append([]uint32(nil), src.names.end...),
+			slots: append([]uint32(nil), src.names.slots...),
+		},
+		time:  append([]uint64(nil), src.time...),
+		era:   append([]uint64(nil), src.era...),
+		start: append(make([]uint32, 0, len(src.start)+1), src.start...),
+		band:  make([]uint32, 0, b.entries),
+		bytes: make([]uint64, 0, b.entries),
+	}
 	if len(p.start) == 0 {
-		p.start = []uint32{0}
+		p.start = append(p.start, 0)
+	}
+	if b.open {
+		p.start = append(p.start, uint32(b.entries))
+	}
+	for i := range b.bands {
+		p.band = append(p.band, b.bands[i]...)
+		p.bytes = append(p.bytes, b.bytes[i]...)
 	}
 	if !sort.SliceIsSorted(p.time, func(i, j int) bool { return p.time[i] < p.time[j] }) {
 		p.sortByTime()
@@ -249,7 +286,7 @@ func FromHeapProfile(hp *ingest.HeapProfile) (*Profile, error) {
 		}
 		b.end()
 	}
-	return b.finish(), nil
+	return b.profile(), nil
 }
 
 // stripSetID removes a leading "(digits)" from a band label: the id of a
