@@ -1,0 +1,164 @@
+package timeline
+
+import (
+	"image"
+	"sync"
+	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// TestLiveSnapshots feeds a real log in batches while readers take snapshots,
+// check them and draw them; run with -race. Every snapshot must be
+// internally consistent and stay unchanged while the model grows, and the
+// last must equal the model built in one go.
+func TestLiveSnapshots(t *testing.T) {
+	paths := []string{"../testdata/ghc-9.0.2/parwork-N2.eventlog", "/work/shared/corpus/public/ThreadScope__weird-spark-conversion.eventlog"}
+	for _, path := range paths {
+		whole, evs := build(t, path)
+		if len(evs) == 0 {
+			continue
+		}
+		l := NewLive()
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		type frozen struct {
+			m      *Model
+			hecDur []Durations
+			thrDur []Durations
+		}
+		var mu sync.Mutex
+		var kept []frozen
+		for r := 0; r < 2; r++ {
+			wg.Add(1)
+			go func(r int) {
+				defer wg.Done()
+				img := image.NewRGBA(image.Rect(0, 0, 320, 200))
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					m := l.Snapshot()
+					if m.Events == 0 {
+						continue
+					}
+					f := frozen{m: m}
+					for c := range m.HECs {
+						d := m.HECs[c].Track.Durations(0, m.End)
+						if d.Total() != m.End {
+							t.Errorf("snapshot at %d events: HEC %d adds up to %d, end %d", m.Events, c, d.Total(), m.End)
+						}
+						f.hecDur = append(f.hecDur, d)
+					}
+					for i := range m.Threads {
+						tr := &m.Threads[i].Track
+						for j := 1; j < tr.Len(); j++ {
+							if tr.Mark(j).Time < tr.Mark(j-1).Time {
+								t.Errorf("snapshot thread %d out of order", m.Threads[i].ID)
+							}
+						}
+						f.thrDur = append(f.thrDur, tr.Durations(0, m.End))
+					}
+					if m.End > 0 {
+						views := Views()
+						if err := RenderInto(img, m, Options{View: views[r%len(views)]}); err != nil {
+							t.Error(err)
+						}
+					}
+					mu.Lock()
+					if len(kept) < 50 {
+						kept = append(kept, f)
+					}
+					mu.Unlock()
+				}
+			}(r)
+		}
+		for i := 0; i < len(evs); {
+			n := min(1+i%97, len(evs)-i)
+			l.Add(evs[i : i+n])
+			i += n
+		}
+		close(done)
+		wg.Wait()
+		// Snapshots taken earlier still show what they showed.
+		for _, f := range kept {
+			for c := range f.hecDur {
+				if d := f.m.HECs[c].Track.Durations(0, f.m.End); d != f.hecDur[c] {
+					t.Errorf("snapshot at %d events changed: HEC %d %v -> %v", f.m.Events, c, f.hecDur[c], d)
+				}
+			}
+			for i := range f.thrDur {
+				if d := f.m.Threads[i].Track.Durations(0, f.m.End); d != f.thrDur[i] {
+					t.Errorf("snapshot at %d events changed: thread %d", f.m.Events, f.m.Threads[i].ID)
+				}
+			}
+		}
+		if len(kept) == 0 {
+			t.Errorf("%s: no snapshot was checked", path)
+		}
+		last := l.Snapshot()
+		if last.Events != whole.Events || last.End != whole.End || len(last.Threads) != len(whole.Threads) {
+			t.Fatalf("%s: live model differs: %d events, end %d, %d threads; want %d, %d, %d", path,
+				last.Events, last.End, len(last.Threads), whole.Events, whole.End, len(whole.Threads))
+		}
+		for c := range whole.HECs {
+			if a, b := last.HECs[c].Track.Durations(0, whole.End), whole.HECs[c].Track.Durations(0, whole.End); a != b {
+				t.Errorf("%s HEC %d: live %v, whole %v", path, c, a, b)
+			}
+		}
+		for i := range whole.Threads {
+			a, b := &last.Threads[i].Track, &whole.Threads[i].Track
+			if a.Len() != b.Len() {
+				t.Fatalf("%s thread %d: live has %d marks, whole %d", path, whole.Threads[i].ID, a.Len(), b.Len())
+			}
+			for j := 0; j < a.Len(); j++ {
+				if a.Mark(j) != b.Mark(j) {
+					t.Fatalf("%s thread %d mark %d: live %+v, whole %+v", path, whole.Threads[i].ID, j, a.Mark(j), b.Mark(j))
+				}
+			}
+		}
+		if l.Snapshot() != l.Snapshot() {
+			t.Errorf("snapshot without new events is not reused")
+		}
+	}
+}
+
+// TestThreadMarkCopyOnWrite checks that inserting an out-of-order mark into
+// a thread seen by a snapshot leaves the snapshot alone.
+func TestThreadMarkCopyOnWrite(t *testing.T) {
+	b := NewBuilder()
+	ev := func(tm uint64, cap int32, k ingest.Kind, args ...uint64) {
+		e := ingest.Event{Time: tm, Cap: cap, Kind: k}
+		copy(e.Args[:], args)
+		b.Add(&e)
+	}
+	for i := uint64(0); i < 100; i++ {
+		ev(i*100, 0, ingest.KindRunThread, 1)
+		ev(i*100+50, 0, ingest.KindStopThread, 1, uint64(ingest.StopBlockedMVar))
+	}
+	s1 := b.Snapshot()
+	before := s1.Threads[0].Track.Durations(0, s1.End)
+	n := s1.Threads[0].Track.Len()
+	ev(75, 1, ingest.KindThreadWakeup, 1, 0) // from another HEC's block, far back in time
+	s2 := b.Snapshot()
+	if got := s1.Threads[0].Track.Durations(0, s1.End); got != before || s1.Threads[0].Track.Len() != n {
+		t.Errorf("old snapshot changed: %v -> %v", before, got)
+	}
+	if s2.Threads[0].Track.Len() != n+1 {
+		t.Fatalf("new snapshot has %d marks, want %d", s2.Threads[0].Track.Len(), n+1)
+	}
+	if m := s2.Threads[0].Track.StateAt(80); m.State != StateRunnable {
+		t.Errorf("at 80: %v, want runnable", m.State)
+	}
+	d := s2.Threads[0].Track.Durations(0, s2.End)
+	if d[StateRunnable] != 25 || d[StateBlocked] != before[StateBlocked]-25 {
+		t.Errorf("durations after insert: %v (before %v)", d, before)
+	}
+	// A wakeup inside a running span is ignored.
+	ev(120, 1, ingest.KindThreadWakeup, 1, 0)
+	if s3 := b.Snapshot(); s3.Threads[0].Track.Len() != n+1 {
+		t.Errorf("wakeup of a running thread added a mark")
+	}
+}
