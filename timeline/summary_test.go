@@ -408,6 +408,14 @@ var threadScopeFigures = []tsFigures{
 		sparks:  [][6]uint64{{0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}},
 	},
 	{
+		file:  "ghc-events-history__warshall0-trace-7.8.2_8.eventlog",
+		total: "4.135s", mutator: "3.440s", gc: "695.091ms", prod: "83.2",
+		maxSize: 14680064, maxLive: 4694488, alloc: 541122368, allocRate: 157309690, maxSlop: 128952, copied: 294599896,
+		balance: "N/A",
+		gcRows:  [][3]string{{"1044", "0", "0.0203s"}, {"987", "0", "0.0130s"}, {"57", "0", "0.0203s"}},
+		sparks:  [][6]uint64{{0, 0, 0, 0, 0, 0}},
+	},
+	{
 		file:   "ThreadScope__sealions.eventlog",
 		total:  "1.820s",
 		sparks: [][6]uint64{{60, 33, 0, 0, 8, 19}, {12, 25, 0, 0, 2, 7}, {48, 8, 0, 0, 6, 12}},
