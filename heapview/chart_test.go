@@ -242,3 +242,30 @@ func TestValuesAtInterpolates(t *testing.T) {
 		t.Errorf("Nearest: %d %d %d", bd.Nearest(14e8), bd.Nearest(16e8), bd.Nearest(0))
 	}
 }
+
+// TestChartConcurrent draws charts from several goroutines at once, as a
+// viewer redrawing two panes may: they share the glyph cache. Run with
+// -race.
+func TestChartConcurrent(t *testing.T) {
+	bd := NewBands(readProfile(t, "../testdata/generated/hy.eventlog"), BandOptions{})
+	ref, err := (&Chart{Bands: bd, Title: "concurrent ÄßΩ"}).Render(640, 360)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *image.RGBA)
+	for g := 0; g < 4; g++ {
+		go func() {
+			img, err := (&Chart{Bands: bd, Title: "concurrent ÄßΩ"}).Render(640, 360)
+			if err != nil {
+				img = nil
+			}
+			done <- img
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		img := <-done
+		if img == nil || string(img.Pix) != string(ref.Pix) {
+			t.Errorf("goroutine %d drew a different image", g)
+		}
+	}
+}

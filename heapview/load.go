@@ -67,7 +67,8 @@ func fromHP(hp *ingest.HeapProfile) (*Data, error) {
 var eventlogMagic = []byte("hdrb")
 
 // ReadFile reads an eventlog or a .hp file, telling them apart by their
-// first bytes (an eventlog starts with "hdrb"). Errors name the file.
+// first bytes (an eventlog starts with "hdrb"). Errors name the file. A
+// .hp file gives an empty Heap: the RTS counters are only in eventlogs.
 func ReadFile(path string) (*Data, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -79,8 +80,8 @@ func ReadFile(path string) (*Data, error) {
 	var d *Data
 	if bytes.Equal(head, eventlogMagic) {
 		d, err = ReadEventlog(br)
-	} else {
-		d, err = ReadHeapProfile(br)
+	} else if d, err = ReadHeapProfile(br); err != nil {
+		err = fmt.Errorf("not an eventlog (no \"hdrb\" header), and as a .hp file: %w", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
