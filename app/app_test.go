@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"image"
 	"image/color"
 	"image/png"
 	"os"
@@ -342,6 +343,13 @@ func TestHeapProfileShowsFacts(t *testing.T) {
 	if len(notices(w)) != 0 {
 		t.Errorf("complete profile shows notices %q", notices(w))
 	}
+	if menuItem(w, "Export View as PNG…") == nil {
+		t.Error("no Export item for a heap profile with a chart")
+	}
+	w.Fyne().Resize(fyne.NewSize(900, 700))
+	if img := w.view.picture(1); img == nil || colourCount(img) < 4 {
+		t.Error("the heap profile's chart is missing or blank")
+	}
 
 	killed, _ := filepath.Abs("../ingest/testdata/hp/killed.hp")
 	w = a.Open(killed)
@@ -503,15 +511,8 @@ func TestExportWritesTheTimeline(t *testing.T) {
 		t.Errorf("exported %v, drawn %v", back.Bounds(), b)
 	}
 	// The picture is not blank: it has more than the background colour.
-	colours := map[color.RGBA]bool{}
-	for y := b.Min.Y; y < b.Max.Y; y += 3 {
-		for x := b.Min.X; x < b.Max.X; x += 3 {
-			r, g, bl, al := back.At(x, y).RGBA()
-			colours[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(al >> 8)}] = true
-		}
-	}
-	if len(colours) < 4 {
-		t.Errorf("exported picture has %d colours", len(colours))
+	if n := colourCount(back); n < 4 {
+		t.Errorf("exported picture has %d colours", n)
 	}
 
 	if err := writePNG(filepath.Join(t.TempDir(), "no", "such", "dir.png"), img); err == nil {
@@ -556,5 +557,48 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 	cancel()
 	if _, err := LoadEventlog(ctx, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog", nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled load: %v", err)
+	}
+}
+
+// colourCount returns how many colours a picture uses (sampling every third
+// pixel).
+func colourCount(img image.Image) int {
+	b := img.Bounds()
+	colours := map[color.RGBA]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, al := img.At(x, y).RGBA()
+			colours[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(al >> 8)}] = true
+		}
+	}
+	return len(colours)
+}
+
+func TestHeapTabForLogsWithHeapData(t *testing.T) {
+	a, done := newTestApp(t)
+	for name, want := range map[string]bool{
+		"ghc-events__sleep.hy":           true,  // a -hy heap profile in the eventlog
+		"ghc-events__trace-binary-event": false, // no GC or heap events at all
+		"ghc-events__ghc-9.2-events":     true,  // heap size and live counters
+	} {
+		w := a.Open(corpus + name + ".eventlog")
+		await(t, done)
+		v := w.view.(*eventlogView)
+		if got := v.heap != nil; got != want {
+			t.Errorf("%s: heap tab %v, want %v", name, got, want)
+			continue
+		}
+		if !want {
+			continue
+		}
+		w.Fyne().Resize(fyne.NewSize(900, 700))
+		for _, item := range v.tabs.Items {
+			if item.Text == "Heap" {
+				v.tabs.Select(item)
+			}
+		}
+		if img := v.picture(1); img == nil || colourCount(img) < 4 {
+			t.Errorf("%s: the heap chart is missing or blank", name)
+		}
 	}
 }

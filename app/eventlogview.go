@@ -18,51 +18,53 @@ import (
 // process that wrote it.
 type eventlogView struct {
 	log      *Eventlog
-	timeline *timelinePicture
+	timeline *picture
+	heap     *picture // nil if the log has no heap data
+	tabs     *container.AppTabs
 	root     fyne.CanvasObject
 }
 
 func newEventlogView(ev *Eventlog) *eventlogView {
-	v := &eventlogView{log: ev, timeline: newTimelinePicture(ev.Model)}
+	v := &eventlogView{log: ev, timeline: newPicture(timelineRender(ev.Model))}
 	header := widget.NewLabelWithStyle(ev.Path, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	header.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewVBox(header)
+	head := container.NewVBox(header)
 	if n := ingestStatusNotice(ev); n != "" {
-		top.Add(newNotice(n))
+		head.Add(newNotice(n))
 	}
 	s := &ev.Summary
-	tabs := container.NewAppTabs(
+	v.tabs = container.NewAppTabs(
 		container.NewTabItem("Summary", container.NewVScroll(summaryPanel(ev))),
 		container.NewTabItem("GC", container.NewVScroll(gcPanel(s))),
 		container.NewTabItem("Sparks", container.NewVScroll(sparksPanel(s))),
 		container.NewTabItem("Process", processPanel(s)),
 	)
-	split := container.NewVSplit(v.timeline.object(), tabs)
+	if r := heapRender("", ev.Profile, ev.Heap); r != nil {
+		v.heap = newPicture(r)
+		v.tabs.Append(container.NewTabItem("Heap", v.heap.raster))
+	}
+	var top fyne.CanvasObject = v.timeline.raster
+	if v.timeline.render == nil {
+		l := widget.NewLabel("This log has no timed events to draw.")
+		l.Alignment = fyne.TextAlignCenter
+		top = l
+	}
+	split := container.NewVSplit(top, v.tabs)
 	split.Offset = 0.62
-	v.root = container.NewBorder(top, nil, nil, nil, split)
+	v.root = container.NewBorder(head, nil, nil, nil, split)
 	return v
 }
 
 func (v *eventlogView) content() fyne.CanvasObject { return v.root }
 
-func (v *eventlogView) hasPicture() bool { return v.timeline.drawable() }
+func (v *eventlogView) hasPicture() bool { return v.timeline.render != nil || v.heap != nil }
 
-// picture draws the timeline at its size on screen in device pixels, or at
-// 1600×900 if it has not been laid out.
+// picture exports the heap chart when its tab is shown, else the timeline.
 func (v *eventlogView) picture(scale float32) image.Image {
-	if !v.timeline.drawable() {
-		return nil
+	if v.heap != nil && v.tabs.Selected() != nil && v.tabs.Selected().Text == "Heap" {
+		return v.heap.export(scale)
 	}
-	size := v.timeline.raster.Size()
-	w, h := int(size.Width*scale+0.5), int(size.Height*scale+0.5)
-	if w < minRasterPixels || h < minRasterPixels {
-		w, h, scale = 1600, 900, 1
-	}
-	img, err := v.timeline.render(w, h, float64(scale))
-	if err != nil {
-		return nil
-	}
-	return img
+	return v.timeline.export(scale)
 }
 
 // fact is one labelled value of a facts panel.

@@ -4,19 +4,20 @@ import (
 	"strconv"
 )
 
-// formatBytes writes a byte count with a decimal unit: "512 B", "12.3 MB".
+// formatBytes writes a byte count in binary units, as the heap charts do:
+// "512 B", "17.0 KiB", "118 MiB".
 func formatBytes(n int64) string {
-	const units = "kMGTPE"
-	if n < 1000 {
+	const units = "KMGTPE"
+	if n < 1024 {
 		return strconv.FormatInt(n, 10) + " B"
 	}
 	v := float64(n)
 	i := -1
-	for v >= 1000 && i < len(units)-1 {
-		v /= 1000
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
 		i++
 	}
-	return strconv.FormatFloat(v, 'f', decimalsFor(v), 64) + " " + units[i:i+1] + "B"
+	return strconv.FormatFloat(v, 'f', decimalsFor(v), 64) + " " + units[i:i+1] + "iB"
 }
 
 // formatCount writes a count compactly: "950", "12.3k", "4.56M", "7.8G".

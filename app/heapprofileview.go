@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 )
 
@@ -65,9 +66,11 @@ func loadHeapProfile(ctx context.Context, path string, report func(Progress)) (*
 	return p, nil
 }
 
-// heapProfileView shows the facts of a textual heap profile.
+// heapProfileView shows a textual heap profile: its chart, its facts and
+// its largest bands.
 type heapProfileView struct {
-	root fyne.CanvasObject
+	chart *picture
+	root  fyne.CanvasObject
 }
 
 // bandPeak is one band of a heap profile and its largest sample.
@@ -152,16 +155,36 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 			b := shown[id.Row-1]
 			l.SetText([]string{b.label, formatBytes(int64(min(b.peak, 1<<62))), strconv.FormatFloat(b.at, 'g', 6, 64)}[id.Col])
 		})
-	table.SetColumnWidth(0, 520)
+	table.SetColumnWidth(0, 360)
 	table.SetColumnWidth(1, 110)
 	table.SetColumnWidth(2, 110)
 	heading := widget.NewLabelWithStyle(fmt.Sprintf("Largest bands (%d of %d), by peak size", len(shown), len(bands)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	body := container.NewBorder(container.NewVBox(factsGrid(facts), heading), nil, nil, nil, table)
-	return &heapProfileView{root: container.NewBorder(container.NewPadded(top), nil, nil, nil, body)}
+	bandList := container.NewBorder(heading, nil, nil, nil, table)
+	body := container.NewHSplit(container.NewVScroll(factsGrid(facts)), bandList)
+	body.Offset = 0.4
+	v := &heapProfileView{}
+	if prof, err := heapview.FromHeapProfile(p); err == nil {
+		if r := heapRender(p.Job, prof, nil); r != nil {
+			v.chart = newPicture(r)
+		}
+	}
+	if v.chart != nil {
+		split := container.NewVSplit(v.chart.raster, body)
+		split.Offset = 0.6
+		v.root = container.NewBorder(container.NewPadded(top), nil, nil, nil, split)
+	} else {
+		v.root = container.NewBorder(container.NewPadded(top), nil, nil, nil, body)
+	}
+	return v
 }
 
 func (v *heapProfileView) content() fyne.CanvasObject { return v.root }
 
-func (v *heapProfileView) hasPicture() bool { return false }
+func (v *heapProfileView) hasPicture() bool { return v.chart != nil }
 
-func (v *heapProfileView) picture(float32) image.Image { return nil }
+func (v *heapProfileView) picture(scale float32) image.Image {
+	if v.chart == nil {
+		return nil
+	}
+	return v.chart.export(scale)
+}

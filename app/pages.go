@@ -56,11 +56,11 @@ type loadingView struct {
 	root    fyne.CanvasObject
 	bar     *widget.ProgressBar
 	detail  *widget.Label
-	picture *timelinePicture
+	picture *picture
 }
 
 func newLoadingView(path string) *loadingView {
-	v := &loadingView{bar: widget.NewProgressBar(), detail: widget.NewLabel("Opening…"), picture: newTimelinePicture(nil)}
+	v := &loadingView{bar: widget.NewProgressBar(), detail: widget.NewLabel("Opening…"), picture: newPicture(nil)}
 	v.detail.Alignment = fyne.TextAlignCenter
 	title := widget.NewLabelWithStyle("Loading "+filepath.Base(path), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	where := widget.NewLabelWithStyle(filepath.Dir(path), fyne.TextAlignCenter, fyne.TextStyle{})
@@ -76,8 +76,8 @@ func newLoadingView(path string) *loadingView {
 func (v *loadingView) update(p Progress) {
 	v.bar.SetValue(p.Fraction())
 	v.detail.SetText(p.String())
-	if m := p.Model; m != nil && m.End > 0 {
-		v.picture.setModel(m)
+	if r := timelineRender(p.Model); r != nil {
+		v.picture.set(r)
 		v.picture.raster.Show()
 	}
 }

@@ -5,32 +5,36 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/timeline"
 )
 
-// minRasterPixels is the smallest picture the timeline renderer draws.
+// minRasterPixels is the smallest picture the renderers draw.
 const minRasterPixels = 64
 
-// timelinePicture shows a timeline model as a picture drawn at the device's
-// pixel size, so that it stays sharp on HiDPI screens; it is redrawn when
-// resized and when given a new model.
-type timelinePicture struct {
+// renderFunc draws a picture at w×h device pixels for a device pixel ratio.
+type renderFunc func(w, h int, scale float64) (*image.RGBA, error)
+
+// picture shows what a renderer draws, at the device's pixel size so that
+// it stays sharp on HiDPI screens; it is redrawn when resized and when given
+// something new to draw.
+type picture struct {
 	raster *canvas.Raster
-	model  *timeline.Model
+	render renderFunc // nil: nothing to draw
 }
 
-func newTimelinePicture(m *timeline.Model) *timelinePicture {
-	p := &timelinePicture{model: m}
+func newPicture(render renderFunc) *picture {
+	p := &picture{render: render}
 	p.raster = canvas.NewRaster(p.draw)
 	p.raster.SetMinSize(fyne.NewSize(200, 160))
 	return p
 }
 
 // draw is the raster's generator: w and h are device pixels.
-func (p *timelinePicture) draw(w, h int) image.Image {
-	if p.model == nil || w < minRasterPixels || h < minRasterPixels || p.model.End == 0 {
-		return image.NewRGBA(image.Rect(0, 0, 1, 1))
+func (p *picture) draw(w, h int) image.Image {
+	blank := image.NewRGBA(image.Rect(0, 0, 1, 1))
+	if p.render == nil || w < minRasterPixels || h < minRasterPixels {
+		return blank
 	}
 	scale := 1.0
 	if size := p.raster.Size(); size.Width > 0 {
@@ -38,32 +42,55 @@ func (p *timelinePicture) draw(w, h int) image.Image {
 	}
 	img, err := p.render(w, h, scale)
 	if err != nil {
-		return image.NewRGBA(image.Rect(0, 0, 1, 1))
+		return blank
 	}
 	return img
 }
 
-// render draws the whole run at w×h pixels for a device pixel ratio scale.
-func (p *timelinePicture) render(w, h int, scale float64) (*image.RGBA, error) {
-	return timeline.Render(p.model, timeline.Options{Width: w, Height: h, Scale: scale})
-}
-
-// setModel shows m instead, as when more of a log has been read.
-func (p *timelinePicture) setModel(m *timeline.Model) {
-	p.model = m
+// set replaces what the picture draws and redraws it.
+func (p *picture) set(render renderFunc) {
+	p.render = render
 	p.raster.Refresh()
 }
 
-// drawable reports whether the model has anything to draw.
-func (p *timelinePicture) drawable() bool { return p.model != nil && p.model.End > 0 }
-
-// object returns what to put in a layout: the picture, or a line saying
-// that there is nothing to draw.
-func (p *timelinePicture) object() fyne.CanvasObject {
-	if !p.drawable() {
-		l := widget.NewLabel("This log has no timed events to draw.")
-		l.Alignment = fyne.TextAlignCenter
-		return l
+// export draws the picture at its size on screen for the pixel ratio scale,
+// or at 1600×900 if it has not been laid out; nil if it cannot be drawn.
+func (p *picture) export(scale float32) image.Image {
+	if p.render == nil {
+		return nil
 	}
-	return p.raster
+	size := p.raster.Size()
+	w, h := int(size.Width*scale+0.5), int(size.Height*scale+0.5)
+	if w < minRasterPixels || h < minRasterPixels {
+		w, h, scale = 1600, 900, 1
+	}
+	img, err := p.render(w, h, float64(scale))
+	if err != nil {
+		return nil
+	}
+	return img
+}
+
+// timelineRender draws the whole run of m, or returns nil if m has no timed
+// events.
+func timelineRender(m *timeline.Model) renderFunc {
+	if m == nil || m.End == 0 {
+		return nil
+	}
+	return func(w, h int, scale float64) (*image.RGBA, error) {
+		return timeline.Render(m, timeline.Options{Width: w, Height: h, Scale: scale})
+	}
+}
+
+// heapRender draws the heap chart of a profile's bands and the heap
+// counters (either may be nil), or returns nil if there is nothing to draw.
+func heapRender(title string, prof *heapview.Profile, heap *heapview.Heap) renderFunc {
+	c := &heapview.Chart{Heap: heap, Title: title}
+	if prof != nil && prof.Len() > 0 {
+		c.Bands = heapview.NewBands(prof, heapview.BandOptions{})
+	}
+	if c.Bands == nil && (heap == nil || heap.Empty()) {
+		return nil
+	}
+	return func(w, h int, _ float64) (*image.RGBA, error) { return c.Render(w, h) }
 }
