@@ -651,3 +651,51 @@ func lineColumn(img *image.RGBA, clip image.Rectangle, x int, y0, y1, width floa
 	lo, hi := math.Min(y0, y1), math.Max(y0, y1)
 	fillColumn(img, clip, x, lo-width/2, hi+width/2, c)
 }
+
+// BandAt is the hover read-out: for the pointer at (x, y) in an image laid
+// out as l, it returns the time under the pointer and the band drawn there
+// (the band whose stacked span holds y, or in ModeLines the line within
+// 4 pixels of y), or -1 if there is none. ok is false when x is outside
+// the sampled span; the values of every band at t are Bands.ValuesAt(t).
+func (c *Chart) BandAt(l Layout, x, y int) (t uint64, band int, ok bool) {
+	t = l.Axis.Time(float64(x) + 0.5)
+	if c.Bands == nil || !image.Pt(x, y).In(l.Plot) {
+		return t, -1, false
+	}
+	cur := bandCursor{bd: c.Bands, vals: make([]float64, c.Bands.Len())}
+	if !cur.at(t) {
+		return t, -1, false
+	}
+	fy := float64(y) + 0.5
+	switch c.Mode {
+	case ModeLines:
+		best, bestD := -1, 4.0
+		for b, v := range cur.vals {
+			if d := math.Abs(c.yOf(l, v) - fy); d <= bestD {
+				best, bestD = b, d
+			}
+		}
+		return t, best, true
+	default:
+		var total float64
+		for _, v := range cur.vals {
+			total += v
+		}
+		scale := 1.0 // of value to plot units
+		if c.Mode == ModeNormalised {
+			if total == 0 {
+				return t, -1, true
+			}
+			scale = 100 / total
+		}
+		var sum float64
+		for b, v := range cur.vals {
+			lo := c.yOf(l, sum*scale)
+			sum += v
+			if hi := c.yOf(l, sum*scale); v > 0 && fy <= lo && fy >= hi {
+				return t, b, true
+			}
+		}
+		return t, -1, true
+	}
+}

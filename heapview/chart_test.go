@@ -269,3 +269,43 @@ func TestChartConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestBandAt checks the hover read-out against the drawn chart: the band
+// it names at a pixel is the band whose colour is there.
+func TestBandAt(t *testing.T) {
+	bd := NewBands(readProfile(t, "../testdata/generated/hy.eventlog"), BandOptions{Max: 6})
+	colors := BandColors(bd)
+	for _, m := range []Mode{ModeArea, ModeNormalised, ModeLines} {
+		c := &Chart{Bands: bd, Mode: m}
+		img, err := c.Render(800, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, _ := c.Layout(img.Bounds())
+		hits := 0
+		for x := l.Plot.Min.X; x < l.Plot.Max.X; x += 7 {
+			for y := l.Plot.Min.Y; y < l.Plot.Max.Y; y += 5 {
+				tm, b, ok := c.BandAt(l, x, y)
+				if tm != l.Axis.Time(float64(x)+0.5) {
+					t.Fatalf("time at x %d: %d", x, tm)
+				}
+				if !ok || b < 0 || m == ModeLines {
+					continue
+				}
+				if got := img.RGBAAt(x, y); got == colors[b] {
+					hits++
+				} else if y > l.Plot.Min.Y+1 && img.RGBAAt(x, y-1) == colors[b] && img.RGBAAt(x, y+1) == colors[b] {
+					t.Errorf("%v (%d,%d): BandAt says %q, pixel %v", m, x, y, bd.Name(b), got)
+				}
+			}
+		}
+		if m != ModeLines && hits < 100 {
+			t.Errorf("%v: only %d pixels matched", m, hits)
+		}
+	}
+	c := &Chart{Bands: bd}
+	l, _ := c.Layout(image.Rect(0, 0, 800, 500))
+	if _, b, ok := c.BandAt(l, l.Plot.Min.X-5, l.Plot.Min.Y+5); ok || b != -1 {
+		t.Errorf("outside the plot: band %d ok %v", b, ok)
+	}
+}
