@@ -13,10 +13,20 @@
 //
 // Bands reduces a Profile to the N largest bands by integrated size plus an
 // OTHER band holding the rest, as one dense matrix ready to draw, and answers
-// "what is each band's value at time t" for hover read-outs. Chart draws the
-// bands (stacked, normalised to 100 % or as lines), the heap size and live
-// lines and the GC pauses into an *image.RGBA, on the same time axis as the
-// timeline views (timeline.Axis).
+// "what is each band's value at time t" for hover read-outs (ValuesAt;
+// Chart.BandAt names the band under the pointer). Chart draws the bands
+// (stacked, normalised to 100 % or as lines), the heap size, live-data and
+// blocks lines and the GC pauses into an *image.RGBA, on the same time axis
+// as the timeline views (timeline.Axis). A band's colour comes from a hash
+// of its name, so it is the same in every file.
+//
+// Eventlog censuses are placed at their elapsed time. A .hp file records
+// mutator CPU seconds instead; its censuses are placed at that many
+// seconds, so a .hp chart's time axis is mutator time (the legend says so).
+// The eventlog and the .hp file of one run list the same censuses in the
+// same order and give the same bands, except that in .hp files the RTS cuts
+// cost-centre stack names longer than 25 bytes to 21 bytes and "...", so
+// such -hc bands are named (and coloured) differently.
 //
 // The models are flat slices of plain values: they hold no pointers per
 // sample or per band, so that large profiles cost the garbage collector
