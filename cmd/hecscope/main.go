@@ -5,6 +5,8 @@ package main
 import (
 	"fmt"
 	"os"
+
+	_ "github.com/hecscope/hecscope/cmd/hecscope/internal/plainlocale" // before Fyne initialises
 )
 
 // command is one subcommand: it gets the arguments after its name and returns
