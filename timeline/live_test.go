@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"image"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -34,10 +35,13 @@ func TestLiveSnapshots(t *testing.T) {
 			go func(r int) {
 				defer wg.Done()
 				img := image.NewRGBA(image.Rect(0, 0, 320, 200))
+				checked := 0
 				for {
 					select {
 					case <-done:
-						return
+						if checked > 0 {
+							return
+						}
 					default:
 					}
 					m := l.Snapshot()
@@ -67,6 +71,7 @@ func TestLiveSnapshots(t *testing.T) {
 							t.Error(err)
 						}
 					}
+					checked++
 					mu.Lock()
 					if len(kept) < 50 {
 						kept = append(kept, f)
@@ -79,6 +84,9 @@ func TestLiveSnapshots(t *testing.T) {
 			n := min(1+i%97, len(evs)-i)
 			l.Add(evs[i : i+n])
 			i += n
+			if i%7 == 0 {
+				runtime.Gosched()
+			}
 		}
 		close(done)
 		wg.Wait()

@@ -148,21 +148,22 @@ type openSpan struct {
 // of a thread that never ran, a capability out of range) are counted in
 // Anomalies and otherwise ignored.
 type Builder struct {
-	hecs      []hecBuilder
-	threads   []threadBuilder
-	threadIdx map[uint32]int32
-	strs      []string
-	strIdx    map[string]int32
-	global    chunkList[Instant] // instants of no HEC
-	userSpans chunkList[UserSpan]
-	open      map[spanKey][]openSpan
-	labels    []LabelStats
-	labelIdx  map[int32]int
-	start     uint64
-	end       uint64
-	events    int64
-	anomalies int64
-	any       bool
+	hecs        []hecBuilder
+	threads     []threadBuilder
+	threadIdx   map[uint32]int32 // thread id → index in threads, for ids ≥ denseThreads
+	threadDense []int32          // thread id → index+1 in threads (0: none), for ids < denseThreads
+	strs        []string
+	strIdx      map[string]int32
+	global      chunkList[Instant] // instants of no HEC
+	userSpans   chunkList[UserSpan]
+	open        map[spanKey][]openSpan
+	labels      []LabelStats
+	labelIdx    map[int32]int
+	start       uint64
+	end         uint64
+	events      int64
+	anomalies   int64
+	any         bool
 }
 
 // NewBuilder returns an empty builder.
@@ -200,12 +201,28 @@ func (b *Builder) hec(c int32) *hecBuilder {
 	return h
 }
 
+// denseThreads bounds the thread ids looked up by slice rather than map (GHC
+// numbers threads from 1 upwards).
+const denseThreads = 1 << 22
+
 // thread returns the builder of thread id, creating it.
 func (b *Builder) thread(id uint32) *threadBuilder {
-	if i, ok := b.threadIdx[id]; ok {
-		return &b.threads[i]
+	if id < denseThreads {
+		if int(id) < len(b.threadDense) {
+			if i := b.threadDense[id]; i > 0 {
+				return &b.threads[i-1]
+			}
+		} else {
+			n := max(int(id)+1, 2*len(b.threadDense))
+			b.threadDense = append(b.threadDense, make([]int32, min(n, denseThreads)-len(b.threadDense))...)
+		}
+		b.threadDense[id] = int32(len(b.threads)) + 1
+	} else {
+		if i, ok := b.threadIdx[id]; ok {
+			return &b.threads[i]
+		}
+		b.threadIdx[id] = int32(len(b.threads))
 	}
-	b.threadIdx[id] = int32(len(b.threads))
 	b.threads = append(b.threads, threadBuilder{id: id, label: -1})
 	return &b.threads[len(b.threads)-1]
 }
