@@ -1,5 +1,86 @@
 // Package timeline holds what hecscope draws on its time lines: the shared
-// time axis (ns ↔ pixel mapping, tick choice and labels), the per-HEC and
-// per-thread model built in one pass over the decoded events, its level of
-// detail queries, and a renderer into *image.RGBA.
+// time axis, a model of the run built in one pass over the decoded events,
+// level-of-detail queries over it, a renderer into *image.RGBA, and the run's
+// summary statistics (Summarizer, SummarizeRange).
+//
+// # Time axis
+//
+// Axis maps ns to device pixels and back, picks 1-2-5 tick steps and writes
+// tick labels in the unit that suits the zoom ("1.5s", "250ms", "12.4µs").
+// Every view that shows time (the heap charts too) uses it, so views line up.
+// ParseTime reads "1.5s", "250ms", "800us" or raw ns.
+//
+// # Model
+//
+// A Builder takes events in file order (Add) and a Snapshot gives an
+// immutable *Model. Each HEC and each thread has a Track: a sequence of
+// 16-byte, pointer-free Marks, each a change of State (HEC: idle, running
+// thread T, GC sync/work/idle/done; thread: runnable, running on HEC h,
+// blocked and why, finished). The stop status that ended a run is on the mark
+// that ends it. HEC tracks, instant events (thread creation, migration,
+// wakeups, GC requests, messages, markers), spark events and SparkCounters
+// samples are kept in fixed-size chunks, so growth never copies them and the
+// garbage collector sees a handful of pointers per million events; spark
+// times take 4 bytes each (32-bit offsets from a per-chunk base). Strings
+// (labels, messages) are interned in one table and referred to by index.
+// Thread ids index a slice when they are dense, as GHC's are.
+//
+// File order is not time order: a thread's events come from the blocks of
+// several HECs. Thread marks are inserted at their place in time; a wakeup
+// logged while the thread runs, or after it finished, is dropped whichever
+// arrives first. Per HEC, file order is time order except GC_END, which GHC
+// back-dates; a mark stamped before its predecessor is moved up to it.
+//
+// User messages "START x" / "STOP x" (the ghc-events-analyze convention; a
+// leading number, "START 3 x", is an instance id) become UserSpans, summed
+// per label in LabelStats (count, total, min, max, mean).
+//
+// # Level of detail
+//
+// A query for [t0, t1] at W pixels (Track.Columns) returns, per pixel column,
+// the time spent in each state, the dominant state and its share, and how
+// many marks fall in it; InstantColumns and SparkColumns count instant and
+// spark events per column. The cost grows with W and the logarithm of the
+// number of marks, not with the marks in view.
+//
+// How: every 32nd mark of a track carries the cumulative time per state up
+// to it (a checkpoint), so the time per state up to any instant is one
+// binary search, one checkpoint and at most 32 marks away; a column is the
+// difference of two such sums. Column boundaries are found by galloping
+// forward from the previous one, columns without marks are filled without
+// any search, and short steps walk the marks in between.
+//
+// Why this and not the alternatives, which were studied first:
+// ThreadScope's duration trees (a binary tree over the spans, each node
+// summarising its subtree, descended until a node fits in a pixel) give the
+// same O(W log n) bound but need a node per span with per-state totals and
+// must be rebuilt or rebalanced as the log grows, which fights the
+// append-only, shareable storage that live snapshots rely on. The merging of
+// sub-pixel spans that gotraceui and Tracy do (draw runs of spans narrower
+// than a pixel as one block) keeps the picture honest and cheap when spans
+// are found by search, but yields "something happened here", not how long
+// each state lasted, which the HEC rows and the activity graph need.
+// Checkpointed prefix sums are append-only (a snapshot shares them), exact to
+// the ns, and cost 2 bytes per mark. Measured on a 124 MB log (16.7 M
+// events; 2 HECs plus 64 thread rows at 1920 columns, medians of 5):
+// 5.6 ms for the whole run against 12.8 ms for visiting every mark, and
+// 0.71 ms for a 1 ms window.
+//
+// # Incremental growth
+//
+// The builder only ever appends to storage a snapshot can see, or copies it
+// first (the marks of a thread that receive an out-of-order insertion after a
+// snapshot). Live wraps a Builder with a lock so that one goroutine adds
+// events while others take snapshots and read them without locks.
+//
+// # Rendering
+//
+// Render and RenderInto draw the views "timeline" (activity profile and one
+// row per HEC: running green, GC orange, GC waiting beige, as ThreadScope
+// colours them, with thread ids on spans wide enough and instant events as
+// ticks when few enough to tell apart), "threads" (one row per thread alive
+// in the range, coloured by state and by why it is blocked), "activity"
+// (whole run and per HEC) and "sparks" (per HEC spark rates and pool size),
+// with user markers as lines across the rows and a key. Fills write pixels
+// directly; text and the spark curves use gg with the Go fonts.
 package timeline
