@@ -172,12 +172,19 @@ func (r *renderer) fill(x0, y0, x1, y1 int, c color.RGBA) {
 	}
 }
 
-// text draws s with its anchor (ax, ay in 0..1 of its box) at x, y.
+// text draws s with its anchor (ax, ay in 0..1 of its width and of the
+// font's ascent) at x, y: glyph masks are drawn straight into the image.
 func (r *renderer) text(s string, x, y, ax, ay float64, c color.RGBA) {
+	if r.face == nil {
+		return
+	}
+	w := r.textWidth(s)
 	faceMu.Lock()
 	defer faceMu.Unlock()
-	r.dc.SetColor(c)
-	r.dc.DrawStringAnchored(s, x, y, ax, ay)
+	asc := float64(r.face.Metrics().Ascent) / 64
+	d := font.Drawer{Dst: r.img, Src: image.NewUniform(c), Face: r.face,
+		Dot: fixed.Point26_6{X: fixed.Int26_6((x - ax*w) * 64), Y: fixed.Int26_6((y + ay*asc) * 64)}}
+	d.DrawString(s)
 }
 
 // textWidth returns the width of s in pixels (the sum of its glyphs'
@@ -223,7 +230,9 @@ func (r *renderer) drawAxis() {
 		if tk.Major {
 			r.fill(x, r.top, x+1, r.bottom, ColourGrid)
 			r.fill(x, y-int(6*r.s), x+1, y, ColourAxis)
-			r.text(tk.Label, float64(x), float64(y)-7*r.s, 0.5, 0, ColourText)
+			// Labels stay inside the image at both ends.
+			lx := math.Min(math.Max(float64(x), r.textWidth(tk.Label)/2+1), float64(r.w)-r.textWidth(tk.Label)/2-1)
+			r.text(tk.Label, lx, float64(y)-7*r.s, 0.5, 0, ColourText)
 		} else {
 			r.fill(x, y-int(3*r.s), x+1, y, ColourAxis)
 		}
@@ -489,7 +498,7 @@ func (r *renderer) drawThreads() {
 		// Alive in the view: its first mark before the view ends, and not
 		// finished before it starts.
 		th := &r.m.Threads[i]
-		if th.Track.Len() > 0 && th.Track.Mark(0).Time < r.ax.To && (th.Finished == 0 || th.Finished > r.ax.From) {
+		if th.Track.Len() > 0 && th.First < r.ax.To && (th.Finished == 0 || th.Finished > r.ax.From) {
 			shown = append(shown, i)
 		}
 	}

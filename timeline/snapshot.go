@@ -41,7 +41,9 @@ type Thread struct {
 	// Created is the time of CreateThread (0 if the log does not have it);
 	// Finished the time it finished (0 if it did not).
 	Created, Finished uint64
-	Track             Track
+	// First is the time of the thread's first mark (its first event).
+	First uint64
+	Track Track
 }
 
 // String returns the i-th string of the model's string table ("" if out of
@@ -150,6 +152,9 @@ func (b *Builder) Snapshot() *Model {
 		t.shared = true
 		m.Threads[i] = Thread{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished,
 			Track: Track{marks: mv, cps: t.cps[:len(t.cps):len(t.cps)], end: b.end}}
+		if len(t.marks) > 0 {
+			m.Threads[i].First = t.marks[0].Time
+		}
 	}
 	return m
 }
