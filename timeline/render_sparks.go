@@ -54,7 +54,8 @@ func sampleCount(s *SparkSample, k SparkKind) float64 {
 
 // SparkRates returns, for n equal bins over the axis's range, the HEC's
 // rate of sparks of kind k in sparks per ms: counted from individual spark
-// events when the HEC has any, or else from its SparkCounters samples.
+// events when the HEC has any (converted then includes stolen, which the
+// thief converts), or else from its SparkCounters samples.
 func (h *HEC) SparkRates(ax Axis, n int, k SparkKind) []float64 {
 	out := make([]float64, max(n, 0))
 	if n <= 0 {
@@ -76,6 +77,9 @@ func (h *HEC) SparkRates(ax Axis, n int, k SparkKind) []float64 {
 		var c float64
 		if events {
 			c = float64(h.Sparks(k, a, b))
+			if k == SparkConverted {
+				c += float64(h.Sparks(SparkStolen, a, b)) // a stolen spark is converted by the thief
+			}
 		} else {
 			c = sparkCumulative(h, k, b) - sparkCumulative(h, k, a)
 		}
@@ -140,6 +144,9 @@ func (r *renderer) drawRates(h *HEC, y0, y1, nb int) {
 	// stroked in pieces of a few segments.
 	const piece = 16
 	for i, k := range sparkCurves {
+		if allZero(curves[i]) {
+			continue
+		}
 		dc.SetColor(SparkColour(k))
 		var px, py float64
 		for j, v := range curves[i] {
@@ -158,7 +165,7 @@ func (r *renderer) drawRates(h *HEC, y0, y1, nb int) {
 		}
 	}
 	faceMu.Unlock()
-	r.text(fmt.Sprintf("%.3g/ms", peak), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, ColourText)
+	r.text(rateLabel(peak), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, ColourText)
 }
 
 // drawPool draws a HEC's spark pool size from its samples in [y0, y1).
@@ -182,4 +189,24 @@ func (r *renderer) drawPool(h *HEC, y0, y1 int) {
 		r.fill(r.colX(i), top, r.colX(i)+1, y1, ColourSparkPool)
 	}
 	r.text(fmt.Sprintf("pool %.0f", peak), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, ColourText)
+}
+
+func allZero(v []float64) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// rateLabel writes a rate in sparks per ms with three significant digits.
+func rateLabel(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f/ms", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f/ms", v)
+	}
+	return fmt.Sprintf("%.2f/ms", v)
 }
