@@ -14,7 +14,7 @@ import (
 // internally consistent and stay unchanged while the model grows, and the
 // last must equal the model built in one go.
 func TestLiveSnapshots(t *testing.T) {
-	paths := []string{"../testdata/ghc-9.0.2/parwork-N2.eventlog", "/work/shared/corpus/public/ThreadScope__weird-spark-conversion.eventlog"}
+	paths := []string{"../testdata/ghc-9.0.2/parwork-N2.eventlog", "../testdata/corpus/ThreadScope__SumEulerPar1_sparks_detailed.eventlog"}
 	for _, path := range paths {
 		whole, evs := build(t, path)
 		if len(evs) == 0 {

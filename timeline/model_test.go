@@ -12,8 +12,10 @@ import (
 // testLogs returns the real eventlogs the model is checked on.
 func testLogs(t testing.TB) []string {
 	var out []string
+	// The shared corpus beside the checkout adds the bigger ThreadScope logs
+	// where it is present.
 	for _, pat := range []string{"../testdata/corpus/*.eventlog", "../testdata/ghc-9.0.2/*.eventlog",
-		"/work/shared/corpus/public/ThreadScope__*.eventlog"} {
+		"../../shared/corpus/public/ThreadScope__*.eventlog"} {
 		m, _ := filepath.Glob(pat)
 		out = append(out, m...)
 	}

@@ -314,11 +314,15 @@ func (r *renderer) blend(x, y int, c color.RGBA, a float64) {
 	if x < 0 || y < 0 || x >= r.w || y >= r.h {
 		return
 	}
+	w := uint32(a*255 + 0.5) // coverage in 1/255ths
+	if w == 0 {
+		return
+	}
 	o := y*r.img.Stride + 4*x
-	p := r.img.Pix[o : o+4]
-	p[0] = uint8(float64(p[0])*(1-a) + float64(c.R)*a)
-	p[1] = uint8(float64(p[1])*(1-a) + float64(c.G)*a)
-	p[2] = uint8(float64(p[2])*(1-a) + float64(c.B)*a)
+	p := r.img.Pix[o : o+4 : o+4]
+	p[0] = uint8((uint32(p[0])*(255-w) + uint32(c.R)*w + 127) / 255)
+	p[1] = uint8((uint32(p[1])*(255-w) + uint32(c.G)*w + 127) / 255)
+	p[2] = uint8((uint32(p[2])*(255-w) + uint32(c.B)*w + 127) / 255)
 	p[3] = 0xff
 }
 

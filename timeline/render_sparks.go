@@ -137,34 +137,22 @@ func (r *renderer) drawRates(h *HEC, y0, y1, nb int) {
 	}
 	hgt := float64(y1 - y0)
 	bw := float64(r.plotW) / float64(nb)
-	faceMu.Lock()
-	dc := r.dc
-	dc.SetLineWidth(1.3 * r.s)
-	// The rasterizer slows down with the cells of one path, so each curve is
-	// stroked in pieces of a few segments.
-	const piece = 16
+	width := math.Max(1, math.Round(1.3*r.s))
 	for i, k := range sparkCurves {
 		if allZero(curves[i]) {
 			continue
 		}
-		dc.SetColor(SparkColour(k))
+		c := SparkColour(k)
 		var px, py float64
 		for j, v := range curves[i] {
 			x := float64(r.gutter) + (float64(j)+0.5)*bw
 			yy := float64(y1) - v/peak*hgt
 			if j > 0 {
-				if j%piece == 1 {
-					dc.MoveTo(px, py)
-				}
-				dc.LineTo(x, yy)
-				if j%piece == 0 || j == len(curves[i])-1 {
-					dc.Stroke()
-				}
+				r.line(px, py, x, yy, width, c)
 			}
 			px, py = x, yy
 		}
 	}
-	faceMu.Unlock()
 	r.text(rateLabel(peak), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, ColourText)
 }
 
