@@ -2,30 +2,37 @@
 # on a fresh Debian machine (run as root, or with sudo available).
 
 GO      ?= go
-SAMPLE  ?= testdata/corpus/ghc-events__ghc-9.2-events.eventlog
+SAMPLE  ?= testdata/ghc-9.0.2/parwork-N2.eventlog
 APT_PKGS := gcc pkg-config libgl1-mesa-dev xorg-dev libgtk-3-dev xvfb
+# install also needs the desktop databases' tools.
+INSTALL_PKGS := xdg-utils shared-mime-info desktop-file-utils
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test deps vet fmt bench fuzz clean install
+.PHONY: all build run test deps apt vet bench clean install
 
 all: build
 
 # deps installs the apt packages cgo needs (only those missing) and the Go modules.
 deps:
-	@missing=""; for p in $(APT_PKGS); do \
+	@$(MAKE) --no-print-directory apt PKGS="$(APT_PKGS)"
+	$(GO) mod download
+
+# apt installs those of PKGS that are missing.
+apt:
+	@missing=""; for p in $(PKGS); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	$(GO) mod download
 
 build: deps
 	$(GO) build -o bin/hecscope ./cmd/hecscope
 
+# run opens the app on a bundled sample: a GHC 9.0.2 run with two capabilities.
 run: build
-	./bin/hecscope summary $(SAMPLE)
+	./bin/hecscope $(SAMPLE)
 
 vet:
 	$(GO) vet ./...
@@ -43,6 +50,7 @@ bench:
 # eventlogs and .hp heap profiles, so that double-clicking one opens it.
 PREFIX ?= $(HOME)/.local
 install: build
+	@$(MAKE) --no-print-directory apt PKGS="$(INSTALL_PKGS)"
 	install -Dm755 bin/hecscope $(PREFIX)/bin/hecscope
 	install -Dm644 assets/hecscope.png $(PREFIX)/share/icons/hicolor/256x256/apps/hecscope.png
 	install -Dm644 assets/hecscope-512.png $(PREFIX)/share/icons/hicolor/512x512/apps/hecscope.png
