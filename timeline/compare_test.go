@@ -1,0 +1,207 @@
+package timeline
+
+import (
+	"os"
+	"testing"
+)
+
+// readRunFile reads a run from a test log, skipping the test if it is absent.
+func readRunFile(t testing.TB, path, name string) *Run {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("no log: %v", err)
+	}
+	defer f.Close()
+	r, err := ReadRun(f, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func rowByName(t *testing.T, c *Comparison, name string) DiffRow {
+	t.Helper()
+	for _, r := range c.Rows {
+		if r.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("no row %q", name)
+	return DiffRow{}
+}
+
+// TestCompareParworkN1N2 compares the same workload run with -N1 and -N2:
+// every delta is the difference of the two summaries' figures.
+func TestCompareParworkN1N2(t *testing.T) {
+	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
+	b := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
+	// The summary inside the run is Summarize's.
+	if want := summarizeFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog"); want.TotalNS != b.Summary.TotalNS ||
+		want.GC.Total != b.Summary.GC.Total || want.Heap != b.Summary.Heap || want.Sparks.Total != b.Summary.Sparks.Total {
+		t.Fatalf("ReadRun summary differs from Summarize")
+	}
+	c := Compare(a, b)
+	if c.A != "N1" || c.B != "N2" {
+		t.Errorf("names %q, %q", c.A, c.B)
+	}
+	sa, sb := &a.Summary, &b.Summary
+	diffs := []struct {
+		name   string
+		va, vb float64
+	}{
+		{"Wall time", f(sa.TotalNS), f(sb.TotalNS)},
+		{"Mutator time", f(sa.MutatorNS), f(sb.MutatorNS)},
+		{"GC time", f(sa.GC.Total.ElapsedNS), f(sb.GC.Total.ElapsedNS)},
+		{"Productivity", sa.Productivity, sb.Productivity},
+		{"Collections", float64(sa.GC.Total.Collections), float64(sb.GC.Total.Collections)},
+		{"Longest pause", f(sa.GC.Total.MaxPauseNS), f(sb.GC.Total.MaxPauseNS)},
+		{"Allocated", f(sa.Heap.Allocated), f(sb.Heap.Allocated)},
+		{"Max heap size", f(sa.Heap.MaxSize), f(sb.Heap.MaxSize)},
+		{"Max live", f(sa.Heap.MaxLive), f(sb.Heap.MaxLive)},
+		{"Sparks created", f(sa.Sparks.Total.Created), f(sb.Sparks.Total.Created)},
+		{"Sparks converted", f(sa.Sparks.Total.Converted), f(sb.Sparks.Total.Converted)},
+		{"Sparks fizzled", f(sa.Sparks.Total.Fizzled), f(sb.Sparks.Total.Fizzled)},
+		{"Threads created", f(sa.Threads), f(sb.Threads)},
+		{"HECs", float64(sa.Capabilities), float64(sb.Capabilities)},
+	}
+	for _, d := range diffs {
+		r := rowByName(t, c, d.name)
+		if !r.HasA || !r.HasB || r.A != d.va || r.B != d.vb || r.Delta() != d.vb-d.va {
+			t.Errorf("%s: row %+v delta %v, want A %v B %v delta %v", d.name, r, r.Delta(), d.va, d.vb, d.vb-d.va)
+		}
+		if rel, ok := r.Relative(); d.va != 0 && (!ok || rel != (d.vb-d.va)/d.va) {
+			t.Errorf("%s: relative %v %v", d.name, rel, ok)
+		}
+	}
+	// The runs really differ: -N2 has two HECs, -N1 one.
+	if sa.Capabilities != 1 || sb.Capabilities != 2 {
+		t.Fatalf("capabilities %d, %d", sa.Capabilities, sb.Capabilities)
+	}
+	h1 := rowByName(t, c, "HEC 1 running")
+	if h1.HasA || !h1.HasB || h1.Verdict() != VerdictMissing {
+		t.Errorf("HEC 1 row %+v", h1)
+	}
+	// Utilisation is the model's running time over the run.
+	d := b.Model.RangeTimes(0, b.Model.End)
+	if r := rowByName(t, c, "HEC 1 running"); r.B != float64(d[1][StateRunning])/float64(b.Model.End) || r.B <= 0 || r.B > 1 {
+		t.Errorf("HEC 1 running %v", r.B)
+	}
+	// User spans: every label of either run has a row whose totals are the
+	// models'.
+	for _, run := range []*Run{a, b} {
+		for _, l := range run.Model.Labels {
+			r := rowByName(t, c, run.Model.String(l.Label)+" total")
+			v := r.A
+			if run == b {
+				v = r.B
+			}
+			if v != f(l.Total) {
+				t.Errorf("label %s: %v, want %d", run.Model.String(l.Label), v, l.Total)
+			}
+		}
+	}
+	// Distributions: every pause and run is counted once, in shared bins.
+	for _, h := range []Histogram{c.GCPauses, c.ThreadRuns} {
+		if len(h.Edges) < 2 || len(h.A) != len(h.Edges)-1 || len(h.B) != len(h.A) {
+			t.Fatalf("%s: %d edges, %d/%d bins", h.Title, len(h.Edges), len(h.A), len(h.B))
+		}
+		if sum(h.A) != h.TotalA || sum(h.B) != h.TotalB || h.TotalA == 0 || h.TotalB == 0 {
+			t.Errorf("%s: counts %d/%d of %d/%d", h.Title, sum(h.A), sum(h.B), h.TotalA, h.TotalB)
+		}
+	}
+	if c.GCPauses.TotalA != len(GCPauses(a.Model)) {
+		t.Errorf("pause count")
+	}
+	// GC pauses as the union over HECs cover at least ThreadScope's
+	// longest pause, which is one HEC's GCStart to GCEnd rounded to µs.
+	var longest uint64
+	for _, p := range GCPauses(b.Model) {
+		longest = max(longest, p)
+	}
+	if longest+1000 < sb.GC.Total.MaxPauseNS {
+		t.Errorf("longest union pause %d < ThreadScope's %d", longest, sb.GC.Total.MaxPauseNS)
+	}
+}
+
+func sum(v []int) int {
+	n := 0
+	for _, x := range v {
+		n += x
+	}
+	return n
+}
+
+func TestDiffRowVerdict(t *testing.T) {
+	cases := []struct {
+		r    DiffRow
+		want Verdict
+	}{
+		{DiffRow{A: 10, B: 5, HasA: true, HasB: true, Better: BetterLower}, VerdictBetter},
+		{DiffRow{A: 10, B: 15, HasA: true, HasB: true, Better: BetterLower}, VerdictWorse},
+		{DiffRow{A: 0.5, B: 0.9, HasA: true, HasB: true, Better: BetterHigher}, VerdictBetter},
+		{DiffRow{A: 0.5, B: 0.1, HasA: true, HasB: true, Better: BetterHigher}, VerdictWorse},
+		{DiffRow{A: 3, B: 3, HasA: true, HasB: true, Better: BetterHigher}, VerdictSame},
+		{DiffRow{A: 3, B: 7, HasA: true, HasB: true, Better: BetterNeither}, VerdictSame},
+		{DiffRow{A: 3, HasA: true, Better: BetterLower}, VerdictMissing},
+	}
+	for i, c := range cases {
+		if got := c.r.Verdict(); got != c.want {
+			t.Errorf("case %d: %v, want %v", i, got, c.want)
+		}
+	}
+	if _, ok := (DiffRow{A: 0, B: 4, HasA: true, HasB: true}).Relative(); ok {
+		t.Error("relative change from 0")
+	}
+	if rel, ok := (DiffRow{A: 4, B: 3, HasA: true, HasB: true}).Relative(); !ok || rel != -0.25 {
+		t.Errorf("relative %v", rel)
+	}
+	if d := (DiffRow{A: 4, HasA: true}).Delta(); d != 0 {
+		t.Errorf("delta without B: %v", d)
+	}
+}
+
+func TestHistogramBins(t *testing.T) {
+	h := NewHistogram("x", []uint64{0, 1, 9, 10, 11, 999}, []uint64{100, 100, 5000})
+	// Bins start at the decade of the shortest (1 ns) and reach past 5000.
+	if h.Edges[0] != 1 || h.Edges[len(h.Edges)-1] <= 5000 {
+		t.Fatalf("edges %v", h.Edges)
+	}
+	for i := 1; i < len(h.Edges); i++ {
+		if h.Edges[i] <= h.Edges[i-1] {
+			t.Fatalf("edges not increasing: %v", h.Edges)
+		}
+	}
+	// Every value lands in the bin whose edges bracket it.
+	check := func(vals []uint64, counts []int) {
+		want := make([]int, len(counts))
+		for _, v := range vals {
+			v = max(v, 1)
+			for i := 0; i+1 < len(h.Edges); i++ {
+				if h.Edges[i] <= v && v < h.Edges[i+1] {
+					want[i]++
+				}
+			}
+		}
+		for i := range want {
+			if want[i] != counts[i] {
+				t.Errorf("bins %v, want %v (edges %v)", counts, want, h.Edges)
+				return
+			}
+		}
+	}
+	check([]uint64{0, 1, 9, 10, 11, 999}, h.A)
+	check([]uint64{100, 100, 5000}, h.B)
+	if h.SumA != 1030 || h.SumB != 5200 {
+		t.Errorf("sums %d %d", h.SumA, h.SumB)
+	}
+	for k := 0; k < 60; k++ {
+		e := logEdge(k)
+		if logBin(e) != k || (k > 0 && logBin(e-1) != k-1) {
+			t.Errorf("edge %d = %d in bin %d", k, e, logBin(e))
+		}
+	}
+	if e := NewHistogram("empty", nil, nil); len(e.Edges) != 0 || e.TotalA != 0 {
+		t.Errorf("empty histogram %+v", e)
+	}
+}
