@@ -118,22 +118,10 @@ func SummarizeRange(src io.Reader, from, to uint64) (Summary, error) {
 			for k := range d {
 				d[k] = c.sparkLast[k] - min(c.sparkFirst[k], c.sparkLast[k])
 			}
-			sc := SparkCounts{Created: d[0], Dud: d[1], Overflowed: d[2], Converted: d[3], Fizzled: d[4], GCd: d[5],
-				Total: d[0] + d[1] + d[2]}
-			s.Sparks.PerCap = append(s.Sparks.PerCap, CapSparks{Cap: i, SparkCounts: sc})
-			t := &s.Sparks.Total
-			t.Total += sc.Total
-			t.Created += sc.Created
-			t.Converted += sc.Converted
-			t.Overflowed += sc.Overflowed
-			t.Dud += sc.Dud
-			t.GCd += sc.GCd
-			t.Fizzled += sc.Fizzled
+			s.Sparks.addCap(i, d)
 		}
 	}
-	if s.MutatorNS > 0 && s.Heap.Allocated > 0 {
-		s.Heap.AllocRate = uint64(float64(s.Heap.Allocated) / (float64(s.MutatorNS/1000) / 1e6))
-	}
+	s.setAllocRate()
 	return s, nil
 }
 

@@ -668,26 +668,39 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 			for k := range d {
 				d[k] = c.sparkAt[k] - min(c.sparkFirst[k], c.sparkAt[k])
 			}
-			sc := SparkCounts{
-				Created: d[0], Dud: d[1], Overflowed: d[2],
-				Converted: d[3], Fizzled: d[4], GCd: d[5],
-				Total: d[0] + d[1] + d[2],
-			}
-			s.Sparks.PerCap = append(s.Sparks.PerCap, CapSparks{Cap: i, SparkCounts: sc})
-			t := &s.Sparks.Total
-			t.Total += sc.Total
-			t.Created += sc.Created
-			t.Converted += sc.Converted
-			t.Overflowed += sc.Overflowed
-			t.Dud += sc.Dud
-			t.GCd += sc.GCd
-			t.Fizzled += sc.Fizzled
+			s.Sparks.addCap(i, d)
 		}
 	}
+	s.setAllocRate()
+	return s
+}
+
+// addCap adds capability c's spark counts, in the SparkCounters field order
+// (created, dud, overflowed, converted, fizzled, GC'd), to the per-capability
+// rows and the total.
+func (s *SparkSummary) addCap(c int, d [6]uint64) {
+	sc := SparkCounts{
+		Created: d[0], Dud: d[1], Overflowed: d[2],
+		Converted: d[3], Fizzled: d[4], GCd: d[5],
+		Total: d[0] + d[1] + d[2],
+	}
+	s.PerCap = append(s.PerCap, CapSparks{Cap: c, SparkCounts: sc})
+	t := &s.Total
+	t.Total += sc.Total
+	t.Created += sc.Created
+	t.Converted += sc.Converted
+	t.Overflowed += sc.Overflowed
+	t.Dud += sc.Dud
+	t.GCd += sc.GCd
+	t.Fizzled += sc.Fizzled
+}
+
+// setAllocRate derives the allocation rate, per second of mutator time
+// counted in whole microseconds as ThreadScope does.
+func (s *Summary) setAllocRate() {
 	if s.MutatorNS > 0 && s.Heap.Allocated > 0 {
 		s.Heap.AllocRate = uint64(float64(s.Heap.Allocated) / (float64(s.MutatorNS/1000) / 1e6))
 	}
-	return s
 }
 
 // Summarize decodes a whole eventlog from src and returns its Summary. The
