@@ -28,10 +28,11 @@ type Unit uint8
 
 // Units of comparison rows.
 const (
-	UnitCount    Unit = iota // a number of things
-	UnitNS                   // nanoseconds
-	UnitBytes                // bytes
-	UnitFraction             // a fraction in [0, 1] (shown as a percentage)
+	UnitCount          Unit = iota // a number of things
+	UnitNS                         // nanoseconds
+	UnitBytes                      // bytes
+	UnitFraction                   // a fraction in [0, 1] (shown as a percentage)
+	UnitBytesPerSecond             // bytes per second
 )
 
 // String returns the unit's name as the JSON output spells it.
@@ -45,6 +46,8 @@ func (u Unit) String() string {
 		return "bytes"
 	case UnitFraction:
 		return "fraction"
+	case UnitBytesPerSecond:
+		return "bytes/s"
 	}
 	return "invalid"
 }
@@ -206,7 +209,7 @@ func Compare(a, b *Run) *Comparison {
 	add("GC", "Copied", UnitBytes, BetterLower, f(sa.Heap.Copied), f(sb.Heap.Copied), ha, hb)
 
 	add("Heap", "Allocated", UnitBytes, BetterLower, f(sa.Heap.Allocated), f(sb.Heap.Allocated), ha, hb)
-	add("Heap", "Allocation rate", UnitBytes, BetterNeither, f(sa.Heap.AllocRate), f(sb.Heap.AllocRate), ha, hb)
+	add("Heap", "Allocation rate", UnitBytesPerSecond, BetterNeither, f(sa.Heap.AllocRate), f(sb.Heap.AllocRate), ha, hb)
 	add("Heap", "Max heap size", UnitBytes, BetterLower, f(sa.Heap.MaxSize), f(sb.Heap.MaxSize), ha, hb)
 	add("Heap", "Max live", UnitBytes, BetterLower, f(sa.Heap.MaxLive), f(sb.Heap.MaxLive), ha, hb)
 

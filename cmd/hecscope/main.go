@@ -21,6 +21,7 @@ var commands = []command{
 	{"dump", "dump FILE                 print every event as `ghc-events show` does", runDump},
 	{"summary", "summary [--json] FILE     print the run's summary statistics", runSummary},
 	{"render", "render FILE -o out.png [--view ...] ...", runRender},
+	{"compare", "compare [--json] A B       print the differences between two runs (B against A)", runCompare},
 }
 
 func main() {

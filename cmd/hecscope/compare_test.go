@@ -1,0 +1,120 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const parwork = "../../testdata/ghc-9.0.2/parwork-"
+
+// TestCompareJSONMatchesSummaries checks `compare --json` against the two
+// `summary --json` reports: each delta is the difference of the summaries.
+func TestCompareJSONMatchesSummaries(t *testing.T) {
+	code, out, errOut := hecscope(t, "compare", "--json", parwork+"N1.eventlog", parwork+"N2.eventlog")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var c struct {
+		A, B struct{ Name, Program string }
+		Rows []struct {
+			Group, Name, Unit, Better, Verdict string
+			A, B, Delta, Relative              *float64
+		}
+		Histograms []struct {
+			Title   string
+			EdgesNS []uint64 `json:"edges_ns"`
+			A, B    []int
+			TotalA  int `json:"total_a"`
+			TotalB  int `json:"total_b"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if c.A.Name != "parwork-N1.eventlog" || c.B.Name != "parwork-N2.eventlog" || c.A.Program == "" {
+		t.Errorf("runs %+v %+v", c.A, c.B)
+	}
+	summaries := make([]map[string]any, 2)
+	for i, f := range []string{"N1", "N2"} {
+		code, out, errOut := hecscope(t, "summary", "--json", parwork+f+".eventlog")
+		if code != 0 {
+			t.Fatalf("summary exit %d: %s", code, errOut)
+		}
+		if err := json.Unmarshal([]byte(out), &summaries[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Rows checked against summary fields (dotted paths).
+	fields := map[string]string{
+		"Wall time":        "duration_ns",
+		"Mutator time":     "mutator_ns",
+		"GC time":          "gc_ns",
+		"Productivity":     "productivity",
+		"Collections":      "gc_count",
+		"Longest pause":    "gc_max_pause_ns",
+		"Allocated":        "allocated_bytes",
+		"Max heap size":    "max_heap_size",
+		"Max live":         "max_heap_live",
+		"Threads created":  "threads",
+		"HECs":             "capabilities",
+		"Sparks created":   "sparks.created",
+		"Sparks converted": "sparks.converted",
+		"Sparks fizzled":   "sparks.fizzled",
+	}
+	lookup := func(m map[string]any, path string) (float64, bool) {
+		var v any = m
+		for _, k := range strings.Split(path, ".") {
+			mm, ok := v.(map[string]any)
+			if !ok {
+				return 0, false
+			}
+			v = mm[k]
+		}
+		f, ok := v.(float64)
+		return f, ok
+	}
+	seen := 0
+	for _, r := range c.Rows {
+		path, ok := fields[r.Name]
+		if !ok {
+			continue
+		}
+		a, okA := lookup(summaries[0], path)
+		b, okB := lookup(summaries[1], path)
+		if !okA || !okB {
+			t.Fatalf("summary JSON has no %s", path)
+		}
+		seen++
+		if r.A == nil || r.B == nil || r.Delta == nil || *r.A != a || *r.B != b || *r.Delta != b-a {
+			t.Errorf("%s: row %v %v %v, summaries %v %v", r.Name, r.A, r.B, r.Delta, a, b)
+		}
+	}
+	if seen != len(fields) {
+		t.Errorf("%d of %d rows found", seen, len(fields))
+	}
+	if len(c.Histograms) != 2 || len(c.Histograms[0].EdgesNS) < 2 || len(c.Histograms[0].A) != len(c.Histograms[0].EdgesNS)-1 {
+		t.Errorf("histograms %+v", c.Histograms)
+	}
+}
+
+func TestCompareTextAndUsage(t *testing.T) {
+	code, out, _ := hecscope(t, "compare", parwork+"N1.eventlog", parwork+"N2.eventlog")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"A: parwork-N1.eventlog", "Wall time", "Productivity", "HEC 1 running", "GC pauses (A: ", "worse", "better"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+	if code, _, _ := hecscope(t, "compare", parwork+"N1.eventlog"); code != 2 {
+		t.Errorf("one file: exit %d, want 2", code)
+	}
+	if code, _, _ := hecscope(t, "compare", "--bogus", "a", "b"); code != 2 {
+		t.Errorf("bad flag: exit %d, want 2", code)
+	}
+	if code, _, errOut := hecscope(t, "compare", "/nonexistent/a.eventlog", parwork+"N1.eventlog"); code != 1 || !strings.Contains(errOut, "nonexistent") {
+		t.Errorf("missing file: exit %d, %q", code, errOut)
+	}
+}
