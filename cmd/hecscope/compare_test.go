@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -116,5 +119,43 @@ func TestCompareTextAndUsage(t *testing.T) {
 	}
 	if code, _, errOut := hecscope(t, "compare", "/nonexistent/a.eventlog", parwork+"N1.eventlog"); code != 1 || !strings.Contains(errOut, "nonexistent") {
 		t.Errorf("missing file: exit %d, %q", code, errOut)
+	}
+}
+
+func TestRenderCompare(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cmp.png")
+	code, _, errOut := hecscope(t, "render", "--compare", parwork+"N1.eventlog", parwork+"N2.eventlog", "-o", out,
+		"--align", "marker:round 2", "--width", "1000")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without --height the comparison is 3/4 as high as wide.
+	if cfg.Width != 1000 || cfg.Height != 750 {
+		t.Errorf("size %dx%d, want 1000x750", cfg.Width, cfg.Height)
+	}
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"render", "--compare", parwork + "N1.eventlog", "-o", out}, 2, "two eventlogs"},
+		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--align", "middle"}, 2, "--align"},
+		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--align", "marker:no such"}, 1, "no marker matching"},
+		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog"}, 2, "-o out.png"},
+	}
+	for _, c := range cases {
+		code, _, errOut := hecscope(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", c.args, code, errOut, c.code, c.msg)
+		}
 	}
 }

@@ -64,6 +64,8 @@ func runRender(args []string) int {
 	mode := fs.String("mode", "area", "heap view: area, normalised or lines")
 	bands := fs.Int("bands", 0, "heap view: bands to name before OTHER (default 15)")
 	sortBy := fs.String("sort", "size", "heap view: band order, size, name or growth")
+	compare := fs.Bool("compare", false, "draw two eventlogs A B stacked for comparison")
+	align := fs.String("align", "start", "with --compare: align the runs at the start or at marker:TEXT")
 	usage := func(msg string) int {
 		if msg != "" {
 			fmt.Fprintf(os.Stderr, "hecscope render: %s\n", msg)
@@ -84,6 +86,9 @@ func runRender(args []string) int {
 		}
 		files = append(files, fs.Arg(0))
 		rest = fs.Args()[1:]
+	}
+	if *compare {
+		return runRenderCompare(fs, compareRender{files: files, out: *out, align: *align, view: *view, width: *width, height: *height, scale: *scale})
 	}
 	if len(files) != 1 {
 		return usage("one eventlog FILE needed")

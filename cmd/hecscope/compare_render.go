@@ -1,0 +1,161 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"image"
+	"image/draw"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// compareRender is what `hecscope render --compare A B` draws, after the
+// flags are parsed.
+type compareRender struct {
+	files         []string
+	out           string
+	align         string // "start" or "marker:TEXT"
+	view          string
+	width, height int
+	scale         float64
+}
+
+// runRenderCompare implements `hecscope render --compare A B -o out.png
+// [--align start|marker:TEXT] [--view V] [--width W] [--height H] [--scale
+// S]`: both runs' timelines stacked on one time axis with the table of
+// differences, the two distributions and the two heaps on one scale. fs is
+// the render command's parsed flags (to tell whether --height was given:
+// without it the comparison is 3/4 as high as wide).
+func runRenderCompare(fs *flag.FlagSet, c compareRender) int {
+	if len(c.files) != 2 {
+		return renderCompareUsage("--compare needs two eventlogs A B")
+	}
+	if c.out == "" {
+		return renderCompareUsage("-o out.png needed")
+	}
+	heightSet := false
+	fs.Visit(func(f *flag.Flag) { heightSet = heightSet || f.Name == "height" })
+	if !heightSet {
+		c.height = max(c.width*3/4, 300)
+	}
+	if c.align != "start" && !strings.HasPrefix(c.align, "marker:") {
+		return renderCompareUsage(fmt.Sprintf("--align %q: want start or marker:TEXT", c.align))
+	}
+	img, err := drawComparison(c)
+	if err != nil {
+		return fail(err)
+	}
+	if err := writePNG(c.out, img); err != nil {
+		return fail(err)
+	}
+	return 0
+}
+
+// renderCompareUsage reports a usage error of render --compare; exit code 2.
+func renderCompareUsage(msg string) int {
+	fmt.Fprintf(os.Stderr, "hecscope render: %s\nusage: hecscope render --compare A B -o out.png [--align start|marker:TEXT] [--view V] [--width W] [--height H] [--scale S]\n", msg)
+	return 2
+}
+
+// fail reports an error; exit code 1.
+func fail(err error) int {
+	fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+	return 1
+}
+
+// runHeap is a run with its heap counters, decoded in the same pass.
+type runHeap struct {
+	run  *timeline.Run
+	heap *heapview.Heap
+}
+
+// loadRunHeap decodes the eventlog at path once into its summary, timeline
+// model and heap counters. A corrupt log is an error; a truncated one is
+// drawn as far as it goes.
+func loadRunHeap(path string) (runHeap, error) {
+	f, err := ingest.Open(path)
+	if err != nil {
+		return runHeap{}, err
+	}
+	defer f.Close()
+	z, b, hc := timeline.NewSummarizer(), timeline.NewBuilder(), heapview.NewCollector()
+	var ev ingest.Event
+	for f.Next(&ev) {
+		z.Add(&ev)
+		b.Add(&ev)
+		hc.Add(&ev)
+	}
+	if err := f.Err(); err != nil {
+		return runHeap{}, fmt.Errorf("%s: %w", path, err)
+	}
+	st := f.Status()
+	if st.State == ingest.StateCorrupt {
+		return runHeap{}, fmt.Errorf("%s: %s", path, st)
+	}
+	h, _ := hc.Result()
+	return runHeap{
+		run:  &timeline.Run{Name: filepath.Base(path), Summary: z.Summary(f.Header(), st), Model: b.Snapshot()},
+		heap: h,
+	}, nil
+}
+
+// drawComparison loads both runs and draws the comparison picture: the
+// timelines, table and distributions (timeline.RenderCompare) above the two
+// heaps on one scale (heapview.DrawCompare) when either run has heap data.
+func drawComparison(c compareRender) (*image.RGBA, error) {
+	var runs [2]runHeap
+	for i, path := range c.files {
+		r, err := loadRunHeap(path)
+		if err != nil {
+			return nil, err
+		}
+		runs[i] = r
+	}
+	a, b := runs[0].run, runs[1].run
+	opt := timeline.CompareOptions{View: c.view, Width: c.width, Scale: c.scale}
+	if text, ok := strings.CutPrefix(c.align, "marker:"); ok {
+		var okA, okB bool
+		opt.AlignA, okA = timeline.FindMarker(a.Model, text)
+		opt.AlignB, okB = timeline.FindMarker(b.Model, text)
+		if !okA || !okB {
+			missing := c.files[0]
+			if okA {
+				missing = c.files[1]
+			}
+			return nil, fmt.Errorf("%s: no marker matching %q", missing, text)
+		}
+		opt.AlignLabel = fmt.Sprintf("aligned at marker %q (A %s, B %s)", text,
+			timeline.FormatDuration(opt.AlignA), timeline.FormatDuration(opt.AlignB))
+	}
+	hasHeap := (runs[0].heap != nil && !runs[0].heap.Empty()) || (runs[1].heap != nil && !runs[1].heap.Empty())
+	heapH := 0
+	if hasHeap {
+		heapH = c.height / 5
+	}
+	opt.Height = c.height - heapH
+	cmp := timeline.Compare(a, b)
+	top, err := timeline.RenderCompare(a, b, cmp, opt)
+	if err != nil {
+		return nil, err
+	}
+	if !hasHeap {
+		return top, nil
+	}
+	img := image.NewRGBA(image.Rect(0, 0, c.width, c.height))
+	draw.Draw(img, top.Bounds(), top, image.Point{}, draw.Src)
+	axA, axB := timeline.CompareAxes(c.width, c.scale, opt.AlignA, opt.AlignB, a.Model.End, b.Model.End)
+	heap := img.SubImage(image.Rect(0, opt.Height, c.width, c.height)).(*image.RGBA)
+	err = heapview.DrawCompare(heap, [2]heapview.CompareRun{
+		{Name: "A", Heap: runs[0].heap, Axis: axA, Colour: timeline.ColourRunA},
+		{Name: "B", Heap: runs[1].heap, Axis: axB, Colour: timeline.ColourRunB},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return img, nil
+}

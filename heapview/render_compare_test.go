@@ -1,0 +1,79 @@
+package heapview
+
+import (
+	"image"
+	"image/color"
+	"os"
+	"testing"
+
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// countColour counts the pixels of img exactly of colour c.
+func countColour(img *image.RGBA, c [4]uint8) int {
+	n := 0
+	for i := 0; i+4 <= len(img.Pix); i += 4 {
+		if [4]uint8(img.Pix[i:i+4]) == c {
+			n++
+		}
+	}
+	return n
+}
+
+func TestDrawCompareHeaps(t *testing.T) {
+	var heaps [2]*Heap
+	for i, name := range []string{"parwork-N1", "parwork-N2"} {
+		f, err := os.Open("../testdata/ghc-9.0.2/" + name + ".eventlog")
+		if err != nil {
+			t.Skip(err)
+		}
+		d, err := ReadEventlog(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		heaps[i] = d.Heap
+	}
+	endA, endB := heaps[0].Size.Time[heaps[0].Size.Len()-1], heaps[1].Size.Time[heaps[1].Size.Len()-1]
+	axA, axB := timeline.CompareAxes(1000, 1, 0, 0, endA, endB)
+	blue := [4]uint8{0x20, 0x40, 0xc0, 0xff}
+	orange := [4]uint8{0xe0, 0x80, 0x00, 0xff}
+	img := image.NewRGBA(image.Rect(0, 0, 1000, 300))
+	runs := [2]CompareRun{
+		{Name: "A", Heap: heaps[0], Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}},
+		{Name: "B", Heap: heaps[1], Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}},
+	}
+	if err := DrawCompare(img, runs); err != nil {
+		t.Fatal(err)
+	}
+	// Both live lines are drawn in their run's colour, B's further right
+	// (B ran longer).
+	lastX := func(c [4]uint8) int {
+		last := -1
+		for y := 40; y < 300; y++ {
+			for x := 0; x < 1000; x++ {
+				i := img.PixOffset(x, y)
+				if [4]uint8(img.Pix[i:i+4]) == c {
+					last = max(last, x)
+				}
+			}
+		}
+		return last
+	}
+	xa, xb := lastX(blue), lastX(orange)
+	if xa < 0 || xb < 0 || xb <= xa {
+		t.Errorf("live lines end at x %d (A) and %d (B)", xa, xb)
+	}
+	if want := int(axA.X(heaps[0].Live.Time[heaps[0].Live.Len()-1])); xa < want-3 || xa > 1000 {
+		t.Errorf("A's line ends at %d, its last live sample is at %d", xa, want)
+	}
+
+	// Without heaps: a message, no error, no run colour in the plot.
+	empty := image.NewRGBA(image.Rect(0, 0, 600, 200))
+	if err := DrawCompare(empty, [2]CompareRun{{Name: "A", Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}}, {Name: "B", Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := countColour(empty, blue); n > 12*12 {
+		t.Errorf("%d run-coloured pixels without heaps", n)
+	}
+}

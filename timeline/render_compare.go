@@ -1,0 +1,487 @@
+package timeline
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"math"
+	"strings"
+)
+
+// CompareOptions says how RenderCompare draws two runs.
+type CompareOptions struct {
+	// View is the timeline view drawn for each run (one of Views(); ""
+	// means "timeline").
+	View string
+	// Width and Height are the image size in device pixels.
+	Width, Height int
+	// Scale is the device pixel ratio (0 means 1).
+	Scale float64
+	// AlignA and AlignB are the times (ns) of run A and run B drawn at the
+	// same x: both 0 aligns the runs at their start; the times of a marker
+	// (FindMarker) align them there.
+	AlignA, AlignB uint64
+	// AlignLabel describes the alignment in the picture ("" for the start).
+	AlignLabel string
+}
+
+// Colours that tell the two runs and the verdicts apart.
+var (
+	ColourRunA   = color.RGBA{0x2a, 0x5c, 0xaa, 0xff} // run A: blue
+	ColourRunB   = color.RGBA{0xd9, 0x7a, 0x00, 0xff} // run B: amber
+	ColourBetter = color.RGBA{0x1a, 0x8a, 0x3a, 0xff} // B improves on A
+	ColourWorse  = color.RGBA{0xc0, 0x28, 0x28, 0xff} // B is worse than A
+	ColourSame   = color.RGBA{0x70, 0x70, 0x70, 0xff} // no change, or neither good nor bad
+	colourIdle   = color.RGBA{0xd8, 0xd8, 0xd8, 0xff}
+)
+
+// VerdictColour returns the colour a comparison row's change is drawn in.
+func VerdictColour(v Verdict) color.RGBA {
+	switch v {
+	case VerdictBetter:
+		return ColourBetter
+	case VerdictWorse:
+		return ColourWorse
+	}
+	return ColourSame
+}
+
+// FindMarker returns the time of the earliest user marker of the run whose
+// text contains text (the first exact match wins over an earlier partial
+// one), and whether there is one.
+func FindMarker(m *Model, text string) (uint64, bool) {
+	var best, exact uint64
+	found, foundExact := false, false
+	try := func(in Instant) {
+		if in.Kind != InstantUserMarker {
+			return
+		}
+		s := m.String(int32(in.Arg))
+		if s == text && (!foundExact || in.Time < exact) {
+			exact, foundExact = in.Time, true
+		}
+		if strings.Contains(s, text) && (!found || in.Time < best) {
+			best, found = in.Time, true
+		}
+	}
+	for c := range m.HECs {
+		h := &m.HECs[c]
+		for i := 0; i < h.NumInstants(); i++ {
+			try(h.Instant(i))
+		}
+	}
+	for i := 0; i < m.NumGlobalInstants(); i++ {
+		try(m.GlobalInstant(i))
+	}
+	if foundExact {
+		return exact, true
+	}
+	return best, found
+}
+
+// RenderCompare draws two runs for comparison: a headline of the main
+// differences and a bar per run whose length is its wall time, split into
+// the HECs' running, GC and idle time; the two runs' timelines stacked on
+// one time scale (aligned at AlignA/AlignB); the table of differences
+// coloured better/worse; and the GC pause and thread run distributions of
+// both runs over the same bins. c is Compare(a, b); both runs need models.
+func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, error) {
+	if opt.Width < 400 || opt.Height < 300 || opt.Width > 1<<14 || opt.Height > 1<<14 {
+		return nil, fmt.Errorf("rendering comparison: image size %dx%d out of range (400x300..16384)", opt.Width, opt.Height)
+	}
+	if a.Model == nil || b.Model == nil {
+		return nil, fmt.Errorf("rendering comparison: a run has no timeline model")
+	}
+	if a.Model.End < opt.AlignA || b.Model.End < opt.AlignB {
+		return nil, fmt.Errorf("rendering comparison: alignment time after the end of a run")
+	}
+	s := opt.Scale
+	if !(s > 0) {
+		s = 1
+	}
+	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
+	cr := newRenderer(img, nil, 0, 1, s)
+	cr.fill(0, 0, cr.w, cr.h, ColourBackground)
+
+	// Furniture heights: headline and bars, then the two timelines, then the
+	// table and distributions.
+	head := cr.drawCompareHead(a, b, c)
+	bottomH := max(int(float64(opt.Height)*0.36), int(160*s))
+	panelH := (opt.Height - head - bottomH) / 2
+	if panelH < int(80*s) {
+		return nil, fmt.Errorf("rendering comparison: image height %d too small", opt.Height)
+	}
+
+	axA, axB := CompareAxes(opt.Width, s, opt.AlignA, opt.AlignB, a.Model.End, b.Model.End)
+	for i, run := range []*Run{a, b} {
+		ax := axA
+		if i == 1 {
+			ax = axB
+		}
+		panel, err := renderPanel(run.Model, opt.View, opt.Width, panelH, s, ax)
+		if err != nil {
+			return nil, fmt.Errorf("rendering comparison: run %s: %w", run.Name, err)
+		}
+		y := head + i*panelH
+		draw.Draw(img, panel.Bounds().Add(image.Pt(0, y)), panel, image.Point{}, draw.Src)
+		// A coloured tab on the left edge says which run the panel shows.
+		col, tag := ColourRunA, "A"
+		if i == 1 {
+			col, tag = ColourRunB, "B"
+		}
+		cr.fill(0, y+int(2*s), int(4*s), y+panelH-int(2*s), col)
+		// The name goes left of the panel's key, where the view draws nothing.
+		cr.text(tag+": "+cr.fit(run.Name, float64(cr.gutter)-24*s), 8*s, float64(y+panelH)-11*s, 0, 0.5, col)
+		cr.fill(0, y+panelH-1, cr.w, y+panelH, ColourRowRule)
+	}
+	if opt.AlignLabel != "" {
+		cr.text(opt.AlignLabel, float64(cr.w)-8*s, float64(head)-6*s, 1, 0, ColourMarker)
+	}
+
+	// Table on the left, distributions on the right.
+	y0 := head + 2*panelH + int(6*s)
+	tableW := cr.w * 11 / 20
+	cr.drawDiffTable(c, int(8*s), y0, tableW-int(8*s), opt.Height-int(4*s))
+	hx := tableW + int(12*s)
+	hh := (opt.Height - y0 - int(8*s)) / 2
+	cr.drawHistogram(&c.GCPauses, hx, y0, cr.w-int(8*s), y0+hh-int(4*s))
+	cr.drawHistogram(&c.ThreadRuns, hx, y0+hh+int(4*s), cr.w-int(8*s), opt.Height-int(4*s))
+	return img, nil
+}
+
+// CompareAxes returns the axes on which RenderCompare (and a heap chart
+// drawn under it) puts runs A and B in an image width pixels wide at scale
+// s: one ns is as wide in both, and time alignA of A and time alignB of B
+// fall on the same x. The plot spans the longer lead-in before the
+// alignment point and the longer tail after it; each axis starts at its
+// run's time 0, so the run with the shorter lead-in starts further right.
+func CompareAxes(width int, s float64, alignA, alignB, endA, endB uint64) (Axis, Axis) {
+	if !(s > 0) {
+		s = 1
+	}
+	gutter := min(int(110*s), width/4)
+	plotW := max(width-gutter-int(8*s), 1)
+	alignA, alignB = min(alignA, endA), min(alignB, endB)
+	lead := max(alignA, alignB)
+	tail := max(endA-alignA, endB-alignB)
+	if lead+tail == 0 {
+		tail = 1
+	}
+	ppn := float64(plotW) / float64(lead+tail)
+	axis := func(align uint64) Axis {
+		x0 := float64(gutter) + float64(lead-align)*ppn
+		return NewAxis(0, align+tail, x0, float64(align+tail)*ppn)
+	}
+	return axis(alignA), axis(alignB)
+}
+
+// renderPanel draws one run's timeline view on axis ax (from CompareAxes):
+// the view's gutter and plot are moved to where the axis puts them.
+func renderPanel(m *Model, view string, w, h int, s float64, ax Axis) (*image.RGBA, error) {
+	if view == "" {
+		view = "timeline"
+	}
+	drawView, ok := viewFuncs[view]
+	if !ok {
+		return nil, fmt.Errorf("unknown view %q (views: %s)", view, strings.Join(Views(), ", "))
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	r := newRenderer(img, m, 0, 1, s)
+	r.gutter = int(math.Round(ax.X0))
+	r.plotW = max(int(math.Round(ax.Width)), 1)
+	r.ax = NewAxis(ax.From, ax.To, float64(r.gutter), float64(r.plotW))
+	r.fill(0, 0, r.w, r.h, ColourBackground)
+	drawView(r)
+	return img, nil
+}
+
+// drawCompareHead draws the headline (the verdict on wall time,
+// productivity and GC time) and the two runs' time bars; it returns the
+// height it used.
+func (r *renderer) drawCompareHead(a, b *Run, c *Comparison) int {
+	s := r.s
+	y := 16 * s
+	var parts []string
+	wall := findRow(c, "Wall time")
+	if wall != nil && wall.HasA && wall.HasB {
+		if rel, ok := wall.Relative(); ok {
+			word := "slower"
+			if rel < 0 {
+				word = "faster"
+			}
+			parts = append(parts, fmt.Sprintf("B is %.1f%% %s than A (%s vs %s)", 100*math.Abs(rel), word,
+				FormatDuration(uint64(wall.B)), FormatDuration(uint64(wall.A))))
+		}
+	}
+	headColour := ColourSame
+	if wall != nil {
+		headColour = VerdictColour(wall.Verdict())
+	}
+	for _, name := range []string{"Productivity", "GC time"} {
+		if row := findRow(c, name); row != nil && row.HasA && row.HasB {
+			parts = append(parts, fmt.Sprintf("%s %s → %s", name,
+				showCompareValue(row.A, row.Unit), showCompareValue(row.B, row.Unit)))
+		}
+	}
+	if len(parts) > 0 {
+		r.text(parts[0], 8*s, y, 0, 0.5, headColour)
+		if len(parts) > 1 {
+			r.text(strings.Join(parts[1:], ",  "), 8*s+r.textWidth(parts[0])+24*s, y, 0, 0.5, ColourText)
+		}
+	}
+	y += 14 * s
+
+	// Bars: length ∝ wall time; split by the HECs' share of running, GC
+	// and idle time.
+	longest := max(a.Model.End, b.Model.End, 1)
+	barX := float64(r.gutter)
+	// Room is left after the longer bar for its label.
+	barW := math.Max((float64(r.w)-barX-8*s)*0.6, 1)
+	for i, run := range []*Run{a, b} {
+		col, tag := ColourRunA, "A"
+		if i == 1 {
+			col, tag = ColourRunB, "B"
+		}
+		r.text(tag+": "+r.fit(run.Name, barX-24*s), 8*s, y+6*s, 0, 0.5, col)
+		m := run.Model
+		var d Durations
+		for _, hd := range m.RangeTimes(0, m.End) {
+			d.add(&hd)
+		}
+		total := float64(d.Total())
+		w := barW * float64(m.End) / float64(longest)
+		x := barX
+		if total > 0 {
+			for _, part := range []struct {
+				v float64
+				c color.RGBA
+			}{{float64(d[StateRunning]), ColourRunning}, {float64(d.GC()), ColourGC}, {total - float64(d[StateRunning]) - float64(d.GC()), colourIdle}} {
+				pw := w * part.v / total
+				r.fill(int(math.Round(x)), int(y), int(math.Round(x+pw)), int(y+12*s), part.c)
+				x += pw
+			}
+		}
+		label := fmt.Sprintf("%s  ·  %d HEC  ·  running %.0f%%  GC %.0f%%  idle %.0f%% of HEC time", FormatDuration(m.End), len(m.HECs),
+			pct(float64(d[StateRunning]), total), pct(float64(d.GC()), total), pct(total-float64(d[StateRunning])-float64(d.GC()), total))
+		lx := barX + w + 6*s
+		if lx+r.textWidth(label) > float64(r.w) {
+			lx = barX + 4*s
+			r.text(label, lx, y+6*s, 0, 0.5, ColourLabelOnBar)
+		} else {
+			r.text(label, lx, y+6*s, 0, 0.5, ColourText)
+		}
+		y += 16 * s
+	}
+	return int(y + 4*s)
+}
+
+func pct(v, total float64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return 100 * v / total
+}
+
+// findRow returns the comparison's row of that name, or nil.
+func findRow(c *Comparison, name string) *DiffRow {
+	for i := range c.Rows {
+		if c.Rows[i].Name == name {
+			return &c.Rows[i]
+		}
+	}
+	return nil
+}
+
+// showCompareValue formats a comparison value in its unit.
+func showCompareValue(v float64, u Unit) string {
+	v = math.Max(v, 0)
+	switch u {
+	case UnitNS:
+		return FormatDuration(uint64(v))
+	case UnitBytes:
+		return formatBytes(v)
+	case UnitBytesPerSecond:
+		return formatBytes(v) + "/s"
+	case UnitFraction:
+		return fmt.Sprintf("%.1f%%", 100*v)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// formatBytes writes a byte count with three significant digits in binary
+// units.
+func formatBytes(v float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	u := 0
+	for u+1 < len(units) && v >= 1024 {
+		v /= 1024
+		u++
+	}
+	if u == 0 {
+		return fmt.Sprintf("%.0f B", v)
+	}
+	prec := 2
+	if v >= 100 {
+		prec = 0
+	} else if v >= 10 {
+		prec = 1
+	}
+	return fmt.Sprintf("%.*f %s", prec, v, units[u])
+}
+
+// showChange formats a row's change: relative when A is not 0, in
+// percentage points for fractions, absolute otherwise.
+func showChange(row *DiffRow) string {
+	if !row.HasA || !row.HasB {
+		return "—"
+	}
+	d := row.Delta()
+	if d == 0 {
+		return "="
+	}
+	sign := "+"
+	if d < 0 {
+		sign = "−"
+	}
+	if row.Unit == UnitFraction {
+		return fmt.Sprintf("%s%.1fpp", sign, 100*math.Abs(d))
+	}
+	if rel, ok := row.Relative(); ok {
+		return fmt.Sprintf("%s%.1f%%", sign, 100*math.Abs(rel))
+	}
+	return sign + showCompareValue(math.Abs(d), row.Unit)
+}
+
+// drawDiffTable draws the table of differences in [x0, x1) × [y0, y1), in
+// as many columns of rows as it needs and fit; rows that do not fit are
+// counted at the end.
+func (r *renderer) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
+	s := r.s
+	lineH := 14 * s
+	rowsPer := max(int(float64(y1-y0)/lineH)-1, 1)
+	nameW, valW, chW := 150*s, 72*s, 64*s
+	colW := nameW + 2*valW + chW + 16*s
+	ncols := max(int(float64(x1-x0)/colW), 1)
+	// Headings of groups take a line each.
+	type line struct {
+		group string
+		row   *DiffRow
+	}
+	var lines []line
+	group := ""
+	for i := range c.Rows {
+		row := &c.Rows[i]
+		if row.Group != group {
+			group = row.Group
+			// A heading never ends a column.
+			if len(lines)%rowsPer == rowsPer-1 {
+				lines = append(lines, line{})
+			}
+			lines = append(lines, line{group: group})
+		}
+		lines = append(lines, line{row: row})
+	}
+	capacity := rowsPer * ncols
+	shown := lines
+	if len(lines) > capacity {
+		shown = lines[:capacity-1]
+	}
+	for k, ln := range shown {
+		col, i := k/rowsPer, k%rowsPer
+		x := float64(x0) + float64(col)*colW
+		y := float64(y0) + float64(i+1)*lineH + lineH/2
+		if i == 0 {
+			hy := float64(y0) + lineH/2
+			r.text("A", x+nameW+valW, hy, 1, 0.5, ColourRunA)
+			r.text("B", x+nameW+2*valW, hy, 1, 0.5, ColourRunB)
+			r.text("change", x+nameW+2*valW+chW, hy, 1, 0.5, ColourText)
+		}
+		if ln.row == nil {
+			r.text(ln.group, x, y, 0, 0.5, ColourAxis) // "" for a gap
+			continue
+		}
+		row := ln.row
+		r.text(r.fit(row.Name, nameW-8*s), x+6*s, y, 0, 0.5, ColourText)
+		va, vb := "—", "—"
+		if row.HasA {
+			va = showCompareValue(row.A, row.Unit)
+		}
+		if row.HasB {
+			vb = showCompareValue(row.B, row.Unit)
+		}
+		r.text(va, x+nameW+valW, y, 1, 0.5, ColourText)
+		r.text(vb, x+nameW+2*valW, y, 1, 0.5, ColourText)
+		r.text(showChange(row), x+nameW+2*valW+chW, y, 1, 0.5, VerdictColour(row.Verdict()))
+	}
+	if len(shown) < len(lines) {
+		k := len(shown)
+		x := float64(x0) + float64(k/rowsPer)*colW
+		y := float64(y0) + float64(k%rowsPer+1)*lineH + lineH/2
+		r.text(fmt.Sprintf("… %d more lines (hecscope compare)", len(lines)-len(shown)), x, y, 0, 0.5, ColourAxis)
+	}
+}
+
+// drawHistogram draws a distribution of both runs in [x0, x1) × [y0, y1):
+// per logarithmic bin, A's bar and B's bar side by side, heights on one
+// count scale, with the bin edges of whole decades labelled.
+func (r *renderer) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
+	s := r.s
+	mean := func(sum uint64, n int) string {
+		if n == 0 {
+			return "—"
+		}
+		return FormatDuration(sum / uint64(n))
+	}
+	title := fmt.Sprintf("%s — A: %d, mean %s;  B: %d, mean %s", h.Title, h.TotalA, mean(h.SumA, h.TotalA), h.TotalB, mean(h.SumB, h.TotalB))
+	r.text(r.fit(title, float64(x1-x0)), float64(x0), float64(y0)+7*s, 0, 0.5, ColourText)
+	top := y0 + int(18*s)
+	base := y1 - int(16*s)
+	if base-top < int(10*s) || len(h.Edges) < 2 {
+		if len(h.Edges) < 2 {
+			r.text("none in either run", float64(x0), float64(top)+8*s, 0, 0.5, ColourAxis)
+		}
+		return
+	}
+	bins := len(h.A)
+	peak := 1
+	for i := 0; i < bins; i++ {
+		peak = max(peak, h.A[i], h.B[i])
+	}
+	bw := float64(x1-x0) / float64(bins)
+	for i := 0; i < bins; i++ {
+		bx := float64(x0) + float64(i)*bw
+		half := math.Max((bw-2*s)/2, 1)
+		for k, n := range []int{h.A[i], h.B[i]} {
+			if n == 0 {
+				continue
+			}
+			col := ColourRunA
+			if k == 1 {
+				col = ColourRunB
+			}
+			ht := math.Max(float64(base-top)*float64(n)/float64(peak), 1)
+			xa := bx + s + float64(k)*half
+			r.fill(int(math.Round(xa)), int(math.Round(float64(base)-ht)), int(math.Round(xa+half)), base, col)
+		}
+	}
+	r.fill(x0, base, x1, base+1, ColourAxis)
+	// Label the decade edges (every binsPerDecade-th edge), as room allows.
+	lastX := math.Inf(-1)
+	for i, e := range h.Edges {
+		if i%binsPerDecade != 0 {
+			continue
+		}
+		x := float64(x0) + float64(i)*bw
+		label := FormatDuration(e)
+		w := r.textWidth(label)
+		if x-w/2 < lastX+6*s {
+			continue
+		}
+		r.fill(int(x), base, int(x)+1, base+int(4*s), ColourAxis)
+		lx := math.Min(math.Max(x, float64(x0)+w/2), float64(x1)-w/2)
+		r.text(label, lx, float64(base)+10*s, 0.5, 0.5, ColourText)
+		lastX = lx + w/2
+	}
+	r.text(fmt.Sprintf("%d", peak), float64(x1), float64(top)+4*s, 1, 0.5, ColourAxis)
+}

@@ -1,0 +1,168 @@
+package timeline
+
+import (
+	"image"
+	"math"
+	"testing"
+)
+
+func TestCompareAxes(t *testing.T) {
+	axA, axB := CompareAxes(1600, 1, 30e6, 50e6, 80e6, 110e6)
+	if axA.PixelsPerNs() != axB.PixelsPerNs() {
+		t.Errorf("scales differ: %v %v", axA.PixelsPerNs(), axB.PixelsPerNs())
+	}
+	if d := axA.X(30e6) - axB.X(50e6); math.Abs(d) > 1e-6 {
+		t.Errorf("alignment points %v px apart", d)
+	}
+	if axA.From != 0 || axB.From != 0 || axB.X0 != 110 || axA.X0 <= axB.X0 {
+		t.Errorf("axes start at %v (x %v) and %v (x %v)", axA.From, axA.X0, axB.From, axB.X0)
+	}
+	// Both end at the right edge of the plot: lead 50 ms + tail 60 ms.
+	if ra, rb := axA.X0+axA.Width, axB.X0+axB.Width; math.Abs(ra-rb) > 1e-6 || math.Abs(rb-(1600-8)) > 1e-6 {
+		t.Errorf("right ends %v %v", ra, rb)
+	}
+	// Aligned at the start: one axis.
+	a0, b0 := CompareAxes(1000, 1, 0, 0, 10, 20)
+	if a0.X(7) != b0.X(7) {
+		t.Errorf("start-aligned axes differ: %+v %+v", a0, b0)
+	}
+}
+
+// rowsOf returns the first and last row whose pixel at x is c.
+func rowsOf(img *image.RGBA, x int, c [4]uint8) (int, int) {
+	first, last := -1, -1
+	for y := 0; y < img.Bounds().Dy(); y++ {
+		i := img.PixOffset(x, y)
+		if [4]uint8(img.Pix[i:i+4]) == c {
+			if first < 0 {
+				first = y
+			}
+			last = y
+		}
+	}
+	return first, last
+}
+
+func rgba(c interface{ RGBA() (r, g, b, a uint32) }) [4]uint8 {
+	r, g, b, a := c.RGBA()
+	return [4]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+}
+
+// TestRenderCompareAlignedAtMarker draws N1 against N2 aligned at the
+// marker "round 3": in both panels the marker line is at the same x.
+func TestRenderCompareAlignedAtMarker(t *testing.T) {
+	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
+	b := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
+	ta, okA := FindMarker(a.Model, "round 3")
+	tb, okB := FindMarker(b.Model, "round 3")
+	if !okA || !okB || ta == tb {
+		t.Fatalf("markers %v %v at %d %d", okA, okB, ta, tb)
+	}
+	if _, ok := FindMarker(a.Model, "no such marker"); ok {
+		t.Error("found a missing marker")
+	}
+	opt := CompareOptions{Width: 1400, Height: 1000, AlignA: ta, AlignB: tb, AlignLabel: "round 3"}
+	img, err := RenderCompare(a, b, Compare(a, b), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds().Dx() != 1400 || img.Bounds().Dy() != 1000 {
+		t.Fatalf("size %v", img.Bounds())
+	}
+	a0, a1 := rowsOf(img, 1, rgba(ColourRunA))
+	b0, b1 := rowsOf(img, 1, rgba(ColourRunB))
+	if a0 < 0 || b0 < 0 || a1 >= b0 {
+		t.Fatalf("panel tabs A %d–%d, B %d–%d", a0, a1, b0, b1)
+	}
+	axA, _ := CompareAxes(1400, 1, ta, tb, a.Model.End, b.Model.End)
+	x := int(math.Round(axA.X(ta)))
+	// The marker line is drawn at int(X) of the panel's own axis; allow a
+	// pixel of rounding.
+	marker := rgba(ColourMarker)
+	count := func(y0, y1 int) int {
+		n := 0
+		for dx := -1; dx <= 1; dx++ {
+			for y := y0; y <= y1; y++ {
+				i := img.PixOffset(x+dx, y)
+				if [4]uint8(img.Pix[i:i+4]) == marker {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if na, nb := count(a0, a1), count(b0, b1); na < 50 || nb < 50 {
+		t.Errorf("marker column at x=%d: %d pixels in A's panel, %d in B's", x, na, nb)
+	}
+	// Unaligned (start), the markers are far apart in x.
+	axS, axT := CompareAxes(1400, 1, 0, 0, a.Model.End, b.Model.End)
+	if math.Abs(axS.X(ta)-axT.X(tb)) < 20 {
+		t.Errorf("markers close without alignment: %v %v", axS.X(ta), axT.X(tb))
+	}
+}
+
+// TestRenderCompareBars checks that each run's time bar is as long as its
+// wall time on one scale.
+func TestRenderCompareBars(t *testing.T) {
+	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
+	b := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
+	img, err := RenderCompare(a, b, Compare(a, b), CompareOptions{Width: 1200, Height: 900})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Bars are runs of rows with many bar-coloured pixels (running, GC,
+	// idle); a bar's length is its widest row.
+	isBar := func(p [4]uint8) bool {
+		return p == rgba(ColourRunning) || p == rgba(ColourGC) || p == rgba(colourIdle)
+	}
+	var lengths []int
+	inBar := false
+	for y := 0; y < 120; y++ {
+		n := 0
+		for x := 0; x < 1200; x++ {
+			j := img.PixOffset(x, y)
+			if isBar([4]uint8(img.Pix[j : j+4])) {
+				n++
+			}
+		}
+		switch {
+		case n > 50 && !inBar:
+			lengths = append(lengths, n)
+			inBar = true
+		case n > 50:
+			lengths[len(lengths)-1] = max(lengths[len(lengths)-1], n)
+		default:
+			inBar = false
+		}
+	}
+	if len(lengths) != 2 {
+		t.Fatalf("bars %v", lengths)
+	}
+	want := float64(a.Model.End) / float64(b.Model.End)
+	if got := float64(lengths[0]) / float64(lengths[1]); math.Abs(got-want) > 0.02 {
+		t.Errorf("bar lengths %v: ratio %.3f, want %.3f", lengths, got, want)
+	}
+}
+
+func TestRenderCompareErrors(t *testing.T) {
+	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
+	c := Compare(a, a)
+	if _, err := RenderCompare(a, a, c, CompareOptions{Width: 100, Height: 100}); err == nil {
+		t.Error("tiny image accepted")
+	}
+	if _, err := RenderCompare(a, &Run{Name: "x"}, c, CompareOptions{Width: 800, Height: 600}); err == nil {
+		t.Error("run without model accepted")
+	}
+	if _, err := RenderCompare(a, a, c, CompareOptions{Width: 800, Height: 600, AlignA: a.Model.End + 1}); err == nil {
+		t.Error("alignment after the end accepted")
+	}
+	if _, err := RenderCompare(a, a, c, CompareOptions{Width: 800, Height: 600, View: "nope"}); err == nil {
+		t.Error("unknown view accepted")
+	}
+	// A run against itself: every row the same.
+	for _, r := range c.Rows {
+		if v := r.Verdict(); v != VerdictSame {
+			t.Errorf("%s: %v against itself", r.Name, v)
+		}
+	}
+}
