@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"image"
-	"image/draw"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,9 +103,8 @@ func loadRunHeap(path string) (runHeap, error) {
 	}, nil
 }
 
-// drawComparison loads both runs and draws the comparison picture: the
-// timelines, table and distributions (timeline.RenderCompare) above the two
-// heaps on one scale (heapview.DrawCompare) when either run has heap data.
+// drawComparison loads both runs and draws the comparison picture
+// (heapview.RenderComparison).
 func drawComparison(c compareRender) (*image.RGBA, error) {
 	var runs [2]runHeap
 	for i, path := range c.files {
@@ -132,30 +130,6 @@ func drawComparison(c compareRender) (*image.RGBA, error) {
 		opt.AlignLabel = fmt.Sprintf("aligned at marker %q (A %s, B %s)", text,
 			timeline.FormatDuration(opt.AlignA), timeline.FormatDuration(opt.AlignB))
 	}
-	hasHeap := (runs[0].heap != nil && !runs[0].heap.Empty()) || (runs[1].heap != nil && !runs[1].heap.Empty())
-	heapH := 0
-	if hasHeap {
-		heapH = c.height / 5
-	}
-	opt.Height = c.height - heapH
-	cmp := timeline.Compare(a, b)
-	top, err := timeline.RenderCompare(a, b, cmp, opt)
-	if err != nil {
-		return nil, err
-	}
-	if !hasHeap {
-		return top, nil
-	}
-	img := image.NewRGBA(image.Rect(0, 0, c.width, c.height))
-	draw.Draw(img, top.Bounds(), top, image.Point{}, draw.Src)
-	axA, axB := timeline.CompareAxes(c.width, c.scale, opt.AlignA, opt.AlignB, a.Model.End, b.Model.End)
-	heap := img.SubImage(image.Rect(0, opt.Height, c.width, c.height)).(*image.RGBA)
-	err = heapview.DrawCompare(heap, [2]heapview.CompareRun{
-		{Name: "A", Heap: runs[0].heap, Axis: axA, Colour: timeline.ColourRunA},
-		{Name: "B", Heap: runs[1].heap, Axis: axB, Colour: timeline.ColourRunB},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return img, nil
+	opt.Height = c.height
+	return heapview.RenderComparison(a, b, runs[0].heap, runs[1].heap, timeline.Compare(a, b), opt)
 }
