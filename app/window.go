@@ -265,6 +265,7 @@ func (w *Window) setMenu() {
 		file = append(file, export)
 		bind(export)
 	}
+	file = append(file, w.libraryMenuItems()...)
 	closeItem := fyne.NewMenuItem("Close Window", w.win.Close)
 	closeItem.Shortcut = shortcut(fyne.KeyW)
 	bind(closeItem)
