@@ -3,7 +3,7 @@
 
 GO      ?= go
 SAMPLE  ?= testdata/ghc-9.0.2/parwork-N2.eventlog
-APT_PKGS := gcc pkg-config libgl1-mesa-dev xorg-dev libgtk-3-dev xvfb
+APT_PKGS := gcc pkg-config libgl1-mesa-dev libgl1-mesa-dri xorg-dev libgtk-3-dev xvfb imagemagick
 # install also needs the desktop databases' tools.
 INSTALL_PKGS := xdg-utils shared-mime-info desktop-file-utils
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -12,7 +12,9 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 all: build
 
-# deps installs the apt packages cgo needs (only those missing) and the Go modules.
+# deps installs the apt packages cgo needs, and Xvfb, Mesa and ImageMagick for
+# the test that screenshots the real window (only those missing), and the Go
+# modules.
 deps:
 	@$(MAKE) --no-print-directory apt PKGS="$(APT_PKGS)"
 	$(GO) mod download
