@@ -1,0 +1,74 @@
+package ingest
+
+// cutter decodes a byte stream as it arrives and tells which of its bytes end
+// on an event boundary: the header once it is whole, then whole events. What
+// it hands on is always a prefix of the stream that decodes cleanly, which is
+// what a recording or a relayed stream must be.
+type cutter struct {
+	d     *Decoder
+	ev    Event
+	buf   []byte // bytes received; buf[start:] not yet handed on
+	start int
+	done  int64 // stream bytes handed on
+	data  bool  // the data section has begun
+	// headerLen is the length of the header, "datb" included; 0 until known.
+	headerLen int64
+}
+
+func newCutter() *cutter { return &cutter{d: NewDecoder()} }
+
+// feed adds p, calls each (if not nil) for every event it completes, and
+// returns the stream bytes that now end on a boundary. The result is valid
+// until the next call; events passed to each are valid during the call.
+func (c *cutter) feed(p []byte, each func(*Event)) []byte {
+	if c.start > 0 {
+		n := copy(c.buf, c.buf[c.start:])
+		c.buf = c.buf[:n]
+		c.start = 0
+	}
+	if c.d.phase == phaseDone {
+		return nil // bytes after the end marker or the error are ignored
+	}
+	c.buf = append(c.buf, p...)
+	c.d.Feed(p)
+	return c.drain(each)
+}
+
+// end says the stream is over and returns what that completes (nothing new
+// unless a final event was waiting for it).
+func (c *cutter) end(each func(*Event)) []byte {
+	c.d.End()
+	return c.drain(each)
+}
+
+// offset returns how many stream bytes have been handed on.
+func (c *cutter) offset() int64 { return c.done }
+
+func (c *cutter) drain(each func(*Event)) []byte {
+	for c.d.Next(&c.ev) {
+		if !c.data {
+			c.data, c.headerLen = true, c.ev.Offset
+		}
+		if each != nil {
+			each(&c.ev)
+		}
+	}
+	if !c.data && c.d.phase == phaseData {
+		c.data, c.headerLen = true, c.d.Offset()
+	}
+	if !c.data {
+		return nil
+	}
+	upTo := c.d.Offset()
+	if c.d.phase == phaseDone && c.d.status.State != StateComplete {
+		upTo = c.d.status.Offset
+	}
+	n := int(upTo - c.done)
+	if n <= 0 {
+		return nil
+	}
+	out := c.buf[c.start : c.start+n]
+	c.start += n
+	c.done = upTo
+	return out
+}
