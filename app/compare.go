@@ -4,11 +4,15 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
+	"math"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -25,8 +29,9 @@ const alignMarkerPrefix = "Align at marker: "
 
 // CompareWindow shows two runs side by side in time: the headline, both
 // timelines on one time scale, the table of differences, the distributions
-// of GC pauses and thread runs, and both heaps on one scale. Zoom is not
-// linked yet: the picture always shows both whole runs.
+// of GC pauses and thread runs, and both heaps on one scale. Zoom and pan
+// are linked: the mouse wheel zooms both timelines and heaps around the
+// pointer, dragging pans both, a double click shows both runs whole.
 type CompareWindow struct {
 	app *App
 	win fyne.Window
@@ -41,8 +46,11 @@ type CompareWindow struct {
 	status *widget.Label
 	align  *widget.Select
 	pic    *picture
-	// alignA and alignB are the aligned times of the current choice.
+	canvas *compareCanvas
+	// alignA and alignB are the aligned times of the current choice; span
+	// is the part of the shared time scale shown.
 	alignA, alignB uint64
+	span           timeline.CompareSpan
 	// done, if set, is called on Fyne's loop when loading ends (tests).
 	done func(error)
 }
@@ -118,14 +126,20 @@ func (c *CompareWindow) show() {
 		options = append(options, alignMarkerPrefix+m)
 	}
 	c.pic = newPicture(nil)
+	c.canvas = newCompareCanvas(c)
 	c.align = widget.NewSelect(options, func(choice string) { c.setAlign(choice) })
 	c.align.SetSelected(alignStart)
 	swap := widget.NewButtonWithIcon("Swap A and B", theme.ViewRefreshIcon(), c.swap)
+	zoomIn := widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { c.zoom(0.5, c.centre()) })
+	zoomOut := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { c.zoom(2, c.centre()) })
+	whole := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), c.showWhole)
 	export := widget.NewButtonWithIcon("Export PNG…", theme.DocumentSaveIcon(), c.exportImage)
 	legend := widget.NewLabel(fmt.Sprintf("A: %s    B: %s", c.names[0], c.names[1]))
 	legend.Truncation = fyne.TextTruncateEllipsis
-	bar := container.NewBorder(nil, nil, nil, container.NewHBox(c.align, swap, export), legend)
-	c.win.SetContent(container.NewBorder(bar, nil, nil, nil, c.pic.raster))
+	bar := container.NewBorder(nil, nil, nil, container.NewHBox(zoomIn, zoomOut, whole, c.align, swap, export), legend)
+	split := container.NewVSplit(c.canvas, container.NewVScroll(diffTable(c.cmp)))
+	split.Offset = 0.8
+	c.win.SetContent(container.NewBorder(bar, nil, nil, nil, split))
 }
 
 // setAlign lines the runs up at the start or at a marker both have.
@@ -138,7 +152,33 @@ func (c *CompareWindow) setAlign(choice string) {
 			c.alignA, c.alignB = ta, tb
 		}
 	}
+	c.span = timeline.CompareSpan{AlignA: c.alignA, AlignB: c.alignB, EndA: c.logs[0].Model.End, EndB: c.logs[1].Model.End}
 	c.pic.set(c.render())
+}
+
+// setSpan shows another part of the shared time scale in both runs.
+func (c *CompareWindow) setSpan(sp timeline.CompareSpan) {
+	if sp == c.span {
+		return
+	}
+	c.span = sp
+	c.pic.set(c.render())
+}
+
+// zoom zooms both runs by factor around shared time at.
+func (c *CompareWindow) zoom(factor float64, at uint64) { c.setSpan(c.span.Zoom(factor, at)) }
+
+// centre returns the shared time in the middle of the view.
+func (c *CompareWindow) centre() uint64 {
+	from, to := c.span.View()
+	return from + (to-from)/2
+}
+
+// showWhole shows both runs whole.
+func (c *CompareWindow) showWhole() {
+	sp := c.span
+	sp.From, sp.To = 0, 0
+	c.setSpan(sp)
 }
 
 // render returns what draws the comparison at the current alignment.
@@ -147,6 +187,7 @@ func (c *CompareWindow) render() renderFunc {
 	cmp := c.cmp
 	heapA, heapB := c.logs[0].Heap, c.logs[1].Heap
 	alignA, alignB := c.alignA, c.alignB
+	from, to := c.span.From, c.span.To
 	label := ""
 	if alignA != 0 || alignB != 0 {
 		label = fmt.Sprintf("aligned at %s (A %s, B %s)", strings.TrimPrefix(c.align.Selected, "Align at "),
@@ -154,7 +195,7 @@ func (c *CompareWindow) render() renderFunc {
 	}
 	return func(w, h int, scale float64) (*image.RGBA, error) {
 		return heapview.RenderComparison(a, b, heapA, heapB, cmp, timeline.CompareOptions{
-			Width: w, Height: h, Scale: scale, AlignA: alignA, AlignB: alignB, AlignLabel: label})
+			Width: w, Height: h, Scale: scale, AlignA: alignA, AlignB: alignB, AlignLabel: label, From: from, To: to})
 	}
 }
 
@@ -164,9 +205,69 @@ func (c *CompareWindow) swap() {
 	c.names[0], c.names[1] = c.names[1], c.names[0]
 	c.logs[0], c.logs[1] = c.logs[1], c.logs[0]
 	selected := c.align.Selected
+	from, to := c.span.From, c.span.To
 	c.show()
 	c.align.SetSelected(selected)
+	// The shared scale is the same with A and B swapped: keep the view.
+	sp := c.span
+	sp.From, sp.To = from, to
+	c.setSpan(sp)
 }
+
+// compareCanvas shows the comparison picture and turns the mouse wheel into
+// zoom and drags into pans of both runs at once.
+type compareCanvas struct {
+	widget.BaseWidget
+	c *CompareWindow
+}
+
+func newCompareCanvas(c *CompareWindow) *compareCanvas {
+	cc := &compareCanvas{c: c}
+	cc.ExtendBaseWidget(cc)
+	return cc
+}
+
+// CreateRenderer shows the picture's raster.
+func (cc *compareCanvas) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(cc.c.pic.raster)
+}
+
+// devicePixels returns the picture's width in device pixels and the pixel
+// ratio, as the picture draws it.
+func (cc *compareCanvas) devicePixels() (int, float64) {
+	scale := float64(1)
+	if cv := fyne.CurrentApp().Driver().CanvasForObject(cc); cv != nil {
+		scale = float64(cv.Scale())
+	}
+	return int(float64(cc.Size().Width)*scale + 0.5), scale
+}
+
+// Scrolled zooms both runs around the time under the pointer: up zooms in,
+// by a factor of 2 for every 40 units scrolled (four wheel notches).
+func (cc *compareCanvas) Scrolled(ev *fyne.ScrollEvent) {
+	w, scale := cc.devicePixels()
+	if w <= 0 {
+		return
+	}
+	at := cc.c.span.TimeAt(float64(ev.Position.X)*scale, w, scale)
+	cc.c.zoom(math.Pow(2, -float64(ev.Scrolled.DY)/40), at)
+}
+
+// Dragged pans both runs with the pointer.
+func (cc *compareCanvas) Dragged(ev *fyne.DragEvent) {
+	w, scale := cc.devicePixels()
+	if w <= 0 {
+		return
+	}
+	ppn := cc.c.span.PixelsPerNs(w, scale)
+	cc.c.setSpan(cc.c.span.Pan(-float64(ev.Dragged.DX) * scale / ppn))
+}
+
+// DragEnd ends a pan.
+func (cc *compareCanvas) DragEnd() {}
+
+// DoubleTapped shows both runs whole.
+func (cc *compareCanvas) DoubleTapped(*fyne.PointEvent) { cc.c.showWhole() }
 
 // exportImage saves the comparison picture as shown.
 func (c *CompareWindow) exportImage() {
@@ -249,4 +350,92 @@ func (w *Window) chooseCompare() {
 			w.app.OpenCompare(pathA, "", pathB, "")
 		})
 	})
+}
+
+// diffTable lays out every row of the table of differences, the change
+// coloured by whether it is better or worse (the picture has room for only
+// some of them).
+func diffTable(cmp *timeline.Comparison) fyne.CanvasObject {
+	g := container.NewGridWithColumns(6)
+	cell := func(text string, c color.Color, bold bool, align fyne.TextAlign) {
+		t := canvas.NewText(text, c)
+		t.TextStyle.Bold = bold
+		t.Alignment = align
+		g.Add(t)
+	}
+	fg := theme.Color(theme.ColorNameForeground)
+	for _, h := range []string{"", "A: " + cmp.A, "B: " + cmp.B, "B − A", "change", ""} {
+		cell(h, fg, true, fyne.TextAlignTrailing)
+	}
+	group := ""
+	for i := range cmp.Rows {
+		r := &cmp.Rows[i]
+		if r.Group != group {
+			group = r.Group
+			cell(group, fg, true, fyne.TextAlignLeading)
+			for k := 0; k < 5; k++ {
+				cell("", fg, false, fyne.TextAlignLeading)
+			}
+		}
+		va, vb, d, rel := "—", "—", "", ""
+		if r.HasA {
+			va = showDiffValue(r.A, r.Unit)
+		}
+		if r.HasB {
+			vb = showDiffValue(r.B, r.Unit)
+		}
+		if r.HasA && r.HasB {
+			d = showDiffValue(math.Abs(r.Delta()), r.Unit)
+			if r.Unit == timeline.UnitFraction {
+				d = strconv.FormatFloat(100*math.Abs(r.Delta()), 'f', 1, 64) + "pp"
+			}
+			switch {
+			case r.Delta() > 0:
+				d = "+" + d
+			case r.Delta() < 0:
+				d = "−" + d
+			default:
+				d = "="
+			}
+		}
+		if x, ok := r.Relative(); ok {
+			rel = fmt.Sprintf("%+.1f%%", 100*x)
+		}
+		verdict := r.Verdict()
+		col := fg
+		switch verdict {
+		case timeline.VerdictBetter:
+			col = timeline.ColourBetter
+		case timeline.VerdictWorse:
+			col = timeline.ColourWorse
+		}
+		word := ""
+		if verdict == timeline.VerdictBetter || verdict == timeline.VerdictWorse {
+			word = verdict.String()
+		}
+		cell("   "+r.Name, fg, false, fyne.TextAlignLeading)
+		cell(va, fg, false, fyne.TextAlignTrailing)
+		cell(vb, fg, false, fyne.TextAlignTrailing)
+		cell(d, col, false, fyne.TextAlignTrailing)
+		cell(rel, col, false, fyne.TextAlignTrailing)
+		cell(word, col, true, fyne.TextAlignLeading)
+	}
+	return container.NewPadded(g)
+}
+
+// showDiffValue formats a value of the table of differences in its unit
+// (a difference of fractions in percentage points).
+func showDiffValue(v float64, u timeline.Unit) string {
+	v = math.Max(v, 0)
+	switch u {
+	case timeline.UnitNS:
+		return timeline.FormatDuration(uint64(v))
+	case timeline.UnitBytes:
+		return formatBytes(int64(math.Min(v, 1<<62)))
+	case timeline.UnitBytesPerSecond:
+		return formatBytes(int64(math.Min(v, 1<<62))) + "/s"
+	case timeline.UnitFraction:
+		return percent(v)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
 }

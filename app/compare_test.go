@@ -2,9 +2,14 @@ package app
 
 import (
 	"image"
+	"math"
+	"slices"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -66,6 +71,33 @@ func TestCompareWindow(t *testing.T) {
 		t.Errorf("picture %v with %d colours", img.Bounds(), colourCount(img))
 	}
 
+	// The mouse wheel zooms both runs at once around the pointer; a drag
+	// pans both; a double click shows both whole.
+	c.canvas.Resize(fyne.NewSize(1200, 900))
+	whole := c.span.Length()
+	at := c.span.TimeAt(600, 1200, 1)
+	c.canvas.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(600, 300)}, Scrolled: fyne.NewDelta(0, 80)})
+	from, to := c.span.View()
+	if to-from > whole/3 || to-from < whole/5 || from > at || to < at {
+		t.Fatalf("after zooming in: [%d, %d] of %d around %d", from, to, whole, at)
+	}
+	axA, axB := timeline.CompareAxes(1200, 1, c.span)
+	if axA.PixelsPerNs() != axB.PixelsPerNs() || math.Abs(axA.X(ta)-axB.X(tb)) > 1e-6 {
+		t.Errorf("zoom not linked: %+v %+v", axA, axB)
+	}
+	c.canvas.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(100, 0)})
+	if f2, t2 := c.span.View(); f2 >= from || t2-f2 != to-from {
+		t.Errorf("drag right: [%d, %d] after [%d, %d]", f2, t2, from, to)
+	}
+	zoomed, err := c.pic.render(1200, 900, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if colourCount(zoomed) < 10 {
+		t.Error("zoomed picture is blank")
+	}
+	zoomedSpan := c.span
+
 	// Swapping makes N2 the baseline: the wall-time delta changes sign and
 	// the alignment is kept.
 	c.swap()
@@ -75,6 +107,13 @@ func TestCompareWindow(t *testing.T) {
 	}
 	if c.alignA != tb || c.alignB != ta {
 		t.Errorf("after swap aligned at %d/%d", c.alignA, c.alignB)
+	}
+	if c.span.From != zoomedSpan.From || c.span.To != zoomedSpan.To {
+		t.Errorf("swap lost the view: %+v, was %+v", c.span, zoomedSpan)
+	}
+	c.canvas.DoubleTapped(&fyne.PointEvent{})
+	if from, to := c.span.View(); from != 0 || to != c.span.Length() {
+		t.Errorf("double click shows [%d, %d]", from, to)
 	}
 	c.Fyne().Close()
 }
@@ -93,5 +132,44 @@ func TestCompareWindowMissingFile(t *testing.T) {
 	}
 	if c.Comparison() != nil {
 		t.Error("comparison without two runs")
+	}
+}
+
+func TestDiffTableListsEveryRow(t *testing.T) {
+	a, _ := newTestApp(t)
+	c := openCompareAndWait(t, a, parworkN1, parworkN2)
+	var cells []string
+	var worse, better int
+	for _, o := range test.LaidOutObjects(diffTable(c.cmp)) {
+		if txt, ok := o.(*canvas.Text); ok {
+			cells = append(cells, txt.Text)
+			switch txt.Color {
+			case timeline.ColourWorse:
+				worse++
+			case timeline.ColourBetter:
+				better++
+			}
+		}
+	}
+	for _, r := range c.cmp.Rows {
+		if !slices.Contains(cells, "   "+r.Name) {
+			t.Errorf("no row %q", r.Name)
+		}
+	}
+	// Each better or worse row colours its delta, change and verdict.
+	var wantWorse, wantBetter int
+	for _, r := range c.cmp.Rows {
+		switch r.Verdict() {
+		case timeline.VerdictWorse:
+			wantWorse += 3
+		case timeline.VerdictBetter:
+			wantBetter += 3
+		}
+	}
+	if worse != wantWorse || better != wantBetter || wantWorse == 0 {
+		t.Errorf("%d worse and %d better cells, want %d and %d", worse, better, wantWorse, wantBetter)
+	}
+	if !slices.Contains(cells, "−4.4pp") {
+		t.Errorf("productivity change not in percentage points: %v", cells)
 	}
 }

@@ -176,7 +176,7 @@ func RenderComparison(a, b *timeline.Run, heapA, heapB *Heap, c *timeline.Compar
 	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, height))
 	copy(img.Pix, top.Pix)
-	axA, axB := timeline.CompareAxes(opt.Width, opt.Scale, opt.AlignA, opt.AlignB, a.Model.End, b.Model.End)
+	axA, axB := timeline.CompareAxes(opt.Width, opt.Scale, opt.Span(a.Model.End, b.Model.End))
 	heap := img.SubImage(image.Rect(0, opt.Height, opt.Width, height)).(*image.RGBA)
 	err = DrawCompare(heap, [2]CompareRun{
 		{Name: "A", Heap: heapA, Axis: axA, Colour: timeline.ColourRunA},

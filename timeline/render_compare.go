@@ -24,6 +24,9 @@ type CompareOptions struct {
 	AlignA, AlignB uint64
 	// AlignLabel describes the alignment in the picture ("" for the start).
 	AlignLabel string
+	// From and To bound the part of the shared time scale shown (see
+	// CompareSpan); both 0 show both runs whole.
+	From, To uint64
 }
 
 // Colours that tell the two runs and the verdicts apart.
@@ -113,7 +116,7 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 		return nil, fmt.Errorf("rendering comparison: image height %d too small", opt.Height)
 	}
 
-	axA, axB := CompareAxes(opt.Width, s, opt.AlignA, opt.AlignB, a.Model.End, b.Model.End)
+	axA, axB := CompareAxes(opt.Width, s, opt.Span(a.Model.End, b.Model.End))
 	for i, run := range []*Run{a, b} {
 		ax := axA
 		if i == 1 {
@@ -150,30 +153,143 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 	return img, nil
 }
 
-// CompareAxes returns the axes on which RenderCompare (and a heap chart
-// drawn under it) puts runs A and B in an image width pixels wide at scale
-// s: one ns is as wide in both, and time alignA of A and time alignB of B
-// fall on the same x. The plot spans the longer lead-in before the
-// alignment point and the longer tail after it; each axis starts at its
-// run's time 0, so the run with the shorter lead-in starts further right.
-func CompareAxes(width int, s float64, alignA, alignB, endA, endB uint64) (Axis, Axis) {
+// CompareSpan is the time scale two runs share in a comparison: shared
+// time s shows run A's time s − Lead() + AlignA and run B's time s − Lead()
+// + AlignB, so that the alignment points coincide at s = Lead(); it runs
+// from 0 to Length(), covering both runs whole. [From, To] is the part
+// shown (To = 0: up to Length()); zooming or panning it moves both runs
+// alike.
+type CompareSpan struct {
+	// AlignA and AlignB are the runs' aligned times (ns); EndA and EndB
+	// their ends.
+	AlignA, AlignB, EndA, EndB uint64
+	// From and To bound the visible shared time (ns).
+	From, To uint64
+}
+
+// minCompareView is the shortest visible span zooming reaches (ns).
+const minCompareView = 1000
+
+// Lead returns the longer of the runs' times before their alignment points.
+func (sp CompareSpan) Lead() uint64 {
+	return max(min(sp.AlignA, sp.EndA), min(sp.AlignB, sp.EndB))
+}
+
+// Length returns the shared time covering both runs whole (at least 1).
+func (sp CompareSpan) Length() uint64 {
+	a, b := min(sp.AlignA, sp.EndA), min(sp.AlignB, sp.EndB)
+	return max(sp.Lead()+max(sp.EndA-a, sp.EndB-b), 1)
+}
+
+// View returns the visible shared time, clamped to [0, Length()] and at
+// least a nanosecond long.
+func (sp CompareSpan) View() (from, to uint64) {
+	n := sp.Length()
+	from, to = min(sp.From, n-1), sp.To
+	if to == 0 || to > n {
+		to = n
+	}
+	if to <= from {
+		to = from + 1
+	}
+	return from, to
+}
+
+// Zoom returns the span zoomed by factor (< 1 zooms in) around shared time
+// at, which stays where it is on screen; the view stays inside the runs and
+// no shorter than a microsecond.
+func (sp CompareSpan) Zoom(factor float64, at uint64) CompareSpan {
+	from, to := sp.View()
+	n := float64(sp.Length())
+	if !(factor > 0) {
+		return sp
+	}
+	at = min(max(at, from), to)
+	width := math.Min(math.Max(float64(to-from)*factor, math.Min(minCompareView, n)), n)
+	left := float64(at) - float64(at-from)/float64(to-from)*width
+	left = math.Min(math.Max(left, 0), n-width)
+	sp.From, sp.To = uint64(left), uint64(left+width)
+	if sp.From == 0 && sp.To >= uint64(n) {
+		sp.To = 0
+	}
+	return sp
+}
+
+// Pan returns the span moved by delta ns of shared time (negative: to the
+// left), kept inside the runs.
+func (sp CompareSpan) Pan(delta float64) CompareSpan {
+	from, to := sp.View()
+	width := float64(to - from)
+	n := float64(sp.Length())
+	left := math.Min(math.Max(float64(from)+delta, 0), n-width)
+	sp.From, sp.To = uint64(left), uint64(left+width)
+	if sp.From == 0 && sp.To >= uint64(n) {
+		sp.To = 0
+	}
+	return sp
+}
+
+// comparePlot returns the plot's left pixel and width in an image width
+// pixels wide at scale s (as the timeline views lay it out).
+func comparePlot(width int, s float64) (gutter, plotW int) {
 	if !(s > 0) {
 		s = 1
 	}
-	gutter := min(int(110*s), width/4)
-	plotW := max(width-gutter-int(8*s), 1)
-	alignA, alignB = min(alignA, endA), min(alignB, endB)
-	lead := max(alignA, alignB)
-	tail := max(endA-alignA, endB-alignB)
-	if lead+tail == 0 {
-		tail = 1
+	gutter = min(int(110*s), width/4)
+	return gutter, max(width-gutter-int(8*s), 1)
+}
+
+// TimeAt returns the shared time at pixel x of a comparison picture width
+// pixels wide at scale s, clamped to the visible span.
+func (sp CompareSpan) TimeAt(x float64, width int, s float64) uint64 {
+	gutter, plotW := comparePlot(width, s)
+	from, to := sp.View()
+	f := math.Min(math.Max((x-float64(gutter))/float64(plotW), 0), 1)
+	return from + uint64(f*float64(to-from))
+}
+
+// PixelsPerNs returns how many pixels a ns of shared time takes in a
+// picture width pixels wide at scale s.
+func (sp CompareSpan) PixelsPerNs(width int, s float64) float64 {
+	_, plotW := comparePlot(width, s)
+	from, to := sp.View()
+	return float64(plotW) / float64(to-from)
+}
+
+// Span returns the shared time scale of the options for runs ending at
+// endA and endB.
+func (opt CompareOptions) Span(endA, endB uint64) CompareSpan {
+	return CompareSpan{AlignA: opt.AlignA, AlignB: opt.AlignB, EndA: endA, EndB: endB, From: opt.From, To: opt.To}
+}
+
+// CompareAxes returns the axes on which RenderCompare (and a heap chart
+// drawn under it) puts runs A and B in an image width pixels wide at scale
+// s: one ns is as wide in both, and time AlignA of A and time AlignB of B
+// fall on the same x. Each axis covers the part of its run inside the
+// visible span; a run that starts later in shared time than the view (the
+// one with the shorter lead-in) starts further right. A run wholly outside
+// the view gets an empty axis at the plot's right edge.
+func CompareAxes(width int, s float64, sp CompareSpan) (Axis, Axis) {
+	gutter, plotW := comparePlot(width, s)
+	from, to := sp.View()
+	lead := sp.Lead()
+	ppn := float64(plotW) / float64(to-from)
+	axis := func(align, end uint64) Axis {
+		align = min(align, end)
+		// Run time t is at shared time t + lead − align.
+		off := lead - align
+		if to <= off {
+			return NewAxis(0, 1, float64(gutter+plotW), 1)
+		}
+		rFrom := uint64(0)
+		x0 := float64(gutter) + float64(off-min(off, from))*ppn
+		if from > off {
+			rFrom = from - off
+		}
+		rTo := to - off
+		return NewAxis(rFrom, rTo, x0, float64(rTo-rFrom)*ppn)
 	}
-	ppn := float64(plotW) / float64(lead+tail)
-	axis := func(align uint64) Axis {
-		x0 := float64(gutter) + float64(lead-align)*ppn
-		return NewAxis(0, align+tail, x0, float64(align+tail)*ppn)
-	}
-	return axis(alignA), axis(alignB)
+	return axis(sp.AlignA, sp.EndA), axis(sp.AlignB, sp.EndB)
 }
 
 // renderPanel draws one run's timeline view on axis ax (from CompareAxes):
@@ -418,7 +534,7 @@ func (r *renderer) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 		k := len(shown)
 		x := float64(x0) + float64(k/rowsPer)*colW
 		y := float64(y0) + float64(k%rowsPer+1)*lineH + lineH/2
-		r.text(fmt.Sprintf("… %d more lines (hecscope compare)", len(lines)-len(shown)), x, y, 0, 0.5, ColourAxis)
+		r.text(fmt.Sprintf("… %d more lines not shown", len(lines)-len(shown)), x, y, 0, 0.5, ColourAxis)
 	}
 }
 

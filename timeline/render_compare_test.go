@@ -7,7 +7,7 @@ import (
 )
 
 func TestCompareAxes(t *testing.T) {
-	axA, axB := CompareAxes(1600, 1, 30e6, 50e6, 80e6, 110e6)
+	axA, axB := CompareAxes(1600, 1, CompareSpan{AlignA: 30e6, AlignB: 50e6, EndA: 80e6, EndB: 110e6})
 	if axA.PixelsPerNs() != axB.PixelsPerNs() {
 		t.Errorf("scales differ: %v %v", axA.PixelsPerNs(), axB.PixelsPerNs())
 	}
@@ -22,7 +22,7 @@ func TestCompareAxes(t *testing.T) {
 		t.Errorf("right ends %v %v", ra, rb)
 	}
 	// Aligned at the start: one axis.
-	a0, b0 := CompareAxes(1000, 1, 0, 0, 10, 20)
+	a0, b0 := CompareAxes(1000, 1, CompareSpan{EndA: 10, EndB: 20})
 	if a0.X(7) != b0.X(7) {
 		t.Errorf("start-aligned axes differ: %+v %+v", a0, b0)
 	}
@@ -74,7 +74,7 @@ func TestRenderCompareAlignedAtMarker(t *testing.T) {
 	if a0 < 0 || b0 < 0 || a1 >= b0 {
 		t.Fatalf("panel tabs A %d–%d, B %d–%d", a0, a1, b0, b1)
 	}
-	axA, _ := CompareAxes(1400, 1, ta, tb, a.Model.End, b.Model.End)
+	axA, _ := CompareAxes(1400, 1, CompareSpan{AlignA: ta, AlignB: tb, EndA: a.Model.End, EndB: b.Model.End})
 	x := int(math.Round(axA.X(ta)))
 	// The marker line is drawn at int(X) of the panel's own axis; allow a
 	// pixel of rounding.
@@ -94,8 +94,23 @@ func TestRenderCompareAlignedAtMarker(t *testing.T) {
 	if na, nb := count(a0, a1), count(b0, b1); na < 50 || nb < 50 {
 		t.Errorf("marker column at x=%d: %d pixels in A's panel, %d in B's", x, na, nb)
 	}
+	// Zoomed in around the marker, the lines stay together.
+	sp := opt.Span(a.Model.End, b.Model.End).Zoom(0.1, opt.Span(a.Model.End, b.Model.End).Lead())
+	opt.From, opt.To = sp.From, sp.To
+	img, err = RenderCompare(a, b, Compare(a, b), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zA, zB := CompareAxes(1400, 1, sp)
+	if math.Abs(zA.X(ta)-zB.X(tb)) > 1e-6 {
+		t.Fatalf("zoomed marker x %v / %v", zA.X(ta), zB.X(tb))
+	}
+	x = int(math.Round(zA.X(ta)))
+	if na, nb := count(a0, a1), count(b0, b1); na < 50 || nb < 50 {
+		t.Errorf("zoomed: marker column at x=%d: %d pixels in A's panel, %d in B's", x, na, nb)
+	}
 	// Unaligned (start), the markers are far apart in x.
-	axS, axT := CompareAxes(1400, 1, 0, 0, a.Model.End, b.Model.End)
+	axS, axT := CompareAxes(1400, 1, CompareSpan{EndA: a.Model.End, EndB: b.Model.End})
 	if math.Abs(axS.X(ta)-axT.X(tb)) < 20 {
 		t.Errorf("markers close without alignment: %v %v", axS.X(ta), axT.X(tb))
 	}
@@ -164,5 +179,59 @@ func TestRenderCompareErrors(t *testing.T) {
 		if v := r.Verdict(); v != VerdictSame {
 			t.Errorf("%s: %v against itself", r.Name, v)
 		}
+	}
+}
+
+// TestCompareSpanZoomIsLinked zooms and pans the shared scale: both runs'
+// axes keep one scale and their alignment points one x.
+func TestCompareSpanZoomIsLinked(t *testing.T) {
+	sp := CompareSpan{AlignA: 30e6, AlignB: 50e6, EndA: 80e6, EndB: 110e6}
+	if sp.Lead() != 50e6 || sp.Length() != 110e6 {
+		t.Fatalf("lead %d length %d", sp.Lead(), sp.Length())
+	}
+	z := sp.Zoom(0.5, 50e6)
+	if from, to := z.View(); from != 25e6 || to != 80e6 {
+		t.Fatalf("zoomed view [%d, %d], want [25ms, 80ms]", from, to)
+	}
+	axA, axB := CompareAxes(1600, 1, z)
+	if math.Abs(axA.PixelsPerNs()-axB.PixelsPerNs()) > 1e-15 || math.Abs(axA.PixelsPerNs()-z.PixelsPerNs(1600, 1)) > 1e-15 {
+		t.Errorf("scales %v %v %v", axA.PixelsPerNs(), axB.PixelsPerNs(), z.PixelsPerNs(1600, 1))
+	}
+	if math.Abs(axA.X(30e6)-axB.X(50e6)) > 1e-6 {
+		t.Errorf("alignment points at %v and %v", axA.X(30e6), axB.X(50e6))
+	}
+	// Both runs show the same stretch of shared time: A from 5 ms (shared
+	// 25 ms), B from 25 ms.
+	if axA.From != 5e6 || axA.To != 60e6 || axB.From != 25e6 || axB.To != 80e6 || axA.X0 != 110 || axB.X0 != 110 {
+		t.Errorf("axes A [%d, %d] at %v, B [%d, %d] at %v", axA.From, axA.To, axA.X0, axB.From, axB.To, axB.X0)
+	}
+	// The point under the pointer stays put.
+	if got := z.TimeAt(axB.X(50e6), 1600, 1); got < 50e6-100 || got > 50e6+100 {
+		t.Errorf("TimeAt under the anchor: %d", got)
+	}
+	// Panning moves both and stops at the ends.
+	p := z.Pan(10e6)
+	if from, to := p.View(); from != 35e6 || to != 90e6 {
+		t.Errorf("panned view [%d, %d]", from, to)
+	}
+	if from, to := z.Pan(-1e12).View(); from != 0 || to != 55e6 {
+		t.Errorf("pan past the start: [%d, %d]", from, to)
+	}
+	if from, to := z.Pan(1e12).View(); from != 55e6 || to != 110e6 {
+		t.Errorf("pan past the end: [%d, %d]", from, to)
+	}
+	// Zooming has limits: a microsecond, and the whole runs.
+	if from, to := sp.Zoom(1e-9, 50e6).View(); to-from != minCompareView {
+		t.Errorf("deepest zoom [%d, %d]", from, to)
+	}
+	if out := z.Zoom(100, 0); out.From != 0 || out.To != 0 {
+		t.Errorf("zoomed out: %+v", out)
+	}
+	// A run that starts right of the view (A, aligned 50 ms later in
+	// shared time) gets an empty axis at the right edge.
+	far := CompareSpan{AlignA: 0, AlignB: 50e6, EndA: 10e6, EndB: 100e6, From: 0, To: 40e6}
+	fa, fb := CompareAxes(1000, 1, far)
+	if fa.X0 != 1000-8 || fa.Width != 1 || fb.From != 0 || fb.To != 40e6 || fb.X0 != 110 {
+		t.Errorf("axes outside %+v, inside %+v", fa, fb)
 	}
 }
