@@ -169,7 +169,7 @@ func TestDiffTableListsEveryRow(t *testing.T) {
 	if worse != wantWorse || better != wantBetter || wantWorse == 0 {
 		t.Errorf("%d worse and %d better cells, want %d and %d", worse, better, wantWorse, wantBetter)
 	}
-	if !slices.Contains(cells, "−4.4pp") {
+	if !slices.Contains(cells, "-4.4pp") {
 		t.Errorf("productivity change not in percentage points: %v", cells)
 	}
 }

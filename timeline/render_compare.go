@@ -27,6 +27,10 @@ type CompareOptions struct {
 	// From and To bound the part of the shared time scale shown (see
 	// CompareSpan); both 0 show both runs whole.
 	From, To uint64
+	// OmitTable leaves the table of differences out (for a viewer that
+	// shows it beside the picture): the distributions then sit side by
+	// side in a lower strip, leaving the timelines more room.
+	OmitTable bool
 }
 
 // Colours that tell the two runs and the verdicts apart.
@@ -111,6 +115,9 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 	// table and distributions.
 	head := cr.drawCompareHead(a, b, c)
 	bottomH := max(int(float64(opt.Height)*0.36), int(160*s))
+	if opt.OmitTable {
+		bottomH = max(int(float64(opt.Height)*0.2), int(110*s))
+	}
 	panelH := (opt.Height - head - bottomH) / 2
 	if panelH < int(80*s) {
 		return nil, fmt.Errorf("rendering comparison: image height %d too small", opt.Height)
@@ -142,8 +149,15 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 		cr.text(opt.AlignLabel, float64(cr.w)-8*s, float64(head)-6*s, 1, 0, ColourMarker)
 	}
 
-	// Table on the left, distributions on the right.
 	y0 := head + 2*panelH + int(6*s)
+	if opt.OmitTable {
+		// The distributions side by side.
+		mid := cr.w / 2
+		cr.drawHistogram(&c.GCPauses, int(8*s), y0, mid-int(12*s), opt.Height-int(4*s))
+		cr.drawHistogram(&c.ThreadRuns, mid+int(12*s), y0, cr.w-int(8*s), opt.Height-int(4*s))
+		return img, nil
+	}
+	// Table on the left, distributions on the right.
 	tableW := cr.w * 11 / 20
 	cr.drawDiffTable(c, int(8*s), y0, tableW-int(8*s), opt.Height-int(4*s))
 	hx := tableW + int(12*s)

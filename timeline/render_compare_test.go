@@ -235,3 +235,23 @@ func TestCompareSpanZoomIsLinked(t *testing.T) {
 		t.Errorf("axes outside %+v, inside %+v", fa, fb)
 	}
 }
+
+// TestRenderCompareOmitTable checks that without the table the timelines
+// get more room.
+func TestRenderCompareOmitTable(t *testing.T) {
+	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
+	b := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
+	c := Compare(a, b)
+	height := func(omit bool) int {
+		img, err := RenderCompare(a, b, c, CompareOptions{Width: 1200, Height: 700, OmitTable: omit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		y0, y1 := rowsOf(img, 1, rgba(ColourRunB))
+		return y1 - y0
+	}
+	with, without := height(false), height(true)
+	if without <= with+20 {
+		t.Errorf("panel B is %d px high with the table, %d without", with, without)
+	}
+}
