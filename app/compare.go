@@ -387,7 +387,7 @@ func diffTable(cmp *timeline.Comparison) fyne.CanvasObject {
 		if r.HasA && r.HasB {
 			d = showDiffValue(math.Abs(r.Delta()), r.Unit)
 			if r.Unit == timeline.UnitFraction {
-				d = strconv.FormatFloat(100*math.Abs(r.Delta()), 'f', 1, 64) + "pp"
+				d = timeline.FormatPoints(r.Delta())
 			}
 			switch {
 			case r.Delta() > 0:

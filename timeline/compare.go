@@ -470,3 +470,14 @@ func ReadRun(src io.Reader, name string) (*Run, error) {
 	}
 	return run, nil
 }
+
+// FormatPoints writes the size of a difference of two fractions in
+// percentage points, without sign: "4.4pp", or with two decimals below
+// 0.1pp ("0.04pp") so that a small change does not read as none.
+func FormatPoints(d float64) string {
+	p := 100 * math.Abs(d)
+	if p < 0.1 {
+		return strconv.FormatFloat(p, 'f', 2, 64) + "pp"
+	}
+	return strconv.FormatFloat(p, 'f', 1, 64) + "pp"
+}

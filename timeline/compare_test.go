@@ -205,3 +205,11 @@ func TestHistogramBins(t *testing.T) {
 		t.Errorf("empty histogram %+v", e)
 	}
 }
+
+func TestFormatPoints(t *testing.T) {
+	for d, want := range map[float64]string{-0.044: "4.4pp", 0.0004: "0.04pp", 0.25: "25.0pp", 0: "0.00pp"} {
+		if got := FormatPoints(d); got != want {
+			t.Errorf("FormatPoints(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

@@ -475,7 +475,7 @@ func showChange(row *DiffRow) string {
 		sign = "−"
 	}
 	if row.Unit == UnitFraction {
-		return fmt.Sprintf("%s%.1fpp", sign, 100*math.Abs(d))
+		return sign + FormatPoints(d)
 	}
 	if rel, ok := row.Relative(); ok {
 		return fmt.Sprintf("%s%.1f%%", sign, 100*math.Abs(rel))

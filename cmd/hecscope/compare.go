@@ -112,7 +112,7 @@ func showDelta(d float64, u timeline.Unit) string {
 		return "0"
 	}
 	if u == timeline.UnitFraction {
-		return fmt.Sprintf("%s%.1fpp", sign, 100*math.Abs(d))
+		return sign + timeline.FormatPoints(d)
 	}
 	return sign + showValue(math.Abs(d), u)
 }
