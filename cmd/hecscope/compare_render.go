@@ -22,14 +22,20 @@ type compareRender struct {
 	view          string
 	width, height int
 	scale         float64
+	// from and to select a stretch of the shared time scale (to = 0: the
+	// end); see timeline.CompareSpan.
+	from, to uint64
 }
 
 // runRenderCompare implements `hecscope render --compare A B -o out.png
-// [--align start|marker:TEXT] [--view V] [--width W] [--height H] [--scale
-// S]`: both runs' timelines stacked on one time axis with the table of
-// differences, the two distributions and the two heaps on one scale. fs is
-// the render command's parsed flags (to tell whether --height was given:
-// without it the comparison is 3/4 as high as wide).
+// [--align start|marker:TEXT] [--from T] [--to T] [--view V] [--width W]
+// [--height H] [--scale S]`: both runs' timelines stacked on one time axis
+// with the table of differences, the two distributions and the two heaps
+// on one scale. --from and --to select a stretch of the shared time scale:
+// the runs' own time when they are aligned at the start; aligned at a
+// marker, the time of the run whose marker comes later. fs is the render
+// command's parsed flags (for --from and --to, and to tell whether
+// --height was given: without it the comparison is 3/4 as high as wide).
 func runRenderCompare(fs *flag.FlagSet, c compareRender) int {
 	if len(c.files) != 2 {
 		return renderCompareUsage("--compare needs two eventlogs A B")
@@ -41,6 +47,20 @@ func runRenderCompare(fs *flag.FlagSet, c compareRender) int {
 	fs.Visit(func(f *flag.Flag) { heightSet = heightSet || f.Name == "height" })
 	if !heightSet {
 		c.height = max(c.width*3/4, 300)
+	}
+	var err error
+	if f := fs.Lookup("from"); f != nil {
+		if c.from, err = timeline.ParseTime(f.Value.String()); err != nil {
+			return renderCompareUsage(err.Error())
+		}
+	}
+	if f := fs.Lookup("to"); f != nil && f.Value.String() != "" {
+		if c.to, err = timeline.ParseTime(f.Value.String()); err != nil {
+			return renderCompareUsage(err.Error())
+		}
+		if c.to <= c.from {
+			return renderCompareUsage("--to must be after --from")
+		}
 	}
 	if c.align != "start" && !strings.HasPrefix(c.align, "marker:") {
 		return renderCompareUsage(fmt.Sprintf("--align %q: want start or marker:TEXT", c.align))
@@ -57,7 +77,7 @@ func runRenderCompare(fs *flag.FlagSet, c compareRender) int {
 
 // renderCompareUsage reports a usage error of render --compare; exit code 2.
 func renderCompareUsage(msg string) int {
-	fmt.Fprintf(os.Stderr, "hecscope render: %s\nusage: hecscope render --compare A B -o out.png [--align start|marker:TEXT] [--view V] [--width W] [--height H] [--scale S]\n", msg)
+	fmt.Fprintf(os.Stderr, "hecscope render: %s\nusage: hecscope render --compare A B -o out.png [--align start|marker:TEXT] [--from T] [--to T] [--view V] [--width W] [--height H] [--scale S]\n", msg)
 	return 2
 }
 
@@ -115,7 +135,7 @@ func drawComparison(c compareRender) (*image.RGBA, error) {
 		runs[i] = r
 	}
 	a, b := runs[0].run, runs[1].run
-	opt := timeline.CompareOptions{View: c.view, Width: c.width, Scale: c.scale}
+	opt := timeline.CompareOptions{View: c.view, Width: c.width, Scale: c.scale, From: c.from, To: c.to}
 	if text, ok := strings.CutPrefix(c.align, "marker:"); ok {
 		var okA, okB bool
 		opt.AlignA, okA = timeline.FindMarker(a.Model, text)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"image/png"
 	"os"
@@ -151,11 +152,39 @@ func TestRenderCompare(t *testing.T) {
 		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--align", "middle"}, 2, "--align"},
 		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--align", "marker:no such"}, 1, "no marker matching"},
 		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog"}, 2, "-o out.png"},
+		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--from", "30ms", "--to", "20ms"}, 2, "--to must be after --from"},
+		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--from", "soon"}, 2, "usage"},
 	}
 	for _, c := range cases {
 		code, _, errOut := hecscope(t, c.args...)
 		if code != c.code || !strings.Contains(errOut, c.msg) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", c.args, code, errOut, c.code, c.msg)
 		}
+	}
+}
+
+// TestRenderCompareRange draws a stretch of the shared time scale: the
+// time ruler then starts at --from.
+func TestRenderCompareRange(t *testing.T) {
+	dir := t.TempDir()
+	whole, part := filepath.Join(dir, "whole.png"), filepath.Join(dir, "part.png")
+	for _, args := range [][]string{
+		{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", whole, "--width", "800"},
+		{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", part, "--width", "800", "--from", "20ms", "--to", "30ms"},
+	} {
+		if code, _, errOut := hecscope(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	a, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(a, b) {
+		t.Error("--from/--to drew the whole runs")
 	}
 }
