@@ -187,8 +187,8 @@ type SaveOptions struct {
 // truncated or corrupt log is saved as it is (Figures.Status says how it
 // ends). The entry appears in the library whole or not at all.
 func (l *Library) Save(path string, opt SaveOptions) (Entry, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	// The copy is made without the lock (its staging directory is its
+	// own), so that listing and editing go on while a large log is saved.
 	src, err := os.Open(path)
 	if err != nil {
 		return Entry{}, fmt.Errorf("library: saving: %w", err)
@@ -211,6 +211,8 @@ func (l *Library) Save(path string, opt SaveOptions) (Entry, error) {
 		return Entry{}, err
 	}
 	final := filepath.Join(l.root, id)
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if err := l.step("rename"); err != nil {
 		return Entry{}, err
 	}

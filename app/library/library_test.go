@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -330,5 +331,59 @@ func TestDefaultRoot(t *testing.T) {
 	t.Setenv("HOME", "/home/u")
 	if r, err := DefaultRoot(); err != nil || r != "/home/u/.local/share/hecscope/library" {
 		t.Errorf("%q %v", r, err)
+	}
+}
+
+// TestListDuringSave lists and edits while a save is part-way through its
+// copy: a large log being saved must not block the library window.
+func TestListDuringSave(t *testing.T) {
+	l := open(t, t.TempDir())
+	old, err := l.Save(logN1, SaveOptions{Name: "old"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached, release := make(chan struct{}), make(chan struct{})
+	l.crash = func(step string) bool {
+		if step == "copied" {
+			close(reached)
+			<-release
+		}
+		return false
+	}
+	saved := make(chan error, 1)
+	go func() {
+		_, err := l.Save(logN2, SaveOptions{Name: "new"})
+		saved <- err
+	}()
+	<-reached
+	done := make(chan []string, 1)
+	go func() {
+		if _, err := l.Rename(old.ID, "renamed"); err != nil {
+			t.Error(err)
+		}
+		es, err := l.List()
+		if err != nil {
+			t.Error(err)
+		}
+		var n []string
+		for _, e := range es {
+			n = append(n, e.Name)
+		}
+		done <- n
+	}()
+	select {
+	case got := <-done:
+		if strings.Join(got, ",") != "renamed" {
+			t.Errorf("during the save the library lists %v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("listing waited for the save")
+	}
+	close(release)
+	if err := <-saved; err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(names(t, l), ","); got != "new,renamed" {
+		t.Errorf("after the save: %s", got)
 	}
 }
