@@ -439,3 +439,12 @@ func showDiffValue(v float64, u timeline.Unit) string {
 	}
 	return strconv.FormatFloat(v, 'f', 0, 64)
 }
+
+// chooseCompareWith asks for a second eventlog and compares it (B) with the
+// window's (A).
+func (w *Window) chooseCompareWith() {
+	a := w.path
+	pickFileToOpen(w.win, w.app.useNative, func(pathB string) {
+		w.app.OpenCompare(a, "", pathB, "")
+	})
+}

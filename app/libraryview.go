@@ -418,6 +418,8 @@ func (w *Window) saveToLibraryAs(path string, opt library.SaveOptions, done func
 		fyne.Do(func() {
 			if err != nil {
 				dialog.ShowError(err, w.win)
+			} else {
+				dialog.ShowInformation("Saved to library", fmt.Sprintf("Saved %q (%s) to the library.", e.Name, formatBytes(e.Size)), w.win)
 			}
 			sl.changed()
 			if done != nil {
@@ -435,12 +437,14 @@ func (w *Window) showLibrary() {
 }
 
 // libraryMenuItems are the File menu's items for saved profiles and
-// comparisons: save the open eventlog, show the library, compare two files.
+// comparisons: save the open eventlog or compare it with another, show the
+// library, compare two files.
 func (w *Window) libraryMenuItems() []*fyne.MenuItem {
 	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
 	if w.path != "" && w.view != nil {
 		if _, ok := w.view.(*eventlogView); ok {
-			items = append(items, fyne.NewMenuItem("Save to Library…", w.saveToLibrary))
+			items = append(items, fyne.NewMenuItem("Save to Library…", w.saveToLibrary),
+				fyne.NewMenuItem("Compare This Run With…", w.chooseCompareWith))
 		}
 	}
 	return append(items,

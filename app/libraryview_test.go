@@ -47,6 +47,9 @@ func TestLibraryWindow(t *testing.T) {
 	}
 	w := a.Open(parworkN2)
 	await(t, done)
+	if menuItem(w, "Compare This Run With…") == nil || menuItem(start, "Compare This Run With…") != nil {
+		t.Error("Compare This Run With is offered only for an open eventlog")
+	}
 	if menuItem(w, "Save to Library…") == nil {
 		t.Fatal("an open eventlog cannot be saved to the library")
 	}
