@@ -188,3 +188,40 @@ func TestRenderCompareRange(t *testing.T) {
 		t.Error("--from/--to drew the whole runs")
 	}
 }
+
+// TestCompareDamagedLogs: a truncated log is compared as far as it goes
+// (exit 0, a notice); a corrupt one is compared up to the damage but exits
+// 1, and render --compare refuses it.
+func TestCompareDamagedLogs(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(parwork + "N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "truncated.eventlog")
+	if err := os.WriteFile(truncated, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(dir, "corrupt.eventlog")
+	bad := bytes.Clone(data)
+	i := bytes.Index(bad, []byte("datb")) + 4 + 24 // the first event after the first block marker
+	copy(bad[i:], []byte{0x77, 0x77})
+	if err := os.WriteFile(corrupt, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := hecscope(t, "compare", parwork+"N2.eventlog", truncated)
+	if code != 0 || !strings.Contains(errOut, "truncated") || !strings.Contains(out, "Wall time") {
+		t.Errorf("truncated: exit %d, %q", code, errOut)
+	}
+	code, out, errOut = hecscope(t, "compare", "--json", parwork+"N2.eventlog", corrupt)
+	if code != 1 || !strings.Contains(errOut, "corrupt") || !strings.Contains(out, `"rows"`) {
+		t.Errorf("corrupt: exit %d, %q", code, errOut)
+	}
+	outPNG := filepath.Join(dir, "out.png")
+	if code, _, errOut := hecscope(t, "render", "--compare", parwork+"N2.eventlog", corrupt, "-o", outPNG); code != 1 || !strings.Contains(errOut, "corrupt") {
+		t.Errorf("render corrupt: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := hecscope(t, "render", "--compare", parwork+"N1.eventlog", truncated, "-o", outPNG); code != 0 {
+		t.Errorf("render truncated: exit %d, %q", code, errOut)
+	}
+}
