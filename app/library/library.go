@@ -294,6 +294,7 @@ func figuresOf(s *timeline.Summary) Figures {
 // countWriter counts the bytes written to it.
 type countWriter struct{ n int64 }
 
+// Write counts p.
 func (c *countWriter) Write(p []byte) (int, error) {
 	c.n += int64(len(p))
 	return len(p), nil

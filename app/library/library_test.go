@@ -387,3 +387,36 @@ func TestListDuringSave(t *testing.T) {
 		t.Errorf("after the save: %s", got)
 	}
 }
+
+// TestDamagedEntriesAreSkipped: a directory without readable metadata is
+// not an entry; the others are still listed.
+func TestDamagedEntriesAreSkipped(t *testing.T) {
+	root := t.TempDir()
+	l := open(t, root)
+	good, err := l.Save(logN1, SaveOptions{Name: "good"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := l.Save(logN2, SaveOptions{Name: "bad"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, bad.ID, entryFile), []byte(`{"name": "ba`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "stray"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(names(t, l), ","); got != "good" {
+		t.Errorf("lists %q", got)
+	}
+	if _, err := l.Get(bad.ID); err == nil || errors.Is(err, ErrNotFound) {
+		t.Errorf("damaged entry: %v", err)
+	}
+	if _, err := l.Get(good.ID); err != nil {
+		t.Error(err)
+	}
+}
