@@ -118,10 +118,11 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 	if opt.OmitTable {
 		bottomH = max(int(float64(opt.Height)*0.2), int(110*s))
 	}
-	panelH := (opt.Height - head - bottomH) / 2
-	if panelH < int(80*s) {
+	room := opt.Height - head - bottomH
+	if room < int(160*s) {
 		return nil, fmt.Errorf("rendering comparison: image height %d too small", opt.Height)
 	}
+	heights := panelHeights(room, s, len(a.Model.HECs), len(b.Model.HECs))
 
 	axA, axB := CompareAxes(opt.Width, s, opt.Span(a.Model.End, b.Model.End))
 	for i, run := range []*Run{a, b} {
@@ -129,11 +130,12 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 		if i == 1 {
 			ax = axB
 		}
+		panelH := heights[i]
 		panel, err := renderPanel(run.Model, opt.View, opt.Width, panelH, s, ax)
 		if err != nil {
 			return nil, fmt.Errorf("rendering comparison: run %s: %w", run.Name, err)
 		}
-		y := head + i*panelH
+		y := head + heights[0]*i
 		draw.Draw(img, panel.Bounds().Add(image.Pt(0, y)), panel, image.Point{}, draw.Src)
 		// A coloured tab on the left edge says which run the panel shows.
 		col, tag := ColourRunA, "A"
@@ -149,7 +151,7 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 		cr.text(opt.AlignLabel, float64(cr.w)-8*s, float64(head)-6*s, 1, 0, ColourMarker)
 	}
 
-	y0 := head + 2*panelH + int(6*s)
+	y0 := head + heights[0] + heights[1] + int(6*s)
 	if opt.OmitTable {
 		// The distributions side by side.
 		mid := cr.w / 2
@@ -304,6 +306,23 @@ func CompareAxes(width int, s float64, sp CompareSpan) (Axis, Axis) {
 		return NewAxis(rFrom, rTo, x0, float64(rTo-rFrom)*ppn)
 	}
 	return axis(sp.AlignA, sp.EndA), axis(sp.AlignB, sp.EndB)
+}
+
+// panelHeights shares room pixels between the two runs' panels in
+// proportion to the height at which the timeline view draws each run's
+// activity graph and all its HEC rows at full height (60 px at scale 1):
+// a run with more HECs gets a taller panel.
+func panelHeights(room int, s float64, hecsA, hecsB int) [2]int {
+	need := func(hecs int) float64 {
+		n := float64(max(hecs, 1))
+		// Axis and key (46), a gap (4), rows of 60 with a spare 6, and the
+		// activity graph of a quarter of the rest, at most 90.
+		rows := 60*n + 6
+		return s * (46 + rows + math.Min(90, rows/3))
+	}
+	na, nb := need(hecsA), need(hecsB)
+	a := int(float64(room) * na / (na + nb))
+	return [2]int{a, room - a}
 }
 
 // renderPanel draws one run's timeline view on axis ax (from CompareAxes):

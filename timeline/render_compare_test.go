@@ -132,7 +132,7 @@ func TestRenderCompareBars(t *testing.T) {
 	}
 	var lengths []int
 	inBar := false
-	for y := 0; y < 120; y++ {
+	for y := 0; y < 64; y++ { // the bars are under the headline, above the panels
 		n := 0
 		for x := 0; x < 1200; x++ {
 			j := img.PixOffset(x, y)
@@ -253,5 +253,18 @@ func TestRenderCompareOmitTable(t *testing.T) {
 	with, without := height(false), height(true)
 	if without <= with+20 {
 		t.Errorf("panel B is %d px high with the table, %d without", with, without)
+	}
+}
+
+func TestPanelHeights(t *testing.T) {
+	h := panelHeights(600, 1, 1, 2)
+	if h[0]+h[1] != 600 || h[1] <= h[0] {
+		t.Errorf("1 and 2 HECs: %v", h)
+	}
+	if h := panelHeights(600, 1, 4, 4); h[0] != 300 || h[1] != 300 {
+		t.Errorf("equal HECs: %v", h)
+	}
+	if h := panelHeights(500, 1, 0, 1); h[0] != 250 {
+		t.Errorf("no HECs counts as one: %v", h)
 	}
 }
