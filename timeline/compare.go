@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -105,7 +106,7 @@ func (v Verdict) String() string {
 // 2^53, which is 104 days in ns or 8 PiB.
 type DiffRow struct {
 	// Group is the section the row belongs to: "Time", "GC", "Heap",
-	// "Sparks", "Threads", "User spans" or "HECs".
+	// "Sparks", "Threads", "User spans", "HECs" or "Distributions".
 	Group string
 	// Name is the figure, such as "Productivity" or "HEC 1 running".
 	Name string
@@ -168,6 +169,32 @@ type Histogram struct {
 	// sums in ns.
 	TotalA, TotalB int
 	SumA, SumB     uint64
+	// QuantA and QuantB are the runs' quantiles (ns): the median, the 90th
+	// and 99th percentiles and the maximum (nearest rank); zeros without
+	// durations.
+	QuantA, QuantB Quantiles
+}
+
+// Quantiles are the median, 90th and 99th percentiles and the maximum of
+// a set of durations (ns), each the nearest-rank value.
+type Quantiles struct {
+	P50, P90, P99, Max uint64
+}
+
+// quantiles returns the quantiles of v (which it does not change).
+func quantiles(v []uint64) Quantiles {
+	if len(v) == 0 {
+		return Quantiles{}
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	rank := func(p float64) uint64 {
+		// Nearest rank: the smallest value with at least p of the values
+		// at or below it.
+		i := int(math.Ceil(p*float64(len(s)))) - 1
+		return s[min(max(i, 0), len(s)-1)]
+	}
+	return Quantiles{P50: rank(0.5), P90: rank(0.9), P99: rank(0.99), Max: s[len(s)-1]}
 }
 
 // Comparison is everything the compare view shows about two runs.
@@ -231,11 +258,31 @@ func Compare(a, b *Run) *Comparison {
 		c.GCPauses = NewHistogram("GC pauses", pa, pb)
 		ra, rb := ThreadRuns(a.Model), ThreadRuns(b.Model)
 		c.ThreadRuns = NewHistogram("Thread runs", ra, rb)
+		c.quantileRows(&c.GCPauses, "GC pause", BetterLower, a.Model != nil, b.Model != nil)
+		c.quantileRows(&c.ThreadRuns, "Thread run", BetterNeither, a.Model != nil, b.Model != nil)
 	}
 	return c
 }
 
 func f(v uint64) float64 { return float64(v) }
+
+// quantileRows adds the median, 90th percentile and maximum of a
+// distribution to the "Distributions" group (runs without a model, or
+// without any duration, lack them).
+func (c *Comparison) quantileRows(h *Histogram, name string, better Better, modelA, modelB bool) {
+	hasA, hasB := modelA && h.TotalA > 0, modelB && h.TotalB > 0
+	for _, q := range []struct {
+		label  string
+		va, vb uint64
+	}{
+		{"median", h.QuantA.P50, h.QuantB.P50},
+		{"p90", h.QuantA.P90, h.QuantB.P90},
+		{"longest", h.QuantA.Max, h.QuantB.Max},
+	} {
+		c.Rows = append(c.Rows, DiffRow{Group: "Distributions", Name: name + " " + q.label, Unit: UnitNS,
+			A: f(q.va), B: f(q.vb), HasA: hasA, HasB: hasB, Better: better})
+	}
+}
 
 // labelRows adds, per user-span label of either run (in order of first
 // appearance, A's first), the total time spent in the label's spans.
@@ -421,7 +468,7 @@ func logBin(d uint64) int {
 // bins: four per decade, from the decade of the shortest duration to the
 // bin holding the longest. Durations of 0 count in the first bin.
 func NewHistogram(title string, a, b []uint64) Histogram {
-	h := Histogram{Title: title, TotalA: len(a), TotalB: len(b)}
+	h := Histogram{Title: title, TotalA: len(a), TotalB: len(b), QuantA: quantiles(a), QuantB: quantiles(b)}
 	lo, hi := uint64(math.MaxUint64), uint64(0)
 	for _, v := range [][]uint64{a, b} {
 		for _, d := range v {

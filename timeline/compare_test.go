@@ -213,3 +213,49 @@ func TestFormatPoints(t *testing.T) {
 		}
 	}
 }
+
+func TestQuantiles(t *testing.T) {
+	v := []uint64{9, 1, 8, 2, 7, 3, 6, 4, 5, 10}
+	q := quantiles(v)
+	if q != (Quantiles{P50: 5, P90: 9, P99: 10, Max: 10}) {
+		t.Errorf("quantiles %+v", q)
+	}
+	if v[0] != 9 {
+		t.Error("quantiles sorted its input")
+	}
+	if q := quantiles(nil); q != (Quantiles{}) {
+		t.Errorf("empty: %+v", q)
+	}
+	if q := quantiles([]uint64{42}); q != (Quantiles{42, 42, 42, 42}) {
+		t.Errorf("one value: %+v", q)
+	}
+}
+
+// TestCompareDistributionRows checks the quantile rows against the
+// distributions' durations.
+func TestCompareDistributionRows(t *testing.T) {
+	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
+	b := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
+	c := Compare(a, b)
+	qa, qb := quantiles(GCPauses(a.Model)), quantiles(GCPauses(b.Model))
+	for name, want := range map[string][2]uint64{
+		"GC pause median":  {qa.P50, qb.P50},
+		"GC pause p90":     {qa.P90, qb.P90},
+		"GC pause longest": {qa.Max, qb.Max},
+	} {
+		r := rowByName(t, c, name)
+		if r.Group != "Distributions" || r.A != f(want[0]) || r.B != f(want[1]) || !r.HasA || !r.HasB {
+			t.Errorf("%s: %+v, want %v", name, r, want)
+		}
+	}
+	if r := rowByName(t, c, "Thread run median"); r.Better != BetterNeither || r.A == 0 {
+		t.Errorf("thread run median %+v", r)
+	}
+	// Without models there are no distributions.
+	c2 := Compare(&Run{Summary: a.Summary}, &Run{Summary: b.Summary})
+	for _, r := range c2.Rows {
+		if r.Group == "Distributions" || r.Group == "HECs" {
+			t.Errorf("row %q without models", r.Name)
+		}
+	}
+}

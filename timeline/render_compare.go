@@ -160,7 +160,7 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 		return img, nil
 	}
 	// Table on the left, distributions on the right.
-	tableW := cr.w * 11 / 20
+	tableW := cr.w * 31 / 50
 	cr.drawDiffTable(c, int(8*s), y0, tableW-int(8*s), opt.Height-int(4*s))
 	hx := tableW + int(12*s)
 	hh := (opt.Height - y0 - int(8*s)) / 2
@@ -509,8 +509,8 @@ func (r *renderer) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 	s := r.s
 	lineH := 14 * s
 	rowsPer := max(int(float64(y1-y0)/lineH)-1, 1)
-	nameW, valW, chW := 150*s, 72*s, 64*s
-	colW := nameW + 2*valW + chW + 16*s
+	nameW, valW, chW := 124*s, 62*s, 60*s
+	colW := nameW + 2*valW + chW + 12*s
 	ncols := max(int(float64(x1-x0)/colW), 1)
 	// Headings of groups take a line each.
 	type line struct {
@@ -582,7 +582,9 @@ func (r *renderer) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 		}
 		return FormatDuration(sum / uint64(n))
 	}
-	title := fmt.Sprintf("%s — A: %d, mean %s;  B: %d, mean %s", h.Title, h.TotalA, mean(h.SumA, h.TotalA), h.TotalB, mean(h.SumB, h.TotalB))
+	title := fmt.Sprintf("%s — A: %d, mean %s, median %s, p90 %s;  B: %d, mean %s, median %s, p90 %s", h.Title,
+		h.TotalA, mean(h.SumA, h.TotalA), FormatDuration(h.QuantA.P50), FormatDuration(h.QuantA.P90),
+		h.TotalB, mean(h.SumB, h.TotalB), FormatDuration(h.QuantB.P50), FormatDuration(h.QuantB.P90))
 	r.text(r.fit(title, float64(x1-x0)), float64(x0), float64(y0)+7*s, 0, 0.5, ColourText)
 	top := y0 + int(18*s)
 	base := y1 - int(16*s)

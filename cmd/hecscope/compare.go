@@ -212,8 +212,9 @@ func writeHistogramText(w io.Writer, h *timeline.Histogram) error {
 		}
 		return showTime(sum / uint64(n))
 	}
-	head := fmt.Sprintf("\n%s (A: %d, mean %s; B: %d, mean %s):\n", h.Title,
-		h.TotalA, mean(h.SumA, h.TotalA), h.TotalB, mean(h.SumB, h.TotalB))
+	head := fmt.Sprintf("\n%s (A: %d, mean %s, median %s, p90 %s; B: %d, mean %s, median %s, p90 %s):\n", h.Title,
+		h.TotalA, mean(h.SumA, h.TotalA), showTime(h.QuantA.P50), showTime(h.QuantA.P90),
+		h.TotalB, mean(h.SumB, h.TotalB), showTime(h.QuantB.P50), showTime(h.QuantB.P90))
 	if err := writeString(w, head); err != nil {
 		return err
 	}
@@ -274,6 +275,18 @@ type jsonHistogram struct {
 	TotalB  int      `json:"total_b"`
 	SumANS  uint64   `json:"sum_a_ns"`
 	SumBNS  uint64   `json:"sum_b_ns"`
+	// QuantilesA and QuantilesB are the median, 90th and 99th percentiles
+	// and maximum (ns).
+	QuantilesA jsonQuantiles `json:"quantiles_a"`
+	QuantilesB jsonQuantiles `json:"quantiles_b"`
+}
+
+// jsonQuantiles are a distribution's quantiles in the JSON comparison.
+type jsonQuantiles struct {
+	P50 uint64 `json:"p50_ns"`
+	P90 uint64 `json:"p90_ns"`
+	P99 uint64 `json:"p99_ns"`
+	Max uint64 `json:"max_ns"`
 }
 
 // writeCompareJSON prints the comparison as one JSON object.
@@ -314,7 +327,8 @@ func writeCompareJSON(w io.Writer, runs [2]*timeline.Run, c *timeline.Comparison
 		out.Rows = append(out.Rows, jr)
 	}
 	for _, h := range []*timeline.Histogram{&c.GCPauses, &c.ThreadRuns} {
-		jh := jsonHistogram{Title: h.Title, EdgesNS: h.Edges, A: h.A, B: h.B, TotalA: h.TotalA, TotalB: h.TotalB, SumANS: h.SumA, SumBNS: h.SumB}
+		jh := jsonHistogram{Title: h.Title, EdgesNS: h.Edges, A: h.A, B: h.B, TotalA: h.TotalA, TotalB: h.TotalB, SumANS: h.SumA, SumBNS: h.SumB,
+			QuantilesA: jsonQuantiles(h.QuantA), QuantilesB: jsonQuantiles(h.QuantB)}
 		if jh.EdgesNS == nil {
 			jh.EdgesNS, jh.A, jh.B = []uint64{}, []int{}, []int{}
 		}
