@@ -450,8 +450,9 @@ func (r *renderer) drawTimeline() {
 	n := max(len(r.m.HECs), 1)
 	avail := r.bottom - r.top
 	actH := min(int(90*r.s), avail/4)
-	rowH := min(max((avail-actH)/n, int(8*r.s)), int(60*r.s))
-	y := r.top + int(4*r.s)
+	pad := int(4 * r.s) // between the axis and the activity graph
+	rowH := min(max((avail-pad-actH)/n, int(8*r.s)), int(60*r.s))
+	y := r.top + pad
 	r.drawActivity(y, y+actH-int(6*r.s), nil, "Activity")
 	y += actH
 	for c := range r.m.HECs {

@@ -143,3 +143,26 @@ func BenchmarkFrameTimeline1ms(b *testing.B)   { benchFrame(b, "timeline", oneMs
 func BenchmarkFrameThreadsWhole(b *testing.B)  { benchFrame(b, "threads", whole) }
 func BenchmarkFrameThreads1ms(b *testing.B)    { benchFrame(b, "threads", oneMs) }
 func BenchmarkFrameSparksWhole(b *testing.B)   { benchFrame(b, "sparks", whole) }
+
+// TestTimelineShowsEveryHEC renders the two-HEC model at many heights: both
+// HEC rows must always be drawn, each ending in its row rule.
+func TestTimelineShowsEveryHEC(t *testing.T) {
+	m := synthetic()
+	for h := 150; h <= 1100; h += 7 {
+		img, err := Render(m, Options{View: "timeline", Width: 600, Height: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newRenderer(img, m, 0, m.End, 1)
+		x := r.gutter + r.plotW/2
+		rules := 0
+		for y := r.top; y < r.bottom; y++ {
+			if colourAt(img, x, y) == ColourRowRule {
+				rules++
+			}
+		}
+		if want := 1 + len(m.HECs); rules != want { // activity + each HEC
+			t.Fatalf("height %d: %d row rules, want %d (a HEC row was dropped)", h, rules, want)
+		}
+	}
+}
