@@ -1,10 +1,12 @@
 package timeline
 
 import (
+	"cmp"
 	"fmt"
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -434,10 +436,25 @@ func (r *renderer) drawMarkers(y0, y1 int) {
 		x := int(r.ax.X(in.Time))
 		r.fill(x, y0, x+1, y1, ColourMarker)
 	}
-	if len(marks) <= 12 {
-		for _, in := range marks {
-			r.text(r.m.String(int32(in.Arg)), r.ax.X(in.Time)+3*r.s, float64(y0)+8*r.s, 0, 0.5, ColourMarker)
+	// Label the markers left to right, each where it does not run into the
+	// previous label; a label that would is cut to fit, or left out.
+	slices.SortFunc(marks, func(a, b Instant) int { return cmp.Compare(a.Time, b.Time) })
+	free := float64(r.gutter) // where the next label may start
+	for i, in := range marks {
+		x := r.ax.X(in.Time) + 3*r.s
+		if x < free {
+			continue
 		}
+		room := float64(r.gutter+r.plotW) - x
+		if i+1 < len(marks) {
+			room = min(room, r.ax.X(marks[i+1].Time)-x-2*r.s)
+		}
+		label := r.fit(r.m.String(int32(in.Arg)), room)
+		if r.textWidth(label) > room {
+			continue
+		}
+		r.text(label, x, float64(y0)+8*r.s, 0, 0.5, ColourMarker)
+		free = x + r.textWidth(label) + 6*r.s
 	}
 	if len(marks) > 0 {
 		r.key = append(r.key, keyItem{ColourMarker, "marker"})
