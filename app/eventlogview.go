@@ -19,13 +19,26 @@ import (
 type eventlogView struct {
 	log      *Eventlog
 	timeline *picture
-	heap     *picture // nil if the log has no heap data
+	nav      *timelineNav // nil if the log has no timed events
+	heap     *picture     // nil if the log has no heap data
 	tabs     *container.AppTabs
 	root     fyne.CanvasObject
+
+	// status shows the visible range and the selection; readout what is
+	// under the pointer.
+	status, readout *widget.Label
+	// details holds the facts of the last span clicked; selection the
+	// figures of the selection (or the whole run).
+	details, selection *fyne.Container
+	detailsTab, selTab *container.TabItem
 }
 
 func newEventlogView(ev *Eventlog) *eventlogView {
-	v := &eventlogView{log: ev, timeline: newPicture(timelineRender(ev.Model))}
+	v := &eventlogView{log: ev, timeline: newPicture(nil)}
+	if ev.Model != nil && ev.Model.End > 0 {
+		v.nav = newTimelineNav(ev.Model)
+		v.timeline = v.nav.pic
+	}
 	header := widget.NewLabelWithStyle(ev.Path, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	header.Truncation = fyne.TextTruncateEllipsis
 	head := container.NewVBox(header)
@@ -39,12 +52,17 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 		container.NewTabItem("Sparks", container.NewVScroll(sparksPanel(s))),
 		container.NewTabItem("Process", processPanel(s)),
 	)
+	if v.nav != nil {
+		v.addNavPanels()
+	}
 	if r := heapRender("", ev.Profile, ev.Heap); r != nil {
 		v.heap = newPicture(r)
 		v.tabs.Append(container.NewTabItem("Heap", v.heap.raster))
 	}
-	var top fyne.CanvasObject = v.timeline.raster
-	if v.timeline.render == nil {
+	var top fyne.CanvasObject
+	if v.nav != nil {
+		top = container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, v.nav)
+	} else {
 		l := widget.NewLabel("This log has no timed events to draw.")
 		l.Alignment = fyne.TextAlignCenter
 		top = l

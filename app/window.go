@@ -272,7 +272,8 @@ func (w *Window) setMenu() {
 	file = append(file, fyne.NewMenuItemSeparator(), closeItem)
 
 	about := fyne.NewMenuItem("About hecscope", func() { showAbout(w.win) })
-	w.win.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("File", file...), fyne.NewMenu("Help", about)))
+	keys := fyne.NewMenuItem("Keyboard Shortcuts", func() { showShortcuts(w.win) })
+	w.win.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("File", file...), fyne.NewMenu("Help", keys, about)))
 }
 
 // ingestStatusNotice describes a load that did not end cleanly, or returns

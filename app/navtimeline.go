@@ -1,0 +1,462 @@
+package app
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// Zoom steps of the timeline's controls.
+const (
+	wheelZoomUnits = 40   // wheel units that halve or double the visible span
+	keyZoomFactor  = 0.5  // + halves the span, - doubles it
+	keyPanFraction = 0.1  // arrow keys pan by this share of the view
+	spanZoomMargin = 0.05 // double-clicking a span leaves this share each side
+)
+
+// timelineNav is the timeline picture of one run with the hands on it: the
+// wheel zooms at the pointer, dragging pans, Shift+drag selects a range,
+// the keyboard zooms and pans, hovering reports what is under the pointer
+// and clicking a span reports its details. The time scale is a
+// timeline.CompareSpan over one run (both "runs" the same), so the main
+// window and the compare window zoom and pan alike.
+type timelineNav struct {
+	widget.BaseWidget
+
+	m   *timeline.Model
+	pic *picture
+
+	mu   sync.Mutex // guards span and drawn (the raster draws on the render loop)
+	span timeline.CompareSpan
+	// drawn is the Options of the last frame drawn (zero before the first).
+	drawn timeline.Options
+
+	// Selection, in ns; hasSel says whether there is one.
+	selFrom, selTo uint64
+	hasSel         bool
+
+	// The gesture under way: pressShift is whether Shift was held when the
+	// button went down, selecting whether the drag makes a selection, and
+	// anchor where it began.
+	pressShift, dragging, selecting bool
+	anchor                          uint64
+
+	// Overlays drawn over the picture.
+	shade    *canvas.Rectangle
+	cursor   *canvas.Rectangle
+	selLabel *canvas.Text
+
+	// Callbacks to the view; any may be nil.
+	onHover   func(text string)
+	onView    func(from, to uint64)
+	onSelect  func(from, to uint64, ok bool)
+	onDetails func(h timeline.Hit)
+}
+
+// newTimelineNav returns the navigable timeline of m (which must have timed
+// events).
+func newTimelineNav(m *timeline.Model) *timelineNav {
+	n := &timelineNav{m: m, span: timeline.CompareSpan{EndA: m.End, EndB: m.End}}
+	n.pic = newPicture(n.render)
+	n.shade = canvas.NewRectangle(color.NRGBA{R: 0x30, G: 0x60, B: 0xd0, A: 0x40})
+	n.shade.StrokeColor = color.NRGBA{R: 0x30, G: 0x60, B: 0xd0, A: 0xc0}
+	n.shade.StrokeWidth = 1
+	n.shade.Hide()
+	n.cursor = canvas.NewRectangle(color.NRGBA{R: 0x20, G: 0x20, B: 0x20, A: 0x90})
+	n.cursor.Hide()
+	n.selLabel = canvas.NewText("", color.NRGBA{R: 0x10, G: 0x30, B: 0x90, A: 0xff})
+	n.selLabel.TextStyle = fyne.TextStyle{Bold: true}
+	n.selLabel.Hide()
+	n.ExtendBaseWidget(n)
+	return n
+}
+
+// render draws the current view at w×h device pixels and remembers how.
+func (n *timelineNav) render(w, h int, scale float64) (*image.RGBA, error) {
+	n.mu.Lock()
+	from, to := n.span.View()
+	opt := timeline.Options{From: from, To: to, Width: w, Height: h, Scale: scale}
+	n.drawn = opt
+	n.mu.Unlock()
+	return timeline.Render(n.m, opt)
+}
+
+// CreateRenderer shows the picture with the selection, cursor and
+// selection length over it.
+func (n *timelineNav) CreateRenderer() fyne.WidgetRenderer {
+	return &navRenderer{n: n, objects: []fyne.CanvasObject{n.pic.raster, n.shade, n.cursor, n.selLabel}}
+}
+
+// MinSize keeps the picture's minimum size.
+func (n *timelineNav) MinSize() fyne.Size { return n.pic.raster.MinSize() }
+
+// navRenderer lays the overlays out over the picture.
+type navRenderer struct {
+	n       *timelineNav
+	objects []fyne.CanvasObject
+}
+
+func (r *navRenderer) Layout(size fyne.Size) {
+	r.n.pic.raster.Resize(size)
+	r.n.pic.raster.Move(fyne.NewPos(0, 0))
+	r.n.placeOverlays()
+}
+func (r *navRenderer) MinSize() fyne.Size           { return r.n.MinSize() }
+func (r *navRenderer) Refresh()                     { r.n.placeOverlays(); canvas.Refresh(r.n.pic.raster) }
+func (r *navRenderer) Objects() []fyne.CanvasObject { return r.objects }
+func (r *navRenderer) Destroy()                     {}
+
+// options returns the Options of the picture as it is (or would be) drawn
+// at the widget's size: device pixels and the pixel ratio.
+func (n *timelineNav) options() timeline.Options {
+	scale := float64(1)
+	if c := fyne.CurrentApp().Driver().CanvasForObject(n); c != nil {
+		scale = float64(c.Scale())
+	}
+	size := n.Size()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	from, to := n.span.View()
+	w, h := int(float64(size.Width)*scale+0.5), int(float64(size.Height)*scale+0.5)
+	if d := n.drawn; d.Width > 0 && abs(d.Width-w) <= 1 && abs(d.Height-h) <= 1 {
+		w, h, scale = d.Width, d.Height, d.Scale
+	}
+	return timeline.Options{From: from, To: to, Width: w, Height: h, Scale: scale}
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// ratio returns device pixels per widget unit for opt.
+func (n *timelineNav) ratio(opt timeline.Options) float64 {
+	if w := n.Size().Width; w > 0 && opt.Width > 0 {
+		return float64(opt.Width) / float64(w)
+	}
+	return 1
+}
+
+// plot returns the plot's left edge and width in device pixels (as the
+// timeline view lays it out).
+func plot(opt timeline.Options) (gutter, width float64) {
+	s := opt.Scale
+	if !(s > 0) {
+		s = 1
+	}
+	g := min(int(110*s), opt.Width/4)
+	return float64(g), float64(max(opt.Width-g-int(8*s), 1))
+}
+
+// timeAt returns the time at widget x, clamped to the view.
+func (n *timelineNav) timeAt(x float32) uint64 {
+	opt := n.options()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.span.TimeAt(float64(x)*n.ratio(opt), opt.Width, opt.Scale)
+}
+
+// xAt returns the widget x of time t in the current view.
+func (n *timelineNav) xAt(t uint64, opt timeline.Options) float32 {
+	g, w := plot(opt)
+	ax := timeline.NewAxis(opt.From, opt.To, g, w)
+	return float32(ax.X(t) / n.ratio(opt))
+}
+
+// View returns the visible time range.
+func (n *timelineNav) View() (from, to uint64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.span.View()
+}
+
+// Selection returns the selected range, if any.
+func (n *timelineNav) Selection() (from, to uint64, ok bool) {
+	return n.selFrom, n.selTo, n.hasSel
+}
+
+// setSpan shows a new view and redraws.
+func (n *timelineNav) setSpan(sp timeline.CompareSpan) {
+	n.mu.Lock()
+	n.span = sp
+	from, to := sp.View()
+	n.mu.Unlock()
+	n.pic.raster.Refresh()
+	n.placeOverlays()
+	if n.onView != nil {
+		n.onView(from, to)
+	}
+}
+
+// zoom zooms by factor (< 1: in) around time at.
+func (n *timelineNav) zoom(factor float64, at uint64) {
+	n.mu.Lock()
+	sp := n.span.Zoom(factor, at)
+	n.mu.Unlock()
+	n.setSpan(sp)
+}
+
+// pan moves the view by delta ns.
+func (n *timelineNav) pan(delta float64) {
+	n.mu.Lock()
+	sp := n.span.Pan(delta)
+	n.mu.Unlock()
+	n.setSpan(sp)
+}
+
+// showRange shows [from, to] (at least a microsecond, inside the run).
+func (n *timelineNav) showRange(from, to uint64) {
+	n.mu.Lock()
+	sp := n.span
+	n.mu.Unlock()
+	sp.From, sp.To = from, max(to, from+1)
+	if sp.To-sp.From < 1000 {
+		mid := sp.From/2 + sp.To/2
+		sp.From, sp.To = mid-min(mid, 500), mid-min(mid, 500)+1000
+	}
+	if sp.To > sp.Length() {
+		sp.From -= min(sp.From, sp.To-sp.Length())
+		sp.To = sp.Length()
+	}
+	if sp.From == 0 && sp.To >= sp.Length() {
+		sp.To = 0
+	}
+	n.setSpan(sp)
+}
+
+// fit shows the whole run.
+func (n *timelineNav) fit() {
+	n.mu.Lock()
+	sp := n.span
+	n.mu.Unlock()
+	sp.From, sp.To = 0, 0
+	n.setSpan(sp)
+}
+
+// centre returns the time at the middle of the view.
+func (n *timelineNav) centre() uint64 {
+	from, to := n.View()
+	return from + (to-from)/2
+}
+
+// nsPerUnit returns the ns one widget unit covers in the plot.
+func (n *timelineNav) nsPerUnit() float64 {
+	opt := n.options()
+	_, w := plot(opt)
+	return float64(opt.To-opt.From) / w * n.ratio(opt)
+}
+
+// hit returns what lies under widget point p.
+func (n *timelineNav) hit(p fyne.Position) timeline.Hit {
+	opt := n.options()
+	r := n.ratio(opt)
+	return timeline.HitTimeline(n.m, opt, float64(p.X)*r, float64(p.Y)*r)
+}
+
+// setSelection selects [from, to] (ok false: clears it) and tells the view.
+func (n *timelineNav) setSelection(from, to uint64, ok bool) {
+	if from > to {
+		from, to = to, from
+	}
+	n.selFrom, n.selTo, n.hasSel = from, to, ok && to > from
+	n.placeOverlays()
+	if n.onSelect != nil {
+		n.onSelect(n.selFrom, n.selTo, n.hasSel)
+	}
+}
+
+// placeOverlays puts the selection shading and its length over the picture.
+func (n *timelineNav) placeOverlays() {
+	size := n.Size()
+	if !n.hasSel || size.Width <= 0 {
+		n.shade.Hide()
+		n.selLabel.Hide()
+		return
+	}
+	opt := n.options()
+	g, w := plot(opt)
+	r := n.ratio(opt)
+	left, right := float32(g/r), float32((g+w)/r)
+	x0 := min(max(n.xAt(n.selFrom, opt), left), right)
+	x1 := min(max(n.xAt(n.selTo, opt), left), right)
+	if x1-x0 < 1 {
+		x1 = x0 + 1
+	}
+	top := float32(24 * opt.Scale / r)
+	n.shade.Move(fyne.NewPos(x0, top))
+	n.shade.Resize(fyne.NewSize(x1-x0, size.Height-top-float32(22*opt.Scale/r)))
+	n.shade.Show()
+	n.shade.Refresh()
+	n.selLabel.Text = timeline.FormatDuration(n.selTo - n.selFrom)
+	ts := n.selLabel.MinSize()
+	lx := min(max((x0+x1)/2-ts.Width/2, left), right-ts.Width)
+	n.selLabel.Move(fyne.NewPos(lx, top+2))
+	n.selLabel.Show()
+	n.selLabel.Refresh()
+}
+
+// Scrolled zooms at the pointer with the wheel (with or without Ctrl), by a
+// factor of two every four notches; Shift+wheel and horizontal scrolling
+// (trackpads) pan by as many units as scrolled.
+func (n *timelineNav) Scrolled(ev *fyne.ScrollEvent) {
+	dx, dy := ev.Scrolled.DX, ev.Scrolled.DY
+	if shiftHeld() && dx == 0 {
+		dx, dy = dy, 0
+	}
+	if math.Abs(float64(dx)) > math.Abs(float64(dy)) {
+		n.pan(-float64(dx) * n.nsPerUnit())
+		return
+	}
+	if dy != 0 {
+		n.zoom(math.Pow(2, -float64(dy)/wheelZoomUnits), n.timeAt(ev.Position.X))
+	}
+}
+
+// shiftHeld reports whether the desktop driver says Shift is down.
+func shiftHeld() bool {
+	if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
+		return d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0
+	}
+	return false
+}
+
+// MouseDown notes whether Shift is held (a drag then selects) and takes the
+// keyboard focus.
+func (n *timelineNav) MouseDown(ev *desktop.MouseEvent) {
+	n.pressShift = ev.Modifier&fyne.KeyModifierShift != 0
+	n.focus()
+}
+
+// MouseUp ends nothing: drags end in DragEnd.
+func (n *timelineNav) MouseUp(*desktop.MouseEvent) {}
+
+// focus gives the timeline the keyboard.
+func (n *timelineNav) focus() {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(n); c != nil && c.Focused() != n {
+		c.Focus(n)
+	}
+}
+
+// Dragged pans with the pointer, or with Shift held selects from where the
+// drag began.
+func (n *timelineNav) Dragged(ev *fyne.DragEvent) {
+	if !n.dragging {
+		n.dragging = true
+		n.selecting = n.pressShift || shiftHeld()
+		if n.selecting {
+			n.anchor = n.timeAt(ev.Position.X - ev.Dragged.DX)
+		}
+	}
+	if n.selecting {
+		n.setSelection(n.anchor, n.timeAt(ev.Position.X), true)
+		return
+	}
+	n.pan(-float64(ev.Dragged.DX) * n.nsPerUnit())
+}
+
+// DragEnd finishes a pan or a selection.
+func (n *timelineNav) DragEnd() {
+	n.dragging, n.selecting, n.pressShift = false, false, false
+}
+
+// Tapped shows the details of the span under the pointer.
+func (n *timelineNav) Tapped(ev *fyne.PointEvent) {
+	n.focus()
+	if h := n.hit(ev.Position); h.Row == timeline.RowHEC && n.onDetails != nil {
+		n.onDetails(h)
+	}
+}
+
+// DoubleTapped zooms to the span under the pointer, or fits the run when
+// there is none.
+func (n *timelineNav) DoubleTapped(ev *fyne.PointEvent) {
+	h := n.hit(ev.Position)
+	if h.Row != timeline.RowHEC || h.Marks > 0 || h.SpanEnd <= h.SpanStart {
+		n.fit()
+		return
+	}
+	margin := uint64(float64(h.SpanEnd-h.SpanStart) * spanZoomMargin)
+	n.showRange(h.SpanStart-min(margin, h.SpanStart), h.SpanEnd+margin)
+}
+
+// MouseIn starts the hover read-out.
+func (n *timelineNav) MouseIn(ev *desktop.MouseEvent) { n.MouseMoved(ev) }
+
+// MouseMoved reports what is under the pointer and draws a cursor line.
+func (n *timelineNav) MouseMoved(ev *desktop.MouseEvent) {
+	opt := n.options()
+	g, w := plot(opt)
+	r := n.ratio(opt)
+	x := ev.Position.X
+	if float64(x)*r >= g && float64(x)*r < g+w {
+		n.cursor.Move(fyne.NewPos(x, float32(24*opt.Scale/r)))
+		n.cursor.Resize(fyne.NewSize(1, n.Size().Height-float32((24+22)*opt.Scale/r)))
+		n.cursor.Show()
+	} else {
+		n.cursor.Hide()
+	}
+	n.cursor.Refresh()
+	if n.onHover != nil {
+		n.onHover(hoverText(n.m, n.hit(ev.Position)))
+	}
+}
+
+// MouseOut clears the read-out.
+func (n *timelineNav) MouseOut() {
+	n.cursor.Hide()
+	n.cursor.Refresh()
+	if n.onHover != nil {
+		n.onHover("")
+	}
+}
+
+// FocusGained is part of fyne.Focusable.
+func (n *timelineNav) FocusGained() {}
+
+// FocusLost is part of fyne.Focusable.
+func (n *timelineNav) FocusLost() {}
+
+// TypedRune zooms with + and -, fits the run with 0 and zooms to the
+// selection with z.
+func (n *timelineNav) TypedRune(r rune) {
+	switch r {
+	case '+', '=':
+		n.zoom(keyZoomFactor, n.centre())
+	case '-', '_':
+		n.zoom(1/keyZoomFactor, n.centre())
+	case '0':
+		n.fit()
+	case 'z', 'Z':
+		if n.hasSel {
+			n.showRange(n.selFrom, n.selTo)
+		}
+	}
+}
+
+// TypedKey pans with the arrows, goes to the ends with Home and End and
+// clears the selection with Escape.
+func (n *timelineNav) TypedKey(ev *fyne.KeyEvent) {
+	from, to := n.View()
+	width := float64(to - from)
+	switch ev.Name {
+	case fyne.KeyLeft:
+		n.pan(-keyPanFraction * width)
+	case fyne.KeyRight:
+		n.pan(keyPanFraction * width)
+	case fyne.KeyHome:
+		n.pan(-float64(from))
+	case fyne.KeyEnd:
+		n.pan(float64(n.m.End))
+	case fyne.KeyEscape:
+		n.setSelection(0, 0, false)
+	}
+}

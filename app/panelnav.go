@@ -1,0 +1,156 @@
+package app
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// addNavPanels wires the navigable timeline to the status line, the
+// pointer read-out and the Details, Selection and User Events tabs.
+func (v *eventlogView) addNavPanels() {
+	m := v.log.Model
+	v.status = widget.NewLabel("")
+	v.status.Truncation = fyne.TextTruncateEllipsis
+	v.readout = widget.NewLabel("Point at the timeline to read it; click a span for details. Help > Keyboard Shortcuts lists the controls.")
+	v.readout.Truncation = fyne.TextTruncateEllipsis
+	v.details = container.NewVBox(widget.NewLabel("Click a span on a HEC row to see it here."))
+	v.selection = container.NewVBox()
+	v.nav.onHover = func(s string) {
+		if s != "" {
+			v.readout.SetText(s)
+		}
+	}
+	v.nav.onView = func(uint64, uint64) { v.showStatus() }
+	v.nav.onSelect = func(from, to uint64, ok bool) {
+		v.showStatus()
+		v.showSelection()
+	}
+	v.nav.onDetails = func(h timeline.Hit) {
+		v.details.Objects = []fyne.CanvasObject{factsGrid(detailFacts(m, h))}
+		v.details.Refresh()
+		if v.tabs != nil && v.detailsTab != nil {
+			v.tabs.Select(v.detailsTab)
+		}
+	}
+	v.detailsTab = container.NewTabItem("Details", container.NewVScroll(v.details))
+	v.selTab = container.NewTabItem("Selection", container.NewVScroll(v.selection))
+	v.tabs.Append(v.selTab)
+	v.tabs.Append(v.detailsTab)
+	if len(m.Labels) > 0 {
+		v.tabs.Append(container.NewTabItem("User Events", container.NewVScroll(userEventsPanel(m))))
+	}
+	v.showStatus()
+	v.showSelection()
+}
+
+// showStatus writes the visible range and the selection.
+func (v *eventlogView) showStatus() {
+	from, to := v.nav.View()
+	s := fmt.Sprintf("View %s – %s (%s of %s)", timeline.FormatDuration(from), timeline.FormatDuration(to),
+		timeline.FormatDuration(to-from), timeline.FormatDuration(v.log.Model.End))
+	if a, b, ok := v.nav.Selection(); ok {
+		s += fmt.Sprintf(" · selected %s – %s (%s; Z zooms to it, Esc clears)", timeline.FormatDuration(a), timeline.FormatDuration(b), timeline.FormatDuration(b-a))
+	}
+	v.status.SetText(s)
+}
+
+// showSelection fills the Selection tab with the time each HEC spent in
+// each state during the selection, or during the whole run without one.
+func (v *eventlogView) showSelection() {
+	m := v.log.Model
+	from, to, ok := v.nav.Selection()
+	title := "Whole run"
+	if !ok {
+		from, to = 0, m.End
+	} else {
+		title = "Selection"
+	}
+	title = fmt.Sprintf("%s: %s – %s (%s)", title, timeline.FormatDuration(from), timeline.FormatDuration(to), timeline.FormatDuration(to-from))
+	v.selection.Objects = []fyne.CanvasObject{
+		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		grid(rangeRows(m, from, to)),
+		userSpanPanel(m, from, to),
+	}
+	v.selection.Refresh()
+}
+
+// rangeRows is the table of time per HEC and state over [from, to): one
+// row per HEC and one for all, running, GC and idle as durations and shares.
+func rangeRows(m *timeline.Model, from, to uint64) [][]string {
+	rows := [][]string{{"HEC", "Running", "GC", "Idle", "Running %", "GC %"}}
+	times := m.RangeTimes(from, to)
+	var all timeline.Durations
+	row := func(name string, d *timeline.Durations) []string {
+		total := float64(max(d.Total(), 1))
+		gc := d.GC()
+		return []string{name, timeline.FormatDuration(d[timeline.StateRunning]), timeline.FormatDuration(gc),
+			timeline.FormatDuration(d[timeline.StateIdle]),
+			percent(float64(d[timeline.StateRunning]) / total), percent(float64(gc) / total)}
+	}
+	for c := range times {
+		rows = append(rows, row(strconv.Itoa(c), &times[c]))
+		for s := range all {
+			all[s] += times[c][s]
+		}
+	}
+	if len(times) > 1 {
+		rows = append(rows, row("All", &all))
+	}
+	return rows
+}
+
+// userSpanPanel sums the user START/STOP spans per label that overlap
+// [from, to] (the part inside it), or says there are none.
+func userSpanPanel(m *timeline.Model, from, to uint64) fyne.CanvasObject {
+	if m.NumUserSpans() == 0 {
+		return widget.NewLabel("No user START/STOP spans in this log.")
+	}
+	type sum struct {
+		count int
+		total uint64
+	}
+	sums := map[int32]*sum{}
+	var order []int32
+	for i := 0; i < m.NumUserSpans(); i++ {
+		sp := m.UserSpan(i)
+		if sp.End < from || sp.Start > to {
+			continue
+		}
+		s := sums[sp.Label]
+		if s == nil {
+			s = &sum{}
+			sums[sp.Label] = s
+			order = append(order, sp.Label)
+		}
+		s.count++
+		s.total += min(sp.End, to) - max(sp.Start, from)
+	}
+	if len(order) == 0 {
+		return widget.NewLabel("No user spans overlap this range.")
+	}
+	sort.SliceStable(order, func(i, j int) bool { return sums[order[i]].total > sums[order[j]].total })
+	rows := [][]string{{"User span", "Count", "Time in range"}}
+	for _, l := range order {
+		rows = append(rows, []string{m.String(l), strconv.Itoa(sums[l].count), timeline.FormatDuration(sums[l].total)})
+	}
+	return grid(rows)
+}
+
+// userEventsPanel is the table of user spans per label over the whole run
+// (count, total, min, mean, max, open and unmatched).
+func userEventsPanel(m *timeline.Model) fyne.CanvasObject {
+	rows := [][]string{{"Label", "Count", "Total", "Min", "Mean", "Max", "Open", "Unmatched"}}
+	for i := range m.Labels {
+		l := &m.Labels[i]
+		rows = append(rows, []string{m.String(l.Label), strconv.Itoa(l.Count), timeline.FormatDuration(l.Total),
+			timeline.FormatDuration(l.Min), timeline.FormatDuration(l.Mean()), timeline.FormatDuration(l.Max),
+			strconv.Itoa(l.Open), strconv.Itoa(l.Unmatched)})
+	}
+	return grid(rows)
+}
