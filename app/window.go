@@ -56,6 +56,10 @@ func (w *Window) Path() string { return w.path }
 
 // Reload reads the window's file again from disk.
 func (w *Window) Reload() {
+	if lv, ok := w.view.(*liveView); ok {
+		lv.restart()
+		return
+	}
 	if w.path != "" {
 		w.load(w.path)
 	}
@@ -244,7 +248,7 @@ func (w *Window) setMenu() {
 	}
 	recent.ChildMenu = fyne.NewMenu("", items...)
 
-	file := []*fyne.MenuItem{open, recent}
+	file := []*fyne.MenuItem{open, recent, fyne.NewMenuItem("Attach…", w.chooseAttach)}
 	canvas := w.win.Canvas()
 	bind := func(item *fyne.MenuItem) {
 		canvas.AddShortcut(item.Shortcut, func(fyne.Shortcut) { item.Action() })

@@ -23,6 +23,16 @@ func runGUI(paths []string) int {
 	return 0
 }
 
+// runAttachGUI opens the desktop app on a window watching the live stream
+// at url. It returns when the last window closes.
+func runAttachGUI(url string) int {
+	fyneapp.SetMetadata(fyne.AppMetadata{ID: app.ID, Name: app.Name, Version: app.Version, Build: 1, Icon: app.Icon})
+	a := app.New(fyneapp.NewWithID(app.ID))
+	a.Attach(url)
+	a.Run()
+	return 0
+}
+
 // isFile reports whether path names an existing regular file (so that the
 // argument is a file to open rather than a subcommand).
 func isFile(path string) bool {

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	_ "github.com/hecscope/hecscope/cmd/hecscope/internal/plainlocale" // before Fyne initialises
 )
@@ -37,6 +38,16 @@ func run(args []string) int {
 		usage()
 		return 0
 	}
+	if url, ok := strings.CutPrefix(args[0], "--attach="); ok || args[0] == "--attach" {
+		if !ok && len(args) > 1 {
+			url, args = args[1], args[1:]
+		}
+		if url == "" || len(args) != 1 {
+			fmt.Fprintln(os.Stderr, "usage: hecscope --attach URL")
+			return 2
+		}
+		return runAttachGUI(url)
+	}
 	for _, c := range commands {
 		if c.name == args[0] {
 			return c.run(args[1:])
@@ -51,7 +62,7 @@ func run(args []string) int {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: hecscope [FILE...]   open the desktop app (on each eventlog or .hp file)\n       hecscope COMMAND [ARGS]\n\ncommands:")
+	fmt.Fprintln(os.Stderr, "usage: hecscope [FILE...]   open the desktop app (on each eventlog or .hp file)\n       hecscope --attach URL  watch a running program (tcp://, unix://, fifo://, follow://)\n       hecscope COMMAND [ARGS]\n\ncommands:")
 	for _, c := range commands {
 		fmt.Fprintf(os.Stderr, "  hecscope %s\n", c.usage)
 	}
