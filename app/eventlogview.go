@@ -19,7 +19,9 @@ import (
 type eventlogView struct {
 	log      *Eventlog
 	timeline *picture
-	nav      *timelineNav // nil if the log has no timed events
+	nav      *timelineNav // the HEC timeline row; nil if the log has no timed events
+	sc       *navScale    // the time scale all rows share (nil with nav)
+	rows     []*navRow    // the row groups, in the order shown
 	heap     *picture     // nil if the log has no heap data
 	tabs     *container.AppTabs
 	root     fyne.CanvasObject
@@ -35,8 +37,10 @@ type eventlogView struct {
 
 func newEventlogView(ev *Eventlog) *eventlogView {
 	v := &eventlogView{log: ev, timeline: newPicture(nil)}
+	var rows fyne.CanvasObject
 	if ev.Model != nil && ev.Model.End > 0 {
-		v.nav = newTimelineNav(ev.Model)
+		v.status, v.readout = widget.NewLabel(""), widget.NewLabel("")
+		rows = v.buildRows()
 		v.timeline = v.nav.pic
 	}
 	header := widget.NewLabelWithStyle(ev.Path, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -61,7 +65,7 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 	}
 	var top fyne.CanvasObject
 	if v.nav != nil {
-		top = container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, v.nav)
+		top = rows
 	} else {
 		l := widget.NewLabel("This log has no timed events to draw.")
 		l.Alignment = fyne.TextAlignCenter

@@ -63,7 +63,7 @@ func BenchmarkNavFramesN2(b *testing.B) {
 func benchFrames(b *testing.B, ev *Eventlog) {
 	a := test.NewApp()
 	defer a.Quit()
-	n := newTimelineNav(ev.Model)
+	n := newTimelineNav(ev.Model, newNavScale(ev.Model.End), "timeline", nil)
 	n.Resize(fyne.NewSize(navFrameW, navFrameH))
 	for _, g := range navGestures {
 		b.Run(g.name, func(b *testing.B) {

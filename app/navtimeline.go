@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -21,26 +22,26 @@ const (
 	spanZoomMargin = 0.05 // double-clicking a span leaves this share each side
 )
 
-// timelineNav is the timeline picture of one run with the hands on it: the
-// wheel zooms at the pointer, dragging pans, Shift+drag selects a range,
-// the keyboard zooms and pans, hovering reports what is under the pointer
-// and clicking a span reports its details. The time scale is a
-// timeline.CompareSpan over one run (both "runs" the same), so the main
-// window and the compare window zoom and pan alike.
+// timelineNav is one row of an eventlog view (a timeline view or the heap
+// chart) with the hands on it: the wheel zooms at the pointer, dragging
+// pans, Shift+drag selects a range, the keyboard zooms and pans, hovering
+// reports what is under the pointer and clicking a span reports its
+// details. Every row of a view shares one navScale, so they move together
+// and their plots line up.
 type timelineNav struct {
 	widget.BaseWidget
 
 	m   *timeline.Model
+	sc  *navScale
 	pic *picture
+	// view is the timeline view this row draws (timeline.Views); heap, if
+	// not nil, makes it the heap chart instead, on the same time scale.
+	view string
+	heap *heapview.Chart
 
-	mu   sync.Mutex // guards span and drawn (the raster draws on the render loop)
-	span timeline.CompareSpan
+	mu sync.Mutex // guards drawn (the raster draws on the render loop)
 	// drawn is the Options of the last frame drawn (zero before the first).
 	drawn timeline.Options
-
-	// Selection, in ns; hasSel says whether there is one.
-	selFrom, selTo uint64
-	hasSel         bool
 
 	// The gesture under way: pressShift is whether Shift was held when the
 	// button went down, selecting whether the drag makes a selection, and
@@ -52,18 +53,17 @@ type timelineNav struct {
 	shade    *canvas.Rectangle
 	cursor   *canvas.Rectangle
 	selLabel *canvas.Text
+	selBack  *canvas.Rectangle
 
-	// Callbacks to the view; any may be nil.
+	// Callbacks to the view; either may be nil.
 	onHover   func(text string)
-	onView    func(from, to uint64)
-	onSelect  func(from, to uint64, ok bool)
 	onDetails func(h timeline.Hit)
 }
 
-// newTimelineNav returns the navigable timeline of m (which must have timed
-// events).
-func newTimelineNav(m *timeline.Model) *timelineNav {
-	n := &timelineNav{m: m, span: timeline.CompareSpan{EndA: m.End, EndB: m.End}}
+// newTimelineNav returns a navigable row drawing view of m (which must have
+// timed events) on the scale sc, or the heap chart if heap is not nil.
+func newTimelineNav(m *timeline.Model, sc *navScale, view string, heap *heapview.Chart) *timelineNav {
+	n := &timelineNav{m: m, sc: sc, view: view, heap: heap}
 	n.pic = newPicture(n.render)
 	n.shade = canvas.NewRectangle(color.NRGBA{R: 0x30, G: 0x60, B: 0xd0, A: 0x40})
 	n.shade.StrokeColor = color.NRGBA{R: 0x30, G: 0x60, B: 0xd0, A: 0xc0}
@@ -74,24 +74,30 @@ func newTimelineNav(m *timeline.Model) *timelineNav {
 	n.selLabel = canvas.NewText("", color.NRGBA{R: 0x10, G: 0x30, B: 0x90, A: 0xff})
 	n.selLabel.TextStyle = fyne.TextStyle{Bold: true}
 	n.selLabel.Hide()
+	n.selBack = canvas.NewRectangle(color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xd8})
+	n.selBack.Hide()
+	sc.rows = append(sc.rows, n)
 	n.ExtendBaseWidget(n)
 	return n
 }
 
 // render draws the current view at w×h device pixels and remembers how.
 func (n *timelineNav) render(w, h int, scale float64) (*image.RGBA, error) {
+	from, to := n.sc.View()
+	opt := timeline.Options{View: n.view, From: from, To: to, Width: w, Height: h, Scale: scale}
 	n.mu.Lock()
-	from, to := n.span.View()
-	opt := timeline.Options{From: from, To: to, Width: w, Height: h, Scale: scale}
 	n.drawn = opt
 	n.mu.Unlock()
+	if n.heap != nil {
+		return renderHeapRow(n.heap, opt)
+	}
 	return timeline.Render(n.m, opt)
 }
 
 // CreateRenderer shows the picture with the selection, cursor and
 // selection length over it.
 func (n *timelineNav) CreateRenderer() fyne.WidgetRenderer {
-	return &navRenderer{n: n, objects: []fyne.CanvasObject{n.pic.raster, n.shade, n.cursor, n.selLabel}}
+	return &navRenderer{n: n, objects: []fyne.CanvasObject{n.pic.raster, n.shade, n.cursor, n.selBack, n.selLabel}}
 }
 
 // MinSize keeps the picture's minimum size.
@@ -121,14 +127,14 @@ func (n *timelineNav) options() timeline.Options {
 		scale = float64(c.Scale())
 	}
 	size := n.Size()
+	from, to := n.sc.View()
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	from, to := n.span.View()
 	w, h := int(float64(size.Width)*scale+0.5), int(float64(size.Height)*scale+0.5)
 	if d := n.drawn; d.Width > 0 && abs(d.Width-w) <= 1 && abs(d.Height-h) <= 1 {
 		w, h, scale = d.Width, d.Height, d.Scale
 	}
-	return timeline.Options{From: from, To: to, Width: w, Height: h, Scale: scale}
+	return timeline.Options{View: n.view, From: from, To: to, Width: w, Height: h, Scale: scale}
 }
 
 func abs(v int) int {
@@ -160,9 +166,7 @@ func plot(opt timeline.Options) (gutter, width float64) {
 // timeAt returns the time at widget x, clamped to the view.
 func (n *timelineNav) timeAt(x float32) uint64 {
 	opt := n.options()
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.span.TimeAt(float64(x)*n.ratio(opt), opt.Width, opt.Scale)
+	return n.sc.get().TimeAt(float64(x)*n.ratio(opt), opt.Width, opt.Scale)
 }
 
 // xAt returns the widget x of time t in the current view.
@@ -173,51 +177,22 @@ func (n *timelineNav) xAt(t uint64, opt timeline.Options) float32 {
 }
 
 // View returns the visible time range.
-func (n *timelineNav) View() (from, to uint64) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.span.View()
-}
+func (n *timelineNav) View() (from, to uint64) { return n.sc.View() }
 
 // Selection returns the selected range, if any.
 func (n *timelineNav) Selection() (from, to uint64, ok bool) {
-	return n.selFrom, n.selTo, n.hasSel
-}
-
-// setSpan shows a new view and redraws.
-func (n *timelineNav) setSpan(sp timeline.CompareSpan) {
-	n.mu.Lock()
-	n.span = sp
-	from, to := sp.View()
-	n.mu.Unlock()
-	n.pic.raster.Refresh()
-	n.placeOverlays()
-	if n.onView != nil {
-		n.onView(from, to)
-	}
+	return n.sc.selFrom, n.sc.selTo, n.sc.hasSel
 }
 
 // zoom zooms by factor (< 1: in) around time at.
-func (n *timelineNav) zoom(factor float64, at uint64) {
-	n.mu.Lock()
-	sp := n.span.Zoom(factor, at)
-	n.mu.Unlock()
-	n.setSpan(sp)
-}
+func (n *timelineNav) zoom(factor float64, at uint64) { n.sc.set(n.sc.get().Zoom(factor, at)) }
 
 // pan moves the view by delta ns.
-func (n *timelineNav) pan(delta float64) {
-	n.mu.Lock()
-	sp := n.span.Pan(delta)
-	n.mu.Unlock()
-	n.setSpan(sp)
-}
+func (n *timelineNav) pan(delta float64) { n.sc.set(n.sc.get().Pan(delta)) }
 
 // showRange shows [from, to] (at least a microsecond, inside the run).
 func (n *timelineNav) showRange(from, to uint64) {
-	n.mu.Lock()
-	sp := n.span
-	n.mu.Unlock()
+	sp := n.sc.get()
 	sp.From, sp.To = from, max(to, from+1)
 	if sp.To-sp.From < 1000 {
 		mid := sp.From/2 + sp.To/2
@@ -230,16 +205,14 @@ func (n *timelineNav) showRange(from, to uint64) {
 	if sp.From == 0 && sp.To >= sp.Length() {
 		sp.To = 0
 	}
-	n.setSpan(sp)
+	n.sc.set(sp)
 }
 
 // fit shows the whole run.
 func (n *timelineNav) fit() {
-	n.mu.Lock()
-	sp := n.span
-	n.mu.Unlock()
+	sp := n.sc.get()
 	sp.From, sp.To = 0, 0
-	n.setSpan(sp)
+	n.sc.set(sp)
 }
 
 // centre returns the time at the middle of the view.
@@ -262,32 +235,24 @@ func (n *timelineNav) hit(p fyne.Position) timeline.Hit {
 	return timeline.HitTimeline(n.m, opt, float64(p.X)*r, float64(p.Y)*r)
 }
 
-// setSelection selects [from, to] (ok false: clears it) and tells the view.
-func (n *timelineNav) setSelection(from, to uint64, ok bool) {
-	if from > to {
-		from, to = to, from
-	}
-	n.selFrom, n.selTo, n.hasSel = from, to, ok && to > from
-	n.placeOverlays()
-	if n.onSelect != nil {
-		n.onSelect(n.selFrom, n.selTo, n.hasSel)
-	}
-}
+// setSelection selects [from, to] (ok false: clears it) on every row.
+func (n *timelineNav) setSelection(from, to uint64, ok bool) { n.sc.setSelection(from, to, ok) }
 
 // placeOverlays puts the selection shading and its length over the picture.
 func (n *timelineNav) placeOverlays() {
 	size := n.Size()
-	if !n.hasSel || size.Width <= 0 {
+	if !n.sc.hasSel || size.Width <= 0 {
 		n.shade.Hide()
 		n.selLabel.Hide()
+		n.selBack.Hide()
 		return
 	}
 	opt := n.options()
 	g, w := plot(opt)
 	r := n.ratio(opt)
 	left, right := float32(g/r), float32((g+w)/r)
-	x0 := min(max(n.xAt(n.selFrom, opt), left), right)
-	x1 := min(max(n.xAt(n.selTo, opt), left), right)
+	x0 := min(max(n.xAt(n.sc.selFrom, opt), left), right)
+	x1 := min(max(n.xAt(n.sc.selTo, opt), left), right)
 	if x1-x0 < 1 {
 		x1 = x0 + 1
 	}
@@ -296,12 +261,16 @@ func (n *timelineNav) placeOverlays() {
 	n.shade.Resize(fyne.NewSize(x1-x0, size.Height-top-float32(22*opt.Scale/r)))
 	n.shade.Show()
 	n.shade.Refresh()
-	n.selLabel.Text = timeline.FormatDuration(n.selTo - n.selFrom)
+	n.selLabel.Text = timeline.FormatDuration(n.sc.selTo - n.sc.selFrom)
 	ts := n.selLabel.MinSize()
 	lx := min(max((x0+x1)/2-ts.Width/2, left), right-ts.Width)
 	n.selLabel.Move(fyne.NewPos(lx, top+2))
 	n.selLabel.Show()
 	n.selLabel.Refresh()
+	n.selBack.Move(fyne.NewPos(lx-3, top+2))
+	n.selBack.Resize(fyne.NewSize(ts.Width+6, ts.Height))
+	n.selBack.Show()
+	n.selBack.Refresh()
 }
 
 // Scrolled zooms at the pointer with the wheel (with or without Ctrl), by a
@@ -371,6 +340,9 @@ func (n *timelineNav) DragEnd() {
 // Tapped shows the details of the span under the pointer.
 func (n *timelineNav) Tapped(ev *fyne.PointEvent) {
 	n.focus()
+	if n.view != "" && n.view != "timeline" || n.heap != nil {
+		return
+	}
 	if h := n.hit(ev.Position); h.Row == timeline.RowHEC && n.onDetails != nil {
 		n.onDetails(h)
 	}
@@ -380,7 +352,7 @@ func (n *timelineNav) Tapped(ev *fyne.PointEvent) {
 // there is none.
 func (n *timelineNav) DoubleTapped(ev *fyne.PointEvent) {
 	h := n.hit(ev.Position)
-	if h.Row != timeline.RowHEC || h.Marks > 0 || h.SpanEnd <= h.SpanStart {
+	if n.heap != nil || h.Row != timeline.RowHEC || h.Marks > 0 || h.SpanEnd <= h.SpanStart {
 		n.fit()
 		return
 	}
@@ -406,7 +378,7 @@ func (n *timelineNav) MouseMoved(ev *desktop.MouseEvent) {
 	}
 	n.cursor.Refresh()
 	if n.onHover != nil {
-		n.onHover(hoverText(n.m, n.hit(ev.Position)))
+		n.onHover(n.hoverText(ev.Position))
 	}
 }
 
@@ -436,8 +408,8 @@ func (n *timelineNav) TypedRune(r rune) {
 	case '0':
 		n.fit()
 	case 'z', 'Z':
-		if n.hasSel {
-			n.showRange(n.selFrom, n.selTo)
+		if from, to, ok := n.Selection(); ok {
+			n.showRange(from, to)
 		}
 	}
 }

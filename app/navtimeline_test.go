@@ -25,7 +25,7 @@ func openNav(t *testing.T, path string) (*Window, *eventlogView, fyne.Position) 
 	if !ok || v.nav == nil {
 		t.Fatalf("%s: no navigable timeline", path)
 	}
-	if s := v.nav.Size(); s.Width < 600 || s.Height < 200 {
+	if s := v.nav.Size(); s.Width < 600 || s.Height < 150 {
 		t.Fatalf("timeline laid out at %v", s)
 	}
 	return w, v, fyne.CurrentApp().Driver().AbsolutePositionForObject(v.nav)

@@ -15,21 +15,23 @@ import (
 // pointer read-out and the Details, Selection and User Events tabs.
 func (v *eventlogView) addNavPanels() {
 	m := v.log.Model
-	v.status = widget.NewLabel("")
 	v.status.Truncation = fyne.TextTruncateEllipsis
-	v.readout = widget.NewLabel("Point at the timeline to read it; click a span for details. Help > Keyboard Shortcuts lists the controls.")
+	v.readout.SetText("Point at the timeline to read it; click a span for details. Help > Keyboard Shortcuts lists the controls.")
 	v.readout.Truncation = fyne.TextTruncateEllipsis
 	v.details = container.NewVBox(widget.NewLabel("Click a span on a HEC row to see it here."))
 	v.selection = container.NewVBox()
-	v.nav.onHover = func(s string) {
+	hover := func(s string) {
 		if s != "" {
 			v.readout.SetText(s)
 		}
 	}
-	v.nav.onView = func(uint64, uint64) { v.showStatus() }
-	v.nav.onSelect = func(from, to uint64, ok bool) {
+	v.sc.onView = func(uint64, uint64) { v.showStatus() }
+	v.sc.onSelect = func(from, to uint64, ok bool) {
 		v.showStatus()
 		v.showSelection()
+	}
+	for _, r := range v.rows {
+		r.nav.onHover = hover
 	}
 	v.nav.onDetails = func(h timeline.Hit) {
 		v.details.Objects = []fyne.CanvasObject{factsGrid(detailFacts(m, h))}

@@ -1,0 +1,210 @@
+package app
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"sort"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// navRow is one row group the side panel can show or hide.
+type navRow struct {
+	name  string
+	nav   *timelineNav
+	shown bool
+}
+
+// buildRows makes the row groups of the view on one shared scale: the HEC
+// timeline (always there; v.nav), per-HEC activity, threads, sparks when
+// the log has them, and the heap chart when it has heap data. It returns
+// the rows with the side panel that toggles them and shows the key.
+func (v *eventlogView) buildRows() fyne.CanvasObject {
+	m := v.log.Model
+	v.sc = newNavScale(m.End)
+	v.nav = newTimelineNav(m, v.sc, "timeline", nil)
+	v.rows = []*navRow{{name: "HECs (activity and one row per HEC)", nav: v.nav, shown: true}}
+	add := func(name, view string, heap *heapview.Chart, shown bool) {
+		v.rows = append(v.rows, &navRow{name: name, nav: newTimelineNav(m, v.sc, view, heap), shown: shown})
+	}
+	add("Threads (one row per thread)", "threads", nil, false)
+	add("Activity per HEC", "activity", nil, false)
+	if hasSparks(m) {
+		add("Sparks per HEC", "sparks", nil, false)
+	}
+	if c := heapChart(v.log); c != nil {
+		add("Heap", "", c, true)
+	}
+	stack := container.NewGridWithRows(1)
+	relayout := func() {
+		stack.Objects = nil
+		for _, r := range v.rows {
+			if r.shown {
+				stack.Objects = append(stack.Objects, r.nav)
+			}
+		}
+		if len(stack.Objects) == 0 {
+			stack.Objects = append(stack.Objects, widget.NewLabel("Tick a row group on the left to show it."))
+		}
+		stack.Layout = container.NewGridWithRows(len(stack.Objects)).Layout
+		stack.Refresh()
+	}
+	side := container.NewVBox(widget.NewLabelWithStyle("Rows", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	for _, r := range v.rows {
+		check := widget.NewCheck(r.name, func(on bool) {
+			r.shown = on
+			relayout()
+		})
+		check.Checked = r.shown
+		side.Add(check)
+	}
+	side.Add(widget.NewLabelWithStyle("Key", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	side.Add(colourKey())
+	relayout()
+	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, stack)
+	split := container.NewHSplit(container.NewVScroll(side), body)
+	split.Offset = 0.16
+	return split
+}
+
+// hasSparks reports whether any HEC has spark events or counters.
+func hasSparks(m *timeline.Model) bool {
+	for c := range m.HECs {
+		h := &m.HECs[c]
+		if h.NumSparkSamples() > 0 || h.Sparks(timeline.SparkKind(0), 0, m.End) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// heapChart returns the heap chart of a log (profile bands and heap
+// counters), or nil if it has no heap data.
+func heapChart(ev *Eventlog) *heapview.Chart {
+	c := &heapview.Chart{Heap: ev.Heap}
+	if ev.Profile != nil && ev.Profile.Len() > 0 {
+		c.Bands = heapview.NewBands(ev.Profile, heapview.BandOptions{})
+	}
+	if c.Bands == nil && (ev.Heap == nil || ev.Heap.Empty()) {
+		return nil
+	}
+	return c
+}
+
+// renderHeapRow draws the heap chart so that its plot's time scale is the
+// timeline views' for opt: the chart is drawn into the part of the image
+// whose left edge puts its plot where the timeline's plot starts, and its
+// time range is what the timeline shows over the chart's plot (which ends
+// earlier on the right, where the chart's legend sits).
+func renderHeapRow(c *heapview.Chart, opt timeline.Options) (*image.RGBA, error) {
+	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
+	g, pw := plot(opt)
+	nsPerPx := float64(opt.To-opt.From) / pw
+	timeAtX := func(x int) uint64 {
+		t := float64(opt.From) + (float64(x)-g)*nsPerPx
+		return uint64(max(t, 0))
+	}
+	cc := *c
+	cc.From, cc.To = opt.From, max(opt.To, opt.From+1)
+	trial, err := cc.Layout(img.Bounds())
+	if err != nil {
+		return nil, fmt.Errorf("heap row: %w", err)
+	}
+	x0 := min(max(int(g)-trial.Plot.Min.X, 0), opt.Width/2)
+	sub := image.Rect(x0, 0, opt.Width, opt.Height)
+	l, err := cc.Layout(sub)
+	if err != nil {
+		return nil, fmt.Errorf("heap row: %w", err)
+	}
+	cc.From, cc.To = timeAtX(l.Plot.Min.X), timeAtX(l.Plot.Max.X)
+	if cc.To <= cc.From {
+		cc.To = cc.From + 1
+	}
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	if err := cc.Draw(img.SubImage(sub).(*image.RGBA)); err != nil {
+		return nil, fmt.Errorf("heap row: %w", err)
+	}
+	return img, nil
+}
+
+// hoverText is the read-out for widget point p of this row.
+func (n *timelineNav) hoverText(p fyne.Position) string {
+	switch {
+	case n.heap != nil:
+		return heapHoverText(n.heap, n.timeAt(p.X))
+	case n.view == "" || n.view == "timeline":
+		return hoverText(n.m, n.hit(p))
+	}
+	return fmt.Sprintf("%s at %s", n.view, timeline.FormatDuration(n.timeAt(p.X)))
+}
+
+// heapHoverText gives the heap profile's largest bands at time t.
+func heapHoverText(c *heapview.Chart, t uint64) string {
+	at := "Heap at " + timeline.FormatDuration(t)
+	if c.Bands == nil {
+		return at
+	}
+	vals, ok := c.Bands.ValuesAt(t, nil)
+	if !ok {
+		return at + ": no heap census here"
+	}
+	type bv struct {
+		name string
+		v    uint64
+	}
+	var list []bv
+	var total uint64
+	for b, v := range vals {
+		total += v
+		if v > 0 {
+			list = append(list, bv{c.Bands.Name(b), v})
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].v > list[j].v })
+	var parts []string
+	for _, x := range list[:min(len(list), 6)] {
+		parts = append(parts, fmt.Sprintf("%s %s", x.name, formatBytes(int64(min(x.v, 1<<62)))))
+	}
+	s := fmt.Sprintf("%s: %s in %d bands", at, formatBytes(int64(min(total, 1<<62))), len(list))
+	if len(parts) > 0 {
+		s += " — " + strings.Join(parts, ", ")
+	}
+	return s
+}
+
+// colourKey is the side panel's key to the colours of HEC and thread rows.
+func colourKey() fyne.CanvasObject {
+	items := []struct {
+		c    color.RGBA
+		name string
+	}{
+		{timeline.ColourRunning, "running"},
+		{timeline.ColourGC, "GC (working)"},
+		{timeline.ColourGCWaiting, "GC (waiting)"},
+		{timeline.StateColour(timeline.StateRunnable), "runnable"},
+		{timeline.BlockedColour(ingest.StopBlockedMVar), "blocked: MVar"},
+		{timeline.BlockedColour(ingest.StopBlockedBlackHole), "blocked: black hole"},
+		{timeline.BlockedColour(ingest.StopBlockedSTM), "blocked: STM"},
+		{timeline.BlockedColour(ingest.StopBlockedRead), "blocked: I/O, delay"},
+		{timeline.BlockedColour(ingest.StopForeignCall), "foreign call"},
+		{timeline.BlockedColour(ingest.StopBlockedThrowTo), "blocked: throwTo"},
+		{timeline.ColourMarker, "user marker"},
+	}
+	box := container.NewVBox()
+	for _, it := range items {
+		sw := canvas.NewRectangle(it.c)
+		sw.SetMinSize(fyne.NewSize(14, 14))
+		box.Add(container.NewHBox(container.NewCenter(sw), widget.NewLabel(it.name)))
+	}
+	return box
+}
