@@ -16,7 +16,7 @@ import (
 )
 
 // liveRefresh is how often a live window redraws what has arrived.
-const liveRefresh = 100 * time.Millisecond
+const liveRefresh = 50 * time.Millisecond
 
 // liveHeapRefresh is how often the heap chart of a live window is rebuilt
 // (it is rebuilt whole, so less often than the timeline).
