@@ -33,6 +33,10 @@ type eventlogView struct {
 	// figures of the selection (or the whole run).
 	details, selection *fyne.Container
 	detailsTab, selTab *container.TabItem
+	// selGen counts selections, so that a slow summary of an old one is
+	// dropped; onSelSummary (tests) hears when a summary is shown.
+	selGen       int
+	onSelSummary func()
 }
 
 func newEventlogView(ev *Eventlog) *eventlogView {

@@ -22,8 +22,10 @@ type navScale struct {
 	rows []*timelineNav
 
 	// Callbacks to the view; either may be nil.
-	onView   func(from, to uint64)
-	onSelect func(from, to uint64, ok bool)
+	onView func(from, to uint64)
+	// onSelect hears every change of the selection; final is false while
+	// a Shift+drag is still moving it.
+	onSelect func(from, to uint64, ok, final bool)
 }
 
 // newNavScale returns the scale of a run ending at end, showing it whole.
@@ -60,8 +62,9 @@ func (sc *navScale) set(sp timeline.CompareSpan) {
 	}
 }
 
-// setSelection selects [from, to] (ok false: clears it) on every row.
-func (sc *navScale) setSelection(from, to uint64, ok bool) {
+// setSelection selects [from, to] (ok false: clears it) on every row;
+// final is false while a drag is still moving it.
+func (sc *navScale) setSelection(from, to uint64, ok, final bool) {
 	if from > to {
 		from, to = to, from
 	}
@@ -70,6 +73,6 @@ func (sc *navScale) setSelection(from, to uint64, ok bool) {
 		r.placeOverlays()
 	}
 	if sc.onSelect != nil {
-		sc.onSelect(sc.selFrom, sc.selTo, sc.hasSel)
+		sc.onSelect(sc.selFrom, sc.selTo, sc.hasSel, final)
 	}
 }

@@ -235,8 +235,11 @@ func (n *timelineNav) hit(p fyne.Position) timeline.Hit {
 	return timeline.HitTimeline(n.m, opt, float64(p.X)*r, float64(p.Y)*r)
 }
 
-// setSelection selects [from, to] (ok false: clears it) on every row.
-func (n *timelineNav) setSelection(from, to uint64, ok bool) { n.sc.setSelection(from, to, ok) }
+// setSelection selects [from, to] (ok false: clears it) on every row;
+// final is false while a drag is still moving it.
+func (n *timelineNav) setSelection(from, to uint64, ok, final bool) {
+	n.sc.setSelection(from, to, ok, final)
+}
 
 // placeOverlays puts the selection shading and its length over the picture.
 func (n *timelineNav) placeOverlays() {
@@ -326,7 +329,7 @@ func (n *timelineNav) Dragged(ev *fyne.DragEvent) {
 		}
 	}
 	if n.selecting {
-		n.setSelection(n.anchor, n.timeAt(ev.Position.X), true)
+		n.setSelection(n.anchor, n.timeAt(ev.Position.X), true, false)
 		return
 	}
 	n.pan(-float64(ev.Dragged.DX) * n.nsPerUnit())
@@ -334,6 +337,10 @@ func (n *timelineNav) Dragged(ev *fyne.DragEvent) {
 
 // DragEnd finishes a pan or a selection.
 func (n *timelineNav) DragEnd() {
+	if n.selecting {
+		from, to, ok := n.Selection()
+		n.setSelection(from, to, ok, true)
+	}
 	n.dragging, n.selecting, n.pressShift = false, false, false
 }
 
@@ -429,6 +436,6 @@ func (n *timelineNav) TypedKey(ev *fyne.KeyEvent) {
 	case fyne.KeyEnd:
 		n.pan(float64(n.m.End))
 	case fyne.KeyEscape:
-		n.setSelection(0, 0, false)
+		n.setSelection(0, 0, false, true)
 	}
 }

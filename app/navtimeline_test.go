@@ -2,13 +2,16 @@ package app
 
 import (
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -137,6 +140,8 @@ func TestNavKeys(t *testing.T) {
 func TestNavShiftDragSelects(t *testing.T) {
 	_, v, _ := openNav(t, parworkN2)
 	n := v.nav
+	summarised := make(chan struct{}, 4)
+	v.onSelSummary = func() { summarised <- struct{}{} }
 	x0, x1 := n.Size().Width*0.3, n.Size().Width*0.6
 	t0, t1 := n.timeAt(x0), n.timeAt(x1)
 	n.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(x0, 150)}, Button: desktop.MouseButtonPrimary, Modifier: fyne.KeyModifierShift})
@@ -152,10 +157,28 @@ func TestNavShiftDragSelects(t *testing.T) {
 	if vf, vt := n.View(); vf != 0 || vt != v.log.Model.End {
 		t.Errorf("selecting moved the view to [%d, %d]", vf, vt)
 	}
+	// The summary of the selection follows from reading the file again.
+	select {
+	case <-summarised:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no summary of the selection")
+	}
+	want, err := timeline.SummarizeRange(navOpenFile(t, parworkN2), from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := strings.Join(texts(v.selection), "\n")
+	for _, f := range []string{"Total time\n" + timeline.FormatDuration(want.TotalNS), "GC time\n" + timeline.FormatDuration(want.GC.Total.ElapsedNS)} {
+		if !strings.Contains(sel, f) {
+			t.Errorf("selection summary lacks %q:\n%s", f, sel)
+		}
+	}
+	if want.TotalNS == v.log.Summary.TotalNS {
+		t.Error("the selection's total time is the run's")
+	}
 	if !n.shade.Visible() || n.selLabel.Text != timeline.FormatDuration(to-from) {
 		t.Errorf("selection shown: shade %v, label %q", n.shade.Visible(), n.selLabel.Text)
 	}
-	sel := strings.Join(texts(v.selection), "\n")
 	if !strings.Contains(sel, "Selection: ") || !strings.Contains(sel, timeline.FormatDuration(to-from)) {
 		t.Errorf("Selection tab says %q", sel)
 	}
@@ -261,6 +284,17 @@ func TestNavHoverClickAndDoubleClickOnAKnownSpan(t *testing.T) {
 	}
 }
 
+// navOpenFile opens a file for the test.
+func navOpenFile(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
 func itoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
 
 func TestHelpListsShortcuts(t *testing.T) {
@@ -286,5 +320,59 @@ func TestHelpListsShortcuts(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("shortcuts dialog lacks %q", want)
 		}
+	}
+}
+
+func TestNavRowsShareTheScaleAndToggle(t *testing.T) {
+	w, v, _ := openNav(t, "../testdata/ghc-9.0.2/heap-hT.eventlog")
+	var heap *navRow
+	for _, r := range v.rows {
+		if r.nav.heap != nil {
+			heap = r
+		}
+	}
+	if heap == nil || !heap.shown {
+		t.Fatal("no heap row shown for a -hT log")
+	}
+	// Zooming on the heap row zooms the HEC timeline too.
+	scroll(heap.nav, fyne.NewPos(heap.nav.Size().Width/2, 50), 0, 40)
+	from, to := v.nav.View()
+	if to-from > v.log.Model.End/2+1 {
+		t.Errorf("after zooming the heap row the timeline shows [%d, %d] of %d", from, to, v.log.Model.End)
+	}
+	// The heap row's read-out at a census time gives that census's largest band.
+	b := heap.nav.heap.Bands
+	s := b.Samples() / 2
+	tm := b.Time(s)
+	heap.nav.sc.set(timeline.CompareSpan{EndA: v.log.Model.End, EndB: v.log.Model.End})
+	best := 0
+	for i := 0; i < b.Len(); i++ {
+		if b.Value(i, s) > b.Value(best, s) {
+			best = i
+		}
+	}
+	x := plotX(heap.nav, tm)
+	for heap.nav.timeAt(x) < tm {
+		x += 0.05
+	}
+	got := heap.nav.hoverText(fyne.NewPos(x, 50))
+	want := b.Name(best) + " " + formatBytes(int64(b.Value(best, s)))
+	if !strings.Contains(got, want) {
+		t.Errorf("heap read-out at %d: %q lacks %q", tm, got, want)
+	}
+	// Unticking the heap leaves only the HEC timeline, which grows.
+	h0 := v.nav.Size().Height
+	var check *widget.Check
+	for _, o := range test.LaidOutObjects(w.Fyne().Content()) {
+		if c, ok := o.(*widget.Check); ok && c.Text == "Heap" {
+			check = c
+		}
+	}
+	if check == nil {
+		t.Fatal("no Heap check box")
+	}
+	check.SetChecked(false)
+	if heap.shown || v.nav.Size().Height < 1.5*h0 {
+		t.Errorf("unticking the heap: shown %v, timeline %v → %v high", heap.shown, h0, v.nav.Size().Height)
 	}
 }

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"bufio"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 
@@ -26,9 +28,11 @@ func (v *eventlogView) addNavPanels() {
 		}
 	}
 	v.sc.onView = func(uint64, uint64) { v.showStatus() }
-	v.sc.onSelect = func(from, to uint64, ok bool) {
+	v.sc.onSelect = func(from, to uint64, ok, final bool) {
 		v.showStatus()
-		v.showSelection()
+		if final {
+			v.showSelection()
+		}
 	}
 	for _, r := range v.rows {
 		r.nav.onHover = hover
@@ -74,12 +78,63 @@ func (v *eventlogView) showSelection() {
 		title = "Selection"
 	}
 	title = fmt.Sprintf("%s: %s – %s (%s)", title, timeline.FormatDuration(from), timeline.FormatDuration(to), timeline.FormatDuration(to-from))
+	summary := container.NewVBox()
 	v.selection.Objects = []fyne.CanvasObject{
 		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		grid(rangeRows(m, from, to)),
 		userSpanPanel(m, from, to),
+		summary,
 	}
 	v.selection.Refresh()
+	v.selGen++
+	if !ok {
+		summary.Add(rangeSummary(v.log, &v.log.Summary))
+		return
+	}
+	summary.Add(widget.NewLabel("Summarising the selection (reading the file again)…"))
+	gen, ev := v.selGen, v.log
+	go func() {
+		s, err := summarizeFileRange(ev.Path, from, to)
+		fyne.Do(func() {
+			if gen != v.selGen {
+				return // a newer selection replaced this one
+			}
+			if err != nil {
+				summary.Objects = []fyne.CanvasObject{widget.NewLabel("No summary of the selection: " + err.Error())}
+			} else {
+				summary.Objects = []fyne.CanvasObject{rangeSummary(ev, &s)}
+			}
+			summary.Refresh()
+			if v.onSelSummary != nil {
+				v.onSelSummary()
+			}
+		})
+	}()
+}
+
+// summarizeFileRange reads the eventlog at path again and summarises the
+// events in [from, to].
+func summarizeFileRange(path string, from, to uint64) (timeline.Summary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return timeline.Summary{}, fmt.Errorf("summarising %s: %w", path, err)
+	}
+	defer f.Close()
+	s, err := timeline.SummarizeRange(bufio.NewReaderSize(f, 1<<20), from, to)
+	if err != nil {
+		return s, fmt.Errorf("summarising %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// rangeSummary shows ThreadScope's Time, Heap, GC and Sparks figures of a
+// summary (of the whole run or of a selection).
+func rangeSummary(ev *Eventlog, s *timeline.Summary) fyne.CanvasObject {
+	part := *ev
+	part.Summary = *s
+	return container.NewVBox(summaryPanel(&part),
+		widget.NewLabelWithStyle("GC", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), gcPanel(s),
+		widget.NewLabelWithStyle("Sparks", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), sparksPanel(s))
 }
 
 // rangeRows is the table of time per HEC and state over [from, to): one
