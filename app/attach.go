@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -86,6 +87,9 @@ type liveView struct {
 	url    string
 	record func() (*ingest.Recorder, error)
 
+	// mu serialises start and refresh. Fyne runs both on its loop; its test
+	// driver runs fyne.Do callbacks on the calling goroutine instead.
+	mu     sync.Mutex
 	feed   *liveFeed
 	cancel context.CancelFunc // stops the current feed
 
@@ -154,6 +158,8 @@ func (v *liveView) picture(scale float32) image.Image {
 // previous connection are replaced: a new connection is a new stream, with
 // its own header.
 func (v *liveView) start() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
 	if v.cancel != nil {
 		v.cancel()
 	}
@@ -174,6 +180,8 @@ func (v *liveView) start() {
 			}
 			done := feed.state.Load() >= int32(connEnded)
 			fyne.Do(func() {
+				v.mu.Lock()
+				defer v.mu.Unlock()
 				if v.feed == feed {
 					v.refresh()
 				}
@@ -189,7 +197,7 @@ func (v *liveView) start() {
 func (v *liveView) restart() { v.start() }
 
 // refresh redraws what has arrived since the last refresh and updates the
-// status line. It runs on Fyne's loop.
+// status line. It runs on Fyne's loop, with v.mu held.
 func (v *liveView) refresh() {
 	st := v.feed.stats()
 	added := st.AddedAt

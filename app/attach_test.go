@@ -174,14 +174,22 @@ func TestAttachWindowGrows(t *testing.T) {
 		deadline := time.Now().Add(10 * time.Second)
 		for time.Now().Before(deadline) {
 			ok := false
-			fyne.DoAndWait(func() { ok = cond() })
+			fyne.DoAndWait(func() {
+				v.mu.Lock()
+				ok = cond()
+				v.mu.Unlock()
+			})
 			if ok {
 				return
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
 		var status string
-		fyne.DoAndWait(func() { status = v.status.Text })
+		fyne.DoAndWait(func() {
+			v.mu.Lock()
+			status = v.status.Text
+			v.mu.Unlock()
+		})
 		t.Fatalf("timed out waiting for %s; status %q", what, status)
 	}
 	var half int64
@@ -200,7 +208,11 @@ func TestAttachWindowGrows(t *testing.T) {
 		t.Fatal("no picture to export")
 	}
 	var status string
-	fyne.DoAndWait(func() { status = v.status.Text })
+	fyne.DoAndWait(func() {
+		v.mu.Lock()
+		status = v.status.Text
+		v.mu.Unlock()
+	})
 	if !strings.Contains(status, "recording "+filepath.Join(dir, "rec.eventlog")) || !strings.Contains(status, "events/s") {
 		t.Fatalf("status line %q", status)
 	}
