@@ -39,8 +39,11 @@ func run(args []string) int {
 		return 0
 	}
 	if url, ok := strings.CutPrefix(args[0], "--attach="); ok || args[0] == "--attach" {
-		if !ok && len(args) > 1 {
-			url, args = args[1], args[1:]
+		if !ok {
+			url = ""
+			if len(args) > 1 {
+				url, args = args[1], args[1:]
+			}
 		}
 		if url == "" || len(args) != 1 {
 			fmt.Fprintln(os.Stderr, "usage: hecscope --attach URL")
