@@ -65,6 +65,18 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 		})
 		check.Checked = r.shown
 		side.Add(check)
+		if r.nav.view == "threads" {
+			sortBy := widget.NewSelect(timeline.ThreadOrders, func(s string) {
+				for i, o := range timeline.ThreadOrders {
+					if o == s {
+						r.nav.threadOrder = timeline.ThreadOrder(i)
+					}
+				}
+				r.nav.pic.raster.Refresh()
+			})
+			sortBy.SetSelectedIndex(int(r.nav.threadOrder))
+			side.Add(container.NewBorder(nil, nil, widget.NewLabel("    sort by"), nil, sortBy))
+		}
 	}
 	side.Add(widget.NewLabelWithStyle("Key", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	side.Add(colourKey())
@@ -144,8 +156,33 @@ func (n *timelineNav) hoverText(p fyne.Position) string {
 		return heapHoverText(n.heap, n.timeAt(p.X))
 	case n.view == "" || n.view == "timeline":
 		return hoverText(n.m, n.hit(p))
+	case n.view == "threads":
+		return threadHoverText(n.m, n.threadHit(p))
 	}
 	return fmt.Sprintf("%s at %s", n.view, timeline.FormatDuration(n.timeAt(p.X)))
+}
+
+// threadHit returns the thread row under widget point p.
+func (n *timelineNav) threadHit(p fyne.Position) timeline.ThreadHit {
+	opt := n.options()
+	r := n.ratio(opt)
+	rows := timeline.ThreadRows(n.m, opt.From, opt.To, n.threadOrder)
+	return timeline.HitThreadRows(n.m, opt, rows, float64(p.X)*r, float64(p.Y)*r)
+}
+
+// threadHoverText describes a thread row under the pointer: the thread,
+// its state and why it is blocked, or the mix of states in the pixel.
+func threadHoverText(m *timeline.Model, h timeline.ThreadHit) string {
+	if h.Thread < 0 {
+		return ""
+	}
+	th := &m.Threads[h.Thread]
+	head := fmt.Sprintf("%s at %s: ", threadText(m, th.ID), timeline.FormatDuration(h.Time))
+	if h.Marks > 0 {
+		return head + fmt.Sprintf("%d changes in this pixel: %s. Zoom in to see each span.", h.Marks, mixText(&h.Times))
+	}
+	return head + fmt.Sprintf("%s, from %s for %s", timeline.ThreadStateText(h.Mark),
+		timeline.FormatDuration(h.SpanStart), timeline.FormatDuration(h.SpanEnd-h.SpanStart))
 }
 
 // heapHoverText gives the heap profile's largest bands at time t.

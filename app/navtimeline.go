@@ -38,6 +38,8 @@ type timelineNav struct {
 	// not nil, makes it the heap chart instead, on the same time scale.
 	view string
 	heap *heapview.Chart
+	// threadOrder sorts the rows of the "threads" view.
+	threadOrder timeline.ThreadOrder
 
 	mu sync.Mutex // guards drawn (the raster draws on the render loop)
 	// drawn is the Options of the last frame drawn (zero before the first).
@@ -88,8 +90,11 @@ func (n *timelineNav) render(w, h int, scale float64) (*image.RGBA, error) {
 	n.mu.Lock()
 	n.drawn = opt
 	n.mu.Unlock()
-	if n.heap != nil {
+	switch {
+	case n.heap != nil:
 		return renderHeapRow(n.heap, opt)
+	case n.view == "threads":
+		return timeline.RenderThreadRows(n.m, opt, timeline.ThreadRows(n.m, from, to, n.threadOrder))
 	}
 	return timeline.Render(n.m, opt)
 }

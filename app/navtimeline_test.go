@@ -376,3 +376,40 @@ func TestNavRowsShareTheScaleAndToggle(t *testing.T) {
 		t.Errorf("unticking the heap: shown %v, timeline %v → %v high", heap.shown, h0, v.nav.Size().Height)
 	}
 }
+
+func TestNavThreadRowsHoverAndSort(t *testing.T) {
+	_, v, _ := openNav(t, parworkN2)
+	var rows *navRow
+	for _, r := range v.rows {
+		if r.nav.view == "threads" {
+			rows = r
+		}
+	}
+	if rows == nil {
+		t.Fatal("no thread rows")
+	}
+	rows.shown = true
+	n := rows.nav
+	n.Resize(fyne.NewSize(1200, 700))
+	n.threadOrder = timeline.ThreadsByBusy
+	thread, start, end, _ := knownSpan(t, parworkN2)
+	n.showRange(start-(end-start), end+(end-start))
+	opt := n.options()
+	order := timeline.ThreadRows(v.log.Model, opt.From, opt.To, n.threadOrder)
+	row := -1
+	for i, ti := range order {
+		if v.log.Model.Threads[ti].ID == thread {
+			row = i
+		}
+	}
+	if row < 0 || row > 20 {
+		t.Fatalf("thread %d is row %d of the busy order", thread, row)
+	}
+	y := (float32(24+2) + float32(row)*14 + 7) / float32(n.ratio(opt))
+	got := n.hoverText(fyne.NewPos(plotX(n, start+(end-start)/2), y))
+	for _, want := range []string{"thread " + itoa(thread), "running on HEC 1", "for " + timeline.FormatDuration(end-start)} {
+		if !strings.Contains(got, want) {
+			t.Errorf("thread row read-out %q lacks %q", got, want)
+		}
+	}
+}
