@@ -248,7 +248,11 @@ func liveStatusText(st liveStats, rate float64, lag time.Duration) string {
 	if st.Desc != "" {
 		fmt.Fprintf(&b, " (%s)", st.Desc)
 	}
-	fmt.Fprintf(&b, " · %s events · %s events/s · %s", formatCount(float64(st.Events)), formatCount(rate), formatBytes(st.Bytes))
+	fmt.Fprintf(&b, " · %s events", formatCount(float64(st.Events)))
+	if st.State == connLive {
+		fmt.Fprintf(&b, " · %s events/s", formatCount(rate))
+	}
+	fmt.Fprintf(&b, " · %s", formatBytes(st.Bytes))
 	if st.Events > 0 {
 		fmt.Fprintf(&b, " · newest event at %s", timeline.FormatDuration(st.Newest))
 		if st.State == connLive && !st.AddedAt.IsZero() {

@@ -194,7 +194,7 @@ func TestAttachWindowGrows(t *testing.T) {
 	}
 	var half int64
 	waitFor("the first half", func() bool {
-		if v.shown == nil || v.timeline.render == nil || !strings.HasPrefix(v.status.Text, "live") {
+		if v.shown == nil || v.timeline.render == nil || !strings.HasPrefix(v.status.Text, "live") || !strings.Contains(v.status.Text, "events/s") {
 			return false
 		}
 		half = v.shown.Events
@@ -213,10 +213,37 @@ func TestAttachWindowGrows(t *testing.T) {
 		status = v.status.Text
 		v.mu.Unlock()
 	})
-	if !strings.Contains(status, "recording "+filepath.Join(dir, "rec.eventlog")) || !strings.Contains(status, "events/s") {
+	if !strings.Contains(status, "recording "+filepath.Join(dir, "rec.eventlog")) || !strings.Contains(status, "KiB") || strings.Contains(status, "events/s") {
 		t.Fatalf("status line %q", status)
 	}
 	if menuItem(w, "Attach…") == nil {
 		t.Fatal("no Attach… menu item")
+	}
+}
+
+func TestLiveStatusText(t *testing.T) {
+	now := time.Now()
+	for _, c := range []struct {
+		st         liveStats
+		have, lack []string
+	}{
+		{liveStats{State: connConnecting, Desc: "FIFO /tmp/p.fifo"}, []string{"connecting (FIFO /tmp/p.fifo)", "0 B"}, []string{"newest", "events/s"}},
+		{liveStats{State: connLive, Events: 12345, Bytes: 3 << 20, Newest: 1500e6, AddedAt: now.Add(-300 * time.Millisecond)},
+			[]string{"live", "12.3k events", "2.00k events/s", "3.00 MiB", "newest event at 1.50s", "received 300ms ago", "view drawn 7ms after it"}, nil},
+		{liveStats{State: connLost, Events: 10, Status: ingest.Status{State: ingest.StateTruncated, Offset: 99}, RecPath: "/r/x.eventlog"},
+			[]string{"disconnected", "stream cut", "recording /r/x.eventlog"}, []string{"events/s"}},
+		{liveStats{State: connFailed, Err: os.ErrNotExist}, []string{"failed", "file does not exist"}, nil},
+	} {
+		got := liveStatusText(c.st, 2000, 7*time.Millisecond)
+		for _, h := range c.have {
+			if !strings.Contains(got, h) {
+				t.Errorf("status %q lacks %q", got, h)
+			}
+		}
+		for _, l := range c.lack {
+			if strings.Contains(got, l) {
+				t.Errorf("status %q has %q", got, l)
+			}
+		}
 	}
 }

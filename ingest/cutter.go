@@ -41,9 +41,6 @@ func (c *cutter) end(each func(*Event)) []byte {
 	return c.drain(each)
 }
 
-// offset returns how many stream bytes have been handed on.
-func (c *cutter) offset() int64 { return c.done }
-
 func (c *cutter) drain(each func(*Event)) []byte {
 	for c.d.Next(&c.ev) {
 		if !c.data {
