@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"github.com/hecscope/hecscope/timeline"
 )
 
 // navFrameSize is the device size of the timeline in the frame benchmarks:
@@ -90,6 +91,64 @@ func benchFrames(b *testing.B, ev *Eventlog) {
 			b.ReportMetric(float64(frames[len(frames)*9/10].Microseconds())/1000, "ms/frame-p90")
 			b.ReportMetric(float64(frames[len(frames)-1].Microseconds())/1000, "ms/frame-max")
 			b.ReportMetric(1/med.Seconds(), "frames/s-median")
+		})
+	}
+}
+
+// BenchmarkNavThreadRowsBig measures one frame of the thread rows on the
+// big log (tens of thousands of threads) at 1600×600, whole run and a
+// 1/64 zoom, in each order, once the order has been sorted (the sort is
+// done once per order and measured by BenchmarkThreadSortBig).
+func BenchmarkNavThreadRowsBig(b *testing.B) {
+	if _, err := os.Stat(bigLog); err != nil {
+		b.Skipf("no big eventlog: %v", err)
+	}
+	ev, err := LoadEventlog(context.Background(), bigLog, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := test.NewApp()
+	defer a.Quit()
+	n := newTimelineNav(ev.Model, newNavScale(ev.Model.End), "threads", nil)
+	n.Resize(fyne.NewSize(navFrameW, navFrameH))
+	for _, zoomed := range []bool{false, true} {
+		for o, name := range timeline.ThreadOrders {
+			label := "whole/" + name
+			if zoomed {
+				label = "zoomed/" + name
+			}
+			b.Run(label, func(b *testing.B) {
+				n.fit()
+				if zoomed {
+					n.zoom(1.0/64, ev.Model.End/2)
+				}
+				n.threadOrder = timeline.ThreadOrder(o)
+				n.threadRows(0, 1) // sorts once per order (reported apart)
+				for b.Loop() {
+					if _, err := n.render(navFrameW, navFrameH, 1); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkThreadSortBig measures sorting every thread of the big log in
+// each order (done once, when an order is first chosen).
+func BenchmarkThreadSortBig(b *testing.B) {
+	if _, err := os.Stat(bigLog); err != nil {
+		b.Skipf("no big eventlog: %v", err)
+	}
+	ev, err := LoadEventlog(context.Background(), bigLog, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for o, name := range timeline.ThreadOrders {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				timeline.ThreadRows(ev.Model, 0, ev.Model.End+1, timeline.ThreadOrder(o))
+			}
 		})
 	}
 }

@@ -69,7 +69,9 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 			sortBy := widget.NewSelect(timeline.ThreadOrders, func(s string) {
 				for i, o := range timeline.ThreadOrders {
 					if o == s {
+						r.nav.sortedMu.Lock()
 						r.nav.threadOrder = timeline.ThreadOrder(i)
+						r.nav.sortedMu.Unlock()
 					}
 				}
 				r.nav.pic.raster.Refresh()
@@ -166,7 +168,7 @@ func (n *timelineNav) hoverText(p fyne.Position) string {
 func (n *timelineNav) threadHit(p fyne.Position) timeline.ThreadHit {
 	opt := n.options()
 	r := n.ratio(opt)
-	rows := timeline.ThreadRows(n.m, opt.From, opt.To, n.threadOrder)
+	rows := n.threadRows(opt.From, opt.To)
 	return timeline.HitThreadRows(n.m, opt, rows, float64(p.X)*r, float64(p.Y)*r)
 }
 

@@ -38,8 +38,12 @@ type timelineNav struct {
 	// not nil, makes it the heap chart instead, on the same time scale.
 	view string
 	heap *heapview.Chart
-	// threadOrder sorts the rows of the "threads" view.
+	// threadOrder sorts the rows of the "threads" view; sorted caches
+	// every thread in each order over the whole run (sorting 10⁵ threads
+	// by busy time takes 0.1 s, too long for a frame).
 	threadOrder timeline.ThreadOrder
+	sortedMu    sync.Mutex
+	sorted      [4][]int
 
 	mu sync.Mutex // guards drawn (the raster draws on the render loop)
 	// drawn is the Options of the last frame drawn (zero before the first).
@@ -94,9 +98,32 @@ func (n *timelineNav) render(w, h int, scale float64) (*image.RGBA, error) {
 	case n.heap != nil:
 		return renderHeapRow(n.heap, opt)
 	case n.view == "threads":
-		return timeline.RenderThreadRows(n.m, opt, timeline.ThreadRows(n.m, from, to, n.threadOrder))
+		return timeline.RenderThreadRows(n.m, opt, n.threadRows(from, to))
 	}
 	return timeline.Render(n.m, opt)
+}
+
+// threadRows returns the threads alive in [from, to] in the row order:
+// by first appearance, id, label, or time running over the whole run.
+func (n *timelineNav) threadRows(from, to uint64) []int {
+	n.sortedMu.Lock()
+	o := n.threadOrder
+	if int(o) >= len(n.sorted) {
+		o = timeline.ThreadsByFirst
+	}
+	all := n.sorted[o]
+	if all == nil {
+		all = timeline.ThreadRows(n.m, 0, n.m.End+1, o)
+		n.sorted[o] = all
+	}
+	n.sortedMu.Unlock()
+	rows := make([]int, 0, 64)
+	for _, i := range all {
+		if timeline.AliveIn(&n.m.Threads[i], from, to) {
+			rows = append(rows, i)
+		}
+	}
+	return rows
 }
 
 // CreateRenderer shows the picture with the selection, cursor and

@@ -395,7 +395,7 @@ func TestNavThreadRowsHoverAndSort(t *testing.T) {
 	thread, start, end, _ := knownSpan(t, parworkN2)
 	n.showRange(start-(end-start), end+(end-start))
 	opt := n.options()
-	order := timeline.ThreadRows(v.log.Model, opt.From, opt.To, n.threadOrder)
+	order := n.threadRows(opt.From, opt.To)
 	row := -1
 	for i, ti := range order {
 		if v.log.Model.Threads[ti].ID == thread {

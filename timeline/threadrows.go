@@ -30,8 +30,7 @@ func ThreadRows(m *Model, from, to uint64, order ThreadOrder) []int {
 	}
 	var rows []int
 	for i := range m.Threads {
-		th := &m.Threads[i]
-		if th.Track.Len() > 0 && th.First < to && (th.Finished == 0 || th.Finished > from) {
+		if AliveIn(&m.Threads[i], from, to) {
 			rows = append(rows, i)
 		}
 	}
@@ -58,6 +57,12 @@ func ThreadRows(m *Model, from, to uint64, order ThreadOrder) []int {
 		sort.SliceStable(rows, func(a, b int) bool { return busy[rows[a]] > busy[rows[b]] })
 	}
 	return rows
+}
+
+// AliveIn reports whether a thread has a row in a view of [from, to]: it
+// has marks, the first before to, and did not finish before from.
+func AliveIn(th *Thread, from, to uint64) bool {
+	return th.Track.Len() > 0 && th.First < to && (th.Finished == 0 || th.Finished > from)
 }
 
 // threadRowLayout is where RenderThreadRows puts its rows at scale s: the
