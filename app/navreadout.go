@@ -153,13 +153,39 @@ func detailFacts(m *timeline.Model, h timeline.Hit) []fact {
 	return facts
 }
 
+// threadDetailFacts are the facts of a clicked thread row for the Details
+// panel: the thread, its state at that time and its life.
+func threadDetailFacts(m *timeline.Model, h timeline.ThreadHit) []fact {
+	th := &m.Threads[h.Thread]
+	facts := []fact{{"Thread", threadText(m, th.ID)}}
+	if h.Marks > 0 {
+		facts = append(facts, fact{"Changes of state in the pixel", strconv.Itoa(h.Marks)}, fact{"Time per state", mixText(&h.Times)})
+	} else {
+		facts = append(facts, fact{"State", timeline.ThreadStateText(h.Mark)},
+			fact{"Since", timeline.FormatDuration(h.SpanStart)},
+			fact{"Until", timeline.FormatDuration(h.SpanEnd)},
+			fact{"Duration", timeline.FormatDuration(h.SpanEnd - h.SpanStart)})
+	}
+	if th.Created > 0 {
+		facts = append(facts, fact{"Created", timeline.FormatDuration(th.Created)})
+	}
+	if th.Finished > 0 {
+		facts = append(facts, fact{"Finished", timeline.FormatDuration(th.Finished)})
+	}
+	d := th.Track.Durations(m.Start, m.End)
+	facts = append(facts, fact{"Running in all", timeline.FormatDuration(d[timeline.StateRunning])},
+		fact{"Runnable in all", timeline.FormatDuration(d[timeline.StateRunnable])},
+		fact{"Blocked in all", timeline.FormatDuration(d[timeline.StateBlocked])})
+	return facts
+}
+
 // shortcutHelp lists the timeline's mouse and keyboard controls.
 var shortcutHelp = [][2]string{
 	{"Wheel / Ctrl+wheel", "zoom in and out at the pointer"},
 	{"Shift+wheel, horizontal scroll", "pan left and right"},
 	{"Drag", "pan"},
 	{"Shift+drag", "select a range (its duration is shown; the Selection tab sums it)"},
-	{"Click a span", "show its details in the Details tab"},
+	{"Click a span", "show its details (HEC or thread row) in the Details tab"},
 	{"Double-click a span", "zoom to that span (elsewhere: fit the run)"},
 	{"+ / =", "zoom in at the centre"},
 	{"-", "zoom out at the centre"},

@@ -31,6 +31,7 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 	m := v.log.Model
 	v.sc = newNavScale(m.End)
 	v.nav = newTimelineNav(m, v.sc, "timeline", nil)
+	v.nav.autoFocus = true
 	v.rows = []*navRow{{name: "HECs (activity and one row per HEC)", nav: v.nav, shown: true}}
 	add := func(name, view string, heap *heapview.Chart, shown bool) {
 		v.rows = append(v.rows, &navRow{name: name, nav: newTimelineNav(m, v.sc, view, heap), shown: shown})

@@ -61,9 +61,13 @@ type timelineNav struct {
 	selLabel *canvas.Text
 	selBack  *canvas.Rectangle
 
+	// autoFocus makes the row take the keyboard when first laid out, if
+	// nothing else has it (the main timeline row).
+	autoFocus bool
+
 	// Callbacks to the view; either may be nil.
 	onHover   func(text string)
-	onDetails func(h timeline.Hit)
+	onDetails func(facts []fact)
 }
 
 // newTimelineNav returns a navigable row drawing view of m (which must have
@@ -145,6 +149,14 @@ func (r *navRenderer) Layout(size fyne.Size) {
 	r.n.pic.raster.Resize(size)
 	r.n.pic.raster.Move(fyne.NewPos(0, 0))
 	r.n.placeOverlays()
+	if r.n.autoFocus && size.Width > 0 {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(r.n); c != nil {
+			r.n.autoFocus = false
+			if c.Focused() == nil {
+				c.Focus(r.n)
+			}
+		}
+	}
 }
 func (r *navRenderer) MinSize() fyne.Size           { return r.n.MinSize() }
 func (r *navRenderer) Refresh()                     { r.n.placeOverlays(); canvas.Refresh(r.n.pic.raster) }
@@ -379,24 +391,42 @@ func (n *timelineNav) DragEnd() {
 // Tapped shows the details of the span under the pointer.
 func (n *timelineNav) Tapped(ev *fyne.PointEvent) {
 	n.focus()
-	if n.view != "" && n.view != "timeline" || n.heap != nil {
+	if n.onDetails == nil || n.heap != nil {
 		return
 	}
-	if h := n.hit(ev.Position); h.Row == timeline.RowHEC && n.onDetails != nil {
-		n.onDetails(h)
+	switch n.view {
+	case "", "timeline":
+		if h := n.hit(ev.Position); h.Row == timeline.RowHEC {
+			n.onDetails(detailFacts(n.m, h))
+		}
+	case "threads":
+		if h := n.threadHit(ev.Position); h.Thread >= 0 {
+			n.onDetails(threadDetailFacts(n.m, h))
+		}
 	}
 }
 
 // DoubleTapped zooms to the span under the pointer, or fits the run when
 // there is none.
 func (n *timelineNav) DoubleTapped(ev *fyne.PointEvent) {
-	h := n.hit(ev.Position)
-	if n.heap != nil || h.Row != timeline.RowHEC || h.Marks > 0 || h.SpanEnd <= h.SpanStart {
+	var from, to uint64
+	switch {
+	case n.heap != nil:
+	case n.view == "threads":
+		if h := n.threadHit(ev.Position); h.Thread >= 0 && h.Marks == 0 && h.Mark.State != timeline.StateIdle {
+			from, to = h.SpanStart, h.SpanEnd
+		}
+	default:
+		if h := n.hit(ev.Position); h.Row == timeline.RowHEC && h.Marks == 0 {
+			from, to = h.SpanStart, h.SpanEnd
+		}
+	}
+	if to <= from {
 		n.fit()
 		return
 	}
-	margin := uint64(float64(h.SpanEnd-h.SpanStart) * spanZoomMargin)
-	n.showRange(h.SpanStart-min(margin, h.SpanStart), h.SpanEnd+margin)
+	margin := uint64(float64(to-from) * spanZoomMargin)
+	n.showRange(from-min(margin, from), to+margin)
 }
 
 // MouseIn starts the hover read-out.

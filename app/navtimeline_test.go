@@ -106,10 +106,14 @@ func TestNavWheelZoomsAtPointerAndDragPans(t *testing.T) {
 }
 
 func TestNavKeys(t *testing.T) {
-	_, v, _ := openNav(t, parworkN2)
+	w, v, _ := openNav(t, parworkN2)
 	n := v.nav
 	end := v.log.Model.End
-	test.Type(n, "+")
+	// The timeline has the keyboard from the start.
+	if w.Fyne().Canvas().Focused() != n {
+		t.Fatalf("focused: %v", w.Fyne().Canvas().Focused())
+	}
+	test.Type(w.Fyne().Canvas().Focused(), "+")
 	from, to := n.View()
 	if to-from != end/2 && to-from != end/2+1 {
 		t.Fatalf("+ shows %d ns of %d", to-from, end)
@@ -406,10 +410,20 @@ func TestNavThreadRowsHoverAndSort(t *testing.T) {
 		t.Fatalf("thread %d is row %d of the busy order", thread, row)
 	}
 	y := (float32(24+2) + float32(row)*14 + 7) / float32(n.ratio(opt))
-	got := n.hoverText(fyne.NewPos(plotX(n, start+(end-start)/2), y))
+	p := fyne.NewPos(plotX(n, start+(end-start)/2), y)
+	got := n.hoverText(p)
 	for _, want := range []string{"thread " + itoa(thread), "running on HEC 1", "for " + timeline.FormatDuration(end-start)} {
 		if !strings.Contains(got, want) {
 			t.Errorf("thread row read-out %q lacks %q", got, want)
 		}
+	}
+	n.Tapped(&fyne.PointEvent{Position: p})
+	if d := strings.Join(texts(v.details), "\n"); !strings.Contains(d, "running on HEC 1") || !strings.Contains(d, "thread "+itoa(thread)) {
+		t.Errorf("thread details %q", d)
+	}
+	n.DoubleTapped(&fyne.PointEvent{Position: p})
+	m := uint64(float64(end-start) * spanZoomMargin)
+	if from, to := v.nav.View(); from != start-m || to != end+m {
+		t.Errorf("double-click on the thread's span shows [%d, %d], want [%d, %d]", from, to, start-m, end+m)
 	}
 }

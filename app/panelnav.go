@@ -20,7 +20,7 @@ func (v *eventlogView) addNavPanels() {
 	v.status.Truncation = fyne.TextTruncateEllipsis
 	v.readout.SetText("Point at the timeline to read it; click a span for details. Help > Keyboard Shortcuts lists the controls.")
 	v.readout.Truncation = fyne.TextTruncateEllipsis
-	v.details = container.NewVBox(widget.NewLabel("Click a span on a HEC row to see it here."))
+	v.details = container.NewVBox(widget.NewLabel("Click a span on a HEC or thread row to see it here."))
 	v.selection = container.NewVBox()
 	hover := func(s string) {
 		if s != "" {
@@ -37,12 +37,15 @@ func (v *eventlogView) addNavPanels() {
 	for _, r := range v.rows {
 		r.nav.onHover = hover
 	}
-	v.nav.onDetails = func(h timeline.Hit) {
-		v.details.Objects = []fyne.CanvasObject{factsGrid(detailFacts(m, h))}
+	details := func(facts []fact) {
+		v.details.Objects = []fyne.CanvasObject{factsGrid(facts)}
 		v.details.Refresh()
 		if v.tabs != nil && v.detailsTab != nil {
 			v.tabs.Select(v.detailsTab)
 		}
+	}
+	for _, r := range v.rows {
+		r.nav.onDetails = details
 	}
 	v.detailsTab = container.NewTabItem("Details", container.NewVScroll(v.details))
 	v.selTab = container.NewTabItem("Selection", container.NewVScroll(v.selection))
