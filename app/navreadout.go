@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
@@ -197,13 +198,15 @@ var shortcutHelp = [][2]string{
 	{"Ctrl+R", "reload the file"},
 }
 
-// showShortcuts opens the Help > Keyboard Shortcuts dialog.
+// showShortcuts opens the Help > Keyboard Shortcuts dialog: one line per
+// control, unwrapped.
 func showShortcuts(win fyne.Window) {
-	rows := make([]fact, len(shortcutHelp))
-	for i, s := range shortcutHelp {
-		rows[i] = fact{s[0], s[1]}
+	form := container.New(layout.NewFormLayout())
+	for _, sc := range shortcutHelp {
+		form.Add(widget.NewLabelWithStyle(sc[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
+		form.Add(widget.NewLabel(sc[1]))
 	}
-	note := widget.NewLabel("Click the timeline first so that it has the keyboard.")
-	d := dialog.NewCustom("Keyboard Shortcuts", "Close", container.NewVBox(factsGrid(rows), note), win)
+	note := widget.NewLabel("The timeline has the keyboard when its window opens; click it to give it back.")
+	d := dialog.NewCustom("Keyboard Shortcuts", "Close", container.NewVBox(form, note), win)
 	d.Show()
 }
