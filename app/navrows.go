@@ -16,6 +16,10 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
+// userView names the row of user events (START/STOP spans and markers),
+// drawn by timeline.RenderUserRows.
+const userView = "user"
+
 // navRow is one row group the side panel can show or hide.
 type navRow struct {
 	name  string
@@ -40,6 +44,9 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 	add("Activity per HEC", "activity", nil, false)
 	if hasSparks(m) {
 		add("Sparks per HEC", "sparks", nil, false)
+	}
+	if len(m.Labels) > 0 {
+		add("User events (START/STOP spans)", userView, nil, false)
 	}
 	if c := heapChart(v.log); c != nil {
 		add("Heap", "", c, true)
@@ -161,6 +168,8 @@ func (n *timelineNav) hoverText(p fyne.Position) string {
 		return hoverText(n.m, n.hit(p))
 	case n.view == "threads":
 		return threadHoverText(n.m, n.threadHit(p))
+	case n.view == userView:
+		return userHoverText(n.m, n.userHit(p))
 	}
 	return fmt.Sprintf("%s at %s", n.view, timeline.FormatDuration(n.timeAt(p.X)))
 }
@@ -186,6 +195,52 @@ func threadHoverText(m *timeline.Model, h timeline.ThreadHit) string {
 	}
 	return head + fmt.Sprintf("%s, from %s for %s", timeline.ThreadStateText(h.Mark),
 		timeline.FormatDuration(h.SpanStart), timeline.FormatDuration(h.SpanEnd-h.SpanStart))
+}
+
+// userHit returns the user-event row under widget point p.
+func (n *timelineNav) userHit(p fyne.Position) timeline.UserHit {
+	opt := n.options()
+	r := n.ratio(opt)
+	return timeline.HitUserRows(n.m, opt, float64(p.X)*r, float64(p.Y)*r)
+}
+
+// userHoverText describes the user span under the pointer.
+func userHoverText(m *timeline.Model, h timeline.UserHit) string {
+	if h.Label < 0 {
+		return ""
+	}
+	name := m.String(m.Labels[h.Label].Label)
+	if !h.Found {
+		return fmt.Sprintf("%s at %s: not in a span", name, timeline.FormatDuration(h.Time))
+	}
+	return fmt.Sprintf("%s at %s: span from %s for %s", userSpanName(m, h.Span), timeline.FormatDuration(h.Time),
+		timeline.FormatDuration(h.Span.Start), timeline.FormatDuration(h.Span.End-h.Span.Start))
+}
+
+// userSpanName names a user span by label and instance: "phase-3 #2".
+func userSpanName(m *timeline.Model, sp timeline.UserSpan) string {
+	s := m.String(sp.Label)
+	if sp.ID != 0 {
+		s += fmt.Sprintf(" #%d", sp.ID)
+	}
+	return s
+}
+
+// userSpanFacts are the facts of a clicked user span.
+func userSpanFacts(m *timeline.Model, sp timeline.UserSpan) []fact {
+	facts := []fact{{"User span", userSpanName(m, sp)},
+		{"Start", timeline.FormatDuration(sp.Start)}, {"End", timeline.FormatDuration(sp.End)},
+		{"Duration", timeline.FormatDuration(sp.End - sp.Start)}}
+	if sp.Cap >= 0 {
+		facts = append(facts, fact{"Started on HEC", fmt.Sprint(sp.Cap)})
+	}
+	for i := range m.Labels {
+		if l := &m.Labels[i]; l.Label == sp.Label {
+			facts = append(facts, fact{"Spans of this label", fmt.Sprintf("%d, %s in all, mean %s", l.Count,
+				timeline.FormatDuration(l.Total), timeline.FormatDuration(l.Mean()))})
+		}
+	}
+	return facts
 }
 
 // heapHoverText gives the heap profile's largest bands at time t.

@@ -103,6 +103,8 @@ func (n *timelineNav) render(w, h int, scale float64) (*image.RGBA, error) {
 		return renderHeapRow(n.heap, opt)
 	case n.view == "threads":
 		return timeline.RenderThreadRows(n.m, opt, n.threadRows(from, to))
+	case n.view == userView:
+		return timeline.RenderUserRows(n.m, opt)
 	}
 	return timeline.Render(n.m, opt)
 }
@@ -403,6 +405,10 @@ func (n *timelineNav) Tapped(ev *fyne.PointEvent) {
 		if h := n.threadHit(ev.Position); h.Thread >= 0 {
 			n.onDetails(threadDetailFacts(n.m, h))
 		}
+	case userView:
+		if h := n.userHit(ev.Position); h.Found {
+			n.onDetails(userSpanFacts(n.m, h.Span))
+		}
 	}
 }
 
@@ -415,6 +421,10 @@ func (n *timelineNav) DoubleTapped(ev *fyne.PointEvent) {
 	case n.view == "threads":
 		if h := n.threadHit(ev.Position); h.Thread >= 0 && h.Marks == 0 && h.Mark.State != timeline.StateIdle {
 			from, to = h.SpanStart, h.SpanEnd
+		}
+	case n.view == userView:
+		if h := n.userHit(ev.Position); h.Found {
+			from, to = h.Span.Start, h.Span.End
 		}
 	default:
 		if h := n.hit(ev.Position); h.Row == timeline.RowHEC && h.Marks == 0 {

@@ -427,3 +427,42 @@ func TestNavThreadRowsHoverAndSort(t *testing.T) {
 		t.Errorf("double-click on the thread's span shows [%d, %d], want [%d, %d]", from, to, start-m, end+m)
 	}
 }
+
+func TestNavUserRow(t *testing.T) {
+	_, v, _ := openNav(t, parworkN2)
+	var user *navRow
+	for _, r := range v.rows {
+		if r.nav.view == userView {
+			user = r
+		}
+	}
+	if user == nil {
+		t.Fatal("no user-event row for a log with START/STOP spans")
+	}
+	n := user.nav
+	n.Resize(fyne.NewSize(1200, 300))
+	m := v.log.Model
+	var sp timeline.UserSpan
+	for i := 0; i < m.NumUserSpans(); i++ {
+		if s := m.UserSpan(i); s.End-s.Start > sp.End-sp.Start {
+			sp = s
+		}
+	}
+	row := -1
+	for i := range m.Labels {
+		if m.Labels[i].Label == sp.Label {
+			row = i
+		}
+	}
+	opt := n.options()
+	p := fyne.NewPos(plotX(n, sp.Start+(sp.End-sp.Start)/2), (float32(24+4)+float32(row)*18+9)/float32(n.ratio(opt)))
+	got := n.hoverText(p)
+	if !strings.Contains(got, userSpanName(m, sp)) || !strings.Contains(got, "for "+timeline.FormatDuration(sp.End-sp.Start)) {
+		t.Errorf("user row read-out %q for span %q of %s", got, userSpanName(m, sp), timeline.FormatDuration(sp.End-sp.Start))
+	}
+	n.DoubleTapped(&fyne.PointEvent{Position: p})
+	mg := uint64(float64(sp.End-sp.Start) * spanZoomMargin)
+	if from, to := v.nav.View(); from != sp.Start-mg || to != sp.End+mg {
+		t.Errorf("double-click on the user span shows [%d, %d], want [%d, %d]", from, to, sp.Start-mg, sp.End+mg)
+	}
+}
