@@ -23,8 +23,8 @@ const liveRefresh = 50 * time.Millisecond
 // (it is rebuilt whole, so less often than the timeline).
 const liveHeapRefresh = time.Second
 
-// followSpans are the time spans a live timeline can follow at its right
-// edge; 0 is the whole run.
+// followSpans are the widths a live timeline can show while it follows the
+// run's end; 0 is the whole run.
 var followSpans = []struct {
 	label string
 	span  uint64
@@ -81,7 +81,10 @@ func (w *Window) attach(url string, record func() (*ingest.Recorder, error)) {
 }
 
 // liveView shows a live stream: a status line, a Reconnect button once the
-// stream has stopped, and the timeline and heap as they grow.
+// stream has stopped, and the timeline and heap as they grow. The timeline
+// is navigable (zoom, pan, select, hover) and follows the newest events
+// until the user moves it away from the end; End or the Follow choice
+// resumes following.
 type liveView struct {
 	ctx    context.Context
 	url    string
@@ -94,16 +97,25 @@ type liveView struct {
 	cancel context.CancelFunc // stops the current feed
 
 	status    *widget.Label
+	readout   *widget.Label // what the pointer is on
 	reconnect *widget.Button
 	follow    *widget.Select
-	timeline  *picture
-	heap      *picture
-	tabs      *container.AppTabs
-	root      fyne.CanvasObject
+	// nav is the timeline of the current stream on its scale sc, made
+	// when its first timed events arrive (nil before); timelineBox holds
+	// it, or a note while there is nothing to draw.
+	nav         *timelineNav
+	sc          *navScale
+	timelineBox *fyne.Container
+	heap        *picture
+	tabs        *container.AppTabs
+	root        fyne.CanvasObject
+	// syncing is set while the Follow choice is changed to match the view
+	// (its callback then does nothing).
+	syncing bool
 
 	// What was last drawn, and the rate measurement.
 	shown      *timeline.Model
-	span       uint64
+	span       uint64 // the width chosen under Follow (0: the whole run)
 	lastHeap   time.Time
 	heapEvents int64
 	lag        time.Duration
@@ -113,33 +125,131 @@ type liveView struct {
 }
 
 func newLiveView(ctx context.Context, url string, record func() (*ingest.Recorder, error)) *liveView {
-	v := &liveView{ctx: ctx, url: url, record: record, timeline: newPicture(nil), heap: newPicture(nil)}
+	v := &liveView{ctx: ctx, url: url, record: record, heap: newPicture(nil)}
 	v.status = widget.NewLabel("connecting…")
 	v.status.Truncation = fyne.TextTruncateEllipsis
+	v.readout = widget.NewLabel(liveReadoutHelp)
+	v.readout.Truncation = fyne.TextTruncateEllipsis
+	v.timelineBox = container.NewStack(widget.NewLabel(liveWaiting))
 	v.reconnect = widget.NewButton("Reconnect", v.restart)
 	v.reconnect.Hide()
 	labels := make([]string, len(followSpans))
 	for i, f := range followSpans {
 		labels[i] = f.label
 	}
-	v.follow = widget.NewSelect(labels, func(s string) {
-		for _, f := range followSpans {
-			if f.label == s {
-				v.span = f.span
-			}
-		}
-		v.shown = nil // redraw at the next refresh
-	})
+	v.follow = widget.NewSelect(labels, v.chooseFollow)
+	v.follow.PlaceHolder = "Not following (End resumes)"
 	v.follow.SetSelected(followSpans[0].label)
 	header := widget.NewLabelWithStyle(url, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	header.Truncation = fyne.TextTruncateEllipsis
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(widget.NewLabel("Follow"), v.follow, v.reconnect), header)
 	v.tabs = container.NewAppTabs(
-		container.NewTabItem("Timeline", v.timeline.raster),
+		container.NewTabItem("Timeline", v.timelineBox),
 		container.NewTabItem("Heap", v.heap.raster),
 	)
-	v.root = container.NewBorder(top, v.status, nil, nil, v.tabs)
+	v.root = container.NewBorder(top, container.NewVBox(v.readout, v.status), nil, nil, v.tabs)
 	return v
+}
+
+// What the live window says before the pointer or the events arrive.
+const (
+	liveReadoutHelp = "Point at the timeline to read it. Wheel zooms, drag pans, Shift+drag selects; End follows the newest events again."
+	liveWaiting     = "Waiting for timed events…"
+)
+
+// chooseFollow is the Follow choice: the timeline shows the chosen width at
+// the run's end and follows it from now on. Choosing again resumes
+// following after the user moved away.
+func (v *liveView) chooseFollow(label string) {
+	if v.syncing {
+		return
+	}
+	found := false
+	for _, f := range followSpans {
+		if f.label == label {
+			v.span, found = f.span, true
+		}
+	}
+	if found && v.sc != nil {
+		v.sc.followLast(v.span)
+	}
+}
+
+// syncFollow shows in the Follow choice whether the timeline follows the
+// end: cleared (its placeholder says how to resume) once the user moved
+// away, the matching width again when following resumes.
+func (v *liveView) syncFollow() {
+	if v.sc == nil {
+		return
+	}
+	v.syncing = true
+	defer func() { v.syncing = false }()
+	if !v.sc.following() {
+		if v.follow.Selected != "" {
+			v.follow.ClearSelected()
+		}
+		return
+	}
+	w := v.sc.followed()
+	for _, f := range followSpans {
+		if f.span == w {
+			if v.follow.Selected != f.label {
+				v.follow.SetSelected(f.label)
+			}
+			return
+		}
+	}
+}
+
+// showModel draws snapshot m of the current stream: the first one makes
+// the navigable timeline, later ones extend it.
+func (v *liveView) showModel(m *timeline.Model) {
+	if v.nav != nil {
+		v.nav.setModel(m)
+		return
+	}
+	v.sc = newNavScale(m.End)
+	v.sc.grows = true
+	v.nav = newTimelineNav(m, v.sc, "timeline", nil)
+	v.nav.autoFocus = true
+	v.nav.onHover = func(s string) {
+		if s != "" {
+			v.readout.SetText(s)
+		}
+	}
+	v.nav.onDetails = func(facts []fact) { v.readout.SetText(factsLine(facts)) }
+	v.sc.onView = func(uint64, uint64) { v.syncFollow() }
+	v.sc.followLast(v.span)
+	v.timelineBox.Objects = []fyne.CanvasObject{v.nav}
+	v.timelineBox.Refresh()
+}
+
+// factsLine puts the details of a span on one line.
+func factsLine(facts []fact) string {
+	parts := make([]string, 0, len(facts))
+	for _, f := range facts {
+		parts = append(parts, f.label+": "+f.value)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// viewText says what the timeline shows: following the end, or where it
+// rests, and the selection.
+func (v *liveView) viewText() string {
+	if v.nav == nil {
+		return ""
+	}
+	from, to := v.nav.View()
+	var s string
+	if v.sc.following() {
+		s = fmt.Sprintf("following the newest events (%s shown)", timeline.FormatDuration(to-from))
+	} else {
+		s = fmt.Sprintf("view held at %s – %s (End follows again)", timeline.FormatDuration(from), timeline.FormatDuration(to))
+	}
+	if a, b, ok := v.nav.Selection(); ok {
+		s += fmt.Sprintf(" · selected %s – %s (%s)", timeline.FormatDuration(a), timeline.FormatDuration(b), timeline.FormatDuration(b-a))
+	}
+	return s
 }
 
 func (v *liveView) content() fyne.CanvasObject { return v.root }
@@ -151,7 +261,10 @@ func (v *liveView) picture(scale float32) image.Image {
 	if v.tabs.Selected() != nil && v.tabs.Selected().Text == "Heap" {
 		return v.heap.export(scale)
 	}
-	return v.timeline.export(scale)
+	if v.nav == nil {
+		return nil
+	}
+	return v.nav.pic.export(scale)
 }
 
 // start connects (again) and starts refreshing the picture. The models of a
@@ -167,6 +280,9 @@ func (v *liveView) start() {
 	v.cancel = cancel
 	feed := newLiveFeed(v.url, v.record)
 	v.feed, v.shown, v.rateEvents, v.rateAt, v.rate = feed, nil, 0, time.Now(), 0
+	v.nav, v.sc = nil, nil // a new stream has its own run and scale
+	v.timelineBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
+	v.timelineBox.Refresh()
 	v.reconnect.Hide()
 	go feed.run(ctx)
 	go func() {
@@ -208,7 +324,7 @@ func (v *liveView) refresh() {
 		if !added.IsZero() {
 			v.lag = now.Sub(added)
 		}
-		v.timeline.set(liveTimelineRender(snap, v.span))
+		v.showModel(snap)
 	}
 	if st.Events != v.heapEvents && (now.Sub(v.lastHeap) >= liveHeapRefresh || st.State >= connEnded) {
 		v.lastHeap, v.heapEvents = now, st.Events
@@ -219,24 +335,13 @@ func (v *liveView) refresh() {
 		v.rate = float64(st.Events-v.rateEvents) / dt.Seconds()
 		v.rateAt, v.rateEvents = now, st.Events
 	}
-	v.status.SetText(liveStatusText(st, v.rate, v.lag))
+	text := liveStatusText(st, v.rate, v.lag)
+	if vt := v.viewText(); vt != "" {
+		text += " · " + vt
+	}
+	v.status.SetText(text)
 	if st.State >= connEnded {
 		v.reconnect.Show()
-	}
-}
-
-// liveTimelineRender draws the timeline of m, the last span ns of it if span
-// is not 0, so that the newest events are at the right edge.
-func liveTimelineRender(m *timeline.Model, span uint64) renderFunc {
-	if m == nil || m.End == 0 {
-		return nil
-	}
-	var from uint64
-	if span > 0 && m.End > m.Start+span {
-		from = m.End - span
-	}
-	return func(w, h int, scale float64) (*image.RGBA, error) {
-		return timeline.Render(m, timeline.Options{From: from, To: m.End, Width: w, Height: h, Scale: scale})
 	}
 }
 

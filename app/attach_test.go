@@ -194,7 +194,7 @@ func TestAttachWindowGrows(t *testing.T) {
 	}
 	var half int64
 	waitFor("the first half", func() bool {
-		if v.shown == nil || v.timeline.render == nil || !strings.HasPrefix(v.status.Text, "live") || !strings.Contains(v.status.Text, "events/s") {
+		if v.shown == nil || v.nav == nil || !strings.HasPrefix(v.status.Text, "live") || !strings.Contains(v.status.Text, "events/s") {
 			return false
 		}
 		half = v.shown.Events

@@ -11,8 +11,16 @@ import (
 // all. The span is a timeline.CompareSpan over one run, so the main window
 // and the compare window zoom and pan alike.
 type navScale struct {
-	mu   sync.Mutex // guards span (rows draw on the render loop)
+	mu   sync.Mutex // guards span, follow and followWidth (rows draw on the render loop)
 	span timeline.CompareSpan
+	// follow says the view's right edge stays at the run's end as the run
+	// grows (a live view): true while the right edge is at the end.
+	// followWidth is the width it then keeps (0: the whole run).
+	follow      bool
+	followWidth uint64
+	// grows says the run is live: keyboard zooms of a view that follows
+	// keep its right edge at the end, so it goes on following.
+	grows bool
 
 	// Selection, in ns; hasSel says whether there is one.
 	selFrom, selTo uint64
@@ -30,7 +38,79 @@ type navScale struct {
 
 // newNavScale returns the scale of a run ending at end, showing it whole.
 func newNavScale(end uint64) *navScale {
-	return &navScale{span: timeline.CompareSpan{EndA: end, EndB: end}}
+	return &navScale{span: timeline.CompareSpan{EndA: end, EndB: end}, follow: true}
+}
+
+// following reports whether the view follows the run's end as it grows.
+func (sc *navScale) following() bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return sc.follow
+}
+
+// followed returns the width kept while following (0: the whole run).
+func (sc *navScale) followed() uint64 {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return sc.followWidth
+}
+
+// noteFollow decides, after the view moved to sp, whether it follows the
+// end: it does when its right edge is at the run's end, keeping its width
+// (the whole run if it shows all of it). sc.mu is held.
+func (sc *navScale) noteFollow(sp timeline.CompareSpan) {
+	from, to := sp.View()
+	sc.follow = to >= sp.Length()
+	switch {
+	case !sc.follow:
+	case from == 0:
+		sc.followWidth = 0
+	default:
+		sc.followWidth = to - from
+	}
+}
+
+// followSpan gives the view of a run as it stands when following with
+// width w (0: the whole run).
+func followSpan(sp timeline.CompareSpan, w uint64) timeline.CompareSpan {
+	n := sp.Length()
+	if w == 0 || w >= n {
+		sp.From, sp.To = 0, 0
+		return sp
+	}
+	sp.From, sp.To = n-w, n
+	return sp
+}
+
+// followLast shows the last width ns of the run (0: all of it) and follows
+// the end with that width as the run grows.
+func (sc *navScale) followLast(width uint64) {
+	sc.mu.Lock()
+	sp := followSpan(sc.span, width)
+	sc.span, sc.follow, sc.followWidth = sp, true, width
+	sc.mu.Unlock()
+	sc.changed(sp)
+}
+
+// extend makes the run end at end (a live run has grown). A view that
+// follows the end moves with it, keeping its width; any other view stays
+// where it is.
+func (sc *navScale) extend(end uint64) {
+	sc.mu.Lock()
+	sp := sc.span
+	if from, to := sp.View(); !sc.follow && sp.To == 0 {
+		sp.From, sp.To = from, to // pin a view that is not following
+	}
+	sp.EndA, sp.EndB = end, end
+	if sc.follow {
+		sp = followSpan(sp, sc.followWidth)
+	}
+	changed := sp != sc.span
+	sc.span = sp
+	sc.mu.Unlock()
+	if changed {
+		sc.changed(sp)
+	}
 }
 
 // View returns the visible time range.
@@ -47,12 +127,23 @@ func (sc *navScale) get() timeline.CompareSpan {
 	return sc.span
 }
 
-// set shows a new span on every row.
+// set shows a new span on every row: the user moved the view. It follows
+// the run's end from now on if its right edge is there.
 func (sc *navScale) set(sp timeline.CompareSpan) {
 	sc.mu.Lock()
+	if sp != sc.span || !sc.follow {
+		// Moving to where it already is (End at the end) keeps the
+		// followed width.
+		sc.noteFollow(sp)
+	}
 	sc.span = sp
-	from, to := sp.View()
 	sc.mu.Unlock()
+	sc.changed(sp)
+}
+
+// changed redraws every row for the span sp and tells the view.
+func (sc *navScale) changed(sp timeline.CompareSpan) {
+	from, to := sp.View()
 	for _, r := range sc.rows {
 		r.pic.raster.Refresh()
 		r.placeOverlays()

@@ -31,6 +31,8 @@ const (
 type timelineNav struct {
 	widget.BaseWidget
 
+	// m is the model drawn; setModel replaces it with a newer snapshot of
+	// a growing run (under mu, as the raster may draw elsewhere).
 	m   *timeline.Model
 	sc  *navScale
 	pic *picture
@@ -44,8 +46,9 @@ type timelineNav struct {
 	threadOrder timeline.ThreadOrder
 	sortedMu    sync.Mutex
 	sorted      [4][]int
+	sortedFor   *timeline.Model // the model sorted was made for
 
-	mu sync.Mutex // guards drawn (the raster draws on the render loop)
+	mu sync.Mutex // guards drawn and m (the raster draws on the render loop)
 	// drawn is the Options of the last frame drawn (zero before the first).
 	drawn timeline.Options
 
@@ -91,41 +94,71 @@ func newTimelineNav(m *timeline.Model, sc *navScale, view string, heap *heapview
 	return n
 }
 
+// model returns the model drawn.
+func (n *timelineNav) model() *timeline.Model {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.m
+}
+
+// setModel draws m, a newer snapshot of the same growing run, from now on:
+// the scale's run grows to m's end, and a view that follows the end moves
+// with it while any other stays put (see navScale.extend). Call it on
+// Fyne's loop; each row of a scale takes the snapshot, then the scale is
+// extended once.
+func (n *timelineNav) setModel(m *timeline.Model) {
+	if m == nil {
+		return
+	}
+	n.mu.Lock()
+	n.m = m
+	n.mu.Unlock()
+	n.sc.extend(m.End)
+	n.pic.raster.Refresh()
+}
+
 // render draws the current view at w×h device pixels and remembers how.
 func (n *timelineNav) render(w, h int, scale float64) (*image.RGBA, error) {
 	from, to := n.sc.View()
 	opt := timeline.Options{View: n.view, From: from, To: to, Width: w, Height: h, Scale: scale}
 	n.mu.Lock()
 	n.drawn = opt
+	m := n.m
 	n.mu.Unlock()
 	switch {
 	case n.heap != nil:
 		return renderHeapRow(n.heap, opt)
 	case n.view == "threads":
-		return timeline.RenderThreadRows(n.m, opt, n.threadRows(from, to))
+		return timeline.RenderThreadRows(m, opt, n.rowsOf(m, from, to))
 	case n.view == userView:
-		return timeline.RenderUserRows(n.m, opt)
+		return timeline.RenderUserRows(m, opt)
 	}
-	return timeline.Render(n.m, opt)
+	return timeline.Render(m, opt)
 }
 
 // threadRows returns the threads alive in [from, to] in the row order:
 // by first appearance, id, label, or time running over the whole run.
-func (n *timelineNav) threadRows(from, to uint64) []int {
+func (n *timelineNav) threadRows(from, to uint64) []int { return n.rowsOf(n.model(), from, to) }
+
+// rowsOf is threadRows for model m.
+func (n *timelineNav) rowsOf(m *timeline.Model, from, to uint64) []int {
 	n.sortedMu.Lock()
+	if n.sortedFor != m {
+		n.sorted, n.sortedFor = [4][]int{}, m
+	}
 	o := n.threadOrder
 	if int(o) >= len(n.sorted) {
 		o = timeline.ThreadsByFirst
 	}
 	all := n.sorted[o]
 	if all == nil {
-		all = timeline.ThreadRows(n.m, 0, n.m.End+1, o)
+		all = timeline.ThreadRows(m, 0, m.End+1, o)
 		n.sorted[o] = all
 	}
 	n.sortedMu.Unlock()
 	rows := make([]int, 0, 64)
 	for _, i := range all {
-		if timeline.AliveIn(&n.m.Threads[i], from, to) {
+		if timeline.AliveIn(&m.Threads[i], from, to) {
 			rows = append(rows, i)
 		}
 	}
@@ -278,7 +311,7 @@ func (n *timelineNav) nsPerUnit() float64 {
 func (n *timelineNav) hit(p fyne.Position) timeline.Hit {
 	opt := n.options()
 	r := n.ratio(opt)
-	return timeline.HitTimeline(n.m, opt, float64(p.X)*r, float64(p.Y)*r)
+	return timeline.HitTimeline(n.model(), opt, float64(p.X)*r, float64(p.Y)*r)
 }
 
 // setSelection selects [from, to] (ok false: clears it) on every row;
@@ -399,15 +432,15 @@ func (n *timelineNav) Tapped(ev *fyne.PointEvent) {
 	switch n.view {
 	case "", "timeline":
 		if h := n.hit(ev.Position); h.Row == timeline.RowHEC {
-			n.onDetails(detailFacts(n.m, h))
+			n.onDetails(detailFacts(n.model(), h))
 		}
 	case "threads":
 		if h := n.threadHit(ev.Position); h.Thread >= 0 {
-			n.onDetails(threadDetailFacts(n.m, h))
+			n.onDetails(threadDetailFacts(n.model(), h))
 		}
 	case userView:
 		if h := n.userHit(ev.Position); h.Found {
-			n.onDetails(userSpanFacts(n.m, h.Span))
+			n.onDetails(userSpanFacts(n.model(), h.Span))
 		}
 	}
 }
@@ -476,14 +509,25 @@ func (n *timelineNav) FocusGained() {}
 // FocusLost is part of fyne.Focusable.
 func (n *timelineNav) FocusLost() {}
 
+// keyZoomAt is where + and - zoom around: the middle of the view, or its
+// right edge when a live view follows the run's end (so it goes on
+// following).
+func (n *timelineNav) keyZoomAt() uint64 {
+	if n.sc.grows && n.sc.following() {
+		_, to := n.View()
+		return to
+	}
+	return n.centre()
+}
+
 // TypedRune zooms with + and -, fits the run with 0 and zooms to the
 // selection with z.
 func (n *timelineNav) TypedRune(r rune) {
 	switch r {
 	case '+', '=':
-		n.zoom(keyZoomFactor, n.centre())
+		n.zoom(keyZoomFactor, n.keyZoomAt())
 	case '-', '_':
-		n.zoom(1/keyZoomFactor, n.centre())
+		n.zoom(1/keyZoomFactor, n.keyZoomAt())
 	case '0':
 		n.fit()
 	case 'z', 'Z':
@@ -493,8 +537,9 @@ func (n *timelineNav) TypedRune(r rune) {
 	}
 }
 
-// TypedKey pans with the arrows, goes to the ends with Home and End and
-// clears the selection with Escape.
+// TypedKey pans with the arrows, goes to the ends with Home and End (which
+// in a live view follows the end again, at the view's width) and clears
+// the selection with Escape.
 func (n *timelineNav) TypedKey(ev *fyne.KeyEvent) {
 	from, to := n.View()
 	width := float64(to - from)
@@ -506,7 +551,7 @@ func (n *timelineNav) TypedKey(ev *fyne.KeyEvent) {
 	case fyne.KeyHome:
 		n.pan(-float64(from))
 	case fyne.KeyEnd:
-		n.pan(float64(n.m.End))
+		n.sc.followLast(to - from)
 	case fyne.KeyEscape:
 		n.setSelection(0, 0, false, true)
 	}
