@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -252,4 +253,42 @@ func TestAttachWindowNavigates(t *testing.T) {
 			t.Errorf("hover read-out %q at %v of %v (%q)", v.readout.Text, p, n.Size(), n.hoverText(p))
 		}
 	})
+}
+
+// BenchmarkLiveNavFrame is one refresh of the live window's timeline on
+// the big GHC 9.0.2 log: take the snapshot, extend the scale and draw
+// 1600×600, following the whole run, following its last second, and held
+// on a second in the middle.
+func BenchmarkLiveNavFrame(b *testing.B) {
+	if _, err := os.Stat(bigLog); err != nil {
+		b.Skipf("no big eventlog: %v", err)
+	}
+	l, err := LoadEventlog(context.Background(), bigLog, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := l.Model
+	fa := test.NewApp()
+	defer fa.Quit()
+	for _, c := range []struct {
+		name string
+		set  func(n *timelineNav)
+	}{
+		{"whole", func(n *timelineNav) { n.sc.followLast(0) }},
+		{"last1s", func(n *timelineNav) { n.sc.followLast(1e9) }},
+		{"held", func(n *timelineNav) { n.showRange(m.End/2, m.End/2+1e9) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			sc := newNavScale(m.End / 2)
+			sc.grows = true
+			n := newTimelineNav(m, sc, "timeline", nil)
+			c.set(n)
+			for b.Loop() {
+				n.setModel(m)
+				if _, err := n.render(1600, 600, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
