@@ -191,7 +191,7 @@ var shortcutHelp = [][2]string{
 	{"+ / =", "zoom in at the centre"},
 	{"-", "zoom out at the centre"},
 	{"← / →", "pan by a tenth of the view"},
-	{"Home / End", "go to the start / end of the run"},
+	{"Home / End", "go to the start / end of the run (End follows the newest events in a live window)"},
 	{"0", "fit the whole run"},
 	{"Z", "zoom to the selection"},
 	{"Esc", "clear the selection"},
