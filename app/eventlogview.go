@@ -37,6 +37,11 @@ type eventlogView struct {
 	// dropped; onSelSummary (tests) hears when a summary is shown.
 	selGen       int
 	onSelSummary func()
+
+	// events is the Events tab and bookmarks the Bookmarks tab; nil
+	// without a navigable timeline or an index.
+	events    *eventList
+	bookmarks *bookmarkPanel
 }
 
 func newEventlogView(ev *Eventlog) *eventlogView {
@@ -62,6 +67,7 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 	)
 	if v.nav != nil {
 		v.addNavPanels()
+		v.addEventPanels()
 	}
 	if r := heapRender("", ev.Profile, ev.Heap); r != nil {
 		v.heap = newPicture(r)

@@ -76,6 +76,10 @@ type Eventlog struct {
 	Profile *heapview.Profile
 	// LoadTime is how long reading and decoding took.
 	LoadTime time.Duration
+	// index is every event in time order, for the event list; nil if the
+	// log could not be indexed (indexErr says why).
+	index    *eventIndex
+	indexErr error
 }
 
 // LoadEventlog reads and decodes the eventlog at path. It calls report
@@ -108,6 +112,7 @@ func LoadEventlog(ctx context.Context, path string, report func(Progress)) (*Eve
 	builder := timeline.NewBuilder()
 	heap := heapview.NewCollector()
 	summary := timeline.NewSummarizer()
+	index := newEventIndexBuilder()
 	var lastSnapshot time.Time
 	var ev ingest.Event
 	for f.Next(&ev) {
@@ -126,6 +131,7 @@ func LoadEventlog(ctx context.Context, path string, report func(Progress)) (*Eve
 		builder.Add(&ev)
 		heap.Add(&ev)
 		summary.Add(&ev)
+		index.add(&ev)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("loading %s: %w", path, err)
@@ -135,6 +141,7 @@ func LoadEventlog(ctx context.Context, path string, report func(Progress)) (*Eve
 	out.Summary = summary.Summary(f.Header(), out.Status)
 	out.Heap, out.Profile = heap.Result()
 	out.ReadErr = f.Err()
+	out.index, out.indexErr = index.finish(path, f.Header())
 	out.LoadTime = time.Since(start)
 	if report != nil {
 		report(progress(f.Offset()))

@@ -1,0 +1,179 @@
+package app
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// bookmark is a named time of a run: a marker of the log or the user's own.
+type bookmark struct {
+	time   uint64
+	name   string
+	marker bool // from the log (USER_MARKER); not editable
+}
+
+// bookmarkPrefKey returns the preferences key of a file's user bookmarks.
+func bookmarkPrefKey(path string) string { return "bookmarks:" + path }
+
+// loadUserBookmarks reads a file's user bookmarks from the preferences,
+// stored as "time<TAB>name" strings; malformed entries are skipped.
+func loadUserBookmarks(p fyne.Preferences, path string) []bookmark {
+	var out []bookmark
+	for _, s := range p.StringList(bookmarkPrefKey(path)) {
+		ts, name, ok := strings.Cut(s, "\t")
+		t, err := strconv.ParseUint(ts, 10, 64)
+		if !ok || err != nil {
+			continue
+		}
+		out = append(out, bookmark{time: t, name: name})
+	}
+	return out
+}
+
+// saveUserBookmarks writes the user's bookmarks among bs to the preferences.
+func saveUserBookmarks(p fyne.Preferences, path string, bs []bookmark) {
+	var list []string
+	for _, b := range bs {
+		if !b.marker {
+			list = append(list, strconv.FormatUint(b.time, 10)+"\t"+b.name)
+		}
+	}
+	if len(list) == 0 {
+		p.RemoveValue(bookmarkPrefKey(path))
+		return
+	}
+	p.SetStringList(bookmarkPrefKey(path), list)
+}
+
+// bookmarkPanel is the Bookmarks tab: the log's markers and the user's
+// bookmarks by time; clicking one centres the timeline on it, and the
+// user's can be renamed and removed.
+type bookmarkPanel struct {
+	path  string
+	prefs fyne.Preferences
+	nav   *timelineNav
+	marks []bookmark // sorted by time
+	list  *widget.List
+	root  fyne.CanvasObject
+}
+
+// newBookmarkPanel returns the Bookmarks tab of the file at path.
+func newBookmarkPanel(path string, markers []bookmarkMark, nav *timelineNav) *bookmarkPanel {
+	b := &bookmarkPanel{path: path, prefs: fyne.CurrentApp().Preferences(), nav: nav}
+	for _, m := range markers {
+		b.marks = append(b.marks, bookmark{time: m.time, name: m.text, marker: true})
+	}
+	b.marks = append(b.marks, loadUserBookmarks(b.prefs, path)...)
+	b.sort()
+	b.list = widget.NewList(
+		func() int { return len(b.marks) },
+		func() fyne.CanvasObject {
+			tm := widget.NewLabel("000.000000 s")
+			tm.TextStyle = fyne.TextStyle{Monospace: true}
+			kind := widget.NewLabel("marker")
+			name := widget.NewEntry()
+			del := widget.NewButton("Remove", nil)
+			return container.NewBorder(nil, nil, container.NewHBox(tm, kind), del, name)
+		},
+		b.updateRow,
+	)
+	b.list.OnSelected = func(id widget.ListItemID) {
+		if id < len(b.marks) {
+			b.nav.centreOn(b.marks[id].time)
+		}
+		b.list.Unselect(id)
+	}
+	add := widget.NewButton("Bookmark this time", func() { b.addHere() })
+	b.root = container.NewBorder(container.NewHBox(add,
+		widget.NewLabel("(the selection's start, or the view's centre)")), nil, nil, nil, b.list)
+	return b
+}
+
+func (b *bookmarkPanel) sort() {
+	slices.SortStableFunc(b.marks, func(x, y bookmark) int {
+		switch {
+		case x.time < y.time:
+			return -1
+		case x.time > y.time:
+			return 1
+		}
+		return 0
+	})
+}
+
+// updateRow fills row o with bookmark i.
+func (b *bookmarkPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
+	if i >= len(b.marks) {
+		return
+	}
+	m := b.marks[i]
+	c := o.(*fyne.Container)
+	for _, obj := range c.Objects {
+		switch v := obj.(type) {
+		case *fyne.Container:
+			v.Objects[0].(*widget.Label).SetText(timeline.FormatDuration(m.time))
+			kind := "marker"
+			if !m.marker {
+				kind = "yours"
+			}
+			v.Objects[1].(*widget.Label).SetText(kind)
+		case *widget.Entry:
+			v.OnChanged = nil
+			v.SetText(m.name)
+			if m.marker {
+				v.Disable()
+			} else {
+				v.Enable()
+				t := m.time
+				v.OnChanged = func(s string) { b.rename(t, i, s) }
+			}
+		case *widget.Button:
+			if m.marker {
+				v.Hide()
+			} else {
+				v.Show()
+				v.OnTapped = func() { b.remove(i) }
+			}
+		}
+	}
+}
+
+// add adds a user bookmark at t named name and saves the user's bookmarks.
+func (b *bookmarkPanel) add(t uint64, name string) {
+	b.marks = append(b.marks, bookmark{time: t, name: name})
+	b.sort()
+	saveUserBookmarks(b.prefs, b.path, b.marks)
+	b.list.Refresh()
+}
+
+// addHere bookmarks the selection's start, or the view's centre.
+func (b *bookmarkPanel) addHere() {
+	t := b.nav.centre()
+	if from, _, ok := b.nav.Selection(); ok {
+		t = from
+	}
+	b.add(t, "Bookmark at "+timeline.FormatDuration(t))
+}
+
+// rename renames bookmark i (if it is still the user's at time t).
+func (b *bookmarkPanel) rename(t uint64, i int, name string) {
+	if i < len(b.marks) && !b.marks[i].marker && b.marks[i].time == t {
+		b.marks[i].name = name
+		saveUserBookmarks(b.prefs, b.path, b.marks)
+	}
+}
+
+// remove deletes user bookmark i.
+func (b *bookmarkPanel) remove(i int) {
+	if i < len(b.marks) && !b.marks[i].marker {
+		b.marks = slices.Delete(b.marks, i, i+1)
+		saveUserBookmarks(b.prefs, b.path, b.marks)
+		b.list.Refresh()
+	}
+}

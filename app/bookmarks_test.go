@@ -1,0 +1,56 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/ingest"
+)
+
+func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
+	v := openEvents(t, parworkN2)
+	want, h := showEvents(t, parworkN2)
+	var markers []bookmark
+	for i := range want {
+		if want[i].Kind == ingest.KindUserMarker {
+			text := strings.TrimPrefix(string(ingest.AppendEventText(nil, h, &want[i])), "marker: ")
+			markers = append(markers, bookmark{time: want[i].Time, name: text, marker: true})
+		}
+	}
+	b := v.bookmarks
+	if len(markers) == 0 || len(b.marks) != len(markers) {
+		t.Fatalf("%d bookmarks, want the log's %d markers", len(b.marks), len(markers))
+	}
+	for i := range markers {
+		if b.marks[i] != markers[i] {
+			t.Errorf("bookmark %d = %+v, want %+v", i, b.marks[i], markers[i])
+		}
+	}
+	// Clicking one centres the timeline on it.
+	v.nav.showRange(0, v.log.Model.End/20)
+	b.list.Select(len(markers) - 1)
+	from, to := v.nav.View()
+	if tm := markers[len(markers)-1].time; tm < from || tm > to {
+		t.Errorf("marker at %d outside the view %d–%d", tm, from, to)
+	}
+
+	// A user bookmark at the selection's start is saved under the file.
+	v.nav.setSelection(1234567, 2345678, true, true)
+	b.addHere()
+	b.rename(1234567, 0, "my start")
+	prefs := fyne.CurrentApp().Preferences()
+	got := loadUserBookmarks(prefs, v.log.Path)
+	if len(got) != 1 || got[0].time != 1234567 || got[0].name != "my start" {
+		t.Fatalf("saved %+v", got)
+	}
+	// A new panel for the same file (as after a restart) shows it again.
+	b2 := newBookmarkPanel(v.log.Path, v.log.index.markers, v.nav)
+	if len(b2.marks) != len(markers)+1 || b2.marks[0].name != "my start" || b2.marks[0].marker {
+		t.Fatalf("reopened: %+v", b2.marks[:2])
+	}
+	b2.remove(0)
+	if got := loadUserBookmarks(prefs, v.log.Path); len(got) != 0 {
+		t.Errorf("after removing: %+v", got)
+	}
+}

@@ -1,0 +1,164 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// eventList is the Events tab: every event of the log in time order, as
+// `ghc-events show` prints them, in a virtual list that formats only the
+// rows on screen. Selecting a row centres the timeline on its time; moving
+// the timeline scrolls the list to the first event of the view. A search
+// bar above it finds events by text, kind, thread and HEC.
+type eventList struct {
+	x    *eventIndex
+	nav  *timelineNav
+	list *widget.List
+	dec  *eventRowDecoder // rows shown, on the UI goroutine only
+	ev   ingest.Event
+	text []byte
+
+	// selected is the selected row, -1 if none; fromList is set while the
+	// list itself moves the timeline, so that the list does not follow.
+	selected int
+	fromList bool
+
+	search *eventSearch
+	root   fyne.CanvasObject
+}
+
+// newEventList returns the Events tab over x, driving nav.
+func newEventList(x *eventIndex, nav *timelineNav) *eventList {
+	l := &eventList{x: x, nav: nav, dec: x.newRowDecoder(), selected: -1}
+	l.list = widget.NewList(
+		func() int { return x.Len() },
+		func() fyne.CanvasObject {
+			tm := widget.NewLabel("00000000000")
+			tm.Alignment = fyne.TextAlignTrailing
+			tm.TextStyle = fyne.TextStyle{Monospace: true}
+			hec := widget.NewLabel("cap 00")
+			hec.TextStyle = fyne.TextStyle{Monospace: true}
+			txt := widget.NewLabel("")
+			txt.TextStyle = fyne.TextStyle{Monospace: true}
+			txt.Truncation = fyne.TextTruncateEllipsis
+			return container.NewBorder(nil, nil, container.NewHBox(tm, hec), nil, txt)
+		},
+		l.updateRow,
+	)
+	l.list.OnSelected = func(id widget.ListItemID) {
+		l.selected = id
+		l.centreOn(x.Time(id))
+	}
+	l.list.OnUnselected = func(id widget.ListItemID) {
+		if l.selected == id {
+			l.selected = -1
+		}
+	}
+	l.search = newEventSearch(l)
+	l.root = container.NewBorder(l.search.bar, nil, nil, nil, l.list)
+	return l
+}
+
+// rowTexts returns row i's time, capability and text as shown.
+func (l *eventList) rowTexts(i int) (tm, hec, text string) {
+	if err := l.dec.event(i, &l.ev); err != nil {
+		return "", "", err.Error()
+	}
+	l.text = ingest.AppendEventText(l.text[:0], l.x.header, &l.ev)
+	hec = ""
+	if l.ev.Cap != ingest.NoCap {
+		hec = "cap " + strconv.Itoa(int(l.ev.Cap))
+	}
+	return strconv.FormatUint(l.ev.Time, 10), hec, string(l.text)
+}
+
+// updateRow fills the row object o with row i.
+func (l *eventList) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
+	c := o.(*fyne.Container)
+	var txt *widget.Label
+	var left *fyne.Container
+	for _, obj := range c.Objects {
+		switch v := obj.(type) {
+		case *widget.Label:
+			txt = v
+		case *fyne.Container:
+			left = v
+		}
+	}
+	tm, hec, text := l.rowTexts(i)
+	left.Objects[0].(*widget.Label).SetText(tm)
+	left.Objects[1].(*widget.Label).SetText(hec)
+	txt.SetText(text)
+}
+
+// centreOn moves the timeline so that t is in the middle of the view,
+// keeping the zoom.
+func (l *eventList) centreOn(t uint64) {
+	l.fromList = true
+	defer func() { l.fromList = false }()
+	l.nav.centreOn(t)
+}
+
+// viewChanged scrolls the list to the first event at or after from, unless
+// the list moved the view itself.
+func (l *eventList) viewChanged(from, _ uint64) {
+	if l.fromList {
+		return
+	}
+	i := l.x.Search(from)
+	if i >= l.x.Len() {
+		i = l.x.Len() - 1
+	}
+	if i >= 0 {
+		l.list.ScrollTo(i)
+	}
+}
+
+// selectRow selects row i, scrolling to it and centring the timeline on it.
+func (l *eventList) selectRow(i int) {
+	l.list.ScrollTo(i)
+	l.list.Select(i)
+	if l.selected != i { // Select does not call back for the row already selected
+		l.selected = i
+		l.centreOn(l.x.Time(i))
+	}
+}
+
+// centreOn shows a view as wide as the current one centred on t, kept
+// inside the run.
+func (n *timelineNav) centreOn(t uint64) {
+	from, to := n.View()
+	w := to - from
+	start := t - min(t, w/2)
+	n.showRange(start, start+w)
+}
+
+// addEventPanels adds the Events and Bookmarks tabs to v, and makes the
+// list follow the timeline.
+func (v *eventlogView) addEventPanels() {
+	ev := v.log
+	if ev.index == nil {
+		msg := "The event list is not available."
+		if ev.indexErr != nil {
+			msg = fmt.Sprintf("The event list is not available: %v", ev.indexErr)
+		}
+		v.tabs.Append(container.NewTabItem("Events", widget.NewLabel(msg)))
+		return
+	}
+	v.events = newEventList(ev.index, v.nav)
+	prev := v.sc.onView
+	v.sc.onView = func(from, to uint64) {
+		if prev != nil {
+			prev(from, to)
+		}
+		v.events.viewChanged(from, to)
+	}
+	v.tabs.Append(container.NewTabItem("Events", v.events.root))
+	v.bookmarks = newBookmarkPanel(ev.Path, ev.index.markers, v.nav)
+	v.tabs.Append(container.NewTabItem("Bookmarks", v.bookmarks.root))
+}

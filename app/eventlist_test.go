@@ -1,0 +1,185 @@
+package app
+
+import (
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// showEvents returns every event of the file at path, stable-sorted by
+// time as `ghc-events show` prints them, and its header.
+func showEvents(t *testing.T, path string) ([]ingest.Event, *ingest.Header) {
+	t.Helper()
+	f, err := ingest.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var evs []ingest.Event
+	var ev ingest.Event
+	for f.Next(&ev) {
+		evs = append(evs, ev.Clone())
+	}
+	slices.SortStableFunc(evs, func(a, b ingest.Event) int {
+		switch {
+		case a.Time < b.Time:
+			return -1
+		case a.Time > b.Time:
+			return 1
+		}
+		return 0
+	})
+	return evs, f.Header()
+}
+
+// openEvents opens path in a test app and returns its view with an event
+// list.
+func openEvents(t *testing.T, path string) *eventlogView {
+	t.Helper()
+	_, v, _ := openNav(t, path)
+	if v.events == nil {
+		t.Fatalf("%s: no event list (%v)", path, v.log.indexErr)
+	}
+	return v
+}
+
+func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
+	v := openEvents(t, parworkN2)
+	want, h := showEvents(t, parworkN2)
+	l := v.events
+	// Block markers are rows too, as ghc-events show prints them.
+	if l.list.Length() != len(want) || int64(len(want)) != v.log.Events {
+		t.Fatalf("list has %d rows, want %d events (load counted %d)", l.list.Length(), len(want), v.log.Events)
+	}
+	for _, i := range []int{0, 1, 2, 100, len(want) / 2, len(want) - 2, len(want) - 1} {
+		_, _, text := l.rowTexts(i)
+		wantText := string(ingest.AppendEventText(nil, h, &want[i]))
+		if text != wantText {
+			t.Errorf("row %d: %q, want %q", i, text, wantText)
+		}
+		if got := l.x.Time(i); got != want[i].Time {
+			t.Errorf("row %d: time %d, want %d", i, got, want[i].Time)
+		}
+	}
+	// Every row, with its capability, in order.
+	dec := l.x.newRowDecoder()
+	var ev ingest.Event
+	for i := range want {
+		if err := dec.event(i, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Time != want[i].Time || ev.Cap != want[i].Cap || ev.Offset != want[i].Offset {
+			t.Fatalf("row %d: time %d cap %d offset %d, want %d %d %d", i, ev.Time, ev.Cap, ev.Offset, want[i].Time, want[i].Cap, want[i].Offset)
+		}
+	}
+}
+
+func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
+	v := openEvents(t, parworkN2)
+	l := v.events
+	end := v.log.Model.End
+	v.nav.showRange(end/2, end/2+end/10)
+	from, to := v.nav.View()
+	first := l.x.Search(from)
+	if first == 0 || l.x.Time(first) < from || l.x.Time(first-1) >= from {
+		t.Fatalf("Search(%d) = row %d", from, first)
+	}
+	// Selecting a row centres the view on it and keeps the zoom.
+	row := l.x.Len() / 5
+	l.list.Select(row)
+	f2, t2 := v.nav.View()
+	tm := l.x.Time(row)
+	if t2-f2 != to-from || (f2+t2)/2 > tm+1 || (f2+t2)/2+1 < tm {
+		t.Errorf("after selecting row %d at %d, view %d–%d (width %d, was %d)", row, tm, f2, t2, t2-f2, to-from)
+	}
+}
+
+// findViaBar types a query into the search bar, presses Enter and waits
+// for the search to finish.
+func findViaBar(t *testing.T, s *eventSearch, thread string) {
+	t.Helper()
+	done := make(chan struct{}, 1)
+	s.onDone = func() { done <- struct{}{} }
+	s.thread.SetText(thread)
+	test.Type(s.text, "running")
+	s.text.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("search did not finish")
+	}
+}
+
+func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
+	v := openEvents(t, parworkN2)
+	want, h := showEvents(t, parworkN2)
+	var rows []int32
+	for i := range want {
+		if th, ok := threadOf(&want[i]); ok && th == 5 && want[i].Kind == ingest.KindRunThread {
+			rows = append(rows, int32(i))
+		}
+	}
+	if len(rows) < 10 {
+		t.Fatalf("only %d runs of thread 5", len(rows))
+	}
+	s := v.events.search
+	v.nav.fit()
+	findViaBar(t, s, "5")
+	if !slices.Equal(s.hits, rows) {
+		t.Fatalf("%d hits, want %d (first %v, want %v)", len(s.hits), len(rows), s.hits[:min(3, len(s.hits))], rows[:3])
+	}
+	// Next walks the hits in order; each moves the timeline onto it.
+	for k := 1; k < 4; k++ {
+		s.step(true)
+		if v.events.selected != int(rows[k]) {
+			t.Fatalf("Next %d selected row %d, want %d", k, v.events.selected, rows[k])
+		}
+		from, to := v.nav.View()
+		if tm := want[rows[k]].Time; tm < from || tm > to {
+			t.Errorf("hit at %d outside the view %d–%d", tm, from, to)
+		}
+		if got := string(ingest.AppendEventText(nil, h, &want[rows[k]])); got != "running thread 5" {
+			t.Errorf("hit %d is %q", k, got)
+		}
+		if s.status.Text != strconv.Itoa(k+1)+" of "+strconv.Itoa(len(rows))+" hits" {
+			t.Errorf("status %q", s.status.Text)
+		}
+	}
+	s.step(false)
+	if v.events.selected != int(rows[2]) {
+		t.Errorf("Previous selected row %d, want %d", v.events.selected, rows[2])
+	}
+}
+
+// BenchmarkEventIndexBigLog measures loading the ≥100 MB log with its event
+// index, and reports the index's size per event.
+func BenchmarkEventIndexBigLog(b *testing.B) {
+	path := "/tmp/hecscope-gen/big.eventlog"
+	if _, err := os.Stat(path); err != nil {
+		b.Skip("no big log")
+	}
+	for b.Loop() {
+		f, err := ingest.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bld := newEventIndexBuilder()
+		var ev ingest.Event
+		for f.Next(&ev) {
+			bld.add(&ev)
+		}
+		x, err := bld.finish(path, f.Header())
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(x.Len()), "events")
+		b.ReportMetric(float64(x.Bytes())/(1<<20), "index-MiB")
+	}
+}
