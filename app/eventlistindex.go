@@ -87,6 +87,9 @@ func (b *eventIndexBuilder) finish(path string, h *ingest.Header) (*eventIndex, 
 		return nil, fmt.Errorf("indexing %s: %w", path, err)
 	}
 	x := &eventIndex{path: path, data: data, header: h, blocks: b.blocks, markers: b.markers}
+	if m, ok := data.(*mappedFile); ok {
+		x.mem = m.bytesReaderAt
+	}
 	x.prefix = make([]byte, b.first)
 	if _, err := data.ReadAt(x.prefix, 0); err != nil {
 		return nil, fmt.Errorf("indexing %s: reading the header: %w", path, err)
@@ -118,6 +121,7 @@ func cmpString(a, b string) int {
 type eventIndex struct {
 	path    string
 	data    eventFile
+	mem     []byte // the mapped file, nil if it is read with ReadAt
 	header  *ingest.Header
 	prefix  []byte         // the file's header bytes, fed to each row decoder
 	sizes   map[uint16]int // declared payload size per event type id
@@ -138,6 +142,12 @@ func (x *eventIndex) Bytes() int {
 // timeAt returns the timestamp of the event at file offset off (0 if the
 // file is too short there).
 func (x *eventIndex) timeAt(off int64) uint64 {
+	if x.mem != nil {
+		if off < 0 || off+10 > int64(len(x.mem)) {
+			return 0
+		}
+		return binary.BigEndian.Uint64(x.mem[off+2:])
+	}
 	var b [8]byte
 	if _, err := x.data.ReadAt(b[:], off+2); err != nil {
 		return 0
@@ -298,6 +308,7 @@ type eventRowDecoder struct {
 	x   *eventIndex
 	d   *ingest.Decoder
 	buf []byte
+	hdr [12]byte
 }
 
 // newRowDecoder returns a decoder of x's rows.
@@ -317,8 +328,18 @@ func (r *eventRowDecoder) eventLen(off int64) int {
 	if r.x.header.GHC612 {
 		return 0
 	}
-	var b [12]byte
-	n, _ := r.x.data.ReadAt(b[:], off)
+	var b []byte
+	if r.x.mem != nil {
+		if off < 0 || off >= int64(len(r.x.mem)) {
+			return 0
+		}
+		b = r.x.mem[off:min(off+12, int64(len(r.x.mem)))]
+	} else {
+		b = r.hdr[:]
+		k, _ := r.x.data.ReadAt(b, off)
+		b = b[:k]
+	}
+	n := len(b)
 	if n < 10 {
 		return 0
 	}
@@ -349,12 +370,17 @@ func (r *eventRowDecoder) event(i int, ev *ingest.Event) error {
 	if n <= 0 {
 		return fmt.Errorf("event %d at byte %d: past the end of the file", i, off)
 	}
-	if cap(r.buf) < n {
-		r.buf = make([]byte, n)
-	}
-	buf := r.buf[:n]
-	if m, err := r.x.data.ReadAt(buf, off); m < n {
-		return fmt.Errorf("event %d at byte %d: %w", i, off, err)
+	var buf []byte
+	if r.x.mem != nil && off+int64(n) <= int64(len(r.x.mem)) {
+		buf = r.x.mem[off : off+int64(n)]
+	} else {
+		if cap(r.buf) < n {
+			r.buf = make([]byte, n)
+		}
+		buf = r.buf[:n]
+		if m, err := r.x.data.ReadAt(buf, off); m < n {
+			return fmt.Errorf("event %d at byte %d: %w", i, off, err)
+		}
 	}
 	if r.d == nil {
 		r.reset()
