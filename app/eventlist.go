@@ -119,6 +119,20 @@ func (l *eventList) viewChanged(from, _ uint64) {
 	}
 }
 
+// reveal scrolls to the selected row if it is in the timeline's view, else
+// to the first event of the view (a list not yet shown cannot scroll, so
+// this is done again when its tab is shown).
+func (l *eventList) reveal() {
+	from, to := l.nav.View()
+	if l.selected >= 0 && l.selected < l.x.Len() {
+		if t := l.x.Time(l.selected); t >= from && t <= to {
+			l.list.ScrollTo(l.selected)
+			return
+		}
+	}
+	l.viewChanged(from, to)
+}
+
 // selectRow selects row i, scrolling to it and centring the timeline on it.
 func (l *eventList) selectRow(i int) {
 	l.list.ScrollTo(i)
@@ -158,7 +172,17 @@ func (v *eventlogView) addEventPanels() {
 		}
 		v.events.viewChanged(from, to)
 	}
-	v.tabs.Append(container.NewTabItem("Events", v.events.root))
+	eventsTab := container.NewTabItem("Events", v.events.root)
+	v.tabs.Append(eventsTab)
+	prevTab := v.tabs.OnSelected
+	v.tabs.OnSelected = func(ti *container.TabItem) {
+		if prevTab != nil {
+			prevTab(ti)
+		}
+		if ti == eventsTab {
+			v.events.reveal()
+		}
+	}
 	v.bookmarks = newBookmarkPanel(ev.Path, ev.index.markers, v.nav)
 	v.tabs.Append(container.NewTabItem("Bookmarks", v.bookmarks.root))
 }

@@ -90,7 +90,23 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	if first == 0 || l.x.Time(first) < from || l.x.Time(first-1) >= from {
 		t.Fatalf("Search(%d) = row %d", from, first)
 	}
+	// With the tab shown, the list follows the view: moving it later
+	// scrolls the list further down.
+	for _, ti := range v.tabs.Items {
+		if ti.Text == "Events" {
+			v.tabs.Select(ti)
+		}
+	}
+	at0 := l.list.GetScrollOffset()
+	if at0 <= 0 {
+		t.Fatalf("list at offset %v with the view at row %d", at0, first)
+	}
+	v.nav.showRange(end/2+end/5, end/2+end/5+end/10)
+	if at1 := l.list.GetScrollOffset(); at1 <= at0 {
+		t.Errorf("view moved later but the list went from offset %v to %v", at0, at1)
+	}
 	// Selecting a row centres the view on it and keeps the zoom.
+	from, to = v.nav.View()
 	row := l.x.Len() / 5
 	l.list.Select(row)
 	f2, t2 := v.nav.View()
