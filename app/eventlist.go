@@ -23,10 +23,21 @@ type eventList struct {
 	ev   ingest.Event
 	text []byte
 
-	// selected is the selected row, -1 if none; fromList is set while the
-	// list itself moves the timeline, so that the list does not follow.
-	selected int
-	fromList bool
+	// The list widget shows rows [base, base+window) of the index: Fyne
+	// scrolls by float32 offsets, which past ~10⁷ units can no longer
+	// address single rows, so a window of half a million rows moves along
+	// the index instead. pages says which rows it shows, and earlier and
+	// later move it by half a window.
+	base, window   int
+	pages          *widget.Label
+	earlier, later *widget.Button
+
+	// selected is the selected row (of the index), -1 if none; fromList is
+	// set while the list itself moves the timeline, so that the list does
+	// not follow, and quiet while the window moves, so that the widget's
+	// (un)selection is not taken for the user's.
+	selected        int
+	fromList, quiet bool
 
 	search *eventSearch
 	root   fyne.CanvasObject
@@ -34,9 +45,9 @@ type eventList struct {
 
 // newEventList returns the Events tab over x, driving nav.
 func newEventList(x *eventIndex, nav *timelineNav) *eventList {
-	l := &eventList{x: x, nav: nav, dec: x.newRowDecoder(), selected: -1}
+	l := &eventList{x: x, nav: nav, dec: x.newRowDecoder(), selected: -1, window: listWindow}
 	l.list = widget.NewList(
-		func() int { return x.Len() },
+		func() int { return min(x.Len()-l.base, l.window) },
 		func() fyne.CanvasObject {
 			tm := widget.NewLabel("00000000000")
 			tm.Alignment = fyne.TextAlignTrailing
@@ -51,17 +62,68 @@ func newEventList(x *eventIndex, nav *timelineNav) *eventList {
 		l.updateRow,
 	)
 	l.list.OnSelected = func(id widget.ListItemID) {
-		l.selected = id
-		l.centreOn(x.Time(id))
+		if l.quiet {
+			return
+		}
+		l.selected = l.base + id
+		l.centreOn(x.Time(l.selected))
 	}
 	l.list.OnUnselected = func(id widget.ListItemID) {
-		if l.selected == id {
+		if !l.quiet && l.selected == l.base+id {
 			l.selected = -1
 		}
 	}
 	l.search = newEventSearch(l)
-	l.root = container.NewBorder(l.search.bar, nil, nil, nil, l.list)
+	l.pages = widget.NewLabel("")
+	l.earlier = widget.NewButton("Earlier rows", func() { l.setBase(l.base - l.window/2) })
+	l.later = widget.NewButton("Later rows", func() { l.setBase(l.base + l.window/2) })
+	l.showPages()
+	bottom := container.NewHBox(l.earlier, l.later, l.pages)
+	l.root = container.NewBorder(l.search.bar, bottom, nil, nil, l.list)
 	return l
+}
+
+// listWindow is how many rows the list widget holds at once.
+const listWindow = 1 << 19
+
+// setBase moves the window to start at row b (kept inside the index),
+// keeping the selection if it stays in the window.
+func (l *eventList) setBase(b int) {
+	b = max(0, min(b, l.x.Len()-l.window))
+	if b == l.base {
+		return
+	}
+	l.quiet = true
+	defer func() { l.quiet = false }()
+	l.list.UnselectAll()
+	l.base = b
+	l.list.Refresh()
+	if l.selected >= b && l.selected < b+l.window {
+		l.list.Select(l.selected - b)
+	}
+	l.showPages()
+}
+
+// showPages says which rows the window holds.
+func (l *eventList) showPages() {
+	n := l.x.Len()
+	if n <= l.window {
+		l.pages.SetText(fmt.Sprintf("%d events", n))
+		l.earlier.Hide()
+		l.later.Hide()
+		return
+	}
+	l.pages.SetText(fmt.Sprintf("rows %d–%d of %d events", l.base+1, min(n, l.base+l.window), n))
+	l.earlier.Show()
+	l.later.Show()
+}
+
+// scrollToRow scrolls to row i of the index, moving the window if needed.
+func (l *eventList) scrollToRow(i int) {
+	if i < l.base || i >= l.base+l.window {
+		l.setBase(i - l.window/2)
+	}
+	l.list.ScrollTo(i - l.base)
 }
 
 // rowTexts returns row i's time, capability and text as shown.
@@ -78,7 +140,8 @@ func (l *eventList) rowTexts(i int) (tm, hec, text string) {
 }
 
 // updateRow fills the row object o with row i.
-func (l *eventList) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
+func (l *eventList) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
+	i := l.base + id
 	c := o.(*fyne.Container)
 	var txt *widget.Label
 	var left *fyne.Container
@@ -115,7 +178,7 @@ func (l *eventList) viewChanged(from, _ uint64) {
 		i = l.x.Len() - 1
 	}
 	if i >= 0 {
-		l.list.ScrollTo(i)
+		l.scrollToRow(i)
 	}
 }
 
@@ -126,7 +189,7 @@ func (l *eventList) reveal() {
 	from, to := l.nav.View()
 	if l.selected >= 0 && l.selected < l.x.Len() {
 		if t := l.x.Time(l.selected); t >= from && t <= to {
-			l.list.ScrollTo(l.selected)
+			l.scrollToRow(l.selected)
 			return
 		}
 	}
@@ -135,8 +198,8 @@ func (l *eventList) reveal() {
 
 // selectRow selects row i, scrolling to it and centring the timeline on it.
 func (l *eventList) selectRow(i int) {
-	l.list.ScrollTo(i)
-	l.list.Select(i)
+	l.scrollToRow(i)
+	l.list.Select(i - l.base)
 	if l.selected != i { // Select does not call back for the row already selected
 		l.selected = i
 		l.centreOn(l.x.Time(i))

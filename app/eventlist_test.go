@@ -242,3 +242,38 @@ func BenchmarkEventSearchBigLog(b *testing.B) {
 		b.ReportMetric(float64(len(hits)), "hits")
 	}
 }
+
+func TestEventListWindowMovesAlongTheIndex(t *testing.T) {
+	v := openEvents(t, parworkN2)
+	want, h := showEvents(t, parworkN2)
+	l := v.events
+	if len(want) < 5000 {
+		t.Fatalf("only %d events", len(want))
+	}
+	l.window = 1000
+	l.showPages()
+	if l.list.Length() != 1000 || l.pages.Text != "rows 1–1000 of "+strconv.Itoa(len(want))+" events" {
+		t.Fatalf("window of %d rows, %q", l.list.Length(), l.pages.Text)
+	}
+	// Selecting a row beyond the window moves the window onto it.
+	l.selectRow(4321)
+	if l.base > 4321 || l.base+l.window <= 4321 || l.selected != 4321 {
+		t.Fatalf("row 4321 selected: window at %d, selected %d", l.base, l.selected)
+	}
+	o := l.list.CreateItem()
+	l.updateRow(4321-l.base, o)
+	shown := texts(o)
+	wantText := string(ingest.AppendEventText(nil, h, &want[4321]))
+	if !slices.Contains(shown, wantText) || !slices.Contains(shown, strconv.FormatUint(want[4321].Time, 10)) {
+		t.Errorf("row 4321 shows %q, want time %d and %q", shown, want[4321].Time, wantText)
+	}
+	// Following the timeline to the start moves it back.
+	l.viewChanged(0, 1)
+	if l.base != 0 {
+		t.Errorf("view at the start: window at %d", l.base)
+	}
+	l.later.OnTapped()
+	if l.base != 500 {
+		t.Errorf("Later rows: window at %d", l.base)
+	}
+}
