@@ -78,7 +78,7 @@ func newEventList(x *eventIndex, nav *timelineNav) *eventList {
 	l.earlier = widget.NewButton("Earlier rows", func() { l.setBase(l.base - l.window/2) })
 	l.later = widget.NewButton("Later rows", func() { l.setBase(l.base + l.window/2) })
 	l.showPages()
-	bottom := container.NewHBox(l.earlier, l.later, l.pages)
+	bottom := container.NewHBox(l.earlier, l.later, l.pages, l.search.status)
 	l.root = container.NewBorder(l.search.bar, bottom, nil, nil, l.list)
 	return l
 }

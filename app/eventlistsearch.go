@@ -99,7 +99,8 @@ func findEvents(x *eventIndex, q *eventQuery, progress func(done int), stop func
 }
 
 // eventSearch is the search bar over the event list: a text box, filters
-// for kind, thread and HEC, Previous and Next, and how many hits.
+// for kind, thread and HEC, Previous and Next; status (shown under the list)
+// says how far a search has got or how many hits it found.
 type eventSearch struct {
 	l              *eventList
 	text           *widget.Entry
@@ -138,7 +139,7 @@ func newEventSearch(l *eventList) *eventSearch {
 	prev := widget.NewButton("Previous", func() { s.step(false) })
 	next := widget.NewButton("Next", func() { s.step(true) })
 	filters := container.NewHBox(s.kind, container.NewGridWrap(fyne.NewSize(90, s.thread.MinSize().Height), s.thread),
-		container.NewGridWrap(fyne.NewSize(70, s.hec.MinSize().Height), s.hec), prev, next, s.status)
+		container.NewGridWrap(fyne.NewSize(70, s.hec.MinSize().Height), s.hec), prev, next)
 	s.bar = container.NewBorder(nil, nil, nil, filters, s.text)
 	return s
 }
