@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"slices"
 	"strconv"
@@ -275,5 +276,43 @@ func TestEventListWindowMovesAlongTheIndex(t *testing.T) {
 	l.later.OnTapped()
 	if l.base != 500 {
 		t.Errorf("Later rows: window at %d", l.base)
+	}
+}
+
+// TestEventIndexMatchesShowOnOldLogs decodes every row of logs whose
+// headers need the decoder's quirks (GHC 6.12's wrong sizes, 7.8.2's stop
+// statuses, pre-7.7 stops) and of a GHC 9.2 log, against the show order.
+func TestEventIndexMatchesShowOnOldLogs(t *testing.T) {
+	for _, name := range []string{
+		"ghc-events-history__queens-ghc-6.12.1.eventlog",
+		"ghc-events-history__warshall0-trace-7.8.2_8.eventlog",
+		"ghc-events-history__pre77stop.eventlog",
+		"ghc-events__ghc-9.2-events.eventlog",
+	} {
+		path := corpus + name
+		ev, err := LoadEventlog(context.Background(), path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.index == nil {
+			t.Fatalf("%s: no index: %v", name, ev.indexErr)
+		}
+		want, h := showEvents(t, path)
+		x := ev.index
+		if x.Len() != len(want) {
+			t.Fatalf("%s: %d rows, want %d", name, x.Len(), len(want))
+		}
+		dec := x.newRowDecoder()
+		var got ingest.Event
+		for i := range want {
+			if err := dec.event(i, &got); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			g := string(ingest.AppendEventText(nil, x.header, &got))
+			w := string(ingest.AppendEventText(nil, h, &want[i]))
+			if g != w || got.Time != want[i].Time || got.Cap != want[i].Cap {
+				t.Fatalf("%s row %d: %d cap %d %q, want %d cap %d %q", name, i, got.Time, got.Cap, g, want[i].Time, want[i].Cap, w)
+			}
+		}
 	}
 }

@@ -361,10 +361,22 @@ func (r *eventRowDecoder) eventLen(off int64) int {
 func (r *eventRowDecoder) event(i int, ev *ingest.Event) error {
 	off := int64(r.x.offs[i])
 	n := r.eventLen(off)
-	exact := n > 0
+	if n > 0 {
+		return r.decode(i, off, n, true, ev)
+	}
+	// The header cannot tell the length: feed a fresh decoder a window
+	// that holds most events, then one that holds any.
+	if err := r.decode(i, off, 1<<10, false, ev); err == nil {
+		return nil
+	}
+	return r.decode(i, off, 1<<16+12, false, ev)
+}
+
+// decode decodes the event at off, of n bytes if exact, else within the
+// next n bytes.
+func (r *eventRowDecoder) decode(i int, off int64, n int, exact bool, ev *ingest.Event) error {
 	if !exact {
-		// Feed a generous window to a fresh decoder.
-		n = int(min(r.x.data.Size()-off, 1<<17))
+		n = int(min(r.x.data.Size()-off, int64(n)))
 		r.d = nil
 	}
 	if n <= 0 {
