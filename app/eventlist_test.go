@@ -316,3 +316,42 @@ func TestEventIndexMatchesShowOnOldLogs(t *testing.T) {
 		}
 	}
 }
+
+func TestEventIndexSurvivesTheFileCutShort(t *testing.T) {
+	data, err := os.ReadFile(parworkN2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/cut.eventlog"
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := LoadEventlog(context.Background(), path, nil)
+	if err != nil || ev.index == nil {
+		t.Fatalf("%v %v", err, ev.indexErr)
+	}
+	x := ev.index
+	q := &eventQuery{text: []byte("thread")}
+	before, _ := findEvents(x, q, nil, nil)
+	last := x.Len() - 1
+	if x.Time(last) == 0 {
+		t.Fatal("last row has no time")
+	}
+	// The program rewrites its eventlog: the mapped pages past the new end
+	// are gone.
+	if err := os.Truncate(path, 100); err != nil {
+		t.Fatal(err)
+	}
+	var got ingest.Event
+	if err := x.newRowDecoder().event(last, &got); err == nil {
+		t.Errorf("row %d decoded from a file cut to 100 bytes", last)
+	}
+	if tm := x.Time(last); tm != 0 {
+		t.Errorf("row %d has time %d in a file cut to 100 bytes", last, tm)
+	}
+	x.Search(1 << 40)
+	// What is left of the first page reads as zeros; the rest fails.
+	if hits, ok := findEvents(x, q, nil, nil); !ok || len(hits) >= len(before)/10 {
+		t.Errorf("search of a cut file: %d hits (%d before)", len(hits), len(before))
+	}
+}

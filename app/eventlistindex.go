@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -102,8 +103,11 @@ func (b *eventIndexBuilder) finish(path string, h *ingest.Header) (*eventIndex, 
 	for _, t := range h.Types {
 		x.sizes[t.ID] = t.Size
 	}
-	x.offs = x.sortByTime(b.offs)
+	err = x.safely(func() { x.offs = x.sortByTime(b.offs) })
 	b.offs = nil
+	if err != nil {
+		return nil, fmt.Errorf("indexing: %w", err)
+	}
 	return x, nil
 }
 
@@ -156,7 +160,34 @@ func (x *eventIndex) timeAt(off int64) uint64 {
 }
 
 // Time returns the timestamp of row i.
-func (x *eventIndex) Time(i int) uint64 { return x.timeAt(int64(x.offs[i])) }
+// It is 0 if the file has been cut short since it was indexed.
+func (x *eventIndex) Time(i int) (t uint64) {
+	x.safely(func() { t = x.timeAt(int64(x.offs[i])) })
+	return t
+}
+
+// safely runs f, which reads the mapped file, and returns an error instead
+// of crashing if the file has been cut short on disk since it was mapped
+// (the program rewriting its eventlog, say): reading a mapped page past the
+// file's new end faults.
+func (x *eventIndex) safely(f func()) (err error) {
+	if x.mem == nil {
+		f()
+		return nil
+	}
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			err = fmt.Errorf("reading %s: the file has changed on disk since it was loaded", x.path)
+		}
+	}()
+	f()
+	return nil
+}
 
 // capAt returns the capability of the event at file offset off.
 func (x *eventIndex) capAt(off int64) int32 {
@@ -179,7 +210,12 @@ func (x *eventIndex) capAt(off int64) int32 {
 }
 
 // Search returns the first row whose time is at least t.
-func (x *eventIndex) Search(t uint64) int {
+func (x *eventIndex) Search(t uint64) (i int) {
+	x.safely(func() { i = x.search(t) })
+	return i
+}
+
+func (x *eventIndex) search(t uint64) int {
 	i, _ := slices.BinarySearchFunc(x.offs, t, func(off uint32, t uint64) int {
 		if x.timeAt(int64(off)) < t {
 			return -1
@@ -358,7 +394,16 @@ func (r *eventRowDecoder) eventLen(off int64) int {
 
 // event decodes row i into ev; ev's Data and Raw are valid until the next
 // call.
-func (r *eventRowDecoder) event(i int, ev *ingest.Event) error {
+func (r *eventRowDecoder) event(i int, ev *ingest.Event) (err error) {
+	if e := r.x.safely(func() { err = r.row(i, ev) }); e != nil {
+		r.d = nil
+		return fmt.Errorf("event %d: %w", i, e)
+	}
+	return err
+}
+
+// row is event without the guard against a file cut short.
+func (r *eventRowDecoder) row(i int, ev *ingest.Event) error {
 	off := int64(r.x.offs[i])
 	n := r.eventLen(off)
 	if n > 0 {
