@@ -78,22 +78,34 @@ func findEvents(x *eventIndex, q *eventQuery, progress func(done int), stop func
 	var ev ingest.Event
 	var buf []byte
 	var hits []int32
-	for i := range x.Len() {
-		if i&(1<<18-1) == 0 && i > 0 {
-			if stop != nil && stop() {
-				return nil, false
+	stopped := false
+	// One guard over the whole scan: a row that faults (the file was cut
+	// short on disk) is skipped and the scan resumes after it.
+	for i := 0; i < x.Len() && !stopped; i++ {
+		x.safely(func() {
+			for ; i < x.Len(); i++ {
+				if i&(1<<18-1) == 0 && i > 0 {
+					if stop != nil && stop() {
+						stopped = true
+						return
+					}
+					if progress != nil {
+						progress(i)
+					}
+				}
+				if dec.row(i, &ev) != nil {
+					continue
+				}
+				var ok bool
+				if ok, buf = q.match(x.header, &ev, buf); ok {
+					hits = append(hits, int32(i))
+				}
 			}
-			if progress != nil {
-				progress(i)
-			}
-		}
-		if dec.event(i, &ev) != nil {
-			continue
-		}
-		var ok bool
-		if ok, buf = q.match(x.header, &ev, buf); ok {
-			hits = append(hits, int32(i))
-		}
+		})
+		dec.d = nil
+	}
+	if stopped {
+		return nil, false
 	}
 	return hits, true
 }
