@@ -117,19 +117,25 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	}
 }
 
-// findViaBar types a query into the search bar, presses Enter and waits
-// for the search to finish.
+// findViaBar types a query into the search bar, presses Enter and runs
+// the search's UI callbacks on the test goroutine (as Fyne's loop would)
+// until it has finished.
 func findViaBar(t *testing.T, s *eventSearch, thread string) {
 	t.Helper()
-	done := make(chan struct{}, 1)
-	s.onDone = func() { done <- struct{}{} }
+	calls := make(chan func(), 64)
+	s.do = func(f func()) { calls <- f }
+	done := false
+	s.onDone = func() { done = true }
 	s.thread.SetText(thread)
 	test.Type(s.text, "running")
 	s.text.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("search did not finish")
+	for !done {
+		select {
+		case f := <-calls:
+			f()
+		case <-time.After(20 * time.Second):
+			t.Fatal("search did not finish")
+		}
 	}
 }
 

@@ -127,11 +127,14 @@ type eventSearch struct {
 	pendingForward bool
 	// onDone (tests) hears when a search has finished.
 	onDone func()
+	// do runs a function on the UI goroutine: fyne.Do, or in tests (whose
+	// driver runs fyne.Do on the calling goroutine) the test's own loop.
+	do func(func())
 }
 
 // newEventSearch returns the search bar of l.
 func newEventSearch(l *eventList) *eventSearch {
-	s := &eventSearch{l: l}
+	s := &eventSearch{l: l, do: fyne.Do}
 	s.text = widget.NewEntry()
 	s.text.SetPlaceHolder("Find in events (Enter: next)")
 	s.text.OnSubmitted = func(string) { s.step(true) }
@@ -221,7 +224,7 @@ func (s *eventSearch) step(forward bool) {
 	go func() {
 		hits, ok := findEvents(x, q, func(done int) {
 			pct := 100 * done / max(1, x.Len())
-			fyne.Do(func() {
+			s.do(func() {
 				if !stale() {
 					s.status.SetText(fmt.Sprintf("Searching… %d%%", pct))
 				}
@@ -230,7 +233,7 @@ func (s *eventSearch) step(forward bool) {
 		if !ok {
 			return
 		}
-		fyne.Do(func() {
+		s.do(func() {
 			if stale() {
 				return
 			}
