@@ -77,9 +77,13 @@ func newBookmarkPanel(path string, markers []bookmarkMark, nav *timelineNav) *bo
 			tm := widget.NewLabel("000.000000 s")
 			tm.TextStyle = fyne.TextStyle{Monospace: true}
 			kind := widget.NewLabel("marker")
+			// A marker's name is a label, so that clicking it jumps; the
+			// user's is an entry, to rename it.
+			label := widget.NewLabel("")
+			label.Truncation = fyne.TextTruncateEllipsis
 			name := widget.NewEntry()
 			del := widget.NewButton("Remove", nil)
-			return container.NewBorder(nil, nil, container.NewHBox(tm, kind), del, name)
+			return container.NewBorder(nil, nil, container.NewHBox(tm, kind), del, container.NewStack(label, name))
 		},
 		b.updateRow,
 	)
@@ -117,21 +121,28 @@ func (b *bookmarkPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	for _, obj := range c.Objects {
 		switch v := obj.(type) {
 		case *fyne.Container:
-			v.Objects[0].(*widget.Label).SetText(timeline.FormatDuration(m.time))
-			kind := "marker"
-			if !m.marker {
-				kind = "yours"
+			entry, isName := v.Objects[1].(*widget.Entry)
+			if !isName { // the time and kind
+				v.Objects[0].(*widget.Label).SetText(timeline.FormatDuration(m.time))
+				kind := "marker"
+				if !m.marker {
+					kind = "yours"
+				}
+				v.Objects[1].(*widget.Label).SetText(kind)
+				continue
 			}
-			v.Objects[1].(*widget.Label).SetText(kind)
-		case *widget.Entry:
-			v.OnChanged = nil
-			v.SetText(m.name)
+			label := v.Objects[0].(*widget.Label)
+			entry.OnChanged = nil
 			if m.marker {
-				v.Disable()
+				label.SetText(m.name)
+				label.Show()
+				entry.Hide()
 			} else {
-				v.Enable()
+				label.Hide()
+				entry.SetText(m.name)
+				entry.Show()
 				t := m.time
-				v.OnChanged = func(s string) { b.rename(t, i, s) }
+				entry.OnChanged = func(s string) { b.rename(t, i, s) }
 			}
 		case *widget.Button:
 			if m.marker {

@@ -1,10 +1,13 @@
 package app
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ingest"
 )
 
@@ -57,4 +60,46 @@ func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 	if got := loadUserBookmarks(prefs, v.log.Path); len(got) != 0 {
 		t.Errorf("after removing: %+v", got)
 	}
+}
+
+func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
+	v := openEvents(t, parworkN2)
+	b := v.bookmarks
+	b.add(1, "mine")
+	o := b.list.CreateItem()
+	b.updateRow(0, o)
+	var entries, labels []string
+	for _, obj := range test.LaidOutObjects(o) {
+		switch x := obj.(type) {
+		case *widget.Entry:
+			if x.Visible() {
+				entries = append(entries, x.Text)
+			}
+		case *widget.Label:
+			if x.Visible() {
+				labels = append(labels, x.Text)
+			}
+		}
+	}
+	if !slices.Equal(entries, []string{"mine"}) || !slices.Contains(labels, "yours") {
+		t.Errorf("user row: entries %q, labels %q", entries, labels)
+	}
+	b.updateRow(1, o)
+	entries, labels = nil, nil
+	for _, obj := range test.LaidOutObjects(o) {
+		switch x := obj.(type) {
+		case *widget.Entry:
+			if x.Visible() {
+				entries = append(entries, x.Text)
+			}
+		case *widget.Label:
+			if x.Visible() {
+				labels = append(labels, x.Text)
+			}
+		}
+	}
+	if len(entries) != 0 || !slices.Contains(labels, b.marks[1].name) || !slices.Contains(labels, "marker") {
+		t.Errorf("marker row: entries %q, labels %q", entries, labels)
+	}
+	b.remove(0)
 }
