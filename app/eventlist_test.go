@@ -361,3 +361,41 @@ func TestEventIndexSurvivesTheFileCutShort(t *testing.T) {
 		t.Errorf("search of a cut file: %d hits (%d before)", len(hits), len(before))
 	}
 }
+
+// TestEventIndexReadsUnmappedFiles decodes every row through ReadAt, as on
+// systems where the file is not mapped, and compares with the mapped rows.
+func TestEventIndexReadsUnmappedFiles(t *testing.T) {
+	ev, err := LoadEventlog(context.Background(), parworkN2, nil)
+	if err != nil || ev.index == nil {
+		t.Fatalf("%v %v", err, ev.indexErr)
+	}
+	x := ev.index
+	if x.mem == nil {
+		t.Skip("the file is not mapped here")
+	}
+	f, err := os.Open(parworkN2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := f.Stat()
+	y := *x
+	y.data, y.mem = newFileReaderAt(f, st.Size()), nil
+	dx, dy := x.newRowDecoder(), y.newRowDecoder()
+	var a, b ingest.Event
+	for i := range x.Len() {
+		if err := dx.event(i, &a); err != nil {
+			t.Fatal(err)
+		}
+		ta := string(ingest.AppendEventText(nil, x.header, &a))
+		if err := dy.event(i, &b); err != nil {
+			t.Fatal(err)
+		}
+		tb := string(ingest.AppendEventText(nil, y.header, &b))
+		if ta != tb || a.Time != b.Time || a.Cap != b.Cap || y.Time(i) != a.Time {
+			t.Fatalf("row %d: mapped %d %q, read %d %q", i, a.Time, ta, b.Time, tb)
+		}
+	}
+	if got, want := y.Search(x.Time(x.Len()/2)), x.Search(x.Time(x.Len()/2)); got != want {
+		t.Errorf("Search: read %d, mapped %d", got, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"slices"
 
@@ -88,9 +89,7 @@ func (b *eventIndexBuilder) finish(path string, h *ingest.Header) (*eventIndex, 
 		return nil, fmt.Errorf("indexing %s: %w", path, err)
 	}
 	x := &eventIndex{path: path, data: data, header: h, blocks: b.blocks, markers: b.markers}
-	if m, ok := data.(*mappedFile); ok {
-		x.mem = m.bytesReaderAt
-	}
+	x.mem = mappedBytes(data)
 	x.prefix = make([]byte, b.first)
 	if _, err := data.ReadAt(x.prefix, 0); err != nil {
 		return nil, fmt.Errorf("indexing %s: reading the header: %w", path, err)
@@ -318,6 +317,14 @@ type eventFile interface {
 type fileReaderAt struct {
 	f    *os.File
 	size int64
+}
+
+// newFileReaderAt returns a reader of f, which it closes once no longer
+// used.
+func newFileReaderAt(f *os.File, size int64) *fileReaderAt {
+	r := &fileReaderAt{f: f, size: size}
+	runtime.AddCleanup(r, func(f *os.File) { f.Close() }, f)
+	return r
 }
 
 func (r *fileReaderAt) ReadAt(p []byte, off int64) (int, error) { return r.f.ReadAt(p, off) }

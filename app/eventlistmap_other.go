@@ -19,5 +19,8 @@ func mapEventFile(path string) (eventFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("opening for the event list: %w", err)
 	}
-	return &fileReaderAt{f: f, size: st.Size()}, nil
+	return newFileReaderAt(f, st.Size()), nil
 }
+
+// mappedBytes returns nil: files are not mapped on this system.
+func mappedBytes(eventFile) []byte { return nil }

@@ -24,11 +24,11 @@ func mapEventFile(path string) (eventFile, error) {
 	}
 	size := st.Size()
 	if size == 0 || int64(int(size)) != size {
-		return &fileReaderAt{f: f, size: size}, nil
+		return newFileReaderAt(f, size), nil
 	}
 	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return &fileReaderAt{f: f, size: size}, nil
+		return newFileReaderAt(f, size), nil
 	}
 	f.Close()
 	m := &mappedFile{bytesReaderAt: b}
@@ -38,3 +38,11 @@ func mapEventFile(path string) (eventFile, error) {
 
 // mappedFile is a memory-mapped eventlog.
 type mappedFile struct{ bytesReaderAt }
+
+// mappedBytes returns the mapped bytes of f, nil if it is not mapped.
+func mappedBytes(f eventFile) []byte {
+	if m, ok := f.(*mappedFile); ok {
+		return m.bytesReaderAt
+	}
+	return nil
+}
