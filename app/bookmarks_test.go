@@ -103,3 +103,23 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 	}
 	b.remove(0)
 }
+
+// TestBKeyBookmarks checks the B key on the timeline bookmarks the view's
+// centre.
+func TestBKeyBookmarks(t *testing.T) {
+	v := openEvents(t, parworkN2)
+	before := len(v.bookmarks.marks)
+	v.nav.showRange(2000000, 4000000)
+	v.nav.TypedRune('b')
+	if len(v.bookmarks.marks) != before+1 {
+		t.Fatalf("%d bookmarks after B, want %d", len(v.bookmarks.marks), before+1)
+	}
+	found := false
+	for _, m := range v.bookmarks.marks {
+		found = found || (!m.marker && m.time == 3000000)
+	}
+	if !found {
+		t.Errorf("no user bookmark at the view's centre (3 ms): %+v", v.bookmarks.marks)
+	}
+	v.bookmarks.remove(0) // leave the preferences as they were
+}

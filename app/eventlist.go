@@ -247,5 +247,6 @@ func (v *eventlogView) addEventPanels() {
 		}
 	}
 	v.bookmarks = newBookmarkPanel(ev.Path, ev.index.markers, v.nav)
+	v.nav.onBookmark = v.bookmarks.addHere
 	v.tabs.Append(container.NewTabItem("Bookmarks", v.bookmarks.root))
 }

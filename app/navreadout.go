@@ -194,6 +194,7 @@ var shortcutHelp = [][2]string{
 	{"Home / End", "go to the start / end of the run (End follows the newest events in a live window)"},
 	{"0", "fit the whole run"},
 	{"Z", "zoom to the selection"},
+	{"B", "bookmark the selection's start, or the view's centre"},
 	{"Esc", "clear the selection"},
 	{"Ctrl+R", "reload the file"},
 }

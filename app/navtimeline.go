@@ -68,9 +68,12 @@ type timelineNav struct {
 	// nothing else has it (the main timeline row).
 	autoFocus bool
 
-	// Callbacks to the view; either may be nil.
+	// Callbacks to the view; any may be nil.
 	onHover   func(text string)
 	onDetails func(facts []fact)
+	// onBookmark, if set, bookmarks the selection's start or the view's
+	// centre (the B key).
+	onBookmark func()
 }
 
 // newTimelineNav returns a navigable row drawing view of m (which must have
@@ -533,6 +536,10 @@ func (n *timelineNav) TypedRune(r rune) {
 	case 'z', 'Z':
 		if from, to, ok := n.Selection(); ok {
 			n.showRange(from, to)
+		}
+	case 'b', 'B':
+		if n.onBookmark != nil {
+			n.onBookmark()
 		}
 	}
 }
