@@ -512,50 +512,13 @@ func (r *renderer) drawActivityView() {
 
 // drawThreads draws one row per thread alive in the view, coloured by state.
 func (r *renderer) drawThreads() {
-	r.drawAxis()
-	rowH := int(14 * r.s)
-	y := r.top + int(2*r.s)
 	var shown []int
 	for i := range r.m.Threads {
-		// Alive in the view: its first mark before the view ends, and not
-		// finished before it starts.
-		th := &r.m.Threads[i]
-		if th.Track.Len() > 0 && th.First < r.ax.To && (th.Finished == 0 || th.Finished > r.ax.From) {
+		if AliveIn(&r.m.Threads[i], r.ax.From, r.ax.To) {
 			shown = append(shown, i)
 		}
 	}
-	fit := max((r.bottom-y)/rowH, 0)
-	var cols []Column
-	for _, ti := range shown[:min(fit, len(shown))] {
-		th := &r.m.Threads[ti]
-		cols = th.Track.Columns(r.ax, r.plotW, cols)
-		for i := range cols {
-			c := &cols[i]
-			if c.Share == 0 || c.State == StateIdle || c.State == StateFinished {
-				continue
-			}
-			colour := StateColour(c.State)
-			if c.State == StateBlocked {
-				colour = BlockedColour(r.blockedReason(&th.Track, i))
-			}
-			x := r.colX(i)
-			r.fill(x, y+1, x+1, y+rowH-1, colour)
-		}
-		name := r.m.ThreadName(th)
-		if th.Label >= 0 {
-			name = uitoa(uint64(th.ID)) + " " + name
-		}
-		r.rowLabel(r.fit(name, float64(r.gutter)-10*r.s), y, y+rowH)
-		y += rowH
-	}
-	if len(shown) > fit {
-		r.text(fmt.Sprintf("%d of %d threads shown", fit, len(shown)), float64(r.w)-6*r.s, float64(r.bottom)+10*r.s, 1, 0.35, ColourText)
-	}
-	r.key = append(r.key, keyItem{ColourRunning, "running"}, keyItem{ColourRunnable, "runnable"},
-		keyItem{BlockedColour(7), "MVar"}, keyItem{BlockedColour(8), "black hole"}, keyItem{BlockedColour(12), "STM"},
-		keyItem{BlockedColour(9), "I/O, delay"}, keyItem{BlockedColour(6), "foreign call"}, keyItem{BlockedColour(18), "throwTo"})
-	r.drawMarkers(r.top, y)
-	r.drawKey()
+	r.drawThreadRows(shown)
 }
 
 // blockedReason returns why the thread is blocked at the start of column i.

@@ -88,17 +88,28 @@ func RenderThreadRows(m *Model, opt Options, rows []int) (*image.RGBA, error) {
 	if to <= opt.From {
 		return nil, fmt.Errorf("rendering threads: empty time range [%d, %d]", opt.From, to)
 	}
+	for _, ti := range rows {
+		if ti < 0 || ti >= len(m.Threads) {
+			return nil, fmt.Errorf("rendering threads: no thread at index %d", ti)
+		}
+	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
 	r := newRenderer(img, m, opt.From, to, opt.Scale)
 	r.fill(0, 0, r.w, r.h, ColourBackground)
+	r.drawThreadRows(rows)
+	return img, nil
+}
+
+// drawThreadRows draws the threads rows[i] (valid indices into
+// r.m.Threads) one per row in that order, as many as fit: each coloured by
+// state and, when blocked, by why; then the markers and the key.
+func (r *renderer) drawThreadRows(rows []int) {
+	m := r.m
 	r.drawAxis()
 	y, rowH := threadRowLayout(r.s)
 	fit := max((r.bottom-y)/rowH, 0)
 	var cols []Column
 	for _, ti := range rows[:min(fit, len(rows))] {
-		if ti < 0 || ti >= len(m.Threads) {
-			return nil, fmt.Errorf("rendering threads: no thread at index %d", ti)
-		}
 		th := &m.Threads[ti]
 		cols = th.Track.Columns(r.ax, r.plotW, cols)
 		for i := range cols {
@@ -128,7 +139,6 @@ func RenderThreadRows(m *Model, opt Options, rows []int) (*image.RGBA, error) {
 		keyItem{BlockedColour(9), "I/O, delay"}, keyItem{BlockedColour(6), "foreign call"}, keyItem{BlockedColour(18), "throwTo"})
 	r.drawMarkers(r.top, y)
 	r.drawKey()
-	return img, nil
 }
 
 // ThreadHit is what lies under a point of a RenderThreadRows picture.
