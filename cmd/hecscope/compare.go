@@ -21,27 +21,14 @@ const compareUsage = "usage: hecscope compare [--json] A B"
 // summary: 1 if a log cannot be read or is corrupt (the table is still
 // printed for what decodes), 2 for usage errors.
 func runCompare(args []string) int {
-	asJSON := false
-	var files []string
-	for _, a := range args {
-		switch {
-		case a == "--json" || a == "-json":
-			asJSON = true
-		case a == "-h" || a == "--help":
-			fmt.Fprintln(os.Stdout, compareUsage)
-			return 0
-		case len(a) > 1 && a[0] == '-':
-			fmt.Fprintf(os.Stderr, "hecscope compare: unknown flag %s\n%s\n", a, compareUsage)
-			return 2
-		default:
-			files = append(files, a)
-		}
+	asJSON, files, code, ok := jsonAndFiles("compare", compareUsage, args)
+	if !ok {
+		return code
 	}
 	if len(files) != 2 {
 		fmt.Fprintln(os.Stderr, compareUsage)
 		return 2
 	}
-	code := 0
 	var runs [2]*timeline.Run
 	for i, path := range files {
 		r, err := loadRun(path)

@@ -23,21 +23,9 @@ import (
 // is summarised up to the damage, reported on stderr, and exits 1; usage
 // errors exit 2.
 func runSummary(args []string) int {
-	asJSON := false
-	var files []string
-	for _, a := range args {
-		switch {
-		case a == "--json" || a == "-json":
-			asJSON = true
-		case a == "-h" || a == "--help":
-			fmt.Fprintln(os.Stdout, summaryUsage)
-			return 0
-		case len(a) > 1 && a[0] == '-':
-			fmt.Fprintf(os.Stderr, "hecscope summary: unknown flag %s\n%s\n", a, summaryUsage)
-			return 2
-		default:
-			files = append(files, a)
-		}
+	asJSON, files, code, ok := jsonAndFiles("summary", summaryUsage, args)
+	if !ok {
+		return code
 	}
 	if len(files) != 1 || files[0] == "" {
 		fmt.Fprintln(os.Stderr, summaryUsage)
@@ -57,6 +45,28 @@ func runSummary(args []string) int {
 }
 
 const summaryUsage = "usage: hecscope summary [--json] FILE"
+
+// jsonAndFiles reads the arguments of a command that takes --json and file
+// names (summary, compare). If it returns ok false, the command is over:
+// with exit code 0 after printing its usage for -h, or 2 after an unknown
+// flag.
+func jsonAndFiles(name, usage string, args []string) (asJSON bool, files []string, code int, ok bool) {
+	for _, a := range args {
+		switch {
+		case a == "--json" || a == "-json":
+			asJSON = true
+		case a == "-h" || a == "--help":
+			fmt.Fprintln(os.Stdout, usage)
+			return false, nil, 0, false
+		case len(a) > 1 && a[0] == '-':
+			fmt.Fprintf(os.Stderr, "hecscope %s: unknown flag %s\n%s\n", name, a, usage)
+			return false, nil, 2, false
+		default:
+			files = append(files, a)
+		}
+	}
+	return asJSON, files, 0, true
+}
 
 // summary summarises the eventlog read from src, writes the report to stdout
 // and problems to stderr naming it name, and returns the exit code.
