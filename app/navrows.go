@@ -86,6 +86,14 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 			})
 			sortBy.SetSelectedIndex(int(r.nav.threadOrder))
 			side.Add(container.NewBorder(nil, nil, widget.NewLabel("    sort by"), nil, sortBy))
+			nav := r.nav
+			first := widget.NewLabel("    from row 1")
+			page := func(dir int) func() {
+				return func() {
+					first.SetText(fmt.Sprintf("    from row %d", nav.scrollThreads(dir*nav.threadPage())+1))
+				}
+			}
+			side.Add(container.NewHBox(first, widget.NewButton("▲", page(-1)), widget.NewButton("▼", page(1))))
 		}
 	}
 	side.Add(widget.NewLabelWithStyle("Key", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))

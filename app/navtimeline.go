@@ -44,9 +44,12 @@ type timelineNav struct {
 	// every thread in each order over the whole run (sorting 10⁵ threads
 	// by busy time takes 0.1 s, too long for a frame).
 	threadOrder timeline.ThreadOrder
-	sortedMu    sync.Mutex
-	sorted      [4][]int
-	sortedFor   *timeline.Model // the model sorted was made for
+	// threadSkip is how many of the rows alive in the view are scrolled
+	// past (the rows above the first one shown); under sortedMu.
+	threadSkip int
+	sortedMu   sync.Mutex
+	sorted     [4][]int
+	sortedFor  *timeline.Model // the model sorted was made for
 
 	mu sync.Mutex // guards drawn and m (the raster draws on the render loop)
 	// drawn is the Options of the last frame drawn (zero before the first).
@@ -149,7 +152,7 @@ func (n *timelineNav) rowsOf(m *timeline.Model, from, to uint64) []int {
 	if n.sortedFor != m {
 		n.sorted, n.sortedFor = [4][]int{}, m
 	}
-	o := n.threadOrder
+	o, skip := n.threadOrder, n.threadSkip
 	if int(o) >= len(n.sorted) {
 		o = timeline.ThreadsByFirst
 	}
@@ -165,7 +168,38 @@ func (n *timelineNav) rowsOf(m *timeline.Model, from, to uint64) []int {
 			rows = append(rows, i)
 		}
 	}
-	return rows
+	return rows[min(skip, max(len(rows)-1, 0)):]
+}
+
+// threadPage returns how many thread rows the row shows at its size (the
+// rows' layout is timeline.RenderThreadRows': a 26-unit top, 14-unit rows,
+// a 22-unit key at the bottom).
+func (n *timelineNav) threadPage() int {
+	return max(int((n.Size().Height-26-22)/14), 1)
+}
+
+// scrollThreads moves the thread rows by delta rows (negative: back to
+// earlier rows), keeping at least one row shown, and returns the new number
+// of rows scrolled past.
+func (n *timelineNav) scrollThreads(delta int) int {
+	from, to := n.View()
+	n.sortedMu.Lock()
+	n.threadSkip = max(n.threadSkip+delta, 0)
+	n.sortedMu.Unlock()
+	alive := 0
+	if m := n.model(); m != nil {
+		for i := range m.Threads {
+			if timeline.AliveIn(&m.Threads[i], from, to) {
+				alive++
+			}
+		}
+	}
+	n.sortedMu.Lock()
+	n.threadSkip = min(n.threadSkip, max(alive-1, 0))
+	skip := n.threadSkip
+	n.sortedMu.Unlock()
+	n.pic.raster.Refresh()
+	return skip
 }
 
 // CreateRenderer shows the picture with the selection, cursor and

@@ -466,3 +466,39 @@ func TestNavUserRow(t *testing.T) {
 		t.Errorf("double-click on the user span shows [%d, %d], want [%d, %d]", from, to, sp.Start-mg, sp.End+mg)
 	}
 }
+
+// TestNavThreadRowsScroll checks paging through the thread rows: the rows
+// drawn and hit-tested start further down the same order, never past the
+// last row, and come back.
+func TestNavThreadRowsScroll(t *testing.T) {
+	_, v, _ := openNav(t, parworkN2)
+	var n *timelineNav
+	for _, r := range v.rows {
+		if r.nav.view == "threads" {
+			n = r.nav
+		}
+	}
+	if n == nil {
+		t.Fatal("no thread rows")
+	}
+	from, to := n.View()
+	all := n.threadRows(from, to)
+	if len(all) < 30 {
+		t.Fatalf("only %d threads alive in the run", len(all))
+	}
+	if skip := n.scrollThreads(10); skip != 10 {
+		t.Fatalf("scrolled to row %d, want 10", skip)
+	}
+	if got := n.threadRows(from, to); len(got) != len(all)-10 || got[0] != all[10] {
+		t.Fatalf("after scrolling 10 rows the first row is thread index %d, want %d", got[0], all[10])
+	}
+	if skip := n.scrollThreads(1 << 20); skip != len(all)-1 {
+		t.Errorf("scrolled past the end to row %d, want the last, %d", skip, len(all)-1)
+	}
+	if skip := n.scrollThreads(-1 << 20); skip != 0 {
+		t.Errorf("scrolled back to row %d, want 0", skip)
+	}
+	if got := n.threadRows(from, to); got[0] != all[0] {
+		t.Errorf("back at the top the first row is %d, want %d", got[0], all[0])
+	}
+}
