@@ -143,6 +143,7 @@ func renderHeapRow(c *heapview.Chart, opt timeline.Options) (*image.RGBA, error)
 		return uint64(max(t, 0))
 	}
 	cc := *c
+	cc.NoLegend = true // the row lines up with the timeline; the Heap tab has the legend
 	cc.From, cc.To = opt.From, max(opt.To, opt.From+1)
 	trial, err := cc.Layout(img.Bounds())
 	if err != nil {

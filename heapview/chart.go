@@ -68,6 +68,10 @@ type Chart struct {
 	// the data (the last census, counter or GC), so the zero Chart shows
 	// the whole run from time 0.
 	From, To uint64
+	// NoLegend leaves the legend out, giving the plot the whole width: for
+	// a chart that must line up with other rows on one time axis, whose
+	// viewer shows the bands' names and values elsewhere.
+	NoLegend bool
 }
 
 // Layout says where a Chart puts things in an image, so that a viewer can
@@ -180,7 +184,7 @@ func (c *Chart) Layout(bounds image.Rectangle) (Layout, error) {
 	}
 	bottom := bounds.Max.Y - pad - labelHeight - gcStrip
 	right := bounds.Max.X - pad
-	if bounds.Dx() >= 480 {
+	if bounds.Dx() >= 480 && !c.NoLegend {
 		lw := min(340, max(170, bounds.Dx()/4))
 		l.Legend = image.Rect(right-lw, top, right, bottom+gcStrip+labelHeight)
 		right -= lw + pad

@@ -309,3 +309,23 @@ func TestBandAt(t *testing.T) {
 		t.Errorf("outside the plot: band %d ok %v", b, ok)
 	}
 }
+
+// TestNoLegendGivesThePlotTheWidth checks that a chart without its legend
+// plots to the right edge (less the padding), and one with it does not.
+func TestNoLegendGivesThePlotTheWidth(t *testing.T) {
+	bounds := image.Rect(0, 0, 1200, 300)
+	with, err := (&Chart{}).Layout(bounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := (&Chart{NoLegend: true}).Layout(bounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if with.Legend.Empty() || !without.Legend.Empty() {
+		t.Fatalf("legend %v with, %v without", with.Legend, without.Legend)
+	}
+	if without.Plot.Max.X != bounds.Max.X-pad || with.Plot.Max.X >= without.Plot.Max.X {
+		t.Errorf("plot ends at %d with the legend, %d without; want %d without", with.Plot.Max.X, without.Plot.Max.X, bounds.Max.X-pad)
+	}
+}
