@@ -52,14 +52,42 @@ func Views() []string {
 
 // Render draws a view of the model into a new image.
 func Render(m *Model, opt Options) (*image.RGBA, error) {
-	if opt.Width < 64 || opt.Height < 64 || opt.Width > 1<<14 || opt.Height > 1<<14 {
-		return nil, fmt.Errorf("rendering: image size %dx%d out of range (64..16384)", opt.Width, opt.Height)
+	if err := checkSize("rendering", opt); err != nil {
+		return nil, err
 	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
 	if err := RenderInto(img, m, opt); err != nil {
 		return nil, err
 	}
 	return img, nil
+}
+
+// checkSize rejects image sizes a frame is never drawn at.
+func checkSize(what string, opt Options) error {
+	if opt.Width < 64 || opt.Height < 64 || opt.Width > 1<<14 || opt.Height > 1<<14 {
+		return fmt.Errorf("%s: image size %dx%d out of range (64..16384)", what, opt.Width, opt.Height)
+	}
+	return nil
+}
+
+// newFrame checks opt and returns a blank image of its size with a
+// renderer over opt's time range (To = 0: the end of the run), for the
+// row renderers outside RenderInto.
+func newFrame(what string, m *Model, opt Options) (*image.RGBA, *renderer, error) {
+	if err := checkSize(what, opt); err != nil {
+		return nil, nil, err
+	}
+	to := opt.To
+	if to == 0 {
+		to = m.End
+	}
+	if to <= opt.From {
+		return nil, nil, fmt.Errorf("%s: empty time range [%d, %d]", what, opt.From, to)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
+	r := newRenderer(img, m, opt.From, to, opt.Scale)
+	r.fill(0, 0, r.w, r.h, ColourBackground)
+	return img, r, nil
 }
 
 // RenderInto draws a view of the model into img, whatever its size (Width and

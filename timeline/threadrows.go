@@ -78,24 +78,15 @@ func threadRowLayout(s float64) (y0, rowH int) {
 // per row in that order, coloured by state and by why they are blocked, as
 // the "threads" view does (opt.View is ignored).
 func RenderThreadRows(m *Model, opt Options, rows []int) (*image.RGBA, error) {
-	if opt.Width < 64 || opt.Height < 64 || opt.Width > 1<<14 || opt.Height > 1<<14 {
-		return nil, fmt.Errorf("rendering threads: image size %dx%d out of range (64..16384)", opt.Width, opt.Height)
-	}
-	to := opt.To
-	if to == 0 {
-		to = m.End
-	}
-	if to <= opt.From {
-		return nil, fmt.Errorf("rendering threads: empty time range [%d, %d]", opt.From, to)
-	}
 	for _, ti := range rows {
 		if ti < 0 || ti >= len(m.Threads) {
 			return nil, fmt.Errorf("rendering threads: no thread at index %d", ti)
 		}
 	}
-	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
-	r := newRenderer(img, m, opt.From, to, opt.Scale)
-	r.fill(0, 0, r.w, r.h, ColourBackground)
+	img, r, err := newFrame("rendering threads", m, opt)
+	if err != nil {
+		return nil, err
+	}
 	r.drawThreadRows(rows)
 	return img, nil
 }

@@ -26,19 +26,10 @@ func userRowLayout(s float64) (y0, rowH int) {
 // (Model.Labels order) with its spans as bars, and user markers as lines
 // across the rows (opt.View is ignored). Each frame visits every user span.
 func RenderUserRows(m *Model, opt Options) (*image.RGBA, error) {
-	if opt.Width < 64 || opt.Height < 64 || opt.Width > 1<<14 || opt.Height > 1<<14 {
-		return nil, fmt.Errorf("rendering user rows: image size %dx%d out of range (64..16384)", opt.Width, opt.Height)
+	img, r, err := newFrame("rendering user rows", m, opt)
+	if err != nil {
+		return nil, err
 	}
-	to := opt.To
-	if to == 0 {
-		to = m.End
-	}
-	if to <= opt.From {
-		return nil, fmt.Errorf("rendering user rows: empty time range [%d, %d]", opt.From, to)
-	}
-	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
-	r := newRenderer(img, m, opt.From, to, opt.Scale)
-	r.fill(0, 0, r.w, r.h, ColourBackground)
 	r.drawAxis()
 	y0, rowH := userRowLayout(r.s)
 	fit := max((r.bottom-y0)/rowH, 0)
