@@ -457,17 +457,27 @@ func (c *Chart) drawBandLines(img *image.RGBA, l Layout, colors []color.RGBA) {
 // measurements fall in one pixel column the column shows their maximum, so
 // that peaks are never lost.
 func (c *Chart) drawSeries(img *image.RGBA, l Layout, s *Series, col color.RGBA) {
-	p := l.Plot
+	drawStep(l.Plot, l.Axis, s, c.end(), func(v float64) float64 { return c.yOf(l, v) },
+		func(x int, y, prev float64) { lineColumn(img, l.Plot, x, prev, y, 2, col) })
+}
+
+// drawStep walks the plot's columns of series s on axis ax, calling col for
+// each column where the series has a value (the largest in the column, or
+// the last one before it, held until end or the last measurement), with its
+// y and the previous column's y (its own y where a stretch begins).
+func drawStep(p image.Rectangle, ax timeline.Axis, s *Series, end uint64, yOf func(float64) float64, col func(x int, y, prev float64)) {
 	n := s.Len()
 	if n == 0 {
 		return
 	}
-	last := max(s.Time[n-1], c.end())
-	i := 0 // first point after the column's start
-	var prevY float64
+	last := max(s.Time[n-1], end)
+	i := 0
+	var prev float64
 	have := false
-	for x := p.Min.X; x < p.Max.X; x++ {
-		t0, t1 := l.Axis.Time(float64(x)), l.Axis.Time(float64(x+1))
+	x0 := max(p.Min.X, int(math.Floor(ax.X0)))
+	x1 := min(p.Max.X, int(math.Ceil(ax.X0+ax.Width)))
+	for x := x0; x < x1; x++ {
+		t0, t1 := ax.Time(float64(x)), ax.Time(float64(x+1))
 		for i < n && s.Time[i] <= t0 {
 			i++
 		}
@@ -482,13 +492,12 @@ func (c *Chart) drawSeries(img *image.RGBA, l Layout, s *Series, col color.RGBA)
 			have = false
 			continue
 		}
-		y := c.yOf(l, v)
-		py := y
-		if have {
-			py = prevY
+		y := yOf(v)
+		if !have {
+			prev = y
 		}
-		lineColumn(img, p, x, py, y, 2, col)
-		prevY, have = y, true
+		col(x, y, prev)
+		prev, have = y, true
 	}
 }
 

@@ -68,7 +68,7 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun) error {
 			continue
 		}
 		area := r.Colour
-		drawStep(p, r.Axis, &r.Heap.Size, yOf, func(x int, y, _ float64) {
+		drawStep(p, r.Axis, &r.Heap.Size, 0, yOf, func(x int, y, _ float64) {
 			col := image.Rect(x, int(math.Round(y)), x+1, p.Max.Y).Intersect(p)
 			for yy := col.Min.Y; yy < col.Max.Y; yy++ {
 				blend(img, x, yy, area, 0x38)
@@ -80,7 +80,7 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun) error {
 			continue
 		}
 		c := r.Colour
-		drawStep(p, r.Axis, &r.Heap.Live, yOf, func(x int, y, prev float64) {
+		drawStep(p, r.Axis, &r.Heap.Live, 0, yOf, func(x int, y, prev float64) {
 			lineColumn(img, p, x, prev, y, 2, c)
 		})
 	}
@@ -116,45 +116,6 @@ func maxOf(h *Heap, size bool) string {
 		return "none"
 	}
 	return "max " + FormatBytes(s.Max())
-}
-
-// drawStep walks the plot's columns of series s on axis ax, calling col for
-// each column where the series has a value (the largest in the column, or
-// the last one before it), with its y and the previous column's y.
-func drawStep(p image.Rectangle, ax timeline.Axis, s *Series, yOf func(float64) float64, col func(x int, y, prev float64)) {
-	n := s.Len()
-	if n == 0 {
-		return
-	}
-	last := s.Time[n-1]
-	i := 0
-	var prev float64
-	have := false
-	x0 := max(p.Min.X, int(math.Floor(ax.X0)))
-	x1 := min(p.Max.X, int(math.Ceil(ax.X0+ax.Width)))
-	for x := x0; x < x1; x++ {
-		t0, t1 := ax.Time(float64(x)), ax.Time(float64(x+1))
-		for i < n && s.Time[i] <= t0 {
-			i++
-		}
-		v, ok := 0.0, false
-		if i > 0 && t0 <= last {
-			v, ok = float64(s.Value[i-1]), true
-		}
-		for j := i; j < n && s.Time[j] < t1; j++ {
-			v, ok = math.Max(v, float64(s.Value[j])), true
-		}
-		if !ok {
-			have = false
-			continue
-		}
-		y := yOf(v)
-		if !have {
-			prev = y
-		}
-		col(x, y, prev)
-		prev, have = y, true
-	}
 }
 
 // RenderComparison draws the whole comparison picture of two runs:
