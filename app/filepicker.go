@@ -74,23 +74,9 @@ func pickFileToOpen(parent fyne.Window, useNative bool, done func(path string)) 
 		d.Resize(fyne.NewSize(760, 520))
 		d.Show()
 	}
-	if !useNative {
-		fallback()
-		return
-	}
-	go func() {
-		path, err := nativeFile("Open GHC eventlog", false, "", openFilters)
-		fyne.Do(func() {
-			switch {
-			case errors.Is(err, errNoNativeDialog):
-				fallback()
-			case err != nil:
-				dialog.ShowError(fmt.Errorf("choosing a file: %w", err), parent)
-			case path != "":
-				done(path)
-			}
-		})
-	}()
+	runPicker(parent, useNative, "choosing a file", func() (string, error) {
+		return nativeFile("Open GHC eventlog", false, "", openFilters)
+	}, fallback, done)
 }
 
 // pickFileToSave asks the user where to save a file named like suggested
@@ -113,18 +99,28 @@ func pickFileToSave(parent fyne.Window, useNative bool, suggested string, filter
 		d.Resize(fyne.NewSize(760, 520))
 		d.Show()
 	}
+	runPicker(parent, useNative, "choosing where to save", func() (string, error) {
+		return nativeFile("Export view as PNG", true, suggested, filters)
+	}, fallback, done)
+}
+
+// runPicker runs the system chooser off Fyne's loop and, back on it, calls
+// done with the path chosen, shows what went wrong (what is the action, for
+// the message), or runs Fyne's own dialog (fallback) when the system
+// chooser cannot start or is not wanted. A cancelled choice does nothing.
+func runPicker(parent fyne.Window, useNative bool, what string, native func() (string, error), fallback func(), done func(path string)) {
 	if !useNative {
 		fallback()
 		return
 	}
 	go func() {
-		path, err := nativeFile("Export view as PNG", true, suggested, filters)
+		path, err := native()
 		fyne.Do(func() {
 			switch {
 			case errors.Is(err, errNoNativeDialog):
 				fallback()
 			case err != nil:
-				dialog.ShowError(fmt.Errorf("choosing where to save: %w", err), parent)
+				dialog.ShowError(fmt.Errorf("%s: %w", what, err), parent)
 			case path != "":
 				done(path)
 			}
