@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"os"
+	"runtime"
 	"testing"
 )
 
@@ -81,4 +82,64 @@ func benchDecodeBytes(b *testing.B, data []byte) {
 		}
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// summaryKinds are the kinds timeline's Summarizer asks Skim for (the GC,
+// heap, spark-counter and process events), so the benchmarks measure the
+// skim that `hecscope summary` does.
+var summaryKinds = []Kind{
+	KindStartup, KindCapCreate, KindProgramArgs, KindProgramEnv, KindRTSIdentifier, KindWallClockTime,
+	KindHeapSize, KindHeapLive, KindHeapAllocated, KindSparkCounters,
+	KindGCStart, KindGCEnd, KindGCGlobalSync, KindGCStatsGHC,
+}
+
+// BenchmarkSkimMemory skims the big log held in memory, on all cores.
+func BenchmarkSkimMemory(b *testing.B) {
+	data, err := os.ReadFile(bigLog(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchSkim(b, data)
+}
+
+// BenchmarkSkimMemoryOneCore is BenchmarkSkimMemory on one core.
+func BenchmarkSkimMemoryOneCore(b *testing.B) {
+	data, err := os.ReadFile(bigLog(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	benchSkim(b, data)
+}
+
+func benchSkim(b *testing.B, data []byte) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var events uint64
+	for b.Loop() {
+		handed := uint64(0)
+		r := Skim(data, summaryKinds, func(*Event) { handed++ })
+		if r.Status.State != StateComplete {
+			b.Fatalf("status %v", r.Status)
+		}
+		events = handed + r.Tally.Events
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mevents/s")
+}
+
+// BenchmarkSkimFile skims the big log from its file (mapped, from the page
+// cache after the first round), as `hecscope summary` does.
+func BenchmarkSkimFile(b *testing.B) {
+	path := bigLog(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	for b.Loop() {
+		r, err := SkimFile(path, summaryKinds, func(*Event) {})
+		if err != nil || r.Status.State != StateComplete {
+			b.Fatalf("%v %v", err, r.Status)
+		}
+	}
 }

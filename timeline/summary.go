@@ -3,6 +3,7 @@ package timeline
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -452,6 +453,48 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 	}
 }
 
+// SummaryKinds are the kinds of event a Summarizer needs to see one by one;
+// of all others it needs only their Tally (see ingest.Skim).
+var SummaryKinds = []ingest.Kind{
+	ingest.KindStartup, ingest.KindCapCreate,
+	ingest.KindProgramArgs, ingest.KindProgramEnv, ingest.KindRTSIdentifier, ingest.KindWallClockTime,
+	ingest.KindHeapSize, ingest.KindHeapLive, ingest.KindHeapAllocated,
+	ingest.KindSparkCounters,
+	ingest.KindGCStart, ingest.KindGCEnd, ingest.KindGCGlobalSync, ingest.KindGCStatsGHC,
+}
+
+// AddTally accumulates events that were only counted: it has the effect of
+// Add on each of them, provided none is of a kind in SummaryKinds.
+func (z *Summarizer) AddTally(t *ingest.Tally) {
+	s := &z.s
+	for id, tt := range t.Types {
+		if tt.Count == 0 || tt.Kind == ingest.KindBlockMarker {
+			continue
+		}
+		for id >= len(z.types) {
+			z.types = append(z.types, 0)
+			z.kinds = append(z.kinds, ingest.KindUnknown)
+		}
+		z.types[id] += tt.Count
+		z.kinds[id] = tt.Kind
+		if tt.Kind == ingest.KindCreateThread {
+			s.Threads += tt.Count
+		}
+	}
+	if t.Events == 0 {
+		return
+	}
+	s.Events += t.Events
+	if !z.seenEvent || t.FirstNS < s.FirstNS {
+		s.FirstNS = t.FirstNS
+	}
+	if !z.seenEvent || t.LastNS > s.LastNS {
+		s.LastNS = t.LastNS
+	}
+	z.seenEvent = true
+	z.maxCap = max(z.maxCap, t.MaxCap)
+}
+
 // addGCStats accumulates the order-independent parts of a GCStatsGHC event.
 func (z *Summarizer) addGCStats(ev *ingest.Event, us uint64) {
 	h := &z.s.Heap
@@ -701,6 +744,28 @@ func (s *Summary) setAllocRate() {
 	if s.MutatorNS > 0 && s.Heap.Allocated > 0 {
 		s.Heap.AllocRate = uint64(float64(s.Heap.Allocated) / (float64(s.MutatorNS/1000) / 1e6))
 	}
+}
+
+// SummarizeFile returns the Summary of the eventlog file at path. A regular
+// file is skimmed (see ingest.SkimFile): only the events the statistics
+// need are decoded, on all cores; anything else (a FIFO, a device) is read
+// as a stream. The error is non-nil only if the file could not be read.
+func SummarizeFile(path string) (Summary, error) {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		z := NewSummarizer()
+		r, err := ingest.SkimFile(path, SummaryKinds, z.Add)
+		if err != nil {
+			return Summary{}, fmt.Errorf("summarising eventlog: %w", err)
+		}
+		z.AddTally(&r.Tally)
+		return z.Summary(r.Header, r.Status), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return Summary{}, fmt.Errorf("summarising eventlog: %w", err)
+	}
+	defer f.Close()
+	return Summarize(f)
 }
 
 // Summarize decodes a whole eventlog from src and returns its Summary. The

@@ -35,13 +35,8 @@ func runSummary(args []string) int {
 	if name == "-" {
 		return summary("standard input", os.Stdin, asJSON, os.Stdout, os.Stderr)
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
-		return 1
-	}
-	defer f.Close()
-	return summary(name, f, asJSON, os.Stdout, os.Stderr)
+	s, err := timeline.SummarizeFile(name)
+	return report(name, s, err, asJSON, os.Stdout, os.Stderr)
 }
 
 const summaryUsage = "usage: hecscope summary [--json] FILE"
@@ -72,6 +67,12 @@ func jsonAndFiles(name, usage string, args []string) (asJSON bool, files []strin
 // and problems to stderr naming it name, and returns the exit code.
 func summary(name string, src io.Reader, asJSON bool, stdout, stderr io.Writer) int {
 	s, err := timeline.Summarize(src)
+	return report(name, s, err, asJSON, stdout, stderr)
+}
+
+// report writes the summary s of the eventlog name (or err, if reading it
+// failed) and returns the exit code.
+func report(name string, s timeline.Summary, err error, asJSON bool, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "hecscope: %s: %v\n", name, err)
 		return 1

@@ -1,0 +1,660 @@
+package ingest
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+)
+
+// Tally counts the events a skim passed over without handing them out.
+type Tally struct {
+	// Types holds, per event type id, how many events of that type were
+	// tallied and the kind the last of them decoded as.
+	Types []TypeTally
+	// Events is the number of tallied events other than block markers.
+	Events uint64
+	// FirstNS and LastNS are the smallest and largest timestamps of those
+	// events; they mean nothing when Events is 0.
+	FirstNS, LastNS uint64
+	// MaxCap is the highest capability among them (NoCap if none had one).
+	MaxCap int32
+}
+
+// TypeTally is the Tally of one event type.
+type TypeTally struct {
+	// Count is how many events of the type were tallied, block markers
+	// included.
+	Count uint64
+	// Kind is what the last of them decoded as.
+	Kind Kind
+}
+
+// SkimResult is what a skim found besides the events it handed out.
+type SkimResult struct {
+	// Header is the log's header; nil if it could not be read.
+	Header *Header
+	// Status is how decoding ended, exactly as a Decoder would report it.
+	Status Status
+	// Tally counts the events that were not handed out.
+	Tally Tally
+}
+
+// Skim decodes the eventlog held in data as a Decoder fed all of it and then
+// End would, but faster, for a consumer that needs only some kinds of event
+// in full: fn receives the events whose type decodes as one of kinds (an
+// event of such a type with a malformed payload arrives as KindUnknown), in
+// file order and never two at once; every other event is only counted, in
+// the result's Tally. Events stop where a Decoder's would, and the result's
+// Status is the Decoder's.
+//
+// Skim splits the data section at block markers and spreads the work over
+// up to GOMAXPROCS goroutines; fn may be called from any of them. The
+// events' Data and Raw alias data, which must not change while Skim runs.
+func Skim(data []byte, kinds []Kind, fn func(*Event)) SkimResult {
+	r, _ := skim(data, kinds, fn)
+	return r
+}
+
+// SkimFile is Skim over the eventlog file at path, which it maps into
+// memory (on systems without mmap, reads). It returns an error if the file
+// cannot be opened or mapped, or shrinks while it is read. The events' Data
+// and Raw are valid only during the call of fn.
+func SkimFile(path string, kinds []Kind, fn func(*Event)) (SkimResult, error) {
+	// Opening a FIFO would wait for its writer: look first.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return SkimResult{}, fmt.Errorf("skimming %s: not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return SkimResult{}, fmt.Errorf("opening eventlog: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return SkimResult{}, fmt.Errorf("opening eventlog: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return SkimResult{}, fmt.Errorf("skimming %s: not a regular file", path)
+	}
+	data, unmap, err := mapFile(f, st.Size())
+	if err != nil {
+		return SkimResult{}, err
+	}
+	res, err := skim(data, kinds, fn)
+	if uerr := unmap(); err == nil && uerr != nil {
+		err = fmt.Errorf("unmapping %s: %w", path, uerr)
+	}
+	if err != nil {
+		return res, fmt.Errorf("skimming %s: %w", path, err)
+	}
+	return res, nil
+}
+
+// errFault reports that reading mapped memory failed, as it does when a
+// mapped file shrinks underneath.
+var errFault = errors.New("the file could not be read to its end (did it shrink?)")
+
+// rangeBytes is the smallest piece of the data section a skim goroutine
+// scans on its own: small enough to be still in the cache of the core that
+// scanned it when its events are handed out, large enough to keep the
+// goroutines' coordination cheap. (A variable so that tests can cut small
+// logs into many pieces.)
+var rangeBytes int64 = 1 << 20
+
+// skimmer is what the goroutines of one skim share.
+type skimmer struct {
+	data   []byte
+	size   int64
+	header Header
+	plans  []plan
+	want   []bool   // by event type id: hand the events out
+	fast   []uint32 // by id: see fastWant and fastSize; 0 for events that need the Decoder
+	kinds  []Kind   // by id: the kind of fast-tallied events
+	fn     func(*Event)
+
+	ranges   []*skimRange
+	nextScan atomic.Int64 // index of the next range to scan
+	stopped  atomic.Bool  // the stream has ended, or reading failed: scan no more
+
+	// Ranges are handed out in file order, each by whichever goroutine
+	// finds it due, often the one that has just scanned it.
+	mu         sync.Mutex
+	delivering bool // a goroutine is handing out events
+	due        int  // the first range not yet handed out
+	ev         Event
+	tally      rangeTally
+	status     Status
+	err        error
+}
+
+// An entry of skimmer.fast: the whole size of an event whose framing and
+// kind follow from its type id alone, and whether it is wanted.
+const (
+	fastSize = 1<<24 - 1
+	fastWant = 1 << 31
+)
+
+// skimRange is one piece of the data section and what scanning it found.
+type skimRange struct {
+	start, end int64
+	last       bool // runs to the end of the log: may end in any status
+
+	// Decoder state at start (a range cut at a block marker starts clean).
+	blockCap  int32
+	remaining int64
+
+	buf     []byte // the range's bytes, while it is scanned and handed out
+	tally   rangeTally
+	wants   []wantedEvent
+	scanned bool // guarded by skimmer.mu
+
+	// How the scan stopped: at end (not last); overran end, because an
+	// event crosses it, so the cut was not an event boundary (not last);
+	// or at the end of the stream, with status (final).
+	overran bool
+	final   bool
+	status  Status
+	stopPos int64
+	stopCap int32
+	stopRem int64
+}
+
+// wantedEvent locates an event to hand out: where it starts in its range's
+// buf and the capability its block gives it.
+type wantedEvent struct {
+	pos int
+	cap int32
+}
+
+// rangeTally is a skimRange's Tally while it is built.
+type rangeTally struct {
+	counts      []uint64
+	kinds       []Kind
+	events      uint64
+	first, last uint64
+	maxCap      int32
+}
+
+func skim(data []byte, kinds []Kind, fn func(*Event)) (res SkimResult, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if e := recover(); e != nil {
+			if !isFault(e) {
+				panic(e)
+			}
+			res, err = SkimResult{}, errFault
+		}
+	}()
+	d := sliceDecoder(data)
+	if !d.readHeader() {
+		return SkimResult{Header: d.Header(), Status: d.status, Tally: Tally{MaxCap: NoCap}}, nil
+	}
+	s := newSkimmer(data, d, kinds, fn)
+	s.ranges = s.split(int64(d.pos))
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(s.ranges)) - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.work()
+		}()
+	}
+	s.work()
+	// No goroutine may outlive the call: the data may be unmapped as soon
+	// as it returns.
+	wg.Wait()
+	if s.err != nil {
+		return SkimResult{Header: d.Header()}, s.err
+	}
+	return SkimResult{Header: d.Header(), Status: s.status, Tally: s.tally.result()}, nil
+}
+
+// isFault reports whether a recovered panic is a memory fault turned into a
+// panic by debug.SetPanicOnFault.
+func isFault(e any) bool {
+	re, ok := e.(runtime.Error)
+	if !ok {
+		return false
+	}
+	_, ok = re.(interface{ Addr() uintptr })
+	return ok
+}
+
+// sliceDecoder returns a Decoder over data as its whole input, without
+// copying it. Such a decoder must never be fed: it would write into data.
+func sliceDecoder(data []byte) *Decoder {
+	return &Decoder{buf: data[:len(data):len(data)], ended: true, blockCap: NoCap}
+}
+
+// rangeDecoder returns a Decoder of the data section over b, the bytes of
+// the log from byte base on.
+func (s *skimmer) rangeDecoder(b []byte, base int64) *Decoder {
+	d := sliceDecoder(b)
+	d.base = base
+	d.header = s.header
+	d.plans = s.plans
+	d.phase = phaseData
+	return d
+}
+
+func newSkimmer(data []byte, d *Decoder, kinds []Kind, fn func(*Event)) *skimmer {
+	wanted := make(map[Kind]bool, len(kinds))
+	for _, k := range kinds {
+		wanted[k] = true
+	}
+	// The tables cover ids 0–255 at least, so that the fast paths can
+	// index them by a byte without bounds checks.
+	n := max(len(d.plans), 256)
+	s := &skimmer{data: data, size: int64(len(data)), header: d.header, plans: d.plans, fn: fn,
+		want: make([]bool, n), fast: make([]uint32, n), kinds: make([]Kind, n), tally: newRangeTally(n)}
+	for id, p := range d.plans {
+		if !p.declared {
+			continue
+		}
+		s.want[id] = wanted[p.kind]
+		s.kinds[id] = p.kind
+		// Events whose framing or kind depends on more than their type id
+		// go the Decoder's way; the rest are handled on the spot.
+		switch {
+		case p.size == VariableSize, p.kind == KindBlockMarker, p.kind == KindNonmovingHeapCensus:
+		default:
+			s.fast[id] = uint32(10 + p.size)
+			if s.want[id] {
+				s.fast[id] |= fastWant
+			}
+		}
+	}
+	return s
+}
+
+// split cuts the data section starting at byte start into ranges that begin
+// at block markers, following the chain of block sizes from the first one.
+// Each range is at least rangeBytes long.
+func (s *skimmer) split(start int64) []*skimRange {
+	var ranges []*skimRange
+	prev := start
+	if s.size-start >= 2*rangeBytes {
+		for _, b := range s.blockStarts(start) {
+			if b-prev >= rangeBytes && s.size-b >= rangeBytes {
+				ranges = append(ranges, &skimRange{start: prev, end: b, blockCap: NoCap})
+				prev = b
+			}
+		}
+	}
+	return append(ranges, &skimRange{start: prev, end: s.size, last: true, blockCap: NoCap})
+}
+
+// blockStarts returns the offsets of the block markers reached by jumping
+// from the one at start by their declared block sizes, up to the first
+// place that holds no block marker.
+func (s *skimmer) blockStarts(start int64) []int64 {
+	const id = uint16(KindBlockMarker)
+	if int(id) >= len(s.plans) || s.plans[id].kind != KindBlockMarker || s.plans[id].size == VariableSize {
+		return nil
+	}
+	head := int64(10 + s.plans[id].size)
+	var out []int64
+	for pos := start; s.size-pos >= head; {
+		m := s.data[pos:]
+		if binary.BigEndian.Uint16(m) != id {
+			break
+		}
+		out = append(out, pos)
+		size := int64(binary.BigEndian.Uint32(m[10:]))
+		if size < head {
+			break
+		}
+		pos += size
+	}
+	return out
+}
+
+// work scans ranges, two at a time, until none are left, handing out the
+// events of those that are due.
+func (s *skimmer) work() {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if e := recover(); e != nil {
+			if !isFault(e) {
+				panic(e)
+			}
+			s.fail(errFault)
+		}
+	}()
+	for !s.stopped.Load() {
+		i := int(s.nextScan.Add(2)) - 2
+		if i >= len(s.ranges) {
+			return
+		}
+		a := s.ranges[i]
+		var b *skimRange
+		if i+1 < len(s.ranges) {
+			b = s.ranges[i+1]
+		}
+		s.scan(a, b)
+		s.commit(i)
+		if b != nil {
+			s.commit(i + 1)
+		}
+	}
+}
+
+// fail stops the skim with err.
+func (s *skimmer) fail(err error) {
+	s.mu.Lock()
+	if s.err == nil {
+		s.err = err
+	}
+	s.mu.Unlock()
+	s.stopped.Store(true)
+}
+
+// commit records that range i is scanned and, if it is due and nobody is
+// handing out events, hands out its events and those of the scanned ranges
+// after it.
+func (s *skimmer) commit(i int) {
+	s.mu.Lock()
+	s.ranges[i].scanned = true
+	if s.delivering || s.due != i || s.stopped.Load() {
+		s.mu.Unlock()
+		return
+	}
+	s.delivering = true
+	for s.due < len(s.ranges) && s.ranges[s.due].scanned && !s.stopped.Load() {
+		r := s.ranges[s.due]
+		s.mu.Unlock()
+		s.finish(r)
+		s.mu.Lock()
+		s.due++
+	}
+	s.delivering = false
+	s.mu.Unlock()
+}
+
+// finish hands out r's events and adds its tally; if r ends the stream, it
+// records how, and stops the skim.
+func (s *skimmer) finish(r *skimRange) {
+	s.deliver(r)
+	if r.overran {
+		// The cut was not an event boundary (a block marker gave a size
+		// its block does not have): go on from the last whole event to
+		// the end, here.
+		r = &skimRange{start: r.stopPos, end: s.size, last: true, blockCap: r.stopCap, remaining: r.stopRem}
+		s.scan(r, nil)
+		s.deliver(r)
+	}
+	if r.final {
+		s.status = r.status
+		if s.status.State == StateComplete {
+			s.status.Trailing = s.size - s.status.Offset
+		}
+		s.stopped.Store(true)
+	}
+}
+
+// cursor is the scan of one range in progress.
+type cursor struct {
+	r         *skimRange
+	d         *Decoder // over the range's bytes
+	pos       int      // in r.buf
+	blockCap  int32
+	remaining int64
+	t         *rangeTally
+	ev        Event
+	done      bool
+}
+
+func (s *skimmer) newCursor(r *skimRange) *cursor {
+	r.buf = s.data[r.start:r.end:r.end]
+	r.tally = newRangeTally(len(s.want))
+	return &cursor{r: r, d: s.rangeDecoder(r.buf, r.start), blockCap: r.blockCap, remaining: r.remaining, t: &r.tally}
+}
+
+// scan walks the events of ra and, if rb is not nil, those of rb too:
+// wanted ones are noted for delivery, the others tallied. Events of the
+// fast kinds are handled inline (two ranges at once, so that the processor
+// can follow both chains of event sizes in parallel); all others go
+// through the Decoder's own readEvent, so their framing, kind and
+// capability are exactly the Decoder's.
+func (s *skimmer) scan(ra, rb *skimRange) {
+	a := s.newCursor(ra)
+	if rb != nil {
+		b := s.newCursor(rb)
+		for !a.done && !b.done {
+			if s.fastPair(a, b) == 0 {
+				s.slowStep(a)
+			} else {
+				s.slowStep(b)
+			}
+		}
+		if a.done {
+			a = b
+		}
+	}
+	for !a.done {
+		s.fastOne(a)
+		s.slowStep(a)
+	}
+}
+
+// fastPair advances a and b in step over fast events; it returns 0 when a
+// has come to an event that is not fast (or to its end), 1 when b has.
+func (s *skimmer) fastPair(a, b *cursor) int {
+	fast := (*[256]uint32)(s.fast)
+	bufA, bufB := a.r.buf, b.r.buf
+	ca, cb := (*[256]uint64)(a.t.counts), (*[256]uint64)(b.t.counts)
+	pa, ea, capA, remA := a.pos, len(bufA), a.blockCap, a.remaining
+	pb, eb, capB, remB := b.pos, len(bufB), b.blockCap, b.remaining
+	firstA, lastA, maxA := a.t.first, a.t.last, a.t.maxCap
+	firstB, lastB, maxB := b.t.first, b.t.last, b.t.maxCap
+	stop := 0
+	for {
+		if ea-pa < 10 {
+			break
+		}
+		e := bufA[pa : pa+10 : pa+10]
+		id := e[1]
+		if e[0] != 0 {
+			break
+		}
+		f := fast[id]
+		n := int(f & fastSize)
+		if n == 0 || ea-pa < n {
+			break
+		}
+		if f&fastWant != 0 {
+			a.r.wants = append(a.r.wants, wantedEvent{pos: pa, cap: capA})
+		} else {
+			tm := binary.BigEndian.Uint64(e[2:])
+			ca[id]++
+			firstA = min(firstA, tm)
+			lastA = max(lastA, tm)
+			maxA = max(maxA, capA)
+		}
+		remA -= int64(n)
+		if remA <= 0 {
+			capA = NoCap
+		}
+		pa += n
+
+		if eb-pb < 10 {
+			stop = 1
+			break
+		}
+		e = bufB[pb : pb+10 : pb+10]
+		id = e[1]
+		if e[0] != 0 {
+			stop = 1
+			break
+		}
+		f = fast[id]
+		n = int(f & fastSize)
+		if n == 0 || eb-pb < n {
+			stop = 1
+			break
+		}
+		if f&fastWant != 0 {
+			b.r.wants = append(b.r.wants, wantedEvent{pos: pb, cap: capB})
+		} else {
+			tm := binary.BigEndian.Uint64(e[2:])
+			cb[id]++
+			firstB = min(firstB, tm)
+			lastB = max(lastB, tm)
+			maxB = max(maxB, capB)
+		}
+		remB -= int64(n)
+		if remB <= 0 {
+			capB = NoCap
+		}
+		pb += n
+	}
+	a.pos, a.blockCap, a.remaining = pa, capA, remA
+	b.pos, b.blockCap, b.remaining = pb, capB, remB
+	a.t.first, a.t.last, a.t.maxCap = firstA, lastA, maxA
+	b.t.first, b.t.last, b.t.maxCap = firstB, lastB, maxB
+	return stop
+}
+
+// fastOne advances c over fast events until it comes to one that is not
+// fast, or to its end.
+func (s *skimmer) fastOne(c *cursor) {
+	fast := (*[256]uint32)(s.fast)
+	buf := c.r.buf
+	counts := (*[256]uint64)(c.t.counts)
+	pos, end, blockCap, remaining := c.pos, len(buf), c.blockCap, c.remaining
+	first, last, maxCap := c.t.first, c.t.last, c.t.maxCap
+	for end-pos >= 10 {
+		e := buf[pos : pos+10 : pos+10]
+		id := e[1]
+		if e[0] != 0 {
+			break
+		}
+		f := fast[id]
+		n := int(f & fastSize)
+		if n == 0 || end-pos < n {
+			break
+		}
+		if f&fastWant != 0 {
+			c.r.wants = append(c.r.wants, wantedEvent{pos: pos, cap: blockCap})
+		} else {
+			tm := binary.BigEndian.Uint64(e[2:])
+			counts[id]++
+			first = min(first, tm)
+			last = max(last, tm)
+			maxCap = max(maxCap, blockCap)
+		}
+		remaining -= int64(n)
+		if remaining <= 0 {
+			blockCap = NoCap
+		}
+		pos += n
+	}
+	c.pos, c.blockCap, c.remaining = pos, blockCap, remaining
+	c.t.first, c.t.last, c.t.maxCap = first, last, maxCap
+}
+
+// slowStep takes the event at c through the Decoder, or ends c at the end
+// of its range.
+func (s *skimmer) slowStep(c *cursor) {
+	r, d, ev := c.r, c.d, &c.ev
+	if c.pos == len(r.buf) && !r.last {
+		s.endCursor(c)
+		return
+	}
+	d.pos, d.blockCap, d.remaining = c.pos, c.blockCap, c.remaining
+	if !d.readEvent(ev) {
+		if d.status.State == StateTruncated && !r.last {
+			r.overran = true
+		} else {
+			r.final = true
+			r.status = d.status
+		}
+		s.endCursor(c)
+		return
+	}
+	c.pos, c.blockCap, c.remaining = d.pos, d.blockCap, d.remaining
+	if s.want[ev.Type] {
+		r.wants = append(r.wants, wantedEvent{pos: int(ev.Offset - r.start), cap: ev.Cap})
+		return
+	}
+	t := c.t
+	t.counts[ev.Type]++
+	t.kinds[ev.Type] = ev.Kind
+	if ev.Kind != KindBlockMarker {
+		t.first = min(t.first, ev.Time)
+		t.last = max(t.last, ev.Time)
+		t.maxCap = max(t.maxCap, ev.Cap)
+	}
+}
+
+// endCursor completes c's range: where it stopped, and its tally.
+func (s *skimmer) endCursor(c *cursor) {
+	c.done = true
+	r, t := c.r, c.t
+	r.stopPos, r.stopCap, r.stopRem = r.start+int64(c.pos), c.blockCap, c.remaining
+	t.events = 0
+	for id, n := range t.counts {
+		if n == 0 {
+			continue
+		}
+		if s.fast[id]&fastSize != 0 {
+			t.kinds[id] = s.kinds[id]
+		}
+		if t.kinds[id] != KindBlockMarker {
+			t.events += n
+		}
+	}
+}
+
+// deliver decodes r's wanted events again, in order, hands them out, and
+// adds r's tally.
+func (s *skimmer) deliver(r *skimRange) {
+	d := s.rangeDecoder(r.buf, r.start)
+	for _, w := range r.wants {
+		d.pos, d.blockCap, d.remaining = w.pos, w.cap, math.MaxInt64
+		if !d.readEvent(&s.ev) {
+			// scan read this very event: it cannot fail here.
+			panic(fmt.Sprintf("ingest: skim cannot re-read the event at byte %d", d.Offset()))
+		}
+		s.fn(&s.ev)
+	}
+	s.ev = Event{} // drop the references into r.buf
+	r.wants = nil
+	r.buf = nil
+	s.tally.merge(&r.tally)
+}
+
+func newRangeTally(n int) rangeTally {
+	return rangeTally{counts: make([]uint64, n), kinds: make([]Kind, n), first: math.MaxUint64, maxCap: NoCap}
+}
+
+// merge adds the tally of the range that follows t's in the file.
+func (t *rangeTally) merge(o *rangeTally) {
+	for id, n := range o.counts {
+		if n != 0 {
+			t.counts[id] += n
+			t.kinds[id] = o.kinds[id]
+		}
+	}
+	t.events += o.events
+	t.first = min(t.first, o.first)
+	t.last = max(t.last, o.last)
+	t.maxCap = max(t.maxCap, o.maxCap)
+}
+
+func (t *rangeTally) result() Tally {
+	out := Tally{Types: make([]TypeTally, len(t.counts)), Events: t.events, MaxCap: t.maxCap}
+	for id, n := range t.counts {
+		out.Types[id] = TypeTally{Count: n, Kind: t.kinds[id]}
+	}
+	if t.events > 0 {
+		out.FirstNS, out.LastNS = t.first, t.last
+	}
+	return out
+}

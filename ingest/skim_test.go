@@ -1,0 +1,373 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"syscall"
+	"testing"
+)
+
+// skimTestLogs are the logs the skim tests run over: the public corpus, the
+// GHC 9.0.2 runs and the generated heap-profile runs.
+func skimTestLogs(t *testing.T) map[string][]byte {
+	t.Helper()
+	logs := map[string][]byte{}
+	for _, pat := range []string{"../testdata/corpus/*.eventlog", "../testdata/ghc-9.0.2/*.eventlog", "../testdata/generated/*.eventlog"} {
+		files, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			logs[filepath.Base(f)] = data
+		}
+	}
+	if len(logs) < 40 {
+		t.Fatalf("only %d test logs found", len(logs))
+	}
+	return logs
+}
+
+// expectedSkim is what Skim must give, worked out from a Decoder: the
+// events of the wanted types, and the tally of the others.
+func expectedSkim(data []byte, kinds []Kind) ([]Event, Tally, *Header, Status) {
+	d := NewDecoder()
+	d.Feed(data)
+	d.End()
+	wanted := map[Kind]bool{}
+	for _, k := range kinds {
+		wanted[k] = true
+	}
+	var evs []Event
+	t := Tally{MaxCap: NoCap}
+	var ev Event
+	for d.Next(&ev) {
+		// A type is wanted by the kind its declaration decodes as.
+		if wanted[d.plans[ev.Type].kind] {
+			evs = append(evs, ev.Clone())
+			continue
+		}
+		for int(ev.Type) >= len(t.Types) {
+			t.Types = append(t.Types, TypeTally{})
+		}
+		t.Types[ev.Type].Count++
+		t.Types[ev.Type].Kind = ev.Kind
+		if ev.Kind == KindBlockMarker {
+			continue
+		}
+		if t.Events == 0 || ev.Time < t.FirstNS {
+			t.FirstNS = ev.Time
+		}
+		if t.Events == 0 || ev.Time > t.LastNS {
+			t.LastNS = ev.Time
+		}
+		t.Events++
+		t.MaxCap = max(t.MaxCap, ev.Cap)
+	}
+	return evs, t, d.Header(), d.Status()
+}
+
+// checkSkim compares Skim over data with the Decoder.
+func checkSkim(t *testing.T, name string, data []byte, kinds []Kind) {
+	t.Helper()
+	wantEvs, wantTally, wantHeader, wantStatus := expectedSkim(data, kinds)
+	var got []Event
+	res := Skim(data, kinds, func(ev *Event) { got = append(got, ev.Clone()) })
+	if res.Status != wantStatus {
+		t.Fatalf("%s: status %v, want %v", name, res.Status, wantStatus)
+	}
+	if (res.Header == nil) != (wantHeader == nil) || res.Header != nil && !reflect.DeepEqual(res.Header.Types, wantHeader.Types) {
+		t.Fatalf("%s: header differs", name)
+	}
+	if len(got) != len(wantEvs) {
+		t.Fatalf("%s: %d events handed out, want %d", name, len(got), len(wantEvs))
+	}
+	for i := range got {
+		if !reflect.DeepEqual(got[i], wantEvs[i]) {
+			t.Fatalf("%s: event %d is\n%+v\nwant\n%+v", name, i, got[i], wantEvs[i])
+		}
+	}
+	// Compare tallies on the ids either has, ignoring trailing zeros.
+	n := max(len(res.Tally.Types), len(wantTally.Types))
+	for id := range n {
+		var g, w TypeTally
+		if id < len(res.Tally.Types) {
+			g = res.Tally.Types[id]
+		}
+		if id < len(wantTally.Types) {
+			w = wantTally.Types[id]
+		}
+		if g.Count != w.Count || w.Count != 0 && g.Kind != w.Kind {
+			t.Fatalf("%s: tally of type %d is %+v, want %+v", name, id, g, w)
+		}
+	}
+	gt, wt := res.Tally, wantTally
+	gt.Types, wt.Types = nil, nil
+	if !reflect.DeepEqual(gt, wt) {
+		t.Fatalf("%s: tally %+v, want %+v", name, gt, wt)
+	}
+}
+
+// skimKindSets are the selections the tests skim with.
+var skimKindSets = map[string][]Kind{
+	"none":    nil,
+	"summary": summaryKinds,
+	"threads": {KindCreateThread, KindRunThread, KindStopThread, KindThreadLabel, KindUserMsg, KindBlockMarker},
+	"all":     allKinds(),
+}
+
+func allKinds() []Kind {
+	ks := []Kind{KindUnknown}
+	for id := range 1 << 16 {
+		if _, ok := specs[Kind(id)]; ok {
+			ks = append(ks, Kind(id))
+		}
+	}
+	return ks
+}
+
+// withRangeBytes runs f with the smallest skim range set to n bytes.
+func withRangeBytes(n int64, f func()) {
+	old := rangeBytes
+	rangeBytes = n
+	defer func() { rangeBytes = old }()
+	f()
+}
+
+// TestSkimMatchesDecoder: on every test log, for several selections, and
+// cut into ranges of every block up to one range for the whole log, Skim
+// hands out exactly the Decoder's events of the wanted types, in order,
+// tallies exactly the others, and ends with the Decoder's status.
+func TestSkimMatchesDecoder(t *testing.T) {
+	for name, data := range skimTestLogs(t) {
+		for kname, kinds := range skimKindSets {
+			for _, rb := range []int64{1, 4096, 1 << 20} {
+				withRangeBytes(rb, func() {
+					checkSkim(t, fmt.Sprintf("%s/%s/range %d", name, kname, rb), data, kinds)
+				})
+			}
+		}
+	}
+}
+
+// blockMarkerOffsets returns where the block markers of data are.
+func blockMarkerOffsets(t *testing.T, data []byte) []int64 {
+	t.Helper()
+	var out []int64
+	_, _, err := ReadAll(bytes.NewReader(data), func(ev *Event) error {
+		if ev.Kind == KindBlockMarker {
+			out = append(out, ev.Offset)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// reblock rewrites an eventlog with its events in blocks of at most about
+// size bytes, one capability per block, as GHC writes them, so that small
+// logs have many blocks. Events decode as before.
+func reblock(t *testing.T, data []byte, size int) []byte {
+	t.Helper()
+	d := NewDecoder()
+	d.Feed(data)
+	d.End()
+	var ev Event
+	if !d.Next(&ev) {
+		t.Fatal("no events")
+	}
+	out := bytes.Clone(data[:ev.Offset]) // the header and the data begin marker
+	var block []byte
+	blockCap := int32(NoCap)
+	var last uint64
+	flush := func() {
+		if len(block) == 0 {
+			return
+		}
+		c := uint16(0xFFFF)
+		if blockCap != NoCap {
+			c = uint16(blockCap)
+		}
+		m := make([]byte, 24)
+		binary.BigEndian.PutUint16(m, uint16(KindBlockMarker))
+		binary.BigEndian.PutUint64(m[2:], 0)
+		binary.BigEndian.PutUint32(m[10:], uint32(24+len(block)))
+		binary.BigEndian.PutUint64(m[14:], last)
+		binary.BigEndian.PutUint16(m[22:], c)
+		out = append(append(out, m...), block...)
+		block = block[:0]
+	}
+	for ok := true; ok; ok = d.Next(&ev) {
+		if ev.Kind == KindBlockMarker {
+			continue
+		}
+		if ev.Cap != blockCap || len(block)+len(ev.Raw) > size {
+			flush()
+			blockCap = ev.Cap
+		}
+		block = append(block, ev.Raw...)
+		last = ev.Time
+	}
+	flush()
+	if d.Status().State != StateComplete {
+		t.Fatalf("reblock: %v", d.Status())
+	}
+	return append(out, 0xFF, 0xFF)
+}
+
+// TestSkimDamagedLogs: truncated logs, and logs with damaged bytes where
+// the skim cuts them (block markers, their sizes) and elsewhere, give what
+// the Decoder gives; whatever the damage, Skim neither panics nor hangs.
+func TestSkimDamagedLogs(t *testing.T) {
+	orig, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := reblock(t, orig, 2<<10)
+	blocks := blockMarkerOffsets(t, data)
+	if len(blocks) < 50 {
+		t.Fatalf("only %d blocks", len(blocks))
+	}
+	withRangeBytes(1, func() { checkSkim(t, "reblocked", data, skimKindSets["all"]) })
+	rng := rand.New(rand.NewPCG(1, 2))
+	withRangeBytes(1, func() {
+		// Cuts around every block marker, and anywhere.
+		for i := 0; i < len(blocks); i += 5 {
+			b := blocks[i]
+			for _, cut := range []int64{b - 1, b, b + 1, b + 5, b + 23} {
+				if cut > 0 && cut < int64(len(data)) {
+					checkSkim(t, fmt.Sprintf("cut at %d", cut), data[:cut], summaryKinds)
+				}
+			}
+		}
+		for range 40 {
+			cut := rng.IntN(len(data))
+			checkSkim(t, fmt.Sprintf("cut at %d", cut), data[:cut], summaryKinds)
+		}
+		// Block sizes that lie: shorter, longer, zero, past the end.
+		for i := 1; i < len(blocks); i += 7 {
+			b := blocks[i]
+			for _, size := range []uint32{0, 7, 24, 1000, 1 << 30} {
+				bad := bytes.Clone(data)
+				binary.BigEndian.PutUint32(bad[b+10:], size)
+				checkSkim(t, fmt.Sprintf("block %d size %d", i, size), bad, summaryKinds)
+			}
+			old := binary.BigEndian.Uint32(data[b+10:])
+			for _, delta := range []int{-3, -1, 1, 2, 14} {
+				bad := bytes.Clone(data)
+				binary.BigEndian.PutUint32(bad[b+10:], uint32(int(old)+delta))
+				checkSkim(t, fmt.Sprintf("block %d size %+d", i, delta), bad, skimKindSets["all"])
+			}
+		}
+		// A block size that leads the skim to a false block marker in
+		// the middle of an event (written into the top of its
+		// timestamp): the piece before it overruns the cut.
+		var inner []int64
+		_, _, _ = ReadAll(bytes.NewReader(data), func(ev *Event) error {
+			if ev.Kind != KindBlockMarker && ev.Offset > blocks[len(blocks)/2] {
+				inner = append(inner, ev.Offset)
+			}
+			return nil
+		})
+		for _, e := range []int64{inner[3], inner[len(inner)/3], inner[len(inner)-9]} {
+			bad := bytes.Clone(data)
+			x := e + 2
+			binary.BigEndian.PutUint16(bad[x:], uint16(KindBlockMarker))
+			from := blocks[1]
+			binary.BigEndian.PutUint32(bad[from+10:], uint32(x-from))
+			checkSkim(t, fmt.Sprintf("false marker at %d", x), bad, skimKindSets["all"])
+		}
+		// An undeclared event type, or the end marker, in a later block.
+		for _, mark := range []uint16{0xFFFF, 0xFFF0} {
+			bad := bytes.Clone(data)
+			at := blocks[len(blocks)/2] + 24
+			binary.BigEndian.PutUint16(bad[at:], mark)
+			checkSkim(t, fmt.Sprintf("id %#x at %d", mark, at), bad, summaryKinds)
+		}
+		// Random bytes anywhere.
+		for range 60 {
+			bad := bytes.Clone(data)
+			for range 1 + rng.IntN(4) {
+				bad[rng.IntN(len(bad))] = byte(rng.Uint32())
+			}
+			checkSkim(t, "random damage", bad, summaryKinds)
+		}
+	})
+}
+
+// TestSkimFile: the file skim equals the in-memory one; what is not a
+// regular file, or not there, is an error.
+func TestSkimFile(t *testing.T) {
+	path := "../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withRangeBytes(1, func() {
+		var mem, file []Event
+		want := Skim(data, summaryKinds, func(ev *Event) { mem = append(mem, ev.Clone()) })
+		got, err := SkimFile(path, summaryKinds, func(ev *Event) { file = append(file, ev.Clone()) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(file, mem) {
+			t.Fatalf("file skim differs from memory skim")
+		}
+	})
+	if _, err := SkimFile(filepath.Join(t.TempDir(), "missing.eventlog"), nil, func(*Event) {}); err == nil {
+		t.Error("no error for a missing file")
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if _, err := SkimFile(fifo, nil, func(*Event) {}); err == nil {
+		t.Error("no error for a FIFO")
+	}
+	empty := filepath.Join(t.TempDir(), "empty.eventlog")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := SkimFile(empty, nil, func(*Event) {})
+	if err != nil || r.Status.State != StateTruncated || r.Status.Offset != 0 {
+		t.Errorf("empty file: %v, %v; want truncated at 0", r.Status, err)
+	}
+}
+
+// TestSkimFileShrinking: a file cut short while it is skimmed is an error,
+// not a crash.
+func TestSkimFileShrinking(t *testing.T) {
+	orig, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "shrinking.eventlog")
+	if err := os.WriteFile(path, reblock(t, orig, 2<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	withRangeBytes(1, func() {
+		cut := false
+		_, err := SkimFile(path, skimKindSets["all"], func(*Event) {
+			if !cut {
+				cut = true
+				if err := os.Truncate(path, 0); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		if err == nil {
+			t.Fatal("no error for a file that shrank")
+		}
+		t.Log(err)
+	})
+}

@@ -1,0 +1,103 @@
+package timeline
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// summarizeStream is the Summary of the log at path decoded as a stream,
+// every event through the Summarizer: what SummarizeFile must equal.
+func summarizeStream(t testing.TB, path string) Summary {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := Summarize(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSummarizeFileMatchesSummarize: skimming a file (only the events the
+// statistics need decoded, the others tallied) gives the very Summary that
+// decoding every event does, on every test log and on cut-short copies.
+func TestSummarizeFileMatchesSummarize(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"../testdata/corpus/*.eventlog", "../testdata/ghc-9.0.2/*.eventlog", "../testdata/generated/*.eventlog"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 40 {
+		t.Fatalf("only %d logs", len(files))
+	}
+	dir := t.TempDir()
+	for i, path := range files {
+		check := func(path string) {
+			t.Helper()
+			got, err := SummarizeFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := summarizeStream(t, path); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: SummarizeFile\n%+v\nSummarize\n%+v", path, got, want)
+			}
+		}
+		check(path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := filepath.Join(dir, filepath.Base(path))
+		if err := os.WriteFile(cut, data[:len(data)*(i%7+2)/10], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		check(cut)
+	}
+	if _, err := SummarizeFile(filepath.Join(dir, "missing.eventlog")); err == nil {
+		t.Error("no error for a missing file")
+	}
+}
+
+// TestSummarizeFileBig checks the same on the ≥ 100 MB log of
+// testdata/haskell/gen.sh, which the skim cuts into many pieces, when it is
+// there (HECSCOPE_BIG names it).
+func TestSummarizeFileBig(t *testing.T) {
+	path := os.Getenv("HECSCOPE_BIG")
+	if path == "" {
+		path = "/tmp/hecscope-gen/big.eventlog"
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("no big eventlog at %s (run testdata/haskell/gen.sh or set HECSCOPE_BIG)", path)
+	}
+	got, err := SummarizeFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := summarizeStream(t, path); !reflect.DeepEqual(got, want) {
+		t.Errorf("SummarizeFile\n%+v\nSummarize\n%+v", got, want)
+	}
+}
+
+// BenchmarkSummarizeFile is `hecscope summary` without the report: skim the
+// big log on all cores and summarise it.
+func BenchmarkSummarizeFile(b *testing.B) {
+	path := bigLog(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	for b.Loop() {
+		if _, err := SummarizeFile(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
