@@ -57,7 +57,7 @@ type SkimResult struct {
 // up to GOMAXPROCS goroutines; fn may be called from any of them. The
 // events' Data and Raw alias data, which must not change while Skim runs.
 func Skim(data []byte, kinds []Kind, fn func(*Event)) SkimResult {
-	r, _ := skim(data, kinds, fn)
+	r, _ := skim(data, kinds, fn, nil)
 	return r
 }
 
@@ -86,7 +86,10 @@ func SkimFile(path string, kinds []Kind, fn func(*Event)) (SkimResult, error) {
 	if err != nil {
 		return SkimResult{}, err
 	}
-	res, err := skim(data, kinds, fn)
+	// Pages the skim does not need (pieces already handed out) are let go
+	// at once, so that the mapping never holds much more than the pieces
+	// in work.
+	res, err := skim(data, kinds, fn, func(start, end int64) { dropPages(data, start, end) })
 	if uerr := unmap(); err == nil && uerr != nil {
 		err = fmt.Errorf("unmapping %s: %w", path, uerr)
 	}
@@ -117,6 +120,7 @@ type skimmer struct {
 	fast   []uint32 // by id: see fastWant and fastSize; 0 for events that need the Decoder
 	kinds  []Kind   // by id: the kind of fast-tallied events
 	fn     func(*Event)
+	idle   func(start, end int64)
 
 	ranges   []*skimRange
 	nextScan atomic.Int64 // index of the next range to scan
@@ -181,7 +185,9 @@ type rangeTally struct {
 	maxCap      int32
 }
 
-func skim(data []byte, kinds []Kind, fn func(*Event)) (res SkimResult, err error) {
+// skim is Skim; idle, if not nil, is told about pieces [start, end) of data
+// the skim does not need for the time being.
+func skim(data []byte, kinds []Kind, fn func(*Event), idle func(start, end int64)) (res SkimResult, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if e := recover(); e != nil {
@@ -196,6 +202,7 @@ func skim(data []byte, kinds []Kind, fn func(*Event)) (res SkimResult, err error
 		return SkimResult{Header: d.Header(), Status: d.status, Tally: Tally{MaxCap: NoCap}}, nil
 	}
 	s := newSkimmer(data, d, kinds, fn)
+	s.idle = idle
 	s.ranges = s.split(int64(d.pos))
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(s.ranges)) - 1 {
@@ -307,6 +314,9 @@ func (s *skimmer) blockStarts(start int64) []int64 {
 		}
 		out = append(out, pos)
 		size := int64(binary.BigEndian.Uint32(m[10:]))
+		if s.idle != nil {
+			s.idle(pos, pos+head) // a mapped file may have mapped much around it
+		}
 		if size < head {
 			break
 		}
@@ -627,6 +637,9 @@ func (s *skimmer) deliver(r *skimRange) {
 	s.ev = Event{} // drop the references into r.buf
 	r.wants = nil
 	r.buf = nil
+	if s.idle != nil {
+		s.idle(r.start, r.end)
+	}
 	s.tally.merge(&r.tally)
 }
 
