@@ -123,8 +123,9 @@ type skimmer struct {
 	idle   func(start, end int64)
 
 	ranges   []*skimRange
-	nextScan atomic.Int64 // index of the next range to scan
-	stopped  atomic.Bool  // the stream has ended, or reading failed: scan no more
+	nextScan atomic.Int64       // index of the next range to scan
+	spare    chan []wantedEvent // emptied wants lists of handed-out ranges, for reuse
+	stopped  atomic.Bool        // the stream has ended, or reading failed: scan no more
 
 	// Ranges are handed out in file order, each by whichever goroutine
 	// finds it due, often the one that has just scanned it.
@@ -259,7 +260,8 @@ func newSkimmer(data []byte, d *Decoder, kinds []Kind, fn func(*Event)) *skimmer
 	// index them by a byte without bounds checks.
 	n := max(len(d.plans), 256)
 	s := &skimmer{data: data, size: int64(len(data)), header: d.header, plans: d.plans, fn: fn,
-		want: make([]bool, n), fast: make([]uint32, n), kinds: make([]Kind, n), tally: newRangeTally(n)}
+		want: make([]bool, n), fast: make([]uint32, n), kinds: make([]Kind, n), tally: newRangeTally(n),
+		spare: make(chan []wantedEvent, 4*runtime.GOMAXPROCS(0))}
 	for id, p := range d.plans {
 		if !p.declared {
 			continue
@@ -422,6 +424,10 @@ type cursor struct {
 
 func (s *skimmer) newCursor(r *skimRange) *cursor {
 	r.buf = s.data[r.start:r.end:r.end]
+	select {
+	case r.wants = <-s.spare:
+	default:
+	}
 	r.tally = newRangeTally(len(s.want))
 	return &cursor{r: r, d: s.rangeDecoder(r.buf, r.start), blockCap: r.blockCap, remaining: r.remaining, t: &r.tally}
 }
@@ -635,6 +641,12 @@ func (s *skimmer) deliver(r *skimRange) {
 		s.fn(&s.ev)
 	}
 	s.ev = Event{} // drop the references into r.buf
+	// Only a few ranges are in work at a time: their lists of wanted
+	// events can be used again rather than grown anew for every range.
+	select {
+	case s.spare <- r.wants[:0]:
+	default:
+	}
 	r.wants = nil
 	r.buf = nil
 	if s.idle != nil {
