@@ -17,6 +17,3 @@ func mapFile(f *os.File, size int64) ([]byte, func() error, error) {
 	}
 	return b, func() error { return nil }, nil
 }
-
-// dropPages does nothing: the data is ordinary memory.
-func dropPages(data []byte, start, end int64) {}
