@@ -1,41 +1,78 @@
+// Command hecscope-gui is hecscope's desktop app. `hecscope [FILE...]` and
+// `hecscope --attach URL` start it; it can also be started on its own, as the
+// desktop entry does:
+//
+//	hecscope-gui [FILE...]       a window on each eventlog or .hp file (the start page if none)
+//	hecscope-gui --attach URL    a window watching a running program
+//
+// It is a program of its own so that hecscope's commands never load the
+// libraries of a desktop app (OpenGL, X11, GTK): loading and initialising
+// them takes longer than summarising a 100 MB eventlog.
 package main
 
 import (
+	"fmt"
 	"os"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
+
 	"github.com/hecscope/hecscope/app"
+	_ "github.com/hecscope/hecscope/cmd/hecscope-gui/internal/plainlocale" // before Fyne initialises
 )
 
-// runGUI opens the desktop app: a window per file in paths, or the start
-// page if there are none. It returns when the last window closes.
-func runGUI(paths []string) int {
-	fyneapp.SetMetadata(fyne.AppMetadata{ID: app.ID, Name: app.Name, Version: app.Version, Build: 1, Icon: app.Icon})
-	a := app.New(fyneapp.NewWithID(app.ID))
-	if len(paths) == 0 {
+const usage = "usage: hecscope [FILE...]      open the desktop app (on each eventlog or .hp file)\n       hecscope --attach URL  watch a running program (tcp://, unix://, fifo://, follow://)"
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run starts the app as args ask and returns the exit code once the last
+// window has closed (2 for a usage error).
+func run(args []string) int {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintln(os.Stderr, usage)
+		return 0
+	}
+	if url, ok := strings.CutPrefix(args0(args), "--attach="); ok || args0(args) == "--attach" {
+		if !ok && len(args) > 1 {
+			url, args = args[1], args[1:]
+		}
+		if url == "" || len(args) != 1 {
+			fmt.Fprintln(os.Stderr, "usage: hecscope --attach URL")
+			return 2
+		}
+		a := newApp()
+		a.Attach(url)
+		a.Run()
+		return 0
+	}
+	for _, p := range args {
+		if strings.HasPrefix(p, "-") {
+			fmt.Fprintf(os.Stderr, "hecscope: unknown option %q\n%s\n", p, usage)
+			return 2
+		}
+	}
+	a := newApp()
+	if len(args) == 0 {
 		a.ShowStart()
 	}
-	for _, p := range paths {
+	for _, p := range args {
 		a.Open(p)
 	}
 	a.Run()
 	return 0
 }
 
-// runAttachGUI opens the desktop app on a window watching the live stream
-// at url. It returns when the last window closes.
-func runAttachGUI(url string) int {
-	fyneapp.SetMetadata(fyne.AppMetadata{ID: app.ID, Name: app.Name, Version: app.Version, Build: 1, Icon: app.Icon})
-	a := app.New(fyneapp.NewWithID(app.ID))
-	a.Attach(url)
-	a.Run()
-	return 0
+func args0(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
 }
 
-// isFile reports whether path names an existing regular file (so that the
-// argument is a file to open rather than a subcommand).
-func isFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
+func newApp() *app.App {
+	fyneapp.SetMetadata(fyne.AppMetadata{ID: app.ID, Name: app.Name, Version: app.Version, Build: 1, Icon: app.Icon})
+	return app.New(fyneapp.NewWithID(app.ID))
 }

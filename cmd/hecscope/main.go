@@ -1,13 +1,12 @@
-// Command hecscope is a viewer for GHC eventlogs. Without a subcommand it opens
-// the desktop app; its subcommands work headless.
+// Command hecscope is a viewer for GHC eventlogs. Its subcommands work
+// headless; without one (or given files, or --attach) it starts the desktop
+// app, the program hecscope-gui.
 package main
 
 import (
 	"fmt"
 	"os"
 	"strings"
-
-	_ "github.com/hecscope/hecscope/cmd/hecscope/internal/plainlocale" // before Fyne initialises
 )
 
 // command is one subcommand: it gets the arguments after its name and returns
@@ -49,7 +48,7 @@ func run(args []string) int {
 			fmt.Fprintln(os.Stderr, "usage: hecscope --attach URL")
 			return 2
 		}
-		return runAttachGUI(url)
+		return runGUI([]string{"--attach=" + url})
 	}
 	for _, c := range commands {
 		if c.name == args[0] {

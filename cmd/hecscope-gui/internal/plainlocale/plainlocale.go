@@ -12,7 +12,7 @@
 // It must be initialised before Fyne's lang package. Go initialises packages
 // in import-path order among those whose imports are ready; this package
 // imports only os and strings, and its path sorts before golang.org/x/text,
-// which Fyne's lang package waits for. cmd/hecscope imports it for that
+// which Fyne's lang package waits for. cmd/hecscope-gui imports it for that
 // effect alone.
 package plainlocale
 
