@@ -12,17 +12,20 @@ import (
 	"sync/atomic"
 )
 
-// Tally counts the events a skim passed over without handing them out.
+// Tally counts the events a skim passed over without handing them out,
+// and bounds the times and capabilities of all it passed over.
 type Tally struct {
 	// Types holds, per event type id, how many events of that type were
 	// tallied and the kind the last of them decoded as.
 	Types []TypeTally
 	// Events is the number of tallied events other than block markers.
 	Events uint64
-	// FirstNS and LastNS are the smallest and largest timestamps of those
-	// events; they mean nothing when Events is 0.
+	// FirstNS and LastNS are the smallest and largest timestamps of all
+	// the events passed over, handed out or not, block markers aside;
+	// FirstNS > LastNS if there were none.
 	FirstNS, LastNS uint64
-	// MaxCap is the highest capability among them (NoCap if none had one).
+	// MaxCap is the highest capability among those events (NoCap if none
+	// had one).
 	MaxCap int32
 }
 
@@ -86,10 +89,23 @@ func SkimFile(path string, kinds []Kind, fn func(*Event)) (SkimResult, error) {
 	if err != nil {
 		return SkimResult{}, err
 	}
-	// Pages the skim does not need (pieces already handed out) are let go
-	// at once, so that the mapping never holds much more than the pieces
-	// in work.
-	res, err := skim(data, kinds, fn, func(start, end int64) { dropPages(data, start, end) })
+	// Pages the skim does not need (pieces already handed out, mostly) are
+	// let go soon, so that the mapping never holds much more than the
+	// pieces in work: a span of consecutive pieces at a time, since each
+	// release interrupts every core the process runs on (to flush its TLB).
+	var lo, hi int64 // pending: pages of [lo, hi)
+	release := func(start, end int64) {
+		if start != hi {
+			dropPages(data, lo, hi)
+			lo = start
+		}
+		hi = end
+		if hi-lo >= releaseBytes {
+			dropPages(data, lo, hi)
+			lo = hi
+		}
+	}
+	res, err := skim(data, kinds, fn, release)
 	if uerr := unmap(); err == nil && uerr != nil {
 		err = fmt.Errorf("unmapping %s: %w", path, uerr)
 	}
@@ -102,6 +118,9 @@ func SkimFile(path string, kinds []Kind, fn func(*Event)) (SkimResult, error) {
 // errFault reports that reading mapped memory failed, as it does when a
 // mapped file shrinks underneath.
 var errFault = errors.New("the file could not be read to its end (did it shrink?)")
+
+// releaseBytes is how much of a mapped file SkimFile lets go at a time.
+const releaseBytes = 8 << 20
 
 // rangeBytes is the smallest piece of the data section a skim goroutine
 // scans on its own: small enough to be still in the cache of the core that
@@ -138,12 +157,37 @@ type skimmer struct {
 	err        error
 }
 
-// An entry of skimmer.fast: the whole size of an event whose framing and
-// kind follow from its type id alone, and whether it is wanted.
+// An entry of skimmer.fast is non-zero for events whose framing and kind
+// follow from their type id alone (for variable-size ones, from their
+// length field too): the whole size of a fixed-size event, or the smallest
+// payload a variable-size one must have to decode as its kind (fastVar);
+// and whether it is wanted.
 const (
 	fastSize = 1<<24 - 1
+	fastVar  = 1 << 30
 	fastWant = 1 << 31
 )
+
+// fastLen returns the size of the event at buf[pos:] (at least 10 bytes
+// long) whose type has the entry f in skimmer.fast, or 0 if the event is
+// not fast (or not whole).
+func fastLen(buf []byte, pos int, f uint32) int {
+	n := int(f & fastSize)
+	if f&fastVar != 0 {
+		if len(buf)-pos < 12 {
+			return 0
+		}
+		m := int(binary.BigEndian.Uint16(buf[pos+10:]))
+		if m < n {
+			return 0 // too short for its kind: the Decoder makes it unknown
+		}
+		n = 12 + m
+	}
+	if len(buf)-pos < n {
+		return 0
+	}
+	return n
+}
 
 // skimRange is one piece of the data section and what scanning it found.
 type skimRange struct {
@@ -181,6 +225,7 @@ type wantedEvent struct {
 type rangeTally struct {
 	counts      []uint64
 	kinds       []Kind
+	slowAt      []uint64 // by id, for fast types: counts[id] after its last event that went the Decoder's way
 	events      uint64
 	first, last uint64
 	maxCap      int32
@@ -200,7 +245,7 @@ func skim(data []byte, kinds []Kind, fn func(*Event), idle func(start, end int64
 	}()
 	d := sliceDecoder(data)
 	if !d.readHeader() {
-		return SkimResult{Header: d.Header(), Status: d.status, Tally: Tally{MaxCap: NoCap}}, nil
+		return SkimResult{Header: d.Header(), Status: d.status, Tally: Tally{FirstNS: math.MaxUint64, MaxCap: NoCap}}, nil
 	}
 	s := newSkimmer(data, d, kinds, fn)
 	s.idle = idle
@@ -269,14 +314,20 @@ func newSkimmer(data []byte, d *Decoder, kinds []Kind, fn func(*Event)) *skimmer
 		s.want[id] = wanted[p.kind]
 		s.kinds[id] = p.kind
 		// Events whose framing or kind depends on more than their type id
-		// go the Decoder's way; the rest are handled on the spot.
+		// and length go the Decoder's way, and so do wanted variable-size
+		// ones; the rest are handled on the spot.
 		switch {
-		case p.size == VariableSize, p.kind == KindBlockMarker, p.kind == KindNonmovingHeapCensus:
-		default:
+		case p.kind == KindBlockMarker, p.kind == KindNonmovingHeapCensus:
+		case p.size != VariableSize:
 			s.fast[id] = uint32(10 + p.size)
 			if s.want[id] {
 				s.fast[id] |= fastWant
 			}
+		case s.want[id]:
+		case p.lay == nil:
+			s.fast[id] = fastVar // always unknown
+		case p.lay.tail == tailRest:
+			s.fast[id] = fastVar | uint32(p.lay.size)
 		}
 	}
 	return s
@@ -316,13 +367,15 @@ func (s *skimmer) blockStarts(start int64) []int64 {
 		}
 		out = append(out, pos)
 		size := int64(binary.BigEndian.Uint32(m[10:]))
-		if s.idle != nil {
-			s.idle(pos, pos+head) // a mapped file may have mapped much around it
-		}
 		if size < head {
 			break
 		}
 		pos += size
+	}
+	if s.idle != nil && len(out) > 0 {
+		// Reading the markers of a mapped file may have mapped much
+		// around each.
+		s.idle(start, min(out[len(out)-1]+head, s.size))
 	}
 	return out
 }
@@ -467,8 +520,8 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 	ca, cb := (*[256]uint64)(a.t.counts), (*[256]uint64)(b.t.counts)
 	pa, ea, capA, remA := a.pos, len(bufA), a.blockCap, a.remaining
 	pb, eb, capB, remB := b.pos, len(bufB), b.blockCap, b.remaining
-	firstA, lastA, maxA := a.t.first, a.t.last, a.t.maxCap
-	firstB, lastB, maxB := b.t.first, b.t.last, b.t.maxCap
+	firstA, lastA, capA0, pa0 := a.t.first, a.t.last, capA, pa
+	firstB, lastB, capB0, pb0 := b.t.first, b.t.last, capB, pb
 	stop := 0
 	for {
 		if ea-pa < 10 {
@@ -480,18 +533,17 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 			break
 		}
 		f := fast[id]
-		n := int(f & fastSize)
-		if n == 0 || ea-pa < n {
+		n := fastLen(bufA, pa, f)
+		if n == 0 {
 			break
 		}
+		tm := binary.BigEndian.Uint64(e[2:])
+		firstA = min(firstA, tm)
+		lastA = max(lastA, tm)
 		if f&fastWant != 0 {
 			a.r.wants = append(a.r.wants, wantedEvent{pos: pa, cap: capA})
 		} else {
-			tm := binary.BigEndian.Uint64(e[2:])
 			ca[id]++
-			firstA = min(firstA, tm)
-			lastA = max(lastA, tm)
-			maxA = max(maxA, capA)
 		}
 		remA -= int64(n)
 		if remA <= 0 {
@@ -510,19 +562,18 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 			break
 		}
 		f = fast[id]
-		n = int(f & fastSize)
-		if n == 0 || eb-pb < n {
+		n = fastLen(bufB, pb, f)
+		if n == 0 {
 			stop = 1
 			break
 		}
+		tm = binary.BigEndian.Uint64(e[2:])
+		firstB = min(firstB, tm)
+		lastB = max(lastB, tm)
 		if f&fastWant != 0 {
 			b.r.wants = append(b.r.wants, wantedEvent{pos: pb, cap: capB})
 		} else {
-			tm := binary.BigEndian.Uint64(e[2:])
 			cb[id]++
-			firstB = min(firstB, tm)
-			lastB = max(lastB, tm)
-			maxB = max(maxB, capB)
 		}
 		remB -= int64(n)
 		if remB <= 0 {
@@ -532,8 +583,16 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 	}
 	a.pos, a.blockCap, a.remaining = pa, capA, remA
 	b.pos, b.blockCap, b.remaining = pb, capB, remB
-	a.t.first, a.t.last, a.t.maxCap = firstA, lastA, maxA
-	b.t.first, b.t.last, b.t.maxCap = firstB, lastB, maxB
+	a.t.first, a.t.last = firstA, lastA
+	b.t.first, b.t.last = firstB, lastB
+	// Within a block every event has the block's capability, and after
+	// its end none: the events passed had the one they started with.
+	if pa != pa0 {
+		a.t.maxCap = max(a.t.maxCap, capA0)
+	}
+	if pb != pb0 {
+		b.t.maxCap = max(b.t.maxCap, capB0)
+	}
 	return stop
 }
 
@@ -544,7 +603,7 @@ func (s *skimmer) fastOne(c *cursor) {
 	buf := c.r.buf
 	counts := (*[256]uint64)(c.t.counts)
 	pos, end, blockCap, remaining := c.pos, len(buf), c.blockCap, c.remaining
-	first, last, maxCap := c.t.first, c.t.last, c.t.maxCap
+	first, last, cap0, pos0 := c.t.first, c.t.last, blockCap, pos
 	for end-pos >= 10 {
 		e := buf[pos : pos+10 : pos+10]
 		id := e[1]
@@ -552,18 +611,17 @@ func (s *skimmer) fastOne(c *cursor) {
 			break
 		}
 		f := fast[id]
-		n := int(f & fastSize)
-		if n == 0 || end-pos < n {
+		n := fastLen(buf, pos, f)
+		if n == 0 {
 			break
 		}
+		tm := binary.BigEndian.Uint64(e[2:])
+		first = min(first, tm)
+		last = max(last, tm)
 		if f&fastWant != 0 {
 			c.r.wants = append(c.r.wants, wantedEvent{pos: pos, cap: blockCap})
 		} else {
-			tm := binary.BigEndian.Uint64(e[2:])
 			counts[id]++
-			first = min(first, tm)
-			last = max(last, tm)
-			maxCap = max(maxCap, blockCap)
 		}
 		remaining -= int64(n)
 		if remaining <= 0 {
@@ -572,7 +630,10 @@ func (s *skimmer) fastOne(c *cursor) {
 		pos += n
 	}
 	c.pos, c.blockCap, c.remaining = pos, blockCap, remaining
-	c.t.first, c.t.last, c.t.maxCap = first, last, maxCap
+	c.t.first, c.t.last = first, last
+	if pos != pos0 {
+		c.t.maxCap = max(c.t.maxCap, cap0)
+	}
 }
 
 // slowStep takes the event at c through the Decoder, or ends c at the end
@@ -595,17 +656,24 @@ func (s *skimmer) slowStep(c *cursor) {
 		return
 	}
 	c.pos, c.blockCap, c.remaining = d.pos, d.blockCap, d.remaining
-	if s.want[ev.Type] {
-		r.wants = append(r.wants, wantedEvent{pos: int(ev.Offset - r.start), cap: ev.Cap})
-		return
-	}
 	t := c.t
-	t.counts[ev.Type]++
-	t.kinds[ev.Type] = ev.Kind
 	if ev.Kind != KindBlockMarker {
 		t.first = min(t.first, ev.Time)
 		t.last = max(t.last, ev.Time)
 		t.maxCap = max(t.maxCap, ev.Cap)
+	}
+	if s.want[ev.Type] {
+		r.wants = append(r.wants, wantedEvent{pos: int(ev.Offset - r.start), cap: ev.Cap})
+		return
+	}
+	t.counts[ev.Type]++
+	t.kinds[ev.Type] = ev.Kind
+	if s.fast[ev.Type] != 0 {
+		// A variable-size event of a fast type, too short for its kind.
+		if t.slowAt == nil {
+			t.slowAt = make([]uint64, len(t.counts))
+		}
+		t.slowAt[ev.Type] = t.counts[ev.Type]
 	}
 }
 
@@ -619,7 +687,9 @@ func (s *skimmer) endCursor(c *cursor) {
 		if n == 0 {
 			continue
 		}
-		if s.fast[id]&fastSize != 0 {
+		// The kind of the type's last event: its plan's if that event
+		// went the fast way.
+		if s.fast[id] != 0 && (t.slowAt == nil || t.slowAt[id] != n) {
 			t.kinds[id] = s.kinds[id]
 		}
 		if t.kinds[id] != KindBlockMarker {
@@ -678,8 +748,6 @@ func (t *rangeTally) result() Tally {
 	for id, n := range t.counts {
 		out.Types[id] = TypeTally{Count: n, Kind: t.kinds[id]}
 	}
-	if t.events > 0 {
-		out.FirstNS, out.LastNS = t.first, t.last
-	}
+	out.FirstNS, out.LastNS = t.first, t.last
 	return out
 }

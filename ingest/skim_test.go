@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -47,9 +48,14 @@ func expectedSkim(data []byte, kinds []Kind) ([]Event, Tally, *Header, Status) {
 		wanted[k] = true
 	}
 	var evs []Event
-	t := Tally{MaxCap: NoCap}
+	t := Tally{FirstNS: math.MaxUint64, MaxCap: NoCap}
 	var ev Event
 	for d.Next(&ev) {
+		if ev.Kind != KindBlockMarker {
+			t.FirstNS = min(t.FirstNS, ev.Time)
+			t.LastNS = max(t.LastNS, ev.Time)
+			t.MaxCap = max(t.MaxCap, ev.Cap)
+		}
 		// A type is wanted by the kind its declaration decodes as.
 		if wanted[d.plans[ev.Type].kind] {
 			evs = append(evs, ev.Clone())
@@ -60,17 +66,9 @@ func expectedSkim(data []byte, kinds []Kind) ([]Event, Tally, *Header, Status) {
 		}
 		t.Types[ev.Type].Count++
 		t.Types[ev.Type].Kind = ev.Kind
-		if ev.Kind == KindBlockMarker {
-			continue
+		if ev.Kind != KindBlockMarker {
+			t.Events++
 		}
-		if t.Events == 0 || ev.Time < t.FirstNS {
-			t.FirstNS = ev.Time
-		}
-		if t.Events == 0 || ev.Time > t.LastNS {
-			t.LastNS = ev.Time
-		}
-		t.Events++
-		t.MaxCap = max(t.MaxCap, ev.Cap)
 	}
 	return evs, t, d.Header(), d.Status()
 }
@@ -179,6 +177,13 @@ func blockMarkerOffsets(t *testing.T, data []byte) []int64 {
 // logs have many blocks. Events decode as before.
 func reblock(t *testing.T, data []byte, size int) []byte {
 	t.Helper()
+	return rewrite(t, data, size, nil)
+}
+
+// rewrite is reblock with each event's bytes replaced by what edit returns
+// for it (if edit is not nil).
+func rewrite(t *testing.T, data []byte, size int, edit func(ev *Event) []byte) []byte {
+	t.Helper()
 	d := NewDecoder()
 	d.Feed(data)
 	d.End()
@@ -211,11 +216,15 @@ func reblock(t *testing.T, data []byte, size int) []byte {
 		if ev.Kind == KindBlockMarker {
 			continue
 		}
-		if ev.Cap != blockCap || len(block)+len(ev.Raw) > size {
+		raw := ev.Raw
+		if edit != nil {
+			raw = edit(&ev)
+		}
+		if ev.Cap != blockCap || len(block)+len(raw) > size {
 			flush()
 			blockCap = ev.Cap
 		}
-		block = append(block, ev.Raw...)
+		block = append(block, raw...)
 		last = ev.Time
 	}
 	flush()
@@ -223,6 +232,78 @@ func reblock(t *testing.T, data []byte, size int) []byte {
 		t.Fatalf("reblock: %v", d.Status())
 	}
 	return append(out, 0xFF, 0xFF)
+}
+
+// TestSkimShortVariableEvents: variable-size events too short for their
+// kind (a thread label without a thread id, say) decode as unknown; the
+// skim passes the others of their types on the spot and these through the
+// Decoder, and its tally still gives each type the kind of its last event.
+func TestSkimShortVariableEvents(t *testing.T) {
+	orig, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := func(ev *Event) []byte { // id, time, length 2, two bytes
+		return append(bytes.Clone(ev.Raw[:10]), 0, 2, 'x', 'y')
+	}
+	counts := map[Kind]int{}
+	for _, tc := range []struct {
+		name string
+		cut  func(k Kind, i int) bool // shorten the i-th event of kind k
+	}{
+		{"every 7th label", func(k Kind, i int) bool { return k == KindThreadLabel && i%7 == 3 }},
+		{"every other label and message", func(k Kind, i int) bool { return (k == KindThreadLabel || k == KindUserMsg) && i%2 == 1 }},
+		{"all labels", func(k Kind, i int) bool { return k == KindThreadLabel }},
+		{"first label", func(k Kind, i int) bool { return k == KindThreadLabel && i == 0 }},
+	} {
+		clear(counts)
+		shortened := 0
+		data := rewrite(t, orig, 2<<10, func(ev *Event) []byte {
+			i := counts[ev.Kind]
+			counts[ev.Kind]++
+			if ev.Kind == KindThreadLabel || ev.Kind == KindUserMsg {
+				if tc.cut(ev.Kind, i) {
+					shortened++
+					return short(ev)
+				}
+			}
+			return ev.Raw
+		})
+		if shortened == 0 || counts[KindThreadLabel] < 10 {
+			t.Fatalf("%s: %d events shortened of %d labels", tc.name, shortened, counts[KindThreadLabel])
+		}
+		for _, rb := range []int64{1, 4096, 1 << 20} {
+			withRangeBytes(rb, func() {
+				for kname, kinds := range skimKindSets {
+					checkSkim(t, fmt.Sprintf("%s/%s/range %d", tc.name, kname, rb), data, kinds)
+				}
+			})
+		}
+	}
+	// The last label of the log is short: its type's kind is unknown.
+	data := reblock(t, orig, 2<<10)
+	var last int64 = -1
+	_, _, _ = ReadAll(bytes.NewReader(data), func(ev *Event) error {
+		if ev.Kind == KindThreadLabel {
+			last = ev.Offset
+		}
+		return nil
+	})
+	if last < 0 {
+		t.Fatal("no thread label")
+	}
+	data = rewrite(t, data, 2<<10, func(ev *Event) []byte {
+		if ev.Offset == last {
+			return short(ev)
+		}
+		return ev.Raw
+	})
+	res := Skim(data, nil, func(*Event) {})
+	id := binary.BigEndian.Uint16(data[last:])
+	if got := res.Tally.Types[id].Kind; got != KindUnknown {
+		t.Errorf("type %d after a short last label: kind %v, want unknown", id, got)
+	}
+	withRangeBytes(1, func() { checkSkim(t, "last label short", data, nil) })
 }
 
 // TestSkimDamagedLogs: truncated logs, and logs with damaged bytes where

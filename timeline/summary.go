@@ -463,8 +463,9 @@ var SummaryKinds = []ingest.Kind{
 	ingest.KindGCStart, ingest.KindGCEnd, ingest.KindGCGlobalSync, ingest.KindGCStatsGHC,
 }
 
-// AddTally accumulates events that were only counted: it has the effect of
-// Add on each of them, provided none is of a kind in SummaryKinds.
+// AddTally accumulates the events a skim only counted: with Add on each
+// event the skim handed out, it has the effect of Add on every event,
+// provided none of the counted ones is of a kind in SummaryKinds.
 func (z *Summarizer) AddTally(t *ingest.Tally) {
 	s := &z.s
 	for id, tt := range t.Types {
@@ -481,10 +482,10 @@ func (z *Summarizer) AddTally(t *ingest.Tally) {
 			s.Threads += tt.Count
 		}
 	}
-	if t.Events == 0 {
-		return
-	}
 	s.Events += t.Events
+	if t.FirstNS > t.LastNS {
+		return // no events
+	}
 	if !z.seenEvent || t.FirstNS < s.FirstNS {
 		s.FirstNS = t.FirstNS
 	}
