@@ -514,17 +514,23 @@ func (s *skimmer) scan(ra, rb *skimRange) {
 
 // fastPair advances a and b in step over fast events; it returns 0 when a
 // has come to an event that is not fast (or to its end), 1 when b has.
+//
+// The loop keeps as little as it can in registers: per cursor its position
+// and the latest timestamp so far (an event earlier than that is rare, and
+// only then can it be the earliest, so only then is the tally's first
+// time touched). Capabilities need no work per event: within a stretch
+// of fast events, those before the block's end have the block's and the
+// rest none (see capEnd and leave).
 func (s *skimmer) fastPair(a, b *cursor) int {
 	fast := (*[256]uint32)(s.fast)
 	bufA, bufB := a.r.buf, b.r.buf
 	ca, cb := (*[256]uint64)(a.t.counts), (*[256]uint64)(b.t.counts)
-	pa, ea, capA, remA := a.pos, len(bufA), a.blockCap, a.remaining
-	pb, eb, capB, remB := b.pos, len(bufB), b.blockCap, b.remaining
-	firstA, lastA, capA0, pa0 := a.t.first, a.t.last, capA, pa
-	firstB, lastB, capB0, pb0 := b.t.first, b.t.last, capB, pb
+	pa, pb := a.pos, b.pos
+	endA, endB := a.capEnd(), b.capEnd()
+	var lastA, lastB uint64
 	stop := 0
 	for {
-		if ea-pa < 10 {
+		if len(bufA)-pa < 10 {
 			break
 		}
 		e := bufA[pa : pa+10 : pa+10]
@@ -537,21 +543,19 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 		if n == 0 {
 			break
 		}
-		tm := binary.BigEndian.Uint64(e[2:])
-		firstA = min(firstA, tm)
-		lastA = max(lastA, tm)
+		if tm := binary.BigEndian.Uint64(e[2:]); tm >= lastA {
+			lastA = tm
+		} else {
+			a.t.first = min(a.t.first, tm)
+		}
 		if f&fastWant != 0 {
-			a.r.wants = append(a.r.wants, wantedEvent{pos: pa, cap: capA})
+			a.want(pa, endA)
 		} else {
 			ca[id]++
 		}
-		remA -= int64(n)
-		if remA <= 0 {
-			capA = NoCap
-		}
 		pa += n
 
-		if eb-pb < 10 {
+		if len(bufB)-pb < 10 {
 			stop = 1
 			break
 		}
@@ -567,44 +571,32 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 			stop = 1
 			break
 		}
-		tm = binary.BigEndian.Uint64(e[2:])
-		firstB = min(firstB, tm)
-		lastB = max(lastB, tm)
+		if tm := binary.BigEndian.Uint64(e[2:]); tm >= lastB {
+			lastB = tm
+		} else {
+			b.t.first = min(b.t.first, tm)
+		}
 		if f&fastWant != 0 {
-			b.r.wants = append(b.r.wants, wantedEvent{pos: pb, cap: capB})
+			b.want(pb, endB)
 		} else {
 			cb[id]++
 		}
-		remB -= int64(n)
-		if remB <= 0 {
-			capB = NoCap
-		}
 		pb += n
 	}
-	a.pos, a.blockCap, a.remaining = pa, capA, remA
-	b.pos, b.blockCap, b.remaining = pb, capB, remB
-	a.t.first, a.t.last = firstA, lastA
-	b.t.first, b.t.last = firstB, lastB
-	// Within a block every event has the block's capability, and after
-	// its end none: the events passed had the one they started with.
-	if pa != pa0 {
-		a.t.maxCap = max(a.t.maxCap, capA0)
-	}
-	if pb != pb0 {
-		b.t.maxCap = max(b.t.maxCap, capB0)
-	}
+	a.leave(pa, lastA)
+	b.leave(pb, lastB)
 	return stop
 }
 
 // fastOne advances c over fast events until it comes to one that is not
-// fast, or to its end.
+// fast, or to its end. It is fastPair for one cursor.
 func (s *skimmer) fastOne(c *cursor) {
 	fast := (*[256]uint32)(s.fast)
 	buf := c.r.buf
 	counts := (*[256]uint64)(c.t.counts)
-	pos, end, blockCap, remaining := c.pos, len(buf), c.blockCap, c.remaining
-	first, last, cap0, pos0 := c.t.first, c.t.last, blockCap, pos
-	for end-pos >= 10 {
+	pos, end := c.pos, c.capEnd()
+	var last uint64
+	for len(buf)-pos >= 10 {
 		e := buf[pos : pos+10 : pos+10]
 		id := e[1]
 		if e[0] != 0 {
@@ -615,25 +607,56 @@ func (s *skimmer) fastOne(c *cursor) {
 		if n == 0 {
 			break
 		}
-		tm := binary.BigEndian.Uint64(e[2:])
-		first = min(first, tm)
-		last = max(last, tm)
+		if tm := binary.BigEndian.Uint64(e[2:]); tm >= last {
+			last = tm
+		} else {
+			c.t.first = min(c.t.first, tm)
+		}
 		if f&fastWant != 0 {
-			c.r.wants = append(c.r.wants, wantedEvent{pos: pos, cap: blockCap})
+			c.want(pos, end)
 		} else {
 			counts[id]++
 		}
-		remaining -= int64(n)
-		if remaining <= 0 {
-			blockCap = NoCap
-		}
 		pos += n
 	}
-	c.pos, c.blockCap, c.remaining = pos, blockCap, remaining
-	c.t.first, c.t.last = first, last
-	if pos != pos0 {
-		c.t.maxCap = max(c.t.maxCap, cap0)
+	c.leave(pos, last)
+}
+
+// capEnd returns the position in c's range from which events stop getting
+// c.blockCap: an event gets the block's capability unless one before it
+// (since the block marker) used up the block's remaining bytes.
+func (c *cursor) capEnd() int {
+	if c.blockCap == NoCap {
+		return c.pos
 	}
+	return c.pos + int(min(max(c.remaining, 1), int64(len(c.r.buf)-c.pos)+1))
+}
+
+// want notes the fast event at pos for delivery, with its capability.
+func (c *cursor) want(pos, capEnd int) {
+	cp := c.blockCap
+	if pos >= capEnd {
+		cp = NoCap
+	}
+	c.r.wants = append(c.r.wants, wantedEvent{pos: pos, cap: cp})
+}
+
+// leave records that a fast loop took c from c.pos to pos, over events
+// whose latest timestamp is last: the time range and capability of the
+// events passed, and the block state after them.
+func (c *cursor) leave(pos int, last uint64) {
+	if pos == c.pos {
+		return
+	}
+	t := c.t
+	t.first = min(t.first, binary.BigEndian.Uint64(c.r.buf[c.pos+2:]))
+	t.last = max(t.last, last)
+	t.maxCap = max(t.maxCap, c.blockCap) // the first event passed had it
+	c.remaining -= int64(pos - c.pos)
+	if c.remaining <= 0 {
+		c.blockCap = NoCap
+	}
+	c.pos = pos
 }
 
 // slowStep takes the event at c through the Decoder, or ends c at the end
