@@ -149,8 +149,9 @@ type skimmer struct {
 	// Ranges are handed out in file order, each by whichever goroutine
 	// finds it due, often the one that has just scanned it.
 	mu         sync.Mutex
-	delivering bool // a goroutine is handing out events
-	due        int  // the first range not yet handed out
+	turn       sync.Cond // on mu: due has moved on, or the skim has stopped
+	delivering bool      // a goroutine is handing out events
+	due        int       // the first range not yet handed out
 	ev         Event
 	tally      rangeTally
 	status     Status
@@ -307,6 +308,7 @@ func newSkimmer(data []byte, d *Decoder, kinds []Kind, fn func(*Event)) *skimmer
 	s := &skimmer{data: data, size: int64(len(data)), header: d.header, plans: d.plans, fn: fn,
 		want: make([]bool, n), fast: make([]uint32, n), kinds: make([]Kind, n), tally: newRangeTally(n),
 		spare: make(chan []wantedEvent, 4*runtime.GOMAXPROCS(0))}
+	s.turn.L = &s.mu
 	for id, p := range d.plans {
 		if !p.declared {
 			continue
@@ -367,15 +369,16 @@ func (s *skimmer) blockStarts(start int64) []int64 {
 		}
 		out = append(out, pos)
 		size := int64(binary.BigEndian.Uint32(m[10:]))
+		if s.idle != nil {
+			// Reading a marker of a mapped file can map up to 2 MiB
+			// around it (a large folio of the page cache): let it go
+			// now, or the chase alone maps most of the file.
+			s.idle(pos, pos+head)
+		}
 		if size < head {
 			break
 		}
 		pos += size
-	}
-	if s.idle != nil && len(out) > 0 {
-		// Reading the markers of a mapped file may have mapped much
-		// around each.
-		s.idle(start, min(out[len(out)-1]+head, s.size))
 	}
 	return out
 }
@@ -394,7 +397,7 @@ func (s *skimmer) work() {
 	}()
 	for !s.stopped.Load() {
 		i := int(s.nextScan.Add(2)) - 2
-		if i >= len(s.ranges) {
+		if i >= len(s.ranges) || !s.waitTurn(i) {
 			return
 		}
 		a := s.ranges[i]
@@ -410,14 +413,35 @@ func (s *skimmer) work() {
 	}
 }
 
+// aheadBytes bounds how far past the first range not yet handed out a
+// goroutine may start scanning. Were one goroutine to stall (its core
+// taken by another program), the others would otherwise go on through the
+// file, and of a mapped file keep all they scanned resident until the
+// stalled range is handed out. (A variable so that tests can make small
+// logs wait.)
+var aheadBytes int64 = 32 << 20
+
+// waitTurn waits until range i may be scanned; it reports false if the
+// skim has stopped meanwhile. The ranges before i have all been taken, so
+// the wait ends.
+func (s *skimmer) waitTurn(i int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for !s.stopped.Load() && s.due < i && s.ranges[i].start-s.ranges[s.due].start > aheadBytes {
+		s.turn.Wait()
+	}
+	return !s.stopped.Load()
+}
+
 // fail stops the skim with err.
 func (s *skimmer) fail(err error) {
 	s.mu.Lock()
 	if s.err == nil {
 		s.err = err
 	}
-	s.mu.Unlock()
 	s.stopped.Store(true)
+	s.turn.Broadcast()
+	s.mu.Unlock()
 }
 
 // commit records that range i is scanned and, if it is due and nobody is
@@ -439,6 +463,7 @@ func (s *skimmer) commit(i int) {
 		s.due++
 	}
 	s.delivering = false
+	s.turn.Broadcast()
 	s.mu.Unlock()
 }
 

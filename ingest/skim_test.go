@@ -140,10 +140,20 @@ func withRangeBytes(n int64, f func()) {
 	f()
 }
 
+// withAheadBytes runs f with goroutines kept within n bytes of the first
+// range not yet handed out.
+func withAheadBytes(n int64, f func()) {
+	old := aheadBytes
+	aheadBytes = n
+	defer func() { aheadBytes = old }()
+	f()
+}
+
 // TestSkimMatchesDecoder: on every test log, for several selections, and
-// cut into ranges of every block up to one range for the whole log, Skim
-// hands out exactly the Decoder's events of the wanted types, in order,
-// tallies exactly the others, and ends with the Decoder's status.
+// cut into ranges of every block up to one range for the whole log (and
+// with goroutines made to wait for the ranges before theirs to be handed
+// out), Skim hands out exactly the Decoder's events of the wanted types,
+// in order, tallies exactly the others, and ends with the Decoder's status.
 func TestSkimMatchesDecoder(t *testing.T) {
 	for name, data := range skimTestLogs(t) {
 		for kname, kinds := range skimKindSets {
@@ -152,6 +162,12 @@ func TestSkimMatchesDecoder(t *testing.T) {
 					checkSkim(t, fmt.Sprintf("%s/%s/range %d", name, kname, rb), data, kinds)
 				})
 			}
+			// Goroutines that may not get ahead of the ranges handed out.
+			withRangeBytes(1, func() {
+				withAheadBytes(1, func() {
+					checkSkim(t, fmt.Sprintf("%s/%s/no read-ahead", name, kname), data, kinds)
+				})
+			})
 		}
 	}
 }
