@@ -1,0 +1,110 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestSkimFileResidency: skimming a large file keeps little of it resident,
+// however the page cache maps it (a touched byte can bring in a 2 MiB
+// folio): the file's pages in the process's resident set never exceed
+// what the goroutines may scan ahead of the events handed out, plus a few
+// ranges. A skim that kept what it had read, or mapped the file to chase
+// its block markers, would hold most of it.
+func TestSkimFileResidency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 96 MB file")
+	}
+	orig, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "big.eventlog")
+	const size, block = 96 << 20, 2 << 20
+	if err := os.WriteFile(path, repeatEvents(t, orig, size, block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := fileResident(t)
+	peak, calls := int64(0), 0
+	res, err := SkimFile(path, summaryKinds, func(*Event) {
+		if calls++; calls%500 == 0 {
+			peak = max(peak, fileResident(t)-base)
+		}
+	})
+	if err != nil || res.Status.State != StateComplete {
+		t.Fatalf("%v %v", err, res.Status)
+	}
+	limit := aheadBytes + 8*block
+	t.Logf("file pages resident at most %d MB (limit %d MB) over %d samples", peak>>20, limit>>20, calls/500)
+	if calls < 5000 {
+		t.Fatalf("only %d events handed out", calls)
+	}
+	if peak > limit {
+		t.Errorf("%d MB of the %d MB file resident at once; want at most %d MB", peak>>20, size>>20, limit>>20)
+	}
+}
+
+// repeatEvents returns an eventlog of about size bytes: the header of log,
+// then its events (block markers aside) over and over, in blocks of about
+// block bytes.
+func repeatEvents(t *testing.T, log []byte, size, block int) []byte {
+	t.Helper()
+	var raws [][]byte
+	var first int64 = -1
+	_, _, err := ReadAll(bytes.NewReader(log), func(ev *Event) error {
+		if first < 0 {
+			first = ev.Offset
+		}
+		if ev.Kind != KindBlockMarker {
+			raws = append(raws, bytes.Clone(ev.Raw))
+		}
+		return nil
+	})
+	if err != nil || len(raws) == 0 {
+		t.Fatalf("%v, %d events", err, len(raws))
+	}
+	out := make([]byte, 0, size+block)
+	out = append(out, log[:first]...)
+	for i := 0; len(out) < size; {
+		m := len(out)
+		out = append(out, make([]byte, 24)...)
+		for len(out)-m < block {
+			out = append(out, raws[i%len(raws)]...)
+			i++
+		}
+		binary.BigEndian.PutUint16(out[m:], uint16(KindBlockMarker))
+		binary.BigEndian.PutUint32(out[m+10:], uint32(len(out)-m))
+		binary.BigEndian.PutUint16(out[m+22:], 0)
+	}
+	return append(out, 0xFF, 0xFF)
+}
+
+// fileResident returns how many bytes of mapped files (and shared memory,
+// should the temporary directory be a tmpfs) the process has resident.
+func fileResident(t *testing.T) int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		t.Skipf("no /proc/self/status: %v", err)
+	}
+	defer f.Close()
+	var kb int64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), ":")
+		if !ok || name != "RssFile" && name != "RssShmem" {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", sc.Text(), err)
+		}
+		kb += n
+	}
+	return kb << 10
+}
