@@ -100,10 +100,12 @@ type liveView struct {
 	readout   *widget.Label // what the pointer is on
 	reconnect *widget.Button
 	follow    *widget.Select
-	// nav is the timeline of the current stream on its scale sc, made
-	// when its first timed events arrive (nil before); timelineBox holds
-	// it, or a note while there is nothing to draw.
+	// nav is the HEC timeline of the current stream on its scale sc, made
+	// when its first timed events arrive (nil before), and rows are all
+	// its row groups (nav first); timelineBox holds them with the panel
+	// that toggles them, or a note while there is nothing to draw.
 	nav         *timelineNav
+	rows        []*navRow
 	sc          *navScale
 	timelineBox *fyne.Container
 	heap        *picture
@@ -201,26 +203,47 @@ func (v *liveView) syncFollow() {
 	}
 }
 
+// liveRowGroups are the row groups a live timeline offers besides the HEC
+// rows: all of them, since a running program may start sparking or
+// labelling at any time.
+var liveRowGroups = []struct{ name, view string }{
+	{"Threads (one row per thread)", "threads"},
+	{"Activity per HEC", "activity"},
+	{"Sparks per HEC", "sparks"},
+	{"User events (START/STOP spans)", userView},
+}
+
 // showModel draws snapshot m of the current stream: the first one makes
-// the navigable timeline, later ones extend it.
+// the navigable row groups, later ones extend them.
 func (v *liveView) showModel(m *timeline.Model) {
 	if v.nav != nil {
-		v.nav.setModel(m)
+		for _, r := range v.rows {
+			r.nav.setModel(m)
+		}
 		return
 	}
 	v.sc = newNavScale(m.End)
 	v.sc.grows = true
 	v.nav = newTimelineNav(m, v.sc, "timeline", nil)
 	v.nav.autoFocus = true
-	v.nav.onHover = func(s string) {
-		if s != "" {
-			v.readout.SetText(s)
-		}
+	v.rows = []*navRow{{name: "HECs (activity and one row per HEC)", nav: v.nav, shown: true}}
+	for _, g := range liveRowGroups {
+		v.rows = append(v.rows, &navRow{name: g.name, nav: newTimelineNav(m, v.sc, g.view, nil)})
 	}
-	v.nav.onDetails = func(facts []fact) { v.readout.SetText(factsLine(facts)) }
+	for _, r := range v.rows {
+		r.nav.onHover = func(s string) {
+			if s != "" {
+				v.readout.SetText(s)
+			}
+		}
+		r.nav.onDetails = func(facts []fact) { v.readout.SetText(factsLine(facts)) }
+	}
 	v.sc.onView = func(uint64, uint64) { v.syncFollow() }
 	v.sc.followLast(v.span)
-	v.timelineBox.Objects = []fyne.CanvasObject{v.nav}
+	stack, side := rowPanels(v.rows)
+	split := container.NewHSplit(container.NewVScroll(side), stack)
+	split.Offset = 0.16
+	v.timelineBox.Objects = []fyne.CanvasObject{split}
 	v.timelineBox.Refresh()
 }
 
@@ -280,7 +303,7 @@ func (v *liveView) start() {
 	v.cancel = cancel
 	feed := newLiveFeed(v.url, v.record)
 	v.feed, v.shown, v.rateEvents, v.rateAt, v.rate = feed, nil, 0, time.Now(), 0
-	v.nav, v.sc = nil, nil // a new stream has its own run and scale
+	v.nav, v.rows, v.sc = nil, nil, nil // a new stream has its own run and scale
 	v.timelineBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
 	v.timelineBox.Refresh()
 	v.reconnect.Hide()

@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -291,4 +293,122 @@ func BenchmarkLiveNavFrame(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestAttachWindowRowGroups: the live window offers the file window's row
+// groups (threads, activity, sparks, user events) on the timeline's scale;
+// ticking Threads shows one row per thread of the running program, which
+// reads out under the pointer, and every row draws the newest snapshot as
+// events arrive.
+func TestAttachWindowRowGroups(t *testing.T) {
+	data, err := os.ReadFile(liveLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := newTestApp(t)
+	gate := make(chan struct{})
+	url := serveOnce(t, data, gate)
+	w := a.newWindow()
+	fyne.DoAndWait(func() {
+		w.attach(url, recordTo(t.TempDir()))
+		w.win.Resize(fyne.NewSize(1200, 800))
+	})
+	v := w.view.(*liveView)
+	locked := func(f func()) {
+		fyne.DoAndWait(func() {
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			f()
+		})
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			ok := false
+			locked(func() { ok = cond() })
+			if ok {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	waitFor("the first half", func() bool { return v.nav != nil && v.shown != nil })
+	var threads *timelineNav
+	locked(func() {
+		views := map[string]*timelineNav{}
+		for _, r := range v.rows {
+			views[r.nav.view] = r.nav
+			if r.nav.sc != v.sc {
+				t.Errorf("row group %q is not on the timeline's scale", r.name)
+			}
+		}
+		for _, want := range []string{"timeline", "threads", "activity", "sparks", userView} {
+			if views[want] == nil {
+				t.Errorf("no %q row group in the live window", want)
+			}
+		}
+		threads = views["threads"]
+		check := findCheck(v.timelineBox, "Threads (one row per thread)")
+		if check == nil {
+			t.Fatal("no Threads toggle in the side panel")
+		}
+		check.SetChecked(true)
+	})
+	close(gate)
+	waitFor("the end", func() bool { return strings.HasPrefix(v.status.Text, "ended") })
+	locked(func() {
+		for _, r := range v.rows {
+			if r.nav.model() != v.shown {
+				t.Errorf("row group %q does not draw the newest snapshot", r.name)
+			}
+		}
+		if !isShown(threads) {
+			t.Fatal("ticking Threads did not show the thread rows")
+		}
+		if n := len(threads.threadRows(0, v.shown.End)); n < 10 {
+			t.Errorf("%d thread rows for the whole run", n)
+		}
+		// Something to read on the thread rows.
+		var text string
+		for y := float32(0); y < threads.Size().Height && text == ""; y += 3 {
+			for x := float32(0); x < threads.Size().Width && text == ""; x += threads.Size().Width / 40 {
+				text = threads.hoverText(fyne.NewPos(x, y))
+			}
+		}
+		if !strings.Contains(text, "thread") {
+			t.Errorf("thread rows read out %q", text)
+		}
+	})
+}
+
+// findCheck returns the check box labelled text under o, if any.
+func findCheck(o fyne.CanvasObject, text string) *widget.Check {
+	switch o := o.(type) {
+	case *widget.Check:
+		if o.Text == text {
+			return o
+		}
+	case *fyne.Container:
+		for _, c := range o.Objects {
+			if found := findCheck(c, text); found != nil {
+				return found
+			}
+		}
+	case *container.Split:
+		if found := findCheck(o.Leading, text); found != nil {
+			return found
+		}
+		return findCheck(o.Trailing, text)
+	case *container.Scroll:
+		return findCheck(o.Content, text)
+	}
+	return nil
+}
+
+// isShown reports whether o is laid out in a visible window: shown, with a
+// size.
+func isShown(o fyne.CanvasObject) bool {
+	return o.Visible() && o.Size().Width > 0 && o.Size().Height > 0
 }

@@ -51,10 +51,21 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 	if c := heapChart(v.log); c != nil {
 		add("Heap", "", c, true)
 	}
-	stack := container.NewGridWithRows(1)
+	stack, side := rowPanels(v.rows)
+	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, stack)
+	split := container.NewHSplit(container.NewVScroll(side), body)
+	split.Offset = 0.16
+	return split
+}
+
+// rowPanels lays out row groups on one scale: the stack of those shown, and
+// the side panel that toggles them (with the thread rows' order and
+// paging) and shows the colour key.
+func rowPanels(rows []*navRow) (stack, side *fyne.Container) {
+	stack = container.NewGridWithRows(1)
 	relayout := func() {
 		stack.Objects = nil
-		for _, r := range v.rows {
+		for _, r := range rows {
 			if r.shown {
 				stack.Objects = append(stack.Objects, r.nav)
 			}
@@ -65,8 +76,8 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 		stack.Layout = container.NewGridWithRows(len(stack.Objects)).Layout
 		stack.Refresh()
 	}
-	side := container.NewVBox(widget.NewLabelWithStyle("Rows", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-	for _, r := range v.rows {
+	side = container.NewVBox(widget.NewLabelWithStyle("Rows", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	for _, r := range rows {
 		check := widget.NewCheck(r.name, func(on bool) {
 			r.shown = on
 			relayout()
@@ -99,10 +110,7 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 	side.Add(widget.NewLabelWithStyle("Key", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	side.Add(colourKey())
 	relayout()
-	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, stack)
-	split := container.NewHSplit(container.NewVScroll(side), body)
-	split.Offset = 0.16
-	return split
+	return stack, side
 }
 
 // hasSparks reports whether any HEC has spark events or counters.
