@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -48,19 +50,30 @@ type SkimResult struct {
 	Tally Tally
 }
 
+// A Selection says which events a skim hands out. A type is selected by
+// the kind its declaration decodes as; an event of such a type with a
+// malformed payload is handed out as KindUnknown.
+type Selection struct {
+	// Kinds are handed out, every event of them.
+	Kinds []Kind
+	// Ends are kinds of which only the first and the last event of each
+	// capability (NoCap included) are needed, as of cumulative counters:
+	// at least those are handed out, in their places among the others;
+	// the events between them may be only counted.
+	Ends []Kind
+}
+
 // Skim decodes the eventlog held in data as a Decoder fed all of it and then
 // End would, but faster, for a consumer that needs only some kinds of event
-// in full: fn receives the events whose type decodes as one of kinds (an
-// event of such a type with a malformed payload arrives as KindUnknown), in
-// file order and never two at once; every other event is only counted, in
-// the result's Tally. Events stop where a Decoder's would, and the result's
-// Status is the Decoder's.
+// in full: fn receives the events sel selects, in file order and never two
+// at once; every other event is only counted, in the result's Tally. Events
+// stop where a Decoder's would, and the result's Status is the Decoder's.
 //
 // Skim splits the data section at block markers and spreads the work over
 // up to GOMAXPROCS goroutines; fn may be called from any of them. The
 // events' Data and Raw alias data, which must not change while Skim runs.
-func Skim(data []byte, kinds []Kind, fn func(*Event)) SkimResult {
-	r, _ := skim(data, kinds, fn, nil)
+func Skim(data []byte, sel Selection, fn func(*Event)) SkimResult {
+	r, _ := skim(data, sel, fn, nil)
 	return r
 }
 
@@ -68,7 +81,7 @@ func Skim(data []byte, kinds []Kind, fn func(*Event)) SkimResult {
 // memory (on systems without mmap, reads). It returns an error if the file
 // cannot be opened or mapped, or shrinks while it is read. The events' Data
 // and Raw are valid only during the call of fn.
-func SkimFile(path string, kinds []Kind, fn func(*Event)) (SkimResult, error) {
+func SkimFile(path string, sel Selection, fn func(*Event)) (SkimResult, error) {
 	// Opening a FIFO would wait for its writer: look first.
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		return SkimResult{}, fmt.Errorf("skimming %s: not a regular file", path)
@@ -105,7 +118,7 @@ func SkimFile(path string, kinds []Kind, fn func(*Event)) (SkimResult, error) {
 			lo = hi
 		}
 	}
-	res, err := skim(data, kinds, fn, release)
+	res, err := skim(data, sel, fn, release)
 	if uerr := unmap(); err == nil && uerr != nil {
 		err = fmt.Errorf("unmapping %s: %w", path, uerr)
 	}
@@ -162,9 +175,10 @@ type skimmer struct {
 // follow from their type id alone (for variable-size ones, from their
 // length field too): the whole size of a fixed-size event, or the smallest
 // payload a variable-size one must have to decode as its kind (fastVar);
-// and whether it is wanted.
+// and whether (and how) it is wanted.
 const (
 	fastSize = 1<<24 - 1
+	fastEnds = 1 << 29 // with fastWant: only the first and last of each capability are needed
 	fastVar  = 1 << 30
 	fastWant = 1 << 31
 )
@@ -202,7 +216,8 @@ type skimRange struct {
 	buf     []byte // the range's bytes, while it is scanned and handed out
 	tally   rangeTally
 	wants   []wantedEvent
-	scanned bool // guarded by skimmer.mu
+	ends    []rangeEnd // while scanning: see Selection.Ends
+	scanned bool       // guarded by skimmer.mu
 
 	// How the scan stopped: at end (not last); overran end, because an
 	// event crosses it, so the cut was not an event boundary (not last);
@@ -234,7 +249,7 @@ type rangeTally struct {
 
 // skim is Skim; idle, if not nil, is told about pieces [start, end) of data
 // the skim does not need for the time being.
-func skim(data []byte, kinds []Kind, fn func(*Event), idle func(start, end int64)) (res SkimResult, err error) {
+func skim(data []byte, sel Selection, fn func(*Event), idle func(start, end int64)) (res SkimResult, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if e := recover(); e != nil {
@@ -248,7 +263,7 @@ func skim(data []byte, kinds []Kind, fn func(*Event), idle func(start, end int64
 	if !d.readHeader() {
 		return SkimResult{Header: d.Header(), Status: d.status, Tally: Tally{FirstNS: math.MaxUint64, MaxCap: NoCap}}, nil
 	}
-	s := newSkimmer(data, d, kinds, fn)
+	s := newSkimmer(data, d, sel, fn)
 	s.idle = idle
 	s.ranges = s.split(int64(d.pos))
 	var wg sync.WaitGroup
@@ -297,10 +312,14 @@ func (s *skimmer) rangeDecoder(b []byte, base int64) *Decoder {
 	return d
 }
 
-func newSkimmer(data []byte, d *Decoder, kinds []Kind, fn func(*Event)) *skimmer {
-	wanted := make(map[Kind]bool, len(kinds))
-	for _, k := range kinds {
-		wanted[k] = true
+func newSkimmer(data []byte, d *Decoder, sel Selection, fn func(*Event)) *skimmer {
+	wanted := make(map[Kind]bool, len(sel.Kinds)+len(sel.Ends))
+	ends := make(map[Kind]bool, len(sel.Ends))
+	for _, k := range sel.Ends {
+		wanted[k], ends[k] = true, true
+	}
+	for _, k := range sel.Kinds {
+		wanted[k], ends[k] = true, false
 	}
 	// The tables cover ids 0–255 at least, so that the fast paths can
 	// index them by a byte without bounds checks.
@@ -324,6 +343,9 @@ func newSkimmer(data []byte, d *Decoder, kinds []Kind, fn func(*Event)) *skimmer
 			s.fast[id] = uint32(10 + p.size)
 			if s.want[id] {
 				s.fast[id] |= fastWant
+			}
+			if ends[p.kind] {
+				s.fast[id] |= fastEnds
 			}
 		case s.want[id]:
 		case p.lay == nil:
@@ -574,7 +596,11 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 			a.t.first = min(a.t.first, tm)
 		}
 		if f&fastWant != 0 {
-			a.want(pa, endA)
+			if f&fastEnds != 0 {
+				a.end(pa, endA, uint16(id))
+			} else {
+				a.want(pa, endA)
+			}
 		} else {
 			ca[id]++
 		}
@@ -602,7 +628,11 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 			b.t.first = min(b.t.first, tm)
 		}
 		if f&fastWant != 0 {
-			b.want(pb, endB)
+			if f&fastEnds != 0 {
+				b.end(pb, endB, uint16(id))
+			} else {
+				b.want(pb, endB)
+			}
 		} else {
 			cb[id]++
 		}
@@ -638,7 +668,11 @@ func (s *skimmer) fastOne(c *cursor) {
 			c.t.first = min(c.t.first, tm)
 		}
 		if f&fastWant != 0 {
-			c.want(pos, end)
+			if f&fastEnds != 0 {
+				c.end(pos, end, uint16(id))
+			} else {
+				c.want(pos, end)
+			}
 		} else {
 			counts[id]++
 		}
@@ -664,6 +698,32 @@ func (c *cursor) want(pos, capEnd int) {
 		cp = NoCap
 	}
 	c.r.wants = append(c.r.wants, wantedEvent{pos: pos, cap: cp})
+}
+
+// end notes an event of which only the first and last of each capability
+// are wanted (a fast event whose entry has fastEnds): it is counted, and
+// may become its range's first or last of its capability.
+func (c *cursor) end(pos, capEnd int, id uint16) {
+	cp := c.blockCap
+	if pos >= capEnd {
+		cp = NoCap
+	}
+	c.t.counts[id]++
+	for i := range c.r.ends {
+		if e := &c.r.ends[i]; e.id == id && e.cap == cp {
+			e.last = pos
+			return
+		}
+	}
+	c.r.ends = append(c.r.ends, rangeEnd{id: id, cap: cp, first: pos, last: pos})
+}
+
+// rangeEnd is the first and last event of a type and capability in a
+// range, for Selection.Ends.
+type rangeEnd struct {
+	id          uint16
+	cap         int32
+	first, last int
 }
 
 // leave records that a fast loop took c from c.pos to pos, over events
@@ -730,6 +790,17 @@ func (s *skimmer) endCursor(c *cursor) {
 	c.done = true
 	r, t := c.r, c.t
 	r.stopPos, r.stopCap, r.stopRem = r.start+int64(c.pos), c.blockCap, c.remaining
+	// The first and last events of the ends kinds are handed out after
+	// all, in their places, rather than counted.
+	for _, e := range r.ends {
+		r.wantAt(e.first, e.cap)
+		t.counts[e.id]--
+		if e.last != e.first {
+			r.wantAt(e.last, e.cap)
+			t.counts[e.id]--
+		}
+	}
+	r.ends = r.ends[:0]
 	t.events = 0
 	for id, n := range t.counts {
 		if n == 0 {
@@ -744,6 +815,13 @@ func (s *skimmer) endCursor(c *cursor) {
 			t.events += n
 		}
 	}
+}
+
+// wantAt adds the event at pos, with capability cp, to r's wanted events,
+// in its place.
+func (r *skimRange) wantAt(pos int, cp int32) {
+	i, _ := slices.BinarySearchFunc(r.wants, pos, func(w wantedEvent, pos int) int { return cmp.Compare(w.pos, pos) })
+	r.wants = slices.Insert(r.wants, i, wantedEvent{pos: pos, cap: cp})
 }
 
 // deliver decodes r's wanted events again, in order, hands them out, and

@@ -32,7 +32,7 @@ func TestSkimFileResidency(t *testing.T) {
 	}
 	base := fileResident(t)
 	peak, calls := int64(0), 0
-	res, err := SkimFile(path, summaryKinds, func(*Event) {
+	res, err := SkimFile(path, summarySelection, func(*Event) {
 		if calls++; calls%500 == 0 {
 			peak = max(peak, fileResident(t)-base)
 		}

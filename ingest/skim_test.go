@@ -37,89 +37,131 @@ func skimTestLogs(t *testing.T) map[string][]byte {
 	return logs
 }
 
-// expectedSkim is what Skim must give, worked out from a Decoder: the
-// events of the wanted types, and the tally of the others.
-func expectedSkim(data []byte, kinds []Kind) ([]Event, Tally, *Header, Status) {
+// checkSkim compares Skim over data with the Decoder. The events handed
+// out must be the Decoder's, in order, and every one sel asks for: all of
+// its Kinds, and of its Ends the first and last of each type on each
+// capability (the skim may hand out more of those, no others). The tally
+// must count exactly the rest.
+func checkSkim(t *testing.T, name string, data []byte, sel Selection) {
+	t.Helper()
 	d := NewDecoder()
 	d.Feed(data)
 	d.End()
-	wanted := map[Kind]bool{}
-	for _, k := range kinds {
-		wanted[k] = true
-	}
-	var evs []Event
-	t := Tally{FirstNS: math.MaxUint64, MaxCap: NoCap}
+	var all []Event
 	var ev Event
 	for d.Next(&ev) {
-		if ev.Kind != KindBlockMarker {
-			t.FirstNS = min(t.FirstNS, ev.Time)
-			t.LastNS = max(t.LastNS, ev.Time)
-			t.MaxCap = max(t.MaxCap, ev.Cap)
-		}
-		// A type is wanted by the kind its declaration decodes as.
-		if wanted[d.plans[ev.Type].kind] {
-			evs = append(evs, ev.Clone())
-			continue
-		}
-		for int(ev.Type) >= len(t.Types) {
-			t.Types = append(t.Types, TypeTally{})
-		}
-		t.Types[ev.Type].Count++
-		t.Types[ev.Type].Kind = ev.Kind
-		if ev.Kind != KindBlockMarker {
-			t.Events++
+		all = append(all, ev.Clone())
+	}
+	kinds, ends := map[Kind]bool{}, map[Kind]bool{}
+	for _, k := range sel.Ends {
+		ends[k] = true
+	}
+	for _, k := range sel.Kinds {
+		kinds[k], ends[k] = true, false
+	}
+	// A type is selected by the kind its declaration decodes as.
+	planKind := func(e *Event) Kind { return d.plans[e.Type].kind }
+	need := make([]bool, len(all))
+	type typeCap struct {
+		id  uint16
+		cap int32
+	}
+	first, last := map[typeCap]int{}, map[typeCap]int{}
+	for i := range all {
+		k := planKind(&all[i])
+		need[i] = kinds[k]
+		if ends[k] {
+			tc := typeCap{all[i].Type, all[i].Cap}
+			if _, ok := first[tc]; !ok {
+				first[tc] = i
+			}
+			last[tc] = i
 		}
 	}
-	return evs, t, d.Header(), d.Status()
-}
+	for _, i := range first {
+		need[i] = true
+	}
+	for _, i := range last {
+		need[i] = true
+	}
 
-// checkSkim compares Skim over data with the Decoder.
-func checkSkim(t *testing.T, name string, data []byte, kinds []Kind) {
-	t.Helper()
-	wantEvs, wantTally, wantHeader, wantStatus := expectedSkim(data, kinds)
 	var got []Event
-	res := Skim(data, kinds, func(ev *Event) { got = append(got, ev.Clone()) })
-	if res.Status != wantStatus {
-		t.Fatalf("%s: status %v, want %v", name, res.Status, wantStatus)
+	res := Skim(data, sel, func(ev *Event) { got = append(got, ev.Clone()) })
+	if res.Status != d.Status() {
+		t.Fatalf("%s: status %v, want %v", name, res.Status, d.Status())
 	}
-	if (res.Header == nil) != (wantHeader == nil) || res.Header != nil && !reflect.DeepEqual(res.Header.Types, wantHeader.Types) {
+	if (res.Header == nil) != (d.Header() == nil) || res.Header != nil && !reflect.DeepEqual(res.Header.Types, d.Header().Types) {
 		t.Fatalf("%s: header differs", name)
 	}
-	if len(got) != len(wantEvs) {
-		t.Fatalf("%s: %d events handed out, want %d", name, len(got), len(wantEvs))
+	handed := make([]bool, len(all))
+	j := 0
+	for n, g := range got {
+		for j < len(all) && all[j].Offset != g.Offset {
+			j++
+		}
+		if j == len(all) {
+			t.Fatalf("%s: event %d handed out (%+v) is not the Decoder's next", name, n, g)
+		}
+		if !reflect.DeepEqual(g, all[j]) {
+			t.Fatalf("%s: event %d is\n%+v\nwant\n%+v", name, n, g, all[j])
+		}
+		if k := planKind(&all[j]); !kinds[k] && !ends[k] {
+			t.Fatalf("%s: event %d (%v) handed out though not selected", name, n, g.Kind)
+		}
+		handed[j] = true
+		j++
 	}
-	for i := range got {
-		if !reflect.DeepEqual(got[i], wantEvs[i]) {
-			t.Fatalf("%s: event %d is\n%+v\nwant\n%+v", name, i, got[i], wantEvs[i])
+	want := Tally{FirstNS: math.MaxUint64, MaxCap: NoCap}
+	for i := range all {
+		e := &all[i]
+		if need[i] && !handed[i] {
+			t.Fatalf("%s: event at %d (%v, cap %d) not handed out", name, e.Offset, e.Kind, e.Cap)
+		}
+		if e.Kind != KindBlockMarker {
+			want.FirstNS = min(want.FirstNS, e.Time)
+			want.LastNS = max(want.LastNS, e.Time)
+			want.MaxCap = max(want.MaxCap, e.Cap)
+		}
+		if handed[i] {
+			continue
+		}
+		for int(e.Type) >= len(want.Types) {
+			want.Types = append(want.Types, TypeTally{})
+		}
+		want.Types[e.Type].Count++
+		want.Types[e.Type].Kind = e.Kind
+		if e.Kind != KindBlockMarker {
+			want.Events++
 		}
 	}
 	// Compare tallies on the ids either has, ignoring trailing zeros.
-	n := max(len(res.Tally.Types), len(wantTally.Types))
-	for id := range n {
+	for id := range max(len(res.Tally.Types), len(want.Types)) {
 		var g, w TypeTally
 		if id < len(res.Tally.Types) {
 			g = res.Tally.Types[id]
 		}
-		if id < len(wantTally.Types) {
-			w = wantTally.Types[id]
+		if id < len(want.Types) {
+			w = want.Types[id]
 		}
 		if g.Count != w.Count || w.Count != 0 && g.Kind != w.Kind {
 			t.Fatalf("%s: tally of type %d is %+v, want %+v", name, id, g, w)
 		}
 	}
-	gt, wt := res.Tally, wantTally
+	gt, wt := res.Tally, want
 	gt.Types, wt.Types = nil, nil
 	if !reflect.DeepEqual(gt, wt) {
 		t.Fatalf("%s: tally %+v, want %+v", name, gt, wt)
 	}
 }
 
-// skimKindSets are the selections the tests skim with.
-var skimKindSets = map[string][]Kind{
-	"none":    nil,
-	"summary": summaryKinds,
-	"threads": {KindCreateThread, KindRunThread, KindStopThread, KindThreadLabel, KindUserMsg, KindBlockMarker},
-	"all":     allKinds(),
+// skimSelections are the selections the tests skim with.
+var skimSelections = map[string]Selection{
+	"none":    {},
+	"summary": summarySelection,
+	"threads": {Kinds: []Kind{KindCreateThread, KindRunThread, KindStopThread, KindThreadLabel, KindUserMsg, KindBlockMarker}},
+	"all":     {Kinds: allKinds()},
+	"ends":    {Ends: allKinds()},
+	"mixed":   {Kinds: []Kind{KindRunThread, KindHeapAllocated}, Ends: []Kind{KindHeapAllocated, KindStopThread, KindSparkCounters, KindUserMsg}},
 }
 
 func allKinds() []Kind {
@@ -156,7 +198,7 @@ func withAheadBytes(n int64, f func()) {
 // in order, tallies exactly the others, and ends with the Decoder's status.
 func TestSkimMatchesDecoder(t *testing.T) {
 	for name, data := range skimTestLogs(t) {
-		for kname, kinds := range skimKindSets {
+		for kname, kinds := range skimSelections {
 			for _, rb := range []int64{1, 4096, 1 << 20} {
 				withRangeBytes(rb, func() {
 					checkSkim(t, fmt.Sprintf("%s/%s/range %d", name, kname, rb), data, kinds)
@@ -290,7 +332,7 @@ func TestSkimShortVariableEvents(t *testing.T) {
 		}
 		for _, rb := range []int64{1, 4096, 1 << 20} {
 			withRangeBytes(rb, func() {
-				for kname, kinds := range skimKindSets {
+				for kname, kinds := range skimSelections {
 					checkSkim(t, fmt.Sprintf("%s/%s/range %d", tc.name, kname, rb), data, kinds)
 				}
 			})
@@ -314,12 +356,12 @@ func TestSkimShortVariableEvents(t *testing.T) {
 		}
 		return ev.Raw
 	})
-	res := Skim(data, nil, func(*Event) {})
+	res := Skim(data, Selection{}, func(*Event) {})
 	id := binary.BigEndian.Uint16(data[last:])
 	if got := res.Tally.Types[id].Kind; got != KindUnknown {
 		t.Errorf("type %d after a short last label: kind %v, want unknown", id, got)
 	}
-	withRangeBytes(1, func() { checkSkim(t, "last label short", data, nil) })
+	withRangeBytes(1, func() { checkSkim(t, "last label short", data, Selection{}) })
 }
 
 // TestSkimDamagedLogs: truncated logs, and logs with damaged bytes where
@@ -335,7 +377,7 @@ func TestSkimDamagedLogs(t *testing.T) {
 	if len(blocks) < 50 {
 		t.Fatalf("only %d blocks", len(blocks))
 	}
-	withRangeBytes(1, func() { checkSkim(t, "reblocked", data, skimKindSets["all"]) })
+	withRangeBytes(1, func() { checkSkim(t, "reblocked", data, skimSelections["all"]) })
 	rng := rand.New(rand.NewPCG(1, 2))
 	withRangeBytes(1, func() {
 		// Cuts around every block marker, and anywhere.
@@ -343,13 +385,13 @@ func TestSkimDamagedLogs(t *testing.T) {
 			b := blocks[i]
 			for _, cut := range []int64{b - 1, b, b + 1, b + 5, b + 23} {
 				if cut > 0 && cut < int64(len(data)) {
-					checkSkim(t, fmt.Sprintf("cut at %d", cut), data[:cut], summaryKinds)
+					checkSkim(t, fmt.Sprintf("cut at %d", cut), data[:cut], summarySelection)
 				}
 			}
 		}
 		for range 40 {
 			cut := rng.IntN(len(data))
-			checkSkim(t, fmt.Sprintf("cut at %d", cut), data[:cut], summaryKinds)
+			checkSkim(t, fmt.Sprintf("cut at %d", cut), data[:cut], summarySelection)
 		}
 		// Block sizes that lie: shorter, longer, zero, past the end.
 		for i := 1; i < len(blocks); i += 7 {
@@ -357,13 +399,13 @@ func TestSkimDamagedLogs(t *testing.T) {
 			for _, size := range []uint32{0, 7, 24, 1000, 1 << 30} {
 				bad := bytes.Clone(data)
 				binary.BigEndian.PutUint32(bad[b+10:], size)
-				checkSkim(t, fmt.Sprintf("block %d size %d", i, size), bad, summaryKinds)
+				checkSkim(t, fmt.Sprintf("block %d size %d", i, size), bad, summarySelection)
 			}
 			old := binary.BigEndian.Uint32(data[b+10:])
 			for _, delta := range []int{-3, -1, 1, 2, 14} {
 				bad := bytes.Clone(data)
 				binary.BigEndian.PutUint32(bad[b+10:], uint32(int(old)+delta))
-				checkSkim(t, fmt.Sprintf("block %d size %+d", i, delta), bad, skimKindSets["all"])
+				checkSkim(t, fmt.Sprintf("block %d size %+d", i, delta), bad, skimSelections["all"])
 			}
 		}
 		// A block size that leads the skim to a false block marker in
@@ -382,14 +424,14 @@ func TestSkimDamagedLogs(t *testing.T) {
 			binary.BigEndian.PutUint16(bad[x:], uint16(KindBlockMarker))
 			from := blocks[1]
 			binary.BigEndian.PutUint32(bad[from+10:], uint32(x-from))
-			checkSkim(t, fmt.Sprintf("false marker at %d", x), bad, skimKindSets["all"])
+			checkSkim(t, fmt.Sprintf("false marker at %d", x), bad, skimSelections["all"])
 		}
 		// An undeclared event type, or the end marker, in a later block.
 		for _, mark := range []uint16{0xFFFF, 0xFFF0} {
 			bad := bytes.Clone(data)
 			at := blocks[len(blocks)/2] + 24
 			binary.BigEndian.PutUint16(bad[at:], mark)
-			checkSkim(t, fmt.Sprintf("id %#x at %d", mark, at), bad, summaryKinds)
+			checkSkim(t, fmt.Sprintf("id %#x at %d", mark, at), bad, summarySelection)
 		}
 		// Random bytes anywhere.
 		for range 60 {
@@ -397,7 +439,7 @@ func TestSkimDamagedLogs(t *testing.T) {
 			for range 1 + rng.IntN(4) {
 				bad[rng.IntN(len(bad))] = byte(rng.Uint32())
 			}
-			checkSkim(t, "random damage", bad, summaryKinds)
+			checkSkim(t, "random damage", bad, summarySelection)
 		}
 	})
 }
@@ -412,8 +454,8 @@ func TestSkimFile(t *testing.T) {
 	}
 	withRangeBytes(1, func() {
 		var mem, file []Event
-		want := Skim(data, summaryKinds, func(ev *Event) { mem = append(mem, ev.Clone()) })
-		got, err := SkimFile(path, summaryKinds, func(ev *Event) { file = append(file, ev.Clone()) })
+		want := Skim(data, summarySelection, func(ev *Event) { mem = append(mem, ev.Clone()) })
+		got, err := SkimFile(path, summarySelection, func(ev *Event) { file = append(file, ev.Clone()) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -421,21 +463,21 @@ func TestSkimFile(t *testing.T) {
 			t.Fatalf("file skim differs from memory skim")
 		}
 	})
-	if _, err := SkimFile(filepath.Join(t.TempDir(), "missing.eventlog"), nil, func(*Event) {}); err == nil {
+	if _, err := SkimFile(filepath.Join(t.TempDir(), "missing.eventlog"), Selection{}, func(*Event) {}); err == nil {
 		t.Error("no error for a missing file")
 	}
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	if _, err := SkimFile(fifo, nil, func(*Event) {}); err == nil {
+	if _, err := SkimFile(fifo, Selection{}, func(*Event) {}); err == nil {
 		t.Error("no error for a FIFO")
 	}
 	empty := filepath.Join(t.TempDir(), "empty.eventlog")
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := SkimFile(empty, nil, func(*Event) {})
+	r, err := SkimFile(empty, Selection{}, func(*Event) {})
 	if err != nil || r.Status.State != StateTruncated || r.Status.Offset != 0 {
 		t.Errorf("empty file: %v, %v; want truncated at 0", r.Status, err)
 	}
@@ -454,7 +496,7 @@ func TestSkimFileShrinking(t *testing.T) {
 	}
 	withRangeBytes(1, func() {
 		cut := false
-		_, err := SkimFile(path, skimKindSets["all"], func(*Event) {
+		_, err := SkimFile(path, skimSelections["all"], func(*Event) {
 			if !cut {
 				cut = true
 				if err := os.Truncate(path, 0); err != nil {

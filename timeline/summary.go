@@ -453,19 +453,24 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 	}
 }
 
-// SummaryKinds are the kinds of event a Summarizer needs to see one by one;
-// of all others it needs only their Tally (see ingest.Skim).
-var SummaryKinds = []ingest.Kind{
-	ingest.KindStartup, ingest.KindCapCreate,
-	ingest.KindProgramArgs, ingest.KindProgramEnv, ingest.KindRTSIdentifier, ingest.KindWallClockTime,
-	ingest.KindHeapSize, ingest.KindHeapLive, ingest.KindHeapAllocated,
-	ingest.KindSparkCounters,
-	ingest.KindGCStart, ingest.KindGCEnd, ingest.KindGCGlobalSync, ingest.KindGCStatsGHC,
+// SummarySelection is the events a Summarizer needs to see one by one; of
+// all others it needs only their Tally (see ingest.Skim). Of the
+// cumulative counters (allocation, sparks) it keeps only each capability's
+// first and last.
+var SummarySelection = ingest.Selection{
+	Kinds: []ingest.Kind{
+		ingest.KindStartup, ingest.KindCapCreate,
+		ingest.KindProgramArgs, ingest.KindProgramEnv, ingest.KindRTSIdentifier, ingest.KindWallClockTime,
+		ingest.KindHeapSize, ingest.KindHeapLive,
+		ingest.KindGCStart, ingest.KindGCEnd, ingest.KindGCGlobalSync, ingest.KindGCStatsGHC,
+	},
+	Ends: []ingest.Kind{ingest.KindHeapAllocated, ingest.KindSparkCounters},
 }
 
 // AddTally accumulates the events a skim only counted: with Add on each
 // event the skim handed out, it has the effect of Add on every event,
-// provided none of the counted ones is of a kind in SummaryKinds.
+// provided the counted ones are none that SummarySelection selects
+// entirely, and of its Ends kinds none that is a capability's first or last.
 func (z *Summarizer) AddTally(t *ingest.Tally) {
 	s := &z.s
 	for id, tt := range t.Types {
@@ -754,7 +759,7 @@ func (s *Summary) setAllocRate() {
 func SummarizeFile(path string) (Summary, error) {
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
 		z := NewSummarizer()
-		r, err := ingest.SkimFile(path, SummaryKinds, z.Add)
+		r, err := ingest.SkimFile(path, SummarySelection, z.Add)
 		if err != nil {
 			return Summary{}, fmt.Errorf("summarising eventlog: %w", err)
 		}
