@@ -132,6 +132,10 @@ func SkimFile(path string, sel Selection, fn func(*Event)) (SkimResult, error) {
 // mapped file shrinks underneath.
 var errFault = errors.New("the file could not be read to its end (did it shrink?)")
 
+// fetchBatch is how many wanted events deliver fetches into the cache at
+// a time.
+const fetchBatch = 32
+
 // releaseBytes is how much of a mapped file SkimFile lets go at a time.
 const releaseBytes = 8 << 20
 
@@ -166,6 +170,7 @@ type skimmer struct {
 	delivering bool      // a goroutine is handing out events
 	due        int       // the first range not yet handed out
 	ev         Event
+	touched    byte // what deliver read ahead, kept so that the reads are made
 	tally      rangeTally
 	status     Status
 	err        error
@@ -828,14 +833,26 @@ func (r *skimRange) wantAt(pos int, cp int32) {
 // adds r's tally.
 func (s *skimmer) deliver(r *skimRange) {
 	d := s.rangeDecoder(r.buf, r.start)
-	for _, w := range r.wants {
-		d.pos, d.blockCap, d.remaining = w.pos, w.cap, math.MaxInt64
-		if !d.readEvent(&s.ev) {
-			// scan read this very event: it cannot fail here.
-			panic(fmt.Sprintf("ingest: skim cannot re-read the event at byte %d", d.Offset()))
+	var touched byte
+	for i := 0; i < len(r.wants); i += fetchBatch {
+		batch := r.wants[i:min(i+fetchBatch, len(r.wants))]
+		// The range was scanned a while ago; its bytes have left the
+		// caches near this core. Reading a byte of each event of a batch
+		// first, in a loop of independent loads, has the processor fetch
+		// them all at once instead of waiting for one after another.
+		for _, w := range batch {
+			touched += r.buf[w.pos]
 		}
-		s.fn(&s.ev)
+		for _, w := range batch {
+			d.pos, d.blockCap, d.remaining = w.pos, w.cap, math.MaxInt64
+			if !d.readEvent(&s.ev) {
+				// scan read this very event: it cannot fail here.
+				panic(fmt.Sprintf("ingest: skim cannot re-read the event at byte %d", d.Offset()))
+			}
+			s.fn(&s.ev)
+		}
 	}
+	s.touched += touched
 	s.ev = Event{} // drop the references into r.buf
 	// Only a few ranges are in work at a time: their lists of wanted
 	// events can be used again rather than grown anew for every range.
