@@ -7,7 +7,7 @@
 //
 // It is a program of its own so that hecscope's commands never load the
 // libraries of a desktop app (OpenGL, X11, GTK): loading and initialising
-// them takes longer than summarising a 100 MB eventlog.
+// them takes ~20 ms, two thirds of what summarising a 121 MB eventlog takes.
 package main
 
 import (
