@@ -5,10 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -73,14 +73,16 @@ type Selection struct {
 // up to GOMAXPROCS goroutines; fn may be called from any of them. The
 // events' Data and Raw alias data, which must not change while Skim runs.
 func Skim(data []byte, sel Selection, fn func(*Event)) SkimResult {
-	r, _ := skim(data, sel, fn, nil)
+	r, _ := skim(source{data: data, size: int64(len(data))}, sel, fn)
 	return r
 }
 
-// SkimFile is Skim over the eventlog file at path, which it maps into
-// memory (on systems without mmap, reads). It returns an error if the file
-// cannot be opened or mapped, or shrinks while it is read. The events' Data
-// and Raw are valid only during the call of fn.
+// SkimFile is Skim over the eventlog file at path. It reads the file in
+// windows of a few hundred KiB per goroutine, which it scans while they are
+// in the processor's cache, and copies the events to hand out as it passes
+// them; its memory stays small whatever the file's size. It returns an
+// error if the file cannot be opened or read, as when it shrinks while it
+// is read. The events' Data and Raw are valid only during the call of fn.
 func SkimFile(path string, sel Selection, fn func(*Event)) (SkimResult, error) {
 	// Opening a FIFO would wait for its writer: look first.
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
@@ -98,46 +100,48 @@ func SkimFile(path string, sel Selection, fn func(*Event)) (SkimResult, error) {
 	if !st.Mode().IsRegular() {
 		return SkimResult{}, fmt.Errorf("skimming %s: not a regular file", path)
 	}
-	data, unmap, err := mapFile(f, st.Size())
-	if err != nil {
-		return SkimResult{}, err
-	}
-	// Pages the skim does not need (pieces already handed out, mostly) are
-	// let go soon, so that the mapping never holds much more than the
-	// pieces in work: a span of consecutive pieces at a time, since each
-	// release interrupts every core the process runs on (to flush its TLB).
-	var lo, hi int64 // pending: pages of [lo, hi)
-	release := func(start, end int64) {
-		if start != hi {
-			dropPages(data, lo, hi)
-			lo = start
-		}
-		hi = end
-		if hi-lo >= releaseBytes {
-			dropPages(data, lo, hi)
-			lo = hi
-		}
-	}
-	res, err := skim(data, sel, fn, release)
-	if uerr := unmap(); err == nil && uerr != nil {
-		err = fmt.Errorf("unmapping %s: %w", path, uerr)
-	}
+	res, err := skim(source{file: f, size: st.Size()}, sel, fn)
 	if err != nil {
 		return res, fmt.Errorf("skimming %s: %w", path, err)
 	}
 	return res, nil
 }
 
-// errFault reports that reading mapped memory failed, as it does when a
-// mapped file shrinks underneath.
-var errFault = errors.New("the file could not be read to its end (did it shrink?)")
+// errShrunk reports that the file ended before the size it had when the
+// skim began.
+var errShrunk = errors.New("the file could not be read to its end (did it shrink?)")
+
+// source is the log a skim reads: data in memory, or a file of size bytes.
+type source struct {
+	data []byte
+	file *os.File
+	size int64
+}
+
+// read fills b with the log's bytes from off on.
+func (src source) read(b []byte, off int64) error {
+	if src.file == nil {
+		copy(b, src.data[off:])
+		return nil
+	}
+	if _, err := src.file.ReadAt(b, off); err != nil {
+		if errors.Is(err, io.EOF) {
+			return errShrunk
+		}
+		return err
+	}
+	return nil
+}
+
+// windowBytes is the size of the window a cursor reads a file through:
+// small enough to stay in a core's own cache while it is scanned, large
+// enough to hold most events many times over (a larger event grows the
+// window). (A variable so that tests can make it smaller.)
+var windowBytes = 256 << 10
 
 // fetchBatch is how many wanted events deliver fetches into the cache at
 // a time.
 const fetchBatch = 32
-
-// releaseBytes is how much of a mapped file SkimFile lets go at a time.
-const releaseBytes = 8 << 20
 
 // rangeBytes is the smallest piece of the data section a skim goroutine
 // scans on its own: small enough to be still in the cache of the core that
@@ -148,7 +152,7 @@ var rangeBytes int64 = 1 << 20
 
 // skimmer is what the goroutines of one skim share.
 type skimmer struct {
-	data   []byte
+	src    source
 	size   int64
 	header Header
 	plans  []plan
@@ -156,12 +160,13 @@ type skimmer struct {
 	fast   []uint32 // by id: see fastWant and fastSize; 0 for events that need the Decoder
 	kinds  []Kind   // by id: the kind of fast-tallied events
 	fn     func(*Event)
-	idle   func(start, end int64)
+	// Window buffers of a file skim's cursors, for reuse.
+	windows chan []byte
 
 	ranges   []*skimRange
-	nextScan atomic.Int64       // index of the next range to scan
-	spare    chan []wantedEvent // emptied wants lists of handed-out ranges, for reuse
-	stopped  atomic.Bool        // the stream has ended, or reading failed: scan no more
+	nextScan atomic.Int64  // index of the next range to scan
+	spare    chan wantList // emptied want lists of handed-out ranges, for reuse
+	stopped  atomic.Bool   // the stream has ended, or reading failed: scan no more
 
 	// Ranges are handed out in file order, each by whichever goroutine
 	// finds it due, often the one that has just scanned it.
@@ -218,9 +223,9 @@ type skimRange struct {
 	blockCap  int32
 	remaining int64
 
-	buf     []byte // the range's bytes, while it is scanned and handed out
-	tally   rangeTally
-	wants   []wantedEvent
+	buf   []byte // the range's bytes, if the log is in memory
+	tally rangeTally
+	wantList
 	ends    []rangeEnd // while scanning: see Selection.Ends
 	scanned bool       // guarded by skimmer.mu
 
@@ -235,11 +240,19 @@ type skimRange struct {
 	stopRem int64
 }
 
-// wantedEvent locates an event to hand out: where it starts in its range's
-// buf and the capability its block gives it.
+// wantList lists the events of a range to hand out. When the range is
+// read through a window, the events are copied as they are passed.
+type wantList struct {
+	wants  []wantedEvent
+	copies []byte
+}
+
+// wantedEvent locates an event to hand out: where it starts in its range,
+// where its copy starts (-1: it has none; it is in the range's buf), and
+// the capability its block gives it.
 type wantedEvent struct {
-	pos int
-	cap int32
+	pos, at int
+	cap     int32
 }
 
 // rangeTally is a skimRange's Tally while it is built.
@@ -252,25 +265,20 @@ type rangeTally struct {
 	maxCap      int32
 }
 
-// skim is Skim; idle, if not nil, is told about pieces [start, end) of data
-// the skim does not need for the time being.
-func skim(data []byte, sel Selection, fn func(*Event), idle func(start, end int64)) (res SkimResult, err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if e := recover(); e != nil {
-			if !isFault(e) {
-				panic(e)
-			}
-			res, err = SkimResult{}, errFault
-		}
-	}()
-	d := sliceDecoder(data)
+// skim is Skim over src; the error is non-nil only if reading a file
+// failed.
+func skim(src source, sel Selection, fn func(*Event)) (SkimResult, error) {
+	d, err := headDecoder(src)
+	if err != nil {
+		return SkimResult{}, err
+	}
 	if !d.readHeader() {
 		return SkimResult{Header: d.Header(), Status: d.status, Tally: Tally{FirstNS: math.MaxUint64, MaxCap: NoCap}}, nil
 	}
-	s := newSkimmer(data, d, sel, fn)
-	s.idle = idle
-	s.ranges = s.split(int64(d.pos))
+	s := newSkimmer(src, d, sel, fn)
+	if s.ranges, err = s.split(int64(d.pos)); err != nil {
+		return SkimResult{}, err
+	}
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(s.ranges)) - 1 {
 		wg.Add(1)
@@ -280,8 +288,6 @@ func skim(data []byte, sel Selection, fn func(*Event), idle func(start, end int6
 		}()
 	}
 	s.work()
-	// No goroutine may outlive the call: the data may be unmapped as soon
-	// as it returns.
 	wg.Wait()
 	if s.err != nil {
 		return SkimResult{Header: d.Header()}, s.err
@@ -289,15 +295,22 @@ func skim(data []byte, sel Selection, fn func(*Event), idle func(start, end int6
 	return SkimResult{Header: d.Header(), Status: s.status, Tally: s.tally.result()}, nil
 }
 
-// isFault reports whether a recovered panic is a memory fault turned into a
-// panic by debug.SetPanicOnFault.
-func isFault(e any) bool {
-	re, ok := e.(runtime.Error)
-	if !ok {
-		return false
+// headDecoder returns a Decoder over the start of src, enough of it to
+// hold the header (or all of it).
+func headDecoder(src source) (*Decoder, error) {
+	if src.file == nil {
+		return sliceDecoder(src.data), nil
 	}
-	_, ok = re.(interface{ Addr() uintptr })
-	return ok
+	for n := int64(64 << 10); ; n *= 4 {
+		b := make([]byte, min(n, src.size))
+		if err := src.read(b, 0); err != nil {
+			return nil, err
+		}
+		d := sliceDecoder(b)
+		if d.readHeader() || d.status.State != StateTruncated || int64(len(b)) == src.size {
+			return sliceDecoder(b), nil
+		}
+	}
 }
 
 // sliceDecoder returns a Decoder over data as its whole input, without
@@ -317,7 +330,7 @@ func (s *skimmer) rangeDecoder(b []byte, base int64) *Decoder {
 	return d
 }
 
-func newSkimmer(data []byte, d *Decoder, sel Selection, fn func(*Event)) *skimmer {
+func newSkimmer(src source, d *Decoder, sel Selection, fn func(*Event)) *skimmer {
 	wanted := make(map[Kind]bool, len(sel.Kinds)+len(sel.Ends))
 	ends := make(map[Kind]bool, len(sel.Ends))
 	for _, k := range sel.Ends {
@@ -329,9 +342,10 @@ func newSkimmer(data []byte, d *Decoder, sel Selection, fn func(*Event)) *skimme
 	// The tables cover ids 0–255 at least, so that the fast paths can
 	// index them by a byte without bounds checks.
 	n := max(len(d.plans), 256)
-	s := &skimmer{data: data, size: int64(len(data)), header: d.header, plans: d.plans, fn: fn,
-		want: make([]bool, n), fast: make([]uint32, n), kinds: make([]Kind, n), tally: newRangeTally(n),
-		spare: make(chan []wantedEvent, 4*runtime.GOMAXPROCS(0))}
+	s := &skimmer{src: src, size: src.size, header: d.header, plans: d.plans, fn: fn,
+		windows: make(chan []byte, 2*runtime.GOMAXPROCS(0)),
+		want:    make([]bool, n), fast: make([]uint32, n), kinds: make([]Kind, n), tally: newRangeTally(n),
+		spare: make(chan wantList, 4*runtime.GOMAXPROCS(0))}
 	s.turn.L = &s.mu
 	for id, p := range d.plans {
 		if !p.declared {
@@ -365,63 +379,55 @@ func newSkimmer(data []byte, d *Decoder, sel Selection, fn func(*Event)) *skimme
 // split cuts the data section starting at byte start into ranges that begin
 // at block markers, following the chain of block sizes from the first one.
 // Each range is at least rangeBytes long.
-func (s *skimmer) split(start int64) []*skimRange {
+func (s *skimmer) split(start int64) ([]*skimRange, error) {
 	var ranges []*skimRange
 	prev := start
 	if s.size-start >= 2*rangeBytes {
-		for _, b := range s.blockStarts(start) {
+		starts, err := s.blockStarts(start)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range starts {
 			if b-prev >= rangeBytes && s.size-b >= rangeBytes {
 				ranges = append(ranges, &skimRange{start: prev, end: b, blockCap: NoCap})
 				prev = b
 			}
 		}
 	}
-	return append(ranges, &skimRange{start: prev, end: s.size, last: true, blockCap: NoCap})
+	return append(ranges, &skimRange{start: prev, end: s.size, last: true, blockCap: NoCap}), nil
 }
 
 // blockStarts returns the offsets of the block markers reached by jumping
 // from the one at start by their declared block sizes, up to the first
 // place that holds no block marker.
-func (s *skimmer) blockStarts(start int64) []int64 {
+func (s *skimmer) blockStarts(start int64) ([]int64, error) {
 	const id = uint16(KindBlockMarker)
-	if int(id) >= len(s.plans) || s.plans[id].kind != KindBlockMarker || s.plans[id].size == VariableSize {
-		return nil
+	if int(id) >= len(s.plans) || s.plans[id].kind != KindBlockMarker || s.plans[id].size == VariableSize || s.plans[id].size < 4 {
+		return nil, nil
 	}
 	head := int64(10 + s.plans[id].size)
+	m := make([]byte, 14)
 	var out []int64
 	for pos := start; s.size-pos >= head; {
-		m := s.data[pos:]
+		if err := s.src.read(m, pos); err != nil {
+			return nil, err
+		}
 		if binary.BigEndian.Uint16(m) != id {
 			break
 		}
 		out = append(out, pos)
 		size := int64(binary.BigEndian.Uint32(m[10:]))
-		if s.idle != nil {
-			// Reading a marker of a mapped file can map up to 2 MiB
-			// around it (a large folio of the page cache): let it go
-			// now, or the chase alone maps most of the file.
-			s.idle(pos, pos+head)
-		}
 		if size < head {
 			break
 		}
 		pos += size
 	}
-	return out
+	return out, nil
 }
 
 // work scans ranges, two at a time, until none are left, handing out the
 // events of those that are due.
 func (s *skimmer) work() {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if e := recover(); e != nil {
-			if !isFault(e) {
-				panic(e)
-			}
-			s.fail(errFault)
-		}
-	}()
 	for !s.stopped.Load() {
 		i := int(s.nextScan.Add(2)) - 2
 		if i >= len(s.ranges) || !s.waitTurn(i) {
@@ -515,11 +521,15 @@ func (s *skimmer) finish(r *skimRange) {
 	}
 }
 
-// cursor is the scan of one range in progress.
+// cursor is the scan of one range in progress. It reads the range through
+// win: all of it when the log is in memory; a window onto a file.
 type cursor struct {
 	r         *skimRange
-	d         *Decoder // over the range's bytes
-	pos       int      // in r.buf
+	win       []byte   // the range's bytes from base on
+	base      int64    // where win starts in the log
+	store     []byte   // a file's window buffer (nil in memory)
+	d         *Decoder // over win
+	pos       int      // in win
 	blockCap  int32
 	remaining int64
 	t         *rangeTally
@@ -527,15 +537,56 @@ type cursor struct {
 	done      bool
 }
 
+// newCursor starts the scan of r. If reading a file fails, the skim stops
+// and the cursor is done.
 func (s *skimmer) newCursor(r *skimRange) *cursor {
-	r.buf = s.data[r.start:r.end:r.end]
 	select {
-	case r.wants = <-s.spare:
+	case r.wantList = <-s.spare:
 	default:
 	}
 	r.tally = newRangeTally(len(s.want))
-	return &cursor{r: r, d: s.rangeDecoder(r.buf, r.start), blockCap: r.blockCap, remaining: r.remaining, t: &r.tally}
+	c := &cursor{r: r, base: r.start, blockCap: r.blockCap, remaining: r.remaining, t: &r.tally}
+	if s.src.file == nil {
+		r.buf = s.src.data[r.start:r.end:r.end]
+		c.win = r.buf
+	} else {
+		select {
+		case c.store = <-s.windows:
+		default:
+			c.store = make([]byte, windowBytes)
+		}
+		c.win = c.store[:min(int64(len(c.store)), r.end-r.start)]
+		if err := s.src.read(c.win, r.start); err != nil {
+			s.fail(err)
+			c.done = true
+		}
+	}
+	c.d = s.rangeDecoder(c.win, c.base)
+	return c
 }
+
+// refill moves c's window on to the event at c.pos, which the window does
+// not hold whole, reading the file on as far as the window and the range
+// go. It reports false if reading failed (the skim is then stopped).
+func (s *skimmer) refill(c *cursor) bool {
+	if c.pos == 0 && len(c.win) == len(c.store) {
+		// One event fills the window: make room for it.
+		c.store = append(c.store, make([]byte, len(c.store))...)
+	}
+	keep := copy(c.store, c.win[c.pos:])
+	c.base += int64(c.pos)
+	n := min(int64(len(c.store)-keep), c.r.end-c.base-int64(keep))
+	if err := s.src.read(c.store[keep:keep+int(n)], c.base+int64(keep)); err != nil {
+		s.fail(err)
+		return false
+	}
+	c.win, c.pos = c.store[:keep+int(n)], 0
+	c.d = s.rangeDecoder(c.win, c.base)
+	return true
+}
+
+// inRange returns where position pos of c's window is in its range.
+func (c *cursor) inRange(pos int) int { return int(c.base-c.r.start) + pos }
 
 // scan walks the events of ra and, if rb is not nil, those of rb too:
 // wanted ones are noted for delivery, the others tallied. Events of the
@@ -575,7 +626,7 @@ func (s *skimmer) scan(ra, rb *skimRange) {
 // rest none (see capEnd and leave).
 func (s *skimmer) fastPair(a, b *cursor) int {
 	fast := (*[256]uint32)(s.fast)
-	bufA, bufB := a.r.buf, b.r.buf
+	bufA, bufB := a.win, b.win
 	ca, cb := (*[256]uint64)(a.t.counts), (*[256]uint64)(b.t.counts)
 	pa, pb := a.pos, b.pos
 	endA, endB := a.capEnd(), b.capEnd()
@@ -602,9 +653,9 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 		}
 		if f&fastWant != 0 {
 			if f&fastEnds != 0 {
-				a.end(pa, endA, uint16(id))
+				a.end(pa, n, endA, uint16(id))
 			} else {
-				a.want(pa, endA)
+				a.want(pa, n, endA)
 			}
 		} else {
 			ca[id]++
@@ -634,9 +685,9 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 		}
 		if f&fastWant != 0 {
 			if f&fastEnds != 0 {
-				b.end(pb, endB, uint16(id))
+				b.end(pb, n, endB, uint16(id))
 			} else {
-				b.want(pb, endB)
+				b.want(pb, n, endB)
 			}
 		} else {
 			cb[id]++
@@ -652,7 +703,7 @@ func (s *skimmer) fastPair(a, b *cursor) int {
 // fast, or to its end. It is fastPair for one cursor.
 func (s *skimmer) fastOne(c *cursor) {
 	fast := (*[256]uint32)(s.fast)
-	buf := c.r.buf
+	buf := c.win
 	counts := (*[256]uint64)(c.t.counts)
 	pos, end := c.pos, c.capEnd()
 	var last uint64
@@ -674,9 +725,9 @@ func (s *skimmer) fastOne(c *cursor) {
 		}
 		if f&fastWant != 0 {
 			if f&fastEnds != 0 {
-				c.end(pos, end, uint16(id))
+				c.end(pos, n, end, uint16(id))
 			} else {
-				c.want(pos, end)
+				c.want(pos, n, end)
 			}
 		} else {
 			counts[id]++
@@ -693,42 +744,73 @@ func (c *cursor) capEnd() int {
 	if c.blockCap == NoCap {
 		return c.pos
 	}
-	return c.pos + int(min(max(c.remaining, 1), int64(len(c.r.buf)-c.pos)+1))
+	return c.pos + int(min(max(c.remaining, 1), c.r.end-c.base-int64(c.pos)+1))
 }
 
-// want notes the fast event at pos for delivery, with its capability.
-func (c *cursor) want(pos, capEnd int) {
+// want notes the fast event at pos, n bytes long, for delivery, with its
+// capability (and a copy of it, if the window will move on).
+func (c *cursor) want(pos, n, capEnd int) {
 	cp := c.blockCap
 	if pos >= capEnd {
 		cp = NoCap
 	}
-	c.r.wants = append(c.r.wants, wantedEvent{pos: pos, cap: cp})
+	c.r.keep(c.inRange(pos), cp, c.copyOf(pos, n))
+}
+
+// copyOf returns the bytes [pos, pos+n) of c's window if the window is
+// reused (a file's), nil otherwise.
+func (c *cursor) copyOf(pos, n int) []byte {
+	if c.store == nil {
+		return nil
+	}
+	return c.win[pos : pos+n]
+}
+
+// keep lists the event at pos in r (with a copy of its bytes raw, unless
+// raw is nil) to be handed out.
+func (r *skimRange) keep(pos int, cp int32, raw []byte) {
+	at := -1
+	if raw != nil {
+		at = len(r.copies)
+		r.copies = append(r.copies, raw...)
+	}
+	r.wants = append(r.wants, wantedEvent{pos: pos, at: at, cap: cp})
 }
 
 // end notes an event of which only the first and last of each capability
 // are wanted (a fast event whose entry has fastEnds): it is counted, and
 // may become its range's first or last of its capability.
-func (c *cursor) end(pos, capEnd int, id uint16) {
+func (c *cursor) end(pos, n, capEnd int, id uint16) {
 	cp := c.blockCap
 	if pos >= capEnd {
 		cp = NoCap
 	}
 	c.t.counts[id]++
+	raw := c.copyOf(pos, n)
 	for i := range c.r.ends {
 		if e := &c.r.ends[i]; e.id == id && e.cap == cp {
-			e.last = pos
+			e.last = c.inRange(pos)
+			if raw != nil {
+				e.lastRaw = append(e.lastRaw[:0], raw...)
+			}
 			return
 		}
 	}
-	c.r.ends = append(c.r.ends, rangeEnd{id: id, cap: cp, first: pos, last: pos})
+	e := rangeEnd{id: id, cap: cp, first: c.inRange(pos), last: c.inRange(pos)}
+	if raw != nil {
+		e.firstRaw = append([]byte(nil), raw...)
+		e.lastRaw = append([]byte(nil), raw...)
+	}
+	c.r.ends = append(c.r.ends, e)
 }
 
 // rangeEnd is the first and last event of a type and capability in a
-// range, for Selection.Ends.
+// range, for Selection.Ends (with copies of them, from a file).
 type rangeEnd struct {
-	id          uint16
-	cap         int32
-	first, last int
+	id                uint16
+	cap               int32
+	first, last       int
+	firstRaw, lastRaw []byte
 }
 
 // leave records that a fast loop took c from c.pos to pos, over events
@@ -739,7 +821,7 @@ func (c *cursor) leave(pos int, last uint64) {
 		return
 	}
 	t := c.t
-	t.first = min(t.first, binary.BigEndian.Uint64(c.r.buf[c.pos+2:]))
+	t.first = min(t.first, binary.BigEndian.Uint64(c.win[c.pos+2:]))
 	t.last = max(t.last, last)
 	t.maxCap = max(t.maxCap, c.blockCap) // the first event passed had it
 	c.remaining -= int64(pos - c.pos)
@@ -753,12 +835,20 @@ func (c *cursor) leave(pos int, last uint64) {
 // of its range.
 func (s *skimmer) slowStep(c *cursor) {
 	r, d, ev := c.r, c.d, &c.ev
-	if c.pos == len(r.buf) && !r.last {
+	if c.base+int64(c.pos) == r.end && !r.last {
 		s.endCursor(c)
 		return
 	}
+	start := c.pos
 	d.pos, d.blockCap, d.remaining = c.pos, c.blockCap, c.remaining
 	if !d.readEvent(ev) {
+		if d.status.State == StateTruncated && c.store != nil && c.base+int64(len(c.win)) < r.end {
+			// The window ends inside the event: move it on.
+			if !s.refill(c) {
+				c.done = true
+			}
+			return
+		}
 		if d.status.State == StateTruncated && !r.last {
 			r.overran = true
 		} else {
@@ -776,7 +866,13 @@ func (s *skimmer) slowStep(c *cursor) {
 		t.maxCap = max(t.maxCap, ev.Cap)
 	}
 	if s.want[ev.Type] {
-		r.wants = append(r.wants, wantedEvent{pos: int(ev.Offset - r.start), cap: ev.Cap})
+		var raw []byte
+		if c.store != nil {
+			// All the bytes the Decoder needed, which can be more than
+			// the event took (see decodePayload).
+			raw = c.win[start:min(len(c.win), start+s.frameLen(c.win[start:]))]
+		}
+		r.keep(int(ev.Offset-r.start), ev.Cap, raw)
 		return
 	}
 	t.counts[ev.Type]++
@@ -790,18 +886,35 @@ func (s *skimmer) slowStep(c *cursor) {
 	}
 }
 
+// frameLen returns how many bytes the Decoder reads for the event at the
+// start of b (its declared size, which can exceed what it occupies).
+func (s *skimmer) frameLen(b []byte) int {
+	p := &s.plans[binary.BigEndian.Uint16(b)]
+	if p.size == VariableSize {
+		return 12 + int(binary.BigEndian.Uint16(b[10:]))
+	}
+	return 10 + p.size
+}
+
 // endCursor completes c's range: where it stopped, and its tally.
 func (s *skimmer) endCursor(c *cursor) {
 	c.done = true
 	r, t := c.r, c.t
-	r.stopPos, r.stopCap, r.stopRem = r.start+int64(c.pos), c.blockCap, c.remaining
+	r.stopPos, r.stopCap, r.stopRem = c.base+int64(c.pos), c.blockCap, c.remaining
+	if c.store != nil {
+		select {
+		case s.windows <- c.store:
+		default:
+		}
+		c.store, c.win = nil, nil
+	}
 	// The first and last events of the ends kinds are handed out after
 	// all, in their places, rather than counted.
 	for _, e := range r.ends {
-		r.wantAt(e.first, e.cap)
+		r.wantAt(e.first, e.cap, e.firstRaw)
 		t.counts[e.id]--
 		if e.last != e.first {
-			r.wantAt(e.last, e.cap)
+			r.wantAt(e.last, e.cap, e.lastRaw)
 			t.counts[e.id]--
 		}
 	}
@@ -822,29 +935,41 @@ func (s *skimmer) endCursor(c *cursor) {
 	}
 }
 
-// wantAt adds the event at pos, with capability cp, to r's wanted events,
-// in its place.
-func (r *skimRange) wantAt(pos int, cp int32) {
-	i, _ := slices.BinarySearchFunc(r.wants, pos, func(w wantedEvent, pos int) int { return cmp.Compare(w.pos, pos) })
-	r.wants = slices.Insert(r.wants, i, wantedEvent{pos: pos, cap: cp})
+// wantAt adds the event at pos, with capability cp (and a copy of its
+// bytes raw, if not nil), to r's wanted events, in its place.
+func (r *skimRange) wantAt(pos int, cp int32, raw []byte) {
+	r.keep(pos, cp, raw)
+	w := r.wants[len(r.wants)-1]
+	i, _ := slices.BinarySearchFunc(r.wants[:len(r.wants)-1], pos, func(w wantedEvent, pos int) int { return cmp.Compare(w.pos, pos) })
+	copy(r.wants[i+1:], r.wants[i:len(r.wants)-1])
+	r.wants[i] = w
 }
 
 // deliver decodes r's wanted events again, in order, hands them out, and
 // adds r's tally.
 func (s *skimmer) deliver(r *skimRange) {
-	d := s.rangeDecoder(r.buf, r.start)
+	inBuf := s.rangeDecoder(r.buf, r.start)
+	inCopies := s.rangeDecoder(r.copies, 0)
 	var touched byte
 	for i := 0; i < len(r.wants); i += fetchBatch {
 		batch := r.wants[i:min(i+fetchBatch, len(r.wants))]
-		// The range was scanned a while ago; its bytes have left the
-		// caches near this core. Reading a byte of each event of a batch
-		// first, in a loop of independent loads, has the processor fetch
-		// them all at once instead of waiting for one after another.
+		// A range in memory was scanned a while ago; its bytes have left
+		// the caches near this core. Reading a byte of each event of a
+		// batch first, in a loop of independent loads, has the processor
+		// fetch them all at once instead of waiting for one after another.
 		for _, w := range batch {
-			touched += r.buf[w.pos]
+			if w.at < 0 {
+				touched += r.buf[w.pos]
+			}
 		}
 		for _, w := range batch {
-			d.pos, d.blockCap, d.remaining = w.pos, w.cap, math.MaxInt64
+			d := inBuf
+			d.pos = w.pos
+			if w.at >= 0 {
+				d = inCopies
+				d.pos, d.base = w.at, r.start+int64(w.pos-w.at)
+			}
+			d.blockCap, d.remaining = w.cap, math.MaxInt64
 			if !d.readEvent(&s.ev) {
 				// scan read this very event: it cannot fail here.
 				panic(fmt.Sprintf("ingest: skim cannot re-read the event at byte %d", d.Offset()))
@@ -853,18 +978,15 @@ func (s *skimmer) deliver(r *skimRange) {
 		}
 	}
 	s.touched += touched
-	s.ev = Event{} // drop the references into r.buf
-	// Only a few ranges are in work at a time: their lists of wanted
-	// events can be used again rather than grown anew for every range.
+	s.ev = Event{} // drop the references into r.buf and r.copies
+	// Only a few ranges are in work at a time: their want lists can be
+	// used again rather than grown anew for every range.
 	select {
-	case s.spare <- r.wants[:0]:
+	case s.spare <- wantList{wants: r.wants[:0], copies: r.copies[:0]}:
 	default:
 	}
-	r.wants = nil
+	r.wantList = wantList{}
 	r.buf = nil
-	if s.idle != nil {
-		s.idle(r.start, r.end)
-	}
 	s.tally.merge(&r.tally)
 }
 

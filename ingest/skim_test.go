@@ -182,6 +182,37 @@ func withRangeBytes(n int64, f func()) {
 	f()
 }
 
+// withWindowBytes runs f with files read through windows of n bytes.
+func withWindowBytes(n int, f func()) {
+	old := windowBytes
+	windowBytes = n
+	defer func() { windowBytes = old }()
+	f()
+}
+
+// checkSkimFile checks that SkimFile over the file at path, holding data,
+// gives exactly what Skim over data gives.
+func checkSkimFile(t *testing.T, name, path string, data []byte, sel Selection) {
+	t.Helper()
+	var mem, file []Event
+	want := Skim(data, sel, func(ev *Event) { mem = append(mem, ev.Clone()) })
+	got, err := SkimFile(path, sel, func(ev *Event) { file = append(file, ev.Clone()) })
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if len(file) != len(mem) {
+		t.Fatalf("%s: %d events from the file, %d from memory", name, len(file), len(mem))
+	}
+	for i := range mem {
+		if !reflect.DeepEqual(file[i], mem[i]) {
+			t.Fatalf("%s: event %d from the file\n%+v\nfrom memory\n%+v", name, i, file[i], mem[i])
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: file skim\n%+v\nmemory skim\n%+v", name, got, want)
+	}
+}
+
 // withAheadBytes runs f with goroutines kept within n bytes of the first
 // range not yet handed out.
 func withAheadBytes(n int64, f func()) {
@@ -368,6 +399,16 @@ func TestSkimShortVariableEvents(t *testing.T) {
 // the skim cuts them (block markers, their sizes) and elsewhere, give what
 // the Decoder gives; whatever the damage, Skim neither panics nor hangs.
 func TestSkimDamagedLogs(t *testing.T) {
+	// Each case also goes through a file, read in small windows.
+	path := filepath.Join(t.TempDir(), "damaged.eventlog")
+	check := func(name string, data []byte, sel Selection) {
+		t.Helper()
+		checkSkim(t, name, data, sel)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		withWindowBytes(64, func() { checkSkimFile(t, name+" (file)", path, data, sel) })
+	}
 	orig, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
 	if err != nil {
 		t.Fatal(err)
@@ -377,7 +418,7 @@ func TestSkimDamagedLogs(t *testing.T) {
 	if len(blocks) < 50 {
 		t.Fatalf("only %d blocks", len(blocks))
 	}
-	withRangeBytes(1, func() { checkSkim(t, "reblocked", data, skimSelections["all"]) })
+	withRangeBytes(1, func() { check("reblocked", data, skimSelections["all"]) })
 	rng := rand.New(rand.NewPCG(1, 2))
 	withRangeBytes(1, func() {
 		// Cuts around every block marker, and anywhere.
@@ -385,13 +426,13 @@ func TestSkimDamagedLogs(t *testing.T) {
 			b := blocks[i]
 			for _, cut := range []int64{b - 1, b, b + 1, b + 5, b + 23} {
 				if cut > 0 && cut < int64(len(data)) {
-					checkSkim(t, fmt.Sprintf("cut at %d", cut), data[:cut], summarySelection)
+					check(fmt.Sprintf("cut at %d", cut), data[:cut], summarySelection)
 				}
 			}
 		}
 		for range 40 {
 			cut := rng.IntN(len(data))
-			checkSkim(t, fmt.Sprintf("cut at %d", cut), data[:cut], summarySelection)
+			check(fmt.Sprintf("cut at %d", cut), data[:cut], summarySelection)
 		}
 		// Block sizes that lie: shorter, longer, zero, past the end.
 		for i := 1; i < len(blocks); i += 7 {
@@ -399,13 +440,13 @@ func TestSkimDamagedLogs(t *testing.T) {
 			for _, size := range []uint32{0, 7, 24, 1000, 1 << 30} {
 				bad := bytes.Clone(data)
 				binary.BigEndian.PutUint32(bad[b+10:], size)
-				checkSkim(t, fmt.Sprintf("block %d size %d", i, size), bad, summarySelection)
+				check(fmt.Sprintf("block %d size %d", i, size), bad, summarySelection)
 			}
 			old := binary.BigEndian.Uint32(data[b+10:])
 			for _, delta := range []int{-3, -1, 1, 2, 14} {
 				bad := bytes.Clone(data)
 				binary.BigEndian.PutUint32(bad[b+10:], uint32(int(old)+delta))
-				checkSkim(t, fmt.Sprintf("block %d size %+d", i, delta), bad, skimSelections["all"])
+				check(fmt.Sprintf("block %d size %+d", i, delta), bad, skimSelections["all"])
 			}
 		}
 		// A block size that leads the skim to a false block marker in
@@ -424,14 +465,14 @@ func TestSkimDamagedLogs(t *testing.T) {
 			binary.BigEndian.PutUint16(bad[x:], uint16(KindBlockMarker))
 			from := blocks[1]
 			binary.BigEndian.PutUint32(bad[from+10:], uint32(x-from))
-			checkSkim(t, fmt.Sprintf("false marker at %d", x), bad, skimSelections["all"])
+			check(fmt.Sprintf("false marker at %d", x), bad, skimSelections["all"])
 		}
 		// An undeclared event type, or the end marker, in a later block.
 		for _, mark := range []uint16{0xFFFF, 0xFFF0} {
 			bad := bytes.Clone(data)
 			at := blocks[len(blocks)/2] + 24
 			binary.BigEndian.PutUint16(bad[at:], mark)
-			checkSkim(t, fmt.Sprintf("id %#x at %d", mark, at), bad, summarySelection)
+			check(fmt.Sprintf("id %#x at %d", mark, at), bad, summarySelection)
 		}
 		// Random bytes anywhere.
 		for range 60 {
@@ -439,7 +480,7 @@ func TestSkimDamagedLogs(t *testing.T) {
 			for range 1 + rng.IntN(4) {
 				bad[rng.IntN(len(bad))] = byte(rng.Uint32())
 			}
-			checkSkim(t, "random damage", bad, summarySelection)
+			check("random damage", bad, summarySelection)
 		}
 	})
 }
@@ -447,22 +488,24 @@ func TestSkimDamagedLogs(t *testing.T) {
 // TestSkimFile: the file skim equals the in-memory one; what is not a
 // regular file, or not there, is an error.
 func TestSkimFile(t *testing.T) {
-	path := "../testdata/ghc-9.0.2/parwork-N2.eventlog"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	withRangeBytes(1, func() {
-		var mem, file []Event
-		want := Skim(data, summarySelection, func(ev *Event) { mem = append(mem, ev.Clone()) })
-		got, err := SkimFile(path, summarySelection, func(ev *Event) { file = append(file, ev.Clone()) })
-		if err != nil {
+	dir := t.TempDir()
+	for name, data := range skimTestLogs(t) {
+		path := filepath.Join(dir, filepath.Base(name))
+		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(file, mem) {
-			t.Fatalf("file skim differs from memory skim")
+		for sname, sel := range skimSelections {
+			for _, rb := range []int64{1, 1 << 20} {
+				for _, wb := range []int{16, 1000, 256 << 10} {
+					withRangeBytes(rb, func() {
+						withWindowBytes(wb, func() {
+							checkSkimFile(t, fmt.Sprintf("%s/%s/range %d/window %d", name, sname, rb, wb), path, data, sel)
+						})
+					})
+				}
+			}
 		}
-	})
+	}
 	if _, err := SkimFile(filepath.Join(t.TempDir(), "missing.eventlog"), Selection{}, func(*Event) {}); err == nil {
 		t.Error("no error for a missing file")
 	}
