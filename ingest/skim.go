@@ -144,10 +144,10 @@ var windowBytes = 256 << 10
 const fetchBatch = 32
 
 // rangeBytes is the smallest piece of the data section a skim goroutine
-// scans on its own: small enough to be still in the cache of the core that
-// scanned it when its events are handed out, large enough to keep the
-// goroutines' coordination cheap. (A variable so that tests can cut small
-// logs into many pieces.)
+// scans on its own (pieces begin at block markers, so most are a block:
+// GHC writes 2 MiB ones): large enough to keep the goroutines'
+// coordination cheap, small enough to spread a log over the cores. (A
+// variable so that tests can cut small logs into many pieces.)
 var rangeBytes int64 = 1 << 20
 
 // skimmer is what the goroutines of one skim share.
@@ -160,8 +160,8 @@ type skimmer struct {
 	fast   []uint32 // by id: see fastWant and fastSize; 0 for events that need the Decoder
 	kinds  []Kind   // by id: the kind of fast-tallied events
 	fn     func(*Event)
-	// Window buffers of a file skim's cursors, for reuse.
-	windows chan []byte
+
+	windows chan []byte // window buffers of a file's cursors, for reuse
 
 	ranges   []*skimRange
 	nextScan atomic.Int64  // index of the next range to scan
