@@ -154,44 +154,68 @@ func mustOpen(t *testing.T, path string) *os.File {
 	return f
 }
 
-// TestAttachWindowGrows: the window's timeline grows while the stream runs,
-// the status line follows it, and Reconnect appears when it ends.
-func TestAttachWindowGrows(t *testing.T) {
+// liveWindow is a test's window attached to liveLog, served in uneven
+// chunks that stop after half the bytes until gate is closed, and recorded
+// to dir.
+type liveWindow struct {
+	t    *testing.T
+	w    *Window
+	v    *liveView
+	dir  string
+	gate chan struct{}
+}
+
+// attachLiveLog opens a 1200×800 window on liveLog served as liveWindow
+// says.
+func attachLiveLog(t *testing.T) *liveWindow {
+	t.Helper()
 	data, err := os.ReadFile(liveLog)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, _ := newTestApp(t)
-	gate := make(chan struct{})
-	url := serveOnce(t, data, gate)
-	w := a.newWindow()
-	dir := t.TempDir()
-	fyne.DoAndWait(func() { w.attach(url, recordTo(dir)) })
-	v := w.view.(*liveView)
+	lw := &liveWindow{t: t, w: a.newWindow(), dir: t.TempDir(), gate: make(chan struct{})}
+	url := serveOnce(t, data, lw.gate)
+	fyne.DoAndWait(func() {
+		lw.w.attach(url, recordTo(lw.dir))
+		lw.w.win.Resize(fyne.NewSize(1200, 800))
+	})
+	lw.v = lw.w.view.(*liveView)
+	return lw
+}
 
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			ok := false
-			fyne.DoAndWait(func() {
-				v.mu.Lock()
-				ok = cond()
-				v.mu.Unlock()
-			})
-			if ok {
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
+// locked runs f on Fyne's loop with the view's lock held, as its refreshes
+// run.
+func (lw *liveWindow) locked(f func()) {
+	fyne.DoAndWait(func() {
+		lw.v.mu.Lock()
+		defer lw.v.mu.Unlock()
+		f()
+	})
+}
+
+// waitFor waits up to 10 s for cond (run locked) to hold.
+func (lw *liveWindow) waitFor(what string, cond func() bool) {
+	lw.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ok := false
+		lw.locked(func() { ok = cond() })
+		if ok {
+			return
 		}
-		var status string
-		fyne.DoAndWait(func() {
-			v.mu.Lock()
-			status = v.status.Text
-			v.mu.Unlock()
-		})
-		t.Fatalf("timed out waiting for %s; status %q", what, status)
+		time.Sleep(20 * time.Millisecond)
 	}
+	var status string
+	lw.locked(func() { status = lw.v.status.Text })
+	lw.t.Fatalf("timed out waiting for %s; status %q", what, status)
+}
+
+// TestAttachWindowGrows: the window's timeline grows while the stream runs,
+// the status line follows it, and Reconnect appears when it ends.
+func TestAttachWindowGrows(t *testing.T) {
+	lw := attachLiveLog(t)
+	w, v, dir, gate, waitFor := lw.w, lw.v, lw.dir, lw.gate, lw.waitFor
 	var half int64
 	waitFor("the first half", func() bool {
 		if v.shown == nil || v.nav == nil || !strings.HasPrefix(v.status.Text, "live") || !strings.Contains(v.status.Text, "events/s") {
@@ -208,11 +232,7 @@ func TestAttachWindowGrows(t *testing.T) {
 		t.Fatal("no picture to export")
 	}
 	var status string
-	fyne.DoAndWait(func() {
-		v.mu.Lock()
-		status = v.status.Text
-		v.mu.Unlock()
-	})
+	lw.locked(func() { status = v.status.Text })
 	if !strings.Contains(status, "recording "+filepath.Join(dir, "rec.eventlog")) || !strings.Contains(status, "KiB") || strings.Contains(status, "events/s") {
 		t.Fatalf("status line %q", status)
 	}

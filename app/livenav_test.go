@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -161,39 +160,8 @@ func TestLiveNavMainWindowEnd(t *testing.T) {
 // the past while events arrive without moving; End follows again, and the
 // Follow choice sets the followed width.
 func TestAttachWindowNavigates(t *testing.T) {
-	data, err := os.ReadFile(liveLog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, _ := newTestApp(t)
-	gate := make(chan struct{})
-	url := serveOnce(t, data, gate)
-	w := a.newWindow()
-	fyne.DoAndWait(func() {
-		w.attach(url, recordTo(t.TempDir()))
-		w.win.Resize(fyne.NewSize(1200, 800))
-	})
-	v := w.view.(*liveView)
-	locked := func(f func()) {
-		fyne.DoAndWait(func() {
-			v.mu.Lock()
-			defer v.mu.Unlock()
-			f()
-		})
-	}
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			ok := false
-			locked(func() { ok = cond() })
-			if ok {
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("timed out waiting for %s", what)
-	}
+	lw := attachLiveLog(t)
+	v, gate, locked, waitFor := lw.v, lw.gate, lw.locked, lw.waitFor
 	var halfEnd uint64
 	waitFor("the first half", func() bool {
 		if v.nav == nil || v.shown == nil {
@@ -301,39 +269,8 @@ func BenchmarkLiveNavFrame(b *testing.B) {
 // reads out under the pointer, and every row draws the newest snapshot as
 // events arrive.
 func TestAttachWindowRowGroups(t *testing.T) {
-	data, err := os.ReadFile(liveLog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, _ := newTestApp(t)
-	gate := make(chan struct{})
-	url := serveOnce(t, data, gate)
-	w := a.newWindow()
-	fyne.DoAndWait(func() {
-		w.attach(url, recordTo(t.TempDir()))
-		w.win.Resize(fyne.NewSize(1200, 800))
-	})
-	v := w.view.(*liveView)
-	locked := func(f func()) {
-		fyne.DoAndWait(func() {
-			v.mu.Lock()
-			defer v.mu.Unlock()
-			f()
-		})
-	}
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			ok := false
-			locked(func() { ok = cond() })
-			if ok {
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("timed out waiting for %s", what)
-	}
+	lw := attachLiveLog(t)
+	v, gate, locked, waitFor := lw.v, lw.gate, lw.locked, lw.waitFor
 	waitFor("the first half", func() bool { return v.nav != nil && v.shown != nil })
 	var threads *timelineNav
 	locked(func() {
