@@ -29,6 +29,8 @@ func summaryLogs(t testing.TB) []string {
 	return files
 }
 
+// summarizeFile is the Summary of the log at path decoded as a stream,
+// every event through the Summarizer (what SummarizeFile must equal).
 func summarizeFile(t testing.TB, path string) Summary {
 	t.Helper()
 	f, err := os.Open(path)

@@ -7,22 +7,6 @@ import (
 	"testing"
 )
 
-// summarizeStream is the Summary of the log at path decoded as a stream,
-// every event through the Summarizer: what SummarizeFile must equal.
-func summarizeStream(t testing.TB, path string) Summary {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := Summarize(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // TestSummarizeFileMatchesSummarize: skimming a file (only the events the
 // statistics need decoded, the others tallied) gives the very Summary that
 // decoding every event does, on every test log and on cut-short copies.
@@ -46,7 +30,7 @@ func TestSummarizeFileMatchesSummarize(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := summarizeStream(t, path); !reflect.DeepEqual(got, want) {
+			if want := summarizeFile(t, path); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: SummarizeFile\n%+v\nSummarize\n%+v", path, got, want)
 			}
 		}
@@ -81,7 +65,7 @@ func TestSummarizeFileBig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := summarizeStream(t, path); !reflect.DeepEqual(got, want) {
+	if want := summarizeFile(t, path); !reflect.DeepEqual(got, want) {
 		t.Errorf("SummarizeFile\n%+v\nSummarize\n%+v", got, want)
 	}
 }
