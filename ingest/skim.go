@@ -153,7 +153,6 @@ var rangeBytes int64 = 1 << 20
 // skimmer is what the goroutines of one skim share.
 type skimmer struct {
 	src    source
-	size   int64
 	header Header
 	plans  []plan
 	want   []bool   // by event type id: hand the events out
@@ -342,7 +341,7 @@ func newSkimmer(src source, d *Decoder, sel Selection, fn func(*Event)) *skimmer
 	// The tables cover ids 0–255 at least, so that the fast paths can
 	// index them by a byte without bounds checks.
 	n := max(len(d.plans), 256)
-	s := &skimmer{src: src, size: src.size, header: d.header, plans: d.plans, fn: fn,
+	s := &skimmer{src: src, header: d.header, plans: d.plans, fn: fn,
 		windows: make(chan []byte, 2*runtime.GOMAXPROCS(0)),
 		want:    make([]bool, n), fast: make([]uint32, n), kinds: make([]Kind, n), tally: newRangeTally(n),
 		spare: make(chan wantList, 4*runtime.GOMAXPROCS(0))}
@@ -382,19 +381,19 @@ func newSkimmer(src source, d *Decoder, sel Selection, fn func(*Event)) *skimmer
 func (s *skimmer) split(start int64) ([]*skimRange, error) {
 	var ranges []*skimRange
 	prev := start
-	if s.size-start >= 2*rangeBytes {
+	if s.src.size-start >= 2*rangeBytes {
 		starts, err := s.blockStarts(start)
 		if err != nil {
 			return nil, err
 		}
 		for _, b := range starts {
-			if b-prev >= rangeBytes && s.size-b >= rangeBytes {
+			if b-prev >= rangeBytes && s.src.size-b >= rangeBytes {
 				ranges = append(ranges, &skimRange{start: prev, end: b, blockCap: NoCap})
 				prev = b
 			}
 		}
 	}
-	return append(ranges, &skimRange{start: prev, end: s.size, last: true, blockCap: NoCap}), nil
+	return append(ranges, &skimRange{start: prev, end: s.src.size, last: true, blockCap: NoCap}), nil
 }
 
 // blockStarts returns the offsets of the block markers reached by jumping
@@ -408,7 +407,7 @@ func (s *skimmer) blockStarts(start int64) ([]int64, error) {
 	head := int64(10 + s.plans[id].size)
 	m := make([]byte, 14)
 	var out []int64
-	for pos := start; s.size-pos >= head; {
+	for pos := start; s.src.size-pos >= head; {
 		if err := s.src.read(m, pos); err != nil {
 			return nil, err
 		}
@@ -508,14 +507,14 @@ func (s *skimmer) finish(r *skimRange) {
 		// The cut was not an event boundary (a block marker gave a size
 		// its block does not have): go on from the last whole event to
 		// the end, here.
-		r = &skimRange{start: r.stopPos, end: s.size, last: true, blockCap: r.stopCap, remaining: r.stopRem}
+		r = &skimRange{start: r.stopPos, end: s.src.size, last: true, blockCap: r.stopCap, remaining: r.stopRem}
 		s.scan(r, nil)
 		s.deliver(r)
 	}
 	if r.final {
 		s.status = r.status
 		if s.status.State == StateComplete {
-			s.status.Trailing = s.size - s.status.Offset
+			s.status.Trailing = s.src.size - s.status.Offset
 		}
 		s.stopped.Store(true)
 	}
