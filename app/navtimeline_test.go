@@ -2,7 +2,6 @@ package app
 
 import (
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,7 +166,7 @@ func TestNavShiftDragSelects(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no summary of the selection")
 	}
-	want, err := timeline.SummarizeRange(navOpenFile(t, parworkN2), from, to)
+	want, err := timeline.SummarizeRange(mustOpen(t, parworkN2), from, to)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,17 +285,6 @@ func TestNavHoverClickAndDoubleClickOnAKnownSpan(t *testing.T) {
 	if !strings.Contains(v.readout.Text, "changes in this pixel") {
 		t.Errorf("zoomed-out read-out %q", v.readout.Text)
 	}
-}
-
-// navOpenFile opens a file for the test.
-func navOpenFile(t *testing.T, path string) *os.File {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
 }
 
 func itoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
