@@ -129,8 +129,8 @@ func benchSkim(b *testing.B, data []byte) {
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mevents/s")
 }
 
-// BenchmarkSkimFile skims the big log from its file (mapped, from the page
-// cache after the first round), as `hecscope summary` does.
+// BenchmarkSkimFile skims the big log from its file (from the page cache
+// after the first round), as `hecscope summary` does.
 func BenchmarkSkimFile(b *testing.B) {
 	path := bigLog(b)
 	st, err := os.Stat(path)

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,7 +23,8 @@ import (
 type watched struct {
 	status ingest.Status
 	events int64
-	// growth lists the event counts of the snapshots it took, as they grew.
+	// growth lists the event counts of the model's snapshots after each
+	// batch of input, as they grew.
 	growth []int64
 	// firstAt is when the first event arrived.
 	firstAt time.Time
@@ -46,25 +46,7 @@ func watch(t *testing.T, url, recPath string) watched {
 		t.Fatal(err)
 	}
 	live := timeline.NewLive()
-	stop := make(chan struct{})
 	var w watched
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-			}
-			if n := live.Snapshot().Events; len(w.growth) == 0 || n > w.growth[len(w.growth)-1] {
-				w.growth = append(w.growth, n)
-			}
-		}
-	}()
 	d := ingest.NewDecoder()
 	buf := make([]byte, 64<<10)
 	batch := make([]ingest.Event, 0, 1024)
@@ -79,6 +61,10 @@ func watch(t *testing.T, url, recPath string) watched {
 		live.Add(batch)
 		w.events += int64(len(batch))
 		batch = batch[:0]
+		// What a viewer drawing now would see.
+		if n := live.Snapshot().Events; len(w.growth) == 0 || n > w.growth[len(w.growth)-1] {
+			w.growth = append(w.growth, n)
+		}
 	}
 	for d.Status().State == ingest.StateDecoding {
 		n, err := src.Read(buf)
@@ -94,8 +80,6 @@ func watch(t *testing.T, url, recPath string) watched {
 			drain()
 		}
 	}
-	close(stop)
-	wg.Wait()
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -424,33 +424,25 @@ func (s *skimmer) blockStarts(start int64) ([]int64, error) {
 	return out, nil
 }
 
-// work scans ranges, two at a time, until none are left, handing out the
-// events of those that are due.
+// work scans ranges until none are left, handing out the events of those
+// that are due.
 func (s *skimmer) work() {
 	for !s.stopped.Load() {
-		i := int(s.nextScan.Add(2)) - 2
+		i := int(s.nextScan.Add(1)) - 1
 		if i >= len(s.ranges) || !s.waitTurn(i) {
 			return
 		}
-		a := s.ranges[i]
-		var b *skimRange
-		if i+1 < len(s.ranges) {
-			b = s.ranges[i+1]
-		}
-		s.scan(a, b)
+		s.scan(s.ranges[i])
 		s.commit(i)
-		if b != nil {
-			s.commit(i + 1)
-		}
 	}
 }
 
 // aheadBytes bounds how far past the first range not yet handed out a
 // goroutine may start scanning. Were one goroutine to stall (its core
 // taken by another program), the others would otherwise go on through the
-// file, and of a mapped file keep all they scanned resident until the
-// stalled range is handed out. (A variable so that tests can make small
-// logs wait.)
+// log, keeping what each scanned range found (its wanted events, copied
+// from a file) until the stalled range is handed out. (A variable so that
+// tests can make small logs wait.)
 var aheadBytes int64 = 32 << 20
 
 // waitTurn waits until range i may be scanned; it reports false if the
@@ -508,7 +500,7 @@ func (s *skimmer) finish(r *skimRange) {
 		// its block does not have): go on from the last whole event to
 		// the end, here.
 		r = &skimRange{start: r.stopPos, end: s.src.size, last: true, blockCap: r.stopCap, remaining: r.stopRem}
-		s.scan(r, nil)
+		s.scan(r)
 		s.deliver(r)
 	}
 	if r.final {
@@ -587,126 +579,72 @@ func (s *skimmer) refill(c *cursor) bool {
 // inRange returns where position pos of c's window is in its range.
 func (c *cursor) inRange(pos int) int { return int(c.base-c.r.start) + pos }
 
-// scan walks the events of ra and, if rb is not nil, those of rb too:
-// wanted ones are noted for delivery, the others tallied. Events of the
-// fast kinds are handled inline (two ranges at once, so that the processor
-// can follow both chains of event sizes in parallel); all others go
-// through the Decoder's own readEvent, so their framing, kind and
-// capability are exactly the Decoder's.
-func (s *skimmer) scan(ra, rb *skimRange) {
-	a := s.newCursor(ra)
-	if rb != nil {
-		b := s.newCursor(rb)
-		for !a.done && !b.done {
-			if s.fastPair(a, b) == 0 {
-				s.slowStep(a)
-			} else {
-				s.slowStep(b)
-			}
-		}
-		if a.done {
-			a = b
-		}
-	}
-	for !a.done {
-		s.fastOne(a)
-		s.slowStep(a)
+// scan walks the events of r: wanted ones are noted for delivery, the
+// others tallied. Events of the fast kinds are handled inline (runFast);
+// all others go through the Decoder's own readEvent, so their framing,
+// kind and capability are exactly the Decoder's.
+func (s *skimmer) scan(r *skimRange) {
+	c := s.newCursor(r)
+	for !c.done {
+		s.runFast(c)
+		s.slowStep(c)
 	}
 }
 
-// fastPair advances a and b in step over fast events; it returns 0 when a
-// has come to an event that is not fast (or to its end), 1 when b has.
+// runFast advances c over fast events until it comes to one that is not
+// fast, or to the end of its window.
 //
-// The loop keeps as little as it can in registers: per cursor its position
-// and the latest timestamp so far (an event earlier than that is rare, and
-// only then can it be the earliest, so only then is the tally's first
-// time touched). Capabilities need no work per event: within a stretch
-// of fast events, those before the block's end have the block's and the
-// rest none (see capEnd and leave).
-func (s *skimmer) fastPair(a, b *cursor) int {
-	fast := (*[256]uint32)(s.fast)
-	bufA, bufB := a.win, b.win
-	ca, cb := (*[256]uint64)(a.t.counts), (*[256]uint64)(b.t.counts)
-	pa, pb := a.pos, b.pos
-	endA, endB := a.capEnd(), b.capEnd()
-	var lastA, lastB uint64
-	stop := 0
-	for {
-		if len(bufA)-pa < 10 {
-			break
-		}
-		e := bufA[pa : pa+10 : pa+10]
-		id := e[1]
-		if e[0] != 0 {
-			break
-		}
-		f := fast[id]
-		n := fastLen(bufA, pa, f)
-		if n == 0 {
-			break
-		}
-		if tm := binary.BigEndian.Uint64(e[2:]); tm >= lastA {
-			lastA = tm
-		} else {
-			a.t.first = min(a.t.first, tm)
-		}
-		if f&fastWant != 0 {
-			if f&fastEnds != 0 {
-				a.end(pa, n, endA, uint16(id))
-			} else {
-				a.want(pa, n, endA)
-			}
-		} else {
-			ca[id]++
-		}
-		pa += n
-
-		if len(bufB)-pb < 10 {
-			stop = 1
-			break
-		}
-		e = bufB[pb : pb+10 : pb+10]
-		id = e[1]
-		if e[0] != 0 {
-			stop = 1
-			break
-		}
-		f = fast[id]
-		n = fastLen(bufB, pb, f)
-		if n == 0 {
-			stop = 1
-			break
-		}
-		if tm := binary.BigEndian.Uint64(e[2:]); tm >= lastB {
-			lastB = tm
-		} else {
-			b.t.first = min(b.t.first, tm)
-		}
-		if f&fastWant != 0 {
-			if f&fastEnds != 0 {
-				b.end(pb, n, endB, uint16(id))
-			} else {
-				b.want(pb, n, endB)
-			}
-		} else {
-			cb[id]++
-		}
-		pb += n
-	}
-	a.leave(pa, lastA)
-	b.leave(pb, lastB)
-	return stop
-}
-
-// fastOne advances c over fast events until it comes to one that is not
-// fast, or to its end. It is fastPair for one cursor.
-func (s *skimmer) fastOne(c *cursor) {
+// Walking events is a chain: where one event ends depends on its type,
+// loaded from where the previous one ended. Most events are unwanted and
+// of a fixed size (plain: their entry in skimmer.fast is just that size),
+// and the inner loop takes those with a branch on the size, which the
+// processor predicts, so it goes on to the next event without waiting for
+// this one's type to load. That loop keeps only the position and the
+// latest timestamp in registers: an event earlier than that is rare, and
+// only then can it be the earliest, so only then is the tally's first time
+// touched. Capabilities need no work per event: within a stretch of fast
+// events, those before the block's end have the block's and the rest none
+// (see capEnd and leave).
+func (s *skimmer) runFast(c *cursor) {
 	fast := (*[256]uint32)(s.fast)
 	buf := c.win
 	counts := (*[256]uint64)(c.t.counts)
 	pos, end := c.pos, c.capEnd()
 	var last uint64
-	for len(buf)-pos >= 10 {
+	for {
+		// Plain events, while a whole one of any plain size fits.
+		for len(buf)-pos >= maxPlain {
+			e := buf[pos:]
+			id := e[1]
+			f := fast[id]
+			if e[0] != 0 || f-1 >= maxPlain { // f is not 1..maxPlain
+				break
+			}
+			if tm := binary.BigEndian.Uint64(e[2:]); tm >= last {
+				last = tm
+			} else {
+				c.t.first = min(c.t.first, tm)
+			}
+			counts[id]++
+			switch f {
+			case 10:
+				pos += 10
+			case 12:
+				pos += 12
+			case 14:
+				pos += 14
+			case 16:
+				pos += 16
+			case 20:
+				pos += 20
+			default:
+				pos += int(f)
+			}
+		}
+		// Any fast event: wanted, variable-size, or near the window's end.
+		if len(buf)-pos < 10 {
+			break
+		}
 		e := buf[pos : pos+10 : pos+10]
 		id := e[1]
 		if e[0] != 0 {
@@ -735,6 +673,9 @@ func (s *skimmer) fastOne(c *cursor) {
 	}
 	c.leave(pos, last)
 }
+
+// maxPlain bounds the sizes of the events runFast's inner loop takes.
+const maxPlain = 64
 
 // capEnd returns the position in c's range from which events stop getting
 // c.blockCap: an event gets the block's capability unless one before it
