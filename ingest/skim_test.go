@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -264,14 +266,14 @@ func blockMarkerOffsets(t *testing.T, data []byte) []int64 {
 // reblock rewrites an eventlog with its events in blocks of at most about
 // size bytes, one capability per block, as GHC writes them, so that small
 // logs have many blocks. Events decode as before.
-func reblock(t *testing.T, data []byte, size int) []byte {
+func reblock(t testing.TB, data []byte, size int) []byte {
 	t.Helper()
 	return rewrite(t, data, size, nil)
 }
 
 // rewrite is reblock with each event's bytes replaced by what edit returns
 // for it (if edit is not nil).
-func rewrite(t *testing.T, data []byte, size int, edit func(ev *Event) []byte) []byte {
+func rewrite(t testing.TB, data []byte, size int, edit func(ev *Event) []byte) []byte {
 	t.Helper()
 	d := NewDecoder()
 	d.Feed(data)
@@ -551,5 +553,33 @@ func TestSkimFileShrinking(t *testing.T) {
 			t.Fatal("no error for a file that shrank")
 		}
 		t.Log(err)
+	})
+}
+
+// FuzzSkim skims arbitrary bytes, cut into pieces at every block marker the
+// chain of block sizes reaches, under a selection the input picks, both in
+// memory and from a file read through 64-byte windows: the events handed
+// out, the tally and the status must be the Decoder's, and nothing may
+// panic. The seeds are small logs in blocks of a few hundred bytes.
+func FuzzSkim(f *testing.F) {
+	names := slices.Sorted(maps.Keys(skimSelections))
+	for i, name := range []string{"corpus/ghc-events__trace-binary-event.eventlog", "corpus/ghc-events__nonmoving-gc.eventlog",
+		"corpus/ghc-events-history__queens-ghc-6.12.1.eventlog", "corpus/ghc-events__ticky-ticky.eventlog"} {
+		data, err := os.ReadFile("../testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(reblock(f, data, 300), uint8(i))
+	}
+	path := filepath.Join(f.TempDir(), "fuzz.eventlog")
+	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
+		sel := skimSelections[names[int(pick)%len(names)]]
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		withRangeBytes(1, func() {
+			checkSkim(t, "fuzz", data, sel)
+			withWindowBytes(64, func() { checkSkimFile(t, "fuzz (file)", path, data, sel) })
+		})
 	})
 }
