@@ -195,7 +195,7 @@ func (c *CompareWindow) render() renderFunc {
 	}
 	return func(w, h int, scale float64) (*image.RGBA, error) {
 		return heapview.RenderComparison(a, b, heapA, heapB, cmp, timeline.CompareOptions{
-			Width: w, Height: h, Scale: scale, AlignA: alignA, AlignB: alignB, AlignLabel: label, From: from, To: to, OmitTable: true})
+			Width: w, Height: h, Scale: scale, AlignA: alignA, AlignB: alignB, AlignLabel: label, From: from, To: to, OmitTable: true, Dark: darkTheme()})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"sort"
 	"strings"
 
@@ -152,6 +153,7 @@ func renderHeapRow(c *heapview.Chart, opt timeline.Options) (*image.RGBA, error)
 	}
 	cc := *c
 	cc.NoLegend = true // the row lines up with the timeline; the Heap tab has the legend
+	cc.Dark = opt.Dark
 	cc.From, cc.To = opt.From, max(opt.To, opt.From+1)
 	trial, err := cc.Layout(img.Bounds())
 	if err != nil {
@@ -167,9 +169,7 @@ func renderHeapRow(c *heapview.Chart, opt timeline.Options) (*image.RGBA, error)
 	if cc.To <= cc.From {
 		cc.To = cc.From + 1
 	}
-	for i := range img.Pix {
-		img.Pix[i] = 0xff
-	}
+	draw.Draw(img, img.Bounds(), image.NewUniform(timeline.PaletteFor(opt.Dark).Background), image.Point{}, draw.Src)
 	if err := cc.Draw(img.SubImage(sub).(*image.RGBA)); err != nil {
 		return nil, fmt.Errorf("heap row: %w", err)
 	}

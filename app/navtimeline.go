@@ -126,7 +126,7 @@ func (n *timelineNav) setModel(m *timeline.Model) {
 // render draws the current view at w×h device pixels and remembers how.
 func (n *timelineNav) render(w, h int, scale float64) (*image.RGBA, error) {
 	from, to := n.sc.View()
-	opt := timeline.Options{View: n.view, From: from, To: to, Width: w, Height: h, Scale: scale}
+	opt := timeline.Options{View: n.view, From: from, To: to, Width: w, Height: h, Scale: scale, Dark: darkTheme()}
 	n.mu.Lock()
 	n.drawn = opt
 	m := n.m
@@ -250,7 +250,7 @@ func (n *timelineNav) options() timeline.Options {
 	if d := n.drawn; d.Width > 0 && abs(d.Width-w) <= 1 && abs(d.Height-h) <= 1 {
 		w, h, scale = d.Width, d.Height, d.Scale
 	}
-	return timeline.Options{View: n.view, From: from, To: to, Width: w, Height: h, Scale: scale}
+	return timeline.Options{View: n.view, From: from, To: to, Width: w, Height: h, Scale: scale, Dark: darkTheme()}
 }
 
 func abs(v int) int {

@@ -78,7 +78,7 @@ func timelineRender(m *timeline.Model) renderFunc {
 		return nil
 	}
 	return func(w, h int, scale float64) (*image.RGBA, error) {
-		return timeline.Render(m, timeline.Options{Width: w, Height: h, Scale: scale})
+		return timeline.Render(m, timeline.Options{Width: w, Height: h, Scale: scale, Dark: darkTheme()})
 	}
 }
 
@@ -92,5 +92,8 @@ func heapRender(title string, prof *heapview.Profile, heap *heapview.Heap) rende
 	if c.Bands == nil && (heap == nil || heap.Empty()) {
 		return nil
 	}
-	return func(w, h int, _ float64) (*image.RGBA, error) { return c.Render(w, h) }
+	return func(w, h int, _ float64) (*image.RGBA, error) {
+		c.Dark = darkTheme()
+		return c.Render(w, h)
+	}
 }

@@ -72,6 +72,8 @@ type Chart struct {
 	// a chart that must line up with other rows on one time axis, whose
 	// viewer shows the bands' names and values elsewhere.
 	NoLegend bool
+	// Dark draws for dark surroundings (timeline.Dark's background).
+	Dark bool
 }
 
 // Layout says where a Chart puts things in an image, so that a viewer can
@@ -103,19 +105,46 @@ const (
 	legendRow   = 16
 )
 
-// Colours of the chart's furniture and lines.
+// Colours of the chart's lines.
 var (
-	white      = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	textColor  = color.RGBA{0x22, 0x22, 0x22, 0xff}
-	dimText    = color.RGBA{0x70, 0x70, 0x70, 0xff}
-	gridColor  = color.RGBA{0xe4, 0xe4, 0xe4, 0xff}
-	frameColor = color.RGBA{0xa0, 0xa0, 0xa0, 0xff}
-	sizeColor  = color.RGBA{0x10, 0x10, 0x10, 0xff}
 	liveColor  = color.RGBA{0x1f, 0x4e, 0xb4, 0xff}
 	blockColor = color.RGBA{0x8a, 0x5a, 0x00, 0xff}
 	minorGC    = color.RGBA{0xf0, 0xa0, 0x40, 0xff}
 	majorGC    = color.RGBA{0xc0, 0x20, 0x20, 0xff}
 )
+
+// furniture is the colours of a chart's background, text, grid and frame,
+// and of its heap-size line, for light or dark surroundings.
+type furniture struct {
+	background, text, dim, grid, frame, size color.RGBA
+}
+
+var (
+	lightFurniture = furniture{
+		background: timeline.Light.Background,
+		text:       color.RGBA{0x22, 0x22, 0x22, 0xff},
+		dim:        color.RGBA{0x70, 0x70, 0x70, 0xff},
+		grid:       timeline.Light.Grid,
+		frame:      color.RGBA{0xa0, 0xa0, 0xa0, 0xff},
+		size:       timeline.Light.Line,
+	}
+	darkFurniture = furniture{
+		background: timeline.Dark.Background,
+		text:       timeline.Dark.Text,
+		dim:        color.RGBA{0x9c, 0x9c, 0xa0, 0xff},
+		grid:       timeline.Dark.Grid,
+		frame:      color.RGBA{0x68, 0x68, 0x6c, 0xff},
+		size:       timeline.Dark.Line,
+	}
+)
+
+// furnitureFor returns the chart colours for dark or light surroundings.
+func furnitureFor(dark bool) furniture {
+	if dark {
+		return darkFurniture
+	}
+	return lightFurniture
+}
 
 // heapLine is one heap counter drawn as a line.
 type heapLine struct {
@@ -130,7 +159,7 @@ func (c *Chart) heapLines() []heapLine {
 	}
 	var out []heapLine
 	for _, l := range []heapLine{
-		{"heap size", &c.Heap.Size, sizeColor},
+		{"heap size", &c.Heap.Size, furnitureFor(c.Dark).size},
 		{"blocks size", &c.Heap.Blocks, blockColor},
 		{"live data", &c.Heap.Live, liveColor},
 	} {
@@ -272,6 +301,7 @@ func (c *Chart) Render(w, h int) (*image.RGBA, error) {
 // Draw draws the chart over the whole of img. The only error is failing
 // to load the built-in font.
 func (c *Chart) Draw(img *image.RGBA) error {
+	k := furnitureFor(c.Dark)
 	tf, err := labelFace()
 	if err != nil {
 		return err
@@ -280,19 +310,19 @@ func (c *Chart) Draw(img *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	fillRect(img, img.Bounds(), white)
+	fillRect(img, img.Bounds(), k.background)
 	p := l.Plot
 
 	// Grid.
 	ticks := l.Axis.Ticks(90)
 	for _, t := range l.Ticks {
 		y := c.yOf(l, t.Value)
-		fillRect(img, image.Rect(p.Min.X, int(y), p.Max.X, int(y)+1), gridColor)
+		fillRect(img, image.Rect(p.Min.X, int(y), p.Max.X, int(y)+1), k.grid)
 	}
 	for _, t := range ticks {
 		if t.Major {
 			x := int(t.X)
-			fillRect(img, image.Rect(x, p.Min.Y, x+1, p.Max.Y), gridColor)
+			fillRect(img, image.Rect(x, p.Min.Y, x+1, p.Max.Y), k.grid)
 		}
 	}
 
@@ -311,12 +341,12 @@ func (c *Chart) Draw(img *image.RGBA) error {
 	c.drawGCs(img, l)
 
 	// Frame and axes.
-	strokeRect(img, p.Inset(-1), frameColor)
+	strokeRect(img, p.Inset(-1), k.frame)
 	for _, t := range l.Ticks {
 		y := int(c.yOf(l, t.Value))
 		w := tf.width(t.Label)
-		tf.draw(img, img.Bounds(), p.Min.X-6-w, y+tf.ascent/2-1, t.Label, textColor)
-		fillRect(img, image.Rect(p.Min.X-4, y, p.Min.X-1, y+1), frameColor)
+		tf.draw(img, img.Bounds(), p.Min.X-6-w, y+tf.ascent/2-1, t.Label, k.text)
+		fillRect(img, image.Rect(p.Min.X-4, y, p.Min.X-1, y+1), k.frame)
 	}
 	labelY := l.GCStrip.Max.Y + 2 + tf.ascent
 	for _, t := range ticks {
@@ -325,22 +355,22 @@ func (c *Chart) Draw(img *image.RGBA) error {
 		if t.Major {
 			h = 5
 		}
-		fillRect(img, image.Rect(x, l.GCStrip.Max.Y, x+1, l.GCStrip.Max.Y+h), frameColor)
+		fillRect(img, image.Rect(x, l.GCStrip.Max.Y, x+1, l.GCStrip.Max.Y+h), k.frame)
 		if t.Major {
 			w := tf.width(t.Label)
 			tx := min(max(x-w/2, p.Min.X-w/2), p.Max.X-w/2)
-			tf.draw(img, img.Bounds(), tx, labelY, t.Label, textColor)
+			tf.draw(img, img.Bounds(), tx, labelY, t.Label, k.text)
 		}
 	}
 	if c.Title != "" {
-		tf.draw(img, image.Rect(img.Bounds().Min.X, 0, p.Max.X, img.Bounds().Max.Y), p.Min.X, img.Bounds().Min.Y+pad+tf.ascent, c.Title, textColor)
+		tf.draw(img, image.Rect(img.Bounds().Min.X, 0, p.Max.X, img.Bounds().Max.Y), p.Min.X, img.Bounds().Min.Y+pad+tf.ascent, c.Title, k.text)
 	}
 	if colors == nil && len(c.heapLines()) == 0 {
 		msg := "no heap data"
 		if c.Mode == ModeNormalised && c.Heap != nil && !c.Heap.Empty() {
 			msg = "no heap profile to normalise"
 		}
-		tf.draw(img, p, p.Min.X+(p.Dx()-tf.width(msg))/2, p.Min.Y+p.Dy()/2, msg, dimText)
+		tf.draw(img, p, p.Min.X+(p.Dx()-tf.width(msg))/2, p.Min.Y+p.Dy()/2, msg, k.dim)
 	}
 	if !l.Legend.Empty() {
 		c.drawLegend(img, l, tf, colors)
@@ -526,6 +556,7 @@ func (c *Chart) drawGCs(img *image.RGBA, l Layout) {
 // drawLegend lists the bands with their colours and peak values, then the
 // heap lines and GC marks.
 func (c *Chart) drawLegend(img *image.RGBA, l Layout, tf *typeface, colors []color.RGBA) {
+	k := furnitureFor(c.Dark)
 	r := l.Legend
 	x := r.Min.X + 4
 	y := r.Min.Y + tf.ascent
@@ -537,7 +568,7 @@ func (c *Chart) drawLegend(img *image.RGBA, l Layout, tf *typeface, colors []col
 		vw := 0
 		if value != "" {
 			vw = tf.width(value)
-			tf.draw(img, r, r.Max.X-vw, y, value, dimText)
+			tf.draw(img, r, r.Max.X-vw, y, value, k.dim)
 			vw += 8
 		}
 		tx := x + 18
@@ -548,7 +579,7 @@ func (c *Chart) drawLegend(img *image.RGBA, l Layout, tf *typeface, colors []col
 	box := func(col color.RGBA) func(x, y int) {
 		return func(x, y int) {
 			fillRect(img, image.Rect(x, y, x+12, y+11), col)
-			strokeRect(img, image.Rect(x, y, x+12, y+11), frameColor)
+			strokeRect(img, image.Rect(x, y, x+12, y+11), k.frame)
 		}
 	}
 	if bd := c.Bands; bd != nil && len(colors) > 0 {
@@ -556,15 +587,15 @@ func (c *Chart) drawLegend(img *image.RGBA, l Layout, tf *typeface, colors []col
 		if bd.Dropped() > 0 {
 			head = fmt.Sprintf("%d bands, %d more in OTHER", bd.Len()-1, bd.Dropped())
 		}
-		tf.draw(img, r, x, y, tf.fit(head+" · peak", r.Dx()-8), dimText)
+		tf.draw(img, r, x, y, tf.fit(head+" · peak", r.Dx()-8), k.dim)
 		y += legendRow
 		for b := 0; b < bd.Len(); b++ {
 			var peak uint64
 			for _, v := range bd.Row(b) {
 				peak = max(peak, v)
 			}
-			if !row(box(colors[b]), bd.Name(b), FormatBytes(peak), textColor) {
-				tf.draw(img, r, x, y, "…", dimText)
+			if !row(box(colors[b]), bd.Name(b), FormatBytes(peak), k.text) {
+				tf.draw(img, r, x, y, "…", k.dim)
 				y += legendRow
 				break
 			}
@@ -573,7 +604,7 @@ func (c *Chart) drawLegend(img *image.RGBA, l Layout, tf *typeface, colors []col
 	}
 	for _, hl := range c.heapLines() {
 		col := hl.color
-		row(func(x, y int) { fillRect(img, image.Rect(x, y+4, x+12, y+6), col) }, hl.name, FormatBytes(hl.series.Max()), textColor)
+		row(func(x, y int) { fillRect(img, image.Rect(x, y+4, x+12, y+6), col) }, hl.name, FormatBytes(hl.series.Max()), k.text)
 	}
 	if c.Heap != nil && c.Heap.Allocated.Len() > 0 {
 		a := &c.Heap.Allocated
@@ -582,18 +613,18 @@ func (c *Chart) drawLegend(img *image.RGBA, l Layout, tf *typeface, colors []col
 		if end > 0 {
 			rate = FormatRate(float64(total) / (float64(end) / 1e9))
 		}
-		row(func(int, int) {}, "allocated "+FormatBytes(total), rate, dimText)
+		row(func(int, int) {}, "allocated "+FormatBytes(total), rate, k.dim)
 	}
 	if c.Heap != nil && len(c.Heap.GCs) > 0 {
-		row(box(minorGC), "minor GC", "", textColor)
+		row(box(minorGC), "minor GC", "", k.text)
 		row(box(majorGC), fmt.Sprintf("major GC (%d GCs, %s paused)", len(c.Heap.GCs),
-			timeline.FormatDuration(c.Heap.PauseTotal())), "", textColor)
+			timeline.FormatDuration(c.Heap.PauseTotal())), "", k.text)
 	}
 	clock := "time: elapsed since start"
 	if c.Bands != nil && c.Bands.Source == FromHP {
 		clock = "time: mutator CPU (.hp)"
 	}
-	tf.draw(img, r, x, r.Max.Y-tf.descent-1, tf.fit(clock, r.Dx()-8), dimText)
+	tf.draw(img, r, x, r.Max.Y-tf.descent-1, tf.fit(clock, r.Dx()-8), k.dim)
 }
 
 // fillRect paints r (clipped to img) with c.

@@ -51,7 +51,7 @@ func TestChartArea(t *testing.T) {
 		v    float64
 		want color.RGBA
 	}{
-		{10, colors[0]}, {290, colors[0]}, {310, colors[1]}, {390, colors[1]}, {1000, sizeColor},
+		{10, colors[0]}, {290, colors[0]}, {310, colors[1]}, {390, colors[1]}, {1000, lightFurniture.size},
 	}
 	for _, ch := range checks {
 		if got := pixel(img, x, c.yOf(l, ch.v)); got != ch.want {

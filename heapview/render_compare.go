@@ -27,15 +27,16 @@ type CompareRun struct {
 // the whole of img: each run's heap size as a translucent area and its live
 // data as a line, in the run's colour, each run on its own axis (so that
 // they line up with timelines drawn on the same axes), with the value axis
-// in the gutter left of the plot and a legend above it. The only error is
-// failing to load the built-in font.
-func DrawCompare(img *image.RGBA, runs [2]CompareRun) error {
+// in the gutter left of the plot and a legend above it; dark draws for dark
+// surroundings. The only error is failing to load the built-in font.
+func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
+	k := furnitureFor(dark)
 	tf, err := labelFace()
 	if err != nil {
 		return err
 	}
 	b := img.Bounds()
-	fillRect(img, b, white)
+	fillRect(img, b, k.background)
 	left, right := math.Inf(1), math.Inf(-1)
 	for _, r := range runs {
 		left = math.Min(left, r.Axis.X0)
@@ -58,9 +59,9 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun) error {
 	yOf := func(v float64) float64 { return float64(p.Max.Y) - v/topV*float64(p.Dy()) }
 	for _, t := range ticks {
 		y := int(yOf(t.Value))
-		fillRect(img, image.Rect(p.Min.X, y, p.Max.X, y+1), gridColor)
+		fillRect(img, image.Rect(p.Min.X, y, p.Max.X, y+1), k.grid)
 		w := tf.width(t.Label)
-		tf.draw(img, b, p.Min.X-6-w, y+tf.ascent/2-1, t.Label, textColor)
+		tf.draw(img, b, p.Min.X-6-w, y+tf.ascent/2-1, t.Label, k.text)
 	}
 
 	for _, r := range runs {
@@ -84,21 +85,21 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun) error {
 			lineColumn(img, p, x, prev, y, 2, c)
 		})
 	}
-	strokeRect(img, p.Inset(-1), frameColor)
+	strokeRect(img, p.Inset(-1), k.frame)
 
 	// Legend: one entry per run.
 	x := p.Min.X
 	ty := b.Min.Y + pad + tf.ascent
-	x = tf.draw(img, b, x, ty, "Heap on one scale:", textColor) + 10
+	x = tf.draw(img, b, x, ty, "Heap on one scale:", k.text) + 10
 	for _, r := range runs {
 		label := fmt.Sprintf("%s size (area) %s, live (line) %s", r.Name, maxOf(r.Heap, true), maxOf(r.Heap, false))
 		fillRect(img, image.Rect(x, ty-tf.ascent+2, x+12, ty), r.Colour)
 		x += 16
-		x = tf.draw(img, b, x, ty, label, textColor) + 16
+		x = tf.draw(img, b, x, ty, label, k.text) + 16
 	}
 	if peak == 0 {
 		msg := "no heap data in either run"
-		tf.draw(img, p, p.Min.X+(p.Dx()-tf.width(msg))/2, p.Min.Y+p.Dy()/2, msg, dimText)
+		tf.draw(img, p, p.Min.X+(p.Dx()-tf.width(msg))/2, p.Min.Y+p.Dy()/2, msg, k.dim)
 	}
 	return nil
 }
@@ -142,7 +143,7 @@ func RenderComparison(a, b *timeline.Run, heapA, heapB *Heap, c *timeline.Compar
 	err = DrawCompare(heap, [2]CompareRun{
 		{Name: "A", Heap: heapA, Axis: axA, Colour: timeline.ColourRunA},
 		{Name: "B", Heap: heapB, Axis: axB, Colour: timeline.ColourRunB},
-	})
+	}, opt.Dark)
 	if err != nil {
 		return nil, err
 	}

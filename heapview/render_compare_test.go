@@ -43,7 +43,7 @@ func TestDrawCompareHeaps(t *testing.T) {
 		{Name: "A", Heap: heaps[0], Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}},
 		{Name: "B", Heap: heaps[1], Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}},
 	}
-	if err := DrawCompare(img, runs); err != nil {
+	if err := DrawCompare(img, runs, false); err != nil {
 		t.Fatal(err)
 	}
 	// Both live lines are drawn in their run's colour, B's further right
@@ -70,7 +70,7 @@ func TestDrawCompareHeaps(t *testing.T) {
 
 	// Without heaps: a message, no error, no run colour in the plot.
 	empty := image.NewRGBA(image.Rect(0, 0, 600, 200))
-	if err := DrawCompare(empty, [2]CompareRun{{Name: "A", Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}}, {Name: "B", Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}}}); err != nil {
+	if err := DrawCompare(empty, [2]CompareRun{{Name: "A", Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}}, {Name: "B", Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}}}, false); err != nil {
 		t.Fatal(err)
 	}
 	if n := countColour(empty, blue); n > 12*12 {

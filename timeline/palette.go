@@ -6,18 +6,56 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 )
 
-// The palette follows ThreadScope where its users know the colours: running
+// Palette is the colours of what frames the data — background, text,
+// grid, axis and rules — for a light or a dark surrounding. The data keep
+// their colours in both.
+type Palette struct {
+	Background, Text, Grid, Axis, RowRule, LabelOnBar color.RGBA
+	// Idle fills time when nothing ran, where that is drawn at all (the
+	// comparison's distributions).
+	Idle color.RGBA
+	// Line draws a curve that has no colour of its own (the heap size).
+	Line color.RGBA
+}
+
+// Light is the palette for light surroundings, as ThreadScope draws.
+var Light = Palette{
+	Background: color.RGBA{0xff, 0xff, 0xff, 0xff},
+	Text:       color.RGBA{0x20, 0x20, 0x20, 0xff},
+	Grid:       color.RGBA{0xe4, 0xe4, 0xe4, 0xff},
+	Axis:       color.RGBA{0x60, 0x60, 0x60, 0xff},
+	RowRule:    color.RGBA{0xc8, 0xc8, 0xc8, 0xff},
+	LabelOnBar: color.RGBA{0xff, 0xff, 0xff, 0xff},
+	Idle:       color.RGBA{0xd8, 0xd8, 0xd8, 0xff},
+	Line:       color.RGBA{0x10, 0x10, 0x10, 0xff},
+}
+
+// Dark is the palette for dark surroundings (a desktop's dark theme); its
+// background is that of Fyne's dark theme.
+var Dark = Palette{
+	Background: color.RGBA{0x17, 0x17, 0x18, 0xff},
+	Text:       color.RGBA{0xe4, 0xe4, 0xe4, 0xff},
+	Grid:       color.RGBA{0x34, 0x34, 0x38, 0xff},
+	Axis:       color.RGBA{0xa0, 0xa0, 0xa4, 0xff},
+	RowRule:    color.RGBA{0x48, 0x48, 0x4c, 0xff},
+	LabelOnBar: color.RGBA{0xff, 0xff, 0xff, 0xff},
+	Idle:       color.RGBA{0x50, 0x50, 0x54, 0xff},
+	Line:       color.RGBA{0xe8, 0xe8, 0xe8, 0xff},
+}
+
+// PaletteFor returns Dark if dark is true, Light otherwise.
+func PaletteFor(dark bool) Palette {
+	if dark {
+		return Dark
+	}
+	return Light
+}
+
+// The data's colours follow ThreadScope where its users know them: running
 // code green, garbage collection orange, thread creation light blue, GC
 // requests cyan and dark blue, migration dark red, wakeups green, shutdown
 // brown; the thread states it never drew get colours of their own.
 var (
-	ColourBackground = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	ColourText       = color.RGBA{0x20, 0x20, 0x20, 0xff}
-	ColourGrid       = color.RGBA{0xe4, 0xe4, 0xe4, 0xff}
-	ColourAxis       = color.RGBA{0x60, 0x60, 0x60, 0xff}
-	ColourRowRule    = color.RGBA{0xc8, 0xc8, 0xc8, 0xff}
-	ColourLabelOnBar = color.RGBA{0xff, 0xff, 0xff, 0xff}
-
 	ColourRunning   = color.RGBA{0x00, 0x64, 0x00, 0xff} // ThreadScope's running dark green
 	ColourGC        = color.RGBA{0xe8, 0x70, 0x10, 0xff} // ThreadScope's GC orange: GC threads working
 	ColourGCWaiting = color.RGBA{0xe4, 0xd4, 0xb4, 0xff} // ThreadScope's "GC waiting": synchronising, idle or done
@@ -45,7 +83,7 @@ var (
 )
 
 // StateColour returns the colour of a state; idle and finished are the
-// background (nothing is drawn).
+// light background (nothing is drawn).
 func StateColour(s State) color.RGBA {
 	switch s {
 	case StateRunning:
@@ -59,7 +97,7 @@ func StateColour(s State) color.RGBA {
 	case StateBlocked:
 		return ColourBlocked
 	}
-	return ColourBackground
+	return Light.Background
 }
 
 // BlockedColour returns the colour of a thread blocked for reason st: one

@@ -30,6 +30,8 @@ type Options struct {
 	// Scale is the device pixel ratio: text and row heights grow with it
 	// (0 means 1).
 	Scale float64
+	// Dark draws for dark surroundings (the Dark palette).
+	Dark bool
 }
 
 // viewFuncs maps view names to what draws them.
@@ -85,8 +87,8 @@ func newFrame(what string, m *Model, opt Options) (*image.RGBA, *renderer, error
 		return nil, nil, fmt.Errorf("%s: empty time range [%d, %d]", what, opt.From, to)
 	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
-	r := newRenderer(img, m, opt.From, to, opt.Scale)
-	r.fill(0, 0, r.w, r.h, ColourBackground)
+	r := newRenderer(img, m, opt.From, to, opt.Scale, PaletteFor(opt.Dark))
+	r.fill(0, 0, r.w, r.h, r.pal.Background)
 	return img, r, nil
 }
 
@@ -108,8 +110,8 @@ func RenderInto(img *image.RGBA, m *Model, opt Options) error {
 	if to <= opt.From {
 		return fmt.Errorf("rendering: empty time range [%d, %d]", opt.From, to)
 	}
-	r := newRenderer(img, m, opt.From, to, opt.Scale)
-	r.fill(0, 0, r.w, r.h, ColourBackground)
+	r := newRenderer(img, m, opt.From, to, opt.Scale, PaletteFor(opt.Dark))
+	r.fill(0, 0, r.w, r.h, r.pal.Background)
 	draw(r)
 	return nil
 }
@@ -155,6 +157,7 @@ type renderer struct {
 	bottom int     // first pixel row of the key
 	key    []keyItem
 	hecCol [][]Column // HEC columns, computed once per frame
+	pal    Palette
 }
 
 type keyItem struct {
@@ -162,12 +165,12 @@ type keyItem struct {
 	name string
 }
 
-func newRenderer(img *image.RGBA, m *Model, from, to uint64, scale float64) *renderer {
+func newRenderer(img *image.RGBA, m *Model, from, to uint64, scale float64, pal Palette) *renderer {
 	if !(scale > 0) {
 		scale = 1
 	}
 	b := img.Bounds()
-	r := &renderer{img: img, m: m, w: b.Dx(), h: b.Dy(), s: scale}
+	r := &renderer{img: img, m: m, w: b.Dx(), h: b.Dy(), s: scale, pal: pal}
 	r.dc = gg.NewContextForRGBA(img)
 	if f := face(11 * scale); f != nil {
 		r.dc.SetFontFace(f)
@@ -254,17 +257,17 @@ func (r *renderer) colX(i int) int { return r.gutter + i }
 // drawAxis draws the time ruler at the top and the grid over [top, bottom).
 func (r *renderer) drawAxis() {
 	y := r.top - 1
-	r.fill(r.gutter, y, r.gutter+r.plotW, y+1, ColourAxis)
+	r.fill(r.gutter, y, r.gutter+r.plotW, y+1, r.pal.Axis)
 	for _, tk := range r.ax.Ticks(90 * r.s) {
 		x := int(math.Round(tk.X))
 		if tk.Major {
-			r.fill(x, r.top, x+1, r.bottom, ColourGrid)
-			r.fill(x, y-int(6*r.s), x+1, y, ColourAxis)
+			r.fill(x, r.top, x+1, r.bottom, r.pal.Grid)
+			r.fill(x, y-int(6*r.s), x+1, y, r.pal.Axis)
 			// Labels stay inside the image at both ends.
 			lx := math.Min(math.Max(float64(x), r.textWidth(tk.Label)/2+1), float64(r.w)-r.textWidth(tk.Label)/2-1)
-			r.text(tk.Label, lx, float64(y)-7*r.s, 0.5, 0, ColourText)
+			r.text(tk.Label, lx, float64(y)-7*r.s, 0.5, 0, r.pal.Text)
 		} else {
-			r.fill(x, y-int(3*r.s), x+1, y, ColourAxis)
+			r.fill(x, y-int(3*r.s), x+1, y, r.pal.Axis)
 		}
 	}
 }
@@ -276,7 +279,7 @@ func (r *renderer) drawKey() {
 	box := 10 * r.s
 	for _, k := range r.key {
 		r.fill(int(x), int(y), int(x+box), int(y+box), k.c)
-		r.text(k.name, x+box+4*r.s, y+box/2, 0, 0.35, ColourText)
+		r.text(k.name, x+box+4*r.s, y+box/2, 0, 0.35, r.pal.Text)
 		x += box + 12*r.s + r.textWidth(k.name)
 		if x > float64(r.w) {
 			break
@@ -286,7 +289,7 @@ func (r *renderer) drawKey() {
 
 // rowLabel writes a row's name in the gutter.
 func (r *renderer) rowLabel(name string, y0, y1 int) {
-	r.text(name, 6*r.s, float64(y0+y1)/2, 0, 0.35, ColourText)
+	r.text(name, 6*r.s, float64(y0+y1)/2, 0, 0.35, r.pal.Text)
 }
 
 // hecColumns returns (computing once) the columns of every HEC.
@@ -331,11 +334,11 @@ func (r *renderer) drawActivity(y0, y1 int, caps []int, title string) {
 			r.blend(r.colX(i), it-1, ColourActivity, frac)
 		}
 	}
-	r.fill(r.gutter, y1, r.gutter+r.plotW, y1+1, ColourRowRule)
+	r.fill(r.gutter, y1, r.gutter+r.plotW, y1+1, r.pal.RowRule)
 	r.rowLabel(title, y0, y1)
 	if len(caps) > 1 {
-		r.text(fmt.Sprintf("%d", len(caps)), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, ColourText)
-		r.text("0", float64(r.gutter)-4*r.s, float64(y1)-4*r.s, 1, 0.5, ColourText)
+		r.text(fmt.Sprintf("%d", len(caps)), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, r.pal.Text)
+		r.text("0", float64(r.gutter)-4*r.s, float64(y1)-4*r.s, 1, 0.5, r.pal.Text)
 	}
 }
 
@@ -385,7 +388,7 @@ func (r *renderer) drawHEC(c int, y0, y1 int) {
 			y = top
 		}
 	}
-	r.fill(r.gutter, y1, r.gutter+r.plotW, y1+1, ColourRowRule)
+	r.fill(r.gutter, y1, r.gutter+r.plotW, y1+1, r.pal.RowRule)
 	r.rowLabel(fmt.Sprintf("HEC %d", c), y0, y1)
 	r.drawThreadIDs(&r.m.HECs[c].Track, y0, y1)
 	r.drawInstants(&r.m.HECs[c], y0, y1)
@@ -414,7 +417,7 @@ func (r *renderer) drawThreadIDs(tr *Track, y0, y1 int) {
 		if x1-x0 < 6*r.s*float64(len(s))+6*r.s {
 			continue
 		}
-		r.text(s, (x0+x1)/2, float64(y0+y1)/2, 0.5, 0.35, ColourLabelOnBar)
+		r.text(s, (x0+x1)/2, float64(y0+y1)/2, 0.5, 0.35, r.pal.LabelOnBar)
 		labels++
 	}
 }

@@ -31,6 +31,8 @@ type CompareOptions struct {
 	// shows it beside the picture): the distributions then sit side by
 	// side in a lower strip, leaving the timelines more room.
 	OmitTable bool
+	// Dark draws for dark surroundings (the Dark palette).
+	Dark bool
 }
 
 // Colours that tell the two runs and the verdicts apart.
@@ -40,7 +42,6 @@ var (
 	ColourBetter = color.RGBA{0x1a, 0x8a, 0x3a, 0xff} // B improves on A
 	ColourWorse  = color.RGBA{0xc0, 0x28, 0x28, 0xff} // B is worse than A
 	ColourSame   = color.RGBA{0x70, 0x70, 0x70, 0xff} // no change, or neither good nor bad
-	colourIdle   = color.RGBA{0xd8, 0xd8, 0xd8, 0xff}
 )
 
 // VerdictColour returns the colour a comparison row's change is drawn in.
@@ -108,8 +109,8 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 		s = 1
 	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
-	cr := newRenderer(img, nil, 0, 1, s)
-	cr.fill(0, 0, cr.w, cr.h, ColourBackground)
+	cr := newRenderer(img, nil, 0, 1, s, PaletteFor(opt.Dark))
+	cr.fill(0, 0, cr.w, cr.h, cr.pal.Background)
 
 	// Furniture heights: headline and bars, then the two timelines, then the
 	// table and distributions.
@@ -131,7 +132,7 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 			ax = axB
 		}
 		panelH := heights[i]
-		panel, err := renderPanel(run.Model, opt.View, opt.Width, panelH, s, ax)
+		panel, err := renderPanel(run.Model, opt.View, opt.Width, panelH, s, ax, PaletteFor(opt.Dark))
 		if err != nil {
 			return nil, fmt.Errorf("rendering comparison: run %s: %w", run.Name, err)
 		}
@@ -145,7 +146,7 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 		cr.fill(0, y+int(2*s), int(4*s), y+panelH-int(2*s), col)
 		// The name goes left of the panel's key, where the view draws nothing.
 		cr.text(tag+": "+cr.fit(run.Name, float64(cr.gutter)-24*s), 8*s, float64(y+panelH)-11*s, 0, 0.5, col)
-		cr.fill(0, y+panelH-1, cr.w, y+panelH, ColourRowRule)
+		cr.fill(0, y+panelH-1, cr.w, y+panelH, cr.pal.RowRule)
 	}
 	if opt.AlignLabel != "" {
 		cr.text(opt.AlignLabel, float64(cr.w)-8*s, float64(head)-6*s, 1, 0, ColourMarker)
@@ -327,7 +328,7 @@ func panelHeights(room int, s float64, hecsA, hecsB int) [2]int {
 
 // renderPanel draws one run's timeline view on axis ax (from CompareAxes):
 // the view's gutter and plot are moved to where the axis puts them.
-func renderPanel(m *Model, view string, w, h int, s float64, ax Axis) (*image.RGBA, error) {
+func renderPanel(m *Model, view string, w, h int, s float64, ax Axis, pal Palette) (*image.RGBA, error) {
 	if view == "" {
 		view = "timeline"
 	}
@@ -336,11 +337,11 @@ func renderPanel(m *Model, view string, w, h int, s float64, ax Axis) (*image.RG
 		return nil, fmt.Errorf("unknown view %q (views: %s)", view, strings.Join(Views(), ", "))
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	r := newRenderer(img, m, 0, 1, s)
+	r := newRenderer(img, m, 0, 1, s, pal)
 	r.gutter = int(math.Round(ax.X0))
 	r.plotW = max(int(math.Round(ax.Width)), 1)
 	r.ax = NewAxis(ax.From, ax.To, float64(r.gutter), float64(r.plotW))
-	r.fill(0, 0, r.w, r.h, ColourBackground)
+	r.fill(0, 0, r.w, r.h, r.pal.Background)
 	drawView(r)
 	return img, nil
 }
@@ -376,7 +377,7 @@ func (r *renderer) drawCompareHead(a, b *Run, c *Comparison) int {
 	if len(parts) > 0 {
 		r.text(parts[0], 8*s, y, 0, 0.5, headColour)
 		if len(parts) > 1 {
-			r.text(strings.Join(parts[1:], ",  "), 8*s+r.textWidth(parts[0])+24*s, y, 0, 0.5, ColourText)
+			r.text(strings.Join(parts[1:], ",  "), 8*s+r.textWidth(parts[0])+24*s, y, 0, 0.5, r.pal.Text)
 		}
 	}
 	y += 14 * s
@@ -405,7 +406,7 @@ func (r *renderer) drawCompareHead(a, b *Run, c *Comparison) int {
 			for _, part := range []struct {
 				v float64
 				c color.RGBA
-			}{{float64(d[StateRunning]), ColourRunning}, {float64(d.GC()), ColourGC}, {total - float64(d[StateRunning]) - float64(d.GC()), colourIdle}} {
+			}{{float64(d[StateRunning]), ColourRunning}, {float64(d.GC()), ColourGC}, {total - float64(d[StateRunning]) - float64(d.GC()), r.pal.Idle}} {
 				pw := w * part.v / total
 				r.fill(int(math.Round(x)), int(y), int(math.Round(x+pw)), int(y+12*s), part.c)
 				x += pw
@@ -416,9 +417,9 @@ func (r *renderer) drawCompareHead(a, b *Run, c *Comparison) int {
 		lx := barX + w + 6*s
 		if lx+r.textWidth(label) > float64(r.w) {
 			lx = barX + 4*s
-			r.text(label, lx, y+6*s, 0, 0.5, ColourLabelOnBar)
+			r.text(label, lx, y+6*s, 0, 0.5, r.pal.LabelOnBar)
 		} else {
-			r.text(label, lx, y+6*s, 0, 0.5, ColourText)
+			r.text(label, lx, y+6*s, 0, 0.5, r.pal.Text)
 		}
 		y += 16 * s
 	}
@@ -544,14 +545,14 @@ func (r *renderer) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 			hy := float64(y0) + lineH/2
 			r.text("A", x+nameW+valW, hy, 1, 0.5, ColourRunA)
 			r.text("B", x+nameW+2*valW, hy, 1, 0.5, ColourRunB)
-			r.text("change", x+nameW+2*valW+chW, hy, 1, 0.5, ColourText)
+			r.text("change", x+nameW+2*valW+chW, hy, 1, 0.5, r.pal.Text)
 		}
 		if ln.row == nil {
-			r.text(ln.group, x, y, 0, 0.5, ColourAxis) // "" for a gap
+			r.text(ln.group, x, y, 0, 0.5, r.pal.Axis) // "" for a gap
 			continue
 		}
 		row := ln.row
-		r.text(r.fit(row.Name, nameW-8*s), x+6*s, y, 0, 0.5, ColourText)
+		r.text(r.fit(row.Name, nameW-8*s), x+6*s, y, 0, 0.5, r.pal.Text)
 		va, vb := "—", "—"
 		if row.HasA {
 			va = showCompareValue(row.A, row.Unit)
@@ -559,15 +560,15 @@ func (r *renderer) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 		if row.HasB {
 			vb = showCompareValue(row.B, row.Unit)
 		}
-		r.text(va, x+nameW+valW, y, 1, 0.5, ColourText)
-		r.text(vb, x+nameW+2*valW, y, 1, 0.5, ColourText)
+		r.text(va, x+nameW+valW, y, 1, 0.5, r.pal.Text)
+		r.text(vb, x+nameW+2*valW, y, 1, 0.5, r.pal.Text)
 		r.text(showChange(row), x+nameW+2*valW+chW, y, 1, 0.5, VerdictColour(row.Verdict()))
 	}
 	if len(shown) < len(lines) {
 		k := len(shown)
 		x := float64(x0) + float64(k/rowsPer)*colW
 		y := float64(y0) + float64(k%rowsPer+1)*lineH + lineH/2
-		r.text(fmt.Sprintf("… %d more lines not shown", len(lines)-len(shown)), x, y, 0, 0.5, ColourAxis)
+		r.text(fmt.Sprintf("… %d more lines not shown", len(lines)-len(shown)), x, y, 0, 0.5, r.pal.Axis)
 	}
 }
 
@@ -585,12 +586,12 @@ func (r *renderer) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 	title := fmt.Sprintf("%s — A: %d, mean %s, median %s, p90 %s;  B: %d, mean %s, median %s, p90 %s", h.Title,
 		h.TotalA, mean(h.SumA, h.TotalA), FormatDuration(h.QuantA.P50), FormatDuration(h.QuantA.P90),
 		h.TotalB, mean(h.SumB, h.TotalB), FormatDuration(h.QuantB.P50), FormatDuration(h.QuantB.P90))
-	r.text(r.fit(title, float64(x1-x0)), float64(x0), float64(y0)+7*s, 0, 0.5, ColourText)
+	r.text(r.fit(title, float64(x1-x0)), float64(x0), float64(y0)+7*s, 0, 0.5, r.pal.Text)
 	top := y0 + int(18*s)
 	base := y1 - int(16*s)
 	if base-top < int(10*s) || len(h.Edges) < 2 {
 		if len(h.Edges) < 2 {
-			r.text("none in either run", float64(x0), float64(top)+8*s, 0, 0.5, ColourAxis)
+			r.text("none in either run", float64(x0), float64(top)+8*s, 0, 0.5, r.pal.Axis)
 		}
 		return
 	}
@@ -616,7 +617,7 @@ func (r *renderer) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 			r.fill(int(math.Round(xa)), int(math.Round(float64(base)-ht)), int(math.Round(xa+half)), base, col)
 		}
 	}
-	r.fill(x0, base, x1, base+1, ColourAxis)
+	r.fill(x0, base, x1, base+1, r.pal.Axis)
 	// Label the decade edges (every binsPerDecade-th edge), as room allows.
 	lastX := math.Inf(-1)
 	for i, e := range h.Edges {
@@ -629,10 +630,10 @@ func (r *renderer) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 		if x-w/2 < lastX+6*s {
 			continue
 		}
-		r.fill(int(x), base, int(x)+1, base+int(4*s), ColourAxis)
+		r.fill(int(x), base, int(x)+1, base+int(4*s), r.pal.Axis)
 		lx := math.Min(math.Max(x, float64(x0)+w/2), float64(x1)-w/2)
-		r.text(label, lx, float64(base)+10*s, 0.5, 0.5, ColourText)
+		r.text(label, lx, float64(base)+10*s, 0.5, 0.5, r.pal.Text)
 		lastX = lx + w/2
 	}
-	r.text(fmt.Sprintf("%d", peak), float64(x1), float64(top)+4*s, 1, 0.5, ColourAxis)
+	r.text(fmt.Sprintf("%d", peak), float64(x1), float64(top)+4*s, 1, 0.5, r.pal.Axis)
 }

@@ -128,7 +128,7 @@ func TestRenderCompareBars(t *testing.T) {
 	// Bars are runs of rows with many bar-coloured pixels (running, GC,
 	// idle); a bar's length is its widest row.
 	isBar := func(p [4]uint8) bool {
-		return p == rgba(ColourRunning) || p == rgba(ColourGC) || p == rgba(colourIdle)
+		return p == rgba(ColourRunning) || p == rgba(ColourGC) || p == rgba(Light.Idle)
 	}
 	var lengths []int
 	inBar := false

@@ -110,7 +110,7 @@ func (r *renderer) drawSparks() {
 		if poolH > 0 {
 			r.drawPool(h, y+rowH-poolH, y+rowH-int(3*r.s))
 		}
-		r.fill(r.gutter, y+rowH-1, r.gutter+r.plotW, y+rowH, ColourRowRule)
+		r.fill(r.gutter, y+rowH-1, r.gutter+r.plotW, y+rowH, r.pal.RowRule)
 		r.rowLabel(fmt.Sprintf("HEC %d sparks", c), y, y+rowH)
 		y += rowH
 	}
@@ -132,7 +132,7 @@ func (r *renderer) drawRates(h *HEC, y0, y1, nb int) {
 		}
 	}
 	if peak == 0 {
-		r.text("no sparks", float64(r.gutter)+6*r.s, float64(y0+y1)/2, 0, 0.35, ColourAxis)
+		r.text("no sparks", float64(r.gutter)+6*r.s, float64(y0+y1)/2, 0, 0.35, r.pal.Axis)
 		return
 	}
 	hgt := float64(y1 - y0)
@@ -153,7 +153,7 @@ func (r *renderer) drawRates(h *HEC, y0, y1, nb int) {
 			px, py = x, yy
 		}
 	}
-	r.text(rateLabel(peak), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, ColourText)
+	r.text(rateLabel(peak), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, r.pal.Text)
 }
 
 // drawPool draws a HEC's spark pool size from its samples in [y0, y1).
@@ -176,7 +176,7 @@ func (r *renderer) drawPool(h *HEC, y0, y1 int) {
 		top := y1 - int(math.Round(v/peak*hgt))
 		r.fill(r.colX(i), top, r.colX(i)+1, y1, ColourSparkPool)
 	}
-	r.text(fmt.Sprintf("pool %.0f", peak), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, ColourText)
+	r.text(fmt.Sprintf("pool %.0f", peak), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, r.pal.Text)
 }
 
 func allZero(v []float64) bool {

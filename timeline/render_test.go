@@ -42,7 +42,7 @@ func TestRenderTimelineShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRenderer(img, m, 0, m.End, 1)
+	r := newRenderer(img, m, 0, m.End, 1, Light)
 	// Find the HEC rows: scan down a column in the first quarter of the run
 	// (HEC 0 running) and one in the last quarter (HEC 1 running).
 	xEarly := int(r.ax.X(200))
@@ -72,7 +72,7 @@ func TestRenderTimelineShapes(t *testing.T) {
 		t.Errorf("GC rows %d..%d not within HEC 0's running rows %d..%d", gc[0], gc[len(gc)-1], early[0], early[len(early)-1])
 	}
 	// Nothing is drawn right of the plot's end in the HEC rows.
-	if c := colourAt(img, r.gutter+r.plotW+2, late[0]); c != ColourBackground {
+	if c := colourAt(img, r.gutter+r.plotW+2, late[0]); c != Light.Background {
 		t.Errorf("pixel right of the plot is %v", c)
 	}
 }
@@ -83,7 +83,7 @@ func TestRenderThreadsAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRenderer(img, m, 0, m.End, 1)
+	r := newRenderer(img, m, 0, m.End, 1, Light)
 	// Thread 1's row is the first: running green then MVar red.
 	y := r.top + int(2*r.s) + 7
 	if c := colourAt(img, int(r.ax.X(250)), y); c != ColourRunning {
@@ -153,11 +153,11 @@ func TestTimelineShowsEveryHEC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := newRenderer(img, m, 0, m.End, 1)
+		r := newRenderer(img, m, 0, m.End, 1, Light)
 		x := r.gutter + r.plotW/2
 		rules := 0
 		for y := r.top; y < r.bottom; y++ {
-			if colourAt(img, x, y) == ColourRowRule {
+			if colourAt(img, x, y) == Light.RowRule {
 				rules++
 			}
 		}

@@ -123,7 +123,7 @@ func (r *renderer) drawThreadRows(rows []int) {
 		y += rowH
 	}
 	if len(rows) > fit {
-		r.text(fmt.Sprintf("%d of %d threads shown", fit, len(rows)), float64(r.w)-6*r.s, float64(r.bottom)+10*r.s, 1, 0.35, ColourText)
+		r.text(fmt.Sprintf("%d of %d threads shown", fit, len(rows)), float64(r.w)-6*r.s, float64(r.bottom)+10*r.s, 1, 0.35, r.pal.Text)
 	}
 	r.key = append(r.key, keyItem{ColourRunning, "running"}, keyItem{ColourRunnable, "runnable"},
 		keyItem{BlockedColour(7), "MVar"}, keyItem{BlockedColour(8), "black hole"}, keyItem{BlockedColour(12), "STM"},

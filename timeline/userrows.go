@@ -51,14 +51,14 @@ func RenderUserRows(m *Model, opt Options) (*image.RGBA, error) {
 	}
 	for i := range m.Labels[:min(fit, len(m.Labels))] {
 		y := y0 + i*rowH
-		r.fill(r.gutter, y+rowH-1, r.gutter+r.plotW, y+rowH, ColourRowRule)
+		r.fill(r.gutter, y+rowH-1, r.gutter+r.plotW, y+rowH, r.pal.RowRule)
 		r.rowLabel(r.fit(m.String(m.Labels[i].Label), float64(r.gutter)-10*r.s), y, y+rowH)
 	}
 	if len(m.Labels) > fit {
-		r.text(fmt.Sprintf("%d of %d labels shown", fit, len(m.Labels)), float64(r.w)-6*r.s, float64(r.bottom)+10*r.s, 1, 0.35, ColourText)
+		r.text(fmt.Sprintf("%d of %d labels shown", fit, len(m.Labels)), float64(r.w)-6*r.s, float64(r.bottom)+10*r.s, 1, 0.35, r.pal.Text)
 	}
 	if len(m.Labels) == 0 {
-		r.text("no START/STOP user spans in this log", float64(r.gutter)+6*r.s, float64(y0+rowH/2), 0, 0.35, ColourText)
+		r.text("no START/STOP user spans in this log", float64(r.gutter)+6*r.s, float64(y0+rowH/2), 0, 0.35, r.pal.Text)
 	}
 	r.drawMarkers(r.top, r.bottom)
 	r.drawKey()

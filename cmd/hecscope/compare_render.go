@@ -25,6 +25,7 @@ type compareRender struct {
 	// from and to select a stretch of the shared time scale (to = 0: the
 	// end); see timeline.CompareSpan.
 	from, to uint64
+	dark     bool // colours for a dark background
 }
 
 // runRenderCompare implements `hecscope render --compare A B -o out.png
@@ -135,7 +136,7 @@ func drawComparison(c compareRender) (*image.RGBA, error) {
 		runs[i] = r
 	}
 	a, b := runs[0].run, runs[1].run
-	opt := timeline.CompareOptions{View: c.view, Width: c.width, Scale: c.scale, From: c.from, To: c.to}
+	opt := timeline.CompareOptions{View: c.view, Width: c.width, Scale: c.scale, From: c.from, To: c.to, Dark: c.dark}
 	if text, ok := strings.CutPrefix(c.align, "marker:"); ok {
 		var okA, okB bool
 		opt.AlignA, okA = timeline.FindMarker(a.Model, text)

@@ -24,6 +24,7 @@ type renderOptions struct {
 	mode          string // heap view: area, normalised or lines
 	bands         int    // heap view: named bands before OTHER (0 = default)
 	sort          string // heap view: band order, size, name or growth
+	dark          bool   // colours for a dark background
 }
 
 // renderView draws one --view of the eventlog at path.
@@ -66,13 +67,14 @@ func runRender(args []string) int {
 	sortBy := fs.String("sort", "size", "heap view: band order, size, name or growth")
 	compare := fs.Bool("compare", false, "draw two eventlogs A B stacked for comparison")
 	align := fs.String("align", "start", "with --compare: align the runs at the start or at marker:TEXT")
+	dark := fs.Bool("dark", false, "colours for a dark background")
 	usage := func(msg string) int {
 		if msg != "" {
 			fmt.Fprintf(os.Stderr, "hecscope render: %s\n", msg)
 		}
 		fmt.Fprintln(os.Stderr, "usage: hecscope render FILE -o out.png [--view "+strings.Join(viewNames(), "|")+
 			"] [--from T] [--to T] [--width W] [--height H] [--scale S]"+
-			" [--mode area|normalised|lines] [--bands N] [--sort size|name|growth]")
+			" [--mode area|normalised|lines] [--bands N] [--sort size|name|growth] [--dark]")
 		return 2
 	}
 	var files []string
@@ -88,7 +90,7 @@ func runRender(args []string) int {
 		rest = fs.Args()[1:]
 	}
 	if *compare {
-		return runRenderCompare(fs, compareRender{files: files, out: *out, align: *align, view: *view, width: *width, height: *height, scale: *scale})
+		return runRenderCompare(fs, compareRender{files: files, out: *out, align: *align, view: *view, width: *width, height: *height, scale: *scale, dark: *dark})
 	}
 	if len(files) != 1 {
 		return usage("one eventlog FILE needed")
@@ -101,7 +103,7 @@ func runRender(args []string) int {
 		return usage(fmt.Sprintf("unknown view %q", *view))
 	}
 	o := renderOptions{view: *view, width: *width, height: *height, scale: *scale,
-		mode: *mode, bands: *bands, sort: *sortBy}
+		mode: *mode, bands: *bands, sort: *sortBy, dark: *dark}
 	var err error
 	if o.from, err = timeline.ParseTime(*from); err != nil {
 		return usage(err.Error())
@@ -185,7 +187,7 @@ func renderTimelineView(path string, o renderOptions) (*image.RGBA, error) {
 	// encoder need memory of their own.
 	debug.FreeOSMemory()
 	img, err := timeline.Render(m, timeline.Options{View: o.view, From: o.from, To: o.to,
-		Width: o.width, Height: o.height, Scale: o.scale})
+		Width: o.width, Height: o.height, Scale: o.scale, Dark: o.dark})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

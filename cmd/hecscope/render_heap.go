@@ -55,7 +55,7 @@ func renderHeapView(path string, o renderOptions) (*image.RGBA, error) {
 	case ingest.StateTruncated:
 		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; rendering what is there\n", path, st)
 	}
-	c := heapview.Chart{Heap: d.Heap, Mode: mode, From: o.from, To: o.to}
+	c := heapview.Chart{Heap: d.Heap, Mode: mode, From: o.from, To: o.to, Dark: o.dark}
 	title := filepath.Base(path)
 	if p := d.Profile; p != nil {
 		c.Bands = heapview.NewBands(p, heapview.BandOptions{Max: o.bands, Order: order})
