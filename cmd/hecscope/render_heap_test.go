@@ -1,7 +1,6 @@
 package main
 
 import (
-	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,15 +22,7 @@ func TestRenderHeap(t *testing.T) {
 		if code := run(argv); code != 0 {
 			t.Fatalf("%v: exit %d", argv, code)
 		}
-		f, err := os.Open(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := png.Decode(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
+		img := readPNG(t, out)
 		if b := img.Bounds(); b.Dx() != 800 || b.Dy() != 450 {
 			t.Errorf("case %d: image %v", i, b)
 		}

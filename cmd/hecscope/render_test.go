@@ -1,6 +1,7 @@
 package main
 
 import (
+	"image"
 	"image/color"
 	"image/png"
 	"os"
@@ -30,19 +31,26 @@ func TestRenderDark(t *testing.T) {
 			if code := run(argv); code != 0 {
 				t.Fatalf("%v: exit %d", argv, code)
 			}
-			f, err := os.Open(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := png.Decode(f)
-			f.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := readPNG(t, out)
 			want := timeline.PaletteFor(dark).Background
 			if got := color.RGBAModel.Convert(img.At(1, 1)).(color.RGBA); got != want {
 				t.Errorf("%v: corner %v, want %v", argv, got, want)
 			}
 		}
 	}
+}
+
+// readPNG decodes the PNG file at path.
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
 }
