@@ -204,6 +204,15 @@ func TestUnits(t *testing.T) {
 	if got := ByteTicks(3, 10); len(got) != 4 || got[3].Label != "3 B" {
 		t.Errorf("ByteTicks(3) = %v", got)
 	}
+	// A short chart (2 ticks wanted) of a 39 MiB heap: a step rounded up to
+	// 50 MiB would leave only 0.
+	labels = labels[:0]
+	for _, tk := range ByteTicks(39*1.04*(1<<20), 2) {
+		labels = append(labels, tk.Label)
+	}
+	if got := fmtList(labels); got != "0 20 MiB 40 MiB" {
+		t.Errorf("ByteTicks(40.6 MiB, 2) = %s", got)
+	}
 	if FormatRate(2<<30) != "2.00 GiB/s" {
 		t.Errorf("FormatRate = %q", FormatRate(2<<30))
 	}

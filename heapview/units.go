@@ -55,15 +55,20 @@ type ValueTick struct {
 	Label string
 }
 
-// ByteTicks returns ticks from 0 up to at most top bytes, about n of them,
-// at round multiples of the unit that suits top (1, 2 or 5 × 10ᵏ KiB, MiB,
-// …), labelled like "20 MiB" or "1.5 GiB".
+// ByteTicks returns ticks from 0 up to at most top bytes, about n of them
+// and never 0 alone, at round multiples of the unit that suits top (1, 2 or
+// 5 × 10ᵏ KiB, MiB, …), labelled like "20 MiB" or "1.5 GiB".
 func ByteTicks(top float64, n int) []ValueTick {
 	if !(top > 0) || n < 1 {
 		return []ValueTick{{0, "0"}}
 	}
 	unit, size := byteUnit(top)
 	step := niceStep(top/size/float64(n)) * size
+	if step > top {
+		// Rounding up left nothing but 0 on the axis (few ticks wanted, top
+		// just past a round value): take a step of half the size.
+		step = niceStep(top/size/float64(2*n)) * size
+	}
 	decimals := 0
 	for s := step / size; s < 1 && decimals < 3; s *= 10 {
 		decimals++
