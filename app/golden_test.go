@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/draw"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -38,8 +39,23 @@ func TestTimelineGolden(t *testing.T) {
 	}
 	test.AssertImageMatches(t, "golden/parwork-N2-zoomed.png", navPicture(t, w, v))
 
+	// The selection's summary is made in the background and put in the
+	// window with fyne.Do, which Fyne's test driver runs on that goroutine:
+	// wait for it before capturing the window.
+	summarised := make(chan struct{}, 1)
+	v.onSelSummary = func() {
+		select {
+		case summarised <- struct{}{}:
+		default:
+		}
+	}
 	start := fyne.NewPos(plotX(n, 85_000_000), n.Size().Height/2)
 	n.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: start}, Button: desktop.MouseButtonPrimary, Modifier: fyne.KeyModifierShift})
 	drag(n, start, plotX(n, 88_000_000)-start.X)
+	select {
+	case <-summarised:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no summary of the selection")
+	}
 	test.AssertImageMatches(t, "golden/parwork-N2-selected.png", navPicture(t, w, v))
 }
