@@ -11,14 +11,7 @@ import (
 // statistics need decoded, the others tallied) gives the very Summary that
 // decoding every event does, on every test log and on cut-short copies.
 func TestSummarizeFileMatchesSummarize(t *testing.T) {
-	var files []string
-	for _, pat := range []string{"../testdata/corpus/*.eventlog", "../testdata/ghc-9.0.2/*.eventlog", "../testdata/generated/*.eventlog"} {
-		m, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
+	files := summaryLogs(t)
 	if len(files) < 40 {
 		t.Fatalf("only %d logs", len(files))
 	}
