@@ -235,8 +235,8 @@ func (r *navRenderer) Refresh()                     { r.n.placeOverlays(); canva
 func (r *navRenderer) Objects() []fyne.CanvasObject { return r.objects }
 func (r *navRenderer) Destroy()                     {}
 
-// options returns the Options of the picture as it is (or would be) drawn
-// at the widget's size: device pixels and the pixel ratio.
+// options returns the geometry of the picture as it is (or would be) drawn
+// at the widget's size: view, time range, device pixels and pixel ratio.
 func (n *timelineNav) options() timeline.Options {
 	scale := float64(1)
 	if c := fyne.CurrentApp().Driver().CanvasForObject(n); c != nil {
@@ -250,7 +250,7 @@ func (n *timelineNav) options() timeline.Options {
 	if d := n.drawn; d.Width > 0 && abs(d.Width-w) <= 1 && abs(d.Height-h) <= 1 {
 		w, h, scale = d.Width, d.Height, d.Scale
 	}
-	return timeline.Options{View: n.view, From: from, To: to, Width: w, Height: h, Scale: scale, Dark: darkTheme()}
+	return timeline.Options{View: n.view, From: from, To: to, Width: w, Height: h, Scale: scale}
 }
 
 func abs(v int) int {

@@ -93,7 +93,8 @@ func heapRender(title string, prof *heapview.Profile, heap *heapview.Heap) rende
 		return nil
 	}
 	return func(w, h int, _ float64) (*image.RGBA, error) {
-		c.Dark = darkTheme()
-		return c.Render(w, h)
+		cc := *c // the raster and an export may draw at once
+		cc.Dark = darkTheme()
+		return cc.Render(w, h)
 	}
 }
