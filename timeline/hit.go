@@ -162,10 +162,8 @@ func (t *Track) fillHit(h *Hit) {
 
 // ThreadByID returns the thread with the given id, or nil.
 func (m *Model) ThreadByID(id uint32) *Thread {
-	for i := range m.Threads {
-		if m.Threads[i].ID == id {
-			return &m.Threads[i]
-		}
+	if i := m.ThreadIndex(id); i >= 0 {
+		return &m.Threads[i]
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ type Model struct {
 	strs      []string
 	global    chunkView[Instant]
 	userSpans chunkView[UserSpan]
+	tidx      *threadIndex
 }
 
 // HEC is one capability's rows: its track of states (idle, running thread
@@ -130,6 +131,7 @@ func (b *Builder) Snapshot() *Model {
 		global:    b.global.view(),
 		userSpans: b.userSpans.view(),
 		Labels:    append([]LabelStats(nil), b.labels...),
+		tidx:      &threadIndex{},
 	}
 	m.HECs = make([]HEC, len(b.hecs))
 	for i := range b.hecs {

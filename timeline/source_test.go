@@ -1,0 +1,22 @@
+package timeline
+
+import "testing"
+
+func TestThreadIndex(t *testing.T) {
+	m, _ := build(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if len(m.Threads) == 0 {
+		t.Fatal("no threads")
+	}
+	for i := range m.Threads {
+		if got := m.ThreadIndex(m.Threads[i].ID); got != i {
+			t.Fatalf("ThreadIndex(%d) = %d, want %d", m.Threads[i].ID, got, i)
+		}
+	}
+	if got := m.ThreadIndex(1 << 31); got != -1 {
+		t.Fatalf("ThreadIndex of an absent id = %d, want -1", got)
+	}
+	s := Exact(m)
+	if s.Overview() != m || s.Detail(0, m.End, 1, nil) != nil || ModelFor(s, 0, m.End, 1, nil) != m {
+		t.Fatal("Exact source does not serve its model")
+	}
+}
