@@ -50,10 +50,21 @@ type Mark struct {
 	// woken marks a thread's Runnable mark made by another thread (wakeup,
 	// runnable, create): it never interrupts the thread while it runs.
 	woken bool
+	// summary marks a summarised stretch of an overview track: until the
+	// next mark the track changed state Arg times, and only the time spent
+	// in each state is kept (Columns and Durations are exact at the
+	// stretch's ends); State is the state at its end.
+	summary bool
 }
 
 // Stop returns Reason as a stop status.
 func (m Mark) Stop() ingest.StopStatus { return ingest.StopStatus(m.Reason) }
+
+// Summary reports whether the mark stands for a summarised stretch of an
+// overview track rather than one change of state: the track changed state
+// Arg times until the next mark, and the time per state there is known but
+// not the order. Zoomed in, Source.Detail gives the exact marks.
+func (m Mark) Summary() bool { return m.summary }
 
 // Durations holds the time in ns spent in each state.
 type Durations [NumStates]uint64
