@@ -145,3 +145,33 @@ func BenchmarkSkimFile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMergeFile indexes the big log and merges all its events in time
+// order, every stream decoded in its own goroutine.
+func BenchmarkMergeFile(b *testing.B) {
+	path := bigLog(b)
+	st, _ := os.Stat(path)
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	var events int
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix, err := NewIndex(f, st.Size())
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := NewMerge(f, ix, MergeOptions{})
+		events = 0
+		for e := m.Next(); e != nil; e = m.Next() {
+			events++
+		}
+		f.Close()
+		if s := m.Status(); s.State != StateComplete {
+			b.Fatal(s)
+		}
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}

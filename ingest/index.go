@@ -1,0 +1,296 @@
+package ingest
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// A Piece is a stretch of an eventlog's data section that decodes on its
+// own: an event block (the events one capability, or the RTS's global
+// buffer, wrote between two flushes, behind a block marker) or a run of
+// events outside any block. A capability's blocks follow each other in
+// time, so a capability's pieces, read in file order, are in time order;
+// the pieces of different capabilities interleave in time.
+type Piece struct {
+	// Offset is the piece's first byte (a block's marker) and End the byte
+	// after its last; a truncated log's last piece ends at the end of the
+	// file.
+	Offset, End int64
+	// Cap is a block's capability; NoCap for the RTS's global block and for
+	// events outside blocks.
+	Cap int32
+	// Block says whether the piece is a block (it begins with its marker).
+	Block bool
+	// Events counts the piece's events (its block marker included), and
+	// First and Last are the earliest and latest event time in it. They are
+	// known once the piece has been decoded (Known).
+	Events      int64
+	First, Last uint64
+	Known       bool
+}
+
+// An Index locates the pieces of an eventlog's data section, so that any
+// capability's events, or the events of any stretch of time, can be decoded
+// from the file without reading the rest. Making one reads the header and
+// then only the block markers, following their sizes from one to the next
+// (events outside blocks are decoded to find their extent).
+type Index struct {
+	// Header is the log's header.
+	Header *Header
+	// Data is the offset of the first event, and End where the data section
+	// stops: the end marker, or the end of what could be read.
+	Data, End int64
+	// Pieces are the data section's pieces in file order, without gaps.
+	Pieces []Piece
+	// Status is how the data section ends as far as the index can tell
+	// without decoding every event: complete (the end marker follows the
+	// last piece), truncated, or corrupt where a loose stretch cannot be
+	// decoded.
+	Status Status
+	// Size is the size of the file indexed.
+	Size int64
+
+	plans []plan
+}
+
+// maxIndexHeader bounds the header an index reads: GHC's headers are a few
+// tens of KiB.
+const maxIndexHeader = 16 << 20
+
+// NewIndex indexes the eventlog in r, whose size is size bytes. It returns
+// an error if r cannot be read or does not begin with an eventlog header.
+func NewIndex(r io.ReaderAt, size int64) (*Index, error) {
+	d, err := readHead(r, size)
+	if err != nil {
+		return nil, err
+	}
+	ix := &Index{Header: d.Header(), Data: d.Offset(), Size: size, plans: d.plans}
+	if err := ix.scan(r, size); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// readHead decodes the header of the log in r: it returns a decoder standing
+// at the first event.
+func readHead(r io.ReaderAt, size int64) (*Decoder, error) {
+	for n := int64(64 << 10); ; n *= 4 {
+		b := make([]byte, min(n, size))
+		if _, err := r.ReadAt(b, 0); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("reading eventlog header: %w", err)
+		}
+		d := sliceDecoder(b)
+		if d.readHeader() {
+			return d, nil
+		}
+		if st := d.status; st.State == StateCorrupt || int64(len(b)) == size || n >= maxIndexHeader {
+			if st.State == StateDecoding || st.State == StateTruncated {
+				if len(b) == 0 {
+					return nil, errors.New("empty file: not an eventlog")
+				}
+				return nil, fmt.Errorf("eventlog header truncated at byte %d", len(b))
+			}
+			return nil, fmt.Errorf("eventlog %s", st)
+		}
+	}
+}
+
+// blockHead is the size of a block marker event (id, time, size, end
+// time, capability), or 0 if the header declares no usable block marker.
+func (ix *Index) blockHead() int64 {
+	const id = uint16(KindBlockMarker)
+	if int(id) >= len(ix.plans) || ix.plans[id].kind != KindBlockMarker || ix.plans[id].size == VariableSize || ix.plans[id].size < 14 {
+		return 0
+	}
+	return int64(10 + ix.plans[id].size)
+}
+
+// scan finds the pieces from Data on.
+func (ix *Index) scan(r io.ReaderAt, size int64) error {
+	head := ix.blockHead()
+	m := make([]byte, 24)
+	pos := size
+	for pos = ix.Data; pos < size; {
+		n := min(int64(len(m)), size-pos)
+		if _, err := r.ReadAt(m[:n], pos); err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("indexing eventlog at byte %d: %w", pos, err)
+		}
+		if n >= 2 && binary.BigEndian.Uint16(m) == idDataEnd {
+			ix.End = pos
+			ix.Status = Status{State: StateComplete, Offset: pos + 2, Trailing: size - pos - 2}
+			return nil
+		}
+		if head > 0 && n >= head && binary.BigEndian.Uint16(m) == uint16(KindBlockMarker) {
+			bsize := int64(binary.BigEndian.Uint32(m[10:]))
+			if bsize >= head {
+				c := int32(binary.BigEndian.Uint16(m[22:]))
+				if c == 0xFFFF {
+					c = NoCap
+				}
+				end := pos + bsize
+				if end > size {
+					end = size
+				}
+				ix.Pieces = append(ix.Pieces, Piece{Offset: pos, End: end, Cap: c, Block: true})
+				pos = end
+				continue
+			}
+		}
+		// Events outside blocks (or a block marker too small to be one):
+		// decode them to find where the next block begins.
+		end, st, err := ix.looseEnd(r, size, pos)
+		if err != nil {
+			return err
+		}
+		if end > pos {
+			ix.Pieces = append(ix.Pieces, Piece{Offset: pos, End: end, Cap: NoCap})
+		}
+		if st.State != StateDecoding {
+			ix.End, ix.Status = end, st
+			return nil
+		}
+		pos = end
+	}
+	ix.End = pos
+	ix.Status = Status{State: StateTruncated, Offset: pos}
+	return nil
+}
+
+// looseEnd decodes events from pos until a block marker, the end marker or
+// the end of the data, and returns where they stop. The status is
+// StateDecoding if a block marker follows, else how the data section ends.
+func (ix *Index) looseEnd(r io.ReaderAt, size, pos int64) (int64, Status, error) {
+	pr := newPieceReader(r, ix)
+	pr.reset(Piece{Offset: pos, End: size, Cap: NoCap})
+	var ev Event
+	for {
+		at := pr.d.Offset()
+		if !pr.next(&ev) {
+			if pr.err != nil {
+				return 0, Status{}, pr.err
+			}
+			st := pr.d.status
+			if st.State == StateDecoding { // the piece ran out: end of data
+				st = Status{State: StateTruncated, Offset: pr.d.Offset()}
+			}
+			return pr.d.Offset(), st, nil
+		}
+		if ev.Kind == KindBlockMarker && at > pos && ix.blockHead() > 0 {
+			return at, Status{}, nil
+		}
+	}
+}
+
+// pieceReader decodes one piece at a time from a file, through a window
+// that grows only to hold an event larger than it.
+type pieceReader struct {
+	r   io.ReaderAt
+	ix  *Index
+	d   *Decoder
+	p   Piece
+	fed int64 // bytes of the piece fed to the decoder
+	err error
+}
+
+// pieceWindow is how much a pieceReader reads at a time.
+const pieceWindow = 256 << 10
+
+func newPieceReader(r io.ReaderAt, ix *Index) *pieceReader {
+	return &pieceReader{r: r, ix: ix, d: &Decoder{header: *ix.Header, plans: ix.plans, phase: phaseData, blockCap: NoCap}}
+}
+
+// reset starts decoding piece p from its first byte.
+func (pr *pieceReader) reset(p Piece) { pr.resetAt(p, p.Offset, NoCap, 0) }
+
+// resetAt starts decoding piece p at byte off, which must be where an event
+// of it begins; blockCap and remaining are the decoder's block state there
+// (NoCap and 0 at the start of a piece).
+func (pr *pieceReader) resetAt(p Piece, off int64, blockCap int32, remaining int64) {
+	d := pr.d
+	d.buf = d.buf[:0]
+	d.pos = 0
+	d.base = off
+	d.phase = phaseData
+	d.ended = false
+	d.status = Status{}
+	d.blockCap, d.remaining = blockCap, remaining
+	pr.p, pr.fed = p, off-p.Offset
+}
+
+// next decodes the piece's next event into ev; false at the piece's end, or
+// when it cannot go on (d.status says why, or err).
+func (pr *pieceReader) next(ev *Event) bool {
+	d := pr.d
+	for {
+		if d.Next(ev) {
+			return true
+		}
+		if d.status.State != StateDecoding || pr.err != nil {
+			return false
+		}
+		left := pr.p.End - pr.p.Offset - pr.fed
+		if left <= 0 {
+			if d.Buffered() > 0 {
+				// An event runs past the piece's end: decode it as the file
+				// holds it only if this is the data's end.
+				d.End()
+				d.Next(ev)
+			}
+			return false
+		}
+		n := min(left, pieceWindow)
+		buf := d.spare(int(n))
+		k, err := pr.r.ReadAt(buf[:n], pr.p.Offset+pr.fed)
+		d.commit(k)
+		pr.fed += int64(k)
+		if int64(k) < n {
+			if err != nil && !errors.Is(err, io.EOF) {
+				pr.err = fmt.Errorf("reading eventlog at byte %d: %w", pr.p.Offset+pr.fed, err)
+				return false
+			}
+			pr.p.End = pr.p.Offset + pr.fed // the file is shorter than the piece
+		}
+	}
+}
+
+// Streams groups the pieces by capability: one stream per capability that
+// has blocks, in capability order, and a last one (Cap NoCap) for the RTS's
+// global blocks and the events outside blocks, if there are any. Each
+// stream lists indices into Pieces in file order.
+func (ix *Index) Streams() []Stream {
+	var out []Stream
+	at := map[int32]int{}
+	for i := range ix.Pieces {
+		c := ix.Pieces[i].Cap
+		k, ok := at[c]
+		if !ok {
+			k = len(out)
+			at[c] = k
+			out = append(out, Stream{Cap: c})
+		}
+		out[k].Pieces = append(out[k].Pieces, int32(i))
+	}
+	// Capabilities in order, the global stream last.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && streamLess(out[j], out[j-1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func streamLess(a, b Stream) bool {
+	if (a.Cap == NoCap) != (b.Cap == NoCap) {
+		return b.Cap == NoCap
+	}
+	return a.Cap < b.Cap
+}
+
+// A Stream is the pieces of one capability (or of none), in file order,
+// which is their time order.
+type Stream struct {
+	Cap    int32
+	Pieces []int32
+}

@@ -1,0 +1,184 @@
+package ingest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// mergeLogs returns every small real log of the repository.
+func mergeLogs(t testing.TB) []string {
+	files := corpusFiles(t)
+	for _, g := range []string{"../testdata/ghc-9.0.2/*.eventlog", "../testdata/generated/*.eventlog"} {
+		more, _ := filepath.Glob(g)
+		files = append(files, more...)
+	}
+	return files
+}
+
+// mergeAll indexes data and merges all of it, returning the events (cloned)
+// and the merge's status.
+func mergeAll(t testing.TB, data []byte, opt MergeOptions) ([]Event, *Index, Status) {
+	t.Helper()
+	ix, err := NewIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatalf("NewIndex: %v", err)
+	}
+	m := NewMerge(bytes.NewReader(data), ix, opt)
+	var out []Event
+	for e := m.Next(); e != nil; e = m.Next() {
+		out = append(out, e.Clone())
+	}
+	if err := m.Err(); err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	return out, ix, m.Status()
+}
+
+// checkMerged checks that merged holds exactly the events of seq (by
+// offset, with equal contents), each stream's events in file order, and
+// that whenever the merge switches streams time does not go back.
+func checkMerged(t *testing.T, name string, seq, merged []Event) {
+	t.Helper()
+	if len(merged) != len(seq) {
+		t.Fatalf("%s: merged %d events, the decoder %d", name, len(merged), len(seq))
+	}
+	byOff := make(map[int64]*Event, len(seq))
+	for i := range seq {
+		byOff[seq[i].Offset] = &seq[i]
+	}
+	lastOff := map[int32]int64{}
+	for i := range merged {
+		e := &merged[i]
+		s, ok := byOff[e.Offset]
+		if !ok {
+			t.Fatalf("%s: merged event at byte %d is not one of the decoder's", name, e.Offset)
+		}
+		delete(byOff, e.Offset)
+		if !reflect.DeepEqual(*s, *e) {
+			t.Fatalf("%s: event at byte %d differs:\n decoder %+v\n merged  %+v", name, e.Offset, *s, *e)
+		}
+		if o, ok := lastOff[e.Cap]; ok && o > e.Offset && e.Cap != NoCap {
+			t.Fatalf("%s: capability %d's event at byte %d merged after its event at byte %d", name, e.Cap, e.Offset, o)
+		}
+		lastOff[e.Cap] = e.Offset
+		if i > 0 {
+			p := &merged[i-1]
+			if p.Cap != e.Cap && e.Time < p.Time {
+				t.Fatalf("%s: time goes back from %d (cap %d) to %d (cap %d) across streams", name, p.Time, p.Cap, e.Time, e.Cap)
+			}
+		}
+	}
+}
+
+func TestMergeMatchesDecoder(t *testing.T) {
+	for _, f := range mergeLogs(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq, st := decodeChunks(data, []int{1 << 20})
+		merged, ix, mst := mergeAll(t, data, MergeOptions{Learn: true})
+		name := filepath.Base(f)
+		checkMerged(t, name, seq, merged)
+		if mst.State != st.State || (st.State != StateComplete && mst.Offset != st.Offset) {
+			t.Errorf("%s: merge status %v, decoder %v", name, mst, st)
+		}
+		var n int64
+		for _, p := range ix.Pieces {
+			if !p.Known {
+				t.Errorf("%s: piece at %d not learned", name, p.Offset)
+			}
+			n += p.Events
+		}
+		if n != int64(len(seq)) {
+			t.Errorf("%s: pieces count %d events, the decoder %d", name, n, len(seq))
+		}
+	}
+}
+
+// TestMergeTruncated cuts real logs at many places: the merge delivers the
+// events before the cut that the decoder does, with the same status.
+func TestMergeTruncated(t *testing.T) {
+	for _, f := range []string{"../testdata/ghc-9.0.2/parwork-N2.eventlog", "../testdata/corpus/ghc-events-history__queens-ghc-6.12.1.eventlog"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cut := range []int{len(data) - 1, len(data) - 7, len(data) * 2 / 3, len(data) / 2, len(data) / 5, 5000, 1201} {
+			part := data[:cut]
+			seq, st := decodeChunks(part, []int{1 << 20})
+			ix, err := NewIndex(bytes.NewReader(part), int64(len(part)))
+			if err != nil {
+				if len(seq) == 0 {
+					continue
+				}
+				t.Fatalf("%s cut at %d: %v", f, cut, err)
+			}
+			m := NewMerge(bytes.NewReader(part), ix, MergeOptions{})
+			var merged []Event
+			for e := m.Next(); e != nil; e = m.Next() {
+				merged = append(merged, e.Clone())
+			}
+			checkMerged(t, filepath.Base(f), seq, merged)
+			if got := m.Status(); got != st {
+				t.Errorf("%s cut at %d: merge status %v, decoder %v", filepath.Base(f), cut, got, st)
+			}
+		}
+	}
+}
+
+// TestMergeBoundsAndTap: bounds keep only the events in range; a tap sees
+// each stream's events in its own goroutine and can keep them out.
+func TestMergeBoundsAndTap(t *testing.T) {
+	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, ix, _ := mergeAll(t, data, MergeOptions{Learn: true})
+	from, to := all[len(all)/3].Time, all[2*len(all)/3].Time
+	tapped := make([]int, 8)
+	m := NewMerge(bytes.NewReader(data), ix, MergeOptions{From: from, To: to, Tap: func(c int32) func(*Event) bool {
+		k := int(c) + 1
+		return func(e *Event) bool {
+			tapped[k]++
+			return e.Kind != KindSparkCreate
+		}
+	}})
+	var got, want int
+	for e := m.Next(); e != nil; e = m.Next() {
+		if e.Time < from || e.Time > to || e.Kind == KindSparkCreate {
+			t.Fatalf("merged an event at %d of kind %v outside [%d, %d] or tapped out", e.Time, e.Kind, from, to)
+		}
+		got++
+	}
+	inRange := 0
+	for i := range all {
+		if all[i].Time >= from && all[i].Time <= to {
+			inRange++
+			if all[i].Kind != KindSparkCreate {
+				want++
+			}
+		}
+	}
+	if got != want {
+		t.Errorf("merged %d events in range, want %d", got, want)
+	}
+	sum := 0
+	for _, n := range tapped {
+		sum += n
+	}
+	if sum != inRange {
+		t.Errorf("taps saw %d events, %d are in range", sum, inRange)
+	}
+}
+
+func TestIndexRejectsNonEventlogs(t *testing.T) {
+	for _, data := range [][]byte{nil, []byte("hello, world"), []byte("hdrbhet")} {
+		if _, err := NewIndex(bytes.NewReader(data), int64(len(data))); err == nil {
+			t.Errorf("NewIndex(%q) succeeded", data)
+		}
+	}
+}
