@@ -53,18 +53,39 @@ func (t *Track) searchFrom(lo int, tm uint64) int {
 // It walks the marks in between, so it suits short steps.
 func (t *Track) advance(prev *Durations, tb uint64, idx int, te uint64, j int) Durations {
 	cur := *prev
-	last := tb
-	state := StateIdle
-	if idx > 0 {
-		state = t.marks.ptr(idx - 1).State
+	if idx > 0 && idx < j {
+		// The mark in force at tb holds until the first mark after it; the
+		// part before tb is already in prev.
+		m := t.marks.ptr(idx - 1)
+		next := t.marks.ptr(idx).Time
+		var a, b Durations
+		t.spanOf(&a, m, tb)
+		t.spanOf(&b, m, next)
+		b = b.sub(&a)
+		cur.add(&b)
+	} else if idx == 0 && idx < j {
+		cur[StateIdle] += t.marks.ptr(0).Time - tb
 	}
 	for k := idx; k < j; k++ {
 		m := t.marks.ptr(k)
-		cur[state] += m.Time - last
-		last, state = m.Time, m.State
+		if k+1 < j {
+			t.spanOf(&cur, m, t.marks.ptr(k+1).Time)
+		} else if te > m.Time {
+			t.spanOf(&cur, m, te)
+		}
 	}
-	if te > last {
-		cur[state] += te - last
+	if idx == j {
+		// No mark in between: the mark in force (if any) from tb to te.
+		if idx == 0 {
+			cur[StateIdle] += te - tb
+		} else {
+			m := t.marks.ptr(idx - 1)
+			var a, b Durations
+			t.spanOf(&a, m, tb)
+			t.spanOf(&b, m, te)
+			b = b.sub(&a)
+			cur.add(&b)
+		}
 	}
 	return cur
 }
@@ -86,13 +107,21 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 	for i := 0; i < n; i++ {
 		te := min(ax.ColumnTime(i+1), t.end)
 		c := &dst[i]
-		state := StateIdle
+		var in *Mark
 		if idx > 0 {
-			m := t.marks.ptr(idx - 1)
-			c.Arg, c.Reason, state = m.Arg, m.Reason, m.State
+			in = t.marks.ptr(idx - 1)
+			c.Arg, c.Reason = in.Arg, in.Reason
+			if in.summary {
+				s := t.sums.ptr(int(in.Arg))
+				c.Arg, c.Reason = s.endArg, s.endReason
+			}
 		}
-		if idx == nm || t.marks.ptr(idx).Time > te {
+		if (idx == nm || t.marks.ptr(idx).Time > te) && (in == nil || !in.summary) {
 			// No mark in the column: one state throughout.
+			state := StateIdle
+			if in != nil {
+				state = in.State
+			}
 			if te > tb {
 				c.Time[state] = te - tb
 				prev[state] += te - tb
@@ -109,12 +138,29 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 			cur = t.cumulative(te, j)
 		}
 		c.Marks = int32(j - idx)
+		for k := max(idx-1, 0); k < j; k++ {
+			if m := t.marks.ptr(k); m.summary {
+				c.Marks += t.stretchMarks(m, tb, te)
+			}
+		}
 		c.Time = cur.sub(&prev)
 		st, share := c.Time.Dominant()
 		c.State, c.Share = st, float32(share)
 		prev, idx, tb = cur, j, te
 	}
 	return dst
+}
+
+// stretchMarks estimates how many of the changes summarised by the summary
+// mark m fall in [tb, te): its changes in proportion to the overlap, and at
+// least 2 where they overlap (the column shows a mix).
+func (t *Track) stretchMarks(m *Mark, tb, te uint64) int32 {
+	s := t.sums.ptr(int(m.Arg))
+	lo, hi := max(tb, m.Time), min(te, m.Time+uint64(s.span))
+	if hi <= lo || s.span == 0 {
+		return 0
+	}
+	return int32(max(2, uint64(s.n)*(hi-lo)/uint64(s.span)))
 }
 
 // InstantColumn counts the instant events of one pixel column.
@@ -128,25 +174,59 @@ type InstantColumn struct {
 }
 
 // InstantColumns counts the HEC's instant events per pixel column over the
-// axis's range. Kinds is exact for columns of up to 16 instants and left to
-// the first instant's kind for busier ones.
+// axis's range (a summary instant of an overview counts as the instants it
+// stands for, in the column of its bucket's start). Kinds is exact for
+// columns of up to 16 instants and left to the first instant's kind for
+// busier ones; First indexes (HEC.Instant) the column's first thread,
+// GC-request or shutdown instant, or else its first message or marker.
 func (h *HEC) InstantColumns(ax Axis, n int, dst []InstantColumn) []InstantColumn {
 	dst = append(dst[:0], make([]InstantColumn, max(n, 0))...)
-	v := h.instants
-	lo := v.search(0, func(in *Instant) bool { return in.Time >= ax.ColumnTime(0) })
-	for i := range dst {
-		te := ax.ColumnTime(i + 1)
-		hi := gallopBy(v, lo, te)
-		c := &dst[i]
-		c.Count, c.First = int32(hi-lo), int32(lo)
-		if hi > lo {
-			for k := lo; k < hi && k < lo+16; k++ {
-				c.Kinds |= 1 << v.ptr(k).Kind
+	base := 0
+	for _, v := range [2]chunkView[Instant]{h.instants, h.msgs} {
+		lo := v.search(0, func(in *Instant) bool { return in.Time >= ax.ColumnTime(0) })
+		for i := range dst {
+			te := ax.ColumnTime(i + 1)
+			hi := gallopBy(v, lo, te)
+			c := &dst[i]
+			if hi > lo {
+				if c.Count == 0 {
+					c.First = int32(base + lo)
+				}
+				for k := lo; k < hi; k++ {
+					in := v.ptr(k)
+					c.Count += int32(in.Count())
+					if k < lo+16 {
+						c.Kinds |= in.Kinds()
+					}
+				}
 			}
+			lo = hi
 		}
-		lo = hi
+		base += v.Len()
 	}
 	return dst
+}
+
+// InstantsIn calls fn with each of the HEC's instants in [from, to): its
+// thread, GC-request and shutdown instants in time order, then its messages
+// and markers in time order, until fn returns false.
+func (h *HEC) InstantsIn(from, to uint64, fn func(Instant) bool) {
+	for _, v := range [2]chunkView[Instant]{h.instants, h.msgs} {
+		for i := v.search(0, func(in *Instant) bool { return in.Time >= from }); i < v.Len(); i++ {
+			in := v.ptr(i)
+			if in.Time >= to || !fn(*in) {
+				break
+			}
+		}
+	}
+}
+
+// CountInstants returns how many instants the HEC has in [from, to), a
+// summary counting as the instants it stands for.
+func (h *HEC) CountInstants(from, to uint64) int {
+	n := 0
+	h.InstantsIn(from, to, func(in Instant) bool { n += in.Count(); return true })
+	return n
 }
 
 // gallopBy returns how many instants have Time < t, given that lo do.
@@ -173,16 +253,23 @@ func gallopBy(v chunkView[Instant], lo int, t uint64) int {
 	return lo
 }
 
-// SparkColumns counts the HEC's spark events of kind k per pixel column.
+// SparkColumns counts the HEC's spark events of kind k per pixel column
+// (an overview's busy buckets are shared out in proportion).
 func (h *HEC) SparkColumns(ax Axis, n int, k SparkKind, dst []int32) []int32 {
 	dst = append(dst[:0], make([]int32, max(n, 0))...)
 	if k >= NumSparkKinds {
 		return dst
 	}
 	v := h.sparks[k]
-	lo := countBefore(v, 0, ax.ColumnTime(0))
+	if v.busy.Len() > 0 {
+		for i := range dst {
+			dst[i] = int32(v.count(ax.ColumnTime(i), ax.ColumnTime(i+1)))
+		}
+		return dst
+	}
+	lo := countBefore(v.exact, 0, ax.ColumnTime(0))
 	for i := range dst {
-		hi := gallop(v, lo, ax.ColumnTime(i+1))
+		hi := gallop(v.exact, lo, ax.ColumnTime(i+1))
 		dst[i] = int32(hi - lo)
 		lo = hi
 	}

@@ -1,9 +1,11 @@
 package timeline
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hecscope/hecscope/ingest"
 )
@@ -48,6 +50,30 @@ type Instant struct {
 	Arg  uint32
 	Arg2 uint16
 	Kind InstantKind
+	// summary: the instant stands for Arg instants (of the kinds whose bits
+	// Arg2 sets) in the grid bucket starting at Time.
+	summary bool
+}
+
+// Summary reports whether the instant stands for a busy bucket of an
+// overview model: Count instants of the kinds Kinds from Time to the end
+// of the bucket.
+func (in Instant) Summary() bool { return in.summary }
+
+// Count returns how many instants it stands for (1 unless a summary).
+func (in Instant) Count() int {
+	if in.summary {
+		return int(in.Arg)
+	}
+	return 1
+}
+
+// Kinds returns a bit per kind of the instants it stands for.
+func (in Instant) Kinds() uint16 {
+	if in.summary {
+		return in.Arg2
+	}
+	return 1 << in.Kind
 }
 
 // SparkKind is what happened to a spark, from individual spark events.
@@ -110,26 +136,41 @@ func (s *LabelStats) Mean() uint64 {
 	return s.Total / uint64(s.Count)
 }
 
-// hecBuilder accumulates one HEC's data.
-type hecBuilder struct {
-	marks    chunkList[Mark]
-	cps      []Durations
-	state    Mark // the last mark (zero before any)
-	instants chunkList[Instant]
-	sparks   [NumSparkKinds]timeList
-	samples  chunkList[SparkSample]
-	seen     bool
+// HECBuilder accumulates one capability's rows: its track of states, its
+// instant events (other than messages and markers, which the Builder keeps)
+// and its sparks. A loader may feed it from the capability's own goroutine
+// (see Builder.Parallel); it is not safe for concurrent use.
+type HECBuilder struct {
+	g         Grid
+	marks     markList
+	instants  instantList
+	sparks    [NumSparkKinds]sparkList
+	samples   chunkList[SparkSample]
+	sample    SparkSample // the last sample, not yet committed (with a grid)
+	hasSample bool
+	seen      bool
+	anomalies int64
+	last      uint64 // the latest time seen
+	// pub is the HEC as last published, for a parallel loader's snapshots.
+	pub atomic.Pointer[HEC]
 }
 
 // threadBuilder accumulates one thread's data.
 type threadBuilder struct {
 	id       uint32
+	idx      int32 // index in Builder.threads
 	label    int32
 	created  uint64
 	finished uint64
-	marks    []Mark
-	cps      []Durations
-	shared   bool // a snapshot holds marks and cps: copy before changing them
+	first    uint64
+	// Without a grid: every mark, in time order (events out of order are
+	// inserted); shared says a snapshot holds marks and cps, to be copied
+	// before they change. With a grid: ml.
+	marks  []Mark
+	cps    []Durations
+	shared bool
+	ml     *markList
+	busy   bool // in Builder.pending
 }
 
 type spanKey struct {
@@ -142,38 +183,72 @@ type openSpan struct {
 	cap   int32
 }
 
-// Builder builds a Model from events in one pass, in file order. It is not
+// Builder builds a Model from events in one pass. Without a grid (NewBuilder)
+// it keeps every mark and takes events in file order; with one
+// (NewOverviewBuilder) it summarises busy buckets and needs events in time
+// order (ingest.Merge), as it cannot re-open a summarised bucket. It is not
 // safe for concurrent use; Live wraps it for a model that grows while others
-// read it. Add never fails: events that make no sense for the model (a stop
-// of a thread that never ran, a capability out of range) are counted in
+// read it, and Parallel hands each capability's part to its own goroutine.
+// Add never fails: events that make no sense for the model (a stop of a
+// thread that never ran, a capability out of range) are counted in
 // Anomalies and otherwise ignored.
 type Builder struct {
-	hecs        []hecBuilder
+	g           Grid
+	hecs        []*HECBuilder
+	parallel    bool
+	running     []uint32      // per capability: the thread it runs, 0 if none (Parallel)
+	msgs        []instantList // per capability: messages and markers
 	threads     []threadBuilder
 	threadIdx   map[uint32]int32 // thread id → index in threads, for ids ≥ denseThreads
 	threadDense []int32          // thread id → index+1 in threads (0: none), for ids < denseThreads
+	pending     []int32          // threads with an open bucket (with a grid)
 	strs        []string
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
+	markers     []Instant          // every user marker in time order, Arg2 its capability
 	userSpans   chunkList[UserSpan]
 	open        map[spanKey][]openSpan
 	labels      []LabelStats
 	labelIdx    map[int32]int
 	start       uint64
 	end         uint64
+	now         uint64 // the latest time added (events come in time order with a grid)
 	events      int64
 	anomalies   int64
 	any         bool
 }
 
-// NewBuilder returns an empty builder.
-func NewBuilder() *Builder {
+// NewBuilder returns an empty builder that keeps every mark.
+func NewBuilder() *Builder { return NewOverviewBuilder(Grid{}) }
+
+// NewOverviewBuilder returns an empty builder that summarises the buckets of
+// g in which a track changes state collapseAt times or more. Its events must
+// come in time order.
+func NewOverviewBuilder(g Grid) *Builder {
 	return &Builder{
+		g:         g,
 		threadIdx: make(map[uint32]int32),
 		strIdx:    make(map[string]int32),
 		open:      make(map[spanKey][]openSpan),
 		labelIdx:  make(map[int32]int),
 	}
+}
+
+// Grid returns the builder's grid.
+func (b *Builder) Grid() Grid { return b.g }
+
+// Parallel prepares the builder for a loader that feeds each of the
+// capabilities caps from its own goroutine: it returns their HECBuilders,
+// which must then get those capabilities' events (HECBuilder.Add), while
+// the builder itself gets, in time order, only the events GlobalKind
+// selects (AddGlobal). Call it before adding any event.
+func (b *Builder) Parallel(caps []int32) []*HECBuilder {
+	b.parallel = true
+	out := make([]*HECBuilder, len(caps))
+	for i, c := range caps {
+		out[i] = b.hec(c)
+	}
+	return out
 }
 
 // intern returns the index of s in the string table.
@@ -189,16 +264,16 @@ func (b *Builder) intern(data []byte) int32 {
 }
 
 // hec returns the builder of capability c, or nil if c is out of range.
-func (b *Builder) hec(c int32) *hecBuilder {
+func (b *Builder) hec(c int32) *HECBuilder {
 	if c < 0 || c >= maxCaps {
 		return nil
 	}
 	for int(c) >= len(b.hecs) {
-		b.hecs = append(b.hecs, hecBuilder{})
+		b.hecs = append(b.hecs, &HECBuilder{g: b.g})
+		b.msgs = append(b.msgs, instantList{})
+		b.running = append(b.running, 0)
 	}
-	h := &b.hecs[c]
-	h.seen = true
-	return h
+	return b.hecs[c]
 }
 
 // denseThreads bounds the thread ids looked up by slice rather than map (GHC
@@ -223,35 +298,51 @@ func (b *Builder) thread(id uint32) *threadBuilder {
 		}
 		b.threadIdx[id] = int32(len(b.threads))
 	}
-	b.threads = append(b.threads, threadBuilder{id: id, label: -1})
+	b.threads = append(b.threads, threadBuilder{id: id, idx: int32(len(b.threads)), label: -1})
 	return &b.threads[len(b.threads)-1]
 }
 
-// mark appends a mark to a HEC track. Times never go back on a track: a mark
-// stamped before the previous one (GC_END is back-dated) is moved to it.
-func (h *hecBuilder) mark(m Mark) {
-	if h.marks.len() > 0 && m.Time < h.state.Time {
-		m.Time = h.state.Time
+// mark appends a mark to the HEC's track. Times never go back on a track: a
+// mark stamped before the previous one (GC_END is back-dated) is moved to
+// it.
+func (h *HECBuilder) mark(m Mark) {
+	if last := h.marks.last; (h.marks.marks.len() > 0 || h.marks.open) && m.Time < last.Time {
+		m.Time = last.Time
 	}
-	h.marks.add(m)
-	h.state = m
+	h.marks.add(h.g, m)
 }
 
-// instant appends an instant, keeping times in order like mark does.
-func (h *hecBuilder) instant(in Instant) {
-	if n := h.instants.len(); n > 0 && in.Time < h.instants.last().Time {
-		in.Time = h.instants.last().Time
-	}
-	h.instants.add(in)
-}
+// state returns the mark in force on the HEC.
+func (h *HECBuilder) state() Mark { return h.marks.last }
 
-// spark records one spark event.
-func (h *hecBuilder) spark(k SparkKind, t uint64) {
-	l := &h.sparks[k]
-	if l.len() > 0 && t < l.last {
-		t = l.last
+// threadMark adds a mark to thread t's track.
+func (b *Builder) threadMark(t *threadBuilder, m Mark) {
+	if t.finished != 0 && m.Time >= t.finished && m.State != StateFinished {
+		return // the RTS may wake a thread up just after it finished
 	}
-	l.add(t)
+	if t.first == 0 || m.Time < t.first {
+		t.first = m.Time
+	}
+	if !b.g.On() {
+		t.mark(m)
+		return
+	}
+	if t.ml == nil {
+		t.ml = &markList{}
+	}
+	last := t.ml.last
+	hasLast := t.ml.marks.len() > 0 || t.ml.open
+	if hasLast && m.Time < last.Time {
+		m.Time = last.Time // out of order by a back-dated event: kept in order
+	}
+	if m.woken && hasLast && last.State == StateRunning {
+		return
+	}
+	t.ml.add(b.g, m)
+	if t.ml.open && !t.busy {
+		t.busy = true
+		b.pending = append(b.pending, t.idx)
+	}
 }
 
 // mark inserts a mark into a thread track at its place in time (after marks
@@ -260,9 +351,6 @@ func (h *hecBuilder) spark(k SparkKind, t uint64) {
 // is dropped, whichever of the two arrives first: the RTS logs wakeups of
 // threads that are already running.
 func (t *threadBuilder) mark(m Mark) {
-	if t.finished != 0 && m.Time >= t.finished && m.State != StateFinished {
-		return // the RTS may wake a thread up just after it finished
-	}
 	n := len(t.marks)
 	if n == 0 || m.Time >= t.marks[n-1].Time {
 		if m.woken && n > 0 && t.marks[n-1].State == StateRunning {
@@ -303,6 +391,20 @@ func (t *threadBuilder) mark(m Mark) {
 	t.marks[p] = m
 }
 
+// GlobalKind reports whether the Builder's own part (AddGlobal) needs events
+// of kind k: thread states, labels, messages and markers, the start and
+// end of capabilities.
+func GlobalKind(k ingest.Kind) bool {
+	switch k {
+	case ingest.KindCreateThread, ingest.KindCreateSparkThread, ingest.KindRunThread, ingest.KindStopThread,
+		ingest.KindThreadRunnable, ingest.KindThreadWakeup, ingest.KindThreadLabel,
+		ingest.KindShutdown, ingest.KindCapDelete, ingest.KindStartup, ingest.KindCapCreate,
+		ingest.KindUserMsg, ingest.KindUserMarker, ingest.KindLogMsg:
+		return true
+	}
+	return false
+}
+
 // Add adds one event. Its Data is copied where the model keeps it.
 func (b *Builder) Add(ev *ingest.Event) {
 	b.events++
@@ -314,105 +416,182 @@ func (b *Builder) Add(ev *ingest.Event) {
 	if t > b.end {
 		b.end = t
 	}
-	var h *hecBuilder
-	if ev.Cap != ingest.NoCap {
-		h = b.hec(ev.Cap)
+	if ev.Cap != ingest.NoCap && !b.parallel {
+		if h := b.hec(ev.Cap); h != nil {
+			h.Add(ev)
+		}
 	}
+	b.AddGlobal(ev)
+}
+
+// Extend widens the run's time span to [first, last] and counts n more
+// events: a parallel loader's account of the events its capabilities'
+// goroutines took.
+func (b *Builder) Extend(n int64, first, last uint64) {
+	if n <= 0 {
+		return
+	}
+	b.events += n
+	if !b.any || first < b.start {
+		b.start = first
+	}
+	b.any = true
+	b.end = max(b.end, last)
+}
+
+// Add adds one event of the HEC's capability to its rows.
+func (h *HECBuilder) Add(ev *ingest.Event) {
+	t := ev.Time
+	h.seen = true
+	h.last = max(h.last, t)
+	switch ev.Kind {
+	case ingest.KindCreateThread, ingest.KindCreateSparkThread:
+		k := InstantCreateThread
+		if ev.Kind == ingest.KindCreateSparkThread {
+			k = InstantCreateSparkThread
+		}
+		h.instants.add(h.g, Instant{Time: t, Arg: ev.Thread(), Kind: k})
+	case ingest.KindRunThread:
+		h.mark(Mark{Time: t, State: StateRunning, Arg: ev.Thread()})
+	case ingest.KindStopThread:
+		if h.state().State == StateRunning {
+			h.mark(Mark{Time: t, State: StateIdle, Arg: ev.Thread(), Reason: uint8(ev.StopStatus())})
+		} else {
+			h.anomalies++
+		}
+	case ingest.KindMigrateThread:
+		h.instants.add(h.g, Instant{Time: t, Arg: ev.Thread(), Arg2: uint16(ev.Args[1]), Kind: InstantMigrateThread})
+	case ingest.KindThreadWakeup:
+		h.instants.add(h.g, Instant{Time: t, Arg: ev.Thread(), Arg2: uint16(ev.Args[1]), Kind: InstantWakeupThread})
+	case ingest.KindGCStart:
+		h.mark(Mark{Time: t, State: StateGCSync})
+	case ingest.KindGCWork, ingest.KindGCIdle, ingest.KindGCDone:
+		s := StateGCWork
+		if ev.Kind == ingest.KindGCIdle {
+			s = StateGCIdle
+		} else if ev.Kind == ingest.KindGCDone {
+			s = StateGCDone
+		}
+		h.mark(Mark{Time: t, State: s})
+	case ingest.KindGCEnd:
+		if h.state().State.GC() {
+			h.mark(Mark{Time: t, State: StateIdle})
+		} else {
+			h.anomalies++
+		}
+	case ingest.KindRequestSeqGC, ingest.KindRequestParGC:
+		k := InstantRequestSeqGC
+		if ev.Kind == ingest.KindRequestParGC {
+			k = InstantRequestParGC
+		}
+		h.instants.add(h.g, Instant{Time: t, Kind: k})
+	case ingest.KindShutdown, ingest.KindCapDelete:
+		if h.state().State != StateIdle {
+			h.mark(Mark{Time: t, State: StateIdle})
+		}
+		if ev.Kind == ingest.KindShutdown {
+			h.instants.add(h.g, Instant{Time: t, Kind: InstantShutdown})
+		}
+	case ingest.KindSparkCounters:
+		a := &ev.Args
+		s := SparkSample{Time: t, Created: a[0], Dud: a[1], Overflowed: a[2], Converted: a[3], GCd: a[4], Fizzled: a[5], Pool: a[6]}
+		h.addSample(s)
+	case ingest.KindSparkCreate, ingest.KindSparkDud, ingest.KindSparkOverflow, ingest.KindSparkRun,
+		ingest.KindSparkSteal, ingest.KindSparkFizzle, ingest.KindSparkGC, ingest.KindRunSpark, ingest.KindStealSpark:
+		h.sparks[sparkKindOf[ev.Kind]].add(h.g, t)
+	}
+}
+
+// addSample keeps a SparkCounters sample: every one without a grid, the
+// last of each bucket with one.
+func (h *HECBuilder) addSample(s SparkSample) {
+	if !h.g.On() {
+		h.samples.add(s)
+		return
+	}
+	if h.hasSample && h.g.bucket(s.Time) != h.g.bucket(h.sample.Time) {
+		h.samples.add(h.sample)
+	}
+	h.sample, h.hasSample = s, true
+}
+
+// settle commits what ended by t; final commits everything.
+func (h *HECBuilder) settle(t uint64, final bool) {
+	h.marks.settle(h.g, t, final)
+	h.instants.settle(h.g, t, final)
+	for k := range h.sparks {
+		h.sparks[k].settle(h.g, t, final)
+	}
+	if h.hasSample && (final || h.g.start(h.g.bucket(h.sample.Time))+h.g.Width() <= t) {
+		h.samples.add(h.sample)
+		h.hasSample = false
+	}
+}
+
+// Publish makes what the HEC has committed by time t visible to the
+// builder's snapshots (final: everything). A parallel loader calls it from
+// the capability's goroutine now and then, and with final at its end.
+func (h *HECBuilder) Publish(t uint64, final bool) {
+	h.settle(t, final)
+	out := h.view(max(t, h.last))
+	h.pub.Store(&out)
+}
+
+// view returns the HEC's committed rows as a HEC whose track lasts until end.
+func (h *HECBuilder) view(end uint64) HEC {
+	out := HEC{Track: h.marks.track(end), instants: h.instants.list.view(), samples: h.samples.view(), used: h.seen}
+	for k := range h.sparks {
+		out.sparks[k] = h.sparks[k].view(h.g)
+	}
+	return out
+}
+
+// AddGlobal adds the part of an event that is not its capability's alone
+// (see GlobalKind): thread states, labels, messages and markers. With
+// Parallel, the loader calls it (in time order) for those events only.
+func (b *Builder) AddGlobal(ev *ingest.Event) {
+	t := ev.Time
+	b.now = max(b.now, t)
 	capArg := uint32(max(ev.Cap, 0))
 	switch ev.Kind {
 	case ingest.KindCreateThread, ingest.KindCreateSparkThread:
 		th := b.thread(ev.Thread())
 		th.created = t
-		th.mark(Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
-		if h != nil {
-			k := InstantCreateThread
-			if ev.Kind == ingest.KindCreateSparkThread {
-				k = InstantCreateSparkThread
-			}
-			h.instant(Instant{Time: t, Arg: ev.Thread(), Kind: k})
-		}
+		b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
 	case ingest.KindRunThread:
-		b.thread(ev.Thread()).mark(Mark{Time: t, State: StateRunning, Arg: capArg})
-		if h != nil {
-			h.mark(Mark{Time: t, State: StateRunning, Arg: ev.Thread()})
+		b.threadMark(b.thread(ev.Thread()), Mark{Time: t, State: StateRunning, Arg: capArg})
+		if c := ev.Cap; c >= 0 && int(c) < len(b.running) {
+			b.running[c] = ev.Thread()
 		}
 	case ingest.KindStopThread:
 		st := ev.StopStatus()
 		th := b.thread(ev.Thread())
 		switch {
 		case st == ingest.StopFinished:
+			b.threadMark(th, Mark{Time: t, State: StateFinished})
 			th.finished = t
-			th.mark(Mark{Time: t, State: StateFinished})
 		case st.Blocked() || st == ingest.StopForeignCall:
 			m := Mark{Time: t, State: StateBlocked, Reason: uint8(st)}
 			if st == ingest.StopBlockedBlackHole {
 				m.Arg = uint32(ev.Args[2])
 			}
-			th.mark(m)
+			b.threadMark(th, m)
 		default:
-			th.mark(Mark{Time: t, State: StateRunnable, Arg: capArg, Reason: uint8(st)})
+			b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, Reason: uint8(st)})
 		}
-		if h != nil {
-			if h.state.State == StateRunning {
-				h.mark(Mark{Time: t, State: StateIdle, Arg: ev.Thread(), Reason: uint8(st)})
-			} else {
-				b.anomalies++
-			}
+		if c := ev.Cap; c >= 0 && int(c) < len(b.running) {
+			b.running[c] = 0
 		}
 	case ingest.KindThreadRunnable:
-		b.thread(ev.Thread()).mark(Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
-	case ingest.KindMigrateThread:
-		if h != nil {
-			h.instant(Instant{Time: t, Arg: ev.Thread(), Arg2: uint16(ev.Args[1]), Kind: InstantMigrateThread})
-		}
+		b.threadMark(b.thread(ev.Thread()), Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
 	case ingest.KindThreadWakeup:
-		b.thread(ev.Thread()).mark(Mark{Time: t, State: StateRunnable, Arg: uint32(ev.Args[1]), woken: true})
-		if h != nil {
-			h.instant(Instant{Time: t, Arg: ev.Thread(), Arg2: uint16(ev.Args[1]), Kind: InstantWakeupThread})
-		}
+		b.threadMark(b.thread(ev.Thread()), Mark{Time: t, State: StateRunnable, Arg: uint32(ev.Args[1]), woken: true})
 	case ingest.KindThreadLabel:
 		b.thread(ev.Thread()).label = b.intern(ev.Data)
-	case ingest.KindGCStart:
-		if h != nil {
-			h.mark(Mark{Time: t, State: StateGCSync})
-		}
-	case ingest.KindGCWork, ingest.KindGCIdle, ingest.KindGCDone:
-		if h != nil {
-			s := StateGCWork
-			if ev.Kind == ingest.KindGCIdle {
-				s = StateGCIdle
-			} else if ev.Kind == ingest.KindGCDone {
-				s = StateGCDone
-			}
-			h.mark(Mark{Time: t, State: s})
-		}
-	case ingest.KindGCEnd:
-		if h != nil {
-			if h.state.State.GC() {
-				h.mark(Mark{Time: t, State: StateIdle})
-			} else {
-				b.anomalies++
-			}
-		}
-	case ingest.KindRequestSeqGC, ingest.KindRequestParGC:
-		if h != nil {
-			k := InstantRequestSeqGC
-			if ev.Kind == ingest.KindRequestParGC {
-				k = InstantRequestParGC
-			}
-			h.instant(Instant{Time: t, Kind: k})
-		}
 	case ingest.KindShutdown, ingest.KindCapDelete:
-		if h != nil {
-			if h.state.State == StateRunning {
-				b.thread(h.state.Arg).mark(Mark{Time: t, State: StateRunnable, Arg: capArg})
-			}
-			if h.state.State != StateIdle {
-				h.mark(Mark{Time: t, State: StateIdle})
-			}
-			if ev.Kind == ingest.KindShutdown {
-				h.instant(Instant{Time: t, Kind: InstantShutdown})
-			}
+		if c := ev.Cap; c >= 0 && int(c) < len(b.running) && b.running[c] != 0 {
+			b.threadMark(b.thread(b.running[c]), Mark{Time: t, State: StateRunnable, Arg: capArg})
+			b.running[c] = 0
 		}
 	case ingest.KindUserMsg, ingest.KindUserMarker, ingest.KindLogMsg:
 		k := InstantUserMessage
@@ -422,23 +601,20 @@ func (b *Builder) Add(ev *ingest.Event) {
 			k = InstantLogMessage
 		}
 		in := Instant{Time: t, Arg: uint32(b.intern(ev.Data)), Kind: k}
-		if h != nil {
-			h.instant(in)
+		if ev.Cap >= 0 && b.hec(ev.Cap) != nil {
+			b.msgs[ev.Cap].add(Grid{}, in)
 		} else {
 			b.global.add(in)
 		}
 		if ev.Kind == ingest.KindUserMsg {
 			b.userMessage(t, ev.Cap, ev.Data)
 		}
-	case ingest.KindSparkCounters:
-		if h != nil {
-			a := &ev.Args
-			h.samples.add(SparkSample{Time: t, Created: a[0], Dud: a[1], Overflowed: a[2], Converted: a[3], GCd: a[4], Fizzled: a[5], Pool: a[6]})
-		}
-	case ingest.KindSparkCreate, ingest.KindSparkDud, ingest.KindSparkOverflow, ingest.KindSparkRun,
-		ingest.KindSparkSteal, ingest.KindSparkFizzle, ingest.KindSparkGC, ingest.KindRunSpark, ingest.KindStealSpark:
-		if h != nil {
-			h.spark(sparkKindOf[ev.Kind], t)
+		if ev.Kind == ingest.KindUserMarker {
+			mk := in
+			mk.Arg2 = uint16(ev.Cap)
+			// Markers of several capabilities arrive in file order.
+			i := sort.Search(len(b.markers), func(i int) bool { return b.markers[i].Time > t })
+			b.markers = slices.Insert(b.markers, i, mk)
 		}
 	case ingest.KindStartup:
 		for c := int32(0); c < int32(min(ev.Args[0], maxCaps)); c++ {

@@ -425,40 +425,28 @@ func (r *renderer) drawThreadIDs(tr *Track, y0, y1 int) {
 // drawInstants draws a HEC's instant events as ticks in the top third of its
 // row, when there are no more of them in view than pixels.
 func (r *renderer) drawInstants(h *HEC, y0, y1 int) {
-	a, b := h.SearchInstants(r.ax.From), h.SearchInstants(r.ax.To)
-	if b-a > r.plotW {
+	if h.CountInstants(r.ax.From, r.ax.To) > r.plotW {
 		return
 	}
-	for i := a; i < b; i++ {
-		in := h.Instant(i)
-		if in.Kind == InstantUserMarker {
-			continue // drawn across all rows
+	h.InstantsIn(r.ax.From, r.ax.To, func(in Instant) bool {
+		if in.Kind != InstantUserMarker { // markers are drawn across all rows
+			x := int(r.ax.X(in.Time))
+			r.fill(x, y0, x+1, y0+(y1-y0)/3, InstantColour(in.Kind))
 		}
-		x := int(r.ax.X(in.Time))
-		r.fill(x, y0, x+1, y0+(y1-y0)/3, InstantColour(in.Kind))
-	}
+		return true
+	})
 }
 
 // drawMarkers draws user markers as lines across [y0, y1), labelled when
 // few.
 func (r *renderer) drawMarkers(y0, y1 int) {
 	var marks []Instant
-	for c := range r.m.HECs {
-		h := &r.m.HECs[c]
-		a, b := h.SearchInstants(r.ax.From), h.SearchInstants(r.ax.To)
-		if b-a > 20*r.plotW {
-			continue
+	for i := r.m.SearchMarkers(r.ax.From); i < r.m.NumMarkers(); i++ {
+		in := r.m.Marker(i)
+		if in.Time > r.ax.To {
+			break
 		}
-		for i := a; i < b; i++ {
-			if in := h.Instant(i); in.Kind == InstantUserMarker {
-				marks = append(marks, in)
-			}
-		}
-	}
-	for i := 0; i < r.m.NumGlobalInstants(); i++ {
-		if in := r.m.GlobalInstant(i); in.Kind == InstantUserMarker && in.Time >= r.ax.From && in.Time <= r.ax.To {
-			marks = append(marks, in)
-		}
+		marks = append(marks, in)
 	}
 	if len(marks) > r.plotW {
 		return

@@ -61,12 +61,7 @@ func (h *HEC) SparkRates(ax Axis, n int, k SparkKind) []float64 {
 	if n <= 0 {
 		return out
 	}
-	events := false
-	for kk := range h.sparks {
-		if h.sparks[kk].Len() > 0 {
-			events = true
-		}
-	}
+	events := h.HasSparkEvents()
 	step := (float64(ax.To) - float64(ax.From)) / float64(n)
 	for i := range out {
 		a := uint64(float64(ax.From) + step*float64(i))

@@ -1,5 +1,7 @@
 package timeline
 
+import "slices"
+
 // Model is an immutable snapshot of everything the builder has seen: safe to
 // read from any number of goroutines while the builder goes on adding events.
 // Times are ns since the RTS started.
@@ -17,9 +19,14 @@ type Model struct {
 	Threads []Thread
 	// Labels sums the user spans per label, in order of first appearance.
 	Labels []LabelStats
+	// Grid is the resolution of an overview model: its tracks summarise the
+	// buckets of Grid in which they change state often (no grid: the model
+	// is exact).
+	Grid Grid
 
 	strs      []string
 	global    chunkView[Instant]
+	markers   chunkView[Instant]
 	userSpans chunkView[UserSpan]
 	tidx      *threadIndex
 }
@@ -28,10 +35,16 @@ type Model struct {
 // Mark.Arg, GC phases), its instant events and its sparks.
 type HEC struct {
 	Track    Track
-	instants chunkView[Instant]
-	sparks   [NumSparkKinds]timeView
+	instants chunkView[Instant] // thread, GC-request and shutdown instants
+	msgs     chunkView[Instant] // messages and markers
+	sparks   [NumSparkKinds]sparkView
 	samples  chunkView[SparkSample]
+	used     bool
 }
+
+// Used reports whether the capability logged any event of its own (a
+// capability only named by the RTS's startup has none).
+func (h *HEC) Used() bool { return h.used }
 
 // Thread is one Haskell thread: its track of states (runnable, running on a
 // HEC, blocked, finished), label and lifetime.
@@ -78,25 +91,40 @@ func uitoa(v uint64) string {
 	return string(b[i:])
 }
 
-// NumInstants returns the number of instant events of the HEC.
-func (h *HEC) NumInstants() int { return h.instants.Len() }
+// NumInstants returns the number of instant events of the HEC (a summary
+// instant of an overview counts once).
+func (h *HEC) NumInstants() int { return h.instants.Len() + h.msgs.Len() }
 
-// Instant returns the HEC's i-th instant event, in time order.
-func (h *HEC) Instant(i int) Instant { return h.instants.At(i) }
-
-// SearchInstants returns the index of the first instant at or after t.
-func (h *HEC) SearchInstants(t uint64) int {
-	return h.instants.search(0, func(in *Instant) bool { return in.Time >= t })
+// Instant returns the HEC's i-th instant event: its thread, GC-request and
+// shutdown instants in time order, then its messages and markers in time
+// order.
+func (h *HEC) Instant(i int) Instant {
+	if n := h.instants.Len(); i >= n {
+		return h.msgs.At(i - n)
+	}
+	return h.instants.At(i)
 }
 
-// Sparks returns how many spark events of kind k the HEC logged in [from, to).
+// Sparks returns how many spark events of kind k the HEC logged in [from,
+// to) (in proportion for the busy buckets of an overview that the range
+// cuts).
 func (h *HEC) Sparks(k SparkKind, from, to uint64) int {
-	if to <= from || k >= NumSparkKinds {
+	if k >= NumSparkKinds {
 		return 0
 	}
-	v := h.sparks[k]
-	a := countBefore(v, 0, from)
-	return countBefore(v, a, to) - a
+	return h.sparks[k].count(from, to)
+}
+
+// HasSparkEvents reports whether the HEC logged individual spark events
+// (GHC logs them with +RTS -lf); without them only the SparkCounters
+// samples tell about sparks.
+func (h *HEC) HasSparkEvents() bool {
+	for k := range h.sparks {
+		if !h.sparks[k].empty() {
+			return true
+		}
+	}
+	return false
 }
 
 // NumSparkSamples returns the number of SparkCounters samples of the HEC.
@@ -111,6 +139,19 @@ func (m *Model) NumGlobalInstants() int { return m.global.Len() }
 // GlobalInstant returns the i-th instant event of no HEC, in file order.
 func (m *Model) GlobalInstant(i int) Instant { return m.global.At(i) }
 
+// NumMarkers returns the number of user markers (traceMarker) in the run.
+func (m *Model) NumMarkers() int { return m.markers.Len() }
+
+// Marker returns the i-th user marker in time order: an Instant of kind
+// InstantUserMarker whose Arg is its text (Model.String) and Arg2 its
+// capability (0xFFFF for none).
+func (m *Model) Marker(i int) Instant { return m.markers.At(i) }
+
+// SearchMarkers returns the index of the first marker at or after t.
+func (m *Model) SearchMarkers(t uint64) int {
+	return m.markers.search(0, func(in *Instant) bool { return in.Time >= t })
+}
+
 // NumUserSpans returns the number of START/STOP user spans.
 func (m *Model) NumUserSpans() int { return m.userSpans.Len() }
 
@@ -121,42 +162,93 @@ func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.At(i) }
 // the number of threads and HECs, not of events: the snapshot shares the
 // builder's storage, which the builder only ever appends to (or copies before
 // changing, for the marks of a thread whose events came out of time order).
+// With a grid, a bucket still being filled is left out until time has moved
+// past it (Finish puts everything in).
 func (b *Builder) Snapshot() *Model {
 	m := &Model{
 		Start:     b.start,
 		End:       b.end,
 		Events:    b.events,
 		Anomalies: b.anomalies,
+		Grid:      b.g,
 		strs:      b.strs[:len(b.strs):len(b.strs)],
 		global:    b.global.view(),
+		markers:   sliceView(slices.Clone(b.markers)),
 		userSpans: b.userSpans.view(),
 		Labels:    append([]LabelStats(nil), b.labels...),
 		tidx:      &threadIndex{},
 	}
 	m.HECs = make([]HEC, len(b.hecs))
-	for i := range b.hecs {
-		h := &b.hecs[i]
-		mv := h.marks.view()
-		h.cps = extendCheckpoints(mv, h.cps)
-		out := &m.HECs[i]
-		out.Track = Track{marks: mv, cps: h.cps[:len(h.cps):len(h.cps)], end: b.end}
-		out.instants = h.instants.view()
-		for k := range h.sparks {
-			out.sparks[k] = h.sparks[k].view()
+	for i, h := range b.hecs {
+		var hv HEC
+		if b.parallel {
+			if p := h.pub.Load(); p != nil {
+				hv = *p
+			}
+		} else {
+			h.settle(b.now, false)
+			hv = h.view(b.end)
 		}
-		out.samples = h.samples.view()
+		m.Anomalies += h.anomalies
+		hv.Track.end = b.end
+		hv.msgs = b.msgs[i].list.view()
+		m.HECs[i] = hv
 	}
+	b.settleThreads(false)
 	m.Threads = make([]Thread, len(b.threads))
 	for i := range b.threads {
 		t := &b.threads[i]
+		out := &m.Threads[i]
+		*out = Thread{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished, First: t.first}
+		if t.ml != nil {
+			out.Track = t.ml.track(b.end)
+			continue
+		}
 		mv := sliceView(t.marks)
-		t.cps = extendCheckpoints(mv, t.cps)
+		t.cps = extendCheckpoints(mv, chunkView[stretch]{}, t.cps)
 		t.shared = true
-		m.Threads[i] = Thread{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished,
-			Track: Track{marks: mv, cps: t.cps[:len(t.cps):len(t.cps)], end: b.end}}
+		out.Track = Track{marks: mv, cps: t.cps[:len(t.cps):len(t.cps)], end: b.end}
 		if len(t.marks) > 0 {
-			m.Threads[i].First = t.marks[0].Time
+			out.First = t.marks[0].Time
 		}
 	}
 	return m
+}
+
+// settleThreads commits the open buckets of thread tracks that time has
+// moved past (final: all of them).
+func (b *Builder) settleThreads(final bool) {
+	if !b.g.On() {
+		return
+	}
+	keep := b.pending[:0]
+	for _, i := range b.pending {
+		t := &b.threads[i]
+		t.ml.settle(b.g, b.now, final)
+		if t.ml.open {
+			keep = append(keep, i)
+		} else {
+			t.busy = false
+		}
+	}
+	b.pending = keep
+	if final {
+		for i := range b.threads {
+			if t := &b.threads[i]; t.ml != nil {
+				t.ml.settle(b.g, b.now, true)
+			}
+		}
+	}
+}
+
+// Finish says that no more events will come: the next Snapshot holds every
+// bucket, the last ones ended at their last change. (With Parallel, each
+// HECBuilder is finished by its own Publish(t, true).)
+func (b *Builder) Finish() {
+	if !b.parallel {
+		for _, h := range b.hecs {
+			h.settle(b.now, true)
+		}
+	}
+	b.settleThreads(true)
 }

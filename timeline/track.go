@@ -117,12 +117,61 @@ func (d *Durations) Dominant() (State, float64) {
 // checkpointEvery is how many marks lie between two checkpoints.
 const checkpointEvery = 32
 
+// stretch is what an overview model keeps of a bucket in which a track
+// changed state at least collapseAt times: the time in each state, not the
+// order. A summary mark (Mark.summary, its Arg the stretch's index) stands
+// for it.
+type stretch struct {
+	d         [NumStates]uint32 // ns in each state
+	span      uint32            // ns covered: the sum of d
+	n         uint32            // marks summarised
+	endArg    uint32            // Arg, State and Reason of the mark in force at the end
+	endState  State
+	endReason uint8
+}
+
+// durations returns the stretch's time per state, scaled to the first
+// part ns of it when part < span.
+func (s *stretch) durations(part uint64) Durations {
+	var d Durations
+	if part >= uint64(s.span) {
+		for i, v := range s.d {
+			d[i] = uint64(v)
+		}
+		return d
+	}
+	for i, v := range s.d {
+		d[i] = uint64(v) * part / uint64(s.span)
+	}
+	return d
+}
+
+// endMark returns the mark in force at the stretch's end, stamped t.
+func (s *stretch) endMark(t uint64) Mark {
+	return Mark{Time: t, Arg: s.endArg, State: s.endState, Reason: s.endReason}
+}
+
+// Stretch is what an overview keeps of a summarised stretch of a track.
+type Stretch struct {
+	// Time is the time spent in each state; its total is how long the
+	// stretch lasts.
+	Time Durations
+	// Changes is how many changes of state the stretch summarises.
+	Changes int
+	// End is the mark in force at the stretch's end (stamped with the
+	// end's time).
+	End Mark
+}
+
 // Track is an immutable sequence of marks in time order, with the cumulative
 // time per state stored at every 32nd mark. The time spent in each state
 // between any two instants is found with one binary search and at most 32
-// steps, whatever the number of marks between them.
+// steps, whatever the number of marks between them. An overview's track may
+// hold summary marks (Mark.Summary) for its busy stretches; times are exact
+// at a stretch's ends and shared out in proportion inside it.
 type Track struct {
 	marks chunkView[Mark]
+	sums  chunkView[stretch]
 	cps   []Durations // cps[k]: time per state from 0 to marks[k*32].Time
 	end   uint64      // the last mark's state lasts until end
 }
@@ -136,6 +185,16 @@ func (t *Track) Mark(i int) Mark { return t.marks.At(i) }
 // End returns the time until which the last mark's state lasts.
 func (t *Track) End() uint64 { return t.end }
 
+// Stretch returns what the summary mark m of this track summarises (the zero
+// Stretch for a mark that is not a summary).
+func (t *Track) Stretch(m Mark) Stretch {
+	if !m.summary || int(m.Arg) >= t.sums.Len() {
+		return Stretch{}
+	}
+	s := t.sums.ptr(int(m.Arg))
+	return Stretch{Time: s.durations(uint64(s.span)), Changes: int(s.n), End: s.endMark(m.Time + uint64(s.span))}
+}
+
 // Search returns the number of marks at or before time tm: the index of the
 // mark in force at tm plus one (0 if tm precedes every mark).
 func (t *Track) Search(tm uint64) int {
@@ -143,18 +202,46 @@ func (t *Track) Search(tm uint64) int {
 }
 
 // StateAt returns the mark in force at time tm (a zero mark, StateIdle,
-// before the first one).
+// before the first one). Inside a summarised stretch it is the summary mark;
+// at or after a stretch's end, the mark in force there.
 func (t *Track) StateAt(tm uint64) Mark {
 	i := t.Search(tm)
 	if i == 0 {
 		return Mark{}
 	}
-	return t.marks.At(i - 1)
+	m := t.marks.At(i - 1)
+	if m.summary {
+		s := t.sums.ptr(int(m.Arg))
+		if e := m.Time + uint64(s.span); tm >= e {
+			return s.endMark(e)
+		}
+	}
+	return m
+}
+
+// spanOf adds to d the time mark m (followed by the mark at next, or
+// lasting until next if it is the last) holds up to tm, which must not be
+// before m.Time.
+func (t *Track) spanOf(d *Durations, m *Mark, tm uint64) {
+	if !m.summary {
+		d[m.State] += tm - m.Time
+		return
+	}
+	s := t.sums.ptr(int(m.Arg))
+	part := tm - m.Time
+	sd := s.durations(part)
+	d.add(&sd)
+	if part > uint64(s.span) {
+		// Past the stretch (only the last mark of a snapshot is followed by
+		// no mark at the stretch's end): the state in force at its end.
+		d[s.endState] += part - uint64(s.span)
+	}
 }
 
 // extendCheckpoints computes the checkpoints not yet computed; cps may gain
 // elements (its existing ones are never changed).
-func extendCheckpoints(marks chunkView[Mark], cps []Durations) []Durations {
+func extendCheckpoints(marks chunkView[Mark], sums chunkView[stretch], cps []Durations) []Durations {
+	t := Track{marks: marks, sums: sums}
 	n := marks.Len()
 	for k := len(cps); k*checkpointEvery < n; k++ {
 		var d Durations
@@ -163,8 +250,7 @@ func extendCheckpoints(marks chunkView[Mark], cps []Durations) []Durations {
 		} else {
 			d = cps[k-1]
 			for i := (k - 1) * checkpointEvery; i < k*checkpointEvery; i++ {
-				m, next := marks.ptr(i), marks.ptr(i+1)
-				d[m.State] += next.Time - m.Time
+				t.spanOf(&d, marks.ptr(i), marks.ptr(i+1).Time)
 			}
 		}
 		cps = append(cps, d)
@@ -188,12 +274,10 @@ func (t *Track) cumulative(tm uint64, i int) Durations {
 	k := last / checkpointEvery
 	d := t.cps[k]
 	for j := k * checkpointEvery; j < last; j++ {
-		m, next := t.marks.ptr(j), t.marks.ptr(j+1)
-		d[m.State] += next.Time - m.Time
+		t.spanOf(&d, t.marks.ptr(j), t.marks.ptr(j+1).Time)
 	}
-	m := t.marks.ptr(last)
-	if tm > m.Time {
-		d[m.State] += tm - m.Time
+	if m := t.marks.ptr(last); tm > m.Time {
+		t.spanOf(&d, m, tm)
 	}
 	return d
 }
@@ -209,7 +293,8 @@ func (t *Track) Durations(from, to uint64) Durations {
 }
 
 // Count returns how many marks entering state s lie in [from, to). It visits
-// every mark in the range; use it for tests and small ranges.
+// every mark in the range; use it for tests and small ranges. Summary marks
+// count as none.
 func (t *Track) Count(s State, from, to uint64) int {
 	n := 0
 	for i := t.marks.search(0, func(m *Mark) bool { return m.Time >= from }); i < t.Len(); i++ {
@@ -217,7 +302,7 @@ func (t *Track) Count(s State, from, to uint64) int {
 		if m.Time >= to {
 			break
 		}
-		if m.Time >= from && m.State == s {
+		if m.Time >= from && m.State == s && !m.summary {
 			n++
 		}
 	}

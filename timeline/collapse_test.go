@@ -1,0 +1,226 @@
+package timeline
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// overview builds the overview model of a log with the given number of
+// buckets over its span: sequentially, or with each capability's part fed
+// from its own goroutine as a parallel loader does.
+func overview(t testing.TB, data []byte, buckets int, parallel bool) *Model {
+	t.Helper()
+	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The span: a first pass, as the loader learns it from the index.
+	var last uint64
+	m0 := ingest.NewMerge(bytes.NewReader(data), ix, ingest.MergeOptions{Learn: true})
+	for e := m0.Next(); e != nil; e = m0.Next() {
+		last = max(last, e.Time)
+	}
+	b := NewOverviewBuilder(GridFor(last, buckets))
+	opt := ingest.MergeOptions{}
+	var hbs map[int32]*HECBuilder
+	var mu sync.Mutex
+	var counted int64
+	var first, end uint64
+	if parallel {
+		var caps []int32
+		for _, s := range ix.Streams() {
+			if s.Cap != ingest.NoCap {
+				caps = append(caps, s.Cap)
+			}
+		}
+		hbs = map[int32]*HECBuilder{}
+		for i, h := range b.Parallel(caps) {
+			hbs[caps[i]] = h
+		}
+		opt.Tap = func(c int32) func(*ingest.Event) bool {
+			h := hbs[c]
+			var n int64
+			var lo, hi uint64
+			return func(e *ingest.Event) bool {
+				if n == 0 || e.Time < lo {
+					lo = e.Time
+				}
+				hi = max(hi, e.Time)
+				n++
+				if h != nil {
+					h.Add(e)
+					if n%5000 == 0 {
+						h.Publish(e.Time, false)
+					}
+				}
+				mu.Lock()
+				if counted == 0 || lo < first {
+					first = lo
+				}
+				counted++
+				end = max(end, hi)
+				mu.Unlock()
+				return GlobalKind(e.Kind)
+			}
+		}
+	}
+	m := ingest.NewMerge(bytes.NewReader(data), ix, opt)
+	for e := m.Next(); e != nil; e = m.Next() {
+		if parallel {
+			b.AddGlobal(e)
+		} else {
+			b.Add(e)
+		}
+	}
+	if parallel {
+		for _, h := range hbs {
+			h.Publish(0, true)
+		}
+		b.Extend(counted, first, end)
+	}
+	b.Finish()
+	return b.Snapshot()
+}
+
+// overviewLogs are real logs with several HECs, many threads and sparks.
+var overviewLogs = []string{
+	"../testdata/ghc-9.0.2/parwork-N2.eventlog",
+	"../testdata/corpus/ThreadScope__SumEulerPar1_sparks_detailed.eventlog",
+	"../testdata/ghc-9.0.2/heap-hT.eventlog",
+}
+
+// TestOverviewMatchesExact: an overview keeps, at every bucket boundary,
+// exactly the time per state that the exact model has, for every HEC; whole
+// counts of instants and sparks are kept; threads keep their time per state
+// (up to the events GHC back-dates, which the exact model inserts in the
+// past and the overview keeps at the time they arrive).
+func TestOverviewMatchesExact(t *testing.T) {
+	for _, f := range overviewLogs {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact, _ := build(t, f)
+		name := filepath.Base(f)
+		for _, parallel := range []bool{false, true} {
+			ov := overview(t, data, 2048, parallel)
+			if ov.Start != exact.Start || ov.End != exact.End || ov.Events != exact.Events {
+				t.Fatalf("%s: overview spans [%d, %d] with %d events, exact [%d, %d] with %d", name, ov.Start, ov.End, ov.Events, exact.Start, exact.End, exact.Events)
+			}
+			if len(ov.HECs) != len(exact.HECs) || len(ov.Threads) != len(exact.Threads) {
+				t.Fatalf("%s: %d HECs and %d threads, exact %d and %d", name, len(ov.HECs), len(ov.Threads), len(exact.HECs), len(exact.Threads))
+			}
+			g := ov.Grid
+			summaries := 0
+			for c := range exact.HECs {
+				eh, oh := &exact.HECs[c], &ov.HECs[c]
+				for i := 0; i < oh.Track.Len(); i++ {
+					if oh.Track.Mark(i).Summary() {
+						summaries++
+					}
+				}
+				for b := g.bucket(exact.Start); g.start(b) <= exact.End+g.Width(); b++ {
+					at := g.start(b)
+					if e, o := eh.Track.Durations(0, at), oh.Track.Durations(0, at); e != o {
+						t.Fatalf("%s parallel=%v: HEC %d to %d: overview %v, exact %v", name, parallel, c, at, o, e)
+					}
+				}
+				if e, o := eh.CountInstants(0, exact.End+1), oh.CountInstants(0, exact.End+1); e != o {
+					t.Errorf("%s: HEC %d has %d instants, exact %d", name, c, o, e)
+				}
+				for k := SparkKind(0); k < NumSparkKinds; k++ {
+					if e, o := eh.Sparks(k, 0, exact.End+1), oh.Sparks(k, 0, exact.End+1); e != o {
+						t.Errorf("%s: HEC %d has %d %v sparks, exact %d", name, c, o, k, e)
+					}
+				}
+			}
+			if summaries == 0 {
+				t.Errorf("%s: no HEC bucket was summarised: the test says nothing", name)
+			}
+			var te, to Durations
+			for i := range exact.Threads {
+				th := &exact.Threads[i]
+				oi := ov.ThreadIndex(th.ID)
+				if oi < 0 {
+					t.Fatalf("%s: thread %d missing from the overview", name, th.ID)
+				}
+				ot := &ov.Threads[oi]
+				if ot.Label != th.Label && ov.String(ot.Label) != exact.String(th.Label) {
+					t.Errorf("%s: thread %d labelled %q, exact %q", name, th.ID, ov.String(ot.Label), exact.String(th.Label))
+				}
+				e, o := th.Track.Durations(0, exact.End), ot.Track.Durations(0, exact.End)
+				te.add(&e)
+				to.add(&o)
+			}
+			for s := range te {
+				if d := absDiff(te[s], to[s]); float64(d) > 0.01*float64(te.Total()/uint64(NumStates)) {
+					t.Errorf("%s: threads spent %d ns %v in the overview, %d in the exact model", name, to[s], State(s), te[s])
+				}
+			}
+		}
+	}
+}
+
+func absDiff(a, b uint64) uint64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// TestOverviewColumns: drawn at a zoom where a pixel spans several buckets,
+// an overview's columns hold the exact model's time per state up to the
+// buckets cut by the column's two edges.
+func TestOverviewColumns(t *testing.T) {
+	f := overviewLogs[0]
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, _ := build(t, f)
+	ov := overview(t, data, 4096, true)
+	w := ov.Grid.Width()
+	for _, n := range []int{200, 700} {
+		ax := NewAxis(exact.Start, exact.End, 0, float64(n))
+		for c := range exact.HECs {
+			ec := exact.HECs[c].Track.Columns(ax, n, nil)
+			oc := ov.HECs[c].Track.Columns(ax, n, nil)
+			for i := range ec {
+				for s := range ec[i].Time {
+					if d := absDiff(ec[i].Time[s], oc[i].Time[s]); d > 2*w {
+						t.Fatalf("%d columns, HEC %d column %d: %v %d ns, exact %d (bucket %d ns)", n, c, i, State(s), oc[i].Time[s], ec[i].Time[s], w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestOverviewIsSmaller: on a busy log the overview holds far fewer marks
+// than the exact model.
+func TestOverviewIsSmaller(t *testing.T) {
+	f := overviewLogs[0]
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, _ := build(t, f)
+	ov := overview(t, data, 512, true)
+	count := func(m *Model) (n int) {
+		for c := range m.HECs {
+			n += m.HECs[c].Track.Len() + m.HECs[c].NumInstants()
+		}
+		for i := range m.Threads {
+			n += m.Threads[i].Track.Len()
+		}
+		return n
+	}
+	if e, o := count(exact), count(ov); o*2 > e {
+		t.Errorf("overview holds %d marks and instants, exact %d: not much smaller", o, e)
+	}
+}
