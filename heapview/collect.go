@@ -62,6 +62,20 @@ func slot(cap int32) int {
 }
 
 // Add takes in one event. Events that say nothing about the heap are
+// Wants reports whether a Collector needs events of kind k (a loader that
+// reads the other kinds elsewhere passes it only these).
+func Wants(k ingest.Kind) bool {
+	switch k {
+	case ingest.KindHeapSize, ingest.KindHeapLive, ingest.KindBlocksSize, ingest.KindHeapAllocated,
+		ingest.KindHeapInfoGHC, ingest.KindGCStart, ingest.KindGCEnd, ingest.KindGCStatsGHC,
+		ingest.KindHeapProfBegin, ingest.KindHeapProfCostCentre, ingest.KindIPE,
+		ingest.KindHeapProfSampleBegin, ingest.KindHeapBioProfSampleBegin, ingest.KindHeapProfSampleEnd,
+		ingest.KindHeapProfSampleString, ingest.KindHeapProfSampleCostCentre:
+		return true
+	}
+	return false
+}
+
 // ignored. ev's Data is copied where it is kept.
 func (c *Collector) Add(ev *ingest.Event) {
 	switch ev.Kind {
@@ -224,6 +238,7 @@ func (c *Collector) buildHeap() *Heap {
 	// GCs: union of the per-capability intervals.
 	parts := append([]GC(nil), c.gcParts...)
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Start < parts[j].Start })
+	h.GCs = make([]GC, 0, len(parts)/2+1)
 	for _, p := range parts {
 		if n := len(h.GCs); n > 0 && p.Start <= h.GCs[n-1].End {
 			h.GCs[n-1].End = max(h.GCs[n-1].End, p.End)
@@ -252,6 +267,8 @@ func (c *Collector) buildHeap() *Heap {
 	var perCap []uint64
 	var total uint64
 	lastGC := -1
+	h.Allocated.Time = make([]uint64, 0, len(h.GCs)+1)
+	h.Allocated.Value = make([]uint64, 0, len(h.GCs)+1)
 	for _, a := range allocs {
 		for len(perCap) <= int(a.slot) {
 			perCap = append(perCap, 0)

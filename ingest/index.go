@@ -23,6 +23,9 @@ type Piece struct {
 	Cap int32
 	// Block says whether the piece is a block (it begins with its marker).
 	Block bool
+	// BlockStart and BlockEnd are the times a block's marker declares for
+	// its first and last event (0 for loose pieces). Nothing checks them.
+	BlockStart, BlockEnd uint64
 	// Events counts the piece's events (its block marker included), and
 	// First and Last are the earliest and latest event time in it. They are
 	// known once the piece has been decoded (Known).
@@ -133,7 +136,8 @@ func (ix *Index) scan(r io.ReaderAt, size int64) error {
 				if end > size {
 					end = size
 				}
-				ix.Pieces = append(ix.Pieces, Piece{Offset: pos, End: end, Cap: c, Block: true})
+				ix.Pieces = append(ix.Pieces, Piece{Offset: pos, End: end, Cap: c, Block: true,
+					BlockStart: binary.BigEndian.Uint64(m[2:]), BlockEnd: binary.BigEndian.Uint64(m[14:])})
 				pos = end
 				continue
 			}

@@ -13,59 +13,85 @@ const (
 
 // chunkList is an append-only sequence stored in chunks of chunkSize.
 type chunkList[T any] struct {
-	full [][]T // full chunks, never modified again
-	cur  []T   // the chunk being filled
+	chunks [][]T // full chunks, then the one being filled
+	n      int
 }
 
 // add appends v.
 func (c *chunkList[T]) add(v T) {
-	if len(c.cur) == chunkSize {
-		c.full = append(c.full, c.cur)
-		c.cur = make([]T, 0, chunkSize)
+	k := len(c.chunks) - 1
+	if k < 0 || len(c.chunks[k]) == chunkSize {
+		// A first chunk starts small (most lists are short) and grows.
+		size := chunkSize
+		if k < 0 {
+			size = 8
+		}
+		c.chunks = append(c.chunks, make([]T, 0, size))
+		k++
 	}
-	c.cur = append(c.cur, v)
+	c.chunks[k] = append(c.chunks[k], v)
+	c.n++
 }
 
 // len returns the number of elements.
-func (c *chunkList[T]) len() int { return len(c.full)<<chunkShift + len(c.cur) }
+func (c *chunkList[T]) len() int { return c.n }
 
 // last returns a pointer to the last element, which must exist. Only the
 // builder may use it, and only on elements no snapshot has seen.
-func (c *chunkList[T]) last() *T { return &c.cur[len(c.cur)-1] }
+func (c *chunkList[T]) last() *T {
+	ch := c.chunks[len(c.chunks)-1]
+	return &ch[len(ch)-1]
+}
 
 // view returns a read-only view of the elements stored so far. Later appends
 // do not change it.
 func (c *chunkList[T]) view() chunkView[T] {
-	return chunkView[T]{full: c.full[:len(c.full):len(c.full)], cur: c.cur[:len(c.cur):len(c.cur)]}
+	if c.n == 0 {
+		return chunkView[T]{}
+	}
+	tab := make([][]T, len(c.chunks))
+	for i, ch := range c.chunks {
+		tab[i] = ch[:len(ch):len(ch)]
+	}
+	return chunkView[T]{chunks: &tab, n: int32(c.n)}
 }
 
-// chunkView is an immutable sequence: full chunks of chunkSize followed by a
-// tail of any length. A plain slice is a view with no full chunks.
+// chunkView is an immutable sequence: n elements from the off-th on of a
+// table of chunks of chunkSize (the last may be shorter), which several views
+// can share.
 type chunkView[T any] struct {
-	full [][]T
-	cur  []T
+	chunks *[][]T
+	off, n int32
 }
 
-// sliceView wraps a plain slice as a view.
-func sliceView[T any](s []T) chunkView[T] { return chunkView[T]{cur: s[:len(s):len(s)]} }
+// sliceView wraps a plain slice as a view (without copying it).
+func sliceView[T any](s []T) chunkView[T] {
+	if len(s) == 0 {
+		return chunkView[T]{}
+	}
+	tab := make([][]T, 0, (len(s)+chunkSize-1)/chunkSize)
+	for i := 0; i < len(s); i += chunkSize {
+		j := min(i+chunkSize, len(s))
+		tab = append(tab, s[i:j:j])
+	}
+	return chunkView[T]{chunks: &tab, n: int32(len(s))}
+}
+
+// sub returns the n elements from the off-th on.
+func (v chunkView[T]) sub(off, n int) chunkView[T] {
+	return chunkView[T]{chunks: v.chunks, off: v.off + int32(off), n: int32(n)}
+}
 
 // Len returns the number of elements.
-func (v chunkView[T]) Len() int { return len(v.full)<<chunkShift + len(v.cur) }
+func (v chunkView[T]) Len() int { return int(v.n) }
 
 // At returns the i-th element.
-func (v chunkView[T]) At(i int) T {
-	if c := i >> chunkShift; c < len(v.full) {
-		return v.full[c][i&chunkMask]
-	}
-	return v.cur[i-len(v.full)<<chunkShift]
-}
+func (v chunkView[T]) At(i int) T { return *v.ptr(i) }
 
 // ptr returns a pointer to the i-th element, for reading only.
 func (v chunkView[T]) ptr(i int) *T {
-	if c := i >> chunkShift; c < len(v.full) {
-		return &v.full[c][i&chunkMask]
-	}
-	return &v.cur[i-len(v.full)<<chunkShift]
+	j := int(v.off) + i
+	return &(*v.chunks)[j>>chunkShift][j&chunkMask]
 }
 
 // search returns the smallest i in [lo, Len()) for which f(i) is true, or

@@ -140,7 +140,7 @@ func (l *markList) settle(g Grid, t uint64, final bool) {
 func (l *markList) track(end uint64) Track {
 	mv, sv := l.marks.view(), l.sums.view()
 	l.cps = extendCheckpoints(mv, sv, l.cps)
-	return Track{marks: mv, sums: sv, cps: l.cps[:len(l.cps):len(l.cps)], end: end}
+	return Track{marks: mv, sums: sv, cps: sliceView(l.cps), end: end}
 }
 
 // instantList builds a HEC's instant events in time order; with a grid, a

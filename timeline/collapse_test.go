@@ -81,7 +81,7 @@ func overview(t testing.TB, data []byte, buckets int, parallel bool) *Model {
 		for _, h := range hbs {
 			h.Publish(0, true)
 		}
-		b.Extend(counted, first, end)
+		b.SetExtent(counted, first, end)
 	}
 	b.Finish()
 	return b.Snapshot()

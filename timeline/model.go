@@ -163,14 +163,52 @@ type threadBuilder struct {
 	created  uint64
 	finished uint64
 	first    uint64
-	// Without a grid: every mark, in time order (events out of order are
-	// inserted); shared says a snapshot holds marks and cps, to be copied
-	// before they change. With a grid: ml.
+	// Without a grid: ex, every mark. With a grid: ml while the thread
+	// lives, then stored, where its track lies in the builder's arena.
+	ex     *exactMarks
+	ml     *markList
+	busy    bool // in Builder.pending
+	retired bool // stored holds the track
+	stored  storedTrack
+}
+
+// exactMarks is a thread's every mark, in time order (events that come out
+// of order are inserted); shared says a snapshot holds marks and cps, to be
+// copied before they change.
+type exactMarks struct {
 	marks  []Mark
 	cps    []Durations
 	shared bool
-	ml     *markList
-	busy   bool // in Builder.pending
+}
+
+// storedTrack is where a finished thread's track lies in the arena.
+type storedTrack struct {
+	marks, nmarks, sums, nsums, cps, ncps int32
+}
+
+// trackArena holds the tracks of finished threads back to back, so that a
+// thread costs its marks and a few words, not a list of its own.
+type trackArena struct {
+	marks chunkList[Mark]
+	sums  chunkList[stretch]
+	cps   chunkList[Durations]
+}
+
+// store moves a settled track into the arena.
+func (a *trackArena) store(l *markList) storedTrack {
+	tr := l.track(0)
+	st := storedTrack{marks: int32(a.marks.len()), nmarks: int32(tr.marks.Len()),
+		sums: int32(a.sums.len()), nsums: int32(tr.sums.Len()), cps: int32(a.cps.len()), ncps: int32(tr.cps.Len())}
+	for i := 0; i < tr.marks.Len(); i++ {
+		a.marks.add(*tr.marks.ptr(i))
+	}
+	for i := 0; i < tr.sums.Len(); i++ {
+		a.sums.add(*tr.sums.ptr(i))
+	}
+	for i := 0; i < tr.cps.Len(); i++ {
+		a.cps.add(*tr.cps.ptr(i))
+	}
+	return st
 }
 
 type spanKey struct {
@@ -198,10 +236,11 @@ type Builder struct {
 	parallel    bool
 	running     []uint32      // per capability: the thread it runs, 0 if none (Parallel)
 	msgs        []instantList // per capability: messages and markers
-	threads     []threadBuilder
+	threads     chunkList[threadBuilder] // in order of first appearance (chunks never move)
 	threadIdx   map[uint32]int32 // thread id → index in threads, for ids ≥ denseThreads
 	threadDense []int32          // thread id → index+1 in threads (0: none), for ids < denseThreads
 	pending     []int32          // threads with an open bucket (with a grid)
+	arena       trackArena       // the tracks of finished threads (with a grid)
 	strs        []string
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
@@ -285,21 +324,26 @@ func (b *Builder) thread(id uint32) *threadBuilder {
 	if id < denseThreads {
 		if int(id) < len(b.threadDense) {
 			if i := b.threadDense[id]; i > 0 {
-				return &b.threads[i-1]
+				return b.threadAt(i - 1)
 			}
 		} else {
 			n := max(int(id)+1, 2*len(b.threadDense))
 			b.threadDense = append(b.threadDense, make([]int32, min(n, denseThreads)-len(b.threadDense))...)
 		}
-		b.threadDense[id] = int32(len(b.threads)) + 1
+		b.threadDense[id] = int32(b.threads.len()) + 1
 	} else {
 		if i, ok := b.threadIdx[id]; ok {
-			return &b.threads[i]
+			return b.threadAt(i)
 		}
-		b.threadIdx[id] = int32(len(b.threads))
+		b.threadIdx[id] = int32(b.threads.len())
 	}
-	b.threads = append(b.threads, threadBuilder{id: id, idx: int32(len(b.threads)), label: -1})
-	return &b.threads[len(b.threads)-1]
+	b.threads.add(threadBuilder{id: id, idx: int32(b.threads.len()), label: -1})
+	return b.threads.last()
+}
+
+// threadAt returns the i-th thread's builder.
+func (b *Builder) threadAt(i int32) *threadBuilder {
+	return &b.threads.chunks[i>>chunkShift][i&chunkMask]
 }
 
 // mark appends a mark to the HEC's track. Times never go back on a track: a
@@ -324,7 +368,14 @@ func (b *Builder) threadMark(t *threadBuilder, m Mark) {
 		t.first = m.Time
 	}
 	if !b.g.On() {
-		t.mark(m)
+		if t.ex == nil {
+			t.ex = &exactMarks{}
+		}
+		t.ex.mark(m)
+		return
+	}
+	if t.retired {
+		b.anomalies++ // an event of a thread after it finished, out of order
 		return
 	}
 	if t.ml == nil {
@@ -350,7 +401,7 @@ func (b *Builder) threadMark(t *threadBuilder, m Mark) {
 // the file interleaves out of time order. A woken mark inside a running span
 // is dropped, whichever of the two arrives first: the RTS logs wakeups of
 // threads that are already running.
-func (t *threadBuilder) mark(m Mark) {
+func (t *exactMarks) mark(m Mark) {
 	n := len(t.marks)
 	if n == 0 || m.Time >= t.marks[n-1].Time {
 		if m.woken && n > 0 && t.marks[n-1].State == StateRunning {
@@ -371,7 +422,8 @@ func (t *threadBuilder) mark(m Mark) {
 			q++
 		}
 	}
-	keep := (p + checkpointEvery - 1) / checkpointEvery
+	// Checkpoints k ≥ 1 (stored at k-1) from marks before p stay valid.
+	keep := max((p+checkpointEvery-1)/checkpointEvery-1, 0)
 	size := n + 1 - (q - p)
 	if t.shared {
 		marks := make([]Mark, size, size+size/4)
@@ -424,19 +476,48 @@ func (b *Builder) Add(ev *ingest.Event) {
 	b.AddGlobal(ev)
 }
 
-// Extend widens the run's time span to [first, last] and counts n more
-// events: a parallel loader's account of the events its capabilities'
-// goroutines took.
-func (b *Builder) Extend(n int64, first, last uint64) {
-	if n <= 0 {
-		return
+// SetExtent sets the run's time span and event count, as a parallel
+// loader counts them over all its capabilities' goroutines; a model of a
+// range sets the range's bounds.
+func (b *Builder) SetExtent(events int64, start, end uint64) {
+	b.events, b.start, b.end, b.any = events, start, end, true
+	b.now = max(b.now, end)
+}
+
+// LabelThreads gives the threads without a label the one name returns for
+// their id, if not "": a model of a range takes the labels set before it
+// from an overview.
+func (b *Builder) LabelThreads(name func(id uint32) string) {
+	for i := int32(0); i < int32(b.threads.len()); i++ {
+		if t := b.threadAt(i); t.label < 0 {
+			if s := name(t.id); s != "" {
+				t.label = b.intern([]byte(s))
+			}
+		}
 	}
-	b.events += n
-	if !b.any || first < b.start {
-		b.start = first
+}
+
+// SeedHEC starts capability c's track at time t in the state of m (the
+// mark in force there): the start of a model of a range, the state taken
+// from an overview.
+func (b *Builder) SeedHEC(c int32, t uint64, m Mark) {
+	if h := b.hec(c); h != nil {
+		m.Time, m.summary, m.woken = t, false, false
+		h.mark(m)
 	}
-	b.any = true
-	b.end = max(b.end, last)
+}
+
+// SeedThread starts thread id's track at time t in the state of m, with its
+// label and creation time: the start of a model of a range, taken from an
+// overview for a thread alive at t.
+func (b *Builder) SeedThread(id uint32, label string, created, t uint64, m Mark) {
+	th := b.thread(id)
+	if label != "" {
+		th.label = b.intern([]byte(label))
+	}
+	th.created = created
+	m.Time, m.summary, m.woken = t, false, false
+	b.threadMark(th, m)
 }
 
 // Add adds one event of the HEC's capability to its rows.

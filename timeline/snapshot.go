@@ -195,21 +195,29 @@ func (b *Builder) Snapshot() *Model {
 		m.HECs[i] = hv
 	}
 	b.settleThreads(false)
-	m.Threads = make([]Thread, len(b.threads))
-	for i := range b.threads {
-		t := &b.threads[i]
+	m.Threads = make([]Thread, b.threads.len())
+	am, as, ac := b.arena.marks.view(), b.arena.sums.view(), b.arena.cps.view()
+	for i := range m.Threads {
+		t := b.threadAt(int32(i))
 		out := &m.Threads[i]
 		*out = Thread{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished, First: t.first}
+		if st := &t.stored; t.retired {
+			out.Track = Track{marks: am.sub(int(st.marks), int(st.nmarks)), sums: as.sub(int(st.sums), int(st.nsums)),
+				cps: ac.sub(int(st.cps), int(st.ncps)), end: b.end}
+			continue
+		}
 		if t.ml != nil {
 			out.Track = t.ml.track(b.end)
 			continue
 		}
-		mv := sliceView(t.marks)
-		t.cps = extendCheckpoints(mv, chunkView[stretch]{}, t.cps)
-		t.shared = true
-		out.Track = Track{marks: mv, cps: t.cps[:len(t.cps):len(t.cps)], end: b.end}
-		if len(t.marks) > 0 {
-			out.First = t.marks[0].Time
+		if ex := t.ex; ex != nil {
+			mv := sliceView(ex.marks)
+			ex.cps = extendCheckpoints(mv, chunkView[stretch]{}, ex.cps)
+			ex.shared = true
+			out.Track = Track{marks: mv, cps: sliceView(ex.cps), end: b.end}
+			if len(ex.marks) > 0 {
+				out.First = ex.marks[0].Time
+			}
 		}
 	}
 	return m
@@ -223,22 +231,34 @@ func (b *Builder) settleThreads(final bool) {
 	}
 	keep := b.pending[:0]
 	for _, i := range b.pending {
-		t := &b.threads[i]
+		t := b.threadAt(i)
 		t.ml.settle(b.g, b.now, final)
-		if t.ml.open {
+		switch {
+		case t.ml.open:
 			keep = append(keep, i)
-		} else {
+		case t.finished != 0:
+			b.retire(t)
+		default:
 			t.busy = false
 		}
 	}
 	b.pending = keep
 	if final {
-		for i := range b.threads {
-			if t := &b.threads[i]; t.ml != nil {
+		for i := int32(0); i < int32(b.threads.len()); i++ {
+			if t := b.threadAt(i); t.ml != nil {
 				t.ml.settle(b.g, b.now, true)
+				b.retire(t)
 			}
 		}
 	}
+}
+
+// retire moves a finished thread's settled track into the arena: no mark
+// can come after its finish (threadMark drops them).
+func (b *Builder) retire(t *threadBuilder) {
+	t.ml.payOwed()
+	t.stored, t.retired = b.arena.store(t.ml), true
+	t.ml, t.busy = nil, false
 }
 
 // Finish says that no more events will come: the next Snapshot holds every

@@ -172,8 +172,20 @@ type Stretch struct {
 type Track struct {
 	marks chunkView[Mark]
 	sums  chunkView[stretch]
-	cps   []Durations // cps[k]: time per state from 0 to marks[k*32].Time
-	end   uint64      // the last mark's state lasts until end
+	// cps.At(k-1) is the time per state from 0 to marks[k*32].Time, k ≥ 1
+	// (checkpoint 0, all idle until the first mark, is not stored).
+	cps chunkView[Durations]
+	end uint64 // the last mark's state lasts until end
+}
+
+// checkpoint returns the time per state from 0 to marks[k*32].Time.
+func (t *Track) checkpoint(k int) Durations {
+	if k == 0 {
+		var d Durations
+		d[StateIdle] = t.marks.ptr(0).Time
+		return d
+	}
+	return *t.cps.ptr(k - 1)
 }
 
 // Len returns the number of marks.
@@ -219,6 +231,25 @@ func (t *Track) StateAt(tm uint64) Mark {
 	return m
 }
 
+// StateBefore returns the mark in force just before tm: the state a track
+// enters tm in (a zero mark if none). A summarised stretch that ends at or
+// before tm gives the mark in force at its end; one that tm cuts, itself.
+// At a boundary of its grid's buckets an overview knows it exactly.
+func (t *Track) StateBefore(tm uint64) Mark {
+	j := t.marks.search(0, func(m *Mark) bool { return m.Time >= tm })
+	if j == 0 {
+		return Mark{}
+	}
+	m := t.marks.At(j - 1)
+	if m.summary {
+		s := t.sums.ptr(int(m.Arg))
+		if e := m.Time + uint64(s.span); e <= tm {
+			return s.endMark(e)
+		}
+	}
+	return m
+}
+
 // spanOf adds to d the time mark m (followed by the mark at next, or
 // lasting until next if it is the last) holds up to tm, which must not be
 // before m.Time.
@@ -238,20 +269,21 @@ func (t *Track) spanOf(d *Durations, m *Mark, tm uint64) {
 	}
 }
 
-// extendCheckpoints computes the checkpoints not yet computed; cps may gain
-// elements (its existing ones are never changed).
+// extendCheckpoints computes the checkpoints not yet computed (cps[k-1]
+// for k ≥ 1, see Track.cps); cps may gain elements (its existing ones are
+// never changed).
 func extendCheckpoints(marks chunkView[Mark], sums chunkView[stretch], cps []Durations) []Durations {
 	t := Track{marks: marks, sums: sums}
 	n := marks.Len()
-	for k := len(cps); k*checkpointEvery < n; k++ {
+	for k := len(cps) + 1; k*checkpointEvery < n; k++ {
 		var d Durations
-		if k == 0 {
-			d[StateIdle] = marks.At(0).Time
+		if k == 1 {
+			d = t.checkpoint(0)
 		} else {
-			d = cps[k-1]
-			for i := (k - 1) * checkpointEvery; i < k*checkpointEvery; i++ {
-				t.spanOf(&d, marks.ptr(i), marks.ptr(i+1).Time)
-			}
+			d = cps[k-2]
+		}
+		for i := (k - 1) * checkpointEvery; i < k*checkpointEvery; i++ {
+			t.spanOf(&d, marks.ptr(i), marks.ptr(i+1).Time)
 		}
 		cps = append(cps, d)
 	}
@@ -272,7 +304,7 @@ func (t *Track) cumulative(tm uint64, i int) Durations {
 	}
 	last := i - 1
 	k := last / checkpointEvery
-	d := t.cps[k]
+	d := t.checkpoint(k)
 	for j := k * checkpointEvery; j < last; j++ {
 		t.spanOf(&d, t.marks.ptr(j), t.marks.ptr(j+1).Time)
 	}

@@ -1,0 +1,369 @@
+// Package run is hecscope's one loader: it turns an eventlog file into the
+// models the views and commands need — the timeline's overview, the heap and
+// heap profile, the run's summary — and keeps a way back to the file's bytes
+// for the detail of any stretch of time.
+//
+// Loading indexes the file (the pieces of its data section: see
+// ingest.Index), then reads every capability's blocks in its own goroutine
+// (ingest.Merge): each goroutine builds its capability's rows of the
+// timeline (timeline.HECBuilder), and hands the events that concern more
+// than one capability — threads, messages, the heap — in time order to one
+// goroutine that builds the rest. Meanwhile the summary is skimmed from the
+// file on its own (timeline.SummarizeFile), so that the app shows the same
+// figures as `hecscope summary`.
+//
+// A large log's timeline is an overview (timeline.Grid): a track's busy
+// stretches keep only the time per state, so memory follows the number of
+// buckets, not of events. Zoomed in past what the overview resolves, Detail
+// decodes the range on screen from the file again, seeded with the state of
+// every track at the range's start.
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// Options says how to load a log.
+type Options struct {
+	// Buckets is the overview's resolution: how many grid buckets the run's
+	// span is cut into (0: DefaultBuckets).
+	Buckets int
+	// ExactBelow is the file size under which the timeline keeps every
+	// mark instead of an overview (0: DefaultExactBelow; negative: never).
+	ExactBelow int64
+	// NoThreads leaves the threads out of the timeline (a command that
+	// draws only the HECs).
+	NoThreads bool
+	// NoSummary skips the summary.
+	NoSummary bool
+	// Progress, if set, is called from the loading goroutine at most every
+	// progressEvery, with a new overview at most every snapshotEvery, and
+	// once at the end.
+	Progress func(Progress)
+}
+
+// DefaultBuckets is the overview's default resolution: at 1920 pixels, a
+// view must be zoomed in 34× before a bucket is wider than a pixel.
+const DefaultBuckets = 1 << 16
+
+// DefaultExactBelow is the file size below which the timeline is exact: its
+// model costs a few times the file, a few tens of MB at most.
+const DefaultExactBelow = 8 << 20
+
+const (
+	progressEvery = 50 * time.Millisecond
+	snapshotEvery = 250 * time.Millisecond
+	// publishEvery is how many events a capability's goroutine takes
+	// between two publications of its rows.
+	publishEvery = 1 << 16
+)
+
+// Progress is how far loading has got.
+type Progress struct {
+	// Bytes is how many bytes of the file have been read, of Total.
+	Bytes, Total int64
+	// Events is how many events have been decoded.
+	Events int64
+	// Elapsed is the time since loading began.
+	Elapsed time.Duration
+	// Model is the overview of what has been read, when a new one was taken
+	// since the last report (nil otherwise).
+	Model *timeline.Model
+	// Span is the run's expected time span, from the block markers (zero
+	// if unknown), so that a view can show the whole run from the start.
+	From, To uint64
+}
+
+// Fraction returns the share of the file read so far, from 0 to 1.
+func (p Progress) Fraction() float64 {
+	if p.Total <= 0 {
+		return 0
+	}
+	return min(1, float64(p.Bytes)/float64(p.Total))
+}
+
+// Run is a loaded eventlog. Its fields are set once Open returns; the
+// overview and detail come through its timeline.Source methods.
+type Run struct {
+	// Path is the file and Size its length in bytes.
+	Path string
+	Size int64
+	// Header is the log's header.
+	Header *ingest.Header
+	// Status says whether the log was complete, truncated or corrupt, and
+	// where.
+	Status ingest.Status
+	// Events is the number of events decoded.
+	Events int64
+	// Summary is the run's statistics (as `hecscope summary` gives them);
+	// SummaryErr says why there is none.
+	Summary    timeline.Summary
+	SummaryErr error
+	// Heap is the RTS's heap counters and GCs; Profile the heap-profile
+	// samples, nil if the log has none.
+	Heap    *heapview.Heap
+	Profile *heapview.Profile
+	// LoadTime is how long loading took.
+	LoadTime time.Duration
+
+	file     *os.File
+	index    *ingest.Index
+	overview atomic.Pointer[timeline.Model]
+	loaded   atomic.Bool
+	closed   atomic.Bool
+	detail   detailCache
+}
+
+// Open loads the eventlog at path. A log that is truncated or corrupt is not
+// an error: what could be read is loaded and Status says where and why. An
+// error is returned if the file cannot be read, is not an eventlog, or ctx is
+// cancelled. Close the Run when done with it.
+func Open(ctx context.Context, path string, opt Options) (*Run, error) {
+	start := time.Now()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("loading %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("loading %s: not a regular file", path)
+	}
+	ix, err := ingest.NewIndex(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("loading %s: %w", path, err)
+	}
+	r := &Run{Path: path, Size: st.Size(), Header: ix.Header, file: f, index: ix}
+
+	var sumWG sync.WaitGroup
+	if !opt.NoSummary {
+		sumWG.Add(1)
+		go func() {
+			defer sumWG.Done()
+			r.Summary, r.SummaryErr = timeline.SummarizeFile(path)
+		}()
+	}
+	err = r.load(ctx, opt, start)
+	sumWG.Wait()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("loading %s: %w", path, err)
+	}
+	r.LoadTime = time.Since(start)
+	return r, nil
+}
+
+// Close releases the file; Detail gives nothing new afterwards.
+func (r *Run) Close() error {
+	r.closed.Store(true)
+	r.detail.wait()
+	return r.file.Close()
+}
+
+// Index returns the file's index (its pieces with their event counts and
+// time ranges).
+func (r *Run) Index() *ingest.Index { return r.index }
+
+// Overview returns the timeline of the whole run (timeline.Source).
+func (r *Run) Overview() *timeline.Model { return r.overview.Load() }
+
+// span returns the run's time span as the block markers declare it.
+func span(ix *ingest.Index) (from, to uint64) {
+	first := true
+	for _, p := range ix.Pieces {
+		if !p.Block {
+			continue
+		}
+		if first || p.BlockStart < from {
+			from = p.BlockStart
+		}
+		to = max(to, p.BlockEnd)
+		first = false
+	}
+	return from, to
+}
+
+// streamCount is what one stream's goroutine counted.
+type streamCount struct {
+	events      atomic.Int64
+	first, last atomic.Uint64
+}
+
+// load builds the models.
+func (r *Run) load(ctx context.Context, opt Options, start time.Time) error {
+	ix := r.index
+	from, to := span(ix)
+	exactBelow := opt.ExactBelow
+	if exactBelow == 0 {
+		exactBelow = DefaultExactBelow
+	}
+	var grid timeline.Grid
+	if exactBelow < 0 || r.Size >= exactBelow {
+		buckets := opt.Buckets
+		if buckets <= 0 {
+			buckets = DefaultBuckets
+		}
+		grid = timeline.GridFor(to, buckets)
+	}
+	b := timeline.NewOverviewBuilder(grid)
+	heap := heapview.NewCollector()
+	streams := ix.Streams()
+	var caps []int32
+	for _, s := range streams {
+		if s.Cap != ingest.NoCap {
+			caps = append(caps, s.Cap)
+		}
+	}
+	hecs := map[int32]*timeline.HECBuilder{}
+	for i, h := range b.Parallel(caps) {
+		hecs[caps[i]] = h
+	}
+	counts := make([]*streamCount, 0, len(streams))
+	var countsMu sync.Mutex
+	noThreads := opt.NoThreads
+	tap := func(c int32) func(*ingest.Event) bool {
+		h := hecs[c]
+		sc := &streamCount{}
+		countsMu.Lock()
+		counts = append(counts, sc)
+		countsMu.Unlock()
+		var n int64
+		var first, last uint64
+		return func(e *ingest.Event) bool {
+			if n == 0 || e.Time < first {
+				first = e.Time
+				sc.first.Store(first)
+			}
+			if e.Time > last {
+				last = e.Time
+			}
+			n++
+			if h != nil {
+				h.Add(e)
+			}
+			if n%publishEvery == 0 {
+				sc.events.Store(n)
+				sc.last.Store(last)
+				if h != nil {
+					h.Publish(e.Time, false)
+				}
+			}
+			k := e.Kind
+			if heapview.Wants(k) {
+				return true
+			}
+			if !timeline.GlobalKind(k) {
+				return false
+			}
+			return !noThreads || !threadKind(k)
+		}
+	}
+	m := ingest.NewMerge(r.file, ix, ingest.MergeOptions{Tap: tap, Learn: true})
+	defer m.Close()
+	extent := func() (int64, uint64, uint64) {
+		countsMu.Lock()
+		defer countsMu.Unlock()
+		var n int64
+		var lo, hi uint64
+		for _, sc := range counts {
+			k := sc.events.Load()
+			if k == 0 {
+				continue
+			}
+			if f := sc.first.Load(); n == 0 || f < lo {
+				lo = f
+			}
+			hi = max(hi, sc.last.Load())
+			n += k
+		}
+		return n, lo, hi
+	}
+	var lastReport, lastSnap time.Time
+	// Snapshots cost time in the number of threads: they come at 250 ms,
+	// then twice as far apart each time.
+	snapGap := snapshotEvery
+	report := func(model *timeline.Model) {
+		if opt.Progress == nil {
+			return
+		}
+		opt.Progress(Progress{Bytes: m.Bytes() + ix.Data, Total: r.Size, Events: m.Events(),
+			Elapsed: time.Since(start), Model: model, From: from, To: to})
+	}
+	var k int
+	for e := m.Next(); e != nil; e = m.Next() {
+		if timeline.GlobalKind(e.Kind) {
+			b.AddGlobal(e)
+		}
+		if heapview.Wants(e.Kind) {
+			heap.Add(e)
+		}
+		if k++; k&0xFFF != 0 {
+			continue
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if now := time.Now(); opt.Progress != nil && now.Sub(lastReport) >= progressEvery {
+			lastReport = now
+			var model *timeline.Model
+			if now.Sub(lastSnap) >= snapGap {
+				lastSnap, snapGap = now, 2*snapGap
+				n, lo, hi := extent()
+				b.SetExtent(n, lo, min(hi, e.Time))
+				model = b.Snapshot()
+				r.overview.Store(model)
+			}
+			report(model)
+		}
+	}
+	if err := m.Err(); err != nil {
+		return err
+	}
+	// Every stream has ended: its capability's rows are final.
+	for _, h := range hecs {
+		h.Publish(0, true)
+	}
+	r.Status = m.Status()
+	var lo, hi uint64
+	for _, p := range ix.Pieces {
+		if p.Events > 0 {
+			if r.Events == 0 || p.First < lo {
+				lo = p.First
+			}
+			hi = max(hi, p.Last)
+		}
+		r.Events += p.Events
+	}
+	b.SetExtent(r.Events, lo, hi)
+	b.Finish()
+	model := b.Snapshot()
+	r.overview.Store(model)
+	r.Heap, r.Profile = heap.Result()
+	r.loaded.Store(true)
+	report(model)
+	return nil
+}
+
+// threadKind reports whether events of kind k only concern threads.
+func threadKind(k ingest.Kind) bool {
+	switch k {
+	case ingest.KindCreateThread, ingest.KindCreateSparkThread, ingest.KindRunThread, ingest.KindStopThread,
+		ingest.KindThreadRunnable, ingest.KindThreadWakeup, ingest.KindThreadLabel:
+		return true
+	}
+	return false
+}

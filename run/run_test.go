@@ -1,0 +1,235 @@
+package run
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// exactModel builds a log's exact model the plain way: every event in file
+// order into one Builder, and its heap from every event.
+func exactModel(t testing.TB, path string) (*timeline.Model, *heapview.Heap, *heapview.Profile) {
+	t.Helper()
+	f, err := ingest.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := timeline.NewBuilder()
+	c := heapview.NewCollector()
+	var ev ingest.Event
+	for f.Next(&ev) {
+		b.Add(&ev)
+		c.Add(&ev)
+	}
+	h, p := c.Result()
+	return b.Snapshot(), h, p
+}
+
+var testLogs = []string{
+	"../testdata/ghc-9.0.2/parwork-N2.eventlog",
+	"../testdata/ghc-9.0.2/heap-hc.eventlog",
+	"../testdata/corpus/ThreadScope__SumEulerPar1_sparks_detailed.eventlog",
+	"../testdata/corpus/ghc-events-history__queens-ghc-6.12.1.eventlog",
+	"../testdata/generated/hy.eventlog",
+}
+
+func open(t testing.TB, path string, opt Options) *Run {
+	t.Helper()
+	r, err := Open(context.Background(), path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// TestOpenMatchesExact: loading through the index and the capabilities'
+// goroutines gives the heap and summary of a plain read, and a timeline
+// whose HECs hold the exact model's time per state at every bucket
+// boundary (exactly, when exact).
+func TestOpenMatchesExact(t *testing.T) {
+	for _, path := range testLogs {
+		name := filepath.Base(path)
+		em, eh, ep := exactModel(t, path)
+		sum, err := timeline.SummarizeFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opt := range []Options{{}, {ExactBelow: -1, Buckets: 1024}} {
+			r := open(t, path, opt)
+			m := r.Overview()
+			if m.Events != em.Events || m.Start != em.Start || m.End != em.End {
+				t.Errorf("%s %+v: %d events in [%d, %d], exact %d in [%d, %d]", name, opt, m.Events, m.Start, m.End, em.Events, em.Start, em.End)
+			}
+			if r.Events != em.Events {
+				t.Errorf("%s: Run.Events %d, want %d", name, r.Events, em.Events)
+			}
+			if !reflect.DeepEqual(r.Heap, eh) || !reflect.DeepEqual(r.Profile, ep) {
+				t.Errorf("%s: heap or heap profile differs from a plain read", name)
+			}
+			if r.SummaryErr != nil || !reflect.DeepEqual(r.Summary, sum) {
+				t.Errorf("%s: summary differs from SummarizeFile's (%v)", name, r.SummaryErr)
+			}
+			if len(m.HECs) != len(em.HECs) || len(m.Threads) != len(em.Threads) {
+				t.Fatalf("%s: %d HECs, %d threads; exact %d, %d", name, len(m.HECs), len(m.Threads), len(em.HECs), len(em.Threads))
+			}
+			step := m.Grid.Width()
+			if step == 0 {
+				step = max((em.End-em.Start)/997, 1)
+			}
+			for c := range em.HECs {
+				for at := em.Start / step * step; at <= em.End+step; at += step {
+					if a, b := em.HECs[c].Track.Durations(0, at), m.HECs[c].Track.Durations(0, at); a != b {
+						t.Fatalf("%s %+v: HEC %d up to %d: %v, exact %v", name, opt, c, at, b, a)
+					}
+				}
+			}
+			if m.NumMarkers() != em.NumMarkers() || len(m.Labels) != len(em.Labels) {
+				t.Errorf("%s: markers or labels differ", name)
+			}
+			// In time order every STOP finds its START; in file order a STOP
+			// logged on one capability can come before the START logged on
+			// another (parwork-N2 has 3 such).
+			for _, l := range m.Labels {
+				if l.Open != 0 || l.Unmatched != 0 {
+					t.Errorf("%s: label %q has %d open and %d unmatched spans", name, m.String(l.Label), l.Open, l.Unmatched)
+				}
+			}
+		}
+	}
+}
+
+// TestWindowMatchesExact: a range decoded from the file, seeded from an
+// overview, holds the time per state within the range that the exact model
+// of the whole run (loaded the same way, in time order) has, for every HEC
+// and every thread.
+func TestWindowMatchesExact(t *testing.T) {
+	for _, path := range testLogs[:3] {
+		name := filepath.Base(path)
+		em := open(t, path, Options{ExactBelow: 1 << 40}).Overview()
+		if em.Grid.On() {
+			t.Fatal("the exact model has a grid")
+		}
+		r := open(t, path, Options{ExactBelow: -1, Buckets: 64})
+		g := r.Overview().Grid
+		span := em.End - em.Start
+		for _, frac := range [][2]uint64{{1, 3}, {1, 2}, {3, 4}} {
+			from := (em.Start + span*frac[0]/frac[1]) / g.Width() * g.Width()
+			to := from + 3*g.Width()
+			w, err := r.Window(context.Background(), from, to, timeline.Grid{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.Grid.On() {
+				t.Fatalf("%s: an exact window has a grid", name)
+			}
+			for c := range em.HECs {
+				for _, at := range []uint64{from + 1, from + (to-from)/3, to - 7} {
+					if a, b := em.HECs[c].Track.Durations(from, at), w.HECs[c].Track.Durations(from, at); a != b {
+						t.Fatalf("%s: window [%d, %d] HEC %d to %d: %v, exact %v", name, from, to, c, at, b, a)
+					}
+				}
+			}
+			checked := 0
+			for i := range em.Threads {
+				th := &em.Threads[i]
+				if !timeline.AliveIn(th, from, to) {
+					continue
+				}
+				wi := w.ThreadIndex(th.ID)
+				if wi < 0 {
+					t.Fatalf("%s: thread %d alive in [%d, %d] is not in the window", name, th.ID, from, to)
+				}
+				if a, b := th.Track.Durations(from, to), w.Threads[wi].Track.Durations(from, to); a != b {
+					t.Errorf("%s: thread %d in [%d, %d]: %v, exact %v", name, th.ID, from, to, b, a)
+				}
+				if th.Label >= 0 && w.String(w.Threads[wi].Label) != em.String(th.Label) {
+					t.Errorf("%s: thread %d labelled %q in the window, %q exact", name, th.ID, w.String(w.Threads[wi].Label), em.String(th.Label))
+				}
+				checked++
+			}
+			if checked == 0 {
+				t.Errorf("%s: no thread alive in [%d, %d]", name, from, to)
+			}
+		}
+	}
+}
+
+// TestDetail: zoomed in past the overview, Detail gives nothing at first,
+// calls ready once it has a window, then serves it; zoomed out it gives
+// nothing (the overview serves).
+func TestDetail(t *testing.T) {
+	r := open(t, testLogs[0], Options{ExactBelow: -1, Buckets: 256})
+	ov := r.Overview()
+	w := ov.Grid.Width()
+	if m := r.Detail(ov.Start, ov.End, float64(ov.End-ov.Start)/1000, nil); m != nil {
+		t.Fatal("Detail at the whole run's zoom gave a model")
+	}
+	from := ov.Start + (ov.End-ov.Start)/2
+	to := from + 4*w
+	nsPerPx := float64(to-from) / 1000
+	var once sync.WaitGroup
+	once.Add(1)
+	if m := r.Detail(from, to, nsPerPx, once.Done); m != nil {
+		t.Fatal("Detail gave a model at once")
+	}
+	done := make(chan struct{})
+	go func() { once.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("ready was never called")
+	}
+	m := r.Detail(from, to, nsPerPx, nil)
+	if m == nil {
+		t.Fatal("no detail after ready")
+	}
+	if m.Start > from || m.End < min(to, ov.End) || (m.Grid.On() && float64(m.Grid.Width()) > nsPerPx) {
+		t.Errorf("detail spans [%d, %d] on %d ns buckets; asked [%d, %d] at %.0f ns a pixel", m.Start, m.End, m.Grid.Width(), from, to, nsPerPx)
+	}
+	// A pan within the window is served at once.
+	if r.Detail(from+w/2, to+w/2, nsPerPx, nil) != m {
+		t.Error("a small pan needed a new window")
+	}
+}
+
+// BenchmarkOpen loads a big log (HECSCOPE_BIG) with its overview and heap,
+// reporting the heap the models hold afterwards.
+func BenchmarkOpen(b *testing.B) {
+	path := os.Getenv("HECSCOPE_BIG")
+	if path == "" {
+		b.Skip("set HECSCOPE_BIG to a big eventlog")
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Skip(err)
+	}
+	b.SetBytes(st.Size())
+	var r *Run
+	for i := 0; i < b.N; i++ {
+		if r != nil {
+			r.Close()
+		}
+		r, err = Open(context.Background(), path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "MB-held")
+	b.ReportMetric(float64(r.Events), "events")
+	r.Close()
+}
