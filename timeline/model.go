@@ -165,8 +165,8 @@ type threadBuilder struct {
 	first    uint64
 	// Without a grid: ex, every mark. With a grid: ml while the thread
 	// lives, then stored, where its track lies in the builder's arena.
-	ex     *exactMarks
-	ml     *markList
+	ex      *exactMarks
+	ml      *markList
 	busy    bool // in Builder.pending
 	retired bool // stored holds the track
 	stored  storedTrack
@@ -234,13 +234,13 @@ type Builder struct {
 	g           Grid
 	hecs        []*HECBuilder
 	parallel    bool
-	running     []uint32      // per capability: the thread it runs, 0 if none (Parallel)
-	msgs        []instantList // per capability: messages and markers
+	running     []uint32                 // per capability: the thread it runs, 0 if none (Parallel)
+	msgs        []instantList            // per capability: messages and markers
 	threads     chunkList[threadBuilder] // in order of first appearance (chunks never move)
-	threadIdx   map[uint32]int32 // thread id → index in threads, for ids ≥ denseThreads
-	threadDense []int32          // thread id → index+1 in threads (0: none), for ids < denseThreads
-	pending     []int32          // threads with an open bucket (with a grid)
-	arena       trackArena       // the tracks of finished threads (with a grid)
+	threadIdx   map[uint32]int32         // thread id → index in threads, for ids ≥ denseThreads
+	threadDense []int32                  // thread id → index+1 in threads (0: none), for ids < denseThreads
+	pending     []int32                  // threads with an open bucket (with a grid)
+	arena       trackArena               // the tracks of finished threads (with a grid)
 	strs        []string
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
