@@ -89,3 +89,19 @@ func (e *Event) Stack(i int) uint32 { return binary.BigEndian.Uint32(e.Data[4*i:
 
 // CAF reports whether a KindHeapProfCostCentre event defines a CAF.
 func (e *Event) CAF() bool { return e.Args[1]&1 != 0 }
+
+// SparkCounts is a capability's cumulative spark counts, as a
+// KindSparkCounters event gives them.
+type SparkCounts struct {
+	Created, Dud, Overflowed, Converted, GCd, Fizzled uint64
+	// Remaining is the number of sparks in the pool.
+	Remaining uint64
+}
+
+// SparkCounters returns the counts of a KindSparkCounters event (its fields
+// in file order: created, dud, overflowed, converted, GC'd, fizzled,
+// remaining).
+func (e *Event) SparkCounters() SparkCounts {
+	a := &e.Args
+	return SparkCounts{Created: a[0], Dud: a[1], Overflowed: a[2], Converted: a[3], GCd: a[4], Fizzled: a[5], Remaining: a[6]}
+}

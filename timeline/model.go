@@ -574,9 +574,9 @@ func (h *HECBuilder) Add(ev *ingest.Event) {
 			h.instants.add(h.g, Instant{Time: t, Kind: InstantShutdown})
 		}
 	case ingest.KindSparkCounters:
-		a := &ev.Args
-		s := SparkSample{Time: t, Created: a[0], Dud: a[1], Overflowed: a[2], Converted: a[3], GCd: a[4], Fizzled: a[5], Pool: a[6]}
-		h.addSample(s)
+		c := ev.SparkCounters()
+		h.addSample(SparkSample{Time: t, Created: c.Created, Dud: c.Dud, Overflowed: c.Overflowed,
+			Converted: c.Converted, GCd: c.GCd, Fizzled: c.Fizzled, Pool: c.Remaining})
 	case ingest.KindSparkCreate, ingest.KindSparkDud, ingest.KindSparkOverflow, ingest.KindSparkRun,
 		ingest.KindSparkSteal, ingest.KindSparkFizzle, ingest.KindSparkGC, ingest.KindRunSpark, ingest.KindStealSpark:
 		h.sparks[sparkKindOf[ev.Kind]].add(h.g, t)

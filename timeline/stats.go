@@ -67,8 +67,7 @@ func SummarizeRange(src io.Reader, from, to uint64) (Summary, error) {
 				}
 				c.allocLast = ev.Args[1]
 			case ingest.KindSparkCounters:
-				// Summary's order: created, dud, overflowed, converted, fizzled, GC'd.
-				cur := [6]uint64{ev.Args[0], ev.Args[1], ev.Args[2], ev.Args[3], ev.Args[5], ev.Args[4]}
+				cur := sparkOrder(ev.SparkCounters())
 				if !c.hasSparks {
 					c.hasSparks, c.sparkFirst = true, cur
 				}

@@ -422,8 +422,7 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 	case ingest.KindSparkCounters:
 		if ev.Cap >= 0 {
 			c := z.cap(ev.Cap)
-			// File order: created, dud, overflowed, converted, gc'd, fizzled.
-			cur := [6]uint64{ev.Args[0], ev.Args[1], ev.Args[2], ev.Args[3], ev.Args[5], ev.Args[4]}
+			cur := sparkOrder(ev.SparkCounters())
 			if !c.hasSparks {
 				c.hasSparks = true
 				c.sparkFirst = cur
@@ -722,6 +721,11 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 	}
 	s.setAllocRate()
 	return s
+}
+
+// sparkOrder puts a SparkCounters event's counts in the order addCap takes.
+func sparkOrder(c ingest.SparkCounts) [6]uint64 {
+	return [6]uint64{c.Created, c.Dud, c.Overflowed, c.Converted, c.Fizzled, c.GCd}
 }
 
 // addCap adds capability c's spark counts, in the SparkCounters field order
