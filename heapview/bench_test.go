@@ -180,7 +180,7 @@ func BenchmarkBandsFromEventlog(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		d, err := ReadEventlog(bytes.NewReader(log))
+		d, err := collect(bytes.NewReader(log))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -61,7 +61,7 @@ func TestHeapFromEventlog(t *testing.T) {
 		if !present(t, path) {
 			continue
 		}
-		d, err := ReadFile(path)
+		d, err := readFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}

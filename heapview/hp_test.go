@@ -43,7 +43,7 @@ func TestHPMatchesEventlog(t *testing.T) {
 			if fromLog.Breakdown == ingest.BreakdownCostCentreStack {
 				fromLog = fromLog.rename(hpStackName)
 			}
-			d, err := ReadFile(base + ".hp")
+			d, err := readFile(base + ".hp")
 			if err != nil {
 				t.Fatal(err)
 			}

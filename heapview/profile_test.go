@@ -107,7 +107,7 @@ func present(t *testing.T, path string) bool {
 
 func readProfile(t *testing.T, path string) *Profile {
 	t.Helper()
-	d, err := ReadFile(path)
+	d, err := readFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestDrawCompareHeaps(t *testing.T) {
 		if err != nil {
 			t.Skip(err)
 		}
-		d, err := ReadEventlog(f)
+		d, err := collect(f)
 		f.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -1,16 +1,17 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -148,44 +149,53 @@ func writePNG(path string, img image.Image) error {
 	return nil
 }
 
-// loadTimeline decodes the eventlog at path into a timeline model. A
-// truncated log gives the model of what is there (with a notice); a corrupt
-// one is an error.
-func loadTimeline(path string) (*timeline.Model, error) {
-	// The model is most of the memory; collecting more often keeps the peak
-	// close to it.
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	f, err := ingest.Open(path)
+// loadTimeline loads the eventlog at path for drawing [o.from, o.to] of
+// view o.view: the run's overview, or, for a range too narrow for it, that
+// range decoded from the file. A truncated log gives the model of what is
+// there (with a notice); a corrupt one is an error.
+func loadTimeline(path string, o renderOptions) (*timeline.Model, error) {
+	// Only the views that show threads need them.
+	r, err := eventlog.Open(context.Background(), path, eventlog.Options{NoSummary: true, NoThreads: o.view == "timeline" || o.view == "sparks"})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	b := timeline.NewBuilder()
-	var ev ingest.Event
-	for f.Next(&ev) {
-		b.Add(&ev)
+	defer r.Close()
+	if r.HeapProfileOnly() {
+		return nil, fmt.Errorf("%s: a .hp heap profile has no timeline (try --view heap)", path)
 	}
-	if err := f.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	switch st := f.Status(); st.State {
+	switch st := r.Status; st.State {
 	case ingest.StateCorrupt:
 		return nil, fmt.Errorf("%s: %s", path, st)
 	case ingest.StateTruncated:
 		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; rendering what is there\n", path, st)
 	}
-	return b.Snapshot(), nil
+	m := r.Overview()
+	to := o.to
+	if to == 0 {
+		to = m.End
+	}
+	if g := m.Grid; g.On() && to > o.from {
+		// Buckets wider than half a pixel blur the picture: decode the
+		// range itself, on buckets a quarter of a pixel wide.
+		nsPerPx := float64(to-o.from) / float64(o.width)
+		if float64(g.Width()) > nsPerPx/2 {
+			fine := timeline.GridFor(to-o.from, 4*o.width)
+			if w, err := r.Window(context.Background(), o.from, to, fine); err == nil {
+				m = w
+			} else {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+	}
+	return m, nil
 }
 
 // renderTimelineView draws one of the timeline package's views.
 func renderTimelineView(path string, o renderOptions) (*image.RGBA, error) {
-	m, err := loadTimeline(path)
+	m, err := loadTimeline(path, o)
 	if err != nil {
 		return nil, err
 	}
-	// Hand the garbage of building back before the image and the PNG
-	// encoder need memory of their own.
-	debug.FreeOSMemory()
 	img, err := timeline.Render(m, timeline.Options{View: o.view, From: o.from, To: o.to,
 		Width: o.width, Height: o.height, Scale: o.scale, Dark: o.dark})
 	if err != nil {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 )
@@ -45,10 +47,11 @@ func renderHeapView(path string, o renderOptions) (*image.RGBA, error) {
 	if o.bands < 0 {
 		return nil, fmt.Errorf("--bands %d: must be at least 1", o.bands)
 	}
-	d, err := heapview.ReadFile(path)
+	d, err := eventlog.Open(context.Background(), path, eventlog.Options{NoSummary: true, NoThreads: true})
 	if err != nil {
 		return nil, err
 	}
+	d.Close()
 	switch st := d.Status; st.State {
 	case ingest.StateCorrupt:
 		return nil, fmt.Errorf("%s: %s", path, st)

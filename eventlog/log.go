@@ -1,4 +1,4 @@
-// Package run is hecscope's one loader: it turns an eventlog file into the
+// Package eventlog is hecscope's one loader: it turns an eventlog file into the
 // models the views and commands need — the timeline's overview, the heap and
 // heap profile, the run's summary — and keeps a way back to the file's bytes
 // for the detail of any stretch of time.
@@ -17,10 +17,13 @@
 // buckets, not of events. Zoomed in past what the overview resolves, Detail
 // decodes the range on screen from the file again, seeded with the state of
 // every track at the range's start.
-package run
+package eventlog
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -91,9 +94,9 @@ func (p Progress) Fraction() float64 {
 	return min(1, float64(p.Bytes)/float64(p.Total))
 }
 
-// Run is a loaded eventlog. Its fields are set once Open returns; the
+// Log is a loaded eventlog. Its fields are set once Open returns; the
 // overview and detail come through its timeline.Source methods.
-type Run struct {
+type Log struct {
 	// Path is the file and Size its length in bytes.
 	Path string
 	Size int64
@@ -126,8 +129,8 @@ type Run struct {
 // Open loads the eventlog at path. A log that is truncated or corrupt is not
 // an error: what could be read is loaded and Status says where and why. An
 // error is returned if the file cannot be read, is not an eventlog, or ctx is
-// cancelled. Close the Run when done with it.
-func Open(ctx context.Context, path string, opt Options) (*Run, error) {
+// cancelled. Close the Log when done with it.
+func Open(ctx context.Context, path string, opt Options) (*Log, error) {
 	start := time.Now()
 	f, err := os.Open(path)
 	if err != nil {
@@ -142,12 +145,19 @@ func Open(ctx context.Context, path string, opt Options) (*Run, error) {
 		f.Close()
 		return nil, fmt.Errorf("loading %s: not a regular file", path)
 	}
+	// Not the start of an eventlog's magic: a .hp heap profile, or nothing.
+	head := make([]byte, 8)
+	n, _ := f.ReadAt(head, 0)
+	if n > 0 && !bytes.HasPrefix([]byte("hdrbhetb"), head[:n]) {
+		defer f.Close()
+		return openHeapProfile(path, f, st.Size(), start)
+	}
 	ix, err := ingest.NewIndex(f, st.Size())
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("loading %s: %w", path, err)
 	}
-	r := &Run{Path: path, Size: st.Size(), Header: ix.Header, file: f, index: ix}
+	r := &Log{Path: path, Size: st.Size(), Header: ix.Header, file: f, index: ix}
 
 	var sumWG sync.WaitGroup
 	if !opt.NoSummary {
@@ -167,19 +177,50 @@ func Open(ctx context.Context, path string, opt Options) (*Run, error) {
 	return r, nil
 }
 
+// openHeapProfile loads a textual .hp heap profile: a Log with a Profile and
+// no timeline.
+func openHeapProfile(path string, f *os.File, size int64, start time.Time) (*Log, error) {
+	hp, err := ingest.ParseHeapProfile(bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: not an eventlog (no \"hdrb\" header), and as a .hp heap profile: %w", path, err)
+	}
+	p, err := heapview.FromHeapProfile(hp)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", path, err)
+	}
+	r := &Log{Path: path, Size: size, Heap: &heapview.Heap{}, Status: ingest.Status{State: ingest.StateComplete, Offset: size},
+		SummaryErr: errors.New("a .hp heap profile has no run statistics"), LoadTime: time.Since(start)}
+	if hp.Truncated {
+		r.Status = ingest.Status{State: ingest.StateTruncated, Offset: size}
+	}
+	if p.Len() > 0 {
+		r.Profile = p
+	}
+	r.loaded.Store(true)
+	r.closed.Store(true)
+	return r, nil
+}
+
+// HeapProfileOnly reports whether the run is a textual .hp heap profile:
+// its Profile and nothing else (no timeline, no heap counters, no summary).
+func (r *Log) HeapProfileOnly() bool { return r.index == nil }
+
 // Close releases the file; Detail gives nothing new afterwards.
-func (r *Run) Close() error {
+func (r *Log) Close() error {
+	if r.file == nil {
+		return nil
+	}
 	r.closed.Store(true)
 	r.detail.wait()
 	return r.file.Close()
 }
 
 // Index returns the file's index (its pieces with their event counts and
-// time ranges).
-func (r *Run) Index() *ingest.Index { return r.index }
+// time ranges); nil for a .hp heap profile.
+func (r *Log) Index() *ingest.Index { return r.index }
 
 // Overview returns the timeline of the whole run (timeline.Source).
-func (r *Run) Overview() *timeline.Model { return r.overview.Load() }
+func (r *Log) Overview() *timeline.Model { return r.overview.Load() }
 
 // span returns the run's time span as the block markers declare it.
 func span(ix *ingest.Index) (from, to uint64) {
@@ -204,7 +245,7 @@ type streamCount struct {
 }
 
 // load builds the models.
-func (r *Run) load(ctx context.Context, opt Options, start time.Time) error {
+func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	ix := r.index
 	from, to := span(ix)
 	exactBelow := opt.ExactBelow

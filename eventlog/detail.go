@@ -1,4 +1,4 @@
-package run
+package eventlog
 
 import (
 	"context"
@@ -64,7 +64,7 @@ func detailShift(nsPerPixel float64) uint8 {
 // buckets it gives a window of the run decoded from the file, made in the
 // background: until it is there Detail returns nil and ready is called once
 // it is.
-func (r *Run) Detail(from, to uint64, nsPerPixel float64, ready func()) *timeline.Model {
+func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timeline.Model {
 	ov := r.Overview()
 	if ov == nil || !ov.Grid.On() || !r.loaded.Load() || r.closed.Load() || to <= from {
 		return nil
@@ -93,7 +93,7 @@ func (r *Run) Detail(from, to uint64, nsPerPixel float64, ready func()) *timelin
 }
 
 // start makes the window for req in the background (under c.mu).
-func (c *detailCache) start(r *Run, req *detailRequest) {
+func (c *detailCache) start(r *Log, req *detailRequest) {
 	c.building = true
 	c.wg.Add(1)
 	go func() {
@@ -124,7 +124,7 @@ func (c *detailCache) start(r *Run, req *detailRequest) {
 
 // windowFor widens [from, to) by half its length each side, so that panning
 // stays within it, and aligns it on the overview's buckets.
-func (r *Run) windowFor(from, to uint64) (uint64, uint64) {
+func (r *Log) windowFor(from, to uint64) (uint64, uint64) {
 	g := r.Overview().Grid
 	w := g.Width()
 	half := (to - from) / 2
@@ -147,7 +147,7 @@ func (r *Run) windowFor(from, to uint64) (uint64, uint64) {
 // decoded from the file: a command draws a range with it. Every track
 // starts in the state the overview has at from, which must be a boundary of
 // the overview's buckets (or any time if the overview is exact).
-func (r *Run) Window(ctx context.Context, from, to uint64, g timeline.Grid) (*timeline.Model, error) {
+func (r *Log) Window(ctx context.Context, from, to uint64, g timeline.Grid) (*timeline.Model, error) {
 	if ov := r.Overview(); ov != nil && ov.Grid.On() {
 		w := ov.Grid.Width()
 		from = from / w * w
@@ -160,7 +160,7 @@ func (r *Run) Window(ctx context.Context, from, to uint64, g timeline.Grid) (*ti
 }
 
 // makeWindow decodes [from, to] into a model on grid g.
-func (r *Run) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) (*window, error) {
+func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) (*window, error) {
 	ov := r.Overview()
 	if ov == nil {
 		return nil, fmt.Errorf("decoding a range: the run is not loaded")

@@ -1,11 +1,13 @@
-package run
+package eventlog
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -43,7 +45,7 @@ var testLogs = []string{
 	"../testdata/generated/hy.eventlog",
 }
 
-func open(t testing.TB, path string, opt Options) *Run {
+func open(t testing.TB, path string, opt Options) *Log {
 	t.Helper()
 	r, err := Open(context.Background(), path, opt)
 	if err != nil {
@@ -72,7 +74,7 @@ func TestOpenMatchesExact(t *testing.T) {
 				t.Errorf("%s %+v: %d events in [%d, %d], exact %d in [%d, %d]", name, opt, m.Events, m.Start, m.End, em.Events, em.Start, em.End)
 			}
 			if r.Events != em.Events {
-				t.Errorf("%s: Run.Events %d, want %d", name, r.Events, em.Events)
+				t.Errorf("%s: Log.Events %d, want %d", name, r.Events, em.Events)
 			}
 			if !reflect.DeepEqual(r.Heap, eh) || !reflect.DeepEqual(r.Profile, ep) {
 				t.Errorf("%s: heap or heap profile differs from a plain read", name)
@@ -215,7 +217,7 @@ func BenchmarkOpen(b *testing.B) {
 		b.Skip(err)
 	}
 	b.SetBytes(st.Size())
-	var r *Run
+	var r *Log
 	for i := 0; i < b.N; i++ {
 		if r != nil {
 			r.Close()
@@ -232,4 +234,54 @@ func BenchmarkOpen(b *testing.B) {
 	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "MB-held")
 	b.ReportMetric(float64(r.Events), "events")
 	r.Close()
+}
+
+// TestOpenTellsInputsApart: an eventlog, a .hp heap profile, junk, a
+// missing file, an empty one; cut eventlogs and .hp files give what is there.
+func TestOpenTellsInputsApart(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ctx := context.Background()
+	if _, err := Open(ctx, filepath.Join(dir, "missing"), Options{}); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, err := Open(ctx, write("junk", []byte("version https://git-lfs.github.com/spec/v1\n")), Options{}); err == nil ||
+		!errors.Is(err, ingest.ErrHeapProfileMalformed) || !strings.Contains(err.Error(), "junk") {
+		t.Errorf("junk: %v", err)
+	}
+	if _, err := Open(ctx, write("empty", nil), Options{}); err == nil || !strings.Contains(err.Error(), "empty file: not an eventlog") {
+		t.Errorf("empty file: %v", err)
+	}
+
+	full, err := os.ReadFile("../testdata/generated/hc.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := open(t, "../testdata/generated/hc.eventlog", Options{})
+	cut := open(t, write("cut.eventlog", full[:len(full)*3/4]), Options{})
+	if cut.Status.State != ingest.StateTruncated || cut.Heap.Size.Len() == 0 || cut.Heap.Size.Len() >= whole.Heap.Size.Len() {
+		t.Errorf("cut log: %v, %d of %d heap sizes", cut.Status, cut.Heap.Size.Len(), whole.Heap.Size.Len())
+	}
+
+	hp, err := os.ReadFile("../testdata/generated/hc.hp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wholeHP := open(t, "../testdata/generated/hc.hp", Options{})
+	if !wholeHP.HeapProfileOnly() || wholeHP.Overview() != nil || wholeHP.Profile == nil || wholeHP.Status.State != ingest.StateComplete {
+		t.Fatalf(".hp: profile %v, status %v", wholeHP.Profile, wholeHP.Status)
+	}
+	// A .hp file cut inside a census keeps the censuses before it.
+	i := strings.LastIndex(string(hp), "END_SAMPLE")
+	i = strings.LastIndex(string(hp[:i]), "END_SAMPLE")
+	d := open(t, write("cut.hp", hp[:i]), Options{})
+	if d.Status.State != ingest.StateTruncated || d.Profile == nil || !d.Heap.Empty() || d.Profile.Len() != wholeHP.Profile.Len()-1 {
+		t.Errorf("cut .hp: %v, %d samples of %d", d.Status, d.Profile.Len(), wholeHP.Profile.Len())
+	}
 }
