@@ -46,8 +46,11 @@ type Options struct {
 	// NoThreads leaves the threads out of the timeline (a command that
 	// draws only the HECs).
 	NoThreads bool
-	// NoSummary skips the summary.
-	NoSummary bool
+	// KeepThread, if set, keeps only the threads it says yes to (a
+	// command that draws a few thread rows).
+	KeepThread func(id uint32) bool
+	// NoSummary skips the summary, and NoHeap the heap and heap profile.
+	NoSummary, NoHeap bool
 	// Progress, if set, is called from the loading goroutine at most every
 	// progressEvery, with a new overview at most every snapshotEvery, and
 	// once at the end.
@@ -261,7 +264,11 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 		grid = timeline.GridFor(to, buckets)
 	}
 	b := timeline.NewOverviewBuilder(grid)
+	if opt.KeepThread != nil {
+		b.KeepThreads(opt.KeepThread)
+	}
 	heap := heapview.NewCollector()
+	wantHeap := func(k ingest.Kind) bool { return !opt.NoHeap && heapview.Wants(k) }
 	streams := ix.Streams()
 	var caps []int32
 	for _, s := range streams {
@@ -304,7 +311,7 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 				}
 			}
 			k := e.Kind
-			if heapview.Wants(k) {
+			if wantHeap(k) {
 				return true
 			}
 			if !timeline.GlobalKind(k) {
@@ -349,7 +356,7 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 		if timeline.GlobalKind(e.Kind) {
 			b.AddGlobal(e)
 		}
-		if heapview.Wants(e.Kind) {
+		if wantHeap(e.Kind) {
 			heap.Add(e)
 		}
 		if k++; k&0xFFF != 0 {

@@ -241,6 +241,7 @@ type Builder struct {
 	threadDense []int32                  // thread id → index+1 in threads (0: none), for ids < denseThreads
 	pending     []int32                  // threads with an open bucket (with a grid)
 	arena       trackArena               // the tracks of finished threads (with a grid)
+	keep        func(uint32) bool        // the threads to keep (nil: all)
 	strs        []string
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
@@ -318,6 +319,19 @@ func (b *Builder) hec(c int32) *HECBuilder {
 // denseThreads bounds the thread ids looked up by slice rather than map (GHC
 // numbers threads from 1 upwards).
 const denseThreads = 1 << 22
+
+// KeepThreads makes the builder keep only the threads keep says yes to
+// (a command that draws a few rows); call it before adding events.
+func (b *Builder) KeepThreads(keep func(id uint32) bool) { b.keep = keep }
+
+// kept returns the builder of thread id, creating it, or nil if the
+// builder does not keep that thread.
+func (b *Builder) kept(id uint32) *threadBuilder {
+	if b.keep != nil && !b.keep(id) {
+		return nil
+	}
+	return b.thread(id)
+}
 
 // thread returns the builder of thread id, creating it.
 func (b *Builder) thread(id uint32) *threadBuilder {
@@ -636,42 +650,53 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 	capArg := uint32(max(ev.Cap, 0))
 	switch ev.Kind {
 	case ingest.KindCreateThread, ingest.KindCreateSparkThread:
-		th := b.thread(ev.Thread())
-		th.created = t
-		b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
+		if th := b.kept(ev.Thread()); th != nil {
+			th.created = t
+			b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
+		}
 	case ingest.KindRunThread:
-		b.threadMark(b.thread(ev.Thread()), Mark{Time: t, State: StateRunning, Arg: capArg})
+		if th := b.kept(ev.Thread()); th != nil {
+			b.threadMark(th, Mark{Time: t, State: StateRunning, Arg: capArg})
+		}
 		if c := ev.Cap; c >= 0 && int(c) < len(b.running) {
 			b.running[c] = ev.Thread()
 		}
 	case ingest.KindStopThread:
-		st := ev.StopStatus()
-		th := b.thread(ev.Thread())
-		switch {
-		case st == ingest.StopFinished:
-			b.threadMark(th, Mark{Time: t, State: StateFinished})
-			th.finished = t
-		case st.Blocked() || st == ingest.StopForeignCall:
-			m := Mark{Time: t, State: StateBlocked, Reason: uint8(st)}
-			if st == ingest.StopBlockedBlackHole {
-				m.Arg = uint32(ev.Args[2])
+		if th := b.kept(ev.Thread()); th != nil {
+			switch st := ev.StopStatus(); {
+			case st == ingest.StopFinished:
+				b.threadMark(th, Mark{Time: t, State: StateFinished})
+				th.finished = t
+			case st.Blocked() || st == ingest.StopForeignCall:
+				m := Mark{Time: t, State: StateBlocked, Reason: uint8(st)}
+				if st == ingest.StopBlockedBlackHole {
+					m.Arg = uint32(ev.Args[2])
+				}
+				b.threadMark(th, m)
+			default:
+				b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, Reason: uint8(st)})
 			}
-			b.threadMark(th, m)
-		default:
-			b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, Reason: uint8(st)})
 		}
 		if c := ev.Cap; c >= 0 && int(c) < len(b.running) {
 			b.running[c] = 0
 		}
 	case ingest.KindThreadRunnable:
-		b.threadMark(b.thread(ev.Thread()), Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
+		if th := b.kept(ev.Thread()); th != nil {
+			b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
+		}
 	case ingest.KindThreadWakeup:
-		b.threadMark(b.thread(ev.Thread()), Mark{Time: t, State: StateRunnable, Arg: uint32(ev.Args[1]), woken: true})
+		if th := b.kept(ev.Thread()); th != nil {
+			b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: uint32(ev.Args[1]), woken: true})
+		}
 	case ingest.KindThreadLabel:
-		b.thread(ev.Thread()).label = b.intern(ev.Data)
+		if th := b.kept(ev.Thread()); th != nil {
+			th.label = b.intern(ev.Data)
+		}
 	case ingest.KindShutdown, ingest.KindCapDelete:
 		if c := ev.Cap; c >= 0 && int(c) < len(b.running) && b.running[c] != 0 {
-			b.threadMark(b.thread(b.running[c]), Mark{Time: t, State: StateRunnable, Arg: capArg})
+			if th := b.kept(b.running[c]); th != nil {
+				b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg})
+			}
 			b.running[c] = 0
 		}
 	case ingest.KindUserMsg, ingest.KindUserMarker, ingest.KindLogMsg:

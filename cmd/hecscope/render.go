@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -154,8 +155,22 @@ func writePNG(path string, img image.Image) error {
 // range decoded from the file. A truncated log gives the model of what is
 // there (with a notice); a corrupt one is an error.
 func loadTimeline(path string, o renderOptions) (*timeline.Model, error) {
-	// Only the views that show threads need them.
-	r, err := eventlog.Open(context.Background(), path, eventlog.Options{NoSummary: true, NoThreads: o.view == "timeline" || o.view == "sparks"})
+	// The model is most of the memory; collecting more often keeps the peak
+	// close to it.
+	defer debug.SetGCPercent(debug.SetGCPercent(20))
+	opt := eventlog.Options{NoSummary: true, NoHeap: true}
+	switch o.view {
+	case "timeline", "sparks", "activity":
+		opt.NoThreads = true // only the views that show threads need them
+	case "threads":
+		// Only the rows the picture has room for.
+		rows, err := threadRows(path, o.from, o.to, o.height/int(14*max(o.scale, 1))+1)
+		if err != nil {
+			return nil, err
+		}
+		opt.KeepThread = func(id uint32) bool { return rows[id] }
+	}
+	r, err := eventlog.Open(context.Background(), path, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +203,50 @@ func loadTimeline(path string, o renderOptions) (*timeline.Model, error) {
 		}
 	}
 	return m, nil
+}
+
+// threadRows returns the ids of the first n threads, in order of first
+// appearance, alive in [from, to] (to 0: the end): the rows of the
+// "threads" view. It skims the log for thread events only.
+func threadRows(path string, from, to uint64, n int) (map[uint32]bool, error) {
+	type life struct{ first, finished uint64 }
+	var lives []life // by thread id; first 0: not seen (a thread's first event is after the RTS starts)
+	sel := ingest.Selection{Kinds: []ingest.Kind{ingest.KindCreateThread, ingest.KindCreateSparkThread, ingest.KindRunThread,
+		ingest.KindStopThread, ingest.KindThreadRunnable, ingest.KindThreadWakeup}}
+	_, err := ingest.SkimFile(path, sel, func(e *ingest.Event) {
+		id := e.Thread()
+		if id >= 1<<24 {
+			return // not a thread id GHC makes
+		}
+		for int(id) >= len(lives) {
+			lives = append(lives, make([]life, max(len(lives), 1024))...)
+		}
+		l := &lives[id]
+		if l.first == 0 || e.Time < l.first {
+			l.first = max(e.Time, 1)
+		}
+		if e.Kind == ingest.KindStopThread && e.StopStatus() == ingest.StopFinished {
+			l.finished = e.Time
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	var alive []uint32
+	for id, l := range lives {
+		if l.first != 0 && (to == 0 || l.first < to) && (l.finished == 0 || l.finished > from) {
+			alive = append(alive, uint32(id))
+		}
+	}
+	sort.Slice(alive, func(i, j int) bool {
+		a, b := lives[alive[i]], lives[alive[j]]
+		return a.first < b.first || (a.first == b.first && alive[i] < alive[j])
+	})
+	rows := make(map[uint32]bool, n)
+	for _, id := range alive[:min(n, len(alive))] {
+		rows[id] = true
+	}
+	return rows, nil
 }
 
 // renderTimelineView draws one of the timeline package's views.
