@@ -20,6 +20,12 @@ type MergeOptions struct {
 	// stream order, and says whether the event also goes into the merged
 	// sequence. It must not keep the event's Data or Raw.
 	Tap func(cap int32) func(*Event) bool
+	// Sorted hands out the events sorted by time, ties in file order — a
+	// stable sort by time, as ghc-events show prints them — as long as no
+	// event of a stream is earlier than one sortWindow events before it
+	// (GHC back-dates some GC ends a little); Merge.Unsorted reports if one
+	// was.
+	Sorted bool
 	// Learn records in the index each piece's event count and time range
 	// (Piece.Events, First, Last, Known) when the merge has read all of
 	// them. Read the index's pieces only after Next has returned nil.
@@ -61,9 +67,10 @@ type mergeStream struct {
 	i      int    // next event of b
 	ended  bool
 	// Set by the stream's goroutine before it closes out.
-	status Status
-	err    error
-	stats  []pieceStat
+	status   Status
+	err      error
+	stats    []pieceStat
+	unsorted bool
 }
 
 // pieceStat is what a stream learned of one of its pieces.
@@ -85,6 +92,74 @@ const (
 	// merge.
 	batchesAhead = 3
 )
+
+// sortWindow is how many events a Sorted merge holds back per stream to put
+// them in time order.
+const sortWindow = 1 << 12
+
+// reorder holds a stream's last sortWindow events in time order (ties in
+// offset order), with copies of their bytes: a ring in which an event that
+// comes late is moved back past the later ones (GHC's streams are nearly in
+// order, so that is rare and short).
+type reorder struct {
+	evs  []Event
+	raw  [][]byte
+	head int // the earliest held event
+	n    int
+	// last is the time and offset of the last event let out.
+	last    uint64
+	lastOff int64
+	out     bool
+}
+
+func before(x, y *Event) bool {
+	return x.Time < y.Time || (x.Time == y.Time && x.Offset < y.Offset)
+}
+
+// push keeps a copy of ev, which must come when the window is not full; it
+// reports false if ev is earlier than an event already let out.
+func (q *reorder) push(ev *Event) bool {
+	if q.evs == nil {
+		q.evs, q.raw = make([]Event, sortWindow), make([][]byte, sortWindow)
+	}
+	ok := !q.out || before(&Event{Time: q.last, Offset: q.lastOff}, ev)
+	i := (q.head + q.n) % sortWindow
+	c := *ev
+	q.raw[i] = append(q.raw[i][:0], ev.Raw...)
+	c.Raw = q.raw[i]
+	if ev.Data != nil {
+		d := cap(ev.Raw) - cap(ev.Data)
+		if d >= 0 && d+len(ev.Data) <= len(ev.Raw) {
+			c.Data = c.Raw[d : d+len(ev.Data)]
+		} else {
+			c.Data = append([]byte(nil), ev.Data...)
+		}
+	}
+	q.evs[i] = c
+	q.n++
+	// Move it back past the later events held.
+	for k := q.n - 1; k > 0; k-- {
+		cur, prev := (q.head+k)%sortWindow, (q.head+k-1)%sortWindow
+		if !before(&q.evs[cur], &q.evs[prev]) {
+			break
+		}
+		q.evs[cur], q.evs[prev] = q.evs[prev], q.evs[cur]
+		q.raw[cur], q.raw[prev] = q.raw[prev], q.raw[cur]
+	}
+	return ok
+}
+
+// full reports whether the window holds sortWindow events.
+func (q *reorder) full() bool { return q.n == sortWindow }
+
+// pop lets out the earliest event held; it stays valid until the next push.
+func (q *reorder) pop() *Event {
+	e := &q.evs[q.head]
+	q.head = (q.head + 1) % sortWindow
+	q.n--
+	q.last, q.lastOff, q.out = e.Time, e.Offset, true
+	return e
+}
 
 // NewMerge starts reading the streams of ix from r. Call Next until it
 // returns nil, or Close to stop early.
@@ -150,6 +225,19 @@ func (m *Merge) read(s *mergeStream) {
 	if !get() {
 		return
 	}
+	// keep makes the batch's last event its own, sends the batch on when
+	// full, and opens the next slot.
+	keep := func() bool {
+		b.keep(&b.evs[len(b.evs)-1])
+		if len(b.evs) == cap(b.evs) || len(b.arena) > cap(b.arena)-1024 {
+			if !put() || !get() {
+				return false
+			}
+		}
+		b.evs = b.evs[:len(b.evs)+1]
+		return true
+	}
+	var q reorder
 	for _, pi := range s.pieces {
 		p := m.ix.Pieces[pi]
 		if p.Known && (p.Last < m.opt.From || (m.opt.To != 0 && p.First > m.opt.To)) {
@@ -178,13 +266,18 @@ func (m *Merge) read(s *mergeStream) {
 			if tap != nil && !tap(ev) {
 				continue
 			}
-			b.keep(ev)
-			if len(b.evs) == cap(b.evs) || len(b.arena) > cap(b.arena)-1024 {
-				if !put() || !get() {
-					return
+			if m.opt.Sorted {
+				if !q.push(ev) {
+					s.unsorted = true
 				}
+				if !q.full() {
+					continue
+				}
+				*ev = *q.pop()
 			}
-			b.evs = b.evs[:len(b.evs)+1]
+			if !keep() {
+				return
+			}
 			ev = &b.evs[len(b.evs)-1]
 		}
 		b.evs = b.evs[:len(b.evs)-1]
@@ -208,6 +301,14 @@ func (m *Merge) read(s *mergeStream) {
 				break
 			}
 		}
+	}
+	for m.opt.Sorted && q.n > 0 {
+		b.evs = b.evs[:len(b.evs)+1]
+		b.evs[len(b.evs)-1] = *q.pop()
+		if !keep() {
+			return
+		}
+		b.evs = b.evs[:len(b.evs)-1]
 	}
 	if len(b.evs) > 0 {
 		put()
@@ -326,6 +427,18 @@ func (m *Merge) Status() Status {
 		return *bad
 	}
 	return st
+}
+
+// Unsorted reports whether a Sorted merge met an event too far out of time
+// order to put in its place: the events were handed out in time order only
+// up to it. Call it after Next has returned nil.
+func (m *Merge) Unsorted() bool {
+	for _, s := range m.streams {
+		if s.unsorted {
+			return true
+		}
+	}
+	return false
 }
 
 // Err returns the first error reading the file, if any.

@@ -182,3 +182,33 @@ func TestIndexRejectsNonEventlogs(t *testing.T) {
 		}
 	}
 }
+
+// TestShowFileMatchesShowBuffer: the streamed show document of every test
+// log, whole and cut short, is byte for byte the one a ShowBuffer holding
+// every event writes (ghc-events show's stable sort by time).
+func TestShowFileMatchesShowBuffer(t *testing.T) {
+	for _, f := range mergeLogs(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cut := range []int{len(data), len(data) * 2 / 3, len(data)/3 + 17} {
+			part := data[:cut]
+			var want, got bytes.Buffer
+			wst, werr := showBuffered(&want, bytes.NewReader(part), int64(len(part)))
+			gst, gerr := ShowFile(&got, bytes.NewReader(part), int64(len(part)))
+			if (werr == nil) != (gerr == nil) && gerr == nil {
+				t.Errorf("%s cut at %d: buffered error %v, streamed none", filepath.Base(f), cut, werr)
+			}
+			if gerr != nil {
+				continue
+			}
+			if !bytes.Equal(want.Bytes(), got.Bytes()) {
+				t.Fatalf("%s cut at %d: streamed show differs from the buffered one", filepath.Base(f), cut)
+			}
+			if wst != gst {
+				t.Errorf("%s cut at %d: status %v, buffered %v", filepath.Base(f), cut, gst, wst)
+			}
+		}
+	}
+}

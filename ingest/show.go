@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -482,6 +484,80 @@ func WriteShow(w io.Writer, h *Header, events []Event) error {
 		sw.event(&events[i])
 	}
 	return sw.finish()
+}
+
+// ShowFile writes the show document of the eventlog in r (size bytes), as
+// WriteShow would for all its events, in memory that does not grow with
+// the log: the capabilities' streams are merged in time order (see
+// Merge). It returns the log's status. If the log's events are too far out
+// of time order for that, or its data section cannot be indexed, it reads
+// the whole log into a ShowBuffer instead.
+func ShowFile(w io.Writer, r io.ReaderAt, size int64) (Status, error) {
+	ix, err := NewIndex(r, size)
+	if err != nil {
+		return Status{}, err
+	}
+	if ix.Status.State == StateCorrupt {
+		return showBuffered(w, r, size)
+	}
+	// First make sure each stream sorts within the window: no event earlier
+	// than one sortWindow events before it. This pass only decodes.
+	var unsorted atomic.Bool
+	m := NewMerge(r, ix, MergeOptions{Tap: func(int32) func(*Event) bool {
+		var ring [sortWindow]uint64
+		var n int
+		var old uint64 // the latest time sortWindow or more events back
+		return func(e *Event) bool {
+			if n >= sortWindow {
+				old = max(old, ring[n%sortWindow])
+				if e.Time < old {
+					unsorted.Store(true)
+				}
+			}
+			ring[n%sortWindow] = e.Time
+			n++
+			return false
+		}
+	}})
+	for m.Next() != nil {
+	}
+	// A corrupt stream ends the sequential reading for all: leave it to
+	// the plain decoder too.
+	if unsorted.Load() || m.Status().State == StateCorrupt {
+		return showBuffered(w, r, size)
+	}
+	m = NewMerge(r, ix, MergeOptions{Sorted: true})
+	sw := newShowWriter(w, ix.Header)
+	for e := m.Next(); e != nil; e = m.Next() {
+		sw.event(e)
+	}
+	if err := m.Err(); err != nil {
+		return Status{}, err
+	}
+	if m.Unsorted() {
+		// Cannot be, after the first pass: the window holds what it found.
+		return Status{}, errors.New("eventlog events out of time order beyond the sorting window")
+	}
+	return m.Status(), sw.finish()
+}
+
+// showBuffered is ShowFile through a ShowBuffer holding every event.
+func showBuffered(w io.Writer, r io.ReaderAt, size int64) (Status, error) {
+	rd := NewReader(io.NewSectionReader(r, 0, size))
+	var buf ShowBuffer
+	var ev Event
+	for rd.Next(&ev) {
+		buf.Add(&ev)
+	}
+	if err := rd.Err(); err != nil {
+		return rd.Status(), err
+	}
+	if h := rd.Header(); h != nil {
+		if err := buf.WriteShow(w, h); err != nil {
+			return rd.Status(), err
+		}
+	}
+	return rd.Status(), nil
 }
 
 // showWriter writes a show document through a buffer.

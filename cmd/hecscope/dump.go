@@ -19,37 +19,39 @@ func runDump(args []string) int {
 		return 2
 	}
 	if args[0] == "-" {
-		return dump("standard input", ingest.NewReader(os.Stdin), os.Stdout, os.Stderr)
+		r := ingest.NewReader(os.Stdin)
+		var buf ingest.ShowBuffer
+		var ev ingest.Event
+		for r.Next(&ev) {
+			buf.Add(&ev)
+		}
+		var err error
+		if h := r.Header(); h != nil {
+			err = buf.WriteShow(os.Stdout, h)
+		}
+		if err == nil {
+			err = r.Err()
+		}
+		return dumpEnd("standard input", r.Status(), err, os.Stderr)
 	}
-	f, err := ingest.Open(args[0])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
-		return 1
-	}
-	defer f.Close()
-	return dump(args[0], f.Reader, os.Stdout, os.Stderr)
-}
-
-// dump writes the listing of the eventlog that f decodes to stdout, and
-// problems to stderr naming it name; it returns the exit code.
-func dump(name string, f *ingest.Reader, stdout, stderr io.Writer) int {
-	var buf ingest.ShowBuffer
-	var ev ingest.Event
-	for f.Next(&ev) {
-		buf.Add(&ev)
-	}
-	st := f.Status()
-	h := f.Header()
-	// Without a header (not an eventlog, or cut inside its header) there is
-	// no document to print, only the status below.
-	if h != nil {
-		if err := buf.WriteShow(stdout, h); err != nil {
-			fmt.Fprintf(stderr, "hecscope: %s: %v\n", name, err)
-			return 1
+	f, err := os.Open(args[0])
+	if err == nil {
+		defer f.Close()
+		var st os.FileInfo
+		if st, err = f.Stat(); err == nil {
+			var status ingest.Status
+			status, err = ingest.ShowFile(os.Stdout, f, st.Size())
+			return dumpEnd(args[0], status, err, os.Stderr)
 		}
 	}
+	fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+	return 1
+}
 
-	if err := f.Err(); err != nil {
+// dumpEnd reports how a dump ended and returns the exit code: 1 for an
+// error or a corrupt log, else 0 (a truncated log is normal, with a notice).
+func dumpEnd(name string, st ingest.Status, err error, stderr io.Writer) int {
+	if err != nil {
 		fmt.Fprintf(stderr, "hecscope: %s: %v\n", name, err)
 		return 1
 	}
