@@ -126,6 +126,7 @@ type Log struct {
 	overview atomic.Pointer[timeline.Model]
 	loaded   atomic.Bool
 	closed   atomic.Bool
+	events   *Events
 	detail   detailCache
 }
 
@@ -245,6 +246,9 @@ func span(ix *ingest.Index) (from, to uint64) {
 type streamCount struct {
 	events      atomic.Int64
 	first, last atomic.Uint64
+	// buckets counts the stream's events per bucket of the event list's
+	// grid; read only once the stream has ended.
+	buckets []uint32
 }
 
 // load builds the models.
@@ -283,15 +287,18 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	counts := make([]*streamCount, 0, len(streams))
 	var countsMu sync.Mutex
 	noThreads := opt.NoThreads
+	listGrid := timeline.GridFor(to, listBuckets)
+	nb := listGrid.Buckets(to)
 	tap := func(c int32) func(*ingest.Event) bool {
 		h := hecs[c]
-		sc := &streamCount{}
+		sc := &streamCount{buckets: make([]uint32, nb)}
 		countsMu.Lock()
 		counts = append(counts, sc)
 		countsMu.Unlock()
 		var n int64
 		var first, last uint64
 		return func(e *ingest.Event) bool {
+			sc.buckets[min(listGrid.Bucket(e.Time), nb-1)]++
 			if n == 0 || e.Time < first {
 				first = e.Time
 				sc.first.Store(first)
@@ -398,6 +405,7 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	}
 	b.SetExtent(r.Events, lo, hi)
 	b.Finish()
+	r.events = newEvents(r, listGrid, counts)
 	model := b.Snapshot()
 	r.overview.Store(model)
 	r.Heap, r.Profile = heap.Result()

@@ -1,12 +1,14 @@
 package eventlog
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -283,5 +285,72 @@ func TestOpenTellsInputsApart(t *testing.T) {
 	d := open(t, write("cut.hp", hp[:i]), Options{})
 	if d.Status.State != ingest.StateTruncated || d.Profile == nil || !d.Heap.Empty() || d.Profile.Len() != wholeHP.Profile.Len()-1 {
 		t.Errorf("cut .hp: %v, %d samples of %d", d.Status, d.Profile.Len(), wholeHP.Profile.Len())
+	}
+}
+
+// TestEventListIsTheShowOrder: the event list's rows are the events in the
+// order ghc-events show prints them, got at random, searched by time and
+// scanned both ways; with an overview and without.
+func TestEventListIsTheShowOrder(t *testing.T) {
+	for _, path := range testLogs {
+		name := filepath.Base(path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The show order: a stable sort by time of the decoded events.
+		var all []ingest.Event
+		rd := ingest.NewReader(bytes.NewReader(data))
+		var ev ingest.Event
+		for rd.Next(&ev) {
+			all = append(all, ev.Clone())
+		}
+		sort.SliceStable(all, func(i, j int) bool { return all[i].Time < all[j].Time })
+		for _, opt := range []Options{{}, {ExactBelow: -1, Buckets: 512}} {
+			l := open(t, path, opt).EventList()
+			if l.Len() != int64(len(all)) {
+				t.Fatalf("%s: %d rows, %d events", name, l.Len(), len(all))
+			}
+			for _, i := range []int64{0, l.Len() / 3, l.Len() - 1, 7, l.Len() / 2} {
+				got, err := l.Get(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Offset != all[i].Offset {
+					t.Fatalf("%s: row %d is the event at byte %d, want %d", name, i, got.Offset, all[i].Offset)
+				}
+			}
+			var fwd []int64
+			if err := l.Scan(0, true, func(i int64, e *ingest.Event) bool {
+				if e.Offset != all[i].Offset {
+					t.Fatalf("%s: scanned row %d is the event at byte %d, want %d", name, i, e.Offset, all[i].Offset)
+				}
+				fwd = append(fwd, i)
+				return true
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if len(fwd) != len(all) {
+				t.Fatalf("%s: a forward scan saw %d rows of %d", name, len(fwd), len(all))
+			}
+			back := int64(len(all) - 1)
+			if err := l.Scan(back, false, func(i int64, e *ingest.Event) bool {
+				if i != back {
+					t.Fatalf("%s: backward scan gave row %d after %d", name, i, back+1)
+				}
+				back--
+				return true
+			}); err != nil || back != -1 {
+				t.Fatalf("%s: backward scan stopped at %d (%v)", name, back, err)
+			}
+			mid := all[len(all)/2].Time
+			at, err := l.Search(mid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if at > 0 && all[at-1].Time >= mid || all[at].Time < mid {
+				t.Errorf("%s: Search(%d) = row %d", name, mid, at)
+			}
+		}
 	}
 }

@@ -47,3 +47,22 @@ func (g Grid) bucket(t uint64) uint64 { return t >> g.Shift }
 
 // start returns the first time of bucket b.
 func (g Grid) start(b uint64) uint64 { return b << g.Shift }
+
+// Bucket returns the bucket holding time t (0 without a grid).
+func (g Grid) Bucket(t uint64) int {
+	if !g.On() {
+		return 0
+	}
+	return int(min(t>>g.Shift, 1<<40))
+}
+
+// Start returns the first time of bucket b.
+func (g Grid) Start(b int) uint64 {
+	if !g.On() {
+		return 0
+	}
+	return uint64(b) << g.Shift
+}
+
+// Buckets returns how many buckets cover [0, end] (1 without a grid).
+func (g Grid) Buckets(end uint64) int { return g.Bucket(end) + 1 }
