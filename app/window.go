@@ -34,6 +34,12 @@ type Window struct {
 	// view is what the window shows once loaded (nil on the start page,
 	// while loading, or after a failed load).
 	view fileView
+
+	// onLoaded, if set, is called on Fyne's loop once a load has finished
+	// and its view (or error page) is in the window; err is why it failed.
+	onLoaded func(err error)
+	// unrecorded keeps the window's files out of the recent-files list.
+	unrecorded bool
 }
 
 // fileView is the content shown for a loaded file.
@@ -118,7 +124,9 @@ func (w *Window) load(path string) {
 	w.loading = newLoadingView(path)
 	w.win.SetTitle(filepath.Base(path) + " — " + Name)
 	w.win.SetContent(w.loading.root)
-	w.app.recent.Add(path)
+	if !w.unrecorded {
+		w.app.recent.Add(path)
+	}
 	w.setMenu()
 
 	current := func() bool { return w.gen == gen }
@@ -147,6 +155,9 @@ func (w *Window) load(path string) {
 				w.win.SetContent(view.content())
 			}
 			w.setMenu()
+			if w.onLoaded != nil {
+				w.onLoaded(err)
+			}
 			if w.app.loaded != nil {
 				w.app.loaded(w)
 			}
