@@ -60,9 +60,9 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 	}
 	s := &ev.Summary
 	v.tabs = container.NewAppTabs(
-		container.NewTabItem("Summary", container.NewVScroll(summaryPanel(ev))),
-		container.NewTabItem("GC", container.NewVScroll(gcPanel(s))),
-		container.NewTabItem("Sparks", container.NewVScroll(sparksPanel(s))),
+		container.NewTabItem("Summary", container.NewScroll(summaryPanel(ev))),
+		container.NewTabItem("GC", container.NewScroll(gcPanel(s))),
+		container.NewTabItem("Sparks", container.NewScroll(sparksPanel(s))),
 		container.NewTabItem("Process", processPanel(s)),
 	)
 	if v.nav != nil {
@@ -241,5 +241,5 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 	env := widget.NewLabel(orNone(strings.Join(s.Env, "\n")))
 	env.Selectable = true
 	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(s.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	return container.NewVScroll(container.NewVBox(factsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
+	return container.NewScroll(container.NewVBox(factsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
 }

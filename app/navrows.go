@@ -53,7 +53,8 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 		add("Heap", "", c, true)
 	}
 	stack, side := rowPanels(v.rows)
-	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, stack)
+	// The rows scroll: showing more of them must not ask the window to grow.
+	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, container.NewVScroll(stack))
 	split := container.NewHSplit(container.NewVScroll(side), body)
 	split.Offset = 0.16
 	return split

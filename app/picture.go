@@ -32,7 +32,7 @@ type picture struct {
 func newPicture(render renderFunc) *picture {
 	p := &picture{render: render}
 	p.raster = canvas.NewRaster(p.draw)
-	p.raster.SetMinSize(fyne.NewSize(200, 160))
+	p.raster.SetMinSize(fyne.NewSize(200, 120))
 	return p
 }
 

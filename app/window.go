@@ -75,7 +75,7 @@ func (w *Window) showStart() {
 	w.cancelLoad()
 	w.path, w.view, w.loading = "", nil, nil
 	w.win.SetTitle(Name)
-	w.win.SetContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
+	w.setContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
 	w.setMenu()
 }
 
@@ -123,7 +123,7 @@ func (w *Window) load(path string) {
 	w.path, w.view = path, nil
 	w.loading = newLoadingView(path)
 	w.win.SetTitle(filepath.Base(path) + " — " + Name)
-	w.win.SetContent(w.loading.root)
+	w.setContent(w.loading.root)
 	if !w.unrecorded {
 		w.app.recent.Add(path)
 	}
@@ -149,10 +149,10 @@ func (w *Window) load(path string) {
 				if errors.Is(err, os.ErrNotExist) {
 					w.app.recent.Remove(path)
 				}
-				w.win.SetContent(newErrorPage(err, w.Reload, w.chooseFile))
+				w.setContent(newErrorPage(err, w.Reload, w.chooseFile))
 			} else {
 				w.view = view
-				w.win.SetContent(view.content())
+				w.setContent(view.content())
 			}
 			w.setMenu()
 			if w.onLoaded != nil {
@@ -210,7 +210,7 @@ func looksLikeHeapProfile(path string) (bool, error) {
 // recentChanged refreshes what shows the recent files.
 func (w *Window) recentChanged() {
 	if w.path == "" {
-		w.win.SetContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
+		w.setContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
 	}
 	w.setMenu()
 }
