@@ -8,6 +8,9 @@
 //	                             open FILE in a window, load all of it, draw it, print
 //	                             "loaded N events in S s" to stderr and exit (to measure
 //	                             load time and peak memory from outside, e.g. /usr/bin/time -v)
+//	hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] FILE
+//	                             draw the window showing FILE with Fyne's software renderer
+//	                             (no display needed) and write it to OUT.png
 //
 // It is a program of its own so that hecscope's commands never load the
 // libraries of a desktop app (OpenGL, X11, GTK): loading and initialising
@@ -30,7 +33,9 @@ import (
 const usage = `usage: hecscope [FILE...]      open the desktop app (on each eventlog or .hp file)
        hecscope --attach URL  watch a running program (tcp://, unix://, fifo://, follow://)
        hecscope-gui --quit-after-load FILE
-                              load FILE in a window, print "loaded N events in S s" and exit`
+                              load FILE in a window, print "loaded N events in S s" and exit
+       hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] FILE
+                              draw the window showing FILE, without a display, to OUT.png`
 
 func main() {
 	os.Exit(run(os.Args[1:]))
@@ -64,6 +69,9 @@ func run(args []string) int {
 			return 2
 		}
 		return quitAfterLoad(file, start)
+	}
+	if isOption(args0(args), "--snapshot") {
+		return snapshot(args, os.Stderr)
 	}
 	for _, p := range args {
 		if strings.HasPrefix(p, "-") {

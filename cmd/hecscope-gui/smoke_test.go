@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -213,4 +214,39 @@ func countColour(t *testing.T, path string, c interface{ RGBA() (r, g, b, a uint
 		}
 	}
 	return n
+}
+
+// TestSnapshotCommand draws a sample with --snapshot, without a display,
+// and checks the PNG's size; and that bad options are usage errors.
+func TestSnapshotCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "shot.png")
+	sample := "../../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	var stderr strings.Builder
+	if code := snapshot([]string{"--snapshot", out, "--size", "640x480", "--scale", "1.5", "--tracks", "all", "--theme", "dark", sample}, &stderr); code != 0 {
+		t.Fatalf("--snapshot exited %d: %s", code, stderr.String())
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Width != 960 || cfg.Height != 720 {
+		t.Errorf("a 640x480 snapshot at scale 1.5 is %d×%d", cfg.Width, cfg.Height)
+	}
+	for _, bad := range [][]string{
+		{"--snapshot", out},
+		{"--snapshot", out, "--size", "640", sample},
+		{"--snapshot", out, "--theme", "blue", sample},
+		{"--snapshot", out, "--from", "10ms", sample},
+		{"--snapshot", out, "--from", "10ms", "--to", "5ms", sample},
+		{"--snapshot", out, "--tracks", "some", sample},
+	} {
+		if code := snapshot(bad, io.Discard); code != 2 {
+			t.Errorf("%q exited %d, want 2 (usage)", bad, code)
+		}
+	}
 }
