@@ -138,13 +138,17 @@ func (w *Window) load(path string) {
 		})
 	}
 	go func() {
-		view, err := loadView(ctx, path, report)
+		makeView, err := loadView(ctx, path, report)
 		fyne.Do(func() {
 			if !current() {
 				return
 			}
 			w.cancel = nil
 			w.loading = nil
+			var view fileView
+			if err == nil {
+				view = makeView()
+			}
 			if err != nil {
 				if errors.Is(err, os.ErrNotExist) {
 					w.app.recent.Remove(path)
@@ -165,10 +169,11 @@ func (w *Window) load(path string) {
 	}()
 }
 
-// loadView reads path, an eventlog or a textual heap profile, and builds
-// its view. It runs off Fyne's loop; the view's widgets are created here but
-// not shown until the caller puts them in a window.
-func loadView(ctx context.Context, path string, report func(Progress)) (fileView, error) {
+// loadView reads path, an eventlog or a textual heap profile, off Fyne's
+// loop, and returns what builds its view; call that on Fyne's loop, as
+// widgets must be made there (they measure text through caches that only
+// Fyne's loop may touch).
+func loadView(ctx context.Context, path string, report func(Progress)) (func() fileView, error) {
 	isHP, err := looksLikeHeapProfile(path)
 	if err != nil {
 		return nil, err
@@ -178,13 +183,13 @@ func loadView(ctx context.Context, path string, report func(Progress)) (fileView
 		if err != nil {
 			return nil, err
 		}
-		return newHeapProfileView(path, p), nil
+		return func() fileView { return newHeapProfileView(path, p) }, nil
 	}
 	ev, err := LoadEventlog(ctx, path, report)
 	if err != nil {
 		return nil, err
 	}
-	return newEventlogView(ev), nil
+	return func() fileView { return newEventlogView(ev) }, nil
 }
 
 // looksLikeHeapProfile tells a textual .hp heap profile from an eventlog:
