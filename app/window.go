@@ -79,15 +79,19 @@ func (w *Window) showStart() {
 	w.setMenu()
 }
 
-// openHere opens path in this window if it shows the start page, else in a
-// new window.
+// openHere opens path in this window if it is empty (the start page, or
+// the error page of a file that could not be opened), else in a new
+// window: a window shows one file, and opening another never replaces it.
 func (w *Window) openHere(path string) {
-	if w.path == "" {
+	if w.empty() {
 		w.load(path)
 		return
 	}
 	w.app.Open(path)
 }
+
+// empty reports whether the window shows no file and is not loading one.
+func (w *Window) empty() bool { return w.view == nil && w.loading == nil }
 
 // chooseFile asks for a file and opens it.
 func (w *Window) chooseFile() {
