@@ -30,6 +30,8 @@ type App struct {
 	// loaded, if set, is called on Fyne's loop after each load finishes or
 	// fails (for tests).
 	loaded func(*Window)
+	// started is set once the app runs (see startedRunning).
+	started bool
 }
 
 // New returns the application running on fa, which should have been made
@@ -37,6 +39,7 @@ type App struct {
 func New(fa fyne.App) *App {
 	fa.SetIcon(Icon)
 	a := &App{fa: fa, recent: NewRecent(fa.Preferences()), useNative: true}
+	fa.Lifecycle().SetOnStarted(a.startedRunning)
 	a.recent.OnChange(func() {
 		for _, w := range a.windows {
 			w.recentChanged()
@@ -74,16 +77,19 @@ func (a *App) Run() { a.fa.Run() }
 func (a *App) newWindow() *Window {
 	fw := a.fa.NewWindow(Name)
 	fw.SetIcon(Icon)
-	fw.Resize(fyne.NewSize(1100, 720))
+	fw.Resize(a.windowSize())
+	fw.CenterOnScreen()
 	w := &Window{app: a, win: fw}
 	fw.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { w.dropped(uris) })
 	fw.SetOnClosed(func() { a.closed(w) })
 	a.windows = append(a.windows, w)
 	w.setMenu()
+	a.fitSoon(w)
 	return w
 }
 
 func (a *App) closed(w *Window) {
+	a.rememberSize(w.win.Canvas().Size())
 	w.cancelLoad()
 	for i, o := range a.windows {
 		if o == w {

@@ -399,6 +399,34 @@ func TestDropOpensInStartWindowThenNewWindows(t *testing.T) {
 	}
 }
 
+// TestOpenFillsAnEmptyWindow: a file opened from a window whose file could
+// not be opened replaces the error page; one opened from a window showing
+// a file, or loading one, opens in a new window.
+func TestOpenFillsAnEmptyWindow(t *testing.T) {
+	a, done := newTestApp(t)
+	w := a.Open("../testdata/no-such-file.eventlog")
+	await(t, done)
+	if !w.empty() {
+		t.Fatal("the error page is not an empty window")
+	}
+	sample, _ := filepath.Abs(parworkN2)
+	w.openHere(sample)
+	if w.empty() {
+		t.Error("a window loading a file is empty")
+	}
+	w.openHere(sample)
+	await(t, done)
+	await(t, done)
+	if len(a.Windows()) != 2 || w.Path() != sample || a.Windows()[1].Path() != sample {
+		t.Fatalf("%d windows, the first showing %q", len(a.Windows()), w.Path())
+	}
+	w.openHere(sample)
+	await(t, done)
+	if len(a.Windows()) != 3 {
+		t.Errorf("opening from a window showing a file: %d windows, want 3", len(a.Windows()))
+	}
+}
+
 // menuItem finds a File menu item by label.
 func menuItem(w *Window, label string) *fyne.MenuItem {
 	for _, it := range w.Fyne().MainMenu().Items[0].Items {

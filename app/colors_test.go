@@ -9,16 +9,6 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-// variantTheme is Fyne's theme held to one variant.
-type variantTheme struct {
-	fyne.Theme
-	variant fyne.ThemeVariant
-}
-
-func (t variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
-	return t.Theme.Color(n, t.variant)
-}
-
 // TestPicturesFollowTheme: under a light theme the window's timeline is
 // drawn on the light palette, under a dark theme on the dark one, and
 // switching the theme redraws it.

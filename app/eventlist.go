@@ -235,7 +235,7 @@ func (v *eventlogView) addEventPanels() {
 		}
 		v.events.viewChanged(from, to)
 	}
-	eventsTab := container.NewTabItem("Events", v.events.root)
+	eventsTab := container.NewTabItem("Events", container.NewScroll(v.events.root))
 	v.tabs.Append(eventsTab)
 	prevTab := v.tabs.OnSelected
 	v.tabs.OnSelected = func(ti *container.TabItem) {
@@ -248,5 +248,5 @@ func (v *eventlogView) addEventPanels() {
 	}
 	v.bookmarks = newBookmarkPanel(ev.Path, ev.index.markers, v.nav)
 	v.nav.onBookmark = v.bookmarks.addHere
-	v.tabs.Append(container.NewTabItem("Bookmarks", v.bookmarks.root))
+	v.tabs.Append(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
 }

@@ -22,9 +22,11 @@ type eventlogView struct {
 	nav      *timelineNav // the HEC timeline row; nil if the log has no timed events
 	sc       *navScale    // the time scale all rows share (nil with nav)
 	rows     []*navRow    // the row groups, in the order shown
-	heap     *picture     // nil if the log has no heap data
-	tabs     *container.AppTabs
-	root     fyne.CanvasObject
+	// rowsPanel holds the check boxes that show and hide the row groups.
+	rowsPanel *fyne.Container
+	heap      *picture // nil if the log has no heap data
+	tabs      *container.AppTabs
+	root      fyne.CanvasObject
 
 	// status shows the visible range and the selection; readout what is
 	// under the pointer.
@@ -60,9 +62,9 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 	}
 	s := &ev.Summary
 	v.tabs = container.NewAppTabs(
-		container.NewTabItem("Summary", container.NewVScroll(summaryPanel(ev))),
-		container.NewTabItem("GC", container.NewVScroll(gcPanel(s))),
-		container.NewTabItem("Sparks", container.NewVScroll(sparksPanel(s))),
+		container.NewTabItem("Summary", container.NewScroll(summaryPanel(ev))),
+		container.NewTabItem("GC", container.NewScroll(gcPanel(s))),
+		container.NewTabItem("Sparks", container.NewScroll(sparksPanel(s))),
 		container.NewTabItem("Process", processPanel(s)),
 	)
 	if v.nav != nil {
@@ -241,5 +243,5 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 	env := widget.NewLabel(orNone(strings.Join(s.Env, "\n")))
 	env.Selectable = true
 	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(s.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	return container.NewVScroll(container.NewVBox(factsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
+	return container.NewScroll(container.NewVBox(factsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
 }

@@ -71,6 +71,8 @@ func loadHeapProfile(ctx context.Context, path string, report func(Progress)) (*
 type heapProfileView struct {
 	chart *picture
 	root  fyne.CanvasObject
+	// samples is how many samples the profile has.
+	samples int
 }
 
 // bandPeak is one band of a heap profile and its largest sample.
@@ -162,7 +164,7 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 	bandList := container.NewBorder(heading, nil, nil, nil, table)
 	body := container.NewHSplit(container.NewVScroll(factsGrid(facts)), bandList)
 	body.Offset = 0.4
-	v := &heapProfileView{}
+	v := &heapProfileView{samples: len(p.Samples)}
 	if prof, err := heapview.FromHeapProfile(p); err == nil {
 		if r := heapRender(p.Job, prof, nil); r != nil {
 			v.chart = newPicture(r)

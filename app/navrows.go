@@ -53,7 +53,9 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 		add("Heap", "", c, true)
 	}
 	stack, side := rowPanels(v.rows)
-	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, stack)
+	v.rowsPanel = side
+	// The rows scroll: showing more of them must not ask the window to grow.
+	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, container.NewVScroll(stack))
 	split := container.NewHSplit(container.NewVScroll(side), body)
 	split.Offset = 0.16
 	return split
@@ -112,6 +114,15 @@ func rowPanels(rows []*navRow) (stack, side *fyne.Container) {
 	side.Add(colourKey())
 	relayout()
 	return stack, side
+}
+
+// showAllRows shows every row group.
+func (v *eventlogView) showAllRows() {
+	for _, o := range v.rowsPanel.Objects {
+		if c, ok := o.(*widget.Check); ok {
+			c.SetChecked(true)
+		}
+	}
 }
 
 // hasSparks reports whether any HEC has spark events or counters.

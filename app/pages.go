@@ -47,7 +47,7 @@ func newStartPage(recent []string, choose func(), open func(path string)) fyne.C
 		container.NewCenter(openButton), hint,
 		widget.NewSeparator(), heading, list,
 	)
-	return container.NewVScroll(container.NewCenter(container.NewGridWrap(fyne.NewSize(560, column.MinSize().Height), column)))
+	return container.NewVScroll(newColumn(column))
 }
 
 // loadingView shows a file being read: a progress bar with bytes read and
@@ -68,7 +68,7 @@ func newLoadingView(path string) *loadingView {
 	where.Truncation = fyne.TextTruncateEllipsis
 	box := container.NewVBox(title, where, v.bar, v.detail)
 	v.picture.raster.Hide()
-	top := container.NewCenter(container.NewGridWrap(fyne.NewSize(560, box.MinSize().Height), box))
+	top := newColumn(box)
 	v.root = container.NewBorder(top, nil, nil, nil, v.picture.raster)
 	return v
 }
@@ -93,7 +93,38 @@ func newErrorPage(err error, retry, choose func()) fyne.CanvasObject {
 		widget.NewButtonWithIcon("Open Another…", theme.FolderOpenIcon(), choose),
 	))
 	box := container.NewVBox(container.NewCenter(icon), msg, buttons)
-	return container.NewCenter(container.NewGridWrap(fyne.NewSize(560, box.MinSize().Height+40), box))
+	return container.NewCenter(newColumn(box))
+}
+
+// columnWidth is the width of the column of a page (start, loading, error)
+// when the window is wider.
+const columnWidth = 560
+
+// newColumn centres o in a column columnWidth wide, or as wide as there is
+// room for: unlike a fixed-size wrapper, it does not ask the window for
+// more than o's own minimum size.
+func newColumn(o fyne.CanvasObject) *fyne.Container {
+	return container.New(columnLayout{}, o)
+}
+
+// columnLayout lays its objects out in a centred column (see newColumn).
+type columnLayout struct{}
+
+func (columnLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		m := o.MinSize()
+		width := max(m.Width, min(size.Width, columnWidth))
+		o.Resize(fyne.NewSize(width, m.Height))
+		o.Move(fyne.NewPos((size.Width-width)/2, 0))
+	}
+}
+
+func (columnLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objects {
+		s = s.Max(o.MinSize())
+	}
+	return s
 }
 
 // showAbout shows the About dialog.

@@ -47,12 +47,12 @@ func (v *eventlogView) addNavPanels() {
 	for _, r := range v.rows {
 		r.nav.onDetails = details
 	}
-	v.detailsTab = container.NewTabItem("Details", container.NewVScroll(v.details))
-	v.selTab = container.NewTabItem("Selection", container.NewVScroll(v.selection))
+	v.detailsTab = container.NewTabItem("Details", container.NewScroll(v.details))
+	v.selTab = container.NewTabItem("Selection", container.NewScroll(v.selection))
 	v.tabs.Append(v.selTab)
 	v.tabs.Append(v.detailsTab)
 	if len(m.Labels) > 0 {
-		v.tabs.Append(container.NewTabItem("User Events", container.NewVScroll(userEventsPanel(m))))
+		v.tabs.Append(container.NewTabItem("User Events", container.NewScroll(userEventsPanel(m))))
 	}
 	v.showStatus()
 	v.showSelection()

@@ -2,6 +2,7 @@ package app
 
 import (
 	"image"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -21,12 +22,17 @@ type renderFunc func(w, h int, scale float64) (*image.RGBA, error)
 type picture struct {
 	raster *canvas.Raster
 	render renderFunc // nil: nothing to draw
+
+	// drawn, if set, is called once, after the next time the picture has
+	// been drawn at a real size (see whenDrawn).
+	drawnMu sync.Mutex
+	drawn   func()
 }
 
 func newPicture(render renderFunc) *picture {
 	p := &picture{render: render}
 	p.raster = canvas.NewRaster(p.draw)
-	p.raster.SetMinSize(fyne.NewSize(200, 160))
+	p.raster.SetMinSize(fyne.NewSize(200, 120))
 	return p
 }
 
@@ -44,7 +50,23 @@ func (p *picture) draw(w, h int) image.Image {
 	if err != nil {
 		return blank
 	}
+	p.drawnMu.Lock()
+	f := p.drawn
+	p.drawn = nil
+	p.drawnMu.Unlock()
+	if f != nil {
+		f()
+	}
 	return img
+}
+
+// whenDrawn calls f once, from the goroutine that draws, after the picture
+// has next been drawn at a real size, and asks for it to be drawn.
+func (p *picture) whenDrawn(f func()) {
+	p.drawnMu.Lock()
+	p.drawn = f
+	p.drawnMu.Unlock()
+	p.raster.Refresh()
 }
 
 // set replaces what the picture draws and redraws it.

@@ -34,6 +34,12 @@ type Window struct {
 	// view is what the window shows once loaded (nil on the start page,
 	// while loading, or after a failed load).
 	view fileView
+
+	// onLoaded, if set, is called on Fyne's loop once a load has finished
+	// and its view (or error page) is in the window; err is why it failed.
+	onLoaded func(err error)
+	// unrecorded keeps the window's files out of the recent-files list.
+	unrecorded bool
 }
 
 // fileView is the content shown for a loaded file.
@@ -69,19 +75,23 @@ func (w *Window) showStart() {
 	w.cancelLoad()
 	w.path, w.view, w.loading = "", nil, nil
 	w.win.SetTitle(Name)
-	w.win.SetContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
+	w.setContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
 	w.setMenu()
 }
 
-// openHere opens path in this window if it shows the start page, else in a
-// new window.
+// openHere opens path in this window if it is empty (the start page, or
+// the error page of a file that could not be opened), else in a new
+// window: a window shows one file, and opening another never replaces it.
 func (w *Window) openHere(path string) {
-	if w.path == "" {
+	if w.empty() {
 		w.load(path)
 		return
 	}
 	w.app.Open(path)
 }
+
+// empty reports whether the window shows no file and is not loading one.
+func (w *Window) empty() bool { return w.view == nil && w.loading == nil }
 
 // chooseFile asks for a file and opens it.
 func (w *Window) chooseFile() {
@@ -117,8 +127,10 @@ func (w *Window) load(path string) {
 	w.path, w.view = path, nil
 	w.loading = newLoadingView(path)
 	w.win.SetTitle(filepath.Base(path) + " — " + Name)
-	w.win.SetContent(w.loading.root)
-	w.app.recent.Add(path)
+	w.setContent(w.loading.root)
+	if !w.unrecorded {
+		w.app.recent.Add(path)
+	}
 	w.setMenu()
 
 	current := func() bool { return w.gen == gen }
@@ -130,23 +142,30 @@ func (w *Window) load(path string) {
 		})
 	}
 	go func() {
-		view, err := loadView(ctx, path, report)
+		makeView, err := loadView(ctx, path, report)
 		fyne.Do(func() {
 			if !current() {
 				return
 			}
 			w.cancel = nil
 			w.loading = nil
+			var view fileView
+			if err == nil {
+				view = makeView()
+			}
 			if err != nil {
 				if errors.Is(err, os.ErrNotExist) {
 					w.app.recent.Remove(path)
 				}
-				w.win.SetContent(newErrorPage(err, w.Reload, w.chooseFile))
+				w.setContent(newErrorPage(err, w.Reload, w.chooseFile))
 			} else {
 				w.view = view
-				w.win.SetContent(view.content())
+				w.setContent(view.content())
 			}
 			w.setMenu()
+			if w.onLoaded != nil {
+				w.onLoaded(err)
+			}
 			if w.app.loaded != nil {
 				w.app.loaded(w)
 			}
@@ -154,10 +173,11 @@ func (w *Window) load(path string) {
 	}()
 }
 
-// loadView reads path, an eventlog or a textual heap profile, and builds
-// its view. It runs off Fyne's loop; the view's widgets are created here but
-// not shown until the caller puts them in a window.
-func loadView(ctx context.Context, path string, report func(Progress)) (fileView, error) {
+// loadView reads path, an eventlog or a textual heap profile, off Fyne's
+// loop, and returns what builds its view; call that on Fyne's loop, as
+// widgets must be made there (they measure text through caches that only
+// Fyne's loop may touch).
+func loadView(ctx context.Context, path string, report func(Progress)) (func() fileView, error) {
 	isHP, err := looksLikeHeapProfile(path)
 	if err != nil {
 		return nil, err
@@ -167,13 +187,13 @@ func loadView(ctx context.Context, path string, report func(Progress)) (fileView
 		if err != nil {
 			return nil, err
 		}
-		return newHeapProfileView(path, p), nil
+		return func() fileView { return newHeapProfileView(path, p) }, nil
 	}
 	ev, err := LoadEventlog(ctx, path, report)
 	if err != nil {
 		return nil, err
 	}
-	return newEventlogView(ev), nil
+	return func() fileView { return newEventlogView(ev) }, nil
 }
 
 // looksLikeHeapProfile tells a textual .hp heap profile from an eventlog:
@@ -199,7 +219,7 @@ func looksLikeHeapProfile(path string) (bool, error) {
 // recentChanged refreshes what shows the recent files.
 func (w *Window) recentChanged() {
 	if w.path == "" {
-		w.win.SetContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
+		w.setContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
 	}
 	w.setMenu()
 }

@@ -4,6 +4,13 @@
 //
 //	hecscope-gui [FILE...]       a window on each eventlog or .hp file (the start page if none)
 //	hecscope-gui --attach URL    a window watching a running program
+//	hecscope-gui --quit-after-load FILE
+//	                             open FILE in a window, load all of it, draw it, print
+//	                             "loaded N events in S s" to stderr and exit (to measure
+//	                             load time and peak memory from outside, e.g. /usr/bin/time -v)
+//	hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] FILE
+//	                             draw the window showing FILE with Fyne's software renderer
+//	                             (no display needed) and write it to OUT.png
 //
 // It is a program of its own so that hecscope's commands never load the
 // libraries of a desktop app (OpenGL, X11, GTK): loading and initialising
@@ -14,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
@@ -22,7 +30,12 @@ import (
 	_ "github.com/hecscope/hecscope/cmd/hecscope-gui/internal/plainlocale" // before Fyne initialises
 )
 
-const usage = "usage: hecscope [FILE...]      open the desktop app (on each eventlog or .hp file)\n       hecscope --attach URL  watch a running program (tcp://, unix://, fifo://, follow://)"
+const usage = `usage: hecscope [FILE...]      open the desktop app (on each eventlog or .hp file)
+       hecscope --attach URL  watch a running program (tcp://, unix://, fifo://, follow://)
+       hecscope-gui --quit-after-load FILE
+                              load FILE in a window, print "loaded N events in S s" and exit
+       hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] FILE
+                              draw the window showing FILE, without a display, to OUT.png`
 
 func main() {
 	os.Exit(run(os.Args[1:]))
@@ -31,6 +44,7 @@ func main() {
 // run starts the app as args ask and returns the exit code once the last
 // window has closed (2 for a usage error).
 func run(args []string) int {
+	start := time.Now()
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 		fmt.Fprintln(os.Stderr, usage)
 		return 0
@@ -48,6 +62,17 @@ func run(args []string) int {
 		a.Run()
 		return 0
 	}
+	if isOption(args0(args), "--quit-after-load") {
+		file, ok := optionValue(args, "--quit-after-load")
+		if !ok {
+			fmt.Fprintln(os.Stderr, "usage: hecscope-gui --quit-after-load FILE")
+			return 2
+		}
+		return quitAfterLoad(file, start)
+	}
+	if isOption(args0(args), "--snapshot") {
+		return snapshot(args, os.Stderr)
+	}
 	for _, p := range args {
 		if strings.HasPrefix(p, "-") {
 			fmt.Fprintf(os.Stderr, "hecscope: unknown option %q\n%s\n", p, usage)
@@ -63,6 +88,41 @@ func run(args []string) int {
 	}
 	a.Run()
 	return 0
+}
+
+// quitAfterLoad is the measurement mode: it opens file in the real window,
+// waits until all of it is loaded and drawn, prints how many events that was
+// and the time since start to stderr, and returns 0 (1 if the load failed).
+func quitAfterLoad(file string, start time.Time) int {
+	a := newApp()
+	code := 1
+	a.LoadAndQuit(file, func(r app.LoadResult) {
+		if r.Err != nil {
+			fmt.Fprintf(os.Stderr, "hecscope: %v\n", r.Err)
+			return
+		}
+		fmt.Fprintf(os.Stderr, "loaded %d events in %.3f s\n", r.Events, time.Since(start).Seconds())
+		code = 0
+	})
+	a.Run()
+	return code
+}
+
+// isOption reports whether arg is the option name, alone or as name=value.
+func isOption(arg, name string) bool {
+	return arg == name || strings.HasPrefix(arg, name+"=")
+}
+
+// optionValue returns the value of the option name that args consist of:
+// "name=value" or "name value", with nothing after it.
+func optionValue(args []string, name string) (string, bool) {
+	if v, ok := strings.CutPrefix(args0(args), name+"="); ok && len(args) == 1 {
+		return v, v != ""
+	}
+	if args0(args) == name && len(args) == 2 && args[1] != "" {
+		return args[1], true
+	}
+	return "", false
 }
 
 func args0(args []string) string {

@@ -1,14 +1,20 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -57,12 +63,7 @@ func TestWindowShowsTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	display := freeDisplay(t)
-	server := exec.Command(xvfb, display, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-	if err := server.Start(); err != nil {
-		t.Fatalf("starting Xvfb: %v", err)
-	}
-	defer func() { server.Process.Kill(); server.Wait() }()
+	display := startXvfb(t, xvfb, "1280x800x24")
 
 	sample, err := filepath.Abs("../../testdata/ghc-9.0.2/parwork-N2.eventlog")
 	if err != nil {
@@ -105,6 +106,75 @@ func TestWindowShowsTimeline(t *testing.T) {
 	t.Fatalf("no timeline on screen after 90 s (%d running-green pixels); hecscope said:\n%s", green, log)
 }
 
+// TestQuitAfterLoad runs the measurement mode on a sample in a virtual X
+// server: it must print how many events it loaded and exit 0.
+func TestQuitAfterLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a window in Xvfb")
+	}
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("Xvfb is not installed (make test installs it)")
+	}
+	display := startXvfb(t, xvfb, "1280x800x24")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := "../../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	want := countEvents(t, sample)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, self, "--quit-after-load", sample)
+	cmd.Env = append(os.Environ(), "HECSCOPE_TEST_MAIN=1", "DISPLAY="+display)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("--quit-after-load: %v; it said:\n%s", err, stderr.String())
+	}
+	m := regexp.MustCompile(`(?m)^loaded (\d+) events in (\d+\.\d+) s$`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("no \"loaded N events in S s\" line; it said:\n%s", stderr.String())
+	}
+	if m[1] != strconv.FormatInt(want, 10) {
+		t.Errorf("loaded %s events, the log has %d", m[1], want)
+	}
+}
+
+// countEvents decodes the eventlog at path and counts its events.
+func countEvents(t *testing.T, path string) int64 {
+	f, err := ingest.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var n int64
+	var ev ingest.Event
+	for f.Next(&ev) {
+		n++
+	}
+	return n
+}
+
+// startXvfb starts a virtual X server with one screen of the given
+// geometry (WxHxDEPTH) for the rest of the test, and returns its display.
+func startXvfb(t *testing.T, xvfb, geometry string) string {
+	display := freeDisplay(t)
+	server := exec.Command(xvfb, display, "-screen", "0", geometry, "-nolisten", "tcp")
+	if err := server.Start(); err != nil {
+		t.Fatalf("starting Xvfb: %v", err)
+	}
+	t.Cleanup(func() { server.Process.Kill(); server.Wait() })
+	socket := "/tmp/.X11-unix/X" + strings.TrimPrefix(display, ":")
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(socket); err == nil {
+			return display
+		}
+	}
+	t.Fatalf("Xvfb %s did not start", display)
+	return display
+}
+
 // guiTestName is the name hecscope looks for next to itself.
 const guiTestName = "hecscope-gui"
 
@@ -144,4 +214,39 @@ func countColour(t *testing.T, path string, c interface{ RGBA() (r, g, b, a uint
 		}
 	}
 	return n
+}
+
+// TestSnapshotCommand draws a sample with --snapshot, without a display,
+// and checks the PNG's size; and that bad options are usage errors.
+func TestSnapshotCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "shot.png")
+	sample := "../../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	var stderr strings.Builder
+	if code := snapshot([]string{"--snapshot", out, "--size", "640x480", "--scale", "1.5", "--tracks", "all", "--theme", "dark", sample}, &stderr); code != 0 {
+		t.Fatalf("--snapshot exited %d: %s", code, stderr.String())
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Width != 960 || cfg.Height != 720 {
+		t.Errorf("a 640x480 snapshot at scale 1.5 is %d×%d", cfg.Width, cfg.Height)
+	}
+	for _, bad := range [][]string{
+		{"--snapshot", out},
+		{"--snapshot", out, "--size", "640", sample},
+		{"--snapshot", out, "--theme", "blue", sample},
+		{"--snapshot", out, "--from", "10ms", sample},
+		{"--snapshot", out, "--from", "10ms", "--to", "5ms", sample},
+		{"--snapshot", out, "--tracks", "some", sample},
+	} {
+		if code := snapshot(bad, io.Discard); code != 2 {
+			t.Errorf("%q exited %d, want 2 (usage)", bad, code)
+		}
+	}
 }

@@ -1,0 +1,69 @@
+package app
+
+import "fyne.io/fyne/v2"
+
+// LoadResult is what one load in the measurement mode
+// (`hecscope-gui --quit-after-load FILE`) read.
+type LoadResult struct {
+	// Path is the file loaded.
+	Path string
+	// Events is the number of events decoded: for a .hp heap profile, the
+	// number of samples.
+	Events int64
+	// Err is why the load failed, nil if it did not.
+	Err error
+}
+
+// drawNotifier is a view that can say when it has first been drawn.
+type drawNotifier interface {
+	// whenDrawn arranges for f to be called once, from the goroutine that
+	// draws, after the view's picture has been drawn, and reports whether
+	// it will be (false: the view has no picture to wait for).
+	whenDrawn(f func()) bool
+}
+
+// LoadAndQuit opens path in a new window as Open does and, once the whole
+// file has loaded and the window has drawn what it shows (or the load has
+// failed), calls done on Fyne's loop and quits the app. It is the
+// measurement mode: what it costs to open a log and show it can be measured
+// from outside the process. The file is not added to the recent files.
+func (a *App) LoadAndQuit(path string, done func(LoadResult)) *Window {
+	w := a.newWindow()
+	w.unrecorded = true
+	w.onLoaded = func(err error) {
+		finish := func() {
+			r := LoadResult{Path: w.path, Err: err}
+			switch v := w.view.(type) {
+			case *eventlogView:
+				r.Events = v.log.Events
+			case *heapProfileView:
+				r.Events = int64(v.samples)
+			}
+			done(r)
+			a.fa.Quit()
+		}
+		if d, ok := w.view.(drawNotifier); ok && err == nil && d.whenDrawn(func() { go fyne.Do(finish) }) {
+			return
+		}
+		finish()
+	}
+	w.load(path)
+	w.win.Show()
+	return w
+}
+
+func (v *eventlogView) whenDrawn(f func()) bool {
+	if v.nav == nil {
+		return false
+	}
+	v.nav.pic.whenDrawn(f)
+	return true
+}
+
+func (v *heapProfileView) whenDrawn(f func()) bool {
+	if v.chart == nil {
+		return false
+	}
+	v.chart.whenDrawn(f)
+	return true
+}

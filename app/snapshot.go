@@ -1,0 +1,106 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+)
+
+// SnapshotOptions says how to show a file in a snapshot of the window.
+type SnapshotOptions struct {
+	// Size is the window's size in Fyne units; zero means the size a first
+	// window opens at.
+	Size fyne.Size
+	// Scale is the pixel ratio (2 for a HiDPI screen); zero means 1.
+	Scale float32
+	// AllTracks shows every row group, not only those shown at first.
+	AllTracks bool
+	// From and To, if To > From, are the time range shown (ns since the
+	// start of the run); otherwise the whole run is.
+	From, To uint64
+	// Dark draws with the dark variant of the theme, else the light one.
+	Dark bool
+}
+
+// Snapshot opens path in a window as the app does, lays it out at
+// opt.Size, and draws it with Fyne's software renderer: the window's
+// content as a user would see it once the file has loaded, at opt.Scale
+// device pixels per unit, without a display (the menu bar, which the
+// desktop driver draws, is not part of it). It runs the app on Fyne's test
+// driver, so it must not be called while another Fyne app runs in the
+// process.
+func Snapshot(path string, opt SnapshotOptions) (image.Image, error) {
+	// Fyne's test driver runs work given to fyne.Do at once, on the
+	// goroutine that gives it, and warns if that is the main goroutine.
+	type result struct {
+		img image.Image
+		err error
+	}
+	done := make(chan result)
+	go func() {
+		img, err := snapshot(path, opt)
+		done <- result{img, err}
+	}()
+	r := <-done
+	return r.img, r.err
+}
+
+func snapshot(path string, opt SnapshotOptions) (image.Image, error) {
+	fa := test.NewApp()
+	defer fa.Quit()
+	variant := theme.VariantLight
+	if opt.Dark {
+		variant = theme.VariantDark
+	}
+	fa.Settings().SetTheme(variantTheme{Theme: theme.DefaultTheme(), variant: variant})
+
+	a := New(fa)
+	a.useNative = false
+	w := a.newWindow()
+	w.unrecorded = true
+	loaded := make(chan error, 1)
+	w.onLoaded = func(err error) { loaded <- err }
+	w.load(path)
+	if err := <-loaded; err != nil {
+		return nil, err
+	}
+	if opt.Scale > 0 {
+		c, ok := w.win.Canvas().(interface{ SetScale(float32) })
+		if !ok {
+			return nil, errors.New("snapshot: the test driver's canvas cannot be scaled")
+		}
+		c.SetScale(opt.Scale)
+	}
+	if opt.Size.Width > 0 && opt.Size.Height > 0 {
+		w.win.Resize(opt.Size)
+	}
+	if v, ok := w.view.(*eventlogView); ok && v.nav != nil {
+		if opt.AllTracks {
+			v.showAllRows()
+		}
+		if opt.To > opt.From {
+			if opt.From >= v.log.Model.End {
+				return nil, fmt.Errorf("snapshot: --from %d ns is after the end of the run (%d ns)", opt.From, v.log.Model.End)
+			}
+			v.nav.showRange(opt.From, min(opt.To, v.log.Model.End))
+		}
+	}
+	return w.win.Canvas().Capture(), nil
+}
+
+// variantTheme is a theme whose colours are always those of one variant,
+// whatever the system prefers.
+type variantTheme struct {
+	fyne.Theme
+	variant fyne.ThemeVariant
+}
+
+// Color returns the colour name has in the theme's variant.
+func (t variantTheme) Color(name fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return t.Theme.Color(name, t.variant)
+}

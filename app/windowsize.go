@@ -1,0 +1,128 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"github.com/go-gl/glfw/v3.3/glfw"
+)
+
+// How big a window is. Fyne grows a window to its content's minimum size
+// and never shrinks it back, so a window's content must not ask for more
+// than windowMinSize: whatever can grow (rows, tables, text) scrolls inside
+// it, and the content is set through setContent, which puts it in a
+// scroller as a last resort.
+var (
+	// defaultWindowSize is the size of the first window, before the user
+	// has sized one (in Fyne units).
+	defaultWindowSize = fyne.NewSize(1280, 800)
+	// windowMinSize is the least size a window's content asks for: less
+	// than the most a window opens at on a 1280×800 screen at scale 2.
+	windowMinSize = fyne.NewSize(480, 360)
+)
+
+// screenShare is the largest part of the screen's work area (width and
+// height) that a window opens at.
+const screenShare = 0.92
+
+// Preference keys of the remembered window size, in Fyne units.
+const (
+	prefWindowWidth  = "window.width"
+	prefWindowHeight = "window.height"
+)
+
+// fitWindow wraps a window's content so that it never asks the window for
+// more than windowMinSize: if the window is made smaller than what the
+// content needs, the content scrolls instead of the window growing.
+func fitWindow(content fyne.CanvasObject) fyne.CanvasObject {
+	s := container.NewScroll(content)
+	s.SetMinSize(windowMinSize)
+	return s
+}
+
+// setContent shows content in the window (see fitWindow).
+func (w *Window) setContent(content fyne.CanvasObject) {
+	w.win.SetContent(fitWindow(content))
+}
+
+// windowSize returns the size a new window opens at: the last size a
+// window was closed at, or defaultWindowSize.
+func (a *App) windowSize() fyne.Size {
+	p := a.fa.Preferences()
+	width := float32(p.FloatWithFallback(prefWindowWidth, float64(defaultWindowSize.Width)))
+	height := float32(p.FloatWithFallback(prefWindowHeight, float64(defaultWindowSize.Height)))
+	return fyne.NewSize(width, height).Max(windowMinSize)
+}
+
+// rememberSize keeps size as the size new windows open at.
+func (a *App) rememberSize(size fyne.Size) {
+	if size.Width < windowMinSize.Width || size.Height < windowMinSize.Height {
+		return // not laid out, or minimised
+	}
+	p := a.fa.Preferences()
+	p.SetFloat(prefWindowWidth, float64(size.Width))
+	p.SetFloat(prefWindowHeight, float64(size.Height))
+}
+
+// fitSoon shrinks w to fit the screen once it is on it; see fitScreen.
+// Windows shown before the app runs are fitted when it starts.
+func (a *App) fitSoon(w *Window) {
+	if a.started {
+		fyne.Do(w.fitScreen) // queued: runs after the caller has shown w
+	}
+}
+
+// startedRunning fits the windows shown before the app ran to the screen.
+func (a *App) startedRunning() {
+	a.started = true
+	for _, w := range a.windows {
+		w.fitScreen()
+	}
+}
+
+// fitScreen shrinks the window, if it is larger, to screenShare of the
+// work area of the screen, and centres it. Only a window of the desktop
+// driver that has been shown knows its screen and pixel scale; others are
+// left alone.
+func (w *Window) fitScreen() {
+	area, ok := screenWorkArea()
+	if !ok {
+		return
+	}
+	scale := w.win.Canvas().Scale()
+	if scale <= 0 {
+		return
+	}
+	most := fyne.NewSize(float32(area.Width)*screenShare/scale, float32(area.Height)*screenShare/scale)
+	size := w.win.Canvas().Size()
+	if size.Width <= most.Width && size.Height <= most.Height {
+		return
+	}
+	w.win.Resize(size.Min(most).Max(windowMinSize))
+	w.win.CenterOnScreen()
+}
+
+// screenWorkArea returns the size, in screen pixels, of the primary
+// screen's work area (the screen less panels and docks), or false if there
+// is no screen to ask: Fyne's desktop driver runs on GLFW, which has
+// already been initialised once a window exists; other drivers (the test
+// driver) have no screen.
+func screenWorkArea() (fyne.Size, bool) {
+	if _, ok := fyne.CurrentApp().Driver().(desktop.Driver); !ok {
+		return fyne.Size{}, false
+	}
+	m := glfw.GetPrimaryMonitor()
+	if m == nil {
+		return fyne.Size{}, false
+	}
+	_, _, width, height := m.GetWorkarea()
+	if width <= 0 || height <= 0 {
+		if mode := m.GetVideoMode(); mode != nil {
+			width, height = mode.Width, mode.Height
+		}
+	}
+	if width <= 0 || height <= 0 {
+		return fyne.Size{}, false
+	}
+	return fyne.NewSize(float32(width), float32(height)), true
+}
