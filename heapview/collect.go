@@ -16,10 +16,10 @@ type Collector struct {
 	heap Heap
 	prof profileBuilder
 
-	gcOpen  []uint64 // per capability (index cap+1): start of its open GC, 0 = none
-	gcParts []GC     // one interval per capability and GC, unmerged
-	stats   []timedStats
-	allocs  []allocEvent
+	gcOpen  []uint64     // per capability (index cap+1): start of its open GC, 0 = none
+	gcParts chunks[span] // one interval per capability and GC, unmerged
+	stats   chunks[timedStats]
+	allocs  chunks[allocEvent]
 
 	ccNames names            // cost-centre names
 	ccIndex map[uint32]int32 // cost-centre id → index in ccNames
@@ -36,6 +36,43 @@ type Collector struct {
 }
 
 // timedStats is a GC_STATS_GHC event waiting to be attached to its GC.
+// span is one capability's part of a GC.
+type span struct{ start, end uint64 }
+
+// chunks is an append-only list kept in chunks, so that growing it never
+// copies what it holds.
+type chunks[T any] struct {
+	full [][]T
+	cur  []T
+	n    int
+}
+
+const collectChunk = 1 << 14
+
+func (c *chunks[T]) add(v T) {
+	if len(c.cur) == collectChunk {
+		c.full, c.cur = append(c.full, c.cur), nil
+	}
+	if c.cur == nil {
+		size := collectChunk
+		if len(c.full) == 0 {
+			size = 64 // most logs are small: the first chunk grows
+		}
+		c.cur = make([]T, 0, size)
+	}
+	c.cur = append(c.cur, v)
+	c.n++
+}
+
+// all returns the elements in one new slice.
+func (c *chunks[T]) all() []T {
+	out := make([]T, 0, c.n)
+	for _, f := range c.full {
+		out = append(out, f...)
+	}
+	return append(out, c.cur...)
+}
+
 type timedStats struct {
 	t  uint64
 	gc GC
@@ -86,7 +123,7 @@ func (c *Collector) Add(ev *ingest.Event) {
 	case ingest.KindBlocksSize:
 		c.heap.Blocks.add(ev.Time, ev.Args[1])
 	case ingest.KindHeapAllocated:
-		c.allocs = append(c.allocs, allocEvent{t: ev.Time, slot: int32(slot(ev.Cap)), bytes: ev.Args[1]})
+		c.allocs.add(allocEvent{t: ev.Time, slot: int32(slot(ev.Cap)), bytes: ev.Args[1]})
 	case ingest.KindHeapInfoGHC:
 		c.heap.Info = HeapInfo{
 			Generations: uint16(ev.Args[1]),
@@ -108,10 +145,10 @@ func (c *Collector) Add(ev *ingest.Event) {
 		if s < len(c.gcOpen) && c.gcOpen[s] != 0 {
 			start := c.gcOpen[s] - 1
 			c.gcOpen[s] = 0
-			c.gcParts = append(c.gcParts, GC{Start: start, End: max(start, ev.Time)})
+			c.gcParts.add(span{start, max(start, ev.Time)})
 		}
 	case ingest.KindGCStatsGHC:
-		c.stats = append(c.stats, timedStats{t: ev.Time, gc: GC{
+		c.stats.add(timedStats{t: ev.Time, gc: GC{
 			Gen:            uint16(ev.Args[1]),
 			HasStats:       true,
 			Copied:         ev.Args[2],
@@ -236,17 +273,17 @@ func (c *Collector) buildHeap() *Heap {
 	}
 
 	// GCs: union of the per-capability intervals.
-	parts := append([]GC(nil), c.gcParts...)
-	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Start < parts[j].Start })
+	parts := c.gcParts.all()
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].start < parts[j].start })
 	h.GCs = make([]GC, 0, len(parts)/2+1)
 	for _, p := range parts {
-		if n := len(h.GCs); n > 0 && p.Start <= h.GCs[n-1].End {
-			h.GCs[n-1].End = max(h.GCs[n-1].End, p.End)
+		if n := len(h.GCs); n > 0 && p.start <= h.GCs[n-1].End {
+			h.GCs[n-1].End = max(h.GCs[n-1].End, p.end)
 			continue
 		}
-		h.GCs = append(h.GCs, p)
+		h.GCs = append(h.GCs, GC{Start: p.start, End: p.end})
 	}
-	for _, s := range c.stats {
+	for _, s := range c.stats.all() {
 		i := h.GCAt(s.t)
 		if i < 0 {
 			// Not inside any GC (an unpaired start): the last GC begun before.
@@ -262,7 +299,7 @@ func (c *Collector) buildHeap() *Heap {
 	}
 
 	// Allocation: running total over capabilities, one point per GC.
-	allocs := append([]allocEvent(nil), c.allocs...)
+	allocs := c.allocs.all()
 	sort.SliceStable(allocs, func(i, j int) bool { return allocs[i].t < allocs[j].t })
 	var perCap []uint64
 	var total uint64

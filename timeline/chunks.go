@@ -24,7 +24,7 @@ func (c *chunkList[T]) add(v T) {
 		// A first chunk starts small (most lists are short) and grows.
 		size := chunkSize
 		if k < 0 {
-			size = 8
+			size = 4
 		}
 		c.chunks = append(c.chunks, make([]T, 0, size))
 		k++
@@ -44,16 +44,31 @@ func (c *chunkList[T]) last() *T {
 }
 
 // view returns a read-only view of the elements stored so far. Later appends
-// do not change it.
+// do not change it. It shares the full chunks and copies the one being
+// filled, so that the list may reuse that (reset).
 func (c *chunkList[T]) view() chunkView[T] {
 	if c.n == 0 {
 		return chunkView[T]{}
 	}
 	tab := make([][]T, len(c.chunks))
 	for i, ch := range c.chunks {
+		if len(ch) < chunkSize {
+			ch = append(make([]T, 0, len(ch)), ch...)
+		}
 		tab[i] = ch[:len(ch):len(ch)]
 	}
 	return chunkView[T]{chunks: &tab, n: int32(c.n)}
+}
+
+// reset empties the list, keeping the chunk being filled for reuse (views
+// never share it) unless full chunks came before it.
+func (c *chunkList[T]) reset() {
+	if len(c.chunks) == 1 && len(c.chunks[0]) < chunkSize {
+		c.chunks[0] = c.chunks[0][:0]
+	} else {
+		c.chunks = nil
+	}
+	c.n = 0
 }
 
 // chunkView is an immutable sequence: n elements from the off-th on of a

@@ -1,5 +1,7 @@
 package timeline
 
+import "slices"
+
 // The builders of an overview model take a track's marks, instants and
 // spark times in time order and keep a bucket of the grid as it is while it
 // holds fewer than collapseAt of them; a busier bucket is summarised. A
@@ -22,11 +24,12 @@ type markList struct {
 
 	// The bucket being filled: its marks while they are fewer than
 	// collapseAt, then its stretch (st) with stLast the mark in force.
-	open   bool
-	b      uint64
-	pend   []Mark
-	st     *stretch
-	stLast Mark
+	open      bool
+	b         uint64
+	pend      []Mark
+	st        stretch
+	collapsed bool // st holds the bucket
+	stLast    Mark
 	// owed is the end mark of the last stretch committed, not yet added
 	// (a stretch starting where it ends needs none).
 	owed    Mark
@@ -46,9 +49,12 @@ func (l *markList) add(g Grid, m Mark) {
 	}
 	if !l.open {
 		l.open, l.b, l.before = true, b, l.last
+		if l.pend == nil {
+			l.pend = make([]Mark, 0, collapseAt)
+		}
 		l.pend = l.pend[:0]
 	}
-	if l.st == nil {
+	if !l.collapsed {
 		l.pend = append(l.pend, m)
 		if len(l.pend) >= collapseAt {
 			l.collapse(g)
@@ -63,13 +69,13 @@ func (l *markList) add(g Grid, m Mark) {
 
 // collapse turns the open bucket's pending marks into its stretch.
 func (l *markList) collapse(g Grid) {
-	st := &stretch{n: uint32(len(l.pend))}
+	l.st = stretch{n: uint32(len(l.pend))}
 	at, state := g.start(l.b), l.before.State
 	for _, p := range l.pend {
-		st.d[state] += uint32(p.Time - at)
+		l.st.d[state] += uint32(p.Time - at)
 		at, state = p.Time, p.State
 	}
-	l.st, l.stLast = st, l.pend[len(l.pend)-1]
+	l.collapsed, l.stLast = true, l.pend[len(l.pend)-1]
 	l.pend = l.pend[:0]
 }
 
@@ -81,7 +87,7 @@ func (l *markList) commit(g Grid, final bool) {
 		return
 	}
 	l.open = false
-	if l.st == nil {
+	if !l.collapsed {
 		l.payOwed()
 		for _, p := range l.pend {
 			l.marks.add(p)
@@ -94,7 +100,7 @@ func (l *markList) commit(g Grid, final bool) {
 	if final {
 		end = l.stLast.Time
 	}
-	st := l.st
+	st := &l.st
 	st.d[l.stLast.State] += uint32(end - l.stLast.Time)
 	st.span = uint32(end - start)
 	st.endArg, st.endState, st.endReason = l.stLast.Arg, l.stLast.State, l.stLast.Reason
@@ -111,7 +117,16 @@ func (l *markList) commit(g Grid, final bool) {
 	l.owed = l.stLast
 	l.owed.Time, l.owed.woken = end, false
 	l.hasOwed = true
-	l.st = nil
+	l.collapsed = false
+}
+
+// reset empties the list for another track, keeping its scratch space and
+// what storage no snapshot shares.
+func (l *markList) reset() {
+	marks, sums, pend, cps := l.marks, l.sums, l.pend[:0], l.cps[:0]
+	marks.reset()
+	sums.reset()
+	*l = markList{marks: marks, sums: sums, pend: pend, cps: cps}
 }
 
 // payOwed adds the end mark of the last stretch, if one is owed.
@@ -140,7 +155,7 @@ func (l *markList) settle(g Grid, t uint64, final bool) {
 func (l *markList) track(end uint64) Track {
 	mv, sv := l.marks.view(), l.sums.view()
 	l.cps = extendCheckpoints(mv, sv, l.cps)
-	return Track{marks: mv, sums: sv, cps: sliceView(l.cps), end: end}
+	return Track{marks: mv, sums: sv, cps: sliceView(slices.Clone(l.cps)), end: end}
 }
 
 // instantList builds a HEC's instant events in time order; with a grid, a

@@ -224,3 +224,62 @@ func TestOverviewIsSmaller(t *testing.T) {
 		t.Errorf("overview holds %d marks and instants, exact %d: not much smaller", o, e)
 	}
 }
+
+// digest sums what a model shows: every track's time per state up to its
+// end, and its marks, instants and sparks.
+func digest(m *Model) [NumStates + 3]uint64 {
+	var d [NumStates + 3]uint64
+	add := func(tr *Track) {
+		t := tr.Durations(0, m.End)
+		for s := range t {
+			d[s] += t[s]
+		}
+		d[NumStates] += uint64(tr.Len())
+		for i := 0; i < tr.Len(); i++ {
+			d[NumStates+1] += tr.Mark(i).Time & 0xffff
+		}
+	}
+	for c := range m.HECs {
+		add(&m.HECs[c].Track)
+		d[NumStates+2] += uint64(m.HECs[c].CountInstants(0, m.End+1) + m.HECs[c].Sparks(SparkCreated, 0, m.End+1))
+	}
+	for i := range m.Threads {
+		add(&m.Threads[i].Track)
+	}
+	return d
+}
+
+// TestSnapshotsStayPut: snapshots taken while an overview is built do not
+// change as the builder goes on (it reuses the storage of retired threads).
+func TestSnapshotsStayPut(t *testing.T) {
+	data, err := os.ReadFile(overviewLogs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewOverviewBuilder(Grid{Shift: 14})
+	m := ingest.NewMerge(bytes.NewReader(data), ix, ingest.MergeOptions{})
+	var snaps []*Model
+	var digests [][NumStates + 3]uint64
+	n := 0
+	for e := m.Next(); e != nil; e = m.Next() {
+		b.Add(e)
+		if n++; n%997 == 0 {
+			s := b.Snapshot()
+			snaps, digests = append(snaps, s), append(digests, digest(s))
+		}
+	}
+	b.Finish()
+	b.Snapshot()
+	for i, s := range snaps {
+		if digest(s) != digests[i] {
+			t.Fatalf("snapshot %d (of %d events) changed after it was taken", i, s.Events)
+		}
+	}
+	if len(snaps) < 10 {
+		t.Fatalf("only %d snapshots", len(snaps))
+	}
+}

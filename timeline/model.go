@@ -242,6 +242,7 @@ type Builder struct {
 	pending     []int32                  // threads with an open bucket (with a grid)
 	arena       trackArena               // the tracks of finished threads (with a grid)
 	keep        func(uint32) bool        // the threads to keep (nil: all)
+	spare       []*markList              // mark lists of retired threads, for new ones
 	strs        []string
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
@@ -393,7 +394,11 @@ func (b *Builder) threadMark(t *threadBuilder, m Mark) {
 		return
 	}
 	if t.ml == nil {
-		t.ml = &markList{}
+		if n := len(b.spare); n > 0 {
+			t.ml, b.spare = b.spare[n-1], b.spare[:n-1]
+		} else {
+			t.ml = &markList{}
+		}
 	}
 	last := t.ml.last
 	hasLast := t.ml.marks.len() > 0 || t.ml.open
@@ -690,7 +695,10 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		}
 	case ingest.KindThreadLabel:
 		if th := b.kept(ev.Thread()); th != nil {
-			th.label = b.intern(ev.Data)
+			// Labels are mostly one per thread: kept without looking for
+			// an equal string.
+			th.label = int32(len(b.strs))
+			b.strs = append(b.strs, string(ev.Data))
 		}
 	case ingest.KindShutdown, ingest.KindCapDelete:
 		if c := ev.Cap; c >= 0 && int(c) < len(b.running) && b.running[c] != 0 {

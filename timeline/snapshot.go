@@ -258,6 +258,8 @@ func (b *Builder) settleThreads(final bool) {
 func (b *Builder) retire(t *threadBuilder) {
 	t.ml.payOwed()
 	t.stored, t.retired = b.arena.store(t.ml), true
+	t.ml.reset()
+	b.spare = append(b.spare, t.ml)
 	t.ml, t.busy = nil, false
 }
 
