@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"sync"
@@ -281,5 +282,50 @@ func TestSnapshotsStayPut(t *testing.T) {
 	}
 	if len(snaps) < 10 {
 		t.Fatalf("only %d snapshots", len(snaps))
+	}
+}
+
+// TestImpossibleIdsCostNothing: a block marker rewritten to capability 4095
+// and a thread id rewritten to 4,194,303 in a real log cost what the
+// capabilities and threads that occur cost, not their numbers.
+func TestImpossibleIdsCostNothing(t *testing.T) {
+	data, err := os.ReadFile(overviewLogs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := append([]byte(nil), data...)
+	for _, p := range ix.Pieces {
+		if p.Block && p.Cap == 1 {
+			bad[p.Offset+22], bad[p.Offset+23] = 0x0f, 0xff
+			break
+		}
+	}
+	rd := ingest.NewReader(bytes.NewReader(bad))
+	var ev ingest.Event
+	rewrote := false
+	for rd.Next(&ev) {
+		if ev.Kind == ingest.KindCreateThread && ev.Thread() > 3 && !rewrote {
+			binary.BigEndian.PutUint32(bad[ev.Offset+10:], 4194303)
+			rewrote = true
+		}
+	}
+	b := NewBuilder()
+	rd = ingest.NewReader(bytes.NewReader(bad))
+	for rd.Next(&ev) {
+		b.Add(&ev)
+	}
+	m := b.Snapshot()
+	if len(m.HECs) > capSlack || len(b.hecs) > capSlack {
+		t.Errorf("%d HECs for a log of 2 capabilities and a corrupt block", len(m.HECs))
+	}
+	if len(b.threadDense) > 1<<16 {
+		t.Errorf("the thread table has %d entries for %d threads", len(b.threadDense), len(m.Threads))
+	}
+	if !rewrote || m.ThreadIndex(4194303) < 0 {
+		t.Errorf("the rewritten thread is not in the model")
 	}
 }

@@ -243,6 +243,7 @@ type Builder struct {
 	arena       trackArena               // the tracks of finished threads (with a grid)
 	keep        func(uint32) bool        // the threads to keep (nil: all)
 	spare       []*markList              // mark lists of retired threads, for new ones
+	declared    int                      // capabilities the RTS declared
 	strs        []string
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
@@ -309,12 +310,31 @@ func (b *Builder) hec(c int32) *HECBuilder {
 	if c < 0 || c >= maxCaps {
 		return nil
 	}
+	if int(c) >= len(b.hecs)+capSlack && int(c) >= b.declared {
+		// Far beyond the capabilities seen or declared: a corrupt block
+		// marker, not a capability (its cost would follow the number).
+		b.anomalies++
+		return nil
+	}
 	for int(c) >= len(b.hecs) {
 		b.hecs = append(b.hecs, &HECBuilder{g: b.g})
 		b.msgs = append(b.msgs, instantList{})
 		b.running = append(b.running, 0)
 	}
 	return b.hecs[c]
+}
+
+// capSlack is how far beyond the capabilities seen or declared (by the
+// RTS's startup or capability creation) a capability number may be: GHC
+// numbers them densely from 0.
+const capSlack = 64
+
+// declare records that the RTS declared capability c.
+func (b *Builder) declare(c int32) {
+	if c >= 0 && c < maxCaps {
+		b.declared = max(b.declared, int(c)+1)
+		b.hec(c)
+	}
 }
 
 // denseThreads bounds the thread ids looked up by slice rather than map (GHC
@@ -336,23 +356,30 @@ func (b *Builder) kept(id uint32) *threadBuilder {
 
 // thread returns the builder of thread id, creating it.
 func (b *Builder) thread(id uint32) *threadBuilder {
-	if id < denseThreads {
-		if int(id) < len(b.threadDense) {
-			if i := b.threadDense[id]; i > 0 {
-				return b.threadAt(i - 1)
-			}
-		} else {
-			n := max(int(id)+1, 2*len(b.threadDense))
-			b.threadDense = append(b.threadDense, make([]int32, min(n, denseThreads)-len(b.threadDense))...)
+	if int(id) < len(b.threadDense) {
+		if i := b.threadDense[id]; i > 0 {
+			return b.threadAt(i - 1)
 		}
-		b.threadDense[id] = int32(b.threads.len()) + 1
-	} else {
+	}
+	if len(b.threadIdx) > 0 {
 		if i, ok := b.threadIdx[id]; ok {
 			return b.threadAt(i)
 		}
-		b.threadIdx[id] = int32(b.threads.len())
 	}
-	b.threads.add(threadBuilder{id: id, idx: int32(b.threads.len()), label: -1})
+	n := int32(b.threads.len())
+	// Ids far beyond the dense table (a corrupt id, or GHC's numbering in a
+	// long run) go in the map, so that one does not cost a table as long
+	// as its value.
+	if id < denseThreads && (int(id) < len(b.threadDense) || int(id) < 4*(int(n)+1024)) {
+		if int(id) >= len(b.threadDense) {
+			size := min(max(int(id)+1, 2*len(b.threadDense)), denseThreads)
+			b.threadDense = append(b.threadDense, make([]int32, size-len(b.threadDense))...)
+		}
+		b.threadDense[id] = n + 1
+	} else {
+		b.threadIdx[id] = n
+	}
+	b.threads.add(threadBuilder{id: id, idx: n, label: -1})
 	return b.threads.last()
 }
 
@@ -732,11 +759,11 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		}
 	case ingest.KindStartup:
 		for c := int32(0); c < int32(min(ev.Args[0], maxCaps)); c++ {
-			b.hec(c)
+			b.declare(c)
 		}
 	case ingest.KindCapCreate:
 		if ev.Args[0] < maxCaps {
-			b.hec(int32(ev.Args[0]))
+			b.declare(int32(ev.Args[0]))
 		}
 	}
 }
