@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -264,7 +265,7 @@ func (c *Chart) valueScale(h int) (float64, []ValueTick) {
 	}
 	if m == 0 {
 		// Nothing to scale (no data, or all zero): a bare axis.
-		return 1024, []ValueTick{{0, "0"}}
+		return 1024, []ValueTick{{Value: 0, Label: "0"}}
 	}
 	ticks := ByteTicks(m*1.04, n)
 	return m * 1.04, ticks
@@ -628,21 +629,7 @@ func (c *Chart) drawLegend(img *image.RGBA, l Layout, tf *typeface, colors []col
 }
 
 // fillRect paints r (clipped to img) with c.
-func fillRect(img *image.RGBA, r image.Rectangle, c color.RGBA) {
-	r = r.Intersect(img.Bounds())
-	if r.Empty() {
-		return
-	}
-	px := [4]uint8{c.R, c.G, c.B, c.A}
-	row := img.Pix[img.PixOffset(r.Min.X, r.Min.Y):]
-	first := row[:4*r.Dx()]
-	for i := 0; i < len(first); i += 4 {
-		copy(first[i:i+4], px[:])
-	}
-	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
-		copy(img.Pix[img.PixOffset(r.Min.X, y):], first)
-	}
-}
+func fillRect(img *image.RGBA, r image.Rectangle, c color.RGBA) { paint.FillRect(img, r, c) }
 
 // strokeRect draws the one-pixel outline of r.
 func strokeRect(img *image.RGBA, r image.Rectangle, c color.RGBA) {
@@ -656,37 +643,7 @@ func strokeRect(img *image.RGBA, r image.Rectangle, c color.RGBA) {
 // bottom, fractional), clipped to clip; the partly covered pixels at both
 // ends are blended by their coverage.
 func fillColumn(img *image.RGBA, clip image.Rectangle, x int, top, bottom float64, c color.RGBA) {
-	clip = clip.Intersect(img.Bounds())
-	if x < clip.Min.X || x >= clip.Max.X {
-		return
-	}
-	top = math.Max(top, float64(clip.Min.Y))
-	bottom = math.Min(bottom, float64(clip.Max.Y))
-	if !(bottom > top) {
-		return
-	}
-	y0, y1 := int(math.Floor(top)), int(math.Ceil(bottom))
-	if y1-y0 == 1 {
-		// Both edges in one pixel.
-		blend(img, x, y0, c, uint8((bottom-top)*255+0.5))
-		return
-	}
-	// Partly covered end pixels are blended; the rows between are set.
-	first, last := y0, y1-1
-	if cov := float64(y0+1) - top; cov < 0.996 {
-		blend(img, x, y0, c, uint8(cov*255+0.5))
-		first++
-	}
-	if cov := bottom - float64(last); cov < 0.996 {
-		blend(img, x, last, c, uint8(cov*255+0.5))
-		last--
-	}
-	i := img.PixOffset(x, first)
-	for y := first; y <= last; y++ {
-		p := img.Pix[i : i+4 : i+4]
-		p[0], p[1], p[2], p[3] = c.R, c.G, c.B, 0xff
-		i += img.Stride
-	}
+	paint.FillColumn(img, clip, x, top, bottom, c)
 }
 
 // lineColumn draws the part of a line of the given width that crosses

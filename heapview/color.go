@@ -2,68 +2,17 @@ package heapview
 
 import (
 	"image/color"
-	"math"
+
+	"github.com/hecscope/hecscope/paint"
 )
 
-// The band palette: 14 hues around the OKLCH colour wheel at three
-// lightness levels, so that neighbouring bands in a stack stay apart and
-// black text and lines remain readable over every colour.
-const (
-	paletteHues   = 14
-	paletteLevels = 3
-)
-
-var palette = buildPalette()
+// palette is paint's band palette: hues around the OKLCH colour wheel at
+// several lightness levels, none near a state colour.
+var palette = paint.BandPalette()
 
 // otherColor is the colour of the OTHER band: a neutral grey that no
 // palette colour resembles.
-var otherColor = color.RGBA{0xbd, 0xbd, 0xbd, 0xff}
-
-func buildPalette() []color.RGBA {
-	levels := [paletteLevels]struct{ l, c float64 }{
-		{0.72, 0.13}, {0.58, 0.12}, {0.84, 0.09},
-	}
-	out := make([]color.RGBA, 0, paletteHues*paletteLevels)
-	for _, lv := range levels {
-		for h := 0; h < paletteHues; h++ {
-			hue := (float64(h) + 0.5) * 2 * math.Pi / paletteHues
-			out = append(out, oklch(lv.l, lv.c, hue))
-		}
-	}
-	return out
-}
-
-// oklch converts an OKLCH colour (lightness 0–1, chroma, hue in radians) to
-// 8-bit sRGB, clamping colours outside the sRGB gamut.
-func oklch(l, c, h float64) color.RGBA {
-	a, b := c*math.Cos(h), c*math.Sin(h)
-	// OKLab → LMS (cube roots) → LMS → linear sRGB (Ottosson's matrices).
-	lc := l + 0.3963377774*a + 0.2158037573*b
-	mc := l - 0.1055613458*a - 0.0638541728*b
-	sc := l - 0.0894841775*a - 1.2914855480*b
-	lq, mq, sq := lc*lc*lc, mc*mc*mc, sc*sc*sc
-	r := 4.0767416621*lq - 3.3077115913*mq + 0.2309699292*sq
-	g := -1.2684380046*lq + 2.6097574011*mq - 0.3413193965*sq
-	bl := -0.0041960863*lq - 0.7034186147*mq + 1.7076147010*sq
-	return color.RGBA{srgb8(r), srgb8(g), srgb8(bl), 0xff}
-}
-
-// srgb8 gamma-encodes a linear channel value into 0–255.
-func srgb8(v float64) uint8 {
-	v = math.Max(0, math.Min(1, v))
-	if v <= 0.0031308 {
-		v *= 12.92
-	} else {
-		v = 1.055*math.Pow(v, 1/2.4) - 0.055
-	}
-	return uint8(math.Round(v * 255))
-}
-
-// paletteIndex is where a band name's colour lives in the palette: a hash
-// of the name, so that it does not depend on the file or the other bands.
-func paletteIndex(name string) int {
-	return int(hashName([]byte(name)) % uint32(len(palette)))
-}
+var otherColor = paint.OtherBand
 
 // ColorFor returns the colour of a band called name. It depends only on the
 // name, so a band has the same colour in every file; OtherName is grey.
@@ -71,7 +20,7 @@ func ColorFor(name string) color.RGBA {
 	if name == OtherName {
 		return otherColor
 	}
-	return palette[paletteIndex(name)]
+	return paint.BandColorFor(name)
 }
 
 // BandColors returns the colour of each band of bd. Each band gets
@@ -84,7 +33,7 @@ func ColorFor(name string) color.RGBA {
 func BandColors(bd *Bands) []color.RGBA {
 	out := make([]color.RGBA, bd.Len())
 	used := make([]bool, len(palette))
-	var hueUsed [paletteHues]bool
+	var hueUsed [paint.BandHues]bool
 	order := make([]int, bd.Len())
 	for i := range order {
 		order[i] = i
@@ -95,12 +44,12 @@ func BandColors(bd *Bands) []color.RGBA {
 			out[b] = otherColor
 			continue
 		}
-		start := paletteIndex(bd.Name(b))
+		start := paint.BandIndex(bd.Name(b))
 		pick := -1
 		for pass := 0; pass < 2 && pick < 0; pass++ {
 			i := start
 			for tries := 0; tries < len(palette); tries++ {
-				if !used[i] && (pass == 1 || !hueUsed[i%paletteHues]) {
+				if !used[i] && (pass == 1 || !hueUsed[palette[i].Hue]) {
 					pick = i
 					break
 				}
@@ -110,8 +59,8 @@ func BandColors(bd *Bands) []color.RGBA {
 		if pick < 0 {
 			pick = start // more bands than colours
 		}
-		used[pick], hueUsed[pick%paletteHues] = true, true
-		out[b] = palette[pick]
+		used[pick], hueUsed[palette[pick].Hue] = true, true
+		out[b] = palette[pick].Color
 	}
 	return out
 }

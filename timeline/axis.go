@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/hecscope/hecscope/paint"
 )
 
 // Axis maps times in nanoseconds to horizontal device pixels and back: the
@@ -71,19 +73,7 @@ func (a Axis) TickStep(minSpacing float64) uint64 {
 	if !(minSpacing > 0) {
 		minSpacing = 1
 	}
-	need := minSpacing / a.PixelsPerNs() // ns between ticks
-	step := uint64(1)
-	for {
-		for _, m := range [3]uint64{1, 2, 5} {
-			if s := step * m; float64(s) >= need {
-				return s
-			}
-		}
-		if step > math.MaxUint64/10 {
-			return step
-		}
-		step *= 10
-	}
+	return paint.TimeStep(minSpacing / a.PixelsPerNs())
 }
 
 // Ticks returns the major and minor ticks inside the range, in time order,

@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 )
 
 // Palette is the colours of what frames the data — background, text,
@@ -18,30 +19,19 @@ type Palette struct {
 	Line color.RGBA
 }
 
-// Light is the palette for light surroundings, as ThreadScope draws.
-var Light = Palette{
-	Background: color.RGBA{0xff, 0xff, 0xff, 0xff},
-	Text:       color.RGBA{0x20, 0x20, 0x20, 0xff},
-	Grid:       color.RGBA{0xe4, 0xe4, 0xe4, 0xff},
-	Axis:       color.RGBA{0x60, 0x60, 0x60, 0xff},
-	RowRule:    color.RGBA{0xc8, 0xc8, 0xc8, 0xff},
-	LabelOnBar: color.RGBA{0xff, 0xff, 0xff, 0xff},
-	Idle:       color.RGBA{0xd8, 0xd8, 0xd8, 0xff},
-	Line:       color.RGBA{0x10, 0x10, 0x10, 0xff},
+// palette returns the timeline palette of a paint theme.
+func palette(th paint.Theme) Palette {
+	return Palette{Background: th.Background, Text: th.Text, Grid: th.Grid, Axis: th.Axis, RowRule: th.Rule,
+		LabelOnBar: th.LabelOnBar, Idle: th.Idle, Line: th.Line}
 }
 
-// Dark is the palette for dark surroundings (a desktop's dark theme); its
-// background is that of Fyne's dark theme.
-var Dark = Palette{
-	Background: color.RGBA{0x17, 0x17, 0x18, 0xff},
-	Text:       color.RGBA{0xe4, 0xe4, 0xe4, 0xff},
-	Grid:       color.RGBA{0x34, 0x34, 0x38, 0xff},
-	Axis:       color.RGBA{0xa0, 0xa0, 0xa4, 0xff},
-	RowRule:    color.RGBA{0x48, 0x48, 0x4c, 0xff},
-	LabelOnBar: color.RGBA{0xff, 0xff, 0xff, 0xff},
-	Idle:       color.RGBA{0x50, 0x50, 0x54, 0xff},
-	Line:       color.RGBA{0xe8, 0xe8, 0xe8, 0xff},
-}
+// Light is the palette for light surroundings, as ThreadScope draws
+// (paint.Light's).
+var Light = palette(paint.Light)
+
+// Dark is the palette for dark surroundings (a desktop's dark theme);
+// paint.Dark's.
+var Dark = palette(paint.Dark)
 
 // PaletteFor returns Dark if dark is true, Light otherwise.
 func PaletteFor(dark bool) Palette {
@@ -51,35 +41,33 @@ func PaletteFor(dark bool) Palette {
 	return Light
 }
 
-// The data's colours follow ThreadScope where its users know them: running
-// code green, garbage collection orange, thread creation light blue, GC
-// requests cyan and dark blue, migration dark red, wakeups green, shutdown
-// brown; the thread states it never drew get colours of their own.
+// The data's colours are paint's inks (ThreadScope's where its users know
+// them).
 var (
-	ColourRunning   = color.RGBA{0x00, 0x64, 0x00, 0xff} // ThreadScope's running dark green
-	ColourGC        = color.RGBA{0xe8, 0x70, 0x10, 0xff} // ThreadScope's GC orange: GC threads working
-	ColourGCWaiting = color.RGBA{0xe4, 0xd4, 0xb4, 0xff} // ThreadScope's "GC waiting": synchronising, idle or done
-	ColourRunnable  = color.RGBA{0xc8, 0xdc, 0xa0, 0xff}
-	ColourBlocked   = color.RGBA{0xd0, 0x60, 0x60, 0xff}
-	ColourActivity  = color.RGBA{0x00, 0x64, 0x00, 0xff}
-	ColourMarker    = color.RGBA{0xe0, 0x40, 0xa0, 0xff} // ThreadScope draws bookmarks pink
+	ColourRunning   = paint.InkRunning.Color()
+	ColourGC        = paint.InkGCWork.Color() // GC threads working
+	ColourGCWaiting = paint.InkGCSync.Color() // synchronising, idle or done
+	ColourRunnable  = paint.InkRunnable.Color()
+	ColourBlocked   = paint.InkBlocked.Color()
+	ColourActivity  = paint.InkActivity.Color()
+	ColourMarker    = paint.InkMarker.Color()
 
-	ColourCreateThread  = color.RGBA{0x70, 0xb0, 0xf0, 0xff}
-	ColourMigrate       = color.RGBA{0x8b, 0x00, 0x00, 0xff}
-	ColourWakeup        = color.RGBA{0x00, 0x80, 0x00, 0xff}
-	ColourSeqGCRequest  = color.RGBA{0x00, 0xc0, 0xc0, 0xff}
-	ColourParGCRequest  = color.RGBA{0x00, 0x00, 0x8b, 0xff}
-	ColourShutdown      = color.RGBA{0x80, 0x50, 0x20, 0xff}
-	ColourUserMessage   = color.RGBA{0xb0, 0x20, 0x20, 0xff}
-	ColourLogMessage    = color.RGBA{0x60, 0x60, 0x60, 0xff}
-	ColourSparkCreated  = color.RGBA{0x00, 0x64, 0x00, 0xff}
-	ColourSparkConvert  = color.RGBA{0x40, 0xc0, 0x40, 0xff}
-	ColourSparkFizzled  = color.RGBA{0x90, 0x90, 0x90, 0xff}
-	ColourSparkGCd      = color.RGBA{0xff, 0xa5, 0x00, 0xff}
-	ColourSparkOverflow = color.RGBA{0xe0, 0x00, 0x00, 0xff}
-	ColourSparkDud      = color.RGBA{0xc0, 0xc0, 0xc0, 0xff}
-	ColourSparkStolen   = color.RGBA{0x30, 0x60, 0xd0, 0xff}
-	ColourSparkPool     = color.RGBA{0x50, 0x80, 0xc0, 0xff}
+	ColourCreateThread  = paint.InkCreateThread.Color()
+	ColourMigrate       = paint.InkMigrate.Color()
+	ColourWakeup        = paint.InkWakeup.Color()
+	ColourSeqGCRequest  = paint.InkSeqGCRequest.Color()
+	ColourParGCRequest  = paint.InkParGCRequest.Color()
+	ColourShutdown      = paint.InkShutdown.Color()
+	ColourUserMessage   = paint.InkUserMessage.Color()
+	ColourLogMessage    = paint.InkLogMessage.Color()
+	ColourSparkCreated  = paint.InkSparkCreated.Color()
+	ColourSparkConvert  = paint.InkSparkConverted.Color()
+	ColourSparkFizzled  = paint.InkSparkFizzled.Color()
+	ColourSparkGCd      = paint.InkSparkGCd.Color()
+	ColourSparkOverflow = paint.InkSparkOverflowed.Color()
+	ColourSparkDud      = paint.InkSparkDud.Color()
+	ColourSparkStolen   = paint.InkSparkStolen.Color()
+	ColourSparkPool     = paint.InkSparkPool.Color()
 )
 
 // StateColour returns the colour of a state; idle and finished are the
@@ -101,24 +89,8 @@ func StateColour(s State) color.RGBA {
 }
 
 // BlockedColour returns the colour of a thread blocked for reason st: one
-// shade of red per family of reasons.
-func BlockedColour(st ingest.StopStatus) color.RGBA {
-	switch st {
-	case ingest.StopBlockedMVar, ingest.StopBlockedMVarRead:
-		return color.RGBA{0xd0, 0x50, 0x50, 0xff}
-	case ingest.StopBlockedBlackHole:
-		return color.RGBA{0x50, 0x30, 0x30, 0xff}
-	case ingest.StopBlockedSTM:
-		return color.RGBA{0xa0, 0x40, 0xc0, 0xff}
-	case ingest.StopBlockedRead, ingest.StopBlockedWrite, ingest.StopBlockedDelay:
-		return color.RGBA{0x70, 0x90, 0xc0, 0xff}
-	case ingest.StopForeignCall, ingest.StopBlockedCCall, ingest.StopBlockedCCallIntr:
-		return color.RGBA{0xc0, 0xa0, 0x40, 0xff}
-	case ingest.StopBlockedThrowTo:
-		return color.RGBA{0xe0, 0x80, 0x20, 0xff}
-	}
-	return ColourBlocked
-}
+// colour per family of reasons (paint.BlockedInk).
+func BlockedColour(st ingest.StopStatus) color.RGBA { return paint.BlockedInk(uint8(st)).Color() }
 
 // InstantColour returns the colour of an instant event's tick.
 func InstantColour(k InstantKind) color.RGBA {
