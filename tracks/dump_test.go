@@ -1,0 +1,70 @@
+package tracks
+
+import (
+	"context"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hecscope/hecscope/eventlog"
+)
+
+// TestDumpPictures writes frames and exports of real logs for a person to
+// look at, when HECSCOPE_DUMP names a directory: light and dark, scale 1
+// and 2, of parwork-N2 and of the logs HECSCOPE_DUMP_LOGS lists
+// (colon-separated). Without it the test is skipped.
+func TestDumpPictures(t *testing.T) {
+	dir := os.Getenv("HECSCOPE_DUMP")
+	if dir == "" {
+		t.Skip("HECSCOPE_DUMP not set")
+	}
+	logs := []string{"../testdata/ghc-9.0.2/parwork-N2.eventlog"}
+	if more := os.Getenv("HECSCOPE_DUMP_LOGS"); more != "" {
+		logs = append(logs, strings.Split(more, ":")...)
+	}
+	for _, path := range logs {
+		lg, err := eventlog.Open(context.Background(), path, eventlog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(path), ".eventlog")
+		for _, dark := range []bool{false, true} {
+			for _, scale := range []float64{1, 2} {
+				v := New(lg)
+				v.SetHeap(lg.Heap, lg.Profile)
+				v.SetSize(int(1600*scale), int(1000*scale), scale)
+				v.SetDark(dark)
+				theme := "light"
+				if dark {
+					theme = "dark"
+				}
+				out := filepath.Join(dir, name+"-"+theme+"-x"+strings.TrimSuffix(strings.TrimSuffix(
+					strings.Replace(formatScale(scale), ".", "_", 1), "_0"), ".")+".png")
+				writePNG(t, out, v)
+			}
+		}
+		lg.Close()
+	}
+}
+
+func formatScale(s float64) string {
+	if s == 2 {
+		return "2"
+	}
+	return "1"
+}
+
+func writePNG(t *testing.T, path string, v *View) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, v.Render()); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", path)
+}

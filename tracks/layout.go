@@ -1,0 +1,304 @@
+package tracks
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// Group is a collapsible group of tracks.
+type Group uint8
+
+// The groups, in the order they are shown.
+const (
+	GroupActivity Group = iota // the run's utilisation, then each HEC's
+	GroupHECs                  // one track per HEC: its states, thread ids, instant events
+	GroupThreads               // one track per thread
+	GroupSparks                // per HEC spark rates and pool size
+	GroupUser                  // markers, START/STOP spans by label and by thread
+	GroupHeap                  // heap size, live data, allocation, profile bands
+	GroupGC                    // GC pauses
+	NumGroups
+)
+
+var groupNames = [NumGroups]string{"Activity", "HECs", "Threads", "Sparks", "User events", "Heap", "GC"}
+
+// String returns the group's title, such as "Threads".
+func (g Group) String() string {
+	if g < NumGroups {
+		return groupNames[g]
+	}
+	return "invalid"
+}
+
+// Kind is what a track shows.
+type Kind uint8
+
+// Track kinds. A TrackID's ID says which HEC, thread or label.
+const (
+	KindActivity    Kind = iota + 1 // the whole run's utilisation graph (ID 0)
+	KindHECActivity                 // a HEC's utilisation graph (ID: HEC)
+	KindHEC                         // a HEC's states (ID: HEC)
+	KindThread                      // a thread's states (ID: thread id)
+	KindSparks                      // a HEC's spark rates and pool (ID: HEC)
+	KindMarkers                     // user markers and bookmarks (ID 0)
+	KindUserLabel                   // START/STOP spans of one label (ID: label's index in the overview's strings)
+	KindUserThread                  // START/STOP spans begun by one thread (ID: thread id)
+	KindHeap                        // heap size, live data and blocks (ID 0)
+	KindAlloc                       // allocation rate (ID 0)
+	KindBands                       // heap-profile bands (ID 0)
+	KindGC                          // GC pauses (ID 0)
+)
+
+// TrackID identifies a track across models and frames: threads by id,
+// never by index.
+type TrackID struct {
+	Kind Kind
+	ID   uint32
+}
+
+// group returns the group of a track kind.
+func (k Kind) group() Group {
+	switch k {
+	case KindActivity, KindHECActivity:
+		return GroupActivity
+	case KindHEC:
+		return GroupHECs
+	case KindThread:
+		return GroupThreads
+	case KindSparks:
+		return GroupSparks
+	case KindMarkers, KindUserLabel, KindUserThread:
+		return GroupUser
+	case KindHeap, KindAlloc, KindBands:
+		return GroupHeap
+	}
+	return GroupGC
+}
+
+// defaultHeight returns a track kind's height in points.
+func (k Kind) defaultHeight() float64 {
+	switch k {
+	case KindActivity:
+		return 88
+	case KindHECActivity:
+		return 36
+	case KindHEC:
+		return 34
+	case KindThread:
+		return 16
+	case KindSparks:
+		return 56
+	case KindMarkers:
+		return 24
+	case KindUserLabel, KindUserThread:
+		return 18
+	case KindHeap:
+		return 110
+	case KindAlloc:
+		return 48
+	case KindBands:
+		return 130
+	}
+	return 28 // KindGC
+}
+
+// Sizes in points.
+const (
+	titleHeight  = 22  // a group's title row
+	minTrack     = 8   // the least height a track can be resized to
+	maxTrack     = 600 // the most
+	headerWidth  = 200 // the track headers' column
+	axisHeight   = 30  // the sticky time axis
+	scrollbarW   = 10  // the scroll bar's gutter on the right
+	resizeHandle = 4   // the bottom band of a header that resizes its track
+	pinWidth     = 16  // the pin toggle at a header's right end
+	textPt       = 11  // text size
+	smallPt      = 9.5 // text size on small tracks and in the legend's counts
+)
+
+// row is one row of the layout: a group's title or a track, at content y
+// (device pixels from the top of its area) with height h.
+type row struct {
+	y, h  int
+	group Group
+	title bool
+	id    TrackID
+}
+
+// layout is where the rows go: pinned tracks in their area, the others in
+// the scrolled area. It is rebuilt when the tracks or their states change.
+type layout struct {
+	pinned, rows []row
+	pinnedH      int // height of the pinned area's content
+	contentH     int // height of the scrolled area's content
+	scale        float64
+	ov           *timeline.Model
+	nThreads     int
+	version      int
+}
+
+// trackSet is the tracks each group has for a model and heap: what exists,
+// before collapsing and pinning.
+func (v *View) trackSet(g Group) []TrackID {
+	ov := v.overview()
+	var ids []TrackID
+	switch g {
+	case GroupActivity:
+		if ov != nil && len(ov.HECs) > 0 {
+			ids = append(ids, TrackID{KindActivity, 0})
+			if len(ov.HECs) > 1 {
+				for c := range ov.HECs {
+					ids = append(ids, TrackID{KindHECActivity, uint32(c)})
+				}
+			}
+		}
+	case GroupHECs:
+		if ov != nil {
+			for c := range ov.HECs {
+				ids = append(ids, TrackID{KindHEC, uint32(c)})
+			}
+		}
+	case GroupThreads:
+		if ov != nil {
+			for i := range ov.Threads {
+				ids = append(ids, TrackID{KindThread, ov.Threads[i].ID})
+			}
+		}
+	}
+	return ids
+}
+
+// height returns a track's height in device pixels.
+func (v *View) height(id TrackID) int {
+	pt, ok := v.heights[id]
+	if !ok {
+		pt = id.Kind.defaultHeight()
+	}
+	return max(int(pt*v.scale+0.5), 1)
+}
+
+// ensureLayout rebuilds the layout if the model, the heap or a setting
+// changed since it was built.
+func (v *View) ensureLayout() *layout {
+	ov := v.overview()
+	nth := 0
+	if ov != nil {
+		nth = len(ov.Threads)
+	}
+	l := &v.lay
+	if l.version == v.version && l.ov == ov && l.nThreads == nth && l.scale == v.scale {
+		return l
+	}
+	l.ov, l.nThreads, l.scale, l.version = ov, nth, v.scale, v.version
+	l.pinned, l.rows = l.pinned[:0], l.rows[:0]
+	y := 0
+	exists := map[TrackID]bool{}
+	for _, id := range v.pins {
+		exists[id] = false
+	}
+	th := int(titleHeight*v.scale + 0.5)
+	for g := Group(0); g < NumGroups; g++ {
+		ids := v.trackSet(g)
+		if len(ids) == 0 {
+			continue
+		}
+		l.rows = append(l.rows, row{y: y, h: th, group: g, title: true})
+		y += th
+		for _, id := range ids {
+			if _, pinned := exists[id]; pinned {
+				exists[id] = true
+				continue
+			}
+			if v.collapsed[g] {
+				continue
+			}
+			h := v.height(id)
+			l.rows = append(l.rows, row{y: y, h: h, group: g, id: id})
+			y += h
+		}
+	}
+	l.contentH = y
+	y = 0
+	for _, id := range v.pins {
+		if !exists[id] {
+			continue // its thread or HEC is gone from the model
+		}
+		h := v.height(id)
+		l.pinned = append(l.pinned, row{y: y, h: h, group: id.Kind.group(), id: id})
+		y += h
+	}
+	l.pinnedH = y
+	return l
+}
+
+// visible returns the rows of rs that overlap content [y0, y1).
+func visible(rs []row, y0, y1 int) []row {
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].y+rs[i].h > y0 })
+	j := i
+	for j < len(rs) && rs[j].y < y1 {
+		j++
+	}
+	return rs[i:j]
+}
+
+// find returns the row of the track id in rs and whether there is one.
+func find(rs []row, id TrackID) (row, bool) {
+	for _, r := range rs {
+		if !r.title && r.id == id {
+			return r, true
+		}
+	}
+	return row{}, false
+}
+
+// Name returns a track's full name, as its header shows it (cut to fit).
+func (v *View) Name(id TrackID) string {
+	ov := v.overview()
+	switch id.Kind {
+	case KindActivity:
+		return "All HECs"
+	case KindHECActivity:
+		return "HEC " + itoa(id.ID) + " activity"
+	case KindHEC:
+		return "HEC " + itoa(id.ID)
+	case KindThread:
+		return threadName(ov, id.ID)
+	case KindSparks:
+		return "HEC " + itoa(id.ID) + " sparks"
+	case KindMarkers:
+		return "Markers"
+	case KindUserLabel:
+		if ov != nil {
+			return ov.String(int32(id.ID))
+		}
+	case KindUserThread:
+		return "spans of " + threadName(ov, id.ID)
+	case KindHeap:
+		return "Heap"
+	case KindAlloc:
+		return "Allocation rate"
+	case KindBands:
+		if v.profile != nil {
+			return "Heap profile (" + heapview.BreakdownName(v.profile.Breakdown) + ")"
+		}
+		return "Heap profile"
+	case KindGC:
+		return "GC pauses"
+	}
+	return ""
+}
+
+// threadName names a thread by id and label: "thread 5", "5 worker".
+func threadName(m *timeline.Model, id uint32) string {
+	if m != nil {
+		if th := m.ThreadByID(id); th != nil && th.Label >= 0 {
+			return itoa(id) + " " + m.String(th.Label)
+		}
+	}
+	return "thread " + itoa(id)
+}
+
+func itoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }

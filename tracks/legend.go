@@ -1,0 +1,137 @@
+package tracks
+
+import (
+	"image"
+	"image/color"
+
+	"github.com/hecscope/hecscope/paint"
+)
+
+// legendMaxLines is how many lines of legend a frame shows (an export
+// shows all of them).
+const legendMaxLines = 3
+
+// legendItem is one entry of the legend: a swatch and its one name.
+type legendItem struct {
+	ink  paint.Ink // paint.NumInks for a heap band
+	name string
+	col  color.RGBA
+	line bool // a line's swatch, not a box's
+}
+
+// legendCache keeps the legend's items for a layout version.
+type legendCache struct {
+	version int
+	dark    bool
+	items   []legendItem
+}
+
+// legendItems returns the legend's entries: every state and event once,
+// by its one name, for the groups shown.
+func (v *View) legendItems() []legendItem {
+	l := v.ensureLayout()
+	if v.legendCache.items != nil && v.legendCache.version == l.version && v.legendCache.dark == v.theme.Dark {
+		return v.legendCache.items
+	}
+	shown := [NumGroups]bool{}
+	for _, r := range l.rows {
+		shown[r.group] = shown[r.group] || !r.title
+	}
+	for _, r := range l.pinned {
+		shown[r.group] = true
+	}
+	var items []legendItem
+	add := func(line bool, inks ...paint.Ink) {
+		for _, k := range inks {
+			items = append(items, legendItem{ink: k, name: k.Name(), col: v.theme.Ink(k), line: line})
+		}
+	}
+	if shown[GroupActivity] || shown[GroupHECs] || shown[GroupThreads] {
+		add(false, paint.InkRunning)
+	}
+	if shown[GroupThreads] {
+		add(false, paint.InkRunnable, paint.InkBlockedMVar, paint.InkBlockedBlackHole, paint.InkBlockedSTM,
+			paint.InkBlockedIO, paint.InkForeignCall, paint.InkBlockedThrowTo, paint.InkBlocked)
+	}
+	if shown[GroupActivity] || shown[GroupHECs] {
+		add(false, paint.InkGCSync, paint.InkGCWork, paint.InkGCIdle, paint.InkGCDone)
+	}
+	if shown[GroupHECs] {
+		add(false, paint.InkCreateThread, paint.InkMigrate, paint.InkWakeup, paint.InkSeqGCRequest,
+			paint.InkParGCRequest, paint.InkShutdown, paint.InkUserMessage, paint.InkLogMessage)
+	}
+	v.legendCache = legendCache{version: l.version, dark: v.theme.Dark, items: items}
+	return items
+}
+
+// legendLayout places the legend's items in rows across width w at scale
+// s, and returns each item's box (relative to the legend's top left) and
+// the number of lines.
+func legendLayout(items []legendItem, w int, s float64) ([]image.Rectangle, int) {
+	face := paint.FaceFor(paint.Regular, smallPt, s)
+	lineH := face.Height() + px(6, s)
+	box := px(10, s)
+	x, y := px(8, s), px(4, s)
+	lines := 0
+	if len(items) > 0 {
+		lines = 1
+	}
+	out := make([]image.Rectangle, len(items))
+	for i, it := range items {
+		iw := box + px(4, s) + face.Width(it.name)
+		if x+iw > w-px(8, s) && x > px(8, s) {
+			x = px(8, s)
+			y += lineH
+			lines++
+		}
+		out[i] = image.Rect(x, y, x+iw, y+lineH)
+		x += iw + px(14, s)
+	}
+	return out, lines
+}
+
+// legendHeight returns the height of a legend of at most maxLines lines
+// (0 for no limit) across width w.
+func (v *View) legendHeight(w, maxLines int) int {
+	items := v.legendItems()
+	if len(items) == 0 {
+		return 0
+	}
+	_, lines := legendLayout(items, w, v.scale)
+	if maxLines > 0 {
+		lines = min(lines, maxLines)
+	}
+	face := paint.FaceFor(paint.Regular, smallPt, v.scale)
+	return lines*(face.Height()+px(6, v.scale)) + px(8, v.scale)
+}
+
+// drawLegend draws the legend in its strip.
+func (f *frame) drawLegend() {
+	a := f.g.legend
+	if a.Empty() {
+		return
+	}
+	c := f.c
+	c.PushClip(a)
+	defer c.PopClip()
+	c.Fill(a, f.th.Header)
+	c.Fill(image.Rect(a.Min.X, a.Min.Y, a.Max.X, a.Min.Y+1), f.th.Rule)
+	items := f.v.legendItems()
+	boxes, _ := legendLayout(items, a.Dx(), f.s)
+	box := px(10, f.s)
+	for i, it := range items {
+		r := boxes[i].Add(a.Min)
+		if r.Min.Y >= a.Max.Y {
+			break
+		}
+		mid := float64(r.Min.Y+r.Max.Y) / 2
+		sw := image.Rect(r.Min.X, int(mid)-box/2, r.Min.X+box, int(mid)-box/2+box)
+		if it.line {
+			c.Fill(image.Rect(sw.Min.X, int(mid)-max(1, px(1, f.s)), sw.Max.X, int(mid)+max(1, px(1, f.s))), it.col)
+		} else {
+			c.Fill(sw, it.col)
+			paint.StrokeRect(c, sw, paint.WithAlpha(f.th.Text, 0x40))
+		}
+		c.Text(f.small, it.name, sw.Max.X+px(4, f.s), f.small.Baseline(mid), f.th.Text)
+	}
+}

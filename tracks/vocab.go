@@ -1,0 +1,183 @@
+package tracks
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// stateInk returns the ink of a state (blocked ones by the stop status
+// reason); InkIdle and InkFinished are not drawn.
+func stateInk(s timeline.State, reason uint8) paint.Ink {
+	switch s {
+	case timeline.StateRunning:
+		return paint.InkRunning
+	case timeline.StateRunnable:
+		return paint.InkRunnable
+	case timeline.StateGCSync:
+		return paint.InkGCSync
+	case timeline.StateGCWork:
+		return paint.InkGCWork
+	case timeline.StateGCIdle:
+		return paint.InkGCIdle
+	case timeline.StateGCDone:
+		return paint.InkGCDone
+	case timeline.StateBlocked:
+		return paint.BlockedInk(reason)
+	case timeline.StateFinished:
+		return paint.InkFinished
+	}
+	return paint.InkIdle
+}
+
+// drawn reports whether an ink is drawn on a state track (idle and
+// finished are the background).
+func drawn(k paint.Ink) bool { return k != paint.InkIdle && k != paint.InkFinished }
+
+// stateName returns the one name of a state: its ink's.
+func stateName(s timeline.State) string { return stateInk(s, 0).Name() }
+
+// instantInk returns the ink of an instant event's tick.
+func instantInk(k timeline.InstantKind) paint.Ink {
+	switch k {
+	case timeline.InstantCreateThread, timeline.InstantCreateSparkThread:
+		return paint.InkCreateThread
+	case timeline.InstantMigrateThread:
+		return paint.InkMigrate
+	case timeline.InstantWakeupThread:
+		return paint.InkWakeup
+	case timeline.InstantRequestSeqGC:
+		return paint.InkSeqGCRequest
+	case timeline.InstantRequestParGC:
+		return paint.InkParGCRequest
+	case timeline.InstantShutdown:
+		return paint.InkShutdown
+	case timeline.InstantUserMessage:
+		return paint.InkUserMessage
+	case timeline.InstantUserMarker:
+		return paint.InkMarker
+	}
+	return paint.InkLogMessage
+}
+
+// sparkInk returns the ink of a spark kind's curve.
+func sparkInk(k timeline.SparkKind) paint.Ink {
+	return [timeline.NumSparkKinds]paint.Ink{paint.InkSparkCreated, paint.InkSparkDud, paint.InkSparkOverflowed,
+		paint.InkSparkConverted, paint.InkSparkStolen, paint.InkSparkFizzled, paint.InkSparkGCd}[k%timeline.NumSparkKinds]
+}
+
+// blockedText says on what a thread blocked: "MVar", "black hole".
+func blockedText(st ingest.StopStatus) string {
+	switch st {
+	case ingest.StopBlockedMVar:
+		return "MVar"
+	case ingest.StopBlockedMVarRead:
+		return "MVar read"
+	case ingest.StopBlockedBlackHole:
+		return "black hole"
+	case ingest.StopBlockedSTM:
+		return "STM"
+	case ingest.StopBlockedRead:
+		return "I/O read"
+	case ingest.StopBlockedWrite:
+		return "I/O write"
+	case ingest.StopBlockedDelay:
+		return "delay"
+	case ingest.StopForeignCall, ingest.StopBlockedCCall, ingest.StopBlockedCCallIntr:
+		return "foreign call"
+	case ingest.StopBlockedThrowTo:
+		return "throwTo"
+	case ingest.StopBlockedDoProc:
+		return "process"
+	case ingest.StopBlockedGA, ingest.StopBlockedGANoSend:
+		return "globalise"
+	}
+	return ""
+}
+
+// stopText says why a thread stopped running ("" for no reason given).
+func stopText(st ingest.StopStatus) string {
+	switch st {
+	case ingest.StopNoStatus:
+		return ""
+	case ingest.StopHeapOverflow:
+		return "heap overflow (needs a GC)"
+	case ingest.StopStackOverflow:
+		return "stack overflow"
+	case ingest.StopYielding:
+		return "yielding"
+	case ingest.StopFinished:
+		return "finished"
+	case ingest.StopMigrating:
+		return "migrating"
+	case ingest.StopForeignCall:
+		return "foreign call"
+	}
+	if b := blockedText(st); b != "" {
+		return "blocked on " + b
+	}
+	if st.Blocked() {
+		return "blocked"
+	}
+	return "status " + strconv.Itoa(int(st))
+}
+
+// threadStateText describes a thread's state from its mark: "running on
+// HEC 1", "blocked on MVar", "runnable".
+func threadStateText(mk timeline.Mark) string {
+	switch mk.State {
+	case timeline.StateRunning:
+		return "running on HEC " + itoa(mk.Arg)
+	case timeline.StateBlocked:
+		s := "blocked"
+		if b := blockedText(mk.Stop()); b != "" {
+			s += " on " + b
+		}
+		if mk.Arg != 0 && mk.Stop() == ingest.StopBlockedBlackHole {
+			s += " owned by thread " + itoa(mk.Arg)
+		}
+		return s
+	case timeline.StateIdle:
+		return "not yet created"
+	}
+	return stateName(mk.State)
+}
+
+// mixText lists the states of durations by their share, largest first:
+// "running 62%, GC work 20%, idle 18%".
+func mixText(d *timeline.Durations) string {
+	total := d.Total()
+	if total == 0 {
+		return "nothing recorded"
+	}
+	type part struct {
+		s  timeline.State
+		ns uint64
+	}
+	var parts []part
+	for s := timeline.State(0); s < timeline.NumStates; s++ {
+		if d[s] > 0 {
+			parts = append(parts, part{s, d[s]})
+		}
+	}
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].ns > parts[j].ns })
+	var out []string
+	for _, p := range parts {
+		out = append(out, stateName(p.s)+" "+paint.Percent(float64(p.ns)/float64(total)))
+	}
+	return strings.Join(out, ", ")
+}
+
+// gcText describes a GC: "minor GC (gen 0), pause 1.2 ms".
+func gcText(g *heapview.GC) string {
+	kind := "minor GC"
+	if g.Major() {
+		kind = "major GC"
+	}
+	return kind + " (gen " + strconv.Itoa(int(g.Gen)) + "), pause " + paint.Duration(g.Pause())
+}
