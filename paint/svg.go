@@ -175,7 +175,7 @@ func (s *SVG) PushClip(r image.Rectangle) {
 	r = r.Intersect(s.clip())
 	s.clips = append(s.clips, r)
 	s.nclip++
-	fmt.Fprintf(&s.body, "<clipPath id=\"c%d\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath>\n<g clip-path=\"url(#c%d)\">\n",
+	fmt.Fprintf(&s.body, "<defs><clipPath id=\"c%d\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath></defs>\n<g clip-path=\"url(#c%d)\">\n",
 		s.nclip, r.Min.X, r.Min.Y, r.Dx(), r.Dy(), s.nclip)
 }
 

@@ -68,7 +68,6 @@ func (v *View) newFrame(c paint.Canvas, g geometry, from, to uint64, scrollY int
 	if v.src != nil {
 		f.m = timeline.ModelFor(v.src, from, to, float64(to-from)/float64(max(f.n, 1)), v.ready)
 	}
-	v.lastModel = f.m
 	f.face = paint.FaceFor(paint.Regular, textPt, f.s)
 	f.small = paint.FaceFor(paint.Regular, smallPt, f.s)
 	f.bold = paint.FaceFor(paint.Bold, textPt, f.s)
@@ -96,7 +95,9 @@ func (v *View) drawFrame(c paint.Canvas, g geometry, from, to uint64, scrollY in
 		f.drawRows(pinned, g.pinned, g.pinned.Min.Y)
 		c.Fill(image.Rect(0, g.pinned.Max.Y-max(1, px(1, f.s)), g.pinned.Max.X, g.pinned.Max.Y), f.th.Axis)
 	}
+	f.drawMarkerLines(image.Rect(g.plot.Min.X, g.pinned.Min.Y, g.plot.Max.X, g.tracks.Max.Y))
 	f.drawAxis()
+	f.drawAxisFlags()
 	f.drawLegend()
 	if !export {
 		f.drawScrollbar(l)
@@ -345,6 +346,22 @@ func (f *frame) drawTrack(id TrackID, y0, y1 int) {
 		f.drawHEC(int(id.ID), y0, y1)
 	case KindThread:
 		f.drawThread(id, y0, y1)
+	case KindSparks:
+		f.drawSparks(int(id.ID), y0, y1)
+	case KindMarkers:
+		f.drawMarkerTrack(y0, y1)
+	case KindUserLabel:
+		f.drawUserLabel(int32(id.ID), y0, y1)
+	case KindUserThread:
+		f.drawUserThread(id.ID, y0, y1)
+	case KindHeap:
+		f.drawHeap(y0, y1)
+	case KindAlloc:
+		f.drawAlloc(y0, y1)
+	case KindBands:
+		f.drawBands(y0, y1)
+	case KindGC:
+		f.drawGCs(y0, y1)
 	}
 }
 

@@ -43,6 +43,16 @@ func TestDumpPictures(t *testing.T) {
 				out := filepath.Join(dir, name+"-"+theme+"-x"+strings.TrimSuffix(strings.TrimSuffix(
 					strings.Replace(formatScale(scale), ".", "_", 1), "_0"), ".")+".png")
 				writePNG(t, out, v)
+				if scale == 1 {
+					writeExports(t, strings.TrimSuffix(out, ".png")+"-export", v)
+					// Scrolled to the bottom; then zoomed into the middle.
+					v.ScrollBy(1e9)
+					writePNG(t, strings.TrimSuffix(out, ".png")+"-bottom.png", v)
+					from, to := v.Range()
+					v.SetRange(from+(to-from)/2, from+(to-from)/2+(to-from)/50)
+					v.ScrollBy(1e9)
+					writePNG(t, strings.TrimSuffix(out, ".png")+"-zoom-bottom.png", v)
+				}
 			}
 		}
 		lg.Close()
@@ -67,4 +77,29 @@ func writePNG(t *testing.T, path string, v *View) {
 		t.Fatal(err)
 	}
 	t.Logf("wrote %s", path)
+}
+
+func writeExports(t *testing.T, base string, v *View) {
+	t.Helper()
+	for _, svg := range []bool{false, true} {
+		path := base + ".png"
+		if svg {
+			path = base + ".svg"
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := ExportOptions{MaxHeight: 6000}
+		if svg {
+			err = v.ExportSVG(f, opt)
+		} else {
+			err = v.ExportPNG(f, opt)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		t.Logf("wrote %s", path)
+	}
 }

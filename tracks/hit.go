@@ -410,6 +410,9 @@ func (f *frame) hitActivity(h *Hit, id TrackID, col, y0, y1 int) {
 // hitInstants describes the instant events within a pixel or two of
 // column col of HEC c; false if there are none.
 func (f *frame) hitInstants(h *Hit, c int, hec *timeline.HEC, col, y0, y1 int) bool {
+	if f.instantColumns(hec) == nil {
+		return false
+	}
 	t0, _ := f.colRange(col - 1)
 	_, t1 := f.colRange(col + 1)
 	var first timeline.Instant

@@ -167,6 +167,42 @@ func (v *View) trackSet(g Group) []TrackID {
 				ids = append(ids, TrackID{KindThread, ov.Threads[i].ID})
 			}
 		}
+	case GroupSparks:
+		if ov != nil {
+			for c := range ov.HECs {
+				if h := &ov.HECs[c]; h.HasSparkEvents() || h.NumSparkSamples() > 0 {
+					ids = append(ids, TrackID{KindSparks, uint32(c)})
+				}
+			}
+		}
+	case GroupUser:
+		if ov != nil && ov.NumMarkers() > 0 || len(v.bookmarks) > 0 {
+			ids = append(ids, TrackID{KindMarkers, 0})
+		}
+		if ov != nil {
+			for i := range ov.Labels {
+				ids = append(ids, TrackID{KindUserLabel, uint32(ov.Labels[i].Label)})
+			}
+			for _, id := range v.userIndex().threads {
+				ids = append(ids, TrackID{KindUserThread, id})
+			}
+		}
+	case GroupHeap:
+		if h := v.heap; h != nil {
+			if h.Size.Len() > 0 || h.Live.Len() > 0 || h.Blocks.Len() > 0 {
+				ids = append(ids, TrackID{KindHeap, 0})
+			}
+			if h.Allocated.Len() > 1 {
+				ids = append(ids, TrackID{KindAlloc, 0})
+			}
+		}
+		if v.bands != nil && v.bands.Samples() > 0 && v.bands.Len() > 0 && v.bands.Source == heapview.FromEventlog {
+			ids = append(ids, TrackID{KindBands, 0})
+		}
+	case GroupGC:
+		if v.heap != nil && len(v.heap.GCs) > 0 {
+			ids = append(ids, TrackID{KindGC, 0})
+		}
 	}
 	return ids
 }

@@ -60,6 +60,41 @@ func (v *View) legendItems() []legendItem {
 		add(false, paint.InkCreateThread, paint.InkMigrate, paint.InkWakeup, paint.InkSeqGCRequest,
 			paint.InkParGCRequest, paint.InkShutdown, paint.InkUserMessage, paint.InkLogMessage)
 	}
+	if shown[GroupSparks] {
+		for _, k := range sparkCurves {
+			add(true, sparkInk(k))
+		}
+		add(false, paint.InkSparkPool)
+	}
+	if shown[GroupUser] {
+		if ov := v.overview(); ov != nil && ov.NumMarkers() > 0 {
+			add(false, paint.InkMarker)
+		}
+		if len(v.bookmarks) > 0 {
+			add(false, paint.InkBookmark)
+		}
+	}
+	if shown[GroupHeap] {
+		for _, hl := range v.heapLines() {
+			add(true, hl.ink)
+		}
+		if v.heap != nil && v.heap.Allocated.Len() > 1 {
+			add(true, paint.InkHeapAllocated)
+		}
+		if bd := v.bands; bd != nil && v.bandCols != nil {
+			for _, id := range v.trackSet(GroupHeap) {
+				if id.Kind != KindBands {
+					continue
+				}
+				for b := 0; b < bd.Len(); b++ {
+					items = append(items, legendItem{ink: paint.NumInks, name: bd.Name(b), col: v.bandCols[b]})
+				}
+			}
+		}
+	}
+	if shown[GroupGC] {
+		add(false, paint.InkMinorGC, paint.InkMajorGC)
+	}
 	v.legendCache = legendCache{version: l.version, dark: v.theme.Dark, items: items}
 	return items
 }

@@ -173,12 +173,33 @@ var instantOrder = [...]timeline.InstantKind{timeline.InstantShutdown, timeline.
 	timeline.InstantLogMessage, timeline.InstantCreateThread, timeline.InstantCreateSparkThread,
 	timeline.InstantWakeupThread}
 
-// drawInstants draws a HEC's instant events as ticks between y0 and y1,
-// one per pixel column holding any, in the colour of the column's most
-// telling kind. Markers are drawn across all tracks instead.
-func (f *frame) drawInstants(h *timeline.HEC, y0, y1 int) {
+// instantColumns returns a HEC's instant columns, or nil when more than
+// a quarter of the columns hold some: ticks that dense say nothing, and
+// are neither drawn nor hit.
+func (f *frame) instantColumns(h *timeline.HEC) []timeline.InstantColumn {
 	cols := h.InstantColumns(f.ax, f.n, f.inst)
 	f.inst = cols
+	busy := 0
+	for i := range cols {
+		if cols[i].Count > 0 && cols[i].Kinds != 1<<timeline.InstantUserMarker {
+			busy++
+		}
+	}
+	if busy > f.n/4 {
+		return nil
+	}
+	return cols
+}
+
+// drawInstants draws a HEC's instant events as ticks between y0 and y1,
+// one per pixel column holding any, in the colour of the column's most
+// telling kind, when they are sparse enough to read. Markers are drawn
+// along the axis instead.
+func (f *frame) drawInstants(h *timeline.HEC, y0, y1 int) {
+	cols := f.instantColumns(h)
+	if cols == nil {
+		return
+	}
 	var inks [timeline.NumInstantKinds]color.RGBA
 	for k := range inks {
 		inks[k] = f.th.Ink(instantInk(timeline.InstantKind(k)))

@@ -52,7 +52,8 @@ type View struct {
 	version     int // bumped when a setting that changes the layout changes
 	lay         layout
 	scratch     scratch
-	lastModel   *timeline.Model // the model the last frame was drawn from
+	users       *userIndex
+	rates       []heapview.Rate // the heap's allocation rates, computed on first use
 	legendCache legendCache
 }
 
@@ -76,6 +77,7 @@ func (v *View) overview() *timeline.Model {
 // range is fitted to the new run.
 func (v *View) SetSource(src timeline.Source) {
 	v.src = src
+	v.users = nil
 	v.version++
 	v.Fit()
 }
@@ -84,7 +86,7 @@ func (v *View) SetSource(src timeline.Source) {
 // profile (either may be nil); the profile's bands are its
 // heapview.DefaultBands largest.
 func (v *View) SetHeap(h *heapview.Heap, p *heapview.Profile) {
-	v.heap, v.profile, v.bands, v.bandCols = h, p, nil, nil
+	v.heap, v.profile, v.bands, v.bandCols, v.rates = h, p, nil, nil, nil
 	if p != nil && p.Len() > 0 {
 		v.bands = heapview.NewBands(p, heapview.BandOptions{})
 		for _, c := range heapview.BandColors(v.bands) {

@@ -1,0 +1,239 @@
+package tracks
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image"
+	"image/png"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// tinyUser is the tiny run with a user span "load" over [100, 400) begun
+// by thread 1 on HEC 0, ten markers two by two over [300, 305), and one at
+// 800.
+func tinyUser() *timeline.Model {
+	b := timeline.NewBuilder()
+	msg := func(t uint64, k ingest.Kind, text string) {
+		e := ingest.Event{Time: t, Cap: 0, Kind: k, Data: []byte(text)}
+		b.Add(&e)
+	}
+	for _, e := range tinyEvents() {
+		b.Add(&e)
+		if e.Time == 0 && e.Kind == ingest.KindRunThread {
+			msg(100, ingest.KindUserMsg, "START load")
+			for i := uint64(0); i < 10; i++ {
+				msg(300+i/2, ingest.KindUserMarker, "tick "+string(rune('a'+i)))
+			}
+			msg(400, ingest.KindUserMsg, "STOP load")
+		}
+	}
+	e := ingest.Event{Time: 800, Cap: 1, Kind: ingest.KindUserMarker, Data: []byte("late")}
+	b.Add(&e)
+	b.Finish()
+	return b.Snapshot()
+}
+
+// tinyHeap is a heap whose one GC matches the tiny run's, with sizes
+// measured around it.
+func tinyHeap() *heapview.Heap {
+	return &heapview.Heap{
+		Size:      heapview.Series{Time: []uint64{0, 500, 600}, Value: []uint64{1 << 20, 2 << 20, 2 << 20}},
+		Live:      heapview.Series{Time: []uint64{600}, Value: []uint64{512 << 10}},
+		Allocated: heapview.Series{Time: []uint64{0, 500, 1000}, Value: []uint64{0, 4 << 20, 6 << 20}},
+		GCs:       []heapview.GC{{Start: 500, End: 600, Gen: 1, HasStats: true, Copied: 300 << 10}},
+	}
+}
+
+// tinyView returns a view of the tiny run with its heap, 1000 pixels of
+// plot for its 1000 ns, tall enough for every track.
+func tinyView(t *testing.T) *View {
+	v := New(timeline.Exact(tinyUser()))
+	v.SetHeap(tinyHeap(), nil)
+	v.SetSize(1000+px(headerWidth, 1)+px(scrollbarW, 1), 1400, 1)
+	if ax := v.Axis(); ax.Width != 1000 || ax.To != 1000 {
+		t.Fatalf("axis %+v", ax)
+	}
+	return v
+}
+
+// TestHeapLinesUp checks that the GC track draws the GC over the same
+// columns as the HEC track, and the heap and user tracks at the same x.
+func TestHeapLinesUp(t *testing.T) {
+	v := tinyView(t)
+	img := v.Render()
+	ax := v.Axis()
+	x := func(tm uint64) int { return int(math.Floor(ax.X(tm))) }
+	yHEC := rowMid(t, v, TrackID{KindHEC, 0})
+	gc, ok := v.TrackRect(TrackID{KindGC, 0})
+	if !ok {
+		t.Fatal("no GC track")
+	}
+	yGC := gc.Max.Y - 4
+	major := paint.InkMajorGC.Color()
+	for px := x(490); px < x(610); px++ {
+		inHEC := img.RGBAAt(px, yHEC)
+		inGC := img.RGBAAt(px, yGC) == major
+		hecGC := inkAt(v.Theme(), inHEC).GC()
+		if inGC != hecGC {
+			t.Errorf("x %d (%d ns): GC track %v, HEC track %v", px, ax.Time(float64(px)), inGC, hecGC)
+		}
+	}
+	// The user span starts and ends where thread 1's run says.
+	yUser := rowMid(t, v, TrackID{KindUserLabel, uint32(labelOf(t, v, "load"))})
+	for _, c := range []struct {
+		tm   uint64
+		span bool
+	}{{99, false}, {100, true}, {250, true}, {399, true}, {401, false}} {
+		got := img.RGBAAt(x(c.tm), yUser) == paint.BandColorFor("load") || img.RGBAAt(x(c.tm), yUser) == paint.Mix(paint.BandColorFor("load"), v.Theme().Text, 0.35)
+		if got != c.span {
+			t.Errorf("user span at %d ns: drawn %v, want %v", c.tm, got, c.span)
+		}
+	}
+	// The heap line steps at the GC's start.
+	h := v.Hit(float64(x(550))+0.5, float64(rowMid(t, v, TrackID{KindHeap, 0})))
+	if h.Element != ElemHeap || !strings.Contains(strings.Join(h.Tip, "|"), "heap size: 2.00 MiB") {
+		t.Errorf("heap hit %q", h.Tip)
+	}
+	h = v.Hit(float64(x(550))+0.5, float64(yGC))
+	if h.Element != ElemGC || h.From != 500 || h.To != 600 || !strings.Contains(strings.Join(h.Tip, "|"), "major GC (gen 1), pause 100 ns") {
+		t.Errorf("GC hit %+v", h)
+	}
+	h = v.Hit(float64(x(250))+0.5, float64(yUser))
+	if h.Element != ElemUserSpan || h.From != 100 || h.To != 400 || h.Thread != 1 || !strings.Contains(strings.Join(h.Tip, "|"), "load|from 100 ns for 300 ns") {
+		t.Errorf("user span hit %+v", h)
+	}
+}
+
+// labelOf returns the string index of a user span label.
+func labelOf(t *testing.T, v *View, name string) int32 {
+	ov := v.overview()
+	for _, l := range ov.Labels {
+		if ov.String(l.Label) == name {
+			return l.Label
+		}
+	}
+	t.Fatalf("no label %q", name)
+	return -1
+}
+
+// TestClustering checks that crowded markers share a flag with their
+// count, at every zoom, and come apart zoomed in.
+func TestClustering(t *testing.T) {
+	v := tinyView(t)
+	v.SetBookmarks([]Bookmark{{Time: 700, Name: "here"}, {Time: 702, Name: "there"}})
+	g := v.geometry()
+	f := v.newFrame(paint.NewSVG(v.w, v.h), g, 0, 1000, 0, false)
+	cs := f.markerClusters()
+	if len(cs) != 2 || cs[0].n != 10 || cs[1].n != 1 || cs[0].from != 300 || cs[0].to != 304 {
+		t.Fatalf("clusters %+v", cs)
+	}
+	if bs := f.bookmarkClusters(); len(bs) != 1 || bs[0].n != 2 {
+		t.Fatalf("bookmark clusters %+v", bs)
+	}
+	// Hitting the cluster's flag on the axis.
+	mr, _ := f.axisFlags()
+	h := v.Hit(cs[0].x+2, float64(mr.Min.Y+1))
+	if h.Element != ElemMarker || h.From != 300 || h.To != 304 || !strings.HasPrefix(h.Tip[0], "10 markers") {
+		t.Errorf("cluster hit %+v", h)
+	}
+	// Zoomed in, they come apart (those at one time stay together).
+	v.SetRange(295, 395)
+	f = v.newFrame(paint.NewSVG(v.w, v.h), v.geometry(), 295, 395, 0, false)
+	if cs := f.markerClusters(); len(cs) != 5 || cs[4].n != 2 {
+		t.Errorf("zoomed in: flags %+v, want 5 of 2", cs)
+	}
+	many := make([]Bookmark, 100_000)
+	for i := range many {
+		many[i] = Bookmark{Time: uint64(i) / 100, Name: "b"}
+	}
+	v.SetBookmarks(many)
+	v.Fit()
+	f = v.newFrame(paint.NewSVG(v.w, v.h), v.geometry(), 0, 1000, 0, false)
+	total := 0
+	bs := f.bookmarkClusters()
+	for _, c := range bs {
+		total += c.n
+	}
+	if total != len(many) || len(bs) > 1000/clusterGap+1 {
+		t.Errorf("%d flags for %d of %d bookmarks", len(bs), total, len(many))
+	}
+}
+
+// TestExport exports the whole canvas as SVG and PNG: every track, not
+// just those in view, and an SVG that parses.
+func TestExport(t *testing.T) {
+	m := synthModel(2, 300, 60_000)
+	v := New(timeline.Exact(m))
+	v.SetHeap(tinyHeap(), nil)
+	v.SetSize(1000, 500, 1)
+	_, content, viewport := v.Scroll()
+	if content <= viewport {
+		t.Fatal("the tracks fit the view: nothing to test")
+	}
+	w, h := v.ExportSize(ExportOptions{})
+	if w != 1000 || h < content+v.AxisRect().Dy() {
+		t.Fatalf("export %d×%d for content %d", w, h, content)
+	}
+	var svg bytes.Buffer
+	if err := v.ExportSVG(&svg, ExportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]bool{}
+	d := xml.NewDecoder(bytes.NewReader(svg.Bytes()))
+	inText := false
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG export is not well-formed: %v", err)
+		}
+		switch tk := tok.(type) {
+		case xml.StartElement:
+			inText = tk.Name.Local == "text"
+		case xml.CharData:
+			if inText {
+				texts[string(tk)] = true
+			}
+		}
+	}
+	last := m.Threads[len(m.Threads)-1]
+	for _, want := range []string{"All HECs", "HEC 1", "thread " + itoa(last.ID), "GC pauses", "major GC", "heap size"} {
+		if !texts[want] {
+			t.Errorf("SVG export lacks %q", want)
+		}
+	}
+	var pngBuf bytes.Buffer
+	if err := v.ExportPNG(&pngBuf, ExportOptions{Width: 800, Scale: 2}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&pngBuf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds().Dx() != 800 || img.Bounds().Dy() < 2*content {
+		t.Errorf("PNG export %v at scale 2", img.Bounds())
+	}
+	// The view is as it was.
+	if w, h, s := v.Size(); w != 1000 || h != 500 || s != 1 {
+		t.Errorf("view left at %d×%d×%v", w, h, s)
+	}
+	// A selection exports its range; a height cap leaves tracks out.
+	v.SetSelection(m.End/4, m.End/2)
+	e := v.plan(ExportOptions{MaxHeight: 800})
+	v.SetSize(1000, 500, 1)
+	if e.from != m.End/4 || e.to != m.End/2 || e.h > 800 || e.left == 0 {
+		t.Errorf("selection export [%d, %d] %d high, %d left out", e.from, e.to, e.h, e.left)
+	}
+	r := image.NewRGBA(image.Rect(0, 0, e.w, e.h))
+	v.Export(paint.NewRaster(r), ExportOptions{MaxHeight: 800})
+}

@@ -1,0 +1,358 @@
+package tracks
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"sort"
+
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/paint"
+)
+
+// heapLine is one heap counter drawn as a line.
+type heapLine struct {
+	ink    paint.Ink
+	series *heapview.Series
+}
+
+// heapLines returns the heap counters that have points, in drawing order.
+func (v *View) heapLines() []heapLine {
+	h := v.heap
+	if h == nil {
+		return nil
+	}
+	var out []heapLine
+	for _, l := range []heapLine{{paint.InkHeapSize, &h.Size}, {paint.InkHeapBlocks, &h.Blocks}, {paint.InkHeapLive, &h.Live}} {
+		if l.series.Len() > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// stepValues returns per plot column the value of a counter there: the
+// largest measured in the column, or else the last one before it, held
+// until end; -1 where there is none. Peaks narrower than a pixel are
+// kept.
+func (f *frame) stepValues(s *heapview.Series, end uint64, dst []float64) []float64 {
+	dst = append(dst[:0], make([]float64, f.n)...)
+	n := s.Len()
+	last := end
+	if n > 0 {
+		last = max(last, s.Time[n-1])
+	}
+	i := sort.Search(n, func(i int) bool { return s.Time[i] > f.ax.ColumnTime(0) })
+	for c := range dst {
+		t0, t1 := f.ax.ColumnTime(c), f.ax.ColumnTime(c+1)
+		for i < n && s.Time[i] <= t0 {
+			i++
+		}
+		v := -1.0
+		if i > 0 && t0 <= last {
+			v = float64(s.Value[i-1])
+		}
+		for j := i; j < n && s.Time[j] < t1; j++ {
+			v = math.Max(v, float64(s.Value[j]))
+		}
+		dst[c] = v
+	}
+	return dst
+}
+
+// valueScale draws the horizontal grid of a byte (or rate) scale whose top
+// is top over [y0, y1), with labels at the plot's left, and returns the
+// value-to-y mapping.
+func (f *frame) valueScale(top float64, y0, y1 int, unit string) func(v float64) float64 {
+	h := float64(y1 - y0)
+	yOf := func(v float64) float64 { return float64(y1) - v/top*h }
+	for _, tk := range paint.ByteTicks(top, max(2, (y1-y0)/px(36, f.s))) {
+		if tk.Value == 0 {
+			continue
+		}
+		y := int(yOf(tk.Value))
+		f.c.Fill(image.Rect(f.g.plot.Min.X, y, f.g.plot.Max.X, y+1), f.th.Grid)
+		f.c.Text(f.small, tk.Label+unit, f.g.plot.Min.X+px(3, f.s), y-px(2, f.s), f.th.Dim)
+	}
+	return yOf
+}
+
+// drawLine draws per-column values as a line of width w: each column
+// spans from the previous column's y to its own.
+func (f *frame) drawLine(vals []float64, yOf func(float64) float64, w float64, col color.RGBA) {
+	have := false
+	var prev float64
+	for i, v := range vals {
+		if v < 0 {
+			have = false
+			continue
+		}
+		y := yOf(v)
+		if !have {
+			prev = y
+		}
+		f.c.Column(f.g.plot.Min.X+i, math.Min(y, prev)-w/2, math.Max(y, prev)+w/2, col)
+		prev, have = y, true
+	}
+}
+
+// drawHeap draws the heap size, blocks size and live data as step lines on
+// one byte scale.
+func (f *frame) drawHeap(y0, y1 int) {
+	top, bottom := f.inset(y0, y1)
+	top += px(4, f.s)
+	end := f.v.runEnd()
+	var vals [][]float64
+	peak := 0.0
+	lines := f.v.heapLines()
+	for _, l := range lines {
+		v := f.stepValues(l.series, end, nil)
+		for _, x := range v {
+			peak = math.Max(peak, x)
+		}
+		vals = append(vals, v)
+	}
+	if peak <= 0 {
+		return
+	}
+	yOf := f.valueScale(peak*1.05, top, bottom, "")
+	for k, l := range lines {
+		f.drawLine(vals[k], yOf, math.Max(1.5, 1.5*f.s), f.th.Ink(l.ink))
+	}
+}
+
+// allocRates returns the heap's allocation rates (cached).
+func (v *View) allocRates() []heapview.Rate {
+	if v.heap == nil {
+		return nil
+	}
+	if v.rates == nil {
+		v.rates = v.heap.AllocRate()
+	}
+	return v.rates
+}
+
+// rateValues returns per plot column the highest allocation rate of the
+// intervals overlapping it, -1 where none does.
+func (f *frame) rateValues() []float64 {
+	rs := f.v.allocRates()
+	vals := make([]float64, f.n)
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].To > f.ax.ColumnTime(0) })
+	for c := range vals {
+		t0, t1 := f.ax.ColumnTime(c), f.ax.ColumnTime(c+1)
+		for i < len(rs) && rs[i].To <= t0 {
+			i++
+		}
+		v := -1.0
+		for j := i; j < len(rs) && rs[j].From < t1; j++ {
+			v = math.Max(v, rs[j].BytesPerSec)
+		}
+		vals[c] = v
+	}
+	return vals
+}
+
+// drawAlloc draws the allocation rate as a step line.
+func (f *frame) drawAlloc(y0, y1 int) {
+	top, bottom := f.inset(y0, y1)
+	top += px(4, f.s)
+	vals := f.rateValues()
+	peak := 0.0
+	for _, v := range vals {
+		peak = math.Max(peak, v)
+	}
+	if peak <= 0 {
+		return
+	}
+	yOf := f.valueScale(peak*1.05, top, bottom, "/s")
+	f.drawLine(vals, yOf, math.Max(1.5, 1.5*f.s), f.th.Ink(paint.InkHeapAllocated))
+}
+
+// bandValues returns per plot column the bands' values at the column's
+// middle (nil where outside the profile's samples), and the largest total.
+func (f *frame) bandValues() ([][]uint64, float64) {
+	bd := f.v.bands
+	out := make([][]uint64, f.n)
+	peak := 0.0
+	for c := range out {
+		vals, ok := bd.ValuesAt(f.ax.ColumnTime(c)+f.colDur(c)/2, nil)
+		if !ok {
+			continue
+		}
+		var tot uint64
+		for _, v := range vals {
+			tot += v
+		}
+		peak = math.Max(peak, float64(tot))
+		out[c] = vals
+	}
+	return out, peak
+}
+
+// drawBands draws the heap profile's bands stacked, band 0 at the bottom.
+func (f *frame) drawBands(y0, y1 int) {
+	if f.v.bands == nil {
+		return
+	}
+	top, bottom := f.inset(y0, y1)
+	top += px(4, f.s)
+	vals, peak := f.bandValues()
+	if peak <= 0 {
+		return
+	}
+	yOf := f.valueScale(peak*1.05, top, bottom, "")
+	for c, vs := range vals {
+		y := float64(bottom)
+		var sum float64
+		for b, v := range vs {
+			if v == 0 {
+				continue
+			}
+			sum += float64(v)
+			ny := yOf(sum)
+			f.c.Column(f.g.plot.Min.X+c, ny, y, f.v.bandCols[b])
+			y = ny
+		}
+	}
+}
+
+// gcColumns returns per plot column the longest pause of the GCs in it
+// and whether one was major.
+func (f *frame) gcColumns() ([]uint64, []bool, uint64) {
+	gcs := f.v.heap.GCs
+	pause := make([]uint64, f.n)
+	major := make([]bool, f.n)
+	var peak uint64
+	i := sort.Search(len(gcs), func(i int) bool { return gcs[i].End >= f.from })
+	for ; i < len(gcs) && gcs[i].Start <= f.to; i++ {
+		g := &gcs[i]
+		x0 := int(math.Floor(f.ax.X(g.Start))) - f.g.plot.Min.X
+		x1 := max(int(math.Ceil(f.ax.X(g.End)))-f.g.plot.Min.X, x0+1)
+		for x := max(x0, 0); x < min(x1, f.n); x++ {
+			pause[x] = max(pause[x], g.Pause())
+			major[x] = major[x] || g.Major()
+		}
+		peak = max(peak, g.Pause())
+	}
+	return pause, major, peak
+}
+
+// drawGCs draws each GC pause as a bar, minor and major GCs in their
+// colours, as tall as the pause is long next to the longest in view (a
+// third of the track at least).
+func (f *frame) drawGCs(y0, y1 int) {
+	if f.v.heap == nil {
+		return
+	}
+	top, bottom := f.inset(y0, y1)
+	pause, major, peak := f.gcColumns()
+	if peak == 0 {
+		return
+	}
+	h := float64(bottom - top)
+	minor, maj := f.th.Ink(paint.InkMinorGC), f.th.Ink(paint.InkMajorGC)
+	for x, p := range pause {
+		if p == 0 {
+			continue
+		}
+		col := minor
+		if major[x] {
+			col = maj
+		}
+		f.c.Column(f.g.plot.Min.X+x, float64(bottom)-h*(1.0/3+2.0/3*float64(p)/float64(peak)), float64(bottom), col)
+	}
+	f.c.Text(f.small, "longest "+paint.Duration(peak), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim)
+}
+
+// hitHeap describes the heap's values at the pointer's time.
+func (f *frame) hitHeap(h *Hit, col, y0, y1 int) {
+	h.Element, h.From, h.To = ElemHeap, h.Time, h.Time
+	h.Tip = []string{"Heap at " + paint.Duration(h.Time)}
+	for _, l := range f.v.heapLines() {
+		if v, ok := l.series.At(h.Time); ok {
+			h.Tip = append(h.Tip, l.ink.Name()+": "+paint.Bytes(v))
+		}
+	}
+	if len(h.Tip) == 1 {
+		h.Tip = append(h.Tip, "not measured yet")
+	}
+	h.Anchor = f.spanRect(h.Time, h.Time, col, y0, y1)
+}
+
+// hitAlloc describes the allocation rate at the pointer's time.
+func (f *frame) hitAlloc(h *Hit, col, y0, y1 int) {
+	rs := f.v.allocRates()
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].To > h.Time })
+	if i == len(rs) || rs[i].From > h.Time {
+		return
+	}
+	r := rs[i]
+	h.Element, h.From, h.To = ElemHeap, r.From, r.To
+	h.Tip = []string{"Allocation from " + paint.Duration(r.From) + " for " + paint.Duration(r.To-r.From),
+		paint.ByteRate(r.BytesPerSec)}
+	h.Anchor = f.spanRect(r.From, r.To, col, y0, y1)
+}
+
+// hitBands describes the band under (col, y) and the total at its time.
+func (f *frame) hitBands(h *Hit, col, y, y0, y1 int) {
+	bd := f.v.bands
+	if bd == nil {
+		return
+	}
+	vals, ok := bd.ValuesAt(h.Time, nil)
+	if !ok {
+		return
+	}
+	_, peak := f.bandValues()
+	top, bottom := f.inset(y0, y1)
+	top += px(4, f.s)
+	var total uint64
+	for _, v := range vals {
+		total += v
+	}
+	band := -1
+	sum := 0.0
+	fy := float64(y) + 0.5
+	for b, v := range vals {
+		lo := float64(bottom) - sum/(peak*1.05)*float64(bottom-top)
+		sum += float64(v)
+		hi := float64(bottom) - sum/(peak*1.05)*float64(bottom-top)
+		if v > 0 && fy <= lo && fy >= hi {
+			band = b
+		}
+	}
+	h.Element, h.From, h.To = ElemBand, h.Time, h.Time
+	h.Tip = []string{"Heap profile at " + paint.Duration(h.Time), "total " + paint.Bytes(total)}
+	if band >= 0 {
+		h.Name = bd.Name(band)
+		h.Tip = append(h.Tip, bd.Name(band)+": "+paint.Bytes(vals[band])+" ("+paint.Percent(float64(vals[band])/float64(max(total, 1)))+")")
+	}
+	h.Anchor = f.spanRect(h.Time, h.Time, col, y0, y1)
+}
+
+// hitGC describes the GC under the pointer's pixel column.
+func (f *frame) hitGC(h *Hit, col, y0, y1 int) {
+	gcs := f.v.heap.GCs
+	t0, t1 := f.colRange(col)
+	i := sort.Search(len(gcs), func(i int) bool { return gcs[i].End >= t0 })
+	if i == len(gcs) || gcs[i].Start > t1 {
+		return
+	}
+	// The longest GC in the column.
+	best := i
+	for j := i; j < len(gcs) && gcs[j].Start <= t1; j++ {
+		if gcs[j].Pause() > gcs[best].Pause() {
+			best = j
+		}
+	}
+	g := &gcs[best]
+	h.Element, h.From, h.To = ElemGC, g.Start, g.End
+	h.Tip = []string{"GC " + paint.Count(int64(best+1)) + " of " + paint.Count(int64(len(gcs))), gcText(g), "from " + paint.Duration(g.Start)}
+	if g.HasStats {
+		h.Tip = append(h.Tip, "copied "+paint.Bytes(g.Copied))
+		if g.ParThreads > 1 {
+			h.Tip[len(h.Tip)-1] += " by " + itoa(g.ParThreads) + " GC threads"
+		}
+	}
+	h.Anchor = f.spanRect(g.Start, g.End, col, y0, y1)
+}

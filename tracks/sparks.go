@@ -1,0 +1,205 @@
+package tracks
+
+import (
+	"image"
+	"math"
+	"sort"
+
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// sparkCurves are the spark kinds drawn as rate curves, in drawing order
+// (converted includes stolen sparks, which the thief converts).
+var sparkCurves = [...]timeline.SparkKind{timeline.SparkCreated, timeline.SparkConverted, timeline.SparkFizzled,
+	timeline.SparkGCd, timeline.SparkOverflowed, timeline.SparkDud}
+
+// sparkCumulative returns a HEC's cumulative count of kind k at time t from
+// its SparkCounters samples, interpolated linearly between them.
+func sparkCumulative(h *timeline.HEC, k timeline.SparkKind, t uint64) float64 {
+	n := h.NumSparkSamples()
+	i := sort.Search(n, func(i int) bool { return h.SparkSample(i).Time > t })
+	if i == 0 {
+		return 0
+	}
+	a := h.SparkSample(i - 1)
+	va := sampleCount(&a, k)
+	if i == n {
+		return va
+	}
+	b := h.SparkSample(i)
+	vb := sampleCount(&b, k)
+	if b.Time == a.Time {
+		return vb
+	}
+	return va + (vb-va)*float64(t-a.Time)/float64(b.Time-a.Time)
+}
+
+// sampleCount returns the counter of kind k in a sample (the RTS does not
+// count stolen sparks: 0).
+func sampleCount(s *timeline.SparkSample, k timeline.SparkKind) float64 {
+	switch k {
+	case timeline.SparkCreated:
+		return float64(s.Created)
+	case timeline.SparkDud:
+		return float64(s.Dud)
+	case timeline.SparkOverflowed:
+		return float64(s.Overflowed)
+	case timeline.SparkConverted:
+		return float64(s.Converted)
+	case timeline.SparkFizzled:
+		return float64(s.Fizzled)
+	case timeline.SparkGCd:
+		return float64(s.GCd)
+	}
+	return 0
+}
+
+// poolAt returns a HEC's spark pool size at t, interpolated between its
+// samples, and false before the first or after the last.
+func poolAt(h *timeline.HEC, t uint64) (float64, bool) {
+	n := h.NumSparkSamples()
+	i := sort.Search(n, func(i int) bool { return h.SparkSample(i).Time > t })
+	if i == 0 || i == n && t > h.SparkSample(n-1).Time {
+		return 0, false
+	}
+	a := h.SparkSample(i - 1)
+	if i == n {
+		return float64(a.Pool), true
+	}
+	b := h.SparkSample(i)
+	if b.Time == a.Time {
+		return float64(b.Pool), true
+	}
+	return float64(a.Pool) + (float64(b.Pool)-float64(a.Pool))*float64(t-a.Time)/float64(b.Time-a.Time), true
+}
+
+// sparkRates returns, per bin of bin plot columns, a HEC's rate of sparks
+// of each curve kind in sparks per ms: from its spark events when it has
+// any, else from its counters' samples.
+func (f *frame) sparkRates(h *timeline.HEC, bin int) [len(sparkCurves)][]float64 {
+	var out [len(sparkCurves)][]float64
+	nb := (f.n + bin - 1) / bin
+	events := h.HasSparkEvents()
+	var cols, stolen []int32
+	if events {
+		stolen = h.SparkColumns(f.ax, f.n, timeline.SparkStolen, nil)
+	}
+	for ki, k := range sparkCurves {
+		rates := make([]float64, nb)
+		if events {
+			cols = h.SparkColumns(f.ax, f.n, k, cols)
+		}
+		for b := range rates {
+			c0, c1 := b*bin, min((b+1)*bin, f.n)
+			t0, t1 := f.ax.ColumnTime(c0), f.ax.ColumnTime(c1)
+			if t1 <= t0 {
+				continue
+			}
+			var c float64
+			if events {
+				for i := c0; i < c1; i++ {
+					c += float64(cols[i])
+					if k == timeline.SparkConverted {
+						c += float64(stolen[i])
+					}
+				}
+			} else {
+				c = sparkCumulative(h, k, t1) - sparkCumulative(h, k, t0)
+			}
+			rates[b] = math.Max(c, 0) / (float64(t1-t0) / 1e6)
+		}
+		out[ki] = rates
+	}
+	return out
+}
+
+// sparkBin is the width of a bin of the spark curves in columns.
+func (f *frame) sparkBin() int { return max(px(4, f.s), 1) }
+
+// drawSparks draws HEC c's spark rates as curves over the upper part of
+// its track and its spark pool as an area under them.
+func (f *frame) drawSparks(c, y0, y1 int) {
+	if f.m == nil || c >= len(f.m.HECs) {
+		return
+	}
+	h := &f.m.HECs[c]
+	top, bottom := f.inset(y0, y1)
+	poolH := 0
+	if h.NumSparkSamples() > 0 {
+		poolH = (bottom - top) / 3
+	}
+	rb := bottom - poolH
+	bin := f.sparkBin()
+	rates := f.sparkRates(h, bin)
+	peak := 0.0
+	for _, r := range rates {
+		for _, v := range r {
+			peak = math.Max(peak, v)
+		}
+	}
+	x0 := float64(f.g.plot.Min.X)
+	width := math.Max(1, 1.3*f.s)
+	if peak > 0 {
+		hgt := float64(rb - top - px(2, f.s))
+		for ki, r := range rates {
+			pts := make([]paint.Point, 0, len(r))
+			any := false
+			for b, v := range r {
+				any = any || v > 0
+				pts = append(pts, paint.Point{X: x0 + (float64(b)+0.5)*float64(bin), Y: float64(rb) - v/peak*hgt})
+			}
+			if any {
+				f.c.Polyline(pts, width, f.th.Ink(sparkInk(sparkCurves[ki])))
+			}
+		}
+		f.c.Text(f.small, "peak "+paint.Rate(peak, "ms"), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim)
+	} else {
+		f.c.Text(f.small, "no sparks", f.g.plot.Min.X+px(4, f.s), f.small.Baseline(float64(top+rb)/2), f.th.Dim)
+	}
+	if poolH > 0 {
+		vals := make([]float64, f.n)
+		pmax := 0.0
+		for i := range vals {
+			v, ok := poolAt(h, f.ax.ColumnTime(i)+f.colDur(i)/2)
+			if !ok {
+				v = -1
+			}
+			vals[i] = v
+			pmax = math.Max(pmax, v)
+		}
+		col := f.th.Ink(paint.InkSparkPool)
+		f.c.Fill(image.Rect(f.g.plot.Min.X, rb, f.g.plot.Max.X, rb+1), f.th.Grid)
+		if pmax > 0 {
+			for i, v := range vals {
+				if v > 0 {
+					f.c.Column(f.g.plot.Min.X+i, float64(bottom)-v/pmax*float64(poolH-px(2, f.s)), float64(bottom), col)
+				}
+			}
+			paint.TextRight(f.c, f.small, "pool up to "+paint.CountShort(pmax), float64(f.g.plot.Max.X-px(4, f.s)), float64(rb)+float64(f.small.Height())/2+2, f.th.Dim)
+		}
+	}
+}
+
+// hitSparks describes HEC c's sparks at pixel column col.
+func (f *frame) hitSparks(h *Hit, c, col, y0, y1 int) {
+	if c >= len(f.m.HECs) {
+		return
+	}
+	hec := &f.m.HECs[c]
+	bin := f.sparkBin()
+	b := col / bin
+	rates := f.sparkRates(hec, bin)
+	t0, t1 := f.ax.ColumnTime(b*bin), f.ax.ColumnTime(min((b+1)*bin, f.n))
+	h.Element, h.From, h.To = ElemSparks, t0, t1
+	h.Tip = []string{"HEC " + itoa(uint32(c)) + " sparks at " + paint.Duration(h.Time)}
+	for ki, k := range sparkCurves {
+		if b < len(rates[ki]) {
+			h.Tip = append(h.Tip, sparkInk(k).Name()+": "+paint.Rate(rates[ki][b], "ms"))
+		}
+	}
+	if v, ok := poolAt(hec, h.Time); ok {
+		h.Tip = append(h.Tip, "spark pool size: "+paint.CountShort(v))
+	}
+	h.Anchor = f.spanRect(t0, t1, col, y0, y1)
+}
