@@ -121,13 +121,14 @@ type Log struct {
 	// LoadTime is how long loading took.
 	LoadTime time.Duration
 
-	file     *os.File
-	index    atomic.Pointer[ingest.Index]
-	overview atomic.Pointer[timeline.Model]
-	loaded   atomic.Bool
-	closed   atomic.Bool
-	events   *Events
-	detail   detailCache
+	file      *os.File
+	index     atomic.Pointer[ingest.Index]
+	overview  atomic.Pointer[timeline.Model]
+	loaded    atomic.Bool
+	closed    atomic.Bool
+	events    *Events
+	following *follower // set for a followed log (Follow)
+	detail    detailCache
 }
 
 // Open loads the eventlog at path. A log that is truncated or corrupt is not
