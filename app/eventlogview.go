@@ -210,14 +210,14 @@ func grid(rows [][]string) fyne.CanvasObject {
 	return container.NewPadded(g)
 }
 
-// factsGrid lays facts out as a two-column form with selectable values.
+// factsGrid lays facts out as a two-column form; a value's right-click
+// menu copies it.
 func factsGrid(facts []fact) fyne.CanvasObject {
 	g := container.New(layout.NewFormLayout())
 	for _, f := range facts {
 		g.Add(widget.NewLabelWithStyle(f.label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
-		value := widget.NewLabel(f.value)
+		value := newCopyLabel(f.value)
 		value.Wrapping = fyne.TextWrapBreak
-		value.Selectable = true
 		g.Add(value)
 	}
 	return container.NewPadded(g)
@@ -240,8 +240,7 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 	if !s.StartWall.IsZero() {
 		facts = append(facts, fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST")})
 	}
-	env := widget.NewLabel(orNone(strings.Join(s.Env, "\n")))
-	env.Selectable = true
+	env := newCopyLabel(orNone(strings.Join(s.Env, "\n")))
 	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(s.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.NewScroll(container.NewVBox(factsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
 }
