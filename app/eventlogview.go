@@ -22,11 +22,13 @@ type eventlogView struct {
 	nav      *timelineNav // the HEC timeline row; nil if the log has no timed events
 	sc       *navScale    // the time scale all rows share (nil with nav)
 	rows     []*navRow    // the row groups, in the order shown
-	// rowsPanel holds the check boxes that show and hide the row groups.
-	rowsPanel *fyne.Container
-	heap      *picture // nil if the log has no heap data
-	tabs      *container.AppTabs
-	root      fyne.CanvasObject
+	// rowsPanel holds the check boxes that show and hide the row groups;
+	// rowsScroll scrolls the row groups shown.
+	rowsPanel  *fyne.Container
+	rowsScroll *container.Scroll
+	heap       *picture // nil if the log has no heap data
+	tabs       *container.AppTabs
+	root       fyne.CanvasObject
 
 	// status shows the visible range and the selection; readout what is
 	// under the pointer.

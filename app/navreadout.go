@@ -192,6 +192,7 @@ var mouseHelp = [][2]string{
 
 // commandHelp lists the window's shortcuts with Ctrl (Cmd on macOS).
 var commandHelp = [][2]string{
+	{"Ctrl+P  Ctrl+K", "go to a thread, label, marker, HEC or command (type part of its name)"},
 	{"Ctrl+O", "open a file (in this window if it is empty, else in a new one)"},
 	{"Ctrl+R", "reload the file"},
 	{"Ctrl+E", "export the view as PNG"},

@@ -55,7 +55,8 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 	stack, side := rowPanels(v.rows)
 	v.rowsPanel = side
 	// The rows scroll: showing more of them must not ask the window to grow.
-	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, container.NewVScroll(stack))
+	v.rowsScroll = container.NewVScroll(stack)
+	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, v.rowsScroll)
 	split := container.NewHSplit(container.NewVScroll(side), body)
 	split.Offset = 0.16
 	return split
