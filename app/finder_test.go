@@ -109,4 +109,3 @@ func threadsShown(v *eventlogView) bool {
 	}
 	return false
 }
-
