@@ -84,6 +84,7 @@ func (a *App) newWindow() *Window {
 	fw.SetOnClosed(func() { a.closed(w) })
 	a.windows = append(a.windows, w)
 	w.setMenu()
+	w.bindKeys()
 	a.fitSoon(w)
 	return w
 }
