@@ -195,19 +195,18 @@ type trackArena struct {
 	cps   chunkList[Durations]
 }
 
-// store moves a settled track into the arena.
+// store moves a settled track into the arena (its checkpoints computed
+// first), copying straight from the list's chunks.
 func (a *trackArena) store(l *markList) storedTrack {
-	tr := l.track(0)
-	st := storedTrack{marks: int32(a.marks.len()), nmarks: int32(tr.marks.Len()),
-		sums: int32(a.sums.len()), nsums: int32(tr.sums.Len()), cps: int32(a.cps.len()), ncps: int32(tr.cps.Len())}
-	for i := 0; i < tr.marks.Len(); i++ {
-		a.marks.add(*tr.marks.ptr(i))
+	if l.marks.len() > checkpointEvery {
+		l.cps = extendCheckpoints(l.marks.view(), l.sums.view(), l.cps)
 	}
-	for i := 0; i < tr.sums.Len(); i++ {
-		a.sums.add(*tr.sums.ptr(i))
-	}
-	for i := 0; i < tr.cps.Len(); i++ {
-		a.cps.add(*tr.cps.ptr(i))
+	st := storedTrack{marks: int32(a.marks.len()), nmarks: int32(l.marks.len()),
+		sums: int32(a.sums.len()), nsums: int32(l.sums.len()), cps: int32(a.cps.len()), ncps: int32(len(l.cps))}
+	a.marks.addAll(&l.marks)
+	a.sums.addAll(&l.sums)
+	for _, d := range l.cps {
+		a.cps.add(d)
 	}
 	return st
 }
