@@ -69,8 +69,8 @@ const (
 	progressEvery = 50 * time.Millisecond
 	snapshotEvery = 250 * time.Millisecond
 	// publishEvery is how many events a capability's goroutine takes
-	// between two publications of its rows.
-	publishEvery = 1 << 16
+	// between two looks at whether a snapshot wants its rows.
+	publishEvery = 1 << 14
 )
 
 // Progress is how far loading has got.
@@ -353,6 +353,9 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	var countsMu sync.Mutex
 	noThreads := opt.NoThreads
 	nb := listGrid.Buckets(to)
+	// want counts the snapshots asked for: the streams publish their
+	// capabilities' rows when it moves.
+	var want atomic.Int64
 	tap := func(c int32) func(*ingest.Event) bool {
 		h := bd.hecs[c]
 		sc := &streamCount{buckets: make([]uint32, nb)}
@@ -361,6 +364,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		countsMu.Unlock()
 		var n int64
 		var first, last uint64
+		var published int64
 		return func(e *ingest.Event) bool {
 			sc.buckets[min(listGrid.Bucket(e.Time), nb-1)]++
 			if n == 0 || e.Time < first {
@@ -377,8 +381,11 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			if n%publishEvery == 0 {
 				sc.events.Store(n)
 				sc.last.Store(last)
-				if h != nil {
+				// Publishing copies the rows' unfinished chunks: only when a
+				// snapshot is wanted.
+				if g := want.Load(); h != nil && g != published {
 					h.Publish(e.Time, false)
+					published = g
 				}
 			}
 			k := e.Kind
@@ -436,10 +443,14 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if k&0xFFFF == 0 {
+			b.Settle()
+		}
 		if now := time.Now(); opt.Progress != nil && now.Sub(lastReport) >= progressEvery {
 			lastReport = now
 			var model *timeline.Model
 			if now.Sub(lastSnap) >= snapGap {
+				want.Add(1)
 				lastSnap, snapGap = now, 2*snapGap
 				n, lo, hi := extent()
 				b.SetExtent(n, lo, min(hi, e.Time))

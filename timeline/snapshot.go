@@ -241,6 +241,11 @@ func (b *Builder) Snapshot() *Model {
 	return m
 }
 
+// Settle commits the buckets of thread tracks that time has moved past,
+// and moves the tracks of finished threads to the arena: a loader calls it
+// now and then, so that what it holds does not wait for a snapshot.
+func (b *Builder) Settle() { b.settleThreads(false) }
+
 // settleThreads commits the open buckets of thread tracks that time has
 // moved past (final: all of them).
 func (b *Builder) settleThreads(final bool) {
