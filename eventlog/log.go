@@ -49,8 +49,10 @@ type Options struct {
 	// KeepThread, if set, keeps only the threads it says yes to (a
 	// command that draws a few thread rows).
 	KeepThread func(id uint32) bool
-	// NoSummary skips the summary, and NoHeap the heap and heap profile.
-	NoSummary, NoHeap bool
+	// NoSummary skips the summary, NoHeap the heap and heap profile,
+	// NoEventList the event list, and NoTimeline the timeline (a command
+	// that draws the heap: the overview then has no rows).
+	NoSummary, NoHeap, NoEventList, NoTimeline bool
 	// Progress, if set, is called from the loading goroutine at most every
 	// progressEvery, with a new overview at most every snapshotEvery, and
 	// once at the end.
@@ -281,7 +283,9 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	r.Status, r.Events = bd.status, bd.events
 	bd.b.SetExtent(bd.events, bd.first, bd.last)
 	bd.b.Finish()
-	r.events = newEvents(r, bd.listGrid, bd.buckets())
+	if !opt.NoEventList {
+		r.events = newEvents(r, bd.listGrid, bd.buckets())
+	}
 	model := bd.b.Snapshot()
 	r.overview.Store(model)
 	r.Heap, r.Profile = bd.heap.Result()
@@ -348,11 +352,16 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	}
 	bd.hecs = map[int32]*timeline.HECBuilder{}
 	for i, h := range b.Parallel(caps) {
-		bd.hecs[caps[i]] = h
+		if !opt.NoTimeline {
+			bd.hecs[caps[i]] = h
+		}
 	}
 	var countsMu sync.Mutex
 	noThreads := opt.NoThreads
 	nb := listGrid.Buckets(to)
+	if opt.NoEventList {
+		nb = 0
+	}
 	// want counts the snapshots asked for: the streams publish their
 	// capabilities' rows when it moves.
 	var want atomic.Int64
@@ -366,7 +375,9 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		var first, last uint64
 		var published int64
 		return func(e *ingest.Event) bool {
-			sc.buckets[min(listGrid.Bucket(e.Time), nb-1)]++
+			if nb > 0 {
+				sc.buckets[min(listGrid.Bucket(e.Time), nb-1)]++
+			}
 			if n == 0 || e.Time < first {
 				first = e.Time
 				sc.first.Store(first)
@@ -392,7 +403,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			if bd.wantHeap(k) {
 				return true
 			}
-			if !timeline.GlobalKind(k) {
+			if !timeline.GlobalKind(k) || opt.NoTimeline {
 				return false
 			}
 			return !noThreads || !threadKind(k)
@@ -431,7 +442,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	}
 	var k int
 	for e := m.Next(); e != nil; e = m.Next() {
-		if timeline.GlobalKind(e.Kind) {
+		if timeline.GlobalKind(e.Kind) && !opt.NoTimeline {
 			b.AddGlobal(e)
 		}
 		if bd.wantHeap(e.Kind) {

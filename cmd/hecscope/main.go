@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -25,7 +26,13 @@ var commands = []command{
 	{"relay", "relay --from URL [--listen 127.0.0.1:4242]  serve a live stream to any number of viewers", runRelay},
 }
 
+// memoryLimit is the heap the commands aim to stay under: the garbage
+// collector works harder as it nears it (summary, dump and render hold
+// bounded models, a few tens of MB even for logs of gigabytes).
+const memoryLimit = 80 << 20
+
 func main() {
+	debug.SetMemoryLimit(memoryLimit)
 	os.Exit(run(os.Args[1:]))
 }
 
