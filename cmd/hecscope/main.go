@@ -22,7 +22,7 @@ var commands = []command{
 	{"summary", "summary [--json] FILE     print the run's summary statistics", runSummary},
 	{"render", "render FILE -o out.png [--view ...] ...", runRender},
 	{"compare", "compare [--json] A B       print the differences between two runs (B against A)", runCompare},
-	{"relay", "relay --from URL [--listen 127.0.0.1:4242]  serve a live stream to any number of viewers", runRelay},
+	{"relay", "relay --from URL [--listen 127.0.0.1:4242]  serve a program's live streams to any number of viewers", runRelay},
 }
 
 func main() {
@@ -52,6 +52,7 @@ func run(args []string) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
+			sayFIFOWaits(c.name, args[1:])
 			return c.run(args[1:])
 		}
 	}
