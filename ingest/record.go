@@ -70,6 +70,14 @@ func NewRecorder(path string) (*Recorder, error) {
 	return r, nil
 }
 
+// NewMemoryRecorder records in memory only (for a stream that must be read
+// back but cannot be written anywhere); Path is "".
+func NewMemoryRecorder() *Recorder {
+	r := newRecorder(nil, "")
+	r.named = true
+	return r
+}
+
 // NewAutoRecorder records into dir (created if missing) under a name made of
 // the start time, "live-20060102-150405.eventlog"; once the stream says which
 // program it comes from (PROGRAM_ARGS), the file is renamed
@@ -194,7 +202,7 @@ func (r *Recorder) put(b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	if r.err == nil {
+	if r.err == nil && r.f != nil {
 		n, err := r.f.Write(b)
 		r.written += int64(n)
 		if err == nil {
@@ -355,7 +363,7 @@ func (r *Recorder) finish() {
 	}
 	r.finished = true
 	r.record(r.c.end(r.watch))
-	if r.written > 0 && r.err == nil {
+	if r.written > 0 && r.err == nil && r.f != nil {
 		if err := r.f.Sync(); err != nil {
 			r.err = fmt.Errorf("recording %s: %w", r.path, err)
 		}
@@ -373,6 +381,10 @@ func (r *Recorder) Close() error {
 	r.finish()
 	r.closed = true
 	err := r.err
+	if r.f == nil {
+		r.spill = nil
+		return err
+	}
 	if cerr := r.f.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("recording %s: %w", r.path, cerr)
 	}
