@@ -93,7 +93,7 @@ type liveView struct {
 	// driver runs fyne.Do callbacks on the calling goroutine instead.
 	mu      sync.Mutex
 	session *live.Session
-	stream  *live.Stream // the stream drawn
+	stream  *live.Stream  // the stream drawn
 	done    chan struct{} // closed by stop, ends the refreshing
 
 	status    *widget.Label

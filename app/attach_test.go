@@ -152,4 +152,3 @@ func TestAttachWindowGrows(t *testing.T) {
 		t.Fatal("no Attach… menu item")
 	}
 }
-
