@@ -267,10 +267,11 @@ func (r *Replay) compact() {
 // join mark not counted).
 func (r *Replay) Events() int { return len(r.events) - r.gone }
 
-// JoinedAt returns the time a reader joining now starts from: the latest
-// time of any event so far; false if no event has come yet (a reader
-// joining now misses nothing).
-func (r *Replay) JoinedAt() (uint64, bool) { return r.newest, r.seen }
+// JoinedAt returns the time from which a reader joining now has every
+// event: just after the latest time of any event so far (each capability's
+// events after the join that are older come too, but not all of them);
+// false if no event has come yet (a reader joining now misses nothing).
+func (r *Replay) JoinedAt() (uint64, bool) { return r.newest + 1, r.seen }
 
 // Prefix returns the bytes a reader joining at stream offset at (an event
 // boundary) receives before the stream itself: the header; a join mark
@@ -280,8 +281,8 @@ func (r *Replay) JoinedAt() (uint64, bool) { return r.newest, r.seen }
 // for the rest of that block.
 func (r *Replay) Prefix(at int64) []byte {
 	out := append([]byte(nil), r.header...)
-	if r.seen && r.marks {
-		out = appendJoinMark(out, r.newest)
+	if at, late := r.JoinedAt(); late && r.marks {
+		out = appendJoinMark(out, at)
 	}
 	for i := 0; i < len(r.events); {
 		e := r.events[i]
