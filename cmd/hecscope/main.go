@@ -23,7 +23,7 @@ var commands = []command{
 	{"summary", "summary [--json] FILE     print the run's summary statistics", runSummary},
 	{"render", "render FILE -o out.png [--view ...] ...", runRender},
 	{"compare", "compare [--json] A B       print the differences between two runs (B against A)", runCompare},
-	{"relay", "relay --from URL [--listen 127.0.0.1:4242]  serve a live stream to any number of viewers", runRelay},
+	{"relay", "relay --from URL [--listen 127.0.0.1:4242]  serve a program's live streams to any number of viewers", runRelay},
 }
 
 // memoryLimit is the heap the commands aim to stay under: the garbage
@@ -59,6 +59,7 @@ func run(args []string) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
+			sayFIFOWaits(c.name, args[1:])
 			return c.run(args[1:])
 		}
 	}
