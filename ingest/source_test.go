@@ -89,7 +89,9 @@ func TestSourceFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
+	wrote := make(chan struct{})
 	go func() {
+		defer close(wrote)
 		w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until the reader opens
 		if err != nil {
 			return
@@ -108,7 +110,9 @@ func TestSourceFIFO(t *testing.T) {
 		t.Fatal(st)
 	}
 
-	// Waiting for a writer is said, and can be cancelled.
+	// Waiting for a writer is said, and can be cancelled (once the writer
+	// above has closed its end: the reader may see the end marker first).
+	<-wrote
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	var said []string
