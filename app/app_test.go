@@ -30,8 +30,29 @@ const corpus = "../testdata/corpus/"
 func newTestApp(t *testing.T) (*App, chan *Window) {
 	t.Helper()
 	fa := test.NewApp()
-	t.Cleanup(fa.Quit)
 	a := New(fa)
+	t.Cleanup(func() {
+		// Close every window, so that nothing a test started (a load, a
+		// live session's refreshes) outlives it, and wait for the live
+		// sessions' refreshing to end.
+		var lives []*liveView
+		fyne.DoAndWait(func() {
+			for _, w := range a.Windows() {
+				if lv, ok := w.view.(*liveView); ok {
+					lives = append(lives, lv)
+				}
+				w.win.Close()
+			}
+		})
+		for _, lv := range lives {
+			select {
+			case <-lv.exited:
+			case <-time.After(10 * time.Second):
+				t.Error("a live view still refreshes after its window closed")
+			}
+		}
+		fa.Quit()
+	})
 	a.useNative = false
 	done := make(chan *Window, 8)
 	a.loaded = func(w *Window) { done <- w }

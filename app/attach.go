@@ -95,6 +95,7 @@ type liveView struct {
 	session *live.Session
 	stream  *live.Stream  // the stream drawn
 	done    chan struct{} // closed by stop, ends the refreshing
+	exited  chan struct{} // closed when the refreshing has ended
 
 	status    *widget.Label
 	readout   *widget.Label // what the pointer is on
@@ -125,7 +126,7 @@ type liveView struct {
 }
 
 func newLiveView(url string, opts live.Options) *liveView {
-	v := &liveView{url: url, opts: opts, heap: newPicture(nil), done: make(chan struct{})}
+	v := &liveView{url: url, opts: opts, heap: newPicture(nil), done: make(chan struct{}), exited: make(chan struct{})}
 	v.status = widget.NewLabel("connecting…")
 	v.status.Truncation = fyne.TextTruncateEllipsis
 	v.readout = widget.NewLabel(liveReadoutHelp)
@@ -301,6 +302,7 @@ func (v *liveView) start() {
 	v.session = live.Start(v.url, v.opts)
 	session := v.session
 	go func() {
+		defer close(v.exited)
 		tick := time.NewTicker(liveRefresh)
 		defer tick.Stop()
 		for {
@@ -310,7 +312,7 @@ func (v *liveView) start() {
 			case <-tick.C:
 			case <-session.Changed():
 			}
-			fyne.Do(func() {
+			onUI(func() {
 				v.mu.Lock()
 				defer v.mu.Unlock()
 				if v.session == session {

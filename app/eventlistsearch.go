@@ -134,7 +134,7 @@ type eventSearch struct {
 
 // newEventSearch returns the search bar of l.
 func newEventSearch(l *eventList) *eventSearch {
-	s := &eventSearch{l: l, do: fyne.Do}
+	s := &eventSearch{l: l, do: onUI}
 	s.text = newKeyEntry()
 	s.text.SetPlaceHolder("Find in events (Enter: next)")
 	s.text.OnSubmitted = func(string) { s.step(true) }

@@ -135,7 +135,7 @@ func (w *Window) load(path string) {
 
 	current := func() bool { return w.gen == gen }
 	report := func(p Progress) {
-		fyne.Do(func() {
+		onUI(func() {
 			if current() && w.loading != nil {
 				w.loading.update(p)
 			}
@@ -143,7 +143,7 @@ func (w *Window) load(path string) {
 	}
 	go func() {
 		makeView, err := loadView(ctx, path, report)
-		fyne.Do(func() {
+		onUI(func() {
 			if !current() {
 				return
 			}
