@@ -84,6 +84,7 @@ func (a *App) newWindow() *Window {
 	fw.SetOnClosed(func() { a.closed(w) })
 	a.windows = append(a.windows, w)
 	w.setMenu()
+	w.bindKeys()
 	a.fitSoon(w)
 	return w
 }
@@ -91,6 +92,7 @@ func (a *App) newWindow() *Window {
 func (a *App) closed(w *Window) {
 	a.rememberSize(w.win.Canvas().Size())
 	w.cancelLoad()
+	w.gen++ // what a cancelled load still reports finds the window gone
 	for i, o := range a.windows {
 		if o == w {
 			a.windows = append(a.windows[:i], a.windows[i+1:]...)

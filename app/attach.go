@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"image"
 	"strings"
@@ -12,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
-	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/live"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -38,7 +37,7 @@ const DefaultAttachURL = "tcp://127.0.0.1:4242"
 // ingest.OpenSource) and records it under the user's recordings directory.
 func (a *App) Attach(url string) *Window {
 	w := a.newWindow()
-	w.attach(url, defaultRecorder)
+	w.attach(url, live.Options{})
 	w.win.Show()
 	return w
 }
@@ -56,7 +55,7 @@ func (w *Window) chooseAttach() {
 				return
 			}
 			if w.path == "" {
-				w.attach(url, defaultRecorder)
+				w.attach(url, live.Options{})
 				return
 			}
 			w.app.Attach(url)
@@ -65,40 +64,43 @@ func (w *Window) chooseAttach() {
 	d.Show()
 }
 
-// attach shows the live stream at url in this window.
-func (w *Window) attach(url string, record func() (*ingest.Recorder, error)) {
+// attach shows the live streams at url in this window (see live.Session).
+func (w *Window) attach(url string, opts live.Options) {
 	w.cancelLoad()
 	w.gen++
-	ctx, cancel := context.WithCancel(context.Background())
-	w.cancel = cancel
 	w.path, w.loading = url, nil
-	v := newLiveView(ctx, url, record)
+	v := newLiveView(url, opts)
 	w.view = v
+	w.cancel = v.stop
 	w.win.SetTitle(url + " — " + Name)
 	w.win.SetContent(v.content())
 	w.setMenu()
 	v.start()
 }
 
-// liveView shows a live stream: a status line, a Reconnect button once the
-// stream has stopped, and the timeline and heap as they grow. The timeline
-// is navigable (zoom, pan, select, hover) and follows the newest events
-// until the user moves it away from the end; End or the Follow choice
-// resumes following.
+// liveView shows a live session: a status line, a Reconnect button once
+// the stream has stopped, a choice to reconnect by itself, and the
+// timeline and heap of the current stream as they grow. The timeline is
+// navigable (zoom, pan, select, hover) and follows the newest events until
+// the user moves it away from the end; End or the Follow choice resumes
+// following. A new stream (the program's next run, or a reconnection)
+// replaces what is shown only once its header has arrived.
 type liveView struct {
-	ctx    context.Context
-	url    string
-	record func() (*ingest.Recorder, error)
+	url  string
+	opts live.Options
 
 	// mu serialises start and refresh. Fyne runs both on its loop; its test
 	// driver runs fyne.Do callbacks on the calling goroutine instead.
-	mu     sync.Mutex
-	feed   *liveFeed
-	cancel context.CancelFunc // stops the current feed
+	mu      sync.Mutex
+	session *live.Session
+	stream  *live.Stream  // the stream drawn
+	done    chan struct{} // closed by stop, ends the refreshing
+	exited  chan struct{} // closed when the refreshing has ended
 
 	status    *widget.Label
 	readout   *widget.Label // what the pointer is on
 	reconnect *widget.Button
+	auto      *widget.Check
 	follow    *widget.Select
 	// nav is the HEC timeline of the current stream on its scale sc, made
 	// when its first timed events arrive (nil before), and rows are all
@@ -115,19 +117,16 @@ type liveView struct {
 	// (its callback then does nothing).
 	syncing bool
 
-	// What was last drawn, and the rate measurement.
+	// What was last drawn, and how long after its data.
 	shown      *timeline.Model
 	span       uint64 // the width chosen under Follow (0: the whole run)
 	lastHeap   time.Time
 	heapEvents int64
 	lag        time.Duration
-	rateAt     time.Time
-	rateEvents int64
-	rate       float64
 }
 
-func newLiveView(ctx context.Context, url string, record func() (*ingest.Recorder, error)) *liveView {
-	v := &liveView{ctx: ctx, url: url, record: record, heap: newPicture(nil)}
+func newLiveView(url string, opts live.Options) *liveView {
+	v := &liveView{url: url, opts: opts, heap: newPicture(nil), done: make(chan struct{}), exited: make(chan struct{})}
 	v.status = widget.NewLabel("connecting…")
 	v.status.Truncation = fyne.TextTruncateEllipsis
 	v.readout = widget.NewLabel(liveReadoutHelp)
@@ -135,6 +134,12 @@ func newLiveView(ctx context.Context, url string, record func() (*ingest.Recorde
 	v.timelineBox = container.NewStack(widget.NewLabel(liveWaiting))
 	v.reconnect = widget.NewButton("Reconnect", v.restart)
 	v.reconnect.Hide()
+	v.auto = widget.NewCheck("Reconnect by itself", func(on bool) {
+		if v.session != nil {
+			v.session.SetAutoReconnect(on)
+		}
+	})
+	v.auto.SetChecked(opts.AutoReconnect)
 	labels := make([]string, len(followSpans))
 	for i, f := range followSpans {
 		labels[i] = f.label
@@ -144,7 +149,7 @@ func newLiveView(ctx context.Context, url string, record func() (*ingest.Recorde
 	v.follow.SetSelected(followSpans[0].label)
 	header := widget.NewLabelWithStyle(url, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	header.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(widget.NewLabel("Follow"), v.follow, v.reconnect), header)
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(widget.NewLabel("Follow"), v.follow, v.auto, v.reconnect), header)
 	v.tabs = container.NewAppTabs(
 		container.NewTabItem("Timeline", v.timelineBox),
 		container.NewTabItem("Heap", v.heap.raster),
@@ -290,118 +295,110 @@ func (v *liveView) picture(scale float32) image.Image {
 	return v.nav.pic.export(scale)
 }
 
-// start connects (again) and starts refreshing the picture. The models of a
-// previous connection are replaced: a new connection is a new stream, with
-// its own header.
+// start starts the session and the refreshing of the picture.
 func (v *liveView) start() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.cancel != nil {
-		v.cancel()
-	}
-	ctx, cancel := context.WithCancel(v.ctx)
-	v.cancel = cancel
-	feed := newLiveFeed(v.url, v.record)
-	v.feed, v.shown, v.rateEvents, v.rateAt, v.rate = feed, nil, 0, time.Now(), 0
-	v.nav, v.rows, v.sc = nil, nil, nil // a new stream has its own run and scale
-	v.timelineBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
-	v.timelineBox.Refresh()
-	v.reconnect.Hide()
-	go feed.run(ctx)
+	v.session = live.Start(v.url, v.opts)
+	session := v.session
 	go func() {
+		defer close(v.exited)
 		tick := time.NewTicker(liveRefresh)
 		defer tick.Stop()
 		for {
 			select {
-			case <-ctx.Done():
+			case <-v.done:
 				return
 			case <-tick.C:
+			case <-session.Changed():
 			}
-			done := feed.state.Load() >= int32(connEnded)
-			fyne.Do(func() {
+			onUI(func() {
 				v.mu.Lock()
 				defer v.mu.Unlock()
-				if v.feed == feed {
+				if v.session == session {
 					v.refresh()
 				}
 			})
-			if done {
-				return
-			}
 		}
 	}()
 }
 
-// restart is the Reconnect button.
-func (v *liveView) restart() { v.start() }
+// stop ends the session (when the window closes or shows something else);
+// the recordings are finished in the background.
+func (v *liveView) stop() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	select {
+	case <-v.done:
+		return
+	default:
+	}
+	close(v.done)
+	if s := v.session; s != nil {
+		go s.Close()
+	}
+}
+
+// restart is the Reconnect button: a new connection, while what is shown
+// stays until the new stream's header has arrived.
+func (v *liveView) restart() {
+	if v.session != nil {
+		v.session.Reconnect()
+	}
+}
 
 // refresh redraws what has arrived since the last refresh and updates the
 // status line. It runs on Fyne's loop, with v.mu held.
 func (v *liveView) refresh() {
-	st := v.feed.stats()
-	added := st.AddedAt
-	snap := v.feed.live.Snapshot()
+	st := v.session.Status()
 	now := time.Now()
-	if snap != v.shown && snap.End > 0 {
-		v.shown = snap
-		if !added.IsZero() {
-			v.lag = now.Sub(added)
+	if cur := st.Stream; cur != v.stream {
+		// A new stream has its own run and scale.
+		v.stream, v.shown, v.heapEvents = cur, nil, 0
+		v.nav, v.rows, v.sc = nil, nil, nil
+		v.timelineBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
+		v.timelineBox.Refresh()
+		v.heap.set(nil)
+	}
+	if m := v.models(); m != nil {
+		snap := m.Timeline()
+		if snap != v.shown && snap.End > 0 {
+			v.shown = snap
+			if !st.Stats.LastData.IsZero() {
+				v.lag = now.Sub(st.Stats.LastData)
+			}
+			v.showModel(snap)
 		}
-		v.showModel(snap)
+		if st.Stats.Events != v.heapEvents && (now.Sub(v.lastHeap) >= liveHeapRefresh || st.Stats.Done) {
+			v.lastHeap, v.heapEvents = now, st.Stats.Events
+			heap, prof := m.Heap()
+			v.heap.set(heapRender("", prof, heap))
+		}
 	}
-	if st.Events != v.heapEvents && (now.Sub(v.lastHeap) >= liveHeapRefresh || st.State >= connEnded) {
-		v.lastHeap, v.heapEvents = now, st.Events
-		heap, prof := v.feed.heapResult()
-		v.heap.set(heapRender("", prof, heap))
+	text := st.Text
+	if st.Phase == live.PhaseReceiving && v.shown != nil {
+		text += fmt.Sprintf(" · view drawn %s after the data", roundDuration(v.lag))
 	}
-	if dt := now.Sub(v.rateAt); dt >= time.Second {
-		v.rate = float64(st.Events-v.rateEvents) / dt.Seconds()
-		v.rateAt, v.rateEvents = now, st.Events
-	}
-	text := liveStatusText(st, v.rate, v.lag)
 	if vt := v.viewText(); vt != "" {
 		text += " · " + vt
 	}
 	v.status.SetText(text)
-	if st.State >= connEnded {
+	if st.Phase == live.PhaseEnded || st.Phase == live.PhaseFailed || (st.Phase == live.PhaseConnecting && st.Err != nil) {
 		v.reconnect.Show()
+	} else {
+		v.reconnect.Hide()
+	}
+	if v.auto.Checked != st.Auto {
+		v.auto.SetChecked(st.Auto)
 	}
 }
 
-// liveStatusText is the status line: connection, rate, bytes, how far the
-// view is behind the newest bytes, the recording, and what went wrong.
-func liveStatusText(st liveStats, rate float64, lag time.Duration) string {
-	var b strings.Builder
-	b.WriteString(st.State.String())
-	if st.Desc != "" {
-		fmt.Fprintf(&b, " (%s)", st.Desc)
+// models returns the models of the stream drawn, nil if there is none.
+func (v *liveView) models() *live.Models {
+	if v.stream == nil {
+		return nil
 	}
-	fmt.Fprintf(&b, " · %s events", formatCount(float64(st.Events)))
-	if st.State == connLive {
-		fmt.Fprintf(&b, " · %s events/s", formatCount(rate))
-	}
-	fmt.Fprintf(&b, " · %s", formatBytes(st.Bytes))
-	if st.Events > 0 {
-		fmt.Fprintf(&b, " · newest event at %s", timeline.FormatDuration(st.Newest))
-		if st.State == connLive && !st.AddedAt.IsZero() {
-			fmt.Fprintf(&b, ", received %s ago; view drawn %s after it", roundDuration(time.Since(st.AddedAt)), roundDuration(lag))
-		}
-	}
-	switch st.State {
-	case connEnded, connLost:
-		if st.Status.State == ingest.StateTruncated {
-			b.WriteString(" · stream cut: the events before the cut are kept")
-		} else if st.Status.State == ingest.StateCorrupt {
-			fmt.Fprintf(&b, " · %s", st.Status)
-		}
-	}
-	if st.RecPath != "" {
-		fmt.Fprintf(&b, " · recording %s", st.RecPath)
-	}
-	if st.Err != nil {
-		fmt.Fprintf(&b, " · %v", st.Err)
-	}
-	return b.String()
+	return v.stream.Models()
 }
 
 // roundDuration rounds d for the status line.

@@ -59,7 +59,7 @@ type bookmarkPanel struct {
 	prefs fyne.Preferences
 	nav   *timelineNav
 	marks []bookmark // sorted by time
-	list  *widget.List
+	list  *keyList
 	root  fyne.CanvasObject
 }
 
@@ -71,7 +71,7 @@ func newBookmarkPanel(path string, markers []bookmarkMark, nav *timelineNav) *bo
 	}
 	b.marks = append(b.marks, loadUserBookmarks(b.prefs, path)...)
 	b.sort()
-	b.list = widget.NewList(
+	b.list = newKeyList(
 		func() int { return len(b.marks) },
 		func() fyne.CanvasObject {
 			tm := widget.NewLabel("000.000000 s")
@@ -81,7 +81,7 @@ func newBookmarkPanel(path string, markers []bookmarkMark, nav *timelineNav) *bo
 			// user's is an entry, to rename it.
 			label := widget.NewLabel("")
 			label.Truncation = fyne.TextTruncateEllipsis
-			name := widget.NewEntry()
+			name := newKeyEntry()
 			del := widget.NewButton("Remove", nil)
 			return container.NewBorder(nil, nil, container.NewHBox(tm, kind), del, container.NewStack(label, name))
 		},
@@ -121,7 +121,7 @@ func (b *bookmarkPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	for _, obj := range c.Objects {
 		switch v := obj.(type) {
 		case *fyne.Container:
-			entry, isName := v.Objects[1].(*widget.Entry)
+			entry, isName := v.Objects[1].(*keyEntry)
 			if !isName { // the time and kind
 				v.Objects[0].(*widget.Label).SetText(timeline.FormatDuration(m.time))
 				kind := "marker"

@@ -71,7 +71,7 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 	var entries, labels []string
 	for _, obj := range test.LaidOutObjects(o) {
 		switch x := obj.(type) {
-		case *widget.Entry:
+		case *keyEntry:
 			if x.Visible() {
 				entries = append(entries, x.Text)
 			}
@@ -88,7 +88,7 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 	entries, labels = nil, nil
 	for _, obj := range test.LaidOutObjects(o) {
 		switch x := obj.(type) {
-		case *widget.Entry:
+		case *keyEntry:
 			if x.Visible() {
 				entries = append(entries, x.Text)
 			}

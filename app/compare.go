@@ -95,7 +95,7 @@ func (c *CompareWindow) load() {
 			break
 		}
 	}
-	fyne.Do(func() {
+	onUI(func() {
 		if err != nil {
 			c.status.SetText(fmt.Sprintf("Cannot compare: %v", err))
 			c.win.SetContent(container.NewCenter(c.status))

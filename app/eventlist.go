@@ -18,7 +18,7 @@ import (
 type eventList struct {
 	x    *eventIndex
 	nav  *timelineNav
-	list *widget.List
+	list *keyList
 	dec  *eventRowDecoder // rows shown, on the UI goroutine only
 	ev   ingest.Event
 	text []byte
@@ -46,7 +46,7 @@ type eventList struct {
 // newEventList returns the Events tab over x, driving nav.
 func newEventList(x *eventIndex, nav *timelineNav) *eventList {
 	l := &eventList{x: x, nav: nav, dec: x.newRowDecoder(), selected: -1, window: listWindow}
-	l.list = widget.NewList(
+	l.list = newKeyList(
 		func() int { return min(x.Len()-l.base, l.window) },
 		func() fyne.CanvasObject {
 			tm := widget.NewLabel("00000000000")
@@ -247,6 +247,8 @@ func (v *eventlogView) addEventPanels() {
 		}
 	}
 	v.bookmarks = newBookmarkPanel(ev.Path, ev.index.markers, v.nav)
-	v.nav.onBookmark = v.bookmarks.addHere
+	for _, r := range v.rows {
+		r.nav.onBookmark = v.bookmarks.addHere
+	}
 	v.tabs.Append(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
 }

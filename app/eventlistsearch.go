@@ -115,9 +115,9 @@ func findEvents(x *eventIndex, q *eventQuery, progress func(done int), stop func
 // says how far a search has got or how many hits it found.
 type eventSearch struct {
 	l              *eventList
-	text           *widget.Entry
-	kind           *widget.Select
-	thread, hec    *widget.Entry
+	text           *keyEntry
+	kind           *keySelect
+	thread, hec    *keyEntry
 	status         *widget.Label
 	bar            fyne.CanvasObject
 	mu             sync.Mutex // guards gen
@@ -134,20 +134,20 @@ type eventSearch struct {
 
 // newEventSearch returns the search bar of l.
 func newEventSearch(l *eventList) *eventSearch {
-	s := &eventSearch{l: l, do: fyne.Do}
-	s.text = widget.NewEntry()
+	s := &eventSearch{l: l, do: onUI}
+	s.text = newKeyEntry()
 	s.text.SetPlaceHolder("Find in events (Enter: next)")
 	s.text.OnSubmitted = func(string) { s.step(true) }
 	kinds := []string{anyKind}
 	for _, k := range l.x.kinds {
 		kinds = append(kinds, k.String())
 	}
-	s.kind = widget.NewSelect(kinds, nil)
+	s.kind = newKeySelect(kinds, nil)
 	s.kind.SetSelected(anyKind)
-	s.thread = widget.NewEntry()
+	s.thread = newKeyEntry()
 	s.thread.SetPlaceHolder("thread")
 	s.thread.OnSubmitted = func(string) { s.step(true) }
-	s.hec = widget.NewEntry()
+	s.hec = newKeyEntry()
 	s.hec.SetPlaceHolder("HEC")
 	s.hec.OnSubmitted = func(string) { s.step(true) }
 	s.status = widget.NewLabel("")

@@ -22,11 +22,13 @@ type eventlogView struct {
 	nav      *timelineNav // the HEC timeline row; nil if the log has no timed events
 	sc       *navScale    // the time scale all rows share (nil with nav)
 	rows     []*navRow    // the row groups, in the order shown
-	// rowsPanel holds the check boxes that show and hide the row groups.
-	rowsPanel *fyne.Container
-	heap      *picture // nil if the log has no heap data
-	tabs      *container.AppTabs
-	root      fyne.CanvasObject
+	// rowsPanel holds the check boxes that show and hide the row groups;
+	// rowsScroll scrolls the row groups shown.
+	rowsPanel  *fyne.Container
+	rowsScroll *container.Scroll
+	heap       *picture // nil if the log has no heap data
+	tabs       *container.AppTabs
+	root       fyne.CanvasObject
 
 	// status shows the visible range and the selection; readout what is
 	// under the pointer.
@@ -210,14 +212,14 @@ func grid(rows [][]string) fyne.CanvasObject {
 	return container.NewPadded(g)
 }
 
-// factsGrid lays facts out as a two-column form with selectable values.
+// factsGrid lays facts out as a two-column form; a value's right-click
+// menu copies it.
 func factsGrid(facts []fact) fyne.CanvasObject {
 	g := container.New(layout.NewFormLayout())
 	for _, f := range facts {
 		g.Add(widget.NewLabelWithStyle(f.label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
-		value := widget.NewLabel(f.value)
+		value := newCopyLabel(f.value)
 		value.Wrapping = fyne.TextWrapBreak
-		value.Selectable = true
 		g.Add(value)
 	}
 	return container.NewPadded(g)
@@ -240,8 +242,7 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 	if !s.StartWall.IsZero() {
 		facts = append(facts, fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST")})
 	}
-	env := widget.NewLabel(orNone(strings.Join(s.Env, "\n")))
-	env.Selectable = true
+	env := newCopyLabel(orNone(strings.Join(s.Env, "\n")))
 	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(s.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.NewScroll(container.NewVBox(factsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
 }

@@ -115,7 +115,7 @@ func runPicker(parent fyne.Window, useNative bool, what string, native func() (s
 	}
 	go func() {
 		path, err := native()
-		fyne.Do(func() {
+		onUI(func() {
 			switch {
 			case errors.Is(err, errNoNativeDialog):
 				fallback()

@@ -415,7 +415,7 @@ func (w *Window) saveToLibraryAs(path string, opt library.SaveOptions, done func
 	}
 	go func() {
 		e, err := sl.lib.Save(path, opt)
-		fyne.Do(func() {
+		onUI(func() {
 			if err != nil {
 				dialog.ShowError(err, w.win)
 			} else {

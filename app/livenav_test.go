@@ -323,9 +323,9 @@ func TestAttachWindowRowGroups(t *testing.T) {
 // findCheck returns the check box labelled text under o, if any.
 func findCheck(o fyne.CanvasObject, text string) *widget.Check {
 	switch o := o.(type) {
-	case *widget.Check:
+	case *keyCheck:
 		if o.Text == text {
-			return o
+			return &o.Check
 		}
 	case *fyne.Container:
 		for _, c := range o.Objects {

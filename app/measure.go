@@ -1,7 +1,5 @@
 package app
 
-import "fyne.io/fyne/v2"
-
 // LoadResult is what one load in the measurement mode
 // (`hecscope-gui --quit-after-load FILE`) read.
 type LoadResult struct {
@@ -42,7 +40,7 @@ func (a *App) LoadAndQuit(path string, done func(LoadResult)) *Window {
 			done(r)
 			a.fa.Quit()
 		}
-		if d, ok := w.view.(drawNotifier); ok && err == nil && d.whenDrawn(func() { go fyne.Do(finish) }) {
+		if d, ok := w.view.(drawNotifier); ok && err == nil && d.whenDrawn(func() { go onUI(finish) }) {
 			return
 		}
 		finish()

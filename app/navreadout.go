@@ -180,34 +180,46 @@ func threadDetailFacts(m *timeline.Model, h timeline.ThreadHit) []fact {
 	return facts
 }
 
-// shortcutHelp lists the timeline's mouse and keyboard controls.
-var shortcutHelp = [][2]string{
+// mouseHelp lists the timeline's mouse controls.
+var mouseHelp = [][2]string{
 	{"Wheel / Ctrl+wheel", "zoom in and out at the pointer"},
 	{"Shift+wheel, horizontal scroll", "pan left and right"},
 	{"Drag", "pan"},
 	{"Shift+drag", "select a range (its duration is shown; the Selection tab sums it)"},
 	{"Click a span", "show its details (HEC or thread row) in the Details tab"},
 	{"Double-click a span", "zoom to that span (elsewhere: fit the run)"},
-	{"+ / =", "zoom in at the centre"},
-	{"-", "zoom out at the centre"},
-	{"← / →", "pan by a tenth of the view"},
-	{"Home / End", "go to the start / end of the run (End follows the newest events in a live window)"},
-	{"0", "fit the whole run"},
-	{"Z", "zoom to the selection"},
-	{"B", "bookmark the selection's start, or the view's centre"},
-	{"Esc", "clear the selection"},
+}
+
+// commandHelp lists the window's shortcuts with Ctrl (Cmd on macOS).
+var commandHelp = [][2]string{
+	{"Ctrl+P  Ctrl+K", "go to a thread, label, marker, HEC or command (type part of its name)"},
+	{"Ctrl+O", "open a file (in this window if it is empty, else in a new one)"},
 	{"Ctrl+R", "reload the file"},
+	{"Ctrl+E", "export the view as PNG"},
+	{"Ctrl+W", "close the window"},
+}
+
+// shortcutHelp lists the mouse controls, the time view's keys and the
+// window's shortcuts, as Help > Keyboard Shortcuts shows them.
+func shortcutHelp() [][2]string {
+	out := append([][2]string(nil), mouseHelp...)
+	out = append(out, keysHelp()...)
+	return append(out, commandHelp...)
 }
 
 // showShortcuts opens the Help > Keyboard Shortcuts dialog: one line per
-// control, unwrapped.
+// control, unwrapped, scrolling if the window is small.
 func showShortcuts(win fyne.Window) {
 	form := container.New(layout.NewFormLayout())
-	for _, sc := range shortcutHelp {
+	for _, sc := range shortcutHelp() {
 		form.Add(widget.NewLabelWithStyle(sc[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
 		form.Add(widget.NewLabel(sc[1]))
 	}
-	note := widget.NewLabel("The timeline has the keyboard when its window opens; click it to give it back.")
-	d := dialog.NewCustom("Keyboard Shortcuts", "Close", container.NewVBox(form, note), win)
+	note := widget.NewLabel("The keys work whatever has the keyboard, except a text field: Esc there gives them back.")
+	// The list scrolls, so that the dialog fits a small window.
+	list := container.NewScroll(container.NewVBox(form, note))
+	size := win.Canvas().Size()
+	list.SetMinSize(fyne.NewSize(min(760, size.Width*0.9), min(560, size.Height*0.7)))
+	d := dialog.NewCustom("Keyboard Shortcuts", "Close", list, win)
 	d.Show()
 }

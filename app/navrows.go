@@ -55,7 +55,8 @@ func (v *eventlogView) buildRows() fyne.CanvasObject {
 	stack, side := rowPanels(v.rows)
 	v.rowsPanel = side
 	// The rows scroll: showing more of them must not ask the window to grow.
-	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, container.NewVScroll(stack))
+	v.rowsScroll = container.NewVScroll(stack)
+	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, v.rowsScroll)
 	split := container.NewHSplit(container.NewVScroll(side), body)
 	split.Offset = 0.16
 	return split
@@ -81,14 +82,14 @@ func rowPanels(rows []*navRow) (stack, side *fyne.Container) {
 	}
 	side = container.NewVBox(widget.NewLabelWithStyle("Rows", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	for _, r := range rows {
-		check := widget.NewCheck(r.name, func(on bool) {
+		check := newKeyCheck(r.name, func(on bool) {
 			r.shown = on
 			relayout()
 		})
 		check.Checked = r.shown
 		side.Add(check)
 		if r.nav.view == "threads" {
-			sortBy := widget.NewSelect(timeline.ThreadOrders, func(s string) {
+			sortBy := newKeySelect(timeline.ThreadOrders, func(s string) {
 				for i, o := range timeline.ThreadOrders {
 					if o == s {
 						r.nav.sortedMu.Lock()
@@ -119,7 +120,7 @@ func rowPanels(rows []*navRow) (stack, side *fyne.Container) {
 // showAllRows shows every row group.
 func (v *eventlogView) showAllRows() {
 	for _, o := range v.rowsPanel.Objects {
-		if c, ok := o.(*widget.Check); ok {
+		if c, ok := o.(*keyCheck); ok {
 			c.SetChecked(true)
 		}
 	}

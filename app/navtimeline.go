@@ -557,43 +557,61 @@ func (n *timelineNav) keyZoomAt() uint64 {
 	return n.centre()
 }
 
-// TypedRune zooms with + and -, fits the run with 0 and zooms to the
-// selection with z.
+// TypedRune does what the rune's key does to the view (see keyBindings).
 func (n *timelineNav) TypedRune(r rune) {
-	switch r {
-	case '+', '=':
-		n.zoom(keyZoomFactor, n.keyZoomAt())
-	case '-', '_':
-		n.zoom(1/keyZoomFactor, n.keyZoomAt())
-	case '0':
-		n.fit()
-	case 'z', 'Z':
-		if from, to, ok := n.Selection(); ok {
-			n.showRange(from, to)
-		}
-	case 'b', 'B':
-		if n.onBookmark != nil {
-			n.onBookmark()
-		}
+	if a, ok := runeAction(r); ok {
+		n.viewAction(a)
 	}
 }
 
-// TypedKey pans with the arrows, goes to the ends with Home and End (which
-// in a live view follows the end again, at the view's width) and clears
-// the selection with Escape.
+// TypedKey does what the key does to the view (see keyBindings).
 func (n *timelineNav) TypedKey(ev *fyne.KeyEvent) {
+	if a, ok := keyAction(ev.Name); ok {
+		n.viewAction(a)
+	}
+}
+
+// viewAction zooms, pans, fits, selects or bookmarks as the keyboard asks:
+// + and - zoom at the centre (or a live view's end), the arrows pan by a
+// tenth of the view, Home and End go to the ends (End follows a live run's
+// end again, at the view's width), 0 fits the run, Z zooms to the
+// selection, Esc clears it, B bookmarks.
+func (n *timelineNav) viewAction(a viewAction) bool {
 	from, to := n.View()
 	width := float64(to - from)
-	switch ev.Name {
-	case fyne.KeyLeft:
+	switch a {
+	case actZoomIn:
+		n.zoom(keyZoomFactor, n.keyZoomAt())
+	case actZoomOut:
+		n.zoom(1/keyZoomFactor, n.keyZoomAt())
+	case actPanLeft:
 		n.pan(-keyPanFraction * width)
-	case fyne.KeyRight:
+	case actPanRight:
 		n.pan(keyPanFraction * width)
-	case fyne.KeyHome:
-		n.pan(-float64(from))
-	case fyne.KeyEnd:
-		n.sc.followLast(to - from)
-	case fyne.KeyEscape:
+	case actFit:
+		n.fit()
+	case actZoomSelection:
+		from, to, ok := n.Selection()
+		if !ok {
+			return false
+		}
+		n.showRange(from, to)
+	case actClearSelection:
+		if _, _, ok := n.Selection(); !ok {
+			return false
+		}
 		n.setSelection(0, 0, false, true)
+	case actStart:
+		n.pan(-float64(from))
+	case actEnd:
+		n.sc.followLast(to - from)
+	case actBookmark:
+		if n.onBookmark == nil {
+			return false
+		}
+		n.onBookmark()
+	default:
+		return false
 	}
+	return true
 }

@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -308,7 +307,7 @@ func TestHelpListsShortcuts(t *testing.T) {
 		t.Fatal("no dialog")
 	}
 	all := strings.Join(texts(ov), "\n")
-	for _, want := range []string{"Shift+drag", "Home / End", "zoom in and out at the pointer"} {
+	for _, want := range []string{"Shift+drag", "Home", "W", "clear the selection", "zoom in and out at the pointer"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("shortcuts dialog lacks %q", want)
 		}
@@ -354,9 +353,9 @@ func TestNavRowsShareTheScaleAndToggle(t *testing.T) {
 	}
 	// Unticking the heap leaves only the HEC timeline, which grows.
 	h0 := v.nav.Size().Height
-	var check *widget.Check
+	var check *keyCheck
 	for _, o := range test.LaidOutObjects(w.Fyne().Content()) {
-		if c, ok := o.(*widget.Check); ok && c.Text == "Heap" {
+		if c, ok := o.(*keyCheck); ok && c.Text == "Heap" {
 			check = c
 		}
 	}

@@ -98,7 +98,7 @@ func (v *eventlogView) showSelection() {
 	gen, ev := v.selGen, v.log
 	go func() {
 		s, err := summarizeFileRange(ev.Path, from, to)
-		fyne.Do(func() {
+		onUI(func() {
 			if gen != v.selGen {
 				return // a newer selection replaced this one
 			}

@@ -135,7 +135,7 @@ func (w *Window) load(path string) {
 
 	current := func() bool { return w.gen == gen }
 	report := func(p Progress) {
-		fyne.Do(func() {
+		onUI(func() {
 			if current() && w.loading != nil {
 				w.loading.update(p)
 			}
@@ -143,7 +143,7 @@ func (w *Window) load(path string) {
 	}
 	go func() {
 		makeView, err := loadView(ctx, path, report)
-		fyne.Do(func() {
+		onUI(func() {
 			if !current() {
 				return
 			}
@@ -295,9 +295,15 @@ func (w *Window) setMenu() {
 	bind(closeItem)
 	file = append(file, fyne.NewMenuItemSeparator(), closeItem)
 
+	// The finder: Ctrl+P from the menu (menu shortcuts work whatever has
+	// the keyboard), Ctrl+K on the canvas (and passed on by text fields).
+	goTo := fyne.NewMenuItem("Go to…", w.showFinder)
+	goTo.Shortcut = shortcut(fyne.KeyP)
+	canvas.AddShortcut(shortcut(fyne.KeyK), func(fyne.Shortcut) { w.showFinder() })
+
 	about := fyne.NewMenuItem("About hecscope", func() { showAbout(w.win) })
 	keys := fyne.NewMenuItem("Keyboard Shortcuts", func() { showShortcuts(w.win) })
-	w.win.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("File", file...), fyne.NewMenu("Help", keys, about)))
+	w.win.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("File", file...), fyne.NewMenu("View", goTo), fyne.NewMenu("Help", keys, about)))
 }
 
 // ingestStatusNotice describes a load that did not end cleanly, or returns

@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 )
 
 // shownContent returns what the window shows, inside the scroller that
@@ -76,7 +75,7 @@ func TestWindowContentFitsSmallWindows(t *testing.T) {
 			continue
 		}
 		for _, o := range test.LaidOutObjects(v.root) {
-			if c, ok := o.(*widget.Check); ok && !c.Checked {
+			if c, ok := o.(*keyCheck); ok && !c.Checked {
 				c.SetChecked(true)
 			}
 		}

@@ -167,7 +167,7 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 	}
 	b := timeline.NewOverviewBuilder(g)
 	var caps []int32
-	for _, s := range r.index.Streams() {
+	for _, s := range r.ix().Streams() {
 		if s.Cap != ingest.NoCap {
 			caps = append(caps, s.Cap)
 		}
@@ -195,7 +195,7 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 			return timeline.GlobalKind(e.Kind)
 		}
 	}
-	m := ingest.NewMerge(r.file, r.index, ingest.MergeOptions{From: from, To: to, Tap: tap})
+	m := ingest.NewMerge(r.file, r.ix(), ingest.MergeOptions{From: from, To: to, Tap: tap})
 	defer m.Close()
 	var k int
 	for e := m.Next(); e != nil; e = m.Next() {

@@ -43,21 +43,12 @@ const spanRows = 1 << 14
 // keptBuckets is how many decoded buckets Events keeps.
 const keptBuckets = 4
 
-// newEvents makes the event list from the streams' bucket counts.
-func newEvents(l *Log, g timeline.Grid, counts []*streamCount) *Events {
-	nb := 0
-	for _, c := range counts {
-		nb = max(nb, len(c.buckets))
-	}
-	e := &Events{log: l, grid: g, before: make([]int64, nb+1)}
-	for b := 0; b < nb; b++ {
-		var n int64
-		for _, c := range counts {
-			if b < len(c.buckets) {
-				n += int64(c.buckets[b])
-			}
-		}
-		e.before[b+1] = e.before[b] + n
+// newEvents makes the event list from the number of events per bucket of
+// grid g.
+func newEvents(l *Log, g timeline.Grid, buckets []uint32) *Events {
+	e := &Events{log: l, grid: g, before: make([]int64, len(buckets)+1)}
+	for b, n := range buckets {
+		e.before[b+1] = e.before[b] + int64(n)
 	}
 	return e
 }
@@ -112,7 +103,7 @@ func (e *Events) rows(b int, back bool) ([]ingest.Event, int, error) {
 	_, to := e.span(b1 - 1)
 	want := e.before[b1] - e.before[b0]
 	rows := make([]ingest.Event, 0, want)
-	m := ingest.NewMerge(e.log.file, e.log.index, ingest.MergeOptions{From: from, To: to, Sorted: true})
+	m := ingest.NewMerge(e.log.file, e.log.ix(), ingest.MergeOptions{From: from, To: to, Sorted: true})
 	for ev := m.Next(); ev != nil; ev = m.Next() {
 		rows = append(rows, ev.Clone())
 	}

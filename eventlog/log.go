@@ -49,8 +49,10 @@ type Options struct {
 	// KeepThread, if set, keeps only the threads it says yes to (a
 	// command that draws a few thread rows).
 	KeepThread func(id uint32) bool
-	// NoSummary skips the summary, and NoHeap the heap and heap profile.
-	NoSummary, NoHeap bool
+	// NoSummary skips the summary, NoHeap the heap and heap profile,
+	// NoEventList the event list, and NoTimeline the timeline (a command
+	// that draws the heap: the overview then has no rows).
+	NoSummary, NoHeap, NoEventList, NoTimeline bool
 	// Progress, if set, is called from the loading goroutine at most every
 	// progressEvery, with a new overview at most every snapshotEvery, and
 	// once at the end.
@@ -69,8 +71,8 @@ const (
 	progressEvery = 50 * time.Millisecond
 	snapshotEvery = 250 * time.Millisecond
 	// publishEvery is how many events a capability's goroutine takes
-	// between two publications of its rows.
-	publishEvery = 1 << 16
+	// between two looks at whether a snapshot wants its rows.
+	publishEvery = 1 << 14
 )
 
 // Progress is how far loading has got.
@@ -121,13 +123,14 @@ type Log struct {
 	// LoadTime is how long loading took.
 	LoadTime time.Duration
 
-	file     *os.File
-	index    *ingest.Index
-	overview atomic.Pointer[timeline.Model]
-	loaded   atomic.Bool
-	closed   atomic.Bool
-	events   *Events
-	detail   detailCache
+	file      *os.File
+	index     atomic.Pointer[ingest.Index]
+	overview  atomic.Pointer[timeline.Model]
+	loaded    atomic.Bool
+	closed    atomic.Bool
+	events    *Events
+	following *follower // set for a followed log (Follow)
+	detail    detailCache
 }
 
 // Open loads the eventlog at path. A log that is truncated or corrupt is not
@@ -161,7 +164,8 @@ func Open(ctx context.Context, path string, opt Options) (*Log, error) {
 		f.Close()
 		return nil, fmt.Errorf("loading %s: %w", path, err)
 	}
-	r := &Log{Path: path, Size: st.Size(), Header: ix.Header, file: f, index: ix}
+	r := &Log{Path: path, Size: st.Size(), Header: ix.Header, file: f}
+	r.index.Store(ix)
 
 	var sumWG sync.WaitGroup
 	if !opt.NoSummary {
@@ -207,7 +211,7 @@ func openHeapProfile(path string, f *os.File, size int64, start time.Time) (*Log
 
 // HeapProfileOnly reports whether the run is a textual .hp heap profile:
 // its Profile and nothing else (no timeline, no heap counters, no summary).
-func (r *Log) HeapProfileOnly() bool { return r.index == nil }
+func (r *Log) HeapProfileOnly() bool { return r.index.Load() == nil }
 
 // Close releases the file; Detail gives nothing new afterwards.
 func (r *Log) Close() error {
@@ -221,7 +225,10 @@ func (r *Log) Close() error {
 
 // Index returns the file's index (its pieces with their event counts and
 // time ranges); nil for a .hp heap profile.
-func (r *Log) Index() *ingest.Index { return r.index }
+func (r *Log) Index() *ingest.Index { return r.index.Load() }
+
+// ix returns the index as it stands (a followed log's grows).
+func (r *Log) ix() *ingest.Index { return r.index.Load() }
 
 // Overview returns the timeline of the whole run (timeline.Source).
 func (r *Log) Overview() *timeline.Model { return r.overview.Load() }
@@ -251,9 +258,9 @@ type streamCount struct {
 	buckets []uint32
 }
 
-// load builds the models.
+// load builds the models of a whole file.
 func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
-	ix := r.index
+	ix := r.ix()
 	from, to := span(ix)
 	exactBelow := opt.ExactBelow
 	if exactBelow == 0 {
@@ -261,18 +268,81 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	}
 	var grid timeline.Grid
 	if exactBelow < 0 || r.Size >= exactBelow {
-		buckets := opt.Buckets
-		if buckets <= 0 {
-			buckets = DefaultBuckets
-		}
-		grid = timeline.GridFor(to, buckets)
+		grid = timeline.GridFor(to, opt.buckets())
 	}
+	bd, err := r.build(ctx, ix, opt, grid, timeline.GridFor(to, listBuckets), from, to, start)
+	if err != nil {
+		return err
+	}
+	// Every stream has ended: its capability's rows are final.
+	for _, h := range bd.hecs {
+		if h != nil {
+			h.Publish(0, true)
+		}
+	}
+	r.Status, r.Events = bd.status, bd.events
+	bd.b.SetExtent(bd.events, bd.first, bd.last)
+	bd.b.Finish()
+	if !opt.NoEventList {
+		r.events = newEvents(r, bd.listGrid, bd.buckets())
+	}
+	model := bd.b.Snapshot()
+	r.overview.Store(model)
+	r.Heap, r.Profile = bd.heap.Result()
+	r.loaded.Store(true)
+	bd.report(model)
+	return nil
+}
+
+// buckets returns the overview's resolution.
+func (o Options) buckets() int {
+	if o.Buckets <= 0 {
+		return DefaultBuckets
+	}
+	return o.Buckets
+}
+
+// building is a load under way: its builders and what its streams counted.
+type building struct {
+	b        *timeline.Builder
+	heap     *heapview.Collector
+	hecs     map[int32]*timeline.HECBuilder
+	counts   []*streamCount
+	listGrid timeline.Grid
+	wantHeap func(ingest.Kind) bool
+	report   func(*timeline.Model)
+	// After the merge: how the data section ended, the events, and the
+	// times of the first and last.
+	status      ingest.Status
+	events      int64
+	first, last uint64
+}
+
+// buckets sums the streams' event counts per bucket of the list grid.
+func (bd *building) buckets() []uint32 {
+	var out []uint32
+	for _, c := range bd.counts {
+		if len(c.buckets) > len(out) {
+			out = append(out, make([]uint32, len(c.buckets)-len(out))...)
+		}
+		for i, n := range c.buckets {
+			out[i] += n
+		}
+	}
+	return out
+}
+
+// build reads the pieces of ix into new builders on grid g: every
+// capability's stream in its own goroutine building that capability's rows,
+// the rest in time order in this one. [from, to] is the run's span as the
+// block markers declare it (for progress reports).
+func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, listGrid timeline.Grid, from, to uint64, start time.Time) (*building, error) {
 	b := timeline.NewOverviewBuilder(grid)
 	if opt.KeepThread != nil {
 		b.KeepThreads(opt.KeepThread)
 	}
-	heap := heapview.NewCollector()
-	wantHeap := func(k ingest.Kind) bool { return !opt.NoHeap && heapview.Wants(k) }
+	bd := &building{b: b, heap: heapview.NewCollector(), listGrid: listGrid,
+		wantHeap: func(k ingest.Kind) bool { return !opt.NoHeap && heapview.Wants(k) }}
 	streams := ix.Streams()
 	var caps []int32
 	for _, s := range streams {
@@ -280,25 +350,34 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 			caps = append(caps, s.Cap)
 		}
 	}
-	hecs := map[int32]*timeline.HECBuilder{}
+	bd.hecs = map[int32]*timeline.HECBuilder{}
 	for i, h := range b.Parallel(caps) {
-		hecs[caps[i]] = h
+		if !opt.NoTimeline {
+			bd.hecs[caps[i]] = h
+		}
 	}
-	counts := make([]*streamCount, 0, len(streams))
 	var countsMu sync.Mutex
 	noThreads := opt.NoThreads
-	listGrid := timeline.GridFor(to, listBuckets)
 	nb := listGrid.Buckets(to)
+	if opt.NoEventList {
+		nb = 0
+	}
+	// want counts the snapshots asked for: the streams publish their
+	// capabilities' rows when it moves.
+	var want atomic.Int64
 	tap := func(c int32) func(*ingest.Event) bool {
-		h := hecs[c]
+		h := bd.hecs[c]
 		sc := &streamCount{buckets: make([]uint32, nb)}
 		countsMu.Lock()
-		counts = append(counts, sc)
+		bd.counts = append(bd.counts, sc)
 		countsMu.Unlock()
 		var n int64
 		var first, last uint64
+		var published int64
 		return func(e *ingest.Event) bool {
-			sc.buckets[min(listGrid.Bucket(e.Time), nb-1)]++
+			if nb > 0 {
+				sc.buckets[min(listGrid.Bucket(e.Time), nb-1)]++
+			}
 			if n == 0 || e.Time < first {
 				first = e.Time
 				sc.first.Store(first)
@@ -313,15 +392,18 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 			if n%publishEvery == 0 {
 				sc.events.Store(n)
 				sc.last.Store(last)
-				if h != nil {
+				// Publishing copies the rows' unfinished chunks: only when a
+				// snapshot is wanted.
+				if g := want.Load(); h != nil && g != published {
 					h.Publish(e.Time, false)
+					published = g
 				}
 			}
 			k := e.Kind
-			if wantHeap(k) {
+			if bd.wantHeap(k) {
 				return true
 			}
-			if !timeline.GlobalKind(k) {
+			if !timeline.GlobalKind(k) || opt.NoTimeline {
 				return false
 			}
 			return !noThreads || !threadKind(k)
@@ -334,7 +416,7 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 		defer countsMu.Unlock()
 		var n int64
 		var lo, hi uint64
-		for _, sc := range counts {
+		for _, sc := range bd.counts {
 			k := sc.events.Load()
 			if k == 0 {
 				continue
@@ -351,7 +433,7 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	// Snapshots cost time in the number of threads: they come at 250 ms,
 	// then twice as far apart each time.
 	snapGap := snapshotEvery
-	report := func(model *timeline.Model) {
+	bd.report = func(model *timeline.Model) {
 		if opt.Progress == nil {
 			return
 		}
@@ -360,58 +442,49 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	}
 	var k int
 	for e := m.Next(); e != nil; e = m.Next() {
-		if timeline.GlobalKind(e.Kind) {
+		if timeline.GlobalKind(e.Kind) && !opt.NoTimeline {
 			b.AddGlobal(e)
 		}
-		if wantHeap(e.Kind) {
-			heap.Add(e)
+		if bd.wantHeap(e.Kind) {
+			bd.heap.Add(e)
 		}
 		if k++; k&0xFFF != 0 {
 			continue
 		}
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
+		}
+		if k&0xFFFF == 0 {
+			b.Settle()
 		}
 		if now := time.Now(); opt.Progress != nil && now.Sub(lastReport) >= progressEvery {
 			lastReport = now
 			var model *timeline.Model
 			if now.Sub(lastSnap) >= snapGap {
+				want.Add(1)
 				lastSnap, snapGap = now, 2*snapGap
 				n, lo, hi := extent()
 				b.SetExtent(n, lo, min(hi, e.Time))
 				model = b.Snapshot()
 				r.overview.Store(model)
 			}
-			report(model)
+			bd.report(model)
 		}
 	}
 	if err := m.Err(); err != nil {
-		return err
+		return nil, err
 	}
-	// Every stream has ended: its capability's rows are final.
-	for _, h := range hecs {
-		h.Publish(0, true)
-	}
-	r.Status = m.Status()
-	var lo, hi uint64
+	bd.status = m.Status()
 	for _, p := range ix.Pieces {
 		if p.Events > 0 {
-			if r.Events == 0 || p.First < lo {
-				lo = p.First
+			if bd.events == 0 || p.First < bd.first {
+				bd.first = p.First
 			}
-			hi = max(hi, p.Last)
+			bd.last = max(bd.last, p.Last)
 		}
-		r.Events += p.Events
+		bd.events += p.Events
 	}
-	b.SetExtent(r.Events, lo, hi)
-	b.Finish()
-	r.events = newEvents(r, listGrid, counts)
-	model := b.Snapshot()
-	r.overview.Store(model)
-	r.Heap, r.Profile = heap.Result()
-	r.loaded.Store(true)
-	report(model)
-	return nil
+	return bd, nil
 }
 
 // threadKind reports whether events of kind k only concern threads.

@@ -64,6 +64,41 @@ func (c *chunks[T]) add(v T) {
 	c.n++
 }
 
+// each calls fn with every element in order.
+func (c *chunks[T]) each(fn func(T)) {
+	for _, f := range c.full {
+		for _, v := range f {
+			fn(v)
+		}
+	}
+	for _, v := range c.cur {
+		fn(v)
+	}
+}
+
+// sortedEach calls fn with c's elements in the order less sorts them
+// stably: in place when they already are (a loader gives them in time
+// order), else through a sorted copy.
+func sortedEach[T any](c *chunks[T], less func(a, b T) bool, fn func(T)) {
+	sorted, first := true, true
+	var prev T
+	c.each(func(v T) {
+		if !first && less(v, prev) {
+			sorted = false
+		}
+		prev, first = v, false
+	})
+	if sorted {
+		c.each(fn)
+		return
+	}
+	all := c.all()
+	sort.SliceStable(all, func(i, j int) bool { return less(all[i], all[j]) })
+	for _, v := range all {
+		fn(v)
+	}
+}
+
 // all returns the elements in one new slice.
 func (c *chunks[T]) all() []T {
 	out := make([]T, 0, c.n)
@@ -273,40 +308,36 @@ func (c *Collector) buildHeap() *Heap {
 	}
 
 	// GCs: union of the per-capability intervals.
-	parts := c.gcParts.all()
-	sort.SliceStable(parts, func(i, j int) bool { return parts[i].start < parts[j].start })
-	h.GCs = make([]GC, 0, len(parts)/2+1)
-	for _, p := range parts {
+	h.GCs = make([]GC, 0, c.gcParts.n/2+1)
+	sortedEach(&c.gcParts, func(a, b span) bool { return a.start < b.start }, func(p span) {
 		if n := len(h.GCs); n > 0 && p.start <= h.GCs[n-1].End {
 			h.GCs[n-1].End = max(h.GCs[n-1].End, p.end)
-			continue
+			return
 		}
 		h.GCs = append(h.GCs, GC{Start: p.start, End: p.end})
-	}
-	for _, s := range c.stats.all() {
+	})
+	c.stats.each(func(s timedStats) {
 		i := h.GCAt(s.t)
 		if i < 0 {
 			// Not inside any GC (an unpaired start): the last GC begun before.
 			i = sort.Search(len(h.GCs), func(i int) bool { return h.GCs[i].Start > s.t }) - 1
 		}
 		if i < 0 {
-			continue
+			return
 		}
 		g := &h.GCs[i]
 		start, end := g.Start, g.End
 		*g = s.gc
 		g.Start, g.End = start, end
-	}
+	})
 
 	// Allocation: running total over capabilities, one point per GC.
-	allocs := c.allocs.all()
-	sort.SliceStable(allocs, func(i, j int) bool { return allocs[i].t < allocs[j].t })
 	var perCap []uint64
 	var total uint64
 	lastGC := -1
 	h.Allocated.Time = make([]uint64, 0, len(h.GCs)+1)
 	h.Allocated.Value = make([]uint64, 0, len(h.GCs)+1)
-	for _, a := range allocs {
+	sortedEach(&c.allocs, func(a, b allocEvent) bool { return a.t < b.t }, func(a allocEvent) {
 		for len(perCap) <= int(a.slot) {
 			perCap = append(perCap, 0)
 		}
@@ -316,11 +347,11 @@ func (c *Collector) buildHeap() *Heap {
 		if n := h.Allocated.Len(); n > 0 && gc >= 0 && gc == lastGC {
 			h.Allocated.Time[n-1] = a.t
 			h.Allocated.Value[n-1] = total
-			continue
+			return
 		}
 		h.Allocated.add(a.t, total)
 		lastGC = gc
-	}
+	})
 	return h
 }
 

@@ -10,7 +10,12 @@ type cutter struct {
 	buf   []byte // bytes received; buf[start:] not yet handed on
 	start int
 	done  int64 // stream bytes handed on
-	data  bool  // the data section has begun
+	fed   int64 // stream bytes fed before the stream ended
+	// used is how many bytes of the last feed belong to the stream: all of
+	// them unless the stream's end marker came among them (or before
+	// them), when the bytes after it are whatever follows the stream.
+	used int
+	data bool // the data section has begun
 	// headerLen is the length of the header, "datb" included; 0 until known.
 	headerLen int64
 }
@@ -27,11 +32,22 @@ func (c *cutter) feed(p []byte, each func(*Event)) []byte {
 		c.start = 0
 	}
 	if c.d.phase == phaseDone {
+		c.used = len(p)
+		if c.d.status.State == StateComplete {
+			c.used = 0
+		}
 		return nil // bytes after the end marker or the error are ignored
 	}
+	c.fed += int64(len(p))
 	c.buf = append(c.buf, p...)
 	c.d.Feed(p)
-	return c.drain(each)
+	out := c.drain(each)
+	c.used = len(p)
+	if c.d.phase == phaseDone && c.d.status.State == StateComplete {
+		before := c.fed - int64(len(p))
+		c.used = int(min(max(c.d.status.Offset-before, 0), int64(len(p))))
+	}
+	return out
 }
 
 // end says the stream is over and returns what that completes (nothing new

@@ -23,6 +23,9 @@ type Piece struct {
 	Cap int32
 	// Block says whether the piece is a block (it begins with its marker).
 	Block bool
+	// Declared is where a block ends as its marker declares: past End for
+	// the last block of a file cut short (or still being written).
+	Declared int64
 	// BlockStart and BlockEnd are the times a block's marker declares for
 	// its first and last event (0 for loose pieces). Nothing checks them.
 	BlockStart, BlockEnd uint64
@@ -136,7 +139,7 @@ func (ix *Index) scan(r io.ReaderAt, size int64) error {
 				if end > size {
 					end = size
 				}
-				ix.Pieces = append(ix.Pieces, Piece{Offset: pos, End: end, Cap: c, Block: true,
+				ix.Pieces = append(ix.Pieces, Piece{Offset: pos, End: end, Declared: pos + bsize, Cap: c, Block: true,
 					BlockStart: binary.BigEndian.Uint64(m[2:]), BlockEnd: binary.BigEndian.Uint64(m[14:])})
 				pos = end
 				continue
@@ -257,6 +260,15 @@ func (pr *pieceReader) next(ev *Event) bool {
 			pr.p.End = pr.p.Offset + pr.fed // the file is shorter than the piece
 		}
 	}
+}
+
+// DecoderAt returns a Decoder of the log's data section from byte off on,
+// which must be where an event begins: a decoder to feed the bytes from off
+// on as they come (a file that is still being written). cap and remaining
+// are the block the byte lies in — its capability and how many of its bytes
+// are left from off on — or NoCap and 0 outside blocks.
+func (ix *Index) DecoderAt(off int64, cap int32, remaining int64) *Decoder {
+	return &Decoder{header: *ix.Header, plans: ix.plans, phase: phaseData, base: off, blockCap: cap, remaining: remaining}
 }
 
 // Streams groups the pieces by capability: one stream per capability that

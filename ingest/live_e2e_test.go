@@ -33,7 +33,8 @@ type watched struct {
 
 // watch is a viewer as the app builds one: it reads url with a Source,
 // decodes with a Decoder into a timeline.Live, records to recPath, and takes
-// a snapshot every 10 ms while the stream runs.
+// a snapshot after each read while the stream runs, until the stream ends
+// (a relay's cut mark and end marker end a cut one).
 func watch(t *testing.T, url, recPath string) watched {
 	t.Helper()
 	src, err := ingest.OpenSource(context.Background(), url)
@@ -53,7 +54,9 @@ func watch(t *testing.T, url, recPath string) watched {
 	var ev ingest.Event
 	drain := func() {
 		for d.Next(&ev) {
-			batch = append(batch, ev)
+			if !ingest.IsCutMark(&ev) {
+				batch = append(batch, ev)
+			}
 		}
 		if len(batch) > 0 && w.firstAt.IsZero() {
 			w.firstAt = time.Now()
@@ -83,7 +86,7 @@ func watch(t *testing.T, url, recPath string) watched {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	w.status = d.Status()
+	w.status = rec.Status() // the recorder knows a relay's cut mark
 	w.model = live.Snapshot()
 	return w
 }
@@ -116,20 +119,6 @@ func sameRaw(t *testing.T, what string, got, want [][]byte) {
 	}
 }
 
-// teeRecorder passes what it reads to a recorder: the events the relay read.
-type teeRecorder struct {
-	r   io.Reader
-	rec *ingest.Recorder
-}
-
-func (tr teeRecorder) Read(p []byte) (int, error) {
-	n, err := tr.r.Read(p)
-	if n > 0 {
-		tr.rec.Write(p[:n])
-	}
-	return n, err
-}
-
 // startRelay serves viewers on loopback; it returns the viewers' URL and a
 // channel that is told each time a viewer joins.
 func startRelay(t *testing.T) (*ingest.Relay, string, chan struct{}) {
@@ -142,7 +131,7 @@ func startRelay(t *testing.T) (*ingest.Relay, string, chan struct{}) {
 	relay := ingest.NewRelay()
 	joined := make(chan struct{}, 8)
 	relay.Logf = func(format string, args ...any) {
-		if strings.HasSuffix(format, "joined") {
+		if strings.Contains(format, " joined") {
 			joined <- struct{}{}
 		}
 	}
@@ -211,12 +200,12 @@ func TestLiveReplayThroughSocket(t *testing.T) {
 				}
 				defer src.Close()
 				rec, _ := ingest.NewRecorder(filepath.Join(dir, "relay.eventlog"))
-				st, _ := relay.Run(teeRecorder{src, rec})
-				rec.Close()
+				st, _ := relay.Run(src, rec)
 				relayed <- st
 			}()
 			w := watch(t, url, filepath.Join(dir, "viewer.eventlog"))
 			rst := <-relayed
+			relay.Close()
 			var before int
 			for _, e := range ends {
 				if e <= cut {
@@ -227,8 +216,8 @@ func TestLiveReplayThroughSocket(t *testing.T) {
 			relayGot, _ := rawEvents(t, filepath.Join(dir, "relay.eventlog"))
 			sameRaw(t, "viewer's recording", got, want[:before])
 			sameRaw(t, "relay's recording", relayGot, want[:before])
-			if vst.State != ingest.StateComplete {
-				t.Fatalf("viewer's recording is %s", vst)
+			if want := ingest.StateTruncated; cut == int64(len(data)) && vst.State != ingest.StateComplete || cut < int64(len(data)) && vst.State != want {
+				t.Fatalf("viewer's recording of the stream cut at %d is %s", cut, vst)
 			}
 			if w.events != int64(before) || w.model.Events != int64(before) {
 				t.Fatalf("viewer decoded %d events (model %d), want %d", w.events, w.model.Events, before)
@@ -285,8 +274,7 @@ func TestLiveGHCProgramThroughFIFO(t *testing.T) {
 		}
 		defer src.Close()
 		rec, _ := ingest.NewRecorder(filepath.Join(dir, "relay.eventlog"))
-		st, _ := relay.Run(teeRecorder{src, rec})
-		rec.Close()
+		st, _ := relay.Run(src, rec)
 		relayed <- st
 	}()
 	var started time.Time
@@ -315,6 +303,7 @@ func TestLiveGHCProgramThroughFIFO(t *testing.T) {
 		t.Fatalf("running ParWork: %v", err)
 	}
 	rst := <-relayed
+	relay.Close()
 	if rst.State != ingest.StateComplete || w.status.State != ingest.StateComplete {
 		t.Fatalf("relay %s, viewer %s", rst, w.status)
 	}

@@ -90,7 +90,7 @@ const (
 	batchArena  = batchEvents * 64
 	// batchesAhead is how many batches a stream may decode ahead of the
 	// merge.
-	batchesAhead = 3
+	batchesAhead = 16
 )
 
 // sortWindow is how many events a Sorted merge holds back per stream to put

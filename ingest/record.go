@@ -1,9 +1,9 @@
 package ingest
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,9 +13,23 @@ import (
 
 // Recorder writes a live stream to an eventlog file as it arrives. It writes
 // only the header and whole events, each as soon as it is complete, so that
-// if the process dies the file decodes as a truncated but valid eventlog up
-// to the last whole event; Close adds the end marker. A Recorder is an
-// io.WriteCloser: give it the raw bytes in any chunks.
+// the file always decodes as an eventlog up to its last whole event: one
+// that ends with the stream's own end marker if the stream had one, and
+// reads as truncated otherwise (a stream that was cut, or a recording
+// stopped while the program ran, is not complete, and its recording does
+// not pretend to be).
+//
+// If the stream was joined while the program ran (its first block begins
+// at LateJoinThreshold or later), the recording starts with a join mark
+// after its header, so that whoever reads it knows from when its figures
+// hold (see JoinMark). A relay's cut mark ends the recording (see
+// IsCutMark).
+//
+// A Recorder is an io.WriteCloser: give it the raw bytes in any chunks. Its
+// ReadAt reads back what it has recorded, while it records: a reader can
+// follow the stream through the recording without holding it in memory. If
+// the file cannot be written, the Recorder keeps recording in memory (Err
+// says why), so that neither the stream nor its readers stop.
 type Recorder struct {
 	mu      sync.Mutex
 	f       *os.File
@@ -24,18 +38,44 @@ type Recorder struct {
 	stamp   string // the time part of an automatic name
 	named   bool   // the program's name is in the file name (or never will be)
 	c       *cutter
-	written int64
-	err     error
-	closed  bool
+	written int64  // bytes in the file
+	spill   []byte // bytes recorded after the file failed
+	err     error  // why the file failed
+	// finished is set once the input is over (Finish), closed once the
+	// file is closed too.
+	finished, closed bool
+
+	// first is set once the stream's first event has been seen; markAt is
+	// the stream offset where a join mark goes (-1: none), joined the time
+	// it gives; cutAt is the stream offset of a cut mark (-1: none).
+	first  bool
+	markAt int64
+	joined uint64
+	late   bool
+	cutAt  int64
+}
+
+func newRecorder(f *os.File, path string) *Recorder {
+	return &Recorder{f: f, path: path, c: newCutter(), markAt: -1, cutAt: -1}
 }
 
 // NewRecorder records to the file at path, replacing it.
 func NewRecorder(path string) (*Recorder, error) {
-	f, err := os.Create(path)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
-	return &Recorder{f: f, path: path, named: true, c: newCutter()}, nil
+	r := newRecorder(f, path)
+	r.named = true
+	return r, nil
+}
+
+// NewMemoryRecorder records in memory only (for a stream that must be read
+// back but cannot be written anywhere); Path is "".
+func NewMemoryRecorder() *Recorder {
+	r := newRecorder(nil, "")
+	r.named = true
+	return r
 }
 
 // NewAutoRecorder records into dir (created if missing) under a name made of
@@ -51,11 +91,13 @@ func NewAutoRecorder(dir string, start time.Time) (*Recorder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
-	return &Recorder{f: f, path: path, dir: dir, stamp: stamp, c: newCutter()}, nil
+	r := newRecorder(f, path)
+	r.dir, r.stamp = dir, stamp
+	return r, nil
 }
 
 // RecordingsDir returns where recordings go by default:
@@ -111,30 +153,82 @@ func programName(ev *Event) string {
 	return name
 }
 
-// Write records p. It fails only if the file cannot be written; bytes that do
-// not decode are not an error, they are just not recorded (Status says why).
+// Write records p. It fails only if the recorder is closed; bytes that do
+// not decode are not an error, they are just not recorded (Status says
+// why), and neither are bytes after the stream's end.
 func (r *Recorder) Write(p []byte) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return 0, fmt.Errorf("recording %s: %w", r.path, os.ErrClosed)
-	}
-	if r.err != nil {
-		return 0, r.err
-	}
-	whole := r.c.feed(p, r.watch)
-	if len(whole) > 0 {
-		if _, err := r.f.Write(whole); err != nil {
-			r.err = fmt.Errorf("recording %s: %w", r.path, err)
-			return 0, r.err
-		}
-		r.written += int64(len(whole))
+	if _, err := r.Feed(p); err != nil {
+		return 0, err
 	}
 	return len(p), nil
 }
 
-// watch looks for the program's name to rename an automatic recording.
+// Feed records p and returns how many of its bytes belong to the stream:
+// all of them, unless the stream's end marker came among them; the bytes
+// after it are the start of whatever follows on the connection (a relay
+// sends the next stream there). It fails only if the recorder is closed.
+func (r *Recorder) Feed(p []byte) (used int, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
+		return 0, fmt.Errorf("recording %s: %w", r.path, os.ErrClosed)
+	}
+	whole := r.c.feed(p, r.watch)
+	r.record(whole)
+	return r.c.used, nil
+}
+
+// record writes whole, the next stream bytes that end on an event
+// boundary: the join mark goes before the first event, and nothing from
+// the cut mark on is written. With r.mu held.
+func (r *Recorder) record(whole []byte) {
+	start := r.c.done - int64(len(whole)) // stream offset of whole[0]
+	if r.cutAt >= 0 {
+		whole = whole[:max(0, min(int64(len(whole)), r.cutAt-start))]
+	}
+	if r.markAt >= start && r.markAt <= start+int64(len(whole)) {
+		at := r.markAt - start
+		r.put(whole[:at])
+		r.put(appendJoinMark(nil, r.joined))
+		r.markAt = -1
+		whole = whole[at:]
+	}
+	r.put(whole)
+}
+
+// put appends b to the recording: to the file, or to memory once the file
+// failed. With r.mu held.
+func (r *Recorder) put(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if r.err == nil && r.f != nil {
+		n, err := r.f.Write(b)
+		r.written += int64(n)
+		if err == nil {
+			return
+		}
+		r.err = fmt.Errorf("recording %s: %w", r.path, err)
+		b = b[n:]
+	}
+	r.spill = append(r.spill, b...)
+}
+
+// watch looks at each event of the stream: the first one says whether the
+// stream was joined late; a cut mark ends the recording; PROGRAM_ARGS
+// names an automatic recording.
 func (r *Recorder) watch(ev *Event) {
+	if !r.first {
+		r.first = true
+		if at, ok := JoinMark(ev); ok {
+			r.late, r.joined = true, at
+		} else if ev.Time >= LateJoinThreshold && canMark(r.c.d.Header()) {
+			r.late, r.joined, r.markAt = true, ev.Time, ev.Offset
+		}
+	}
+	if r.cutAt < 0 && IsCutMark(ev) {
+		r.cutAt = ev.Offset
+	}
 	if r.named || ev.Kind != KindProgramArgs {
 		return
 	}
@@ -167,40 +261,135 @@ func (r *Recorder) Written() int64 {
 	return r.written
 }
 
-// Status returns the state of the recorded stream as the recorder decoded it.
+// Size returns how many bytes have been recorded, in the file and, after a
+// write error, in memory: what ReadAt can read. It always ends on an event
+// boundary (or at the end of the header).
+func (r *Recorder) Size() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.written + int64(len(r.spill))
+}
+
+// ReadAt reads recorded bytes from offset off; it returns io.EOF at Size.
+// It may be called while the recording goes on, until Close.
+func (r *Recorder) ReadAt(p []byte, off int64) (int, error) {
+	r.mu.Lock()
+	written, spill, f, closed, path := r.written, r.spill, r.f, r.closed, r.path
+	r.mu.Unlock()
+	if closed {
+		return 0, fmt.Errorf("reading the recording %s back: %w", path, os.ErrClosed)
+	}
+	n := 0
+	if off < written {
+		want := p[:min(int64(len(p)), written-off)]
+		m, err := f.ReadAt(want, off)
+		n += m
+		if err != nil && m < len(want) {
+			return n, fmt.Errorf("reading the recording %s back: %w", path, err)
+		}
+		off += int64(m)
+		p = p[m:]
+	}
+	if len(p) > 0 && off >= written && off-written < int64(len(spill)) {
+		n += copy(p, spill[off-written:])
+	}
+	if n == 0 && len(p) > 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// Err returns why the file could not be written (the recording then goes
+// on in memory), or nil.
+func (r *Recorder) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// Header returns the stream's header once it is whole, else nil.
+func (r *Recorder) Header() *Header {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.c.d.Header()
+}
+
+// JoinedAt returns the time from which the recorded figures hold, if the
+// stream was joined while the program ran.
+func (r *Recorder) JoinedAt() (uint64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.joined, r.late
+}
+
+// Ended reports whether the stream has ended: its end marker has come, or
+// it broke off as corrupt.
+func (r *Recorder) Ended() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.c.d.phase == phaseDone
+}
+
+// Status returns the state of the recorded stream as the recorder decoded
+// it; a stream ended by a relay's cut mark is truncated there.
 func (r *Recorder) Status() Status {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.c.d.Status()
+	return r.status()
 }
 
-// Close ends the recording: it writes any event that the end of the input
-// completes, then the end marker (unless the stream had its own), and closes
-// the file. A recording whose stream never got past its header is left as
-// it is (it does not decode as an eventlog).
+func (r *Recorder) status() Status {
+	st := r.c.d.Status()
+	if r.cutAt >= 0 && st.State == StateComplete {
+		return Status{State: StateTruncated, Offset: r.cutAt, Reason: "the relay lost the program's stream here"}
+	}
+	return st
+}
+
+// Finish says the stream is over: it writes any event that the end of the
+// input completes, after which the recording takes no more input. The file
+// ends with an end marker only if the stream had one. ReadAt goes on
+// working until Close.
+func (r *Recorder) Finish() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.finish()
+	return r.err
+}
+
+func (r *Recorder) finish() {
+	if r.finished {
+		return
+	}
+	r.finished = true
+	r.record(r.c.end(r.watch))
+	if r.written > 0 && r.err == nil && r.f != nil {
+		if err := r.f.Sync(); err != nil {
+			r.err = fmt.Errorf("recording %s: %w", r.path, err)
+		}
+	}
+}
+
+// Close finishes the recording (see Finish) and closes the file. An
+// automatic recording whose stream never got past its header is removed.
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return nil
 	}
+	r.finish()
 	r.closed = true
 	err := r.err
-	if err == nil {
-		whole := r.c.end(r.watch)
-		if r.c.d.status.State != StateComplete && r.c.data {
-			whole = binary.BigEndian.AppendUint16(append([]byte(nil), whole...), idDataEnd)
-		}
-		if len(whole) > 0 {
-			if _, werr := r.f.Write(whole); werr != nil {
-				err = fmt.Errorf("recording %s: %w", r.path, werr)
-			} else {
-				r.written += int64(len(whole))
-			}
-		}
+	if r.f == nil {
+		r.spill = nil
+		return err
 	}
 	if cerr := r.f.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("recording %s: %w", r.path, cerr)
+	}
+	if r.dir != "" && !r.c.data {
+		os.Remove(r.path)
 	}
 	return err
 }

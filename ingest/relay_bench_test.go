@@ -43,15 +43,16 @@ func BenchmarkRelayTwoViewers(b *testing.B) {
 			}()
 		}
 		for {
-			if _, _, n := relay.Stats(); n == 2 {
+			if _, _, _, n := relay.Stats(); n == 2 {
 				break
 			}
 			time.Sleep(time.Millisecond)
 		}
-		st, err := relay.Run(bytes.NewReader(data))
+		st, err := relay.Run(bytes.NewReader(data), nil)
 		if err != nil || st.State != StateComplete {
 			b.Fatal(st, err)
 		}
+		relay.Close()
 		wg.Wait()
 		l.Close()
 		for _, n := range got {
@@ -59,7 +60,7 @@ func BenchmarkRelayTwoViewers(b *testing.B) {
 				b.Fatalf("viewer got %d of %d bytes", n, len(data))
 			}
 		}
-		_, events, _ = relay.Stats()
+		_, events, _, _ = relay.Stats()
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }

@@ -2,8 +2,10 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -58,6 +60,16 @@ func TestReplayPrefix(t *testing.T) {
 				t.Fatalf("join at %d: event %d (%v) on cap %d, want %d", join, i, rest[i].Kind, tail[i].Cap, rest[i].Cap)
 			}
 		}
+		var newest uint64
+		seen := false
+		for _, ev := range all[:join] {
+			if ev.Kind != KindBlockMarker {
+				newest, seen = max(newest, ev.Time), true
+			}
+		}
+		if at, ok := JoinMark(&got[0]); ok != seen || (seen && at != newest+1) {
+			t.Fatalf("join at %d: first event %v %q, want a join mark at %d", join, got[0].Kind, got[0].Data, newest)
+		}
 		kinds := map[Kind]int{}
 		for _, ev := range got[:len(got)-len(rest)] {
 			kinds[ev.Kind]++
@@ -100,6 +112,111 @@ func TestReplayPrefix(t *testing.T) {
 			t.Fatalf("join at %d: %d thread creations replayed, %d threads alive", join, kinds[KindCreateThread], alive)
 		}
 	}
+}
+
+// TestReplayForgetsFinishedThreads: a thread's end can come before its
+// creation and its label (another capability's block was written first);
+// the replay then keeps neither, and holds nothing for a million threads
+// that all ended.
+func TestReplayForgetsFinishedThreads(t *testing.T) {
+	data := readGHC902(t, "parwork-N2.eventlog")
+	all, _ := decodeChunks(data, []int{len(data)})
+	r := NewReplay(mustHeader(t, data), data[:all[0].Offset])
+	ev := func(k Kind, th uint32, args ...uint64) *Event {
+		e := &Event{Kind: k, Time: uint64(th) * 1000, Cap: int32(th % 2), Raw: make([]byte, 20)}
+		e.Args[0] = uint64(th)
+		copy(e.Args[1:], args)
+		return e
+	}
+	for th := uint32(1); th <= 1e6; th++ {
+		stop := ev(KindStopThread, th, uint64(StopFinished))
+		switch th % 3 {
+		case 0: // in order
+			r.Add(ev(KindCreateThread, th))
+			r.Add(ev(KindThreadLabel, th))
+			r.Add(stop)
+		case 1: // the end first
+			r.Add(stop)
+			r.Add(ev(KindCreateThread, th))
+			r.Add(ev(KindThreadLabel, th))
+		case 2: // labelled after its end
+			r.Add(ev(KindCreateThread, th))
+			r.Add(stop)
+			r.Add(ev(KindThreadLabel, th))
+		}
+	}
+	if r.Events() != 0 || r.Size() > 2<<20 {
+		t.Fatalf("after a million finished threads the replay keeps %d events, %d bytes", r.Events(), r.Size())
+	}
+}
+
+// TestReplayBudget: with many threads alive, the replay stays within its
+// budget by forgetting the oldest threads; the process's state is kept and
+// the prefix still decodes with the newest threads in it.
+func TestReplayBudget(t *testing.T) {
+	data := readGHC902(t, "parwork-N2.eventlog")
+	all, _ := decodeChunks(data, []int{len(data)})
+	var state []Event
+	for _, e := range all {
+		if defines(e.Kind) && e.Kind != KindCreateThread && e.Kind != KindThreadLabel {
+			state = append(state, e)
+		}
+	}
+	r := NewReplay(mustHeader(t, data), data[:all[0].Offset])
+	r.Budget = 64 << 10
+	for _, e := range state {
+		r.Add(&e)
+	}
+	raw := make([]byte, 14)
+	binary.BigEndian.PutUint16(raw, uint16(KindCreateThread))
+	const threads = 100000
+	for th := uint32(1); th <= threads; th++ {
+		binary.BigEndian.PutUint64(raw[2:], uint64(th))
+		binary.BigEndian.PutUint32(raw[10:], th)
+		e := Event{Kind: KindCreateThread, Time: uint64(th), Cap: NoCap, Raw: raw}
+		e.Args[0] = uint64(th)
+		r.Add(&e)
+		if r.Size() > r.Budget {
+			t.Fatalf("after %d threads the replay holds %d bytes, budget %d", th, r.Size(), r.Budget)
+		}
+	}
+	kept := threads - r.Forgotten()
+	if r.Forgotten() == 0 || kept < 100 {
+		t.Fatalf("forgot %d of %d threads", r.Forgotten(), threads)
+	}
+	p := r.Prefix(int64(len(data)))
+	p = binary.BigEndian.AppendUint16(p, idDataEnd)
+	got, st := decodeChunks(p, []int{len(p)})
+	if st.State != StateComplete {
+		t.Fatalf("prefix: %s", st)
+	}
+	var created []uint32
+	kinds := map[Kind]int{}
+	for _, e := range got {
+		kinds[e.Kind]++
+		if e.Kind == KindCreateThread {
+			created = append(created, e.Thread())
+		}
+	}
+	if len(created) != kept || created[len(created)-1] != threads || created[0] != uint32(threads-kept+1) {
+		t.Fatalf("prefix creates %d threads (%d…%d), want the newest %d", len(created), created[0], created[len(created)-1], kept)
+	}
+	for _, k := range []Kind{KindCapsetCreate, KindProgramArgs, KindCapCreate, KindWallClockTime} {
+		if kinds[k] == 0 {
+			t.Fatalf("the prefix lost the process's %v", k)
+		}
+	}
+}
+
+func mustHeader(t *testing.T, data []byte) *Header {
+	t.Helper()
+	d := NewDecoder()
+	d.Feed(data)
+	var ev Event
+	if !d.Next(&ev) {
+		t.Fatal("no events")
+	}
+	return d.Header()
 }
 
 // readAllFrom reads a viewer's connection to its end, slowly if pause > 0.
@@ -154,7 +271,7 @@ func TestRelayViewers(t *testing.T) {
 			logMu.Lock()
 			joined := 0
 			for _, m := range logs {
-				if m == "relay: viewer %s joined" {
+				if strings.HasPrefix(m, "relay: viewer %s joined") {
 					joined++
 				}
 			}
@@ -199,10 +316,11 @@ func TestRelayViewers(t *testing.T) {
 			t.Errorf("late viewer: only the last %d of %d events match", n, len(all))
 		}
 	}()
-	st, err := relay.Run(pr)
+	st, err := relay.Run(pr, nil)
 	if err != nil || st.State != StateComplete {
 		t.Fatalf("relay.Run: %s, %v", st, err)
 	}
+	relay.Close()
 	earlyGot := <-early
 	if !bytes.Equal(earlyGot, data) {
 		t.Fatalf("early viewer got %d bytes that differ from the %d-byte stream", len(earlyGot), len(data))

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -88,7 +89,9 @@ func TestSourceFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
+	wrote := make(chan struct{})
 	go func() {
+		defer close(wrote)
 		w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until the reader opens
 		if err != nil {
 			return
@@ -107,11 +110,17 @@ func TestSourceFIFO(t *testing.T) {
 		t.Fatal(st)
 	}
 
-	// Waiting for a writer can be cancelled.
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	// Waiting for a writer is said, and can be cancelled (once the writer
+	// above has closed its end: the reader may see the end marker first).
+	<-wrote
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	if _, err := OpenSource(ctx, "fifo://"+fifo); !errors.Is(err, context.DeadlineExceeded) {
+	var said []string
+	if _, err := OpenSourceNotify(ctx, "fifo://"+fifo, func(s string) { said = append(said, s) }); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("open with no writer: %v, want deadline exceeded", err)
+	}
+	if len(said) != 1 || said[0] != "waiting for a writer on "+fifo {
+		t.Fatalf("while waiting, said %q", said)
 	}
 	// A regular file is not a FIFO.
 	if _, err := OpenSource(context.Background(), "fifo://"+filepath.Join("..", "testdata", "ghc-9.0.2", "parwork-N1.eventlog")); err == nil {
@@ -177,5 +186,147 @@ func TestSourceBadURLs(t *testing.T) {
 			src.Close()
 			t.Errorf("OpenSource(%q) succeeded", u)
 		}
+	}
+}
+
+// TestSourceFollowRewritten: a followed file that the program rewrites (it
+// started again with the same -ol file) ends the stream read so far as
+// truncated, with ErrRewritten, never as a corrupt mix of the two runs:
+// whether the file shrank, was rewritten past the point read while the
+// follower waited, or was replaced by another file.
+func TestSourceFollowRewritten(t *testing.T) {
+	first := readGHC902(t, "parwork-N1.eventlog")
+	second := readGHC902(t, "parwork-N2.eventlog")
+	all, _ := decodeChunks(first, []int{len(first)})
+	const part = 50000
+	for _, how := range []string{"shrink", "overwrite", "replace"} {
+		t.Run(how, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "prog.eventlog")
+			os.WriteFile(path, first[:part], 0o644)
+			src, err := OpenSource(context.Background(), "follow://"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer src.Close()
+			r := NewReader(src)
+			var got []Event
+			var ev Event
+			done := make(chan struct{})
+			go func() {
+				for r.Next(&ev) {
+					got = append(got, ev.Clone())
+				}
+				close(done)
+			}()
+			time.Sleep(100 * time.Millisecond) // the follower waits at the end
+			switch how {
+			case "shrink":
+				os.WriteFile(path, second[:100], 0o644)
+			case "overwrite":
+				os.WriteFile(path, second, 0o644)
+			case "replace":
+				tmp := path + ".new"
+				os.WriteFile(tmp, second[:20000], 0o644)
+				os.Rename(tmp, path)
+			}
+			select {
+			case <-done:
+			case <-time.After(3 * time.Second):
+				t.Fatal("the rewrite was not noticed")
+			}
+			st := r.Status()
+			if st.State != StateTruncated || !errors.Is(r.Err(), ErrRewritten) {
+				t.Fatalf("after the file was rewritten: %s, error %v; want truncated and ErrRewritten", st, r.Err())
+			}
+			sameEvents(t, got, eventsBefore(all, part))
+		})
+	}
+}
+
+// TestSourceReopen: Reopen waits for the next stream of each kind of
+// source and says what it waits for: a followed file written again by the
+// next run, a Unix socket the program has not made yet, a FIFO's next
+// writer.
+func TestSourceReopen(t *testing.T) {
+	first := readGHC902(t, "parwork-N1.eventlog")
+	second := readGHC902(t, "parwork-N2.eventlog")
+	want, _ := decodeChunks(second, []int{len(second)})
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	reopen := func(url string, prev *Source, then func()) (*Source, []string) {
+		t.Helper()
+		said := make(chan string, 10)
+		go func() {
+			time.Sleep(300 * time.Millisecond)
+			then()
+		}()
+		src, err := Reopen(ctx, url, prev, func(s string) { said <- s })
+		if err != nil {
+			t.Fatalf("Reopen %s: %v", url, err)
+		}
+		close(said)
+		var out []string
+		for s := range said {
+			out = append(out, s)
+		}
+		return src, out
+	}
+
+	path := filepath.Join(dir, "prog.eventlog")
+	os.WriteFile(path, first, 0o644)
+	src, err := OpenSource(ctx, "follow://"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readSource(t, src)
+	src.Close()
+	next, said := reopen("follow://"+path, src, func() { os.WriteFile(path, second, 0o644) })
+	got, st := readSource(t, next)
+	next.Close()
+	sameEvents(t, got, want)
+	if st.State != StateComplete || len(said) != 1 || said[0] != "waiting for "+path+" to be written again by the program's next run" {
+		t.Fatalf("follow: %s, said %q", st, said)
+	}
+
+	sock := filepath.Join(dir, "prog.sock")
+	next, said = reopen("unix://"+sock, nil, func() {
+		l, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		go func() {
+			defer l.Close()
+			c, err := l.Accept()
+			if err == nil {
+				c.Write(second)
+				c.Close()
+			}
+		}()
+	})
+	got, _ = readSource(t, next)
+	next.Close()
+	sameEvents(t, got, want)
+	if len(said) != 1 || !strings.HasPrefix(said[0], "waiting for the program to listen") {
+		t.Fatalf("unix: said %q", said)
+	}
+
+	fifo := filepath.Join(dir, "prog.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	next, said = reopen("fifo://"+fifo, nil, func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			w.Write(second)
+			w.Close()
+		}
+	})
+	got, _ = readSource(t, next)
+	next.Close()
+	sameEvents(t, got, want)
+	if len(said) != 1 || said[0] != "waiting for a writer on "+fifo {
+		t.Fatalf("fifo: said %q", said)
 	}
 }

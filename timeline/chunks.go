@@ -36,6 +36,15 @@ func (c *chunkList[T]) add(v T) {
 // len returns the number of elements.
 func (c *chunkList[T]) len() int { return c.n }
 
+// addAll appends every element of o.
+func (c *chunkList[T]) addAll(o *chunkList[T]) {
+	for _, ch := range o.chunks {
+		for i := range ch {
+			c.add(ch[i])
+		}
+	}
+}
+
 // last returns a pointer to the last element, which must exist. Only the
 // builder may use it, and only on elements no snapshot has seen.
 func (c *chunkList[T]) last() *T {

@@ -168,6 +168,7 @@ type threadBuilder struct {
 	ex      *exactMarks
 	ml      *markList
 	busy    bool // in Builder.pending
+	dirty   bool // in Builder.dirty: changed since the last snapshot
 	retired bool // stored holds the track
 	stored  storedTrack
 }
@@ -194,19 +195,18 @@ type trackArena struct {
 	cps   chunkList[Durations]
 }
 
-// store moves a settled track into the arena.
+// store moves a settled track into the arena (its checkpoints computed
+// first), copying straight from the list's chunks.
 func (a *trackArena) store(l *markList) storedTrack {
-	tr := l.track(0)
-	st := storedTrack{marks: int32(a.marks.len()), nmarks: int32(tr.marks.Len()),
-		sums: int32(a.sums.len()), nsums: int32(tr.sums.Len()), cps: int32(a.cps.len()), ncps: int32(tr.cps.Len())}
-	for i := 0; i < tr.marks.Len(); i++ {
-		a.marks.add(*tr.marks.ptr(i))
+	if l.marks.len() > checkpointEvery {
+		l.cps = extendCheckpoints(l.marks.view(), l.sums.view(), l.cps)
 	}
-	for i := 0; i < tr.sums.Len(); i++ {
-		a.sums.add(*tr.sums.ptr(i))
-	}
-	for i := 0; i < tr.cps.Len(); i++ {
-		a.cps.add(*tr.cps.ptr(i))
+	st := storedTrack{marks: int32(a.marks.len()), nmarks: int32(l.marks.len()),
+		sums: int32(a.sums.len()), nsums: int32(l.sums.len()), cps: int32(a.cps.len()), ncps: int32(len(l.cps))}
+	a.marks.addAll(&l.marks)
+	a.sums.addAll(&l.sums)
+	for _, d := range l.cps {
+		a.cps.add(d)
 	}
 	return st
 }
@@ -243,6 +243,8 @@ type Builder struct {
 	arena       trackArena               // the tracks of finished threads (with a grid)
 	keep        func(uint32) bool        // the threads to keep (nil: all)
 	spare       []*markList              // mark lists of retired threads, for new ones
+	dirty       []int32                  // threads changed since the last snapshot
+	prevThreads []Thread                 // the last snapshot's threads
 	declared    int                      // capabilities the RTS declared
 	strs        []string
 	strIdx      map[string]int32
@@ -292,6 +294,16 @@ func (b *Builder) Parallel(caps []int32) []*HECBuilder {
 	}
 	return out
 }
+
+// EndParallel ends what Parallel began, once the capabilities' goroutines
+// are done: from then on the builder takes every part of every event itself
+// (a followed log goes on from a parallel load).
+func (b *Builder) EndParallel() { b.parallel = false }
+
+// HEC returns the builder of capability c's rows (nil for a capability
+// number the model refuses, see capSlack). Feed it a capability's events
+// when they do not come through Add.
+func (b *Builder) HEC(c int32) *HECBuilder { return b.hec(c) }
 
 // intern returns the index of s in the string table.
 func (b *Builder) intern(data []byte) int32 {
@@ -406,6 +418,7 @@ func (b *Builder) threadMark(t *threadBuilder, m Mark) {
 	if t.finished != 0 && m.Time >= t.finished && m.State != StateFinished {
 		return // the RTS may wake a thread up just after it finished
 	}
+	b.touch(t)
 	if t.first == 0 || m.Time < t.first {
 		t.first = m.Time
 	}
@@ -527,7 +540,6 @@ func (b *Builder) Add(ev *ingest.Event) {
 // range sets the range's bounds.
 func (b *Builder) SetExtent(events int64, start, end uint64) {
 	b.events, b.start, b.end, b.any = events, start, end, true
-	b.now = max(b.now, end)
 }
 
 // LabelThreads gives the threads without a label the one name returns for
@@ -538,6 +550,7 @@ func (b *Builder) LabelThreads(name func(id uint32) string) {
 		if t := b.threadAt(i); t.label < 0 {
 			if s := name(t.id); s != "" {
 				t.label = b.intern([]byte(s))
+				b.touch(t)
 			}
 		}
 	}
@@ -685,6 +698,7 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		if th := b.kept(ev.Thread()); th != nil {
 			th.created = t
 			b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
+			b.touch(th)
 		}
 	case ingest.KindRunThread:
 		if th := b.kept(ev.Thread()); th != nil {
@@ -726,6 +740,7 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 			// an equal string.
 			th.label = int32(len(b.strs))
 			b.strs = append(b.strs, string(ev.Data))
+			b.touch(th)
 		}
 	case ingest.KindShutdown, ingest.KindCapDelete:
 		if c := ev.Cap; c >= 0 && int(c) < len(b.running) && b.running[c] != 0 {

@@ -23,6 +23,10 @@ import (
 type Options struct {
 	// View is one of Views(); "" means "timeline".
 	View string
+	// Alive, for the "threads" view of a model that holds only the threads
+	// it draws, is how many threads are alive in the range in the whole
+	// run (0: count the model's).
+	Alive int
 	// From and To bound the time range in ns; To = 0 means the end of the run.
 	From, To uint64
 	// Width and Height are the image size in device pixels.
@@ -88,6 +92,7 @@ func newFrame(what string, m *Model, opt Options) (*image.RGBA, *renderer, error
 	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
 	r := newRenderer(img, m, opt.From, to, opt.Scale, PaletteFor(opt.Dark))
+	r.alive = opt.Alive
 	r.fill(0, 0, r.w, r.h, r.pal.Background)
 	return img, r, nil
 }
@@ -111,6 +116,7 @@ func RenderInto(img *image.RGBA, m *Model, opt Options) error {
 		return fmt.Errorf("rendering: empty time range [%d, %d]", opt.From, to)
 	}
 	r := newRenderer(img, m, opt.From, to, opt.Scale, PaletteFor(opt.Dark))
+	r.alive = opt.Alive
 	r.fill(0, 0, r.w, r.h, r.pal.Background)
 	draw(r)
 	return nil
@@ -144,6 +150,7 @@ func face(size float64) font.Face {
 
 // renderer holds one frame's drawing state.
 type renderer struct {
+	alive  int // Options.Alive
 	img    *image.RGBA
 	dc     *gg.Context
 	face   font.Face

@@ -186,7 +186,9 @@ func (b *Builder) Snapshot() *Model {
 				hv = *p
 			}
 		} else {
-			h.settle(b.now, false)
+			// A capability's events come in order: what ended before its
+			// latest is complete.
+			h.settle(h.last, false)
 			hv = h.view(b.end)
 		}
 		m.Anomalies += h.anomalies
@@ -195,33 +197,54 @@ func (b *Builder) Snapshot() *Model {
 		m.HECs[i] = hv
 	}
 	b.settleThreads(false)
+	// Threads are copied from the last snapshot, and only those that
+	// changed since are made again: most threads of a long run have ended.
 	m.Threads = make([]Thread, b.threads.len())
+	copy(m.Threads, b.prevThreads)
 	am, as, ac := b.arena.marks.view(), b.arena.sums.view(), b.arena.cps.view()
-	for i := range m.Threads {
+	make1 := func(i int) {
 		t := b.threadAt(int32(i))
+		t.dirty = false
 		out := &m.Threads[i]
 		*out = Thread{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished, First: t.first}
 		if st := &t.stored; t.retired {
 			out.Track = Track{marks: am.sub(int(st.marks), int(st.nmarks)), sums: as.sub(int(st.sums), int(st.nsums)),
-				cps: ac.sub(int(st.cps), int(st.ncps)), end: b.end}
-			continue
+				cps: ac.sub(int(st.cps), int(st.ncps))}
+			return
 		}
 		if t.ml != nil {
 			out.Track = t.ml.track(b.end)
-			continue
+			return
 		}
 		if ex := t.ex; ex != nil {
 			mv := sliceView(ex.marks)
 			ex.cps = extendCheckpoints(mv, chunkView[stretch]{}, ex.cps)
 			ex.shared = true
-			out.Track = Track{marks: mv, cps: sliceView(ex.cps), end: b.end}
+			out.Track = Track{marks: mv, cps: sliceView(ex.cps)}
 			if len(ex.marks) > 0 {
 				out.First = ex.marks[0].Time
 			}
 		}
 	}
+	for _, i := range b.dirty {
+		if int(i) < len(b.prevThreads) {
+			make1(int(i))
+		}
+	}
+	for i := len(b.prevThreads); i < len(m.Threads); i++ {
+		make1(i)
+	}
+	for i := range m.Threads {
+		m.Threads[i].Track.end = b.end
+	}
+	b.dirty, b.prevThreads = b.dirty[:0], m.Threads
 	return m
 }
+
+// Settle commits the buckets of thread tracks that time has moved past,
+// and moves the tracks of finished threads to the arena: a loader calls it
+// now and then, so that what it holds does not wait for a snapshot.
+func (b *Builder) Settle() { b.settleThreads(false) }
 
 // settleThreads commits the open buckets of thread tracks that time has
 // moved past (final: all of them).
@@ -232,6 +255,7 @@ func (b *Builder) settleThreads(final bool) {
 	keep := b.pending[:0]
 	for _, i := range b.pending {
 		t := b.threadAt(i)
+		b.touch(t)
 		t.ml.settle(b.g, b.now, final)
 		switch {
 		case t.ml.open:
@@ -253,10 +277,19 @@ func (b *Builder) settleThreads(final bool) {
 	}
 }
 
+// touch notes that thread t changed since the last snapshot.
+func (b *Builder) touch(t *threadBuilder) {
+	if !t.dirty {
+		t.dirty = true
+		b.dirty = append(b.dirty, t.idx)
+	}
+}
+
 // retire moves a finished thread's settled track into the arena: no mark
 // can come after its finish (threadMark drops them).
 func (b *Builder) retire(t *threadBuilder) {
 	t.ml.payOwed()
+	b.touch(t)
 	t.stored, t.retired = b.arena.store(t.ml), true
 	t.ml.reset()
 	b.spare = append(b.spare, t.ml)
@@ -269,7 +302,7 @@ func (b *Builder) retire(t *threadBuilder) {
 func (b *Builder) Finish() {
 	if !b.parallel {
 		for _, h := range b.hecs {
-			h.settle(b.now, true)
+			h.settle(h.last, true)
 		}
 	}
 	b.settleThreads(true)

@@ -56,8 +56,15 @@ type Summary struct {
 	// exact; block markers do not count (ThreadScope does not see them).
 	FirstNS, LastNS uint64
 	// TotalNS is ThreadScope's "Total time": from the RTS start (time 0) to
-	// the last event, whose timestamp is rounded up to a microsecond.
+	// the last event, whose timestamp is rounded up to a microsecond; for a
+	// joined log, from the join (JoinedNS, rounded up alike).
 	TotalNS uint64
+	// JoinedNS is, for a log recorded from a stream that was joined while
+	// the program ran (it begins with a join mark, see ingest.JoinMark),
+	// the time from which its figures hold: every figure of the Summary
+	// covers only the events from then on, by the rules SummarizeRange
+	// applies to a selection. 0 for a log of the whole run.
+	JoinedNS uint64
 	// MutatorNS is ThreadScope's "Mutator time": TotalNS − GC.Total.ElapsedNS.
 	MutatorNS uint64
 	// Productivity is ThreadScope's productivity, MutatorNS / TotalNS, as a
@@ -332,7 +339,14 @@ type Summarizer struct {
 	hasFirstStats      bool
 	firstStatsUS       uint64
 	firstMax, firstTot uint64
+	firstCopied        uint64 // copied by the first GCStatsGHC, of generation firstGen
+	firstGen           uint64
 	maxGenSeen         int
+
+	// joined is set for a log that begins with a join mark: its figures
+	// cover only the events from time from on.
+	joined bool
+	from   uint64
 }
 
 // NewSummarizer returns an empty Summarizer.
@@ -357,6 +371,21 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 	if ev.Kind == ingest.KindBlockMarker {
 		return
 	}
+	if at, ok := ingest.JoinMark(ev); ok {
+		// A log that begins with a join mark was joined while the program
+		// ran: its figures hold from then on.
+		if !z.seenEvent && !z.joined {
+			z.joined, z.from = true, at
+		}
+		return
+	}
+	if z.joined && ev.Time < z.from {
+		// State replayed from before the join, or the start of a block
+		// that began before it: it describes the run, but the figures
+		// cover only the time after the join.
+		z.describe(ev)
+		return
+	}
 	if !z.seenEvent || ev.Time < s.FirstNS {
 		s.FirstNS = ev.Time
 	}
@@ -375,37 +404,11 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 	z.types[ev.Type]++
 	z.kinds[ev.Type] = ev.Kind
 
+	z.describe(ev)
 	us := Micros(ev.Time)
 	switch ev.Kind {
 	case ingest.KindCreateThread:
 		s.Threads++
-	case ingest.KindStartup:
-		z.startupN = max(z.startupN, int(ev.Args[0]))
-	case ingest.KindCapCreate:
-		z.createdMax = max(z.createdMax, int(ev.Args[0])+1)
-	case ingest.KindProgramArgs:
-		if !z.seenArgs {
-			z.seenArgs = true
-			if strs := ev.Strings(); len(strs) > 0 {
-				s.Program, s.Args = strs[0], strs[1:]
-			}
-		}
-	case ingest.KindProgramEnv:
-		if !z.seenEnv {
-			z.seenEnv = true
-			s.Env = ev.Strings()
-		}
-	case ingest.KindRTSIdentifier:
-		if !z.seenRTS {
-			z.seenRTS = true
-			s.RTS = ev.Text()
-		}
-	case ingest.KindWallClockTime:
-		if !z.seenWall {
-			z.seenWall = true
-			wall := time.Unix(int64(ev.Args[1]), int64(ev.Args[2]))
-			s.StartWall = wall.Add(-time.Duration(ev.Time)).UTC()
-		}
 	case ingest.KindHeapSize:
 		s.Heap.MaxSize = max(s.Heap.MaxSize, ev.Args[1])
 	case ingest.KindHeapLive:
@@ -448,6 +451,43 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 	case ingest.KindGCEnd:
 		if ev.Cap >= 0 {
 			z.endGC(z.cap(ev.Cap), us)
+		}
+	}
+}
+
+// describe takes what ev says about the run as a whole (the program, its
+// RTS, its start, its capabilities), which holds whether or not the event
+// falls in the time the figures cover.
+func (z *Summarizer) describe(ev *ingest.Event) {
+	s := &z.s
+	z.maxCap = max(z.maxCap, ev.Cap)
+	switch ev.Kind {
+	case ingest.KindStartup:
+		z.startupN = max(z.startupN, int(ev.Args[0]))
+	case ingest.KindCapCreate:
+		z.createdMax = max(z.createdMax, int(ev.Args[0])+1)
+	case ingest.KindProgramArgs:
+		if !z.seenArgs {
+			z.seenArgs = true
+			if strs := ev.Strings(); len(strs) > 0 {
+				s.Program, s.Args = strs[0], strs[1:]
+			}
+		}
+	case ingest.KindProgramEnv:
+		if !z.seenEnv {
+			z.seenEnv = true
+			s.Env = ev.Strings()
+		}
+	case ingest.KindRTSIdentifier:
+		if !z.seenRTS {
+			z.seenRTS = true
+			s.RTS = ev.Text()
+		}
+	case ingest.KindWallClockTime:
+		if !z.seenWall {
+			z.seenWall = true
+			wall := time.Unix(int64(ev.Args[1]), int64(ev.Args[2]))
+			s.StartWall = wall.Add(-time.Duration(ev.Time)).UTC()
 		}
 	}
 }
@@ -522,6 +562,7 @@ func (z *Summarizer) addGCStats(ev *ingest.Event, us uint64) {
 		z.hasFirstStats = true
 		z.firstStatsUS = us
 		z.firstMax, z.firstTot = parMax, parTot
+		z.firstCopied, z.firstGen = ev.Args[2], ev.Args[1]
 	}
 }
 
@@ -686,9 +727,26 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 		s.GC.WorkBalance = 100 * (float64(s.GC.ParTotalCopied)/float64(s.GC.ParMaxCopied) - 1) / float64(s.GC.ParThreads-1)
 	}
 
+	// A joined log: ThreadScope's rules for a selected range (see
+	// SummarizeRange) from the join on. The first GCStatsGHC is left out of
+	// Copied.
+	if z.joined {
+		s.JoinedNS = z.from
+		if z.hasFirstStats {
+			s.Heap.Copied -= min(z.firstCopied, s.Heap.Copied)
+			s.GC.Total.Copied = s.Heap.Copied
+			if g := int(z.firstGen); g < len(s.GC.Gens) {
+				s.GC.Gens[g].Copied -= min(z.firstCopied, s.GC.Gens[g].Copied)
+			}
+		}
+	}
+
 	// Time.
 	if z.seenEvent {
 		s.TotalNS = Micros(s.LastNS) * 1000
+		if z.joined {
+			s.TotalNS = (Micros(s.LastNS) - min(Micros(z.from), Micros(s.LastNS))) * 1000
+		}
 	}
 	s.MutatorNS = s.TotalNS - min(s.GC.Total.ElapsedNS, s.TotalNS)
 	if s.TotalNS > 0 {
@@ -704,9 +762,10 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 			continue
 		}
 		if c.hasAlloc {
-			// ThreadScope starts the counters of capabilities 0–999 at 0.
+			// ThreadScope starts the counters of capabilities 0–999 at 0;
+			// a joined log starts them where they stood at the join.
 			first := uint64(0)
-			if i >= 1000 {
+			if i >= 1000 || z.joined {
 				first = c.allocFirst
 			}
 			s.Heap.Allocated += c.alloc - min(first, c.alloc)
@@ -761,7 +820,7 @@ func (s *Summary) setAllocRate() {
 // need are decoded, on all cores; anything else (a FIFO, a device) is read
 // as a stream. The error is non-nil only if the file could not be read.
 func SummarizeFile(path string) (Summary, error) {
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && !beginsJoined(path) {
 		z := NewSummarizer()
 		r, err := ingest.SkimFile(path, SummarySelection, z.Add)
 		if err != nil {
@@ -776,6 +835,25 @@ func SummarizeFile(path string) (Summary, error) {
 	}
 	defer f.Close()
 	return Summarize(f)
+}
+
+// beginsJoined reports whether the log at path begins with a join mark.
+// Such a log is summarised by decoding it whole, since a skim would count
+// the state replayed before the join among its events.
+func beginsJoined(path string) bool {
+	f, err := ingest.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var ev ingest.Event
+	for f.Next(&ev) {
+		if ev.Kind != ingest.KindBlockMarker {
+			_, ok := ingest.JoinMark(&ev)
+			return ok
+		}
+	}
+	return false
 }
 
 // Summarize decodes a whole eventlog from src and returns its Summary. The

@@ -122,8 +122,8 @@ func (r *renderer) drawThreadRows(rows []int) {
 		r.rowLabel(r.fit(name, float64(r.gutter)-10*r.s), y, y+rowH)
 		y += rowH
 	}
-	if len(rows) > fit {
-		r.text(fmt.Sprintf("%d of %d threads shown", fit, len(rows)), float64(r.w)-6*r.s, float64(r.bottom)+10*r.s, 1, 0.35, r.pal.Text)
+	if total := max(len(rows), r.alive); total > fit {
+		r.text(fmt.Sprintf("%d of %d threads shown", min(fit, len(rows)), total), float64(r.w)-6*r.s, float64(r.bottom)+10*r.s, 1, 0.35, r.pal.Text)
 	}
 	r.key = append(r.key, keyItem{ColourRunning, "running"}, keyItem{ColourRunnable, "runnable"},
 		keyItem{BlockedColour(7), "MVar"}, keyItem{BlockedColour(8), "black hole"}, keyItem{BlockedColour(12), "STM"},

@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -22,10 +23,16 @@ var commands = []command{
 	{"summary", "summary [--json] FILE     print the run's summary statistics", runSummary},
 	{"render", "render FILE -o out.png [--view ...] ...", runRender},
 	{"compare", "compare [--json] A B       print the differences between two runs (B against A)", runCompare},
-	{"relay", "relay --from URL [--listen 127.0.0.1:4242]  serve a live stream to any number of viewers", runRelay},
+	{"relay", "relay --from URL [--listen 127.0.0.1:4242]  serve a program's live streams to any number of viewers", runRelay},
 }
 
+// memoryLimit is the heap the commands aim to stay under: the garbage
+// collector works harder as it nears it (summary, dump and render hold
+// bounded models, a few tens of MB even for logs of gigabytes).
+const memoryLimit = 80 << 20
+
 func main() {
+	debug.SetMemoryLimit(memoryLimit)
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -52,6 +59,7 @@ func run(args []string) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
+			sayFIFOWaits(c.name, args[1:])
 			return c.run(args[1:])
 		}
 	}

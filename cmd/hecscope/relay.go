@@ -2,42 +2,65 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
 	"github.com/hecscope/hecscope/ingest"
 )
 
-// runRelay reads one live eventlog stream and serves it over TCP to any
-// number of viewers (hecscope --attach tcp://ADDR) until the stream ends.
+const relayUsage = "usage: hecscope relay --from URL [--listen 127.0.0.1:4242] [--buffer BYTES] [--record FILE] [--exit-at-end]"
+
+// runRelay reads a program's live eventlog streams and serves them over TCP
+// to any number of viewers (hecscope --attach tcp://ADDR): one stream after
+// another, each time the program runs, until Ctrl+C (or, with
+// --exit-at-end, until the first stream ends).
 func runRelay(args []string) int {
 	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
 	from := fs.String("from", "", "the stream to read: fifo:///PATH, unix:///PATH, tcp://HOST:PORT or follow:///PATH")
 	listen := fs.String("listen", "127.0.0.1:4242", "address to serve viewers on (loopback unless you say otherwise)")
-	buffer := fs.Int("buffer", ingest.DefaultViewerBuffer, "bytes queued for one viewer before it is dropped")
-	record := fs.String("record", "", "also write the stream to this eventlog file")
+	buffer := fs.Int("buffer", ingest.DefaultViewerBuffer, "bytes queued for one viewer before it is dropped, and the most kept for viewers that join late")
+	record := fs.String("record", "", "write the streams to this eventlog file (the second to FILE-2.eventlog, …); without it they go to a temporary directory removed at exit")
+	exitAtEnd := fs.Bool("exit-at-end", false, "exit when the first stream ends instead of waiting for the program's next run")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *from == "" || fs.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: hecscope relay --from URL [--listen 127.0.0.1:4242] [--buffer BYTES] [--record FILE]")
+		fmt.Fprintln(os.Stderr, relayUsage)
 		return 2
+	}
+	if err := ingest.CheckSource(*from); err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope relay: %v\n", err)
+		return 1
+	}
+	say := func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "hecscope relay: "+format+"\n", args...)
+	}
+	recordings := *record
+	if recordings == "" {
+		dir, err := os.MkdirTemp("", "hecscope-relay-")
+		if err != nil {
+			say("%v", err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		recordings = filepath.Join(dir, "stream.eventlog")
 	}
 	l, err := net.Listen("tcp", *listen)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "hecscope relay: %v\n", err)
+		say("%v", err)
 		return 1
 	}
 	defer l.Close()
 	if host, _, err := net.SplitHostPort(l.Addr().String()); err == nil {
 		if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-			fmt.Fprintf(os.Stderr, "hecscope relay: warning: serving on %s, reachable from other machines\n", l.Addr())
+			say("warning: serving on %s, reachable from other machines", l.Addr())
 		}
 	}
 	relay := ingest.NewRelay()
@@ -46,62 +69,65 @@ func runRelay(args []string) int {
 		fmt.Fprintf(os.Stderr, "hecscope "+format+"\n", args...)
 	}
 	go relay.Serve(l)
-	fmt.Fprintf(os.Stderr, "hecscope relay: serving viewers on tcp://%s; waiting for %s\n", l.Addr(), *from)
+	say("serving viewers on tcp://%s; reading %s (Ctrl+C stops)", l.Addr(), *from)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	src, err := ingest.OpenSource(ctx, *from)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "hecscope relay: %v\n", err)
-		return 1
-	}
-	go func() {
-		<-ctx.Done()
-		src.Close()
-	}()
-	var in io.Reader = src
-	var rec *ingest.Recorder
-	if *record != "" {
-		if rec, err = ingest.NewRecorder(*record); err != nil {
-			fmt.Fprintf(os.Stderr, "hecscope relay: %v\n", err)
-			return 1
-		}
-		in = &teeReader{r: src, rec: rec}
-	}
-	fmt.Fprintf(os.Stderr, "hecscope relay: reading %s\n", src.Desc)
-	st, err := relay.Run(in)
-	src.Close()
-	bytes, events, _ := relay.Stats()
 	code := 0
-	if rec != nil {
-		if cerr := rec.Close(); cerr != nil {
-			fmt.Fprintf(os.Stderr, "hecscope relay: %v\n", cerr)
+	var prev *ingest.Source
+	for n := 1; ; n++ {
+		src, err := ingest.Reopen(ctx, *from, prev, func(what string) { say("%s", what) })
+		if err != nil {
+			if ctx.Err() == nil {
+				say("%v", err)
+				code = 1
+			}
+			break
+		}
+		name := streamFile(recordings, n)
+		rec, err := ingest.NewRecorder(name)
+		if err != nil {
+			src.Close()
+			say("%v", err)
+			code = 1
+			break
+		}
+		say("stream %d: reading %s, recording to %s", n, src.Desc, name)
+		closeOnStop := context.AfterFunc(ctx, func() { src.Close() })
+		st, err := relay.Run(src, rec)
+		closeOnStop()
+		src.Close()
+		prev = src
+		bytes, events, _, viewers := relay.Stats()
+		if err != nil && ctx.Err() == nil && !errors.Is(err, ingest.ErrRewritten) {
+			say("stream %d: %v", n, err)
+		}
+		say("stream %d %s after %d bytes, %d events; %d viewers", n, st, bytes, events, viewers)
+		if rerr := rec.Err(); rerr != nil {
+			say("%v", rerr)
 			code = 1
 		}
+		if *exitAtEnd || ctx.Err() != nil {
+			if st.State == ingest.StateCorrupt && ctx.Err() == nil {
+				code = 1
+			}
+			break
+		}
+		say("stream %d is served whole to viewers that join now; waiting for the program's next run (Ctrl+C stops)", n)
 	}
-	if err != nil && !strings.Contains(err.Error(), "closed") {
-		fmt.Fprintf(os.Stderr, "hecscope relay: %v\n", err)
-		code = 1
-	}
-	fmt.Fprintf(os.Stderr, "hecscope relay: stream %s after %d bytes, %d events\n", st, bytes, events)
-	if st.State == ingest.StateCorrupt {
+	if err := relay.Close(); err != nil {
+		say("%v", err)
 		code = 1
 	}
 	return code
 }
 
-// teeReader passes what it reads to a recorder too.
-type teeReader struct {
-	r   io.Reader
-	rec *ingest.Recorder
-}
-
-func (t *teeReader) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if n > 0 {
-		if _, werr := t.rec.Write(p[:n]); werr != nil {
-			return n, werr
-		}
+// streamFile is where the relay records its nth stream: the file named
+// for the first, the same with "-n" before its extension for later ones.
+func streamFile(name string, n int) string {
+	if n == 1 {
+		return name
 	}
-	return n, err
+	ext := filepath.Ext(name)
+	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(name, ext), n, ext)
 }

@@ -8,7 +8,6 @@ import (
 	"image/png"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -154,37 +153,35 @@ func writePNG(path string, img image.Image) error {
 // view o.view: the run's overview, or, for a range too narrow for it, that
 // range decoded from the file. A truncated log gives the model of what is
 // there (with a notice); a corrupt one is an error.
-func loadTimeline(path string, o renderOptions) (*timeline.Model, error) {
-	// The model is most of the memory; collecting more often keeps the peak
-	// close to it.
-	defer debug.SetGCPercent(debug.SetGCPercent(20))
-	opt := eventlog.Options{NoSummary: true, NoHeap: true}
+func loadTimeline(path string, o renderOptions) (m *timeline.Model, nalive int, err error) {
+	opt := eventlog.Options{NoSummary: true, NoHeap: true, NoEventList: true}
 	switch o.view {
 	case "timeline", "sparks", "activity":
 		opt.NoThreads = true // only the views that show threads need them
 	case "threads":
 		// Only the rows the picture has room for.
-		rows, err := threadRows(path, o.from, o.to, o.height/int(14*max(o.scale, 1))+1)
+		rows, alive, err := threadRows(path, o.from, o.to, o.height/int(14*max(o.scale, 1))+1)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		opt.KeepThread = func(id uint32) bool { return rows[id] }
+		nalive = alive
 	}
 	r, err := eventlog.Open(context.Background(), path, opt)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer r.Close()
 	if r.HeapProfileOnly() {
-		return nil, fmt.Errorf("%s: a .hp heap profile has no timeline (try --view heap)", path)
+		return nil, 0, fmt.Errorf("%s: a .hp heap profile has no timeline (try --view heap)", path)
 	}
 	switch st := r.Status; st.State {
 	case ingest.StateCorrupt:
-		return nil, fmt.Errorf("%s: %s", path, st)
+		return nil, 0, fmt.Errorf("%s: %s", path, st)
 	case ingest.StateTruncated:
 		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; rendering what is there\n", path, st)
 	}
-	m := r.Overview()
+	m = r.Overview()
 	to := o.to
 	if to == 0 {
 		to = m.End
@@ -198,22 +195,22 @@ func loadTimeline(path string, o renderOptions) (*timeline.Model, error) {
 			if w, err := r.Window(context.Background(), o.from, to, fine); err == nil {
 				m = w
 			} else {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				return nil, 0, fmt.Errorf("%s: %w", path, err)
 			}
 		}
 	}
-	return m, nil
+	return m, nalive, nil
 }
 
 // threadRows returns the ids of the first n threads, in order of first
 // appearance, alive in [from, to] (to 0: the end): the rows of the
 // "threads" view. It skims the log for thread events only.
-func threadRows(path string, from, to uint64, n int) (map[uint32]bool, error) {
+func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, alive int, err error) {
 	type life struct{ first, finished uint64 }
 	var lives []life // by thread id; first 0: not seen (a thread's first event is after the RTS starts)
 	sel := ingest.Selection{Kinds: []ingest.Kind{ingest.KindCreateThread, ingest.KindCreateSparkThread, ingest.KindRunThread,
 		ingest.KindStopThread, ingest.KindThreadRunnable, ingest.KindThreadWakeup}}
-	_, err := ingest.SkimFile(path, sel, func(e *ingest.Event) {
+	_, err = ingest.SkimFile(path, sel, func(e *ingest.Event) {
 		id := e.Thread()
 		if id >= 1<<24 {
 			return // not a thread id GHC makes
@@ -230,32 +227,32 @@ func threadRows(path string, from, to uint64, n int) (map[uint32]bool, error) {
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var alive []uint32
+	var ids []uint32
 	for id, l := range lives {
 		if l.first != 0 && (to == 0 || l.first < to) && (l.finished == 0 || l.finished > from) {
-			alive = append(alive, uint32(id))
+			ids = append(ids, uint32(id))
 		}
 	}
-	sort.Slice(alive, func(i, j int) bool {
-		a, b := lives[alive[i]], lives[alive[j]]
-		return a.first < b.first || (a.first == b.first && alive[i] < alive[j])
+	sort.Slice(ids, func(i, j int) bool {
+		a, b := lives[ids[i]], lives[ids[j]]
+		return a.first < b.first || (a.first == b.first && ids[i] < ids[j])
 	})
-	rows := make(map[uint32]bool, n)
-	for _, id := range alive[:min(n, len(alive))] {
+	rows = make(map[uint32]bool, n)
+	for _, id := range ids[:min(n, len(ids))] {
 		rows[id] = true
 	}
-	return rows, nil
+	return rows, len(ids), nil
 }
 
 // renderTimelineView draws one of the timeline package's views.
 func renderTimelineView(path string, o renderOptions) (*image.RGBA, error) {
-	m, err := loadTimeline(path, o)
+	m, alive, err := loadTimeline(path, o)
 	if err != nil {
 		return nil, err
 	}
-	img, err := timeline.Render(m, timeline.Options{View: o.view, From: o.from, To: o.to,
+	img, err := timeline.Render(m, timeline.Options{View: o.view, Alive: alive, From: o.from, To: o.to,
 		Width: o.width, Height: o.height, Scale: o.scale, Dark: o.dark})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

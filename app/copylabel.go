@@ -1,0 +1,28 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// copyLabel is a label whose text can be copied from a right-click menu.
+// Unlike a selectable label it never takes the keyboard, which stays with
+// the time view (see keyBindings).
+type copyLabel struct{ widget.Label }
+
+func newCopyLabel(text string) *copyLabel {
+	l := &copyLabel{}
+	l.Text = text
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// TappedSecondary offers to copy the label's text.
+func (l *copyLabel) TappedSecondary(ev *fyne.PointEvent) {
+	c := fyne.CurrentApp().Driver().CanvasForObject(l)
+	if c == nil {
+		return
+	}
+	copyText := fyne.NewMenuItem("Copy", func() { fyne.CurrentApp().Clipboard().SetContent(l.Text) })
+	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", copyText), c, ev.AbsolutePosition)
+}

@@ -1,0 +1,373 @@
+package app
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// finderShown is the most results the finder lists.
+const finderShown = 200
+
+// findItem is one thing the finder jumps to or does.
+type findItem struct {
+	// kind says what it is: "thread", "label", "marker", "HEC", "command"
+	// or "file"; title is what the query is matched against; detail is
+	// shown after it.
+	kind, title, detail string
+	do                  func()
+}
+
+// kindRank orders the kinds of equally good matches.
+var kindRank = map[string]int{"command": 0, "HEC": 1, "thread": 2, "label": 3, "marker": 4, "file": 5}
+
+// fuzzyScore scores how well query matches text: every rune of the query
+// must appear in text in order (case ignored); matches at the start of a
+// word and runs of consecutive matches score more, and shorter texts rank
+// above longer ones. ok is false if text does not match.
+func fuzzyScore(query, text string) (score int, ok bool) {
+	q := []rune(strings.ToLower(strings.TrimSpace(query)))
+	if len(q) == 0 {
+		return 0, true
+	}
+	t := []rune(strings.ToLower(text))
+	qi, last := 0, -2
+	for ti, r := range t {
+		if qi == len(q) {
+			break
+		}
+		if r != q[qi] {
+			continue
+		}
+		s := 1
+		if ti == last+1 {
+			s += 4
+		}
+		if ti == 0 || !unicode.IsLetter(t[ti-1]) && !unicode.IsDigit(t[ti-1]) {
+			s += 6
+		}
+		score += s
+		last = ti
+		qi++
+	}
+	if qi < len(q) {
+		return 0, false
+	}
+	lower := string(t)
+	switch {
+	case lower == string(q):
+		score += 40
+	case strings.HasPrefix(lower, string(q)):
+		score += 20
+	case strings.Contains(lower, string(q)):
+		score += 10
+	}
+	return score - len(t)/10, true
+}
+
+// findMatches returns the items matching query, best first (all of them,
+// in their order, for an empty query), at most limit.
+func findMatches(items []findItem, query string, limit int) []findItem {
+	type scored struct {
+		item  findItem
+		score int
+		at    int
+	}
+	var found []scored
+	for i, it := range items {
+		if s, ok := fuzzyScore(query, it.title); ok {
+			found = append(found, scored{it, s, i})
+		}
+	}
+	if strings.TrimSpace(query) != "" {
+		sort.SliceStable(found, func(i, j int) bool {
+			a, b := found[i], found[j]
+			if a.score != b.score {
+				return a.score > b.score
+			}
+			if kindRank[a.item.kind] != kindRank[b.item.kind] {
+				return kindRank[a.item.kind] < kindRank[b.item.kind]
+			}
+			return a.at < b.at
+		})
+	}
+	out := make([]findItem, 0, min(len(found), limit))
+	for _, f := range found[:min(len(found), limit)] {
+		out = append(out, f.item)
+	}
+	return out
+}
+
+// finderItems returns what the finder offers in the window: the view's
+// HECs, threads, user-event labels and markers, the commands, and the
+// recent files.
+func (w *Window) finderItems() []findItem {
+	var items []findItem
+	for _, b := range keyBindings {
+		a := b.action
+		items = append(items, findItem{kind: "command", title: b.help, detail: b.keysHelp, do: func() { w.viewAction(a) }})
+	}
+	items = append(items,
+		findItem{kind: "command", title: "Open a file…", detail: "Ctrl+O", do: w.chooseFile},
+		findItem{kind: "command", title: "Keyboard shortcuts", detail: "Help", do: func() { showShortcuts(w.win) }},
+	)
+	if w.path != "" {
+		items = append(items, findItem{kind: "command", title: "Reload the file", detail: "Ctrl+R", do: w.Reload})
+	}
+	if w.view != nil && w.view.hasPicture() {
+		items = append(items, findItem{kind: "command", title: "Export the view as PNG…", detail: "Ctrl+E", do: w.exportImage})
+	}
+	if v, ok := w.view.(*eventlogView); ok {
+		items = append(items, v.finderItems()...)
+	}
+	for _, p := range w.app.recent.List() {
+		items = append(items, findItem{kind: "file", title: p, detail: "open", do: func() { w.openHere(p) }})
+	}
+	return items
+}
+
+// finderItems returns the HECs, threads, labels and markers of the log,
+// each jumping to where it is on the timeline.
+func (v *eventlogView) finderItems() []findItem {
+	m := v.log.Model
+	if v.nav == nil || m == nil {
+		return nil
+	}
+	var items []findItem
+	for c := range m.HECs {
+		items = append(items, findItem{kind: "HEC", title: "HEC " + strconv.Itoa(c), detail: "capability " + strconv.Itoa(c),
+			do: func() { v.showRowGroup(v.nav) }})
+	}
+	for i := range m.Threads {
+		th := &m.Threads[i]
+		title := "thread " + strconv.FormatUint(uint64(th.ID), 10)
+		if th.Label >= 0 {
+			title += " " + m.String(th.Label)
+		}
+		start := th.Created
+		if start == 0 {
+			start = th.First
+		}
+		end := th.Finished
+		detail := "from " + timeline.FormatDuration(start)
+		if end > 0 {
+			detail += " to " + timeline.FormatDuration(end)
+		}
+		id := th.ID
+		items = append(items, findItem{kind: "thread", title: title, detail: detail, do: func() { v.revealThread(id) }})
+	}
+	for _, l := range m.Labels {
+		label := l.Label
+		items = append(items, findItem{kind: "label", title: m.String(label),
+			detail: fmt.Sprintf("%d spans, %s in all", l.Count, timeline.FormatDuration(l.Total)),
+			do:     func() { v.revealLabel(label) }})
+	}
+	if v.log.index != nil {
+		for _, mk := range v.log.index.markers {
+			at := mk.time
+			items = append(items, findItem{kind: "marker", title: mk.text, detail: "marker at " + timeline.FormatDuration(at),
+				do: func() { v.nav.centreOn(at) }})
+		}
+	}
+	return items
+}
+
+// showRowGroup shows the row group drawn by nav and scrolls the rows to it.
+func (v *eventlogView) showRowGroup(nav *timelineNav) {
+	name := ""
+	for _, r := range v.rows {
+		if r.nav == nav {
+			name = r.name
+		}
+	}
+	for _, o := range v.rowsPanel.Objects {
+		if c, ok := o.(*keyCheck); ok && c.Text == name {
+			c.SetChecked(true)
+		}
+	}
+	if v.rowsScroll != nil {
+		v.rowsScroll.ScrollToOffset(fyne.NewPos(0, nav.Position().Y))
+	}
+}
+
+// rowGroup returns the row group of the given view ("threads", userView),
+// nil if the log has none.
+func (v *eventlogView) rowGroup(view string) *timelineNav {
+	for _, r := range v.rows {
+		if r.nav.view == view {
+			return r.nav
+		}
+	}
+	return nil
+}
+
+// revealThread shows the thread rows from thread id on, over its lifetime.
+func (v *eventlogView) revealThread(id uint32) {
+	nav := v.rowGroup("threads")
+	m := v.log.Model
+	i := m.ThreadIndex(id)
+	if nav == nil || i < 0 {
+		return
+	}
+	th := &m.Threads[i]
+	from := th.Created
+	if from == 0 {
+		from = th.First
+	}
+	to := th.Finished
+	if to <= from {
+		to = m.End
+	}
+	margin := uint64(float64(to-from) * spanZoomMargin)
+	v.showRowGroup(nav)
+	nav.showRange(from-min(margin, from), to+margin)
+	nav.sortedMu.Lock()
+	nav.threadSkip = 0
+	nav.sortedMu.Unlock()
+	f, t := nav.View()
+	for r, ti := range nav.threadRows(f, t) {
+		if ti == i {
+			nav.scrollThreads(r)
+			break
+		}
+	}
+	v.showRowGroup(nav) // the rows may have moved
+}
+
+// revealLabel shows the user-event rows over the first span of label.
+func (v *eventlogView) revealLabel(label int32) {
+	m := v.log.Model
+	for i := 0; i < m.NumUserSpans(); i++ {
+		s := m.UserSpan(i)
+		if s.Label != label {
+			continue
+		}
+		if nav := v.rowGroup(userView); nav != nil {
+			v.showRowGroup(nav)
+		}
+		end := max(s.End, s.Start+1)
+		margin := uint64(float64(end-s.Start) * spanZoomMargin)
+		v.nav.showRange(s.Start-min(margin, s.Start), end+margin)
+		return
+	}
+}
+
+// finder is the Ctrl+P / Ctrl+K pop-up: a query and the best matches.
+type finder struct {
+	items    []findItem
+	shown    []findItem
+	selected int
+	entry    *finderEntry
+	list     *widget.List
+	popup    *widget.PopUp
+}
+
+// showFinder opens the finder over the window.
+func (w *Window) showFinder() {
+	f := &finder{items: w.finderItems()}
+	f.entry = newFinderEntry(f)
+	f.entry.SetPlaceHolder("Go to a thread, label, marker, HEC or command")
+	f.entry.OnChanged = f.filter
+	f.entry.OnSubmitted = func(string) { f.run(f.selected) }
+	f.list = widget.NewList(
+		func() int { return len(f.shown) },
+		func() fyne.CanvasObject {
+			kind := widget.NewLabelWithStyle("command", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+			title := widget.NewLabel("")
+			title.Truncation = fyne.TextTruncateEllipsis
+			detail := widget.NewLabel("")
+			detail.Importance = widget.LowImportance
+			return container.NewBorder(nil, nil, kind, detail, title)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(f.shown) {
+				return
+			}
+			it := f.shown[i]
+			c := o.(*fyne.Container)
+			c.Objects[0].(*widget.Label).SetText(it.title)
+			c.Objects[1].(*widget.Label).SetText(it.kind)
+			c.Objects[2].(*widget.Label).SetText(it.detail)
+		})
+	f.list.OnSelected = func(i widget.ListItemID) { f.run(i) }
+	box := container.NewBorder(f.entry, nil, nil, nil, f.list)
+	c := w.win.Canvas()
+	f.popup = widget.NewModalPopUp(box, c)
+	size := c.Size()
+	f.popup.Resize(fyne.NewSize(min(720, size.Width*0.9), min(480, size.Height*0.8)))
+	f.filter("")
+	f.popup.Show()
+	c.Focus(f.entry)
+}
+
+// filter lists the items matching query, the best selected.
+func (f *finder) filter(query string) {
+	f.shown = findMatches(f.items, query, finderShown)
+	f.selected = 0
+	f.list.UnselectAll()
+	f.list.Refresh()
+	f.list.ScrollToTop()
+	if len(f.shown) > 0 {
+		f.highlight()
+	}
+}
+
+// move moves the selection by delta rows.
+func (f *finder) move(delta int) {
+	if len(f.shown) == 0 {
+		return
+	}
+	f.selected = min(max(f.selected+delta, 0), len(f.shown)-1)
+	f.list.ScrollTo(f.selected)
+	f.highlight()
+}
+
+// highlight shows which row Enter runs without running it.
+func (f *finder) highlight() {
+	on := f.list.OnSelected
+	f.list.OnSelected = nil
+	f.list.Select(f.selected)
+	f.list.OnSelected = on
+}
+
+// run closes the finder and does item i.
+func (f *finder) run(i int) {
+	f.popup.Hide()
+	if i >= 0 && i < len(f.shown) {
+		f.shown[i].do()
+	}
+}
+
+// finderEntry is the finder's query field: Up and Down move through the
+// matches and Esc closes the finder.
+type finderEntry struct {
+	widget.Entry
+	f *finder
+}
+
+func newFinderEntry(f *finder) *finderEntry {
+	e := &finderEntry{f: f}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey moves through the matches with Up and Down, closes with Esc.
+func (e *finderEntry) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyUp:
+		e.f.move(-1)
+	case fyne.KeyDown:
+		e.f.move(1)
+	case fyne.KeyEscape:
+		e.f.popup.Hide()
+	default:
+		e.Entry.TypedKey(ev)
+	}
+}

@@ -1,0 +1,111 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+)
+
+func TestFuzzyScore(t *testing.T) {
+	for _, c := range []struct {
+		query, text string
+		ok          bool
+	}{
+		{"main", "thread 5 main", true},
+		{"tm", "thread 4 TimerManager", true},
+		{"stmw2", "thread 77 stm-waiter-2-r3", true},
+		{"mian", "thread 5 main", false},
+		{"", "anything", true},
+		{"zz", "fit the whole run", false},
+	} {
+		if _, ok := fuzzyScore(c.query, c.text); ok != c.ok {
+			t.Errorf("fuzzyScore(%q, %q) ok = %v", c.query, c.text, ok)
+		}
+	}
+	better := func(q, a, b string) {
+		t.Helper()
+		sa, _ := fuzzyScore(q, a)
+		sb, _ := fuzzyScore(q, b)
+		if sa <= sb {
+			t.Errorf("%q: %q scores %d, not above %q's %d", q, a, sa, b, sb)
+		}
+	}
+	better("fit", "fit the whole run", "go to the end of the run (in a live window: follow it)")
+	better("main", "thread 5 main", "thread 3 IOManager on cap 0")
+	better("hec 1", "HEC 1", "HEC 10")
+}
+
+// finderOn opens the finder in w, types query and returns the best match.
+func finderOn(t *testing.T, w *Window, query string) findItem {
+	t.Helper()
+	w.showFinder()
+	e, ok := w.Fyne().Canvas().Focused().(*finderEntry)
+	if !ok {
+		t.Fatalf("the finder's field does not have the keyboard (%T does)", w.Fyne().Canvas().Focused())
+	}
+	e.SetText(query)
+	if len(e.f.shown) == 0 {
+		t.Fatalf("the finder finds nothing for %q", query)
+	}
+	best := e.f.shown[0]
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if e.f.popup.Visible() {
+		t.Error("Enter did not close the finder")
+	}
+	return best
+}
+
+// TestFinderJumps opens the finder, types part of a thread's label, a
+// marker's text and a command, and checks what each jumps to.
+func TestFinderJumps(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	whole := func() (uint64, uint64) { return v.nav.View() }
+	_, end := whole()
+
+	it := finderOn(t, w, "stm-waiter-2")
+	if it.kind != "thread" {
+		t.Fatalf("the best match of a thread's label is %q %q", it.kind, it.title)
+	}
+	threads := v.rowGroup("threads")
+	from, to := v.nav.View()
+	if to-from >= end || !threadsShown(v) {
+		t.Errorf("after jumping to %q: view %d–%d, thread rows shown %v", it.title, from, to, threadsShown(v))
+	}
+	id, err := strconv.Atoi(strings.Fields(it.title)[1])
+	if err != nil {
+		t.Fatalf("thread item %q: %v", it.title, err)
+	}
+	if rows := threads.threadRows(from, to); len(rows) == 0 || v.log.Model.Threads[rows[0]].ID != uint32(id) {
+		t.Errorf("after jumping to %q the first thread row is not it", it.title)
+	}
+
+	it = finderOn(t, w, "round 3")
+	if it.kind != "marker" {
+		t.Fatalf("the best match of \"round 3\" is %q %q", it.kind, it.title)
+	}
+	for _, mk := range v.log.index.markers {
+		if from, to := v.nav.View(); mk.text == it.title && (mk.time < from || mk.time > to) {
+			t.Errorf("after jumping to marker %q at %d the view is %d–%d", mk.text, mk.time, from, to)
+		}
+	}
+
+	it = finderOn(t, w, "fit the whole")
+	if it.kind != "command" {
+		t.Fatalf("the best match of \"fit the whole\" is %q %q", it.kind, it.title)
+	}
+	if from, to := v.nav.View(); from != 0 || to != end {
+		t.Errorf("after the fit command the view is %d–%d, want 0–%d", from, to, end)
+	}
+}
+
+// threadsShown reports whether the thread rows are shown.
+func threadsShown(v *eventlogView) bool {
+	for _, r := range v.rows {
+		if r.nav.view == "threads" {
+			return r.shown
+		}
+	}
+	return false
+}

@@ -1,0 +1,125 @@
+package app
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+// pressKey presses key in canvas c as the desktop driver does: the focused
+// widget gets it, else the canvas's own handler.
+func pressKey(c fyne.Canvas, key fyne.KeyName) {
+	ev := &fyne.KeyEvent{Name: key}
+	if f := c.Focused(); f != nil {
+		f.TypedKey(ev)
+		return
+	}
+	if h := c.OnTypedKey(); h != nil {
+		h(ev)
+	}
+}
+
+// typeRunes types chars in canvas c as the desktop driver does: the focused
+// widget gets them, else the canvas's own handler (Fyne's
+// test.TypeOnCanvas always gives them to the canvas's handler).
+func typeRunes(c fyne.Canvas, chars string) {
+	for _, r := range chars {
+		if f := c.Focused(); f != nil {
+			f.TypedRune(r)
+		} else if h := c.OnTypedRune(); h != nil {
+			h(r)
+		}
+	}
+}
+
+// TestKeysReachTheViewWhateverHasFocus types the view's keys with nothing
+// focused, with the event list, a row's check box or the thread order's
+// drop-down focused, and checks that they zoom, pan and fit; and that in a
+// text field the letters are text, until Esc gives the keyboard back.
+func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	c := w.Fyne().Canvas()
+	span := func() uint64 { from, to := v.nav.View(); return to - from }
+	whole := span()
+	var check *keyCheck
+	var choose *keySelect
+	for _, o := range test.LaidOutObjects(w.Fyne().Content()) {
+		switch x := o.(type) {
+		case *keyCheck:
+			check = x
+		case *keySelect:
+			choose = x
+		}
+	}
+	if check == nil || choose == nil {
+		t.Fatal("no row check box or thread order drop-down")
+	}
+
+	for _, tab := range v.tabs.Items {
+		if tab.Text == "Events" {
+			v.tabs.Select(tab)
+		}
+	}
+	for _, focus := range []struct {
+		name string
+		o    fyne.Focusable
+	}{{"nothing", nil}, {"the timeline", v.nav}, {"the event list", v.events.list}, {"a row's check box", check}, {"the thread order", choose}} {
+		c.Unfocus()
+		if focus.o != nil {
+			c.Focus(focus.o)
+			if c.Focused() != focus.o {
+				t.Fatalf("could not focus %s", focus.name)
+			}
+		}
+		typeRunes(c, "w")
+		if got := span(); got >= whole {
+			t.Errorf("with %s focused, W did not zoom in (span %d of %d)", focus.name, got, whole)
+		}
+		from, _ := v.nav.View()
+		typeRunes(c, "d")
+		pressKey(c, fyne.KeyRight)
+		if after, _ := v.nav.View(); after <= from {
+			t.Errorf("with %s focused, D and → did not pan right (from %d to %d)", focus.name, from, after)
+		}
+		typeRunes(c, "0")
+		if got := span(); got != whole {
+			t.Errorf("with %s focused, 0 did not fit the run (span %d of %d)", focus.name, got, whole)
+		}
+	}
+
+	entry := v.events.search.text
+	c.Focus(entry)
+	if c.Focused() != entry {
+		t.Fatal("could not focus the search field")
+	}
+	typeRunes(c, "ws")
+	if entry.Text != "ws" || span() != whole {
+		t.Errorf("typing in the search field: text %q, span %d of %d", entry.Text, span(), whole)
+	}
+	pressKey(c, fyne.KeyEscape)
+	if c.Focused() != nil {
+		t.Fatalf("Esc left %T focused", c.Focused())
+	}
+	typeRunes(c, "+")
+	if span() >= whole {
+		t.Error("after Esc in the search field, + did not zoom in")
+	}
+}
+
+// TestShortcutHelpListsEveryKey checks that Help > Keyboard Shortcuts names
+// every binding.
+func TestShortcutHelpListsEveryKey(t *testing.T) {
+	help := shortcutHelp()
+	for _, b := range keyBindings {
+		found := false
+		for _, h := range help {
+			if h[1] == b.help {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the help does not list %q", b.help)
+		}
+	}
+}

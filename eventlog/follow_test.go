@@ -1,0 +1,167 @@
+package eventlog
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// grow writes a real log into a new file piece by piece, following it as it
+// grows, and returns the followed log once the whole file is there.
+func grow(t *testing.T, src string, pieces int) *Log {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "growing.eventlog")
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	ctx := context.Background()
+	var l *Log
+	step := len(data)/pieces + 1
+	for at := 0; at < len(data); at += step {
+		if _, err := out.Write(data[at:min(at+step, len(data))]); err != nil {
+			t.Fatal(err)
+		}
+		if l == nil {
+			if l, err = Follow(ctx, path, Options{}); err != nil {
+				l = nil // not even the header yet
+				continue
+			}
+			t.Cleanup(func() { l.Close() })
+			continue
+		}
+		if _, err := l.Poll(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if l.Overview() == nil {
+			t.Fatal("no overview while following")
+		}
+	}
+	if l == nil {
+		t.Fatal("never followed")
+	}
+	return l
+}
+
+// TestFollowMatchesOpen: a log followed while it is written, in pieces cut
+// anywhere, ends with what opening the whole file gives: the events, every
+// HEC's time per state, the threads' time, the markers, labels and heap,
+// and the event list.
+func TestFollowMatchesOpen(t *testing.T) {
+	for _, tc := range []struct {
+		path   string
+		pieces int
+		span   uint64
+	}{
+		{testLogs[0], 7, followSpan},
+		{testLogs[0], 23, 1e6}, // outgrows its grid again and again
+		{testLogs[2], 5, followSpan},
+		{testLogs[1], 9, 3e6},
+	} {
+		name := filepath.Base(tc.path)
+		old := followSpan
+		followSpan = tc.span
+		l := grow(t, tc.path, tc.pieces)
+		followSpan = old
+		o := open(t, tc.path, Options{ExactBelow: -1})
+		fm, om := l.Overview(), o.Overview()
+		if l.Following() || l.Status.State != ingest.StateComplete || l.Events != o.Events {
+			t.Fatalf("%s: following %v, status %v, %d events; opened: %d", name, l.Following(), l.Status, l.Events, o.Events)
+		}
+		if fm.Start != om.Start || fm.End != om.End || len(fm.HECs) != len(om.HECs) || len(fm.Threads) != len(om.Threads) {
+			t.Fatalf("%s: followed [%d, %d] %d HECs %d threads; opened [%d, %d] %d, %d", name, fm.Start, fm.End,
+				len(fm.HECs), len(fm.Threads), om.Start, om.End, len(om.HECs), len(om.Threads))
+		}
+		for c := range om.HECs {
+			if a, b := fm.HECs[c].Track.Durations(0, om.End), om.HECs[c].Track.Durations(0, om.End); a != b {
+				t.Errorf("%s: HEC %d: followed %v, opened %v", name, c, a, b)
+			}
+		}
+		var ft, ot timeline.Durations
+		for i := range om.Threads {
+			j := fm.ThreadIndex(om.Threads[i].ID)
+			if j < 0 {
+				t.Fatalf("%s: thread %d not followed", name, om.Threads[i].ID)
+			}
+			a, b := fm.Threads[j].Track.Durations(0, om.End), om.Threads[i].Track.Durations(0, om.End)
+			for s := range a {
+				ft[s] += a[s]
+				ot[s] += b[s]
+			}
+		}
+		if ft != ot {
+			t.Errorf("%s: threads' time followed %v, opened %v", name, ft, ot)
+		}
+		if fm.NumMarkers() != om.NumMarkers() || len(fm.Labels) != len(om.Labels) || fm.NumUserSpans() != om.NumUserSpans() {
+			t.Errorf("%s: markers, labels or user spans differ", name)
+		}
+		if len(l.Heap.GCs) != len(o.Heap.GCs) || l.Heap.Size.Len() != o.Heap.Size.Len() || (l.Profile == nil) != (o.Profile == nil) {
+			t.Errorf("%s: heap differs: %d GCs, %d sizes; opened %d, %d", name, len(l.Heap.GCs), l.Heap.Size.Len(), len(o.Heap.GCs), o.Heap.Size.Len())
+		}
+		fl, ol := l.EventList(), o.EventList()
+		if fl.Len() != ol.Len() {
+			t.Fatalf("%s: event list of %d, opened %d", name, fl.Len(), ol.Len())
+		}
+		for _, i := range []int64{0, fl.Len() / 2, fl.Len() - 1} {
+			a, err := fl.Get(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := ol.Get(i)
+			if a.Offset != b.Offset {
+				t.Errorf("%s: event list row %d is at byte %d, opened %d", name, i, a.Offset, b.Offset)
+			}
+		}
+	}
+}
+
+// BenchmarkFollowGrowing follows a big log (HECSCOPE_BIG) written into a
+// file 4 MiB at a time, as a live session's recording grows, polling after
+// each write: the rate the models keep up with.
+func BenchmarkFollowGrowing(b *testing.B) {
+	src := os.Getenv("HECSCOPE_BIG")
+	if src == "" {
+		b.Skip("set HECSCOPE_BIG to a big eventlog")
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		b.Skip(err)
+	}
+	b.SetBytes(int64(len(data)))
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		path := filepath.Join(b.TempDir(), "growing.eventlog")
+		out, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		const step = 4 << 20
+		var l *Log
+		for at := 0; at < len(data); at += step {
+			out.Write(data[at:min(at+step, len(data))])
+			if l == nil {
+				if l, err = Follow(ctx, path, Options{NoSummary: true}); err != nil {
+					b.Fatal(err)
+				}
+				continue
+			}
+			if _, err := l.Poll(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if l.Following() {
+			b.Fatalf("still following after the end: %v", l.Status)
+		}
+		l.Close()
+		out.Close()
+	}
+}
