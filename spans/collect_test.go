@@ -41,10 +41,10 @@ func TestCollectorNestingAndThreads(t *testing.T) {
 		at(35, ingest.KindUserMsg, 0, "START a"). // thread 2
 		at(40, ingest.KindStopThread, 2, "").
 		at(40, ingest.KindRunThread, 1, "").
-		at(50, ingest.KindUserMsg, 0, "STOP a"). // thread 1's outer: 40
-		at(60, ingest.KindUserMsg, 0, "STOP a"). // thread 1 has none open: thread 2's, 25
-		at(70, ingest.KindUserMsg, 0, "STOP a"). // unmatched
-		at(80, ingest.KindUserMsg, 0, "START b"). // never stopped
+		at(50, ingest.KindUserMsg, 0, "STOP a").    // thread 1's outer: 40
+		at(60, ingest.KindUserMsg, 0, "STOP a").    // thread 1 has none open: thread 2's, 25
+		at(70, ingest.KindUserMsg, 0, "STOP a").    // unmatched
+		at(80, ingest.KindUserMsg, 0, "START b").   // never stopped
 		at(81, ingest.KindUserMsg, 0, "STOPPED c"). // not a span message
 		at(82, ingest.KindUserMsg, 0, "STOP ")
 	c := NewCollector(Options{})

@@ -167,4 +167,3 @@ func TestFileErrors(t *testing.T) {
 		}
 	}
 }
-
