@@ -24,6 +24,7 @@ var commands = []command{
 	{"render", "render FILE -o out.png [--view ...] ...", runRender},
 	{"compare", "compare [--json] A B       print the differences between two runs (B against A)", runCompare},
 	{"spans", "spans [--json] [--from T] [--to T] FILE  statistics of the user spans (START/STOP x) and thread labels", runSpans},
+	{"profile", "profile [--json] [--from T] [--to T] FILE  the cost-centre profile of a profiled run (+RTS -l -p)", runProfile},
 	{"relay", "relay --from URL [--listen 127.0.0.1:4242]  serve a program's live streams to any number of viewers", runRelay},
 }
 
