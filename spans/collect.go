@@ -20,6 +20,9 @@ type Options struct {
 	// ExactBudget is how many durations are kept exactly over all labels
 	// before every label is sketched (0: DefaultExactBudget).
 	ExactBudget int
+	// OnSpan, if set, is called with every span measured, when it ends
+	// (an export streams them).
+	OnSpan func(l *Label, in Instance)
 }
 
 // DefaultInstances is how many of its longest instances a label keeps.
@@ -142,6 +145,9 @@ func (c *Collector) label(k Kind, name string) *Label {
 // durations exceed the budget.
 func (c *Collector) record(l *Label, in Instance) {
 	l.add(in)
+	if c.opt.OnSpan != nil {
+		c.opt.OnSpan(l, in)
+	}
 	if c.sketch {
 		return
 	}
