@@ -46,6 +46,10 @@ type eventlogView struct {
 	// without a navigable timeline or an index.
 	events    *eventList
 	bookmarks *bookmarkPanel
+
+	// spans and profile are the Spans and Profile tabs (nil without them).
+	spans   *spansView
+	profile *profileView
 }
 
 func newEventlogView(ev *Eventlog) *eventlogView {
@@ -72,6 +76,7 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 	if v.nav != nil {
 		v.addNavPanels()
 		v.addEventPanels()
+		v.addAnalysisTabs() // Spans and Profile tabs: app/spansview.go, app/profileview.go
 	}
 	if r := heapRender("", ev.Profile, ev.Heap); r != nil {
 		v.heap = newPicture(r)

@@ -64,7 +64,7 @@ func RowHeight(scale float64) int {
 	if !(scale > 0) {
 		scale = 1
 	}
-	return int(18*scale + 0.5)
+	return int(20*scale + 0.5)
 }
 
 // DrawFlame draws p's call tree as an icicle into c's bounds: the root ("all
@@ -80,7 +80,7 @@ func DrawFlame(c paint.Canvas, p *Profile, opt FlameOptions) *FlameLayout {
 	c.Fill(b, th.Background)
 	rowH := RowHeight(opt.Scale)
 	lay := &FlameLayout{RowHeight: rowH}
-	face := paint.FaceFor(paint.Regular, 9, opt.Scale)
+	face := paint.FaceFor(paint.Regular, 10, opt.Scale)
 	if p == nil || p.Samples == 0 {
 		paint.TextCentered(c, face, "no cost-centre samples (build with -prof, run with +RTS -l -p)",
 			float64(b.Min.X+b.Dx()/2), float64(b.Min.Y+rowH), th.Dim)
