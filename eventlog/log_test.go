@@ -235,6 +235,8 @@ func BenchmarkOpen(b *testing.B) {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "MB-held")
 	b.ReportMetric(float64(r.Events), "events")
+	b.ReportMetric(float64(ms.HeapAlloc)/float64(max(r.Events, 1)), "B-held/event")
+	b.ReportMetric(float64(ms.HeapAlloc)/float64(st.Size()), "held/file")
 	r.Close()
 }
 
