@@ -447,8 +447,13 @@ const binsPerDecade = 4
 
 // logEdge returns the k-th logarithmic bin edge, 10^(k/binsPerDecade) ns
 // rounded to an integer.
+// (math.MaxUint64 for the edges past the largest duration).
 func logEdge(k int) uint64 {
-	return uint64(math.Round(math.Pow(10, float64(k)/binsPerDecade)))
+	e := math.Round(math.Pow(10, float64(k)/binsPerDecade))
+	if e >= math.MaxUint64 {
+		return math.MaxUint64
+	}
+	return uint64(e)
 }
 
 // logBin returns the k with logEdge(k) ≤ d < logEdge(k+1), for d ≥ 1.
@@ -458,7 +463,7 @@ func logBin(d uint64) int {
 	for k > 0 && logEdge(k) > d {
 		k--
 	}
-	for logEdge(k+1) <= d {
+	for e := logEdge(k + 1); e <= d && e != math.MaxUint64; e = logEdge(k + 1) {
 		k++
 	}
 	return k

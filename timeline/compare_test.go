@@ -1,8 +1,10 @@
 package timeline
 
 import (
+	"math"
 	"os"
 	"testing"
+	"time"
 )
 
 // readRunFile reads a run from a test log, skipping the test if it is absent.
@@ -257,5 +259,28 @@ func TestCompareDistributionRows(t *testing.T) {
 		if r.Group == "Distributions" || r.Group == "HECs" {
 			t.Errorf("row %q without models", r.Name)
 		}
+	}
+}
+
+// TestHistogramOfHugeDurations: durations near the largest a timestamp can
+// make (a flipped byte in a GC's end) are binned, in bounded time; the
+// bins' edges used to overflow, and logBin looped for ever.
+func TestHistogramOfHugeDurations(t *testing.T) {
+	done := make(chan Histogram, 1)
+	go func() {
+		done <- NewHistogram("pauses", []uint64{1000, math.MaxUint64}, []uint64{math.MaxUint64 - 1, math.MaxUint64})
+	}()
+	select {
+	case h := <-done:
+		if h.A[len(h.A)-1] != 1 || h.B[len(h.B)-1] != 2 {
+			t.Errorf("the huge durations are not in the last bin: %v %v (edges %v)", h.A, h.B, h.Edges)
+		}
+		for i := 1; i < len(h.Edges); i++ {
+			if h.Edges[i] < h.Edges[i-1] {
+				t.Fatalf("edges go down: %v", h.Edges)
+			}
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("NewHistogram of huge durations did not return")
 	}
 }

@@ -30,6 +30,10 @@ import (
 type Summary struct {
 	// Status is how decoding ended (complete, truncated or corrupt).
 	Status ingest.Status
+	// TimeFaults are the events whose timestamps lay outside their block's
+	// declared range: every figure takes them at a time inside it (see
+	// ingest.TimeFault), so that none stretches the run.
+	TimeFaults ingest.TimeFaults
 
 	// Program is the program name: the first string of the first
 	// ProgramArgs event; "" if the log has none. (ThreadScope looks for
@@ -827,7 +831,9 @@ func SummarizeFile(path string) (Summary, error) {
 			return Summary{}, fmt.Errorf("summarising eventlog: %w", err)
 		}
 		z.AddTally(&r.Tally)
-		return z.Summary(r.Header, r.Status), nil
+		s := z.Summary(r.Header, r.Status)
+		s.TimeFaults = r.TimeFaults
+		return s, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -867,6 +873,7 @@ func Summarize(src io.Reader) (Summary, error) {
 		z.Add(&ev)
 	}
 	s := z.Summary(r.Header(), r.Status())
+	s.TimeFaults = r.TimeFaults()
 	if err := r.Err(); err != nil {
 		return s, fmt.Errorf("summarising eventlog: %w", err)
 	}

@@ -181,6 +181,9 @@ func loadTimeline(path string, o renderOptions) (m *timeline.Model, nalive int, 
 	case ingest.StateTruncated:
 		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; rendering what is there\n", path, st)
 	}
+	if r.TimeFaults.Count > 0 {
+		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; drawn at a time inside their block\n", path, r.TimeFaults)
+	}
 	m = r.Overview()
 	to := o.to
 	if to == 0 {
