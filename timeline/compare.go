@@ -520,7 +520,7 @@ func ReadRun(src io.Reader, name string) (*Run, error) {
 	if err := r.Err(); err != nil {
 		return run, fmt.Errorf("reading run %s: %w", name, err)
 	}
-	return run, nil
+	return run, notEmpty(run.Summary.Status)
 }
 
 // FormatPoints writes the size of a difference of two fractions in

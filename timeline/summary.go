@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -833,7 +834,7 @@ func SummarizeFile(path string) (Summary, error) {
 		z.AddTally(&r.Tally)
 		s := z.Summary(r.Header, r.Status)
 		s.TimeFaults = r.TimeFaults
-		return s, nil
+		return s, notEmpty(s.Status)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -877,5 +878,17 @@ func Summarize(src io.Reader) (Summary, error) {
 	if err := r.Err(); err != nil {
 		return s, fmt.Errorf("summarising eventlog: %w", err)
 	}
-	return s, nil
+	return s, notEmpty(s.Status)
+}
+
+// ErrEmpty is the error of an input without a single byte: no eventlog at
+// all (a log cut anywhere later is only truncated).
+var ErrEmpty = errors.New("empty file: not an eventlog")
+
+// notEmpty returns ErrEmpty if decoding ended, truncated, at byte 0.
+func notEmpty(st ingest.Status) error {
+	if st.State == ingest.StateTruncated && st.Offset == 0 {
+		return ErrEmpty
+	}
+	return nil
 }

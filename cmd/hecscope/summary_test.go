@@ -101,3 +101,46 @@ func TestImpossibleTimestampDoesNotStretchTheRun(t *testing.T) {
 		t.Fatalf("render: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestEveryCommandKeepsItsWord: an empty file is "empty file: not an
+// eventlog", exit 1, for every command that reads a log (summary said
+// "truncated at byte 0" and exited 0, compare printed a table); a log of a
+// program that crashed after its header gets a picture that says "no
+// events", exit 0 (render exited 1: "empty time range").
+func TestEveryCommandKeepsItsWord(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.eventlog")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := "../../testdata/ghc-9.0.2/parwork-N1.eventlog"
+	png := filepath.Join(dir, "out.png")
+	for _, args := range [][]string{
+		{"summary", empty}, {"summary", "--json", empty}, {"dump", empty}, {"render", empty, "-o", png},
+		{"compare", empty, good}, {"compare", good, empty}, {"compare", "--json", good, empty},
+	} {
+		code, _, errs := hecscope(t, args...)
+		if code != 1 || !strings.Contains(errs, "empty file: not an eventlog") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	headerOnly := filepath.Join(dir, "header-only.eventlog")
+	if err := os.WriteFile(headerOnly, data[:bytes.Index(data, []byte("datb"))+4], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, view := range []string{"timeline", "threads", "activity"} {
+		os.Remove(png)
+		code, _, errs := hecscope(t, "render", headerOnly, "-o", png, "--view", view)
+		if code != 0 || !strings.Contains(errs, "no events") {
+			t.Errorf("render --view %s of a header-only log: exit %d, stderr %q", view, code, errs)
+		}
+		if st, err := os.Stat(png); err != nil || st.Size() == 0 {
+			t.Errorf("render --view %s of a header-only log wrote no picture: %v", view, err)
+		}
+	}
+}
