@@ -69,7 +69,7 @@ func runRender(args []string) int {
 	bands := fs.Int("bands", 0, "heap view: bands to name before OTHER (default 15)")
 	sortBy := fs.String("sort", "size", "heap view: band order, size, name or growth")
 	compare := fs.Bool("compare", false, "draw two eventlogs A B stacked for comparison")
-	align := fs.String("align", "start", "with --compare: align the runs at the start or at marker:TEXT")
+	align := fs.String("align", "start", "with --compare: where to line the runs up: start, marker:TEXT, span:LABEL or offset:T")
 	dark := fs.Bool("dark", false, "colours for a dark background")
 	usage := func(msg string) int {
 		if msg != "" {
