@@ -335,7 +335,7 @@ func TestNavRowsShareTheScaleAndToggle(t *testing.T) {
 	b := heap.nav.heap.Bands
 	s := b.Samples() / 2
 	tm := b.Time(s)
-	heap.nav.sc.set(timeline.CompareSpan{EndA: v.log.Model.End, EndB: v.log.Model.End})
+	heap.nav.sc.set(timeline.Viewport{EndA: v.log.Model.End, EndB: v.log.Model.End})
 	best := 0
 	for i := 0; i < b.Len(); i++ {
 		if b.Value(i, s) > b.Value(best, s) {
