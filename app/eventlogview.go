@@ -93,6 +93,14 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 
 func (v *eventlogView) content() fyne.CanvasObject { return v.root }
 
+// release closes the log's file once the view is gone (off Fyne's loop:
+// closing waits for detail being decoded).
+func (v *eventlogView) release() {
+	if l := v.log.Log; l != nil {
+		go l.Close()
+	}
+}
+
 func (v *eventlogView) hasPicture() bool { return v.timeline.render != nil || v.heap != nil }
 
 // picture exports the heap chart when its tab is shown, else the timeline.
@@ -119,6 +127,9 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 		{"Capabilities", strconv.Itoa(s.Capabilities)},
 		{"Threads", strconv.FormatUint(s.Threads, 10)},
 		{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
+	}
+	if ev.SummaryErr != nil {
+		run = append(run, fact{"Statistics", "not available: " + ev.SummaryErr.Error()})
 	}
 	na := "n/a (no heap events)"
 	times := []fact{{"Total time", timeline.FormatDuration(s.TotalNS)}}

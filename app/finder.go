@@ -169,8 +169,8 @@ func (v *eventlogView) finderItems() []findItem {
 			detail: fmt.Sprintf("%d spans, %s in all", l.Count, timeline.FormatDuration(l.Total)),
 			do:     func() { v.revealLabel(label) }})
 	}
-	if v.log.index != nil {
-		for _, mk := range v.log.index.markers {
+	if v.log.markers != nil {
+		for _, mk := range v.log.markers {
 			at := mk.time
 			items = append(items, findItem{kind: "marker", title: mk.text, detail: "marker at " + timeline.FormatDuration(at),
 				do: func() { v.nav.centreOn(at) }})

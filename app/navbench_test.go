@@ -45,7 +45,7 @@ func BenchmarkNavFramesBig(b *testing.B) {
 	if _, err := os.Stat(bigLog); err != nil {
 		b.Skipf("no big eventlog: %v", err)
 	}
-	ev, err := LoadEventlog(context.Background(), bigLog, nil)
+	ev, err := loadEventlog(context.Background(), bigLog, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func BenchmarkNavFramesBig(b *testing.B) {
 
 // BenchmarkNavFramesN2 does the same on the small two-HEC log.
 func BenchmarkNavFramesN2(b *testing.B) {
-	ev, err := LoadEventlog(context.Background(), parworkN2, nil)
+	ev, err := loadEventlog(context.Background(), parworkN2, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func BenchmarkNavThreadRowsBig(b *testing.B) {
 	if _, err := os.Stat(bigLog); err != nil {
 		b.Skipf("no big eventlog: %v", err)
 	}
-	ev, err := LoadEventlog(context.Background(), bigLog, nil)
+	ev, err := loadEventlog(context.Background(), bigLog, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func BenchmarkThreadSortBig(b *testing.B) {
 	if _, err := os.Stat(bigLog); err != nil {
 		b.Skipf("no big eventlog: %v", err)
 	}
-	ev, err := LoadEventlog(context.Background(), bigLog, nil)
+	ev, err := loadEventlog(context.Background(), bigLog, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
