@@ -17,7 +17,7 @@ import (
 // bar above it finds events by text, kind, thread and HEC.
 type eventList struct {
 	x    *eventIndex
-	nav  *timelineNav
+	nav  timeNav
 	list *keyList
 	dec  *eventRowDecoder // rows shown, on the UI goroutine only
 	ev   ingest.Event
@@ -44,7 +44,7 @@ type eventList struct {
 }
 
 // newEventList returns the Events tab over x, driving nav.
-func newEventList(x *eventIndex, nav *timelineNav) *eventList {
+func newEventList(x *eventIndex, nav timeNav) *eventList {
 	l := &eventList{x: x, nav: nav, dec: x.newRowDecoder(), selected: -1, window: listWindow}
 	l.list = newKeyList(
 		func() int { return min(x.Len()-l.base, l.window) },
@@ -206,15 +206,6 @@ func (l *eventList) selectRow(i int) {
 	}
 }
 
-// centreOn shows a view as wide as the current one centred on t, kept
-// inside the run.
-func (n *timelineNav) centreOn(t uint64) {
-	from, to := n.View()
-	w := to - from
-	start := t - min(t, w/2)
-	n.showRange(start, start+w)
-}
-
 // addEventPanels adds the Events and Bookmarks tabs to v, and makes the
 // list follow the timeline.
 func (v *eventlogView) addEventPanels() {
@@ -227,9 +218,9 @@ func (v *eventlogView) addEventPanels() {
 		v.tabs.Append(container.NewTabItem("Events", widget.NewLabel(msg)))
 		return
 	}
-	v.events = newEventList(ev.index, v.nav)
-	prev := v.sc.onView
-	v.sc.onView = func(from, to uint64) {
+	v.events = newEventList(ev.index, v.canvas)
+	prev := v.canvas.onView
+	v.canvas.onView = func(from, to uint64) {
 		if prev != nil {
 			prev(from, to)
 		}
@@ -246,9 +237,9 @@ func (v *eventlogView) addEventPanels() {
 			v.events.reveal()
 		}
 	}
-	v.bookmarks = newBookmarkPanel(ev.Path, ev.index.markers, v.nav)
-	for _, r := range v.rows {
-		r.nav.onBookmark = v.bookmarks.addHere
-	}
+	v.bookmarks = newBookmarkPanel(ev.Path, ev.index.markers, v.canvas)
+	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.setBookmarks(userBookmarks(bs)) }
+	v.bookmarks.onChange(v.bookmarks.marks)
+	v.canvas.onBookmark = v.bookmarks.addHere
 	v.tabs.Append(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
 }

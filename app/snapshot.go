@@ -79,15 +79,15 @@ func snapshot(path string, opt SnapshotOptions) (image.Image, error) {
 	if opt.Size.Width > 0 && opt.Size.Height > 0 {
 		w.win.Resize(opt.Size)
 	}
-	if v, ok := w.view.(*eventlogView); ok && v.nav != nil {
+	if v, ok := w.view.(*eventlogView); ok && v.canvas != nil {
 		if opt.AllTracks {
-			v.showAllRows()
+			v.showAllTracks()
 		}
 		if opt.To > opt.From {
 			if opt.From >= v.log.Model.End {
 				return nil, fmt.Errorf("snapshot: --from %d ns is after the end of the run (%d ns)", opt.From, v.log.Model.End)
 			}
-			v.nav.showRange(opt.From, min(opt.To, v.log.Model.End))
+			v.canvas.showRange(opt.From, min(opt.To, v.log.Model.End))
 		}
 	}
 	return w.win.Canvas().Capture(), nil
