@@ -22,6 +22,7 @@ type eventlogView struct {
 	// under it, shows the visible range and the selection.
 	canvas *trackCanvas
 	status *widget.Label
+	split  *container.Split // the timeline over the tabs
 	tabs   *container.AppTabs
 	root   fyne.CanvasObject
 
@@ -71,9 +72,9 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 		l.Alignment = fyne.TextAlignCenter
 		top = l
 	}
-	split := container.NewVSplit(top, v.tabs)
-	split.Offset = 0.72 // the timeline canvas gets most of the height
-	v.root = container.NewBorder(head, nil, nil, nil, split)
+	v.split = container.NewVSplit(top, v.tabs)
+	v.split.Offset = 0.78 // the timeline canvas gets most of the height
+	v.root = container.NewBorder(head, nil, nil, nil, v.split)
 	return v
 }
 

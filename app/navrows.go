@@ -83,17 +83,6 @@ func rowPanels(rows []*navRow) (stack, side *fyne.Container) {
 	return stack, side
 }
 
-// hasSparks reports whether any HEC has spark events or counters.
-func hasSparks(m *timeline.Model) bool {
-	for c := range m.HECs {
-		h := &m.HECs[c]
-		if h.NumSparkSamples() > 0 || h.Sparks(timeline.SparkKind(0), 0, m.End) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // renderHeapRow draws the heap chart so that its plot's time scale is the
 // timeline views' for opt: the chart is drawn into the part of the image
 // whose left edge puts its plot where the timeline's plot starts, and its

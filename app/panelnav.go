@@ -42,13 +42,24 @@ func (v *eventlogView) addNavPanels() {
 // showStatus writes the visible range and the selection.
 func (v *eventlogView) showStatus() {
 	from, to := v.canvas.View()
-	s := fmt.Sprintf("View %s – %s (%s of %s)", paint.Time(from, 1), paint.Time(to, 1),
+	step := readoutStep(to - from)
+	s := fmt.Sprintf("View %s – %s (%s of %s)", paint.Time(from, step), paint.Time(to, step),
 		paint.Duration(to-from), paint.Duration(v.log.Model.End))
 	if a, b, ok := v.canvas.Selection(); ok {
-		s += fmt.Sprintf(" · selected %s – %s (%s; Z zooms to it, Esc clears)", paint.Time(a, 1), paint.Time(b, 1), paint.Duration(b-a))
+		s += fmt.Sprintf(" · selected %s – %s (%s; Z zooms to it, Esc clears)", paint.Time(a, step), paint.Time(b, step), paint.Duration(b-a))
 	}
 	s += " · wheel scrolls, Ctrl+wheel zooms, drag pans, Shift+drag selects; Help lists the keys"
 	v.status.SetText(s)
+}
+
+// readoutStep is the precision times are written to in a view span ns
+// wide: the power of ten at or below a thousandth of it.
+func readoutStep(span uint64) uint64 {
+	step := uint64(1)
+	for step*10 <= span/1000 {
+		step *= 10
+	}
+	return step
 }
 
 // showSelection fills the Selection tab with the time each HEC spent in

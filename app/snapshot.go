@@ -53,6 +53,16 @@ func Snapshot(path string, opt SnapshotOptions) (image.Image, error) {
 func snapshot(path string, opt SnapshotOptions) (image.Image, error) {
 	fa := test.NewApp()
 	defer fa.Quit()
+	w, err := snapshotWindow(fa, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	return w.win.Canvas().Capture(), nil
+}
+
+// snapshotWindow opens path in a window of the app fa (Fyne's test
+// driver) laid out as opt asks, once the file has loaded.
+func snapshotWindow(fa fyne.App, path string, opt SnapshotOptions) (*Window, error) {
 	variant := theme.VariantLight
 	if opt.Dark {
 		variant = theme.VariantDark
@@ -90,7 +100,7 @@ func snapshot(path string, opt SnapshotOptions) (image.Image, error) {
 			v.canvas.showRange(opt.From, min(opt.To, v.log.Model.End))
 		}
 	}
-	return w.win.Canvas().Capture(), nil
+	return w, nil
 }
 
 // variantTheme is a theme whose colours are always those of one variant,

@@ -44,11 +44,13 @@ func (v *eventlogView) buildTimeline() fyne.CanvasObject {
 	return container.NewBorder(nil, v.status, nil, nil, v.canvas)
 }
 
-// showAllTracks expands every group of the canvas.
+// showAllTracks expands every group of the canvas and gives the canvas
+// most of the window's height (as dragging the divider to the tabs does).
 func (v *eventlogView) showAllTracks() {
 	if v.canvas == nil {
 		return
 	}
+	v.split.SetOffset(0.93)
 	v.canvas.with(func(tv *tracks.View) {
 		for g := tracks.Group(0); g < tracks.NumGroups; g++ {
 			tv.SetCollapsed(g, false)
