@@ -356,3 +356,21 @@ func TestEventListIsTheShowOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestEachRereads: a loaded log's events can be read again through its
+// index, as many as it loaded; a closed log refuses.
+func TestEachRereads(t *testing.T) {
+	l, err := Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	st, err := l.Each(context.Background(), ingest.MergeOptions{Sorted: true}, func(*ingest.Event) bool { n++; return true })
+	if err != nil || n != l.Events || st.State != l.Status.State {
+		t.Fatalf("read %d events again (%v, %v); loaded %d (%v)", n, st, err, l.Events, l.Status)
+	}
+	l.Close()
+	if _, err := l.Each(context.Background(), ingest.MergeOptions{}, func(*ingest.Event) bool { return true }); err == nil {
+		t.Fatal("a closed log read on")
+	}
+}
