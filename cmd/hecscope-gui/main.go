@@ -38,6 +38,9 @@ const usage = `usage: hecscope [FILE...]      open the desktop app (on each even
                               draw the window showing FILE, without a display, to OUT.png`
 
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		go limitMemory()
+	}
 	os.Exit(run(os.Args[1:]))
 }
 
