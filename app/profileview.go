@@ -50,6 +50,9 @@ type profileView struct {
 	onLoad  func() // tests: called after a profile is shown
 	// onSpread (tests) is called after a cost centre's samples are placed.
 	onSpread func()
+	// mark (if set) shows where the picked cost centre's samples fall on
+	// the timeline; nil clears it.
+	mark func(*ccprofile.Spread)
 }
 
 func newProfileView(path string, link rangeLink) *profileView {
@@ -101,6 +104,8 @@ func newProfileView(path string, link rangeLink) *profileView {
 // ensureLoaded builds the profile the first time the tab is shown.
 func (v *profileView) ensureLoaded() {
 	if !v.loaded {
+		_, _, has := v.link.selection()
+		followSelection(v.scope, false, has)
 		v.load()
 	}
 }
@@ -145,6 +150,9 @@ func (v *profileView) show(p *ccprofile.Profile, what string) {
 	v.picked = nil
 	v.flame.focus = nil
 	v.strip.spread = nil
+	if v.mark != nil {
+		v.mark(nil)
+	}
 	if p.Samples == 0 {
 		v.status.SetText("No cost-centre samples in " + what + " (build with -prof -fprof-auto, run with +RTS -l -p).")
 	} else {
@@ -243,6 +251,9 @@ func (v *profileView) pick(cc *ccprofile.CostCentre) {
 			}
 			v.strip.spread = s
 			v.strip.Refresh()
+			if v.mark != nil {
+				v.mark(s)
+			}
 			if v.onSpread != nil {
 				v.onSpread()
 			}
@@ -414,3 +425,11 @@ func (s *stripWidget) Tapped(ev *fyne.PointEvent) {
 
 // Refresh redraws the strip.
 func (s *stripWidget) Refresh() { s.raster.Refresh() }
+
+// selectionChanged follows a new selection on the canvas (has: whether
+// there is one now).
+func (v *profileView) selectionChanged(has bool) {
+	if followSelection(v.scope, v.loaded, has) {
+		v.load()
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/spans"
 )
@@ -131,6 +132,8 @@ func newSpansView(path string, link rangeLink) *spansView {
 // ensureLoaded measures the spans the first time the tab is shown.
 func (v *spansView) ensureLoaded() {
 	if !v.loaded {
+		_, _, has := v.link.selection()
+		followSelection(v.scope, false, has)
 		v.load()
 	}
 }
@@ -328,14 +331,15 @@ func (v *spansView) drawHistogram(w, h int, scale float64) (*image.RGBA, error) 
 }
 
 // addAnalysisTabs adds the Spans and Profile tabs to v, linked to its
-// timeline; each measures the log the first time it is shown.
+// canvas: they measure the log the first time they are shown, follow the
+// canvas's selection (a final selection switches them to it, clearing it
+// back to the whole run), and show what is picked in them on the canvas.
 func (v *eventlogView) addAnalysisTabs() {
-	link := rangeLink{selection: func() (uint64, uint64, bool) { return 0, 0, false }}
-	if n := v.nav; n != nil {
-		link = rangeLink{selection: n.Selection, show: n.showRange}
-	}
+	c := v.canvas
+	link := rangeLink{selection: c.Selection, show: c.showRange}
 	sv := newSpansView(v.log.Path, link)
 	pv := newProfileView(v.log.Path, link)
+	pv.mark = func(s *ccprofile.Spread) { c.setSampleMarks(s) } // app/profilemarks.go
 	spansTab := container.NewTabItem("Spans", sv.root)
 	profileTab := container.NewTabItem("Profile", pv.root)
 	v.tabs.Append(spansTab)
@@ -352,5 +356,39 @@ func (v *eventlogView) addAnalysisTabs() {
 			pv.ensureLoaded()
 		}
 	}
+	prevSel := c.onSelect
+	c.onSelect = func(from, to uint64, ok, final bool) {
+		if prevSel != nil {
+			prevSel(from, to, ok, final)
+		}
+		if final {
+			sv.selectionChanged(ok && to > from)
+			pv.selectionChanged(ok && to > from)
+		}
+	}
 	v.spans, v.profile = sv, pv
+}
+
+// followSelection sets scope to the selection if there is one, else to
+// the whole run, and reports whether the tab should measure again: it has
+// been shown, and the scope is (still) the selection.
+func followSelection(scope *widget.RadioGroup, loaded, has bool) bool {
+	want := scopeRun
+	if has {
+		want = scopeSelection
+	}
+	if scope.Selected == want {
+		return loaded && has
+	}
+	scope.Selected = want
+	scope.Refresh()
+	return loaded
+}
+
+// selectionChanged follows a new selection on the canvas (has: whether
+// there is one now).
+func (v *spansView) selectionChanged(has bool) {
+	if followSelection(v.scope, v.loaded, has) {
+		v.load()
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 const (
@@ -193,5 +194,52 @@ func TestProfileViewFlameTableAndSpread(t *testing.T) {
 	from, to := sp.Bin(busiest)
 	if len(fl.shown) != 1 || fl.shown[0][0] > from || fl.shown[0][1] < to {
 		t.Errorf("strip click at bin %d [%d, %d] showed %v", busiest, from, to, fl.shown)
+	}
+}
+
+func TestAnalysisTabsFollowTheCanvas(t *testing.T) {
+	w, v, _ := openNav(t, profworkLog)
+	defer w.Fyne().Close()
+	if v.spans == nil || v.profile == nil {
+		t.Fatal("no Spans or Profile tab")
+	}
+	pv := v.profile
+	loaded := make(chan struct{}, 4)
+	pv.onLoad = func() { loaded <- struct{}{} }
+	pv.ensureLoaded()
+	waitFor(t, loaded, "the profile")
+	all := pv.prof.Samples
+	// A selection on the canvas switches the tab to it and measures again.
+	from, to := pv.prof.First, pv.prof.First+(pv.prof.Last-pv.prof.First)/4
+	v.canvas.setSelection(from, to, true)
+	waitFor(t, loaded, "the selection's profile")
+	if pv.scope.Selected != scopeSelection || pv.prof.Samples == 0 || pv.prof.Samples >= all {
+		t.Errorf("after a selection: scope %q, %d of %d samples", pv.scope.Selected, pv.prof.Samples, all)
+	}
+	v.canvas.setSelection(0, 0, false)
+	waitFor(t, loaded, "the whole run's profile")
+	if pv.scope.Selected != scopeRun || pv.prof.Samples != all {
+		t.Errorf("after clearing it: scope %q, %d of %d samples", pv.scope.Selected, pv.prof.Samples, all)
+	}
+	// Picking a cost centre highlights its samples on the canvas.
+	placed := make(chan struct{}, 1)
+	pv.onSpread = func() { placed <- struct{}{} }
+	for i, r := range pv.rows {
+		if r.CC.Label == "heavy" {
+			pv.table.Select(widget.TableCellID{Row: i, Col: 0})
+		}
+	}
+	waitFor(t, placed, "heavy's samples")
+	var h *tracks.Highlight
+	v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() })
+	if h == nil || len(h.Weights) != spreadBins {
+		t.Fatalf("canvas highlight %+v", h)
+	}
+	// A later load clears it.
+	pv.load()
+	waitFor(t, loaded, "the profile again")
+	v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() })
+	if h != nil {
+		t.Error("the highlight outlived the profile it came from")
 	}
 }
