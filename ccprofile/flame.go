@@ -24,6 +24,8 @@ type FlameOptions struct {
 	// colours by change); by default each cost centre's colour comes from
 	// its name.
 	Color func(*Node) color.RGBA
+	// Title, if set, gives the text a frame shows (default NodeTitle).
+	Title func(*Node) string
 }
 
 // FlameBox is one drawn node of a flame graph.
@@ -148,7 +150,12 @@ func drawBox(c paint.Canvas, face *paint.Face, p *Profile, n *Node, r image.Rect
 	if r.Dx() < 12 {
 		return
 	}
-	s := NodeTitle(p, n)
+	var s string
+	if opt.Title != nil {
+		s = opt.Title(n)
+	} else {
+		s = NodeTitle(p, n)
+	}
 	s = face.Fit(s, r.Dx()-6)
 	if s == "" {
 		return
