@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"math"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -397,7 +398,7 @@ func (s *stripWidget) draw(w, h int) image.Image {
 		c.Text(face, msg, 6, face.Baseline(float64(h)/2), th.Dim)
 		return img
 	}
-	ink := paint.OKLCH(0.6, 0.14, 30)
+	ink := paint.OKLCH(0.70, 0.16, 55*math.Pi/180)
 	for i, n := range sp.Counts {
 		if n == 0 {
 			continue

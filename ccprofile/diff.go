@@ -112,8 +112,8 @@ func ccKey(cc *CostCentre) string {
 // Grew and Shrank are the hues of a differential flame graph: red for a
 // stack whose share grew, blue for one whose share shrank.
 var (
-	Grew   = paint.OKLCH(0.62, 0.19, 25)
-	Shrank = paint.OKLCH(0.62, 0.15, 250)
+	Grew   = paint.OKLCH(0.62, 0.19, 25*math.Pi/180)
+	Shrank = paint.OKLCH(0.62, 0.15, 255*math.Pi/180)
 )
 
 // Colors returns the colouring of a differential flame graph of d.B: each

@@ -3,6 +3,7 @@ package spans
 import (
 	"image"
 	"image/color"
+	"math"
 	"strconv"
 
 	"github.com/hecscope/hecscope/paint"
@@ -39,7 +40,7 @@ func DrawHistogram(c paint.Canvas, bins []Bin, opt HistogramOptions) []image.Rec
 	}
 	bar := opt.Bar
 	if bar == (color.RGBA{}) {
-		bar = paint.OKLCH(0.62, 0.12, 250)
+		bar = paint.OKLCH(0.62, 0.12, 250*math.Pi/180)
 	}
 	pad := int(6*max(opt.Scale, 1) + 0.5)
 	textH := face.Height() + pad

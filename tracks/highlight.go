@@ -18,7 +18,7 @@ type Highlight struct {
 
 // highlightInk is the hue of a highlight: an orange that none of the
 // tracks' states use.
-var highlightInk = paint.OKLCH(0.66, 0.16, 45)
+var highlightInk = paint.OKLCH(0.70, 0.16, 55*math.Pi/180)
 
 // SetHighlight shows h along the axis and across the tracks; nil removes
 // it. The view keeps h: do not change it afterwards.
