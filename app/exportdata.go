@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -71,26 +70,11 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 }
 
 // exportData writes the log at path in format f — the run, or [from, to)
-// if to > 0 — to out, through a file beside it renamed at the end, so
-// that a failed export leaves no partial file.
+// if to > 0 — to out (see export.ToFile: a failed export leaves no
+// partial file).
 func exportData(path string, f export.Format, from, to uint64, out string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
-	if err != nil {
-		return fmt.Errorf("exporting %s: %w", path, err)
-	}
-	err = tmp.Chmod(0o644)
-	if err == nil {
-		_, err = export.File(context.Background(), f, path, tmp, export.Options{From: from, To: to})
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), out)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("exporting %s as %s to %s: %w", path, f, out, err)
+	if _, err := export.ToFile(context.Background(), f, path, out, export.Options{From: from, To: to}); err != nil {
+		return fmt.Errorf("exporting as %s: %w", f, err)
 	}
 	return nil
 }
