@@ -97,7 +97,8 @@ func newProfileView(path string, link rangeLink) *profileView {
 	lower := container.NewBorder(v.strip, nil, nil, nil, v.table)
 	split := container.NewVSplit(v.flame, lower)
 	split.Offset = 0.55
-	bar := container.NewHBox(v.scope, refresh, v.status)
+	v.status.Truncation = fyne.TextTruncateEllipsis
+	bar := container.NewBorder(nil, nil, container.NewHBox(v.scope, refresh), nil, v.status)
 	v.root = container.NewBorder(bar, nil, nil, nil, split)
 	return v
 }
@@ -275,7 +276,7 @@ type flameWidget struct {
 func newFlameWidget(v *profileView) *flameWidget {
 	f := &flameWidget{v: v}
 	f.raster = canvas.NewRaster(f.draw)
-	f.raster.SetMinSize(fyne.NewSize(300, 160))
+	f.raster.SetMinSize(fyne.NewSize(200, 100))
 	f.ExtendBaseWidget(f)
 	return f
 }

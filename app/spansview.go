@@ -102,7 +102,7 @@ func newSpansView(path string, link rangeLink) *spansView {
 	}
 	v.title = widget.NewLabel("Select a label to see its durations and instances.")
 	v.hist = newPicture(v.drawHistogram)
-	v.hist.raster.SetMinSize(fyne.NewSize(260, 120))
+	v.hist.raster.SetMinSize(fyne.NewSize(200, 90))
 	v.list = widget.NewList(
 		func() int { return len(v.longest) },
 		func() fyne.CanvasObject { return widget.NewLabel("000.000 s  00000 ms  thread 000000") },
@@ -124,7 +124,9 @@ func newSpansView(path string, link rangeLink) *spansView {
 		container.NewHSplit(v.hist.raster, v.list))
 	split := container.NewVSplit(v.table, detail)
 	split.Offset = 0.55
-	bar := container.NewHBox(v.scope, refresh, v.status)
+	v.status.Truncation = fyne.TextTruncateEllipsis
+	v.title.Truncation = fyne.TextTruncateEllipsis
+	bar := container.NewBorder(nil, nil, container.NewHBox(v.scope, refresh), nil, v.status)
 	v.root = container.NewBorder(bar, nil, nil, nil, split)
 	return v
 }
@@ -340,8 +342,10 @@ func (v *eventlogView) addAnalysisTabs() {
 	sv := newSpansView(v.log.Path, link)
 	pv := newProfileView(v.log.Path, link)
 	pv.mark = func(s *ccprofile.Spread) { c.setSampleMarks(s) } // app/profilemarks.go
-	spansTab := container.NewTabItem("Spans", sv.root)
-	profileTab := container.NewTabItem("Profile", pv.root)
+	// In scrollers, so that they ask nothing of the window's minimum size
+	// (they get the whole tab whenever it is larger than they need).
+	spansTab := container.NewTabItem("Spans", container.NewScroll(sv.root))
+	profileTab := container.NewTabItem("Profile", container.NewScroll(pv.root))
 	v.tabs.Append(spansTab)
 	v.tabs.Append(profileTab)
 	prev := v.tabs.OnSelected
