@@ -82,9 +82,6 @@ func File(ctx context.Context, f Format, path string, w io.Writer, opt Options) 
 	return status, nil
 }
 
-// checkEvery is how many events pass between two looks at the context.
-const checkEvery = 1 << 14
-
 // Write exports the eventlog in r (size bytes) to w in format f. A
 // truncated or corrupt log is exported up to the damage (the status says
 // where); an error means the log could not be read, w could not be
@@ -102,37 +99,17 @@ func Write(ctx context.Context, f Format, w io.Writer, r io.ReaderAt, size int64
 	default:
 		return ingest.Status{}, fmt.Errorf("unknown export format %q", f)
 	}
-	ix, err := ingest.NewIndex(r, size)
-	if err != nil {
-		return ingest.Status{}, fmt.Errorf("exporting: %w", err)
-	}
-	m := ingest.NewMerge(r, ix, ingest.MergeOptions{Sorted: true})
-	defer m.Close()
 	var end uint64
-	ended := false
-	for n := 0; ; n++ {
-		if n%checkEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return ix.Status, fmt.Errorf("exporting: %w", err)
-			}
-		}
-		ev := m.Next()
-		if ev == nil {
-			ended = true
-			break
-		}
+	status, err := ingest.Each(ctx, r, size, ingest.MergeOptions{Sorted: true}, func(ev *ingest.Event) bool {
 		if opt.To != 0 && ev.Time >= opt.To && past(wr) {
-			break
+			return false
 		}
 		end = max(end, ev.Time)
 		wr.event(ev)
-	}
-	if err := m.Err(); err != nil {
-		return ix.Status, fmt.Errorf("exporting: %w", err)
-	}
-	status := ix.Status
-	if ended {
-		status = m.Status()
+		return true
+	})
+	if err != nil {
+		return status, fmt.Errorf("exporting: %w", err)
 	}
 	if opt.To != 0 {
 		end = min(end, opt.To)

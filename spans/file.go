@@ -4,31 +4,19 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/hecscope/hecscope/ingest"
 )
 
 // File measures the spans of the eventlog at path (see Read).
 func File(ctx context.Context, path string, opt Options) (*Report, error) {
-	f, err := os.Open(path)
+	c := NewCollector(opt)
+	st, err := ingest.EachFile(ctx, path, ingest.MergeOptions{Sorted: true}, collect(c))
 	if err != nil {
 		return nil, fmt.Errorf("measuring spans: %w", err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("measuring spans: %w", err)
-	}
-	r, err := Read(ctx, f, st.Size(), opt)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return r, nil
+	return report(c, st), nil
 }
-
-// checkEvery is how many events pass between two looks at the context.
-const checkEvery = 1 << 14
 
 // Read measures the spans of the eventlog in r (size bytes), streaming its
 // events in time order: its memory follows the number of labels and of
@@ -36,37 +24,25 @@ const checkEvery = 1 << 14
 // measured up to the damage (Report.Status says where); an error means the
 // log could not be read at all, or ctx was cancelled.
 func Read(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Report, error) {
-	ix, err := ingest.NewIndex(r, size)
+	c := NewCollector(opt)
+	st, err := ingest.Each(ctx, r, size, ingest.MergeOptions{Sorted: true}, collect(c))
 	if err != nil {
 		return nil, fmt.Errorf("measuring spans: %w", err)
 	}
-	m := ingest.NewMerge(r, ix, ingest.MergeOptions{Sorted: true})
-	defer m.Close()
-	c := NewCollector(opt)
-	ended := false
-	for n := 0; ; n++ {
-		if n%checkEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("measuring spans: %w", err)
-			}
-			if c.Done() {
-				break
-			}
-		}
-		ev := m.Next()
-		if ev == nil {
-			ended = true
-			break
-		}
+	return report(c, st), nil
+}
+
+// collect feeds c each event, until c needs no more.
+func collect(c *Collector) func(*ingest.Event) bool {
+	return func(ev *ingest.Event) bool {
 		c.Add(ev)
+		return !c.Done()
 	}
-	if err := m.Err(); err != nil {
-		return nil, fmt.Errorf("measuring spans: %w", err)
-	}
+}
+
+// report is c's report of a log that ended as st says.
+func report(c *Collector, st ingest.Status) *Report {
 	rep := c.Report()
-	rep.Status = ix.Status
-	if ended {
-		rep.Status = m.Status()
-	}
-	return rep, nil
+	rep.Status = st
+	return rep
 }

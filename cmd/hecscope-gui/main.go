@@ -52,6 +52,13 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, usage)
 		return 0
 	}
+	if isOption(args0(args), "--snapshot") {
+		return snapshot(args, os.Stderr)
+	}
+	if err := checkDisplay(); err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+		return 1
+	}
 	if url, ok := strings.CutPrefix(args0(args), "--attach="); ok || args0(args) == "--attach" {
 		if !ok && len(args) > 1 {
 			url, args = args[1], args[1:]
@@ -72,9 +79,6 @@ func run(args []string) int {
 			return 2
 		}
 		return quitAfterLoad(file, start)
-	}
-	if isOption(args0(args), "--snapshot") {
-		return snapshot(args, os.Stderr)
 	}
 	for _, p := range args {
 		if strings.HasPrefix(p, "-") {
