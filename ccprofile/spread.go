@@ -3,7 +3,6 @@ package ccprofile
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/hecscope/hecscope/ingest"
 )
@@ -31,33 +30,12 @@ func SpreadOf(ctx context.Context, path, label, module string, from, to uint64, 
 	if bins <= 0 || to <= from {
 		return nil, fmt.Errorf("spread of %s.%s: empty range or no bins", module, label)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("spread of %s.%s: %w", module, label, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("spread of %s.%s: %w", module, label, err)
-	}
-	ix, err := ingest.NewIndex(f, st.Size())
-	if err != nil {
-		return nil, fmt.Errorf("spread of %s.%s: %w", module, label, err)
-	}
-	m := ingest.NewMerge(f, ix, ingest.MergeOptions{Sorted: true})
-	defer m.Close()
 	s := &Spread{From: from, To: to, Counts: make([]uint32, bins)}
 	ids := make(map[uint32]bool)
 	w := float64(to-from) / float64(bins)
-	for n := 0; ; n++ {
-		if n%checkEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("spread of %s.%s: %w", module, label, err)
-			}
-		}
-		ev := m.Next()
-		if ev == nil || ev.Time >= to {
-			break
+	_, err := ingest.EachFile(ctx, path, ingest.MergeOptions{Sorted: true}, func(ev *ingest.Event) bool {
+		if ev.Time >= to {
+			return false
 		}
 		switch ev.Kind {
 		case ingest.KindHeapProfCostCentre:
@@ -66,7 +44,7 @@ func SpreadOf(ctx context.Context, path, label, module string, from, to uint64, 
 			}
 		case ingest.KindProfSampleCostCentre:
 			if ev.Time < from {
-				continue
+				return true
 			}
 			for i := range ev.StackLen() {
 				if ids[ev.Stack(i)] {
@@ -77,8 +55,9 @@ func SpreadOf(ctx context.Context, path, label, module string, from, to uint64, 
 				}
 			}
 		}
-	}
-	if err := m.Err(); err != nil {
+		return true
+	})
+	if err != nil {
 		return nil, fmt.Errorf("spread of %s.%s: %w", module, label, err)
 	}
 	return s, nil
