@@ -17,8 +17,8 @@ const (
 	// A's, and their median moved by more than the threshold.
 	Slower
 	Faster
-	// TooFew: one run has fewer than MinSamples spans of the label; no
-	// verdict.
+	// TooFew: one run has fewer than MinSamples finished spans of the
+	// label; no verdict.
 	TooFew
 	// New and Gone: the label occurs only in B, or only in A.
 	New
@@ -116,7 +116,8 @@ func compareLabel(a, b *Label, opt DiffOptions) Change {
 		nb = b.Count
 	}
 	switch {
-	case na == 0 && nb == 0:
+	case na == 0 && nb == 0: // only open spans in both
+		c.Verdict = TooFew
 		return c
 	case na == 0:
 		c.Verdict = New

@@ -94,11 +94,12 @@ func TestDiffNewGoneTooFew(t *testing.T) {
 		}
 		return l
 	}
-	a := &Report{Labels: []*Label{mk("old", 5, 6, 7, 8, 9), mk("few", 1, 2)}}
-	b := &Report{Labels: []*Label{mk("new", 1, 2, 3, 4, 5), mk("few", 10, 20)}}
+	open := &Label{Name: "open", Kind: User, Open: 1}
+	a := &Report{Labels: []*Label{mk("old", 5, 6, 7, 8, 9), mk("few", 1, 2), open}}
+	b := &Report{Labels: []*Label{mk("new", 1, 2, 3, 4, 5), mk("few", 10, 20), open}}
 	cs := Diff(a, b, DiffOptions{})
-	want := map[string]Verdict{"old": Gone, "few": TooFew, "new": New}
-	if len(cs) != 3 {
+	want := map[string]Verdict{"old": Gone, "few": TooFew, "new": New, "open": TooFew}
+	if len(cs) != 4 {
 		t.Fatalf("%d changes", len(cs))
 	}
 	for _, c := range cs {
