@@ -57,10 +57,13 @@ type spansView struct {
 	desc    bool
 	label   *spans.Label     // the label selected
 	longest []spans.Instance // its instances listed
-	mark    uint64           // the duration of the instance picked
+	markDur uint64           // the duration of the instance picked
 	gen     int              // counts loads, so that a stale one is dropped
 	loaded  bool
 	onLoad  func() // tests: called after a report is shown
+	// mark (if set) marks the instance picked on the timeline; to ≤ from
+	// clears it.
+	mark func(from, to uint64)
 }
 
 func newSpansView(path string, link rangeLink) *spansView {
@@ -113,8 +116,11 @@ func newSpansView(path string, link rangeLink) *spansView {
 			return
 		}
 		in := v.longest[i]
-		v.mark = in.Duration()
+		v.markDur = in.Duration()
 		v.hist.raster.Refresh()
+		if v.mark != nil {
+			v.mark(in.Start, in.End)
+		}
 		if v.link.show != nil {
 			pad := max(in.Duration()/10, 1000)
 			v.link.show(in.Start-min(in.Start, pad), in.End+pad)
@@ -177,7 +183,10 @@ func (v *spansView) show(r *spans.Report, what string) {
 	v.report = r
 	v.rows = slices.Clone(r.Labels)
 	v.sortRows()
-	v.label, v.longest, v.mark = nil, nil, 0
+	v.label, v.longest, v.markDur = nil, nil, 0
+	if v.mark != nil {
+		v.mark(0, 0)
+	}
 	v.title.SetText("Select a label to see its durations and instances.")
 	switch {
 	case len(r.Labels) == 0:
@@ -292,7 +301,7 @@ func (v *spansView) sortRows() {
 
 // pick shows label l's histogram and instances.
 func (v *spansView) pick(l *spans.Label) {
-	v.label, v.longest, v.mark = l, l.Longest(), 0
+	v.label, v.longest, v.markDur = l, l.Longest(), 0
 	more := ""
 	if len(v.longest) < l.Count {
 		more = fmt.Sprintf(" (the %d longest listed)", len(v.longest))
@@ -328,7 +337,7 @@ func (v *spansView) drawHistogram(w, h int, scale float64) (*image.RGBA, error) 
 	if v.label != nil {
 		bins = v.label.Histogram(max(8, min(40, w/int(12*max(scale, 1)))))
 	}
-	spans.DrawHistogram(paint.NewRaster(img), bins, spans.HistogramOptions{Theme: paint.ThemeFor(darkTheme()), Scale: scale, Mark: v.mark})
+	spans.DrawHistogram(paint.NewRaster(img), bins, spans.HistogramOptions{Theme: paint.ThemeFor(darkTheme()), Scale: scale, Mark: v.markDur})
 	return img, nil
 }
 
@@ -341,7 +350,9 @@ func (v *eventlogView) addAnalysisTabs() {
 	link := rangeLink{selection: c.Selection, show: c.showRange}
 	sv := newSpansView(v.log.Path, link)
 	pv := newProfileView(v.log.Path, link)
-	pv.mark = func(s *ccprofile.Spread) { c.setSampleMarks(s) } // app/profilemarks.go
+	sm, pm := &marker{c: c}, &marker{c: c} // app/analysismarks.go
+	sv.mark = func(from, to uint64) { sm.show(rangeMark(from, to)) }
+	pv.mark = func(s *ccprofile.Spread) { pm.show(sampleMarks(s)) }
 	// In scrollers, so that they ask nothing of the window's minimum size
 	// (they get the whole tab whenever it is larger than they need).
 	spansTab := container.NewTabItem("Spans", container.NewScroll(sv.root))

@@ -243,3 +243,39 @@ func TestAnalysisTabsFollowTheCanvas(t *testing.T) {
 		t.Error("the highlight outlived the profile it came from")
 	}
 }
+
+func TestSpansInstanceShownAndMarkedOnTheCanvas(t *testing.T) {
+	w, v, _ := openNav(t, spanworkLog)
+	defer w.Fyne().Close()
+	sv := v.spans
+	loaded := make(chan struct{}, 4)
+	sv.onLoad = func() { loaded <- struct{}{} }
+	sv.ensureLoaded()
+	waitFor(t, loaded, "the spans")
+	for i, l := range sv.rows {
+		if l.Name == "sleep" {
+			sv.table.Select(widget.TableCellID{Row: i, Col: 0})
+		}
+	}
+	if sv.label == nil || len(sv.longest) == 0 {
+		t.Fatal("sleep not picked")
+	}
+	sv.list.Select(1)
+	in := sv.longest[1]
+	from, to := v.canvas.View()
+	if from > in.Start || to < in.End || to-from > 2*in.Duration() {
+		t.Errorf("canvas shows [%d, %d] for the instance [%d, %d]", from, to, in.Start, in.End)
+	}
+	var h *tracks.Highlight
+	v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() })
+	if h == nil || h.From != in.Start || h.To != in.End {
+		t.Fatalf("canvas highlight %+v, want [%d, %d)", h, in.Start, in.End)
+	}
+	// Measuring again clears the tab's mark.
+	sv.load()
+	waitFor(t, loaded, "the spans again")
+	v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() })
+	if h != nil {
+		t.Errorf("the mark outlived its table: %+v", h)
+	}
+}
