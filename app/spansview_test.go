@@ -206,17 +206,17 @@ func TestAnalysisTabsFollowTheCanvas(t *testing.T) {
 	pv := v.profile
 	loaded := make(chan struct{}, 4)
 	pv.onLoad = func() { loaded <- struct{}{} }
-	pv.ensureLoaded()
+	ui(pv.ensureLoaded)
 	waitFor(t, loaded, "the profile")
 	all := pv.prof.Samples
 	// A selection on the canvas switches the tab to it and measures again.
 	from, to := pv.prof.First, pv.prof.First+(pv.prof.Last-pv.prof.First)/4
-	v.canvas.setSelection(from, to, true)
+	ui(func() { v.canvas.setSelection(from, to, true) })
 	waitFor(t, loaded, "the selection's profile")
 	if pv.scope.Selected != scopeSelection || pv.prof.Samples == 0 || pv.prof.Samples >= all {
 		t.Errorf("after a selection: scope %q, %d of %d samples", pv.scope.Selected, pv.prof.Samples, all)
 	}
-	v.canvas.setSelection(0, 0, false)
+	ui(func() { v.canvas.setSelection(0, 0, false) })
 	waitFor(t, loaded, "the whole run's profile")
 	if pv.scope.Selected != scopeRun || pv.prof.Samples != all {
 		t.Errorf("after clearing it: scope %q, %d of %d samples", pv.scope.Selected, pv.prof.Samples, all)
@@ -224,21 +224,23 @@ func TestAnalysisTabsFollowTheCanvas(t *testing.T) {
 	// Picking a cost centre highlights its samples on the canvas.
 	placed := make(chan struct{}, 1)
 	pv.onSpread = func() { placed <- struct{}{} }
-	for i, r := range pv.rows {
-		if r.CC.Label == "heavy" {
-			pv.table.Select(widget.TableCellID{Row: i, Col: 0})
+	ui(func() {
+		for i, r := range pv.rows {
+			if r.CC.Label == "heavy" {
+				pv.table.Select(widget.TableCellID{Row: i, Col: 0})
+			}
 		}
-	}
+	})
 	waitFor(t, placed, "heavy's samples")
 	var h *tracks.Highlight
-	v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() })
+	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
 	if h == nil || len(h.Weights) != spreadBins {
 		t.Fatalf("canvas highlight %+v", h)
 	}
 	// A later load clears it.
-	pv.load()
+	ui(pv.load)
 	waitFor(t, loaded, "the profile again")
-	v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() })
+	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
 	if h != nil {
 		t.Error("the highlight outlived the profile it came from")
 	}
@@ -250,32 +252,42 @@ func TestSpansInstanceShownAndMarkedOnTheCanvas(t *testing.T) {
 	sv := v.spans
 	loaded := make(chan struct{}, 4)
 	sv.onLoad = func() { loaded <- struct{}{} }
-	sv.ensureLoaded()
+	ui(sv.ensureLoaded)
 	waitFor(t, loaded, "the spans")
-	for i, l := range sv.rows {
-		if l.Name == "sleep" {
-			sv.table.Select(widget.TableCellID{Row: i, Col: 0})
+	ui(func() {
+		for i, l := range sv.rows {
+			if l.Name == "sleep" {
+				sv.table.Select(widget.TableCellID{Row: i, Col: 0})
+			}
 		}
-	}
+	})
 	if sv.label == nil || len(sv.longest) == 0 {
 		t.Fatal("sleep not picked")
 	}
-	sv.list.Select(1)
+	ui(func() { sv.list.Select(1) })
 	in := sv.longest[1]
 	from, to := v.canvas.View()
 	if from > in.Start || to < in.End || to-from > 2*in.Duration() {
 		t.Errorf("canvas shows [%d, %d] for the instance [%d, %d]", from, to, in.Start, in.End)
 	}
 	var h *tracks.Highlight
-	v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() })
+	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
 	if h == nil || h.From != in.Start || h.To != in.End {
 		t.Fatalf("canvas highlight %+v, want [%d, %d)", h, in.Start, in.End)
 	}
 	// Measuring again clears the tab's mark.
-	sv.load()
+	ui(sv.load)
 	waitFor(t, loaded, "the spans again")
-	v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() })
+	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
 	if h != nil {
 		t.Errorf("the mark outlived its table: %+v", h)
 	}
+}
+
+// ui runs f as work handed to Fyne's loop runs (under uiMu): tests that
+// drive widgets while background loads report through onUI use it.
+func ui(f func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	f()
 }
