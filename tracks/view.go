@@ -35,6 +35,7 @@ type View struct {
 
 	bookmarks []Bookmark
 	highlight *Highlight // SetHighlight (tracks/highlight.go)
+	wakeup    *Wakeup    // ShowWakeup (tracks/wakeup.go)
 
 	w, h  int
 	scale float64
