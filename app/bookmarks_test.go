@@ -52,7 +52,7 @@ func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 		t.Fatalf("saved %+v", got)
 	}
 	// A new panel for the same file (as after a restart) shows it again.
-	b2 := newBookmarkPanel(v.log.Path, v.log.index.markers, v.canvas)
+	b2 := newBookmarkPanel(v.log.Path, v.log.markers, v.canvas)
 	if len(b2.marks) != len(markers)+1 || b2.marks[0].name != "my start" || b2.marks[0].marker {
 		t.Fatalf("reopened: %+v", b2.marks[:2])
 	}

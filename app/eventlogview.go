@@ -39,6 +39,10 @@ type eventlogView struct {
 	// without a navigable timeline or an index.
 	events    *eventList
 	bookmarks *bookmarkPanel
+
+	// spans and profile are the Spans and Profile tabs (nil without them).
+	spans   *spansView
+	profile *profileView
 }
 
 func newEventlogView(ev *Eventlog) *eventlogView {
@@ -63,6 +67,7 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 	if v.canvas != nil {
 		v.addNavPanels()
 		v.addEventPanels()
+		v.addAnalysisTabs() // Spans and Profile tabs: app/spansview.go, app/profileview.go
 	}
 	var top fyne.CanvasObject
 	if v.canvas != nil {
@@ -80,6 +85,14 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 
 func (v *eventlogView) content() fyne.CanvasObject { return v.root }
 
+// release closes the log's file once the view is gone (off Fyne's loop:
+// closing waits for detail being decoded).
+func (v *eventlogView) release() {
+	if l := v.log.Log; l != nil {
+		go l.Close()
+	}
+}
+
 // fact is one labelled value of a facts panel.
 type fact struct{ label, value string }
 
@@ -96,6 +109,9 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 		{"Capabilities", strconv.Itoa(s.Capabilities)},
 		{"Threads", strconv.FormatUint(s.Threads, 10)},
 		{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
+	}
+	if ev.SummaryErr != nil {
+		run = append(run, fact{"Statistics", "not available: " + ev.SummaryErr.Error()})
 	}
 	na := "n/a (no heap events)"
 	times := []fact{{"Total time", timeline.FormatDuration(s.TotalNS)}}

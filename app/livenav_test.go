@@ -233,7 +233,7 @@ func BenchmarkLiveNavFrame(b *testing.B) {
 	if _, err := os.Stat(bigLog); err != nil {
 		b.Skipf("no big eventlog: %v", err)
 	}
-	l, err := LoadEventlog(context.Background(), bigLog, nil)
+	l, err := loadEventlog(context.Background(), bigLog, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -98,6 +98,7 @@ func (v *View) drawFrame(c paint.Canvas, g geometry, from, to uint64, scrollY in
 	f.drawMarkerLines(image.Rect(g.plot.Min.X, g.pinned.Min.Y, g.plot.Max.X, g.tracks.Max.Y))
 	f.drawAxis()
 	f.drawAxisFlags()
+	f.drawHighlight() // tracks/highlight.go
 	f.drawLegend()
 	if !export {
 		f.drawScrollbar(l)

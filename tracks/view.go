@@ -34,6 +34,7 @@ type View struct {
 	bandCols []color.RGBA
 
 	bookmarks []Bookmark
+	highlight *Highlight // SetHighlight (tracks/highlight.go)
 
 	w, h  int
 	scale float64
