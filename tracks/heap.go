@@ -261,8 +261,12 @@ func (f *frame) drawGCs(y0, y1 int) {
 		}
 		f.c.Column(f.g.plot.Min.X+x, float64(bottom)-h*(1.0/3+2.0/3*float64(p)/float64(peak)), float64(bottom), col)
 	}
-	f.c.Text(f.small, "longest "+paint.Duration(peak), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim)
+	paint.TextOnPlate(f.c, f.small, "longest "+paint.Duration(peak), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
 }
+
+// labelPlate is the colour of the box under a label written over a plot:
+// the background, mostly opaque.
+func (f *frame) labelPlate() color.RGBA { return paint.WithAlpha(f.th.Background, 0xc8) }
 
 // hitHeap describes the heap's values at the pointer's time.
 func (f *frame) hitHeap(h *Hit, col, y0, y1 int) {

@@ -188,7 +188,7 @@ func (f *frame) drawSparks(c, y0, y1 int) {
 				f.c.Polyline(pts, width, f.th.Ink(sparkInk(sparkCurves[ki])))
 			}
 		}
-		f.c.Text(f.small, "peak "+paint.Rate(peak, "ms"), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim)
+		paint.TextOnPlate(f.c, f.small, "peak "+paint.Rate(peak, "ms"), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
 	} else {
 		f.c.Text(f.small, "no sparks", f.g.plot.Min.X+px(4, f.s), f.small.Baseline(float64(top+rb)/2), f.th.Dim)
 	}
@@ -206,7 +206,8 @@ func (f *frame) drawSparks(c, y0, y1 int) {
 					f.c.Column(f.g.plot.Min.X+i, float64(bottom)-v/pmax*float64(poolH-px(2, f.s)), float64(bottom), col)
 				}
 			}
-			paint.TextRight(f.c, f.small, "pool up to "+paint.CountShort(pmax), float64(f.g.plot.Max.X-px(4, f.s)), float64(rb)+float64(f.small.Height())/2+2, f.th.Dim)
+			label := "pool up to " + paint.CountShort(pmax)
+			paint.TextOnPlate(f.c, f.small, label, f.g.plot.Max.X-px(4, f.s)-f.small.Width(label), f.small.Baseline(float64(rb)+float64(f.small.Height())/2+2), f.th.Dim, f.labelPlate())
 		}
 	}
 }
