@@ -333,9 +333,11 @@ func (c *trackCanvas) placeOverlays() {
 		c.selLabel.Color = straight(th.Text)
 		ts := fyne.MeasureText(o.selLabel, small, c.selLabel.TextStyle)
 		lx := min(max((o.selX0+o.selX1)/2-ts.Width/2, o.plotLeft), o.plotRight-ts.Width)
-		ly := o.axisTop + 1
+		// On the tick labels' line, on an opaque box, so that no tick
+		// label shows through or peeks out under it.
+		ly := max(o.axisBottom-ts.Height-4, o.axisTop)
 		c.selLabel.Move(fyne.NewPos(lx, ly))
-		c.selBack.FillColor = straight(paint.WithAlpha(th.Background, 0xe8))
+		c.selBack.FillColor = straight(th.Background)
 		c.selBack.StrokeColor = straight(paint.WithAlpha(th.Selection, 0xff))
 		c.selBack.StrokeWidth = 1
 		c.selBack.Move(fyne.NewPos(lx-pad, ly))
