@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/live"
 	"github.com/hecscope/hecscope/timeline"
@@ -18,9 +19,10 @@ import (
 // liveRefresh is how often a live window redraws what has arrived.
 const liveRefresh = 50 * time.Millisecond
 
-// liveHeapRefresh is how often the heap chart of a live window is rebuilt
-// (it is rebuilt whole, so less often than the timeline).
-const liveHeapRefresh = time.Second
+// livePanelRefresh is how often the tabs under a live window's timeline
+// (summary, GC, events, heap, …) are rebuilt: whole, so less often than
+// the timeline.
+const livePanelRefresh = time.Second
 
 // followSpans are the widths a live timeline can show while it follows the
 // run's end; 0 is the whole run.
@@ -78,13 +80,18 @@ func (w *Window) attach(url string, opts live.Options) {
 	v.start()
 }
 
-// liveView shows a live session: a status line, a Reconnect button once
-// the stream has stopped, a choice to reconnect by itself, and the
-// timeline and heap of the current stream as they grow. The timeline is
-// navigable (zoom, pan, select, hover) and follows the newest events until
-// the user moves it away from the end; End or the Follow choice resumes
-// following. A new stream (the program's next run, or a reconnection)
-// replaces what is shown only once its header has arrived.
+// liveView shows a live session as a full session: a status line, a
+// Reconnect button once the stream has stopped, a choice to reconnect by
+// itself, Pause, and the timeline of the current stream over the same tabs
+// as a file window (Summary, GC, Sparks, Process, Selection, User Events,
+// Events, Heap), all growing as data arrives. The models follow the
+// stream's recording (live.Models), so memory stays bounded however long
+// the program runs. The timeline is navigable (zoom, pan, select, hover)
+// and follows the newest events until the user moves it away from the end;
+// End or the Follow choice resumes following. Pause freezes what is shown
+// while the recording goes on; End, the Follow choice or Resume takes up
+// the newest data again. A new stream (the program's next run, or a
+// reconnection) replaces what is shown only once its header has arrived.
 type liveView struct {
 	url  string
 	opts live.Options
@@ -95,13 +102,19 @@ type liveView struct {
 	session *live.Session
 	stream  *live.Stream  // the stream drawn
 	done    chan struct{} // closed by stop, ends the refreshing
-	exited  chan struct{} // closed when the refreshing has ended
+	exited  chan struct{} // closed when the refreshing and bg have ended
+	// bg counts the view's background work (a selection's summary), which
+	// touches no widget once the view has stopped.
+	bg sync.WaitGroup
 
 	status    *widget.Label
 	readout   *widget.Label // what the pointer is on
 	reconnect *widget.Button
 	auto      *widget.Check
 	follow    *widget.Select
+	pause     *widget.Button
+	// paused freezes what is shown (the session records on).
+	paused bool
 	// nav is the HEC timeline of the current stream on its scale sc, made
 	// when its first timed events arrive (nil before), and rows are all
 	// its row groups (nav first); timelineBox holds them with the panel
@@ -113,16 +126,30 @@ type liveView struct {
 	heap        *picture
 	tabs        *container.AppTabs
 	root        fyne.CanvasObject
+	// panels are the tabs under the timeline, stale those not rebuilt
+	// since the panels' snapshot changed (rebuilt when shown).
+	panels map[*container.TabItem]func()
+	stale  map[*container.TabItem]bool
+	// The Selection tab and its generation (a slow summary of an old
+	// selection is dropped); the Events tab once there is a timeline.
+	selection *fyne.Container
+	selGen    int
+	events    *eventList
+	eventsBox *fyne.Container
+	eventsTab *container.TabItem
 	// syncing is set while the Follow choice is changed to match the view
 	// (its callback then does nothing).
 	syncing bool
 
-	// What was last drawn, and how long after its data.
-	shown      *timeline.Model
-	span       uint64 // the width chosen under Follow (0: the whole run)
-	lastHeap   time.Time
-	heapEvents int64
-	lag        time.Duration
+	// What was last drawn, and how long after its data: snap is the
+	// models' snapshot shown, shown its timeline; ev the snapshot the tabs
+	// show (taken at most every livePanelRefresh), panelsAt when.
+	snap     *live.Snapshot
+	shown    *timeline.Model
+	span     uint64 // the width chosen under Follow (0: the whole run)
+	ev       *Eventlog
+	panelsAt time.Time
+	lag      time.Duration
 }
 
 func newLiveView(url string, opts live.Options) *liveView {
@@ -147,14 +174,14 @@ func newLiveView(url string, opts live.Options) *liveView {
 	v.follow = widget.NewSelect(labels, v.chooseFollow)
 	v.follow.PlaceHolder = "Not following (End resumes)"
 	v.follow.SetSelected(followSpans[0].label)
+	v.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { v.setPaused(!v.paused) })
 	header := widget.NewLabelWithStyle(url, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	header.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(widget.NewLabel("Follow"), v.follow, v.auto, v.reconnect), header)
-	v.tabs = container.NewAppTabs(
-		container.NewTabItem("Timeline", v.timelineBox),
-		container.NewTabItem("Heap", v.heap.raster),
-	)
-	v.root = container.NewBorder(top, container.NewVBox(v.readout, v.status), nil, nil, v.tabs)
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.pause, widget.NewLabel("Follow"), v.follow, v.auto, v.reconnect), header)
+	v.buildTabs()
+	split := container.NewVSplit(v.timelineBox, v.tabs)
+	split.Offset = 0.62
+	v.root = container.NewBorder(top, container.NewVBox(v.readout, v.status), nil, nil, split)
 	return v
 }
 
@@ -171,6 +198,7 @@ func (v *liveView) chooseFollow(label string) {
 	if v.syncing {
 		return
 	}
+	v.setPaused(false)
 	found := false
 	for _, f := range followSpans {
 		if f.label == label {
@@ -243,7 +271,18 @@ func (v *liveView) showModel(m *timeline.Model) {
 		}
 		r.nav.onDetails = func(facts []fact) { v.readout.SetText(factsLine(facts)) }
 	}
-	v.sc.onView = func(uint64, uint64) { v.syncFollow() }
+	v.sc.onView = func(from, to uint64) {
+		v.syncFollow()
+		if v.events != nil && v.tabs.Selected() == v.eventsTab {
+			v.events.viewChanged(from, to)
+		}
+	}
+	v.sc.onSelect = func(_, _ uint64, _, final bool) {
+		if final {
+			v.showSelection()
+		}
+	}
+	v.sc.onFollow = func() { v.setPaused(false) }
 	v.sc.followLast(v.span)
 	stack, side := rowPanels(v.rows)
 	split := container.NewHSplit(container.NewVScroll(side), stack)
@@ -303,6 +342,7 @@ func (v *liveView) start() {
 	session := v.session
 	go func() {
 		defer close(v.exited)
+		defer v.bg.Wait()
 		tick := time.NewTicker(liveRefresh)
 		defer tick.Stop()
 		for {
@@ -339,6 +379,16 @@ func (v *liveView) stop() {
 	}
 }
 
+// stopped reports whether stop has been called.
+func (v *liveView) stopped() bool {
+	select {
+	case <-v.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // restart is the Reconnect button: a new connection, while what is shown
 // stays until the new stream's header has arrived.
 func (v *liveView) restart() {
@@ -354,30 +404,40 @@ func (v *liveView) refresh() {
 	now := time.Now()
 	if cur := st.Stream; cur != v.stream {
 		// A new stream has its own run and scale.
-		v.stream, v.shown, v.heapEvents = cur, nil, 0
-		v.nav, v.rows, v.sc = nil, nil, nil
+		v.stream, v.snap, v.shown, v.ev = cur, nil, nil, nil
+		v.nav, v.rows, v.sc, v.events = nil, nil, nil, nil
 		v.timelineBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
 		v.timelineBox.Refresh()
+		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
+		v.eventsBox.Refresh()
 		v.heap.set(nil)
+		v.setPaused(false)
 	}
-	if m := v.models(); m != nil {
-		snap := m.Timeline()
-		if snap != v.shown && snap.End > 0 {
-			v.shown = snap
-			if !st.Stats.LastData.IsZero() {
-				v.lag = now.Sub(st.Stats.LastData)
+	if m := v.models(); m != nil && !v.paused {
+		if snap := m.Snapshot(); snap != nil && snap != v.snap {
+			v.snap = snap
+			if tm := snap.Model; tm != nil && tm != v.shown && tm.End > 0 {
+				v.shown = tm
+				if !st.Stats.LastData.IsZero() {
+					v.lag = now.Sub(st.Stats.LastData)
+				}
+				v.showModel(tm)
 			}
-			v.showModel(snap)
 		}
-		if st.Stats.Events != v.heapEvents && (now.Sub(v.lastHeap) >= liveHeapRefresh || st.Stats.Done) {
-			v.lastHeap, v.heapEvents = now, st.Stats.Events
-			heap, prof := m.Heap()
-			v.heap.set(heapRender("", prof, heap))
+		if v.snap != nil && (v.ev == nil || v.ev.Events != v.snap.Events || (st.Stats.Done && v.ev.Status != v.snap.Status)) &&
+			(now.Sub(v.panelsAt) >= livePanelRefresh || st.Stats.Done) {
+			v.panelsAt = now
+			v.showPanels(liveEventlog(v.recordingPath(), v.snap, m.Summary()))
 		}
 	}
 	text := st.Text
-	if st.Phase == live.PhaseReceiving && v.shown != nil {
+	if v.paused {
+		text = "paused (recording goes on; Resume, End or Follow shows the newest data) · " + text
+	} else if st.Phase == live.PhaseReceiving && v.shown != nil {
 		text += fmt.Sprintf(" · view drawn %s after the data", roundDuration(v.lag))
+	}
+	if v.snap != nil && v.snap.Err != nil {
+		text += " · " + v.snap.Err.Error()
 	}
 	if vt := v.viewText(); vt != "" {
 		text += " · " + vt

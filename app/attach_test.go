@@ -5,12 +5,16 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/app/library"
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
+	"github.com/hecscope/hecscope/timeline"
 )
 
 const liveLog = "../testdata/ghc-9.0.2/parwork-N2.eventlog"
@@ -151,4 +155,78 @@ func TestAttachWindowGrows(t *testing.T) {
 	if menuItem(w, "Attach…") == nil {
 		t.Fatal("no Attach… menu item")
 	}
+}
+
+// TestAttachWindowIsAFullSession: the live window has a file window's tabs,
+// filled from the stream as it arrives; Pause freezes what is shown while
+// the stream goes on and End resumes; the recording saves to the library
+// during the run; the Events tab lists every event once the stream ends.
+func TestAttachWindowIsAFullSession(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // the test app's storage root (library)
+	lw := attachLiveLog(t)
+	w, v, gate, waitFor := lw.w, lw.v, lw.gate, lw.waitFor
+	defer v.stop()
+	var names []string
+	lw.locked(func() {
+		for _, ti := range v.tabs.Items {
+			names = append(names, ti.Text)
+		}
+	})
+	if got := strings.Join(names, ","); got != "Summary,GC,Sparks,Process,Selection,User Events,Events,Heap" {
+		t.Fatalf("tabs %s", got)
+	}
+	waitFor("the first half in the tabs", func() bool {
+		return v.ev != nil && v.ev.Events > 0 && v.nav != nil && v.ev.Summary.Events > 0
+	})
+	var half *timeline.Model
+	var rec string
+	lw.locked(func() {
+		shown := strings.Join(texts(v.tabs.Items[0].Content), "\n")
+		if !strings.Contains(shown, strconv.FormatUint(v.ev.Summary.Events, 10)) {
+			t.Errorf("Summary tab shows %q, want the %d events so far", shown, v.ev.Summary.Events)
+		}
+		v.pause.OnTapped()
+		half, rec = v.shown, v.recordingPath()
+	})
+	if rec == "" || menuItem(w, "Save Recording to Library…") == nil {
+		t.Fatalf("recording %q; no Save Recording to Library… item", rec)
+	}
+	// Saved during the run: what was recorded so far.
+	e := saveAndWait(t, w, rec, library.SaveOptions{Name: "half"})
+	if e.Size <= 0 {
+		t.Errorf("saved %d bytes of the recording", e.Size)
+	}
+
+	close(gate)
+	waitFor("the stream's end, paused", func() bool {
+		return strings.HasPrefix(v.status.Text, "paused") && strings.Contains(v.status.Text, "ended")
+	})
+	lw.locked(func() {
+		if v.shown != half {
+			t.Error("the timeline moved while paused")
+		}
+		v.nav.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+		if v.paused {
+			t.Error("End did not resume")
+		}
+	})
+	want, _ := showEvents(t, liveLog)
+	waitFor("the whole stream", func() bool {
+		return v.shown != half && v.ev != nil && v.ev.Events == int64(len(want)) && v.ev.Status.State == ingest.StateComplete
+	})
+	lw.locked(func() {
+		v.tabs.Select(v.eventsTab)
+		if v.events == nil || v.events.len() != len(want) {
+			t.Fatalf("Events tab: %v", v.events != nil)
+		}
+		if _, _, text := v.events.rowTexts(len(want) / 2); text == "" {
+			t.Error("an empty row")
+		}
+		end := v.shown.End
+		v.nav.setSelection(end/4, end/2, true, true)
+		sel := strings.Join(texts(v.selection), "\n")
+		if !strings.Contains(sel, "Selection: ") || !strings.Contains(sel, "Running") {
+			t.Errorf("Selection tab shows %q", sel)
+		}
+	})
 }
