@@ -17,7 +17,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -41,7 +41,7 @@ type CompareWindow struct {
 	paths, names [2]string
 	// logs are the loaded runs (nil until loaded); cmp their comparison.
 	logs [2]*Eventlog
-	cmp  *timeline.Comparison
+	cmp  *compare.Comparison
 
 	status *widget.Label
 	align  *widget.Select
@@ -50,7 +50,7 @@ type CompareWindow struct {
 	// alignA and alignB are the aligned times of the current choice; span
 	// is the part of the shared time scale shown.
 	alignA, alignB uint64
-	span           timeline.CompareSpan
+	span           timeline.Viewport
 	// done, if set, is called on Fyne's loop when loading ends (tests).
 	done func(error)
 }
@@ -60,7 +60,7 @@ func (c *CompareWindow) Fyne() fyne.Window { return c.win }
 
 // Comparison returns the table of differences, nil until both runs have
 // loaded.
-func (c *CompareWindow) Comparison() *timeline.Comparison { return c.cmp }
+func (c *CompareWindow) Comparison() *compare.Comparison { return c.cmp }
 
 // OpenCompare opens a window comparing run B (file pathB, called nameB)
 // against run A and starts loading both; an empty name is the file's name.
@@ -112,10 +112,10 @@ func (c *CompareWindow) load() {
 	})
 }
 
-// runs returns the loaded runs as the timeline package takes them.
-func (c *CompareWindow) runs() (*timeline.Run, *timeline.Run) {
-	run := func(i int) *timeline.Run {
-		return &timeline.Run{Name: c.names[i], Summary: c.logs[i].Summary, Model: c.logs[i].Model}
+// runs returns the loaded runs as the compare package takes them.
+func (c *CompareWindow) runs() (*compare.Run, *compare.Run) {
+	run := func(i int) *compare.Run {
+		return &compare.Run{Name: c.names[i], Summary: c.logs[i].Summary, Model: c.logs[i].Model}
 	}
 	return run(0), run(1)
 }
@@ -123,7 +123,7 @@ func (c *CompareWindow) runs() (*timeline.Run, *timeline.Run) {
 // show builds the window's content once both runs have loaded.
 func (c *CompareWindow) show() {
 	a, b := c.runs()
-	c.cmp = timeline.Compare(a, b)
+	c.cmp = compare.Compare(a, b, compare.Options{})
 	options := []string{alignStart}
 	for _, m := range commonMarkers(a.Model, b.Model) {
 		options = append(options, alignMarkerPrefix+m)
@@ -155,12 +155,12 @@ func (c *CompareWindow) setAlign(choice string) {
 			c.alignA, c.alignB = ta, tb
 		}
 	}
-	c.span = timeline.CompareSpan{AlignA: c.alignA, AlignB: c.alignB, EndA: c.logs[0].Model.End, EndB: c.logs[1].Model.End}
+	c.span = timeline.Viewport{AlignA: c.alignA, AlignB: c.alignB, EndA: c.logs[0].Model.End, EndB: c.logs[1].Model.End}
 	c.pic.set(c.render())
 }
 
 // setSpan shows another part of the shared time scale in both runs.
-func (c *CompareWindow) setSpan(sp timeline.CompareSpan) {
+func (c *CompareWindow) setSpan(sp timeline.Viewport) {
 	if sp == c.span {
 		return
 	}
@@ -197,8 +197,8 @@ func (c *CompareWindow) render() renderFunc {
 			timeline.FormatDuration(alignA), timeline.FormatDuration(alignB))
 	}
 	return func(w, h int, scale float64) (*image.RGBA, error) {
-		return heapview.RenderComparison(a, b, heapA, heapB, cmp, timeline.CompareOptions{
-			Width: w, Height: h, Scale: scale, AlignA: alignA, AlignB: alignB, AlignLabel: label, From: from, To: to, OmitTable: true, Dark: darkTheme()})
+		return compare.RenderWithHeaps(a, b, heapA, heapB, cmp, compare.PictureOptions{
+			Width: w, Height: h, Scale: scale, Align: compare.Alignment{A: alignA, B: alignB, Label: label}, From: from, To: to, OmitTable: true, Dark: darkTheme()})
 	}
 }
 
@@ -358,7 +358,7 @@ func (w *Window) chooseCompare() {
 // diffTable lays out every row of the table of differences, the change
 // coloured by whether it is better or worse (the picture has room for only
 // some of them).
-func diffTable(cmp *timeline.Comparison) fyne.CanvasObject {
+func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
 	g := container.NewGridWithColumns(6)
 	cell := func(text string, c color.Color, bold bool, align fyne.TextAlign) {
 		t := canvas.NewText(text, c)
@@ -389,8 +389,8 @@ func diffTable(cmp *timeline.Comparison) fyne.CanvasObject {
 		}
 		if r.HasA && r.HasB {
 			d = showDiffValue(math.Abs(r.Delta()), r.Unit)
-			if r.Unit == timeline.UnitFraction {
-				d = timeline.FormatPoints(r.Delta())
+			if r.Unit == compare.UnitFraction {
+				d = compare.FormatPoints(r.Delta())
 			}
 			switch {
 			case r.Delta() > 0:
@@ -407,13 +407,13 @@ func diffTable(cmp *timeline.Comparison) fyne.CanvasObject {
 		verdict := r.Verdict()
 		col := fg
 		switch verdict {
-		case timeline.VerdictBetter:
-			col = timeline.ColourBetter
-		case timeline.VerdictWorse:
-			col = timeline.ColourWorse
+		case compare.VerdictBetter:
+			col = compare.ColourBetter
+		case compare.VerdictWorse:
+			col = compare.ColourWorse
 		}
 		word := ""
-		if verdict == timeline.VerdictBetter || verdict == timeline.VerdictWorse {
+		if verdict == compare.VerdictBetter || verdict == compare.VerdictWorse {
 			word = verdict.String()
 		}
 		cell("   "+r.Name, fg, false, fyne.TextAlignLeading)
@@ -428,16 +428,16 @@ func diffTable(cmp *timeline.Comparison) fyne.CanvasObject {
 
 // showDiffValue formats a value of the table of differences in its unit
 // (a difference of fractions in percentage points).
-func showDiffValue(v float64, u timeline.Unit) string {
+func showDiffValue(v float64, u compare.Unit) string {
 	v = math.Max(v, 0)
 	switch u {
-	case timeline.UnitNS:
+	case compare.UnitNS:
 		return timeline.FormatDuration(uint64(v))
-	case timeline.UnitBytes:
+	case compare.UnitBytes:
 		return formatBytes(int64(math.Min(v, 1<<62)))
-	case timeline.UnitBytesPerSecond:
+	case compare.UnitBytesPerSecond:
 		return formatBytes(int64(math.Min(v, 1<<62))) + "/s"
-	case timeline.UnitFraction:
+	case compare.UnitFraction:
 		return percent(v)
 	}
 	return strconv.FormatFloat(v, 'f', 0, 64)

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -29,7 +30,7 @@ func openCompareAndWait(t *testing.T, a *App, pathA, pathB string) *CompareWindo
 	return c
 }
 
-func findDiffRow(c *timeline.Comparison, name string) *timeline.DiffRow {
+func findDiffRow(c *compare.Comparison, name string) *compare.Row {
 	for i := range c.Rows {
 		if c.Rows[i].Name == name {
 			return &c.Rows[i]
@@ -81,7 +82,7 @@ func TestCompareWindow(t *testing.T) {
 	if to-from > whole/3 || to-from < whole/5 || from > at || to < at {
 		t.Fatalf("after zooming in: [%d, %d] of %d around %d", from, to, whole, at)
 	}
-	axA, axB := timeline.CompareAxes(1200, 1, c.span)
+	axA, axB := c.span.Axes(1200, 1)
 	if axA.PixelsPerNs() != axB.PixelsPerNs() || math.Abs(axA.X(ta)-axB.X(tb)) > 1e-6 {
 		t.Errorf("zoom not linked: %+v %+v", axA, axB)
 	}
@@ -144,9 +145,9 @@ func TestDiffTableListsEveryRow(t *testing.T) {
 		if txt, ok := o.(*canvas.Text); ok {
 			cells = append(cells, txt.Text)
 			switch txt.Color {
-			case timeline.ColourWorse:
+			case compare.ColourWorse:
 				worse++
-			case timeline.ColourBetter:
+			case compare.ColourBetter:
 				better++
 			}
 		}
@@ -160,9 +161,9 @@ func TestDiffTableListsEveryRow(t *testing.T) {
 	var wantWorse, wantBetter int
 	for _, r := range c.cmp.Rows {
 		switch r.Verdict() {
-		case timeline.VerdictWorse:
+		case compare.VerdictWorse:
 			wantWorse += 3
-		case timeline.VerdictBetter:
+		case compare.VerdictBetter:
 			wantBetter += 3
 		}
 	}

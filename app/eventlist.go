@@ -24,7 +24,7 @@ type eventList struct {
 	// kinds are the event kinds the header declares (and Unknown), for the
 	// search's kind filter.
 	kinds []ingest.Kind
-	nav   *timelineNav
+	nav   timeNav
 	list  *keyList
 	text  []byte
 
@@ -50,7 +50,7 @@ type eventList struct {
 
 // newEventList returns the Events tab over x, the events of a log with
 // header h, driving nav.
-func newEventList(x *eventlog.Events, h *ingest.Header, nav *timelineNav) *eventList {
+func newEventList(x *eventlog.Events, h *ingest.Header, nav timeNav) *eventList {
 	l := &eventList{x: x, header: h, kinds: declaredKinds(h), nav: nav, selected: -1, window: listWindow}
 	l.list = newKeyList(
 		func() int { return min(l.len()-l.base, l.window) },
@@ -265,15 +265,6 @@ func (l *eventList) selectRow(i int) {
 	}
 }
 
-// centreOn shows a view as wide as the current one centred on t, kept
-// inside the run.
-func (n *timelineNav) centreOn(t uint64) {
-	from, to := n.View()
-	w := to - from
-	start := t - min(t, w/2)
-	n.showRange(start, start+w)
-}
-
 // addEventPanels adds the Events and Bookmarks tabs to v, and makes the
 // list follow the timeline.
 func (v *eventlogView) addEventPanels() {
@@ -282,9 +273,9 @@ func (v *eventlogView) addEventPanels() {
 		v.tabs.Append(container.NewTabItem("Events", widget.NewLabel("The event list is not available.")))
 		return
 	}
-	v.events = newEventList(ev.List, ev.Log.Header, v.nav)
-	prev := v.sc.onView
-	v.sc.onView = func(from, to uint64) {
+	v.events = newEventList(ev.List, ev.Log.Header, v.canvas)
+	prev := v.canvas.onView
+	v.canvas.onView = func(from, to uint64) {
 		if prev != nil {
 			prev(from, to)
 		}
@@ -301,9 +292,9 @@ func (v *eventlogView) addEventPanels() {
 			v.events.reveal()
 		}
 	}
-	v.bookmarks = newBookmarkPanel(ev.Path, ev.markers, v.nav)
-	for _, r := range v.rows {
-		r.nav.onBookmark = v.bookmarks.addHere
-	}
+	v.bookmarks = newBookmarkPanel(ev.Path, ev.markers, v.canvas)
+	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.setBookmarks(userBookmarks(bs)) }
+	v.bookmarks.onChange(v.bookmarks.marks)
+	v.canvas.onBookmark = v.bookmarks.addHere
 	v.tabs.Append(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
 }

@@ -85,8 +85,8 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	v := openEvents(t, parworkN2)
 	l := v.events
 	end := v.log.Model.End
-	v.nav.showRange(end/2, end/2+end/10)
-	from, to := v.nav.View()
+	v.canvas.showRange(end/2, end/2+end/10)
+	from, to := v.canvas.View()
 	first := l.rowAt(from)
 	if first == 0 || l.time(first) < from || l.time(first-1) >= from {
 		t.Fatalf("Search(%d) = row %d", from, first)
@@ -102,15 +102,15 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	if at0 <= 0 {
 		t.Fatalf("list at offset %v with the view at row %d", at0, first)
 	}
-	v.nav.showRange(end/2+end/5, end/2+end/5+end/10)
+	v.canvas.showRange(end/2+end/5, end/2+end/5+end/10)
 	if at1 := l.list.GetScrollOffset(); at1 <= at0 {
 		t.Errorf("view moved later but the list went from offset %v to %v", at0, at1)
 	}
 	// Selecting a row centres the view on it and keeps the zoom.
-	from, to = v.nav.View()
+	from, to = v.canvas.View()
 	row := l.len() / 5
 	l.list.Select(row)
-	f2, t2 := v.nav.View()
+	f2, t2 := v.canvas.View()
 	tm := l.time(row)
 	if t2-f2 != to-from || (f2+t2)/2 > tm+1 || (f2+t2)/2+1 < tm {
 		t.Errorf("after selecting row %d at %d, view %d–%d (width %d, was %d)", row, tm, f2, t2, t2-f2, to-from)
@@ -152,7 +152,7 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 		t.Fatalf("only %d runs of thread 5", len(rows))
 	}
 	s := v.events.search
-	v.nav.fit()
+	v.canvas.fit()
 	findViaBar(t, s, "5")
 	if !slices.Equal(s.hits, rows) {
 		t.Fatalf("%d hits, want %d (first %v, want %v)", len(s.hits), len(rows), s.hits[:min(3, len(s.hits))], rows[:3])
@@ -163,7 +163,7 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 		if v.events.selected != int(rows[k]) {
 			t.Fatalf("Next %d selected row %d, want %d", k, v.events.selected, rows[k])
 		}
-		from, to := v.nav.View()
+		from, to := v.canvas.View()
 		if tm := want[rows[k]].Time; tm < from || tm > to {
 			t.Errorf("hit at %d outside the view %d–%d", tm, from, to)
 		}

@@ -5,12 +5,20 @@ import (
 	"image"
 	"image/png"
 	"os"
+	"path/filepath"
+	"strings"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	native "github.com/sqweek/dialog"
 )
 
-// pngFilters are the file types offered when exporting a picture.
-var pngFilters = []native.FileFilter{{Desc: "PNG images", Extensions: []string{"png"}}}
+// pngFilters and svgFilters are the file types offered when exporting a
+// picture.
+var (
+	pngFilters = []native.FileFilter{{Desc: "PNG images", Extensions: []string{"png"}}}
+	svgFilters = []native.FileFilter{{Desc: "SVG images", Extensions: []string{"svg"}}}
+)
 
 // writePNG saves img to path as PNG.
 func writePNG(path string, img image.Image) error {
@@ -26,4 +34,69 @@ func writePNG(path string, img image.Image) error {
 		return fmt.Errorf("exporting PNG to %s: %w", path, err)
 	}
 	return nil
+}
+
+// writeCanvas saves the canvas to path as PNG or SVG: the whole canvas as
+// shown, over the visible range or (selection) the selected one, at the
+// pixel ratio scale.
+func writeCanvas(path string, c *trackCanvas, f exportFormat, selection bool, scale float64) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("exporting the timeline: %w", err)
+	}
+	if err := c.export(out, f, selection, scale); err != nil {
+		out.Close()
+		os.Remove(path)
+		return fmt.Errorf("%w (to %s)", err, path)
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("exporting the timeline to %s: %w", path, err)
+	}
+	return nil
+}
+
+// exportMenuItems returns the File menu's export items for what the
+// window shows, binding their shortcuts with bind: a timeline exports as
+// PNG or SVG, the visible range or the selection; another picture as PNG.
+func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
+	if w.view == nil || !w.view.hasPicture() {
+		return nil
+	}
+	png := fyne.NewMenuItem("Export View as PNG…", w.exportImage)
+	png.Shortcut = shortcut(fyne.KeyE)
+	bind(png)
+	v, ok := w.view.(*eventlogView)
+	if !ok || v.canvas == nil {
+		return []*fyne.MenuItem{png}
+	}
+	png.Action = func() { w.exportCanvas(v.canvas, exportPNG, false) }
+	return []*fyne.MenuItem{
+		png,
+		fyne.NewMenuItem("Export View as SVG…", func() { w.exportCanvas(v.canvas, exportSVG, false) }),
+		fyne.NewMenuItem("Export Selection as PNG…", func() { w.exportCanvas(v.canvas, exportPNG, true) }),
+		fyne.NewMenuItem("Export Selection as SVG…", func() { w.exportCanvas(v.canvas, exportSVG, true) }),
+	}
+}
+
+// exportCanvas asks where to save the canvas as PNG or SVG — the visible
+// range or the selection — and saves it there.
+func (w *Window) exportCanvas(c *trackCanvas, f exportFormat, selection bool) {
+	if _, _, ok := c.Selection(); selection && !ok {
+		dialog.ShowInformation("Export", "Nothing is selected: Shift+drag on the timeline selects a range.", w.win)
+		return
+	}
+	ext, filters := ".png", pngFilters
+	if f == exportSVG {
+		ext, filters = ".svg", svgFilters
+	}
+	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path))
+	if selection {
+		name += "-selection"
+	}
+	scale := float64(w.win.Canvas().Scale())
+	pickFileToSave(w.win, w.app.useNative, name+ext, filters, func(path string) {
+		if err := writeCanvas(path, c, f, selection, scale); err != nil {
+			dialog.ShowError(err, w.win)
+		}
+	})
 }

@@ -8,11 +8,11 @@ import (
 
 // navScale is the one time scale and selection that every row of an
 // eventlog view shares: zooming, panning or selecting on any row moves them
-// all. The span is a timeline.CompareSpan over one run, so the main window
+// all. The span is a timeline.Viewport over one run, so the main window
 // and the compare window zoom and pan alike.
 type navScale struct {
 	mu   sync.Mutex // guards span, follow and followWidth (rows draw on the render loop)
-	span timeline.CompareSpan
+	span timeline.Viewport
 	// follow says the view's right edge stays at the run's end as the run
 	// grows (a live view): true while the right edge is at the end.
 	// followWidth is the width it then keeps (0: the whole run).
@@ -41,7 +41,7 @@ type navScale struct {
 
 // newNavScale returns the scale of a run ending at end, showing it whole.
 func newNavScale(end uint64) *navScale {
-	return &navScale{span: timeline.CompareSpan{EndA: end, EndB: end}, follow: true}
+	return &navScale{span: timeline.Viewport{EndA: end, EndB: end}, follow: true}
 }
 
 // following reports whether the view follows the run's end as it grows.
@@ -61,7 +61,7 @@ func (sc *navScale) followed() uint64 {
 // noteFollow decides, after the view moved to sp, whether it follows the
 // end: it does when its right edge is at the run's end, keeping its width
 // (the whole run if it shows all of it). sc.mu is held.
-func (sc *navScale) noteFollow(sp timeline.CompareSpan) {
+func (sc *navScale) noteFollow(sp timeline.Viewport) {
 	from, to := sp.View()
 	sc.follow = to >= sp.Length()
 	switch {
@@ -75,7 +75,7 @@ func (sc *navScale) noteFollow(sp timeline.CompareSpan) {
 
 // followSpan gives the view of a run as it stands when following with
 // width w (0: the whole run).
-func followSpan(sp timeline.CompareSpan, w uint64) timeline.CompareSpan {
+func followSpan(sp timeline.Viewport, w uint64) timeline.Viewport {
 	n := sp.Length()
 	if w == 0 || w >= n {
 		sp.From, sp.To = 0, 0
@@ -127,7 +127,7 @@ func (sc *navScale) View() (from, to uint64) {
 }
 
 // get returns the span.
-func (sc *navScale) get() timeline.CompareSpan {
+func (sc *navScale) get() timeline.Viewport {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	return sc.span
@@ -135,7 +135,7 @@ func (sc *navScale) get() timeline.CompareSpan {
 
 // set shows a new span on every row: the user moved the view. It follows
 // the run's end from now on if its right edge is there.
-func (sc *navScale) set(sp timeline.CompareSpan) {
+func (sc *navScale) set(sp timeline.Viewport) {
 	sc.mu.Lock()
 	if sp != sc.span || !sc.follow {
 		// Moving to where it already is (End at the end) keeps the
@@ -148,7 +148,7 @@ func (sc *navScale) set(sp timeline.CompareSpan) {
 }
 
 // changed redraws every row for the span sp and tells the view.
-func (sc *navScale) changed(sp timeline.CompareSpan) {
+func (sc *navScale) changed(sp timeline.Viewport) {
 	from, to := sp.View()
 	for _, r := range sc.rows {
 		r.pic.raster.Refresh()

@@ -305,12 +305,7 @@ func (w *Window) setMenu() {
 		file = append(file, reload)
 		bind(reload)
 	}
-	if w.view != nil && w.view.hasPicture() {
-		export := fyne.NewMenuItem("Export View as PNG…", w.exportImage)
-		export.Shortcut = shortcut(fyne.KeyE)
-		file = append(file, export)
-		bind(export)
-	}
+	file = append(file, w.exportMenuItems(bind)...) // app/export.go
 	file = append(file, w.libraryMenuItems()...)
 	closeItem := fyne.NewMenuItem("Close Window", w.win.Close)
 	closeItem.Shortcut = shortcut(fyne.KeyW)

@@ -112,6 +112,9 @@ type Log struct {
 	Status ingest.Status
 	// Events is the number of events decoded.
 	Events int64
+	// TimeFaults are the events whose timestamps lay outside their block's
+	// declared range; the models take them at a time inside it.
+	TimeFaults ingest.TimeFaults
 	// Summary is the run's statistics (as `hecscope summary` gives them);
 	// SummaryErr says why there is none.
 	Summary    timeline.Summary
@@ -280,7 +283,12 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 			h.Publish(0, true)
 		}
 	}
-	r.Status, r.Events = bd.status, bd.events
+	r.Status, r.Events, r.TimeFaults = bd.status, bd.events, bd.faults
+	// The heap's results first, and its collector let go, so that what it
+	// gathered is garbage before the final overview is made: the load's
+	// peak is at its end, when the builder and that overview both live.
+	r.Heap, r.Profile = bd.heap.Result()
+	bd.heap = nil
 	bd.b.SetExtent(bd.events, bd.first, bd.last)
 	bd.b.Finish()
 	if !opt.NoEventList {
@@ -288,7 +296,6 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	}
 	model := bd.b.Snapshot()
 	r.overview.Store(model)
-	r.Heap, r.Profile = bd.heap.Result()
 	r.loaded.Store(true)
 	bd.report(model)
 	return nil
@@ -314,6 +321,7 @@ type building struct {
 	// After the merge: how the data section ended, the events, and the
 	// times of the first and last.
 	status      ingest.Status
+	faults      ingest.TimeFaults
 	events      int64
 	first, last uint64
 }
@@ -474,7 +482,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	if err := m.Err(); err != nil {
 		return nil, err
 	}
-	bd.status = m.Status()
+	bd.status, bd.faults = m.Status(), m.TimeFaults()
 	for _, p := range ix.Pieces {
 		if p.Events > 0 {
 			if bd.events == 0 || p.First < bd.first {

@@ -15,8 +15,8 @@ type CompareRun struct {
 	Name string
 	// Heap is the run's heap counters; nil or empty for none.
 	Heap *Heap
-	// Axis maps the run's times to x (timeline.CompareAxes gives both
-	// runs' axes on one scale).
+	// Axis maps the run's times to x (timeline.Viewport.Axes gives
+	// both runs' axes on one scale).
 	Axis timeline.Axis
 	// Colour is the run's colour: its heap size is a translucent area of
 	// it, its live data a line.
@@ -117,35 +117,4 @@ func maxOf(h *Heap, size bool) string {
 		return "none"
 	}
 	return "max " + FormatBytes(s.Max())
-}
-
-// RenderComparison draws the whole comparison picture of two runs:
-// timeline.RenderCompare (headline, stacked timelines, table, distributions)
-// over the two heaps on one byte scale (DrawCompare), which take a fifth of
-// the height when either run has heap counters. opt.Height is the height
-// of the whole picture. heapA and heapB may be nil.
-func RenderComparison(a, b *timeline.Run, heapA, heapB *Heap, c *timeline.Comparison, opt timeline.CompareOptions) (*image.RGBA, error) {
-	hasHeap := (heapA != nil && !heapA.Empty()) || (heapB != nil && !heapB.Empty())
-	if !hasHeap {
-		return timeline.RenderCompare(a, b, c, opt)
-	}
-	height := opt.Height
-	heapH := height / 5
-	opt.Height = height - heapH
-	top, err := timeline.RenderCompare(a, b, c, opt)
-	if err != nil {
-		return nil, err
-	}
-	img := image.NewRGBA(image.Rect(0, 0, opt.Width, height))
-	copy(img.Pix, top.Pix)
-	axA, axB := timeline.CompareAxes(opt.Width, opt.Scale, opt.Span(a.Model.End, b.Model.End))
-	heap := img.SubImage(image.Rect(0, opt.Height, opt.Width, height)).(*image.RGBA)
-	err = DrawCompare(heap, [2]CompareRun{
-		{Name: "A", Heap: heapA, Axis: axA, Colour: timeline.ColourRunA},
-		{Name: "B", Heap: heapB, Axis: axB, Colour: timeline.ColourRunB},
-	}, opt.Dark)
-	if err != nil {
-		return nil, err
-	}
-	return img, nil
 }

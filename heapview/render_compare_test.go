@@ -35,7 +35,7 @@ func TestDrawCompareHeaps(t *testing.T) {
 		heaps[i] = d.Heap
 	}
 	endA, endB := heaps[0].Size.Time[heaps[0].Size.Len()-1], heaps[1].Size.Time[heaps[1].Size.Len()-1]
-	axA, axB := timeline.CompareAxes(1000, 1, timeline.CompareSpan{EndA: endA, EndB: endB})
+	axA, axB := timeline.Viewport{EndA: endA, EndB: endB}.Axes(1000, 1)
 	blue := [4]uint8{0x20, 0x40, 0xc0, 0xff}
 	orange := [4]uint8{0xe0, 0x80, 0x00, 0xff}
 	img := image.NewRGBA(image.Rect(0, 0, 1000, 300))

@@ -99,6 +99,9 @@ type Decoder struct {
 
 	blockCap  int32 // capability of the block being read
 	remaining int64 // bytes left in that block
+	// times checks events against their block's declared time range (see
+	// blocktime.go).
+	times blockTimes
 }
 
 // NewDecoder returns a decoder at the start of a stream.
@@ -336,11 +339,16 @@ func (d *Decoder) readEvent(ev *Event) bool {
 		}
 		ev.Cap = d.blockCap
 		d.remaining = int64(ev.Args[0]) - int64(total)
+		d.times.enter(ev.Time, ev.Args[1])
 	} else {
 		ev.Cap = d.blockCap
+		if d.remaining > 0 {
+			d.times.check(ev)
+		}
 		d.remaining -= int64(total)
 		if d.remaining <= 0 {
 			d.blockCap = NoCap
+			d.times.leave()
 		}
 	}
 	return true

@@ -268,7 +268,11 @@ func (pr *pieceReader) next(ev *Event) bool {
 // are the block the byte lies in — its capability and how many of its bytes
 // are left from off on — or NoCap and 0 outside blocks.
 func (ix *Index) DecoderAt(off int64, cap int32, remaining int64) *Decoder {
-	return &Decoder{header: *ix.Header, plans: ix.plans, phase: phaseData, base: off, blockCap: cap, remaining: remaining}
+	d := &Decoder{header: *ix.Header, plans: ix.plans, phase: phaseData, base: off, blockCap: cap, remaining: remaining}
+	if remaining > 0 {
+		d.times.within(ix, off)
+	}
+	return d
 }
 
 // Streams groups the pieces by capability: one stream per capability that

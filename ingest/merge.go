@@ -71,6 +71,7 @@ type mergeStream struct {
 	err      error
 	stats    []pieceStat
 	unsorted bool
+	faults   TimeFaults // events outside their block's time range
 }
 
 // pieceStat is what a stream learned of one of its pieces.
@@ -302,6 +303,7 @@ func (m *Merge) read(s *mergeStream) {
 			}
 		}
 	}
+	s.faults = pr.d.TimeFaults()
 	for m.opt.Sorted && q.n > 0 {
 		b.evs = b.evs[:len(b.evs)+1]
 		b.evs[len(b.evs)-1] = *q.pop()

@@ -48,6 +48,9 @@ type SkimResult struct {
 	Status Status
 	// Tally counts the events that were not handed out.
 	Tally Tally
+	// TimeFaults are the events found outside their block's declared time
+	// range (handed out, and tallied, with a time inside it).
+	TimeFaults TimeFaults
 }
 
 // A Selection says which events a skim hands out. A type is selected by
@@ -176,6 +179,7 @@ type skimmer struct {
 	ev         Event
 	touched    byte // what deliver read ahead, kept so that the reads are made
 	tally      rangeTally
+	faults     TimeFaults
 	status     Status
 	err        error
 }
@@ -219,8 +223,9 @@ type skimRange struct {
 	last       bool // runs to the end of the log: may end in any status
 
 	// Decoder state at start (a range cut at a block marker starts clean).
-	blockCap  int32
-	remaining int64
+	blockCap   int32
+	remaining  int64
+	startTimes blockTimes
 
 	buf   []byte // the range's bytes, if the log is in memory
 	tally rangeTally
@@ -231,12 +236,26 @@ type skimRange struct {
 	// How the scan stopped: at end (not last); overran end, because an
 	// event crosses it, so the cut was not an event boundary (not last);
 	// or at the end of the stream, with status (final).
-	overran bool
-	final   bool
-	status  Status
-	stopPos int64
-	stopCap int32
-	stopRem int64
+	overran   bool
+	final     bool
+	status    Status
+	stopPos   int64
+	stopCap   int32
+	stopRem   int64
+	stopTimes blockTimes
+
+	// faults are the events found outside their block's time range, and
+	// fixes the times the wanted ones among them are handed out with, in
+	// file order.
+	faults TimeFaults
+	fixes  []timeFix
+}
+
+// timeFix is the time a wanted event with an impossible timestamp is
+// handed out with (see blocktime.go); pos is where it starts in its range.
+type timeFix struct {
+	pos  int
+	time uint64
 }
 
 // wantList lists the events of a range to hand out. When the range is
@@ -291,7 +310,7 @@ func skim(src source, sel Selection, fn func(*Event)) (SkimResult, error) {
 	if s.err != nil {
 		return SkimResult{Header: d.Header()}, s.err
 	}
-	return SkimResult{Header: d.Header(), Status: s.status, Tally: s.tally.result()}, nil
+	return SkimResult{Header: d.Header(), Status: s.status, Tally: s.tally.result(), TimeFaults: s.faults}, nil
 }
 
 // headDecoder returns a Decoder over the start of src, enough of it to
@@ -499,7 +518,8 @@ func (s *skimmer) finish(r *skimRange) {
 		// The cut was not an event boundary (a block marker gave a size
 		// its block does not have): go on from the last whole event to
 		// the end, here.
-		r = &skimRange{start: r.stopPos, end: s.src.size, last: true, blockCap: r.stopCap, remaining: r.stopRem}
+		r = &skimRange{start: r.stopPos, end: s.src.size, last: true, blockCap: r.stopCap, remaining: r.stopRem, startTimes: r.stopTimes}
+		r.startTimes.faults = TimeFaults{}
 		s.scan(r)
 		s.deliver(r)
 	}
@@ -523,6 +543,7 @@ type cursor struct {
 	pos       int      // in win
 	blockCap  int32
 	remaining int64
+	times     blockTimes // the block's declared time range (blocktime.go)
 	t         *rangeTally
 	ev        Event
 	done      bool
@@ -536,7 +557,7 @@ func (s *skimmer) newCursor(r *skimRange) *cursor {
 	default:
 	}
 	r.tally = newRangeTally(len(s.want))
-	c := &cursor{r: r, base: r.start, blockCap: r.blockCap, remaining: r.remaining, t: &r.tally}
+	c := &cursor{r: r, base: r.start, blockCap: r.blockCap, remaining: r.remaining, times: r.startTimes, t: &r.tally}
 	if s.src.file == nil {
 		r.buf = s.src.data[r.start:r.end:r.end]
 		c.win = r.buf
@@ -611,6 +632,12 @@ func (s *skimmer) runFast(c *cursor) {
 	counts := (*[256]uint64)(c.t.counts)
 	pos, end := c.pos, c.capEnd()
 	var last uint64
+	// An event outside its block's declared time range goes the Decoder's
+	// way, which reports it (blocktime.go).
+	lo, span := uint64(0), ^uint64(0)
+	if c.times.in {
+		lo, span = c.times.lo, c.times.hi-c.times.lo
+	}
 	for {
 		// Plain events, while a whole one of any plain size fits.
 		for len(buf)-pos >= maxPlain {
@@ -620,7 +647,11 @@ func (s *skimmer) runFast(c *cursor) {
 			if e[0] != 0 || f-1 >= maxPlain { // f is not 1..maxPlain
 				break
 			}
-			if tm := binary.BigEndian.Uint64(e[2:]); tm >= last {
+			tm := binary.BigEndian.Uint64(e[2:])
+			if tm-lo > span {
+				break
+			}
+			if tm >= last {
 				last = tm
 			} else {
 				c.t.first = min(c.t.first, tm)
@@ -655,7 +686,11 @@ func (s *skimmer) runFast(c *cursor) {
 		if n == 0 {
 			break
 		}
-		if tm := binary.BigEndian.Uint64(e[2:]); tm >= last {
+		tm := binary.BigEndian.Uint64(e[2:])
+		if tm-lo > span {
+			break
+		}
+		if tm >= last {
 			last = tm
 		} else {
 			c.t.first = min(c.t.first, tm)
@@ -764,9 +799,11 @@ func (c *cursor) leave(pos int, last uint64) {
 	t.first = min(t.first, binary.BigEndian.Uint64(c.win[c.pos+2:]))
 	t.last = max(t.last, last)
 	t.maxCap = max(t.maxCap, c.blockCap) // the first event passed had it
+	c.times.last = max(c.times.last, last)
 	c.remaining -= int64(pos - c.pos)
 	if c.remaining <= 0 {
 		c.blockCap = NoCap
+		c.times.leave()
 	}
 	c.pos = pos
 }
@@ -780,7 +817,7 @@ func (s *skimmer) slowStep(c *cursor) {
 		return
 	}
 	start := c.pos
-	d.pos, d.blockCap, d.remaining = c.pos, c.blockCap, c.remaining
+	d.pos, d.blockCap, d.remaining, d.times = c.pos, c.blockCap, c.remaining, c.times
 	if !d.readEvent(ev) {
 		if d.status.State == StateTruncated && c.store != nil && c.base+int64(len(c.win)) < r.end {
 			// The window ends inside the event: move it on.
@@ -798,7 +835,11 @@ func (s *skimmer) slowStep(c *cursor) {
 		s.endCursor(c)
 		return
 	}
-	c.pos, c.blockCap, c.remaining = d.pos, d.blockCap, d.remaining
+	c.pos, c.blockCap, c.remaining, c.times = d.pos, d.blockCap, d.remaining, d.times
+	if d.times.faulty && s.want[ev.Type] {
+		// Delivery decodes the event again: it must get the same time.
+		r.fixes = append(r.fixes, timeFix{pos: int(ev.Offset - r.start), time: ev.Time})
+	}
 	t := c.t
 	if ev.Kind != KindBlockMarker {
 		t.first = min(t.first, ev.Time)
@@ -840,7 +881,8 @@ func (s *skimmer) frameLen(b []byte) int {
 func (s *skimmer) endCursor(c *cursor) {
 	c.done = true
 	r, t := c.r, c.t
-	r.stopPos, r.stopCap, r.stopRem = c.base+int64(c.pos), c.blockCap, c.remaining
+	r.stopPos, r.stopCap, r.stopRem, r.stopTimes = c.base+int64(c.pos), c.blockCap, c.remaining, c.times
+	r.faults = c.times.faults
 	if c.store != nil {
 		select {
 		case s.windows <- c.store:
@@ -890,6 +932,7 @@ func (r *skimRange) wantAt(pos int, cp int32, raw []byte) {
 func (s *skimmer) deliver(r *skimRange) {
 	inBuf := s.rangeDecoder(r.buf, r.start)
 	inCopies := s.rangeDecoder(r.copies, 0)
+	fixes := r.fixes
 	var touched byte
 	for i := 0; i < len(r.wants); i += fetchBatch {
 		batch := r.wants[i:min(i+fetchBatch, len(r.wants))]
@@ -909,10 +952,17 @@ func (s *skimmer) deliver(r *skimRange) {
 				d = inCopies
 				d.pos, d.base = w.at, r.start+int64(w.pos-w.at)
 			}
-			d.blockCap, d.remaining = w.cap, math.MaxInt64
+			// The scan checked the event's time (fixes).
+			d.blockCap, d.remaining, d.times = w.cap, math.MaxInt64, blockTimes{}
 			if !d.readEvent(&s.ev) {
 				// scan read this very event: it cannot fail here.
 				panic(fmt.Sprintf("ingest: skim cannot re-read the event at byte %d", d.Offset()))
+			}
+			for len(fixes) > 0 && fixes[0].pos < w.pos {
+				fixes = fixes[1:]
+			}
+			if len(fixes) > 0 && fixes[0].pos == w.pos {
+				s.ev.Time = fixes[0].time
 			}
 			s.fn(&s.ev)
 		}
@@ -927,7 +977,9 @@ func (s *skimmer) deliver(r *skimRange) {
 	}
 	r.wantList = wantList{}
 	r.buf = nil
+	r.fixes = nil
 	s.tally.merge(&r.tally)
+	s.faults.Merge(r.faults)
 }
 
 func newRangeTally(n int) rangeTally {

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +31,10 @@ import (
 type Summary struct {
 	// Status is how decoding ended (complete, truncated or corrupt).
 	Status ingest.Status
+	// TimeFaults are the events whose timestamps lay outside their block's
+	// declared range: every figure takes them at a time inside it (see
+	// ingest.TimeFault), so that none stretches the run.
+	TimeFaults ingest.TimeFaults
 
 	// Program is the program name: the first string of the first
 	// ProgramArgs event; "" if the log has none. (ThreadScope looks for
@@ -827,7 +832,9 @@ func SummarizeFile(path string) (Summary, error) {
 			return Summary{}, fmt.Errorf("summarising eventlog: %w", err)
 		}
 		z.AddTally(&r.Tally)
-		return z.Summary(r.Header, r.Status), nil
+		s := z.Summary(r.Header, r.Status)
+		s.TimeFaults = r.TimeFaults
+		return s, notEmpty(s.Status)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -867,8 +874,21 @@ func Summarize(src io.Reader) (Summary, error) {
 		z.Add(&ev)
 	}
 	s := z.Summary(r.Header(), r.Status())
+	s.TimeFaults = r.TimeFaults()
 	if err := r.Err(); err != nil {
 		return s, fmt.Errorf("summarising eventlog: %w", err)
 	}
-	return s, nil
+	return s, notEmpty(s.Status)
+}
+
+// ErrEmpty is the error of an input without a single byte: no eventlog at
+// all (a log cut anywhere later is only truncated).
+var ErrEmpty = errors.New("empty file: not an eventlog")
+
+// notEmpty returns ErrEmpty if decoding ended, truncated, at byte 0.
+func notEmpty(st ingest.Status) error {
+	if st.State == ingest.StateTruncated && st.Offset == 0 {
+		return ErrEmpty
+	}
+	return nil
 }

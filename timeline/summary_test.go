@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -562,7 +563,10 @@ func TestSummaryDamagedLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []int{0, 10, 3000, len(data) / 3, len(data) / 2, len(data) - 3} {
+	if _, err := Summarize(bytes.NewReader(nil)); !errors.Is(err, ErrEmpty) {
+		t.Errorf("empty input: error %v, want ErrEmpty", err)
+	}
+	for _, n := range []int{10, 3000, len(data) / 3, len(data) / 2, len(data) - 3} {
 		s, err := Summarize(bytes.NewReader(data[:n]))
 		if err != nil {
 			t.Fatal(err)

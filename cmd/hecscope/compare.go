@@ -2,36 +2,89 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
 
-const compareUsage = "usage: hecscope compare [--json] A B"
+const compareUsage = "usage: hecscope compare [--json] [--threshold PCT] [--align start|marker:TEXT|span:LABEL|offset:T] [--fail-if 'KEY>+5%']... A B"
 
-// runCompare implements `hecscope compare [--json] A B`: the table of
-// differences between two runs (B against A; see timeline.Compare) as
-// aligned text, or one JSON object with --json. Exit codes are those of
-// summary: 1 if a log cannot be read or is corrupt (the table is still
-// printed for what decodes), 2 for usage errors.
-func runCompare(args []string) int {
-	asJSON, files, code, ok := jsonAndFiles("compare", compareUsage, args)
-	if !ok {
-		return code
+// limitFlags collects the --fail-if limits.
+type limitFlags []compare.Limit
+
+func (l *limitFlags) String() string { return fmt.Sprint(len(*l)) }
+
+func (l *limitFlags) Set(v string) error {
+	lim, err := compare.ParseLimit(v)
+	if err != nil {
+		return err
 	}
-	if len(files) != 2 {
+	*l = append(*l, lim)
+	return nil
+}
+
+// runCompare implements `hecscope compare [--json] [--threshold PCT]
+// [--align A] [--fail-if LIMIT]... A B`: the table of differences between
+// two runs (B against A; see compare.Compare), every row with a stable key,
+// as aligned text or one JSON object with --json. A change within the
+// threshold (5 % by default) is "same"; when a run did not finish no row
+// gets a verdict, and the runs are compared again over the time both
+// cover (from the alignment points, with --align). Exit codes: 1 if a log
+// cannot be read or is corrupt (the table is still printed for what
+// decodes), 2 for usage errors, 3 if a --fail-if limit is crossed (each
+// one checked is reported on stderr).
+func runCompare(args []string) int {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	threshold := fs.String("threshold", "5%", "the change below which a difference is noise (\"same\"), in percent")
+	align := fs.String("align", "start", "where to line the runs up: "+compare.AlignUsage)
+	var limits limitFlags
+	fs.Var(&limits, "fail-if", "exit 3 if a row's change crosses this limit, e.g. 'wall>+5%' (repeatable)")
+	usage := func(msg string) int {
+		if msg != "" {
+			fmt.Fprintf(os.Stderr, "hecscope compare: %s\n", msg)
+		}
 		fmt.Fprintln(os.Stderr, compareUsage)
 		return 2
 	}
-	var runs [2]*timeline.Run
+	var files []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if err == flag.ErrHelp {
+				fmt.Fprintln(os.Stdout, compareUsage)
+				return 0
+			}
+			return usage(err.Error())
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(files) != 2 {
+		return usage("two eventlogs A B needed")
+	}
+	th, err := parsePercent(*threshold)
+	if err != nil {
+		return usage("--threshold: " + err.Error())
+	}
+	code := 0
+	var runs [2]*compare.Run
 	for i, path := range files {
-		r, err := loadRun(path)
+		r, err := compare.ReadFile(path)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 			return 1
@@ -43,46 +96,71 @@ func runCompare(args []string) int {
 		case ingest.StateTruncated:
 			fmt.Fprintf(os.Stderr, "hecscope: %s: %s\n", path, st)
 		}
+		if tf := r.Summary.TimeFaults; tf.Count > 0 {
+			fmt.Fprintf(os.Stderr, "hecscope: %s: %s\n", path, tf)
+		}
 		runs[i] = r
 	}
-	c := timeline.Compare(runs[0], runs[1])
-	var err error
-	if asJSON {
-		err = writeCompareJSON(os.Stdout, runs, c)
+	al, err := compare.ParseAlign(*align, runs[0], runs[1])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope compare: --align: %v\n", err)
+		if errors.Is(err, compare.ErrAlignSpec) {
+			return 2
+		}
+		return 1
+	}
+	opt := compare.Options{Threshold: th}
+	if th == 0 {
+		opt.Threshold = -1 // every change counts
+	}
+	c := compare.Compare(runs[0], runs[1], opt)
+	var covered *compare.Covered
+	if c.Partial || al != (compare.Alignment{}) {
+		covered, err = compare.CompareCovered(runs[0], runs[1], al.A, al.B, opt)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+		}
+	}
+	if *asJSON {
+		err = writeCompareJSON(os.Stdout, runs, c, covered)
 	} else {
-		err = writeCompareText(os.Stdout, runs, c)
+		err = writeCompareText(os.Stdout, runs, c, covered)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: writing comparison: %v\n", err)
 		return 1
 	}
+	crossed := false
+	for _, l := range limits {
+		x := l.Check(c)
+		fmt.Fprintf(os.Stderr, "hecscope compare: --fail-if %s\n", x.Reason)
+		crossed = crossed || x.Crossed
+	}
+	if crossed && code == 0 {
+		return 3
+	}
 	return code
 }
 
-// loadRun reads the eventlog at path into a run named after the file.
-func loadRun(path string) (*timeline.Run, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// parsePercent reads a percentage ("5%" or "5") as a fraction.
+func parsePercent(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("want a percentage such as 5%%, not %q", s)
 	}
-	defer f.Close()
-	r, err := timeline.ReadRun(f, filepath.Base(path))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return r, nil
+	return v / 100, nil
 }
 
 // showValue formats a comparison value in its unit.
-func showValue(v float64, u timeline.Unit) string {
+func showValue(v float64, u compare.Unit) string {
 	switch u {
-	case timeline.UnitNS:
+	case compare.UnitNS:
 		return showTime(uint64(math.Max(v, 0)))
-	case timeline.UnitBytes:
+	case compare.UnitBytes:
 		return showBytesShort(uint64(math.Max(v, 0)))
-	case timeline.UnitBytesPerSecond:
+	case compare.UnitBytesPerSecond:
 		return showBytesShort(uint64(math.Max(v, 0))) + "/s"
-	case timeline.UnitFraction:
+	case compare.UnitFraction:
 		return fmt.Sprintf("%.1f%%", 100*v)
 	}
 	return commas(uint64(math.Max(v, 0)))
@@ -90,7 +168,7 @@ func showValue(v float64, u timeline.Unit) string {
 
 // showDelta formats a signed difference in its unit (fractions in
 // percentage points).
-func showDelta(d float64, u timeline.Unit) string {
+func showDelta(d float64, u compare.Unit) string {
 	sign := "+"
 	if d < 0 {
 		sign = "−"
@@ -98,14 +176,14 @@ func showDelta(d float64, u timeline.Unit) string {
 	if d == 0 {
 		return "0"
 	}
-	if u == timeline.UnitFraction {
-		return sign + timeline.FormatPoints(d)
+	if u == compare.UnitFraction {
+		return sign + compare.FormatPoints(d)
 	}
 	return sign + showValue(math.Abs(d), u)
 }
 
 // showRelative formats a relative change as a signed percentage.
-func showRelative(r timeline.DiffRow) string {
+func showRelative(r compare.Row) string {
 	rel, ok := r.Relative()
 	if !ok {
 		return ""
@@ -122,7 +200,7 @@ func showRelative(r timeline.DiffRow) string {
 
 // describeRun is the one-line description of a run: program, arguments
 // and RTS.
-func describeRun(r *timeline.Run) string {
+func describeRun(r *compare.Run) string {
 	s := &r.Summary
 	parts := []string{}
 	if s.Program != "" {
@@ -137,18 +215,62 @@ func describeRun(r *timeline.Run) string {
 	return " (" + strings.Join(parts, "; ") + ")"
 }
 
-// writeCompareText prints the comparison as aligned text: the runs, the
-// table by group, and the two distributions as counts per bin.
-func writeCompareText(w io.Writer, runs [2]*timeline.Run, c *timeline.Comparison) error {
+// writeCompareText prints the comparison as aligned text: the runs and how
+// their logs end, the table by group (each row's key last, for --fail-if),
+// the two distributions, and the comparison over the time both runs cover
+// when there is one.
+func writeCompareText(w io.Writer, runs [2]*compare.Run, c *compare.Comparison, covered *compare.Covered) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "A: %s%s\nB: %s%s\n", c.A, describeRun(runs[0]), c.B, describeRun(runs[1]))
+	fmt.Fprintf(&b, "A: %s%s\n   %s\nB: %s%s\n   %s\n", c.A, describeRun(runs[0]), runStatus(runs[0]), c.B, describeRun(runs[1]), runStatus(runs[1]))
+	fmt.Fprintf(&b, "A change within %s of A is \"same\".\n", showThreshold(c.Threshold))
+	if c.Partial {
+		b.WriteString("No verdicts on the whole runs: a run did not finish, so its figures cover only what it logged.\n")
+	}
+	if err := writeString(w, b.String()); err != nil {
+		return err
+	}
+	if err := writeRowsText(w, c); err != nil {
+		return err
+	}
+	for _, h := range []*compare.Histogram{&c.GCPauses, &c.ThreadRuns} {
+		if err := writeHistogramText(w, h); err != nil {
+			return err
+		}
+	}
+	if covered != nil {
+		head := fmt.Sprintf("\nOver the time both runs cover: %s of each, A from %s, B from %s\n", timeline.FormatDuration(covered.Length),
+			timeline.FormatDuration(covered.FromA), timeline.FormatDuration(covered.FromB))
+		if err := writeString(w, head); err != nil {
+			return err
+		}
+		return writeRowsText(w, covered.Comparison)
+	}
+	return nil
+}
+
+// runStatus says how a run's log ends: "complete", or "truncated at byte N
+// (partial)".
+func runStatus(r *compare.Run) string {
+	if r.Partial() {
+		return "status: " + r.Summary.Status.String() + " (partial run)"
+	}
+	return "status: " + r.Summary.Status.String()
+}
+
+// showThreshold writes a threshold as a percentage.
+func showThreshold(th float64) string {
+	return strconv.FormatFloat(100*th, 'f', -1, 64) + "%"
+}
+
+// writeRowsText prints the table of differences.
+func writeRowsText(w io.Writer, c *compare.Comparison) error {
 	t := &table{}
-	t.add("", "A", "B", "B − A", "change", "")
+	t.add("", "A", "B", "B − A", "change", "verdict", "key")
 	group := ""
 	for _, r := range c.Rows {
 		if r.Group != group {
 			group = r.Group
-			t.add(group+":", "", "", "", "", "")
+			t.add(group+":", "", "", "", "", "", "")
 		}
 		va, vb, d := "—", "—", ""
 		if r.HasA {
@@ -160,26 +282,16 @@ func writeCompareText(w io.Writer, runs [2]*timeline.Run, c *timeline.Comparison
 		if r.HasA && r.HasB {
 			d = showDelta(r.Delta(), r.Unit)
 		}
-		verdict := ""
-		switch v := r.Verdict(); v {
-		case timeline.VerdictBetter, timeline.VerdictWorse:
-			verdict = v.String()
+		verdict := r.Verdict().String()
+		if r.Verdict() == compare.VerdictSame && r.Better == compare.BetterNeither {
+			verdict = ""
 		}
-		t.add("  "+r.Name, va, vb, d, showRelative(r), verdict)
+		t.add("  "+r.Name, va, vb, d, showRelative(r), verdict, r.Key)
 	}
-	b.WriteString("\n")
-	if err := writeString(w, b.String()); err != nil {
+	if err := writeString(w, "\n"); err != nil {
 		return err
 	}
-	if err := t.write(w, true); err != nil {
-		return err
-	}
-	for _, h := range []*timeline.Histogram{&c.GCPauses, &c.ThreadRuns} {
-		if err := writeHistogramText(w, h); err != nil {
-			return err
-		}
-	}
-	return nil
+	return t.write(w, true)
 }
 
 func writeString(w io.Writer, s string) error {
@@ -189,7 +301,7 @@ func writeString(w io.Writer, s string) error {
 
 // writeHistogramText prints a distribution: per bin, its range and the
 // counts of A and B with bars scaled to the larger count.
-func writeHistogramText(w io.Writer, h *timeline.Histogram) error {
+func writeHistogramText(w io.Writer, h *compare.Histogram) error {
 	if len(h.Edges) < 2 {
 		return writeString(w, fmt.Sprintf("\n%s: none\n", h.Title))
 	}
@@ -213,19 +325,39 @@ func writeHistogramText(w io.Writer, h *timeline.Histogram) error {
 	for hi > lo && h.A[hi-1] == 0 && h.B[hi-1] == 0 {
 		hi--
 	}
-	top := 1
-	for i := lo; i < hi; i++ {
-		top = max(top, h.A[i], h.B[i])
+	// Runs with different counts are compared as shares of their counts:
+	// the bars are fractions, the counts printed beside them.
+	same := h.SameCounts()
+	value := func(k, i int) float64 {
+		if same {
+			return float64([][]int{h.A, h.B}[k][i])
+		}
+		return []func(int) float64{h.FractionA, h.FractionB}[k](i)
 	}
-	bar := func(n int, ch string) string {
-		k := (n*20 + top - 1) / top
+	top := 1e-300
+	for i := lo; i < hi; i++ {
+		top = max(top, value(0, i), value(1, i))
+	}
+	bar := func(v float64, ch string) string {
+		k := int(math.Ceil(v * 20 / top))
 		return strings.Repeat(ch, k) + strings.Repeat(" ", 20-k)
+	}
+	cell := func(n int, total int) string {
+		if same {
+			return fmt.Sprint(n)
+		}
+		return fmt.Sprintf("%d (%.1f%%)", n, 100*float64(n)/float64(max(total, 1)))
+	}
+	if !same {
+		if err := writeString(w, "  (the runs have different counts: bars are each run's share)\n"); err != nil {
+			return err
+		}
 	}
 	t := &table{}
 	t.add("", "A", "", "B", "")
 	for i := lo; i < hi; i++ {
 		t.add(fmt.Sprintf("%s – %s", timeline.FormatDuration(h.Edges[i]), timeline.FormatDuration(h.Edges[i+1])),
-			fmt.Sprint(h.A[i]), bar(h.A[i], "#"), fmt.Sprint(h.B[i]), bar(h.B[i], "="))
+			cell(h.A[i], h.TotalA), bar(value(0, i), "#"), cell(h.B[i], h.TotalB), bar(value(1, i), "="))
 	}
 	return t.write(w, true)
 }
@@ -237,10 +369,16 @@ type jsonRun struct {
 	Args    []string `json:"args"`
 	RTS     string   `json:"rts"`
 	Status  string   `json:"status"`
+	// Offset and Reason say where and why a partial run's log ends.
+	Offset *int64 `json:"offset,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// TimeFaults counts events with impossible timestamps.
+	TimeFaults int64 `json:"time_faults,omitempty"`
 }
 
 // jsonRow is one row of the JSON comparison; values a run lacks are null.
 type jsonRow struct {
+	Key      string   `json:"key"`
 	Group    string   `json:"group"`
 	Name     string   `json:"name"`
 	Unit     string   `json:"unit"`
@@ -262,6 +400,10 @@ type jsonHistogram struct {
 	TotalB  int      `json:"total_b"`
 	SumANS  uint64   `json:"sum_a_ns"`
 	SumBNS  uint64   `json:"sum_b_ns"`
+	// FractionA and FractionB are each bin's share of its run's count
+	// (what a picture of runs with different counts draws).
+	FractionA []float64 `json:"fraction_a"`
+	FractionB []float64 `json:"fraction_b"`
 	// QuantilesA and QuantilesB are the median, 90th and 99th percentiles
 	// and maximum (ns).
 	QuantilesA jsonQuantiles `json:"quantiles_a"`
@@ -277,18 +419,31 @@ type jsonQuantiles struct {
 }
 
 // writeCompareJSON prints the comparison as one JSON object.
-func writeCompareJSON(w io.Writer, runs [2]*timeline.Run, c *timeline.Comparison) error {
+func writeCompareJSON(w io.Writer, runs [2]*compare.Run, c *compare.Comparison, covered *compare.Covered) error {
+	type jsonCovered struct {
+		FromANS  uint64    `json:"from_a_ns"`
+		FromBNS  uint64    `json:"from_b_ns"`
+		LengthNS uint64    `json:"length_ns"`
+		Rows     []jsonRow `json:"rows"`
+	}
 	out := struct {
 		A          jsonRun         `json:"a"`
 		B          jsonRun         `json:"b"`
+		Partial    bool            `json:"partial"`
+		Threshold  float64         `json:"threshold"`
 		Rows       []jsonRow       `json:"rows"`
 		Histograms []jsonHistogram `json:"histograms"`
-	}{Rows: []jsonRow{}}
+		Covered    *jsonCovered    `json:"covered,omitempty"`
+	}{Rows: jsonRows(c), Partial: c.Partial, Threshold: c.Threshold}
 	for i, r := range runs {
 		s := &r.Summary
-		jr := jsonRun{Name: r.Name, Program: s.Program, Args: s.Args, RTS: s.RTS, Status: s.Status.State.String()}
+		jr := jsonRun{Name: r.Name, Program: s.Program, Args: s.Args, RTS: s.RTS, Status: s.Status.State.String(), TimeFaults: s.TimeFaults.Count}
 		if jr.Args == nil {
 			jr.Args = []string{}
+		}
+		if r.Partial() {
+			off := s.Status.Offset
+			jr.Offset, jr.Reason = &off, s.Status.Reason
 		}
 		if i == 0 {
 			out.A = jr
@@ -296,9 +451,32 @@ func writeCompareJSON(w io.Writer, runs [2]*timeline.Run, c *timeline.Comparison
 			out.B = jr
 		}
 	}
+	if covered != nil {
+		out.Covered = &jsonCovered{FromANS: covered.FromA, FromBNS: covered.FromB, LengthNS: covered.Length, Rows: jsonRows(covered.Comparison)}
+	}
+	for _, h := range []*compare.Histogram{&c.GCPauses, &c.ThreadRuns} {
+		jh := jsonHistogram{Title: h.Title, EdgesNS: h.Edges, A: h.A, B: h.B, TotalA: h.TotalA, TotalB: h.TotalB, SumANS: h.SumA, SumBNS: h.SumB,
+			QuantilesA: jsonQuantiles(h.QuantA), QuantilesB: jsonQuantiles(h.QuantB), FractionA: []float64{}, FractionB: []float64{}}
+		if jh.EdgesNS == nil {
+			jh.EdgesNS, jh.A, jh.B = []uint64{}, []int{}, []int{}
+		}
+		for i := range h.A {
+			jh.FractionA = append(jh.FractionA, h.FractionA(i))
+			jh.FractionB = append(jh.FractionB, h.FractionB(i))
+		}
+		out.Histograms = append(out.Histograms, jh)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// jsonRows returns the comparison's rows for JSON.
+func jsonRows(c *compare.Comparison) []jsonRow {
+	rows := []jsonRow{}
 	ptr := func(v float64) *float64 { return &v }
 	for _, r := range c.Rows {
-		jr := jsonRow{Group: r.Group, Name: r.Name, Unit: r.Unit.String(), Better: r.Better.String(), Verdict: r.Verdict().String()}
+		jr := jsonRow{Key: r.Key, Group: r.Group, Name: r.Name, Unit: r.Unit.String(), Better: r.Better.String(), Verdict: r.Verdict().String()}
 		if r.HasA {
 			jr.A = ptr(r.A)
 		}
@@ -311,17 +489,7 @@ func writeCompareJSON(w io.Writer, runs [2]*timeline.Run, c *timeline.Comparison
 		if rel, ok := r.Relative(); ok {
 			jr.Relative = ptr(rel)
 		}
-		out.Rows = append(out.Rows, jr)
+		rows = append(rows, jr)
 	}
-	for _, h := range []*timeline.Histogram{&c.GCPauses, &c.ThreadRuns} {
-		jh := jsonHistogram{Title: h.Title, EdgesNS: h.Edges, A: h.A, B: h.B, TotalA: h.TotalA, TotalB: h.TotalB, SumANS: h.SumA, SumBNS: h.SumB,
-			QuantilesA: jsonQuantiles(h.QuantA), QuantilesB: jsonQuantiles(h.QuantB)}
-		if jh.EdgesNS == nil {
-			jh.EdgesNS, jh.A, jh.B = []uint64{}, []int{}, []int{}
-		}
-		out.Histograms = append(out.Histograms, jh)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return rows
 }

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"image"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
@@ -18,23 +19,23 @@ import (
 type compareRender struct {
 	files         []string
 	out           string
-	align         string // "start" or "marker:TEXT"
+	align         string // see compare.ParseAlign
 	view          string
 	width, height int
 	scale         float64
 	// from and to select a stretch of the shared time scale (to = 0: the
-	// end); see timeline.CompareSpan.
+	// end); see timeline.Viewport.
 	from, to uint64
 	dark     bool // colours for a dark background
 }
 
 // runRenderCompare implements `hecscope render --compare A B -o out.png
-// [--align start|marker:TEXT] [--from T] [--to T] [--view V] [--width W]
+// [--align start|marker:TEXT|span:LABEL|offset:T] [--from T] [--to T] [--view V] [--width W]
 // [--height H] [--scale S]`: both runs' timelines stacked on one time axis
 // with the table of differences, the two distributions and the two heaps
 // on one scale. --from and --to select a stretch of the shared time scale:
-// the runs' own time when they are aligned at the start; aligned at a
-// marker, the time of the run whose marker comes later. fs is the render
+// the runs' own time when they are aligned at the start; otherwise, the
+// time of the run whose alignment point comes later. fs is the render
 // command's parsed flags (for --from and --to, and to tell whether
 // --height was given: without it the comparison is 3/4 as high as wide).
 func runRenderCompare(fs *flag.FlagSet, c compareRender) int {
@@ -63,10 +64,10 @@ func runRenderCompare(fs *flag.FlagSet, c compareRender) int {
 			return renderCompareUsage("--to must be after --from")
 		}
 	}
-	if c.align != "start" && !strings.HasPrefix(c.align, "marker:") {
-		return renderCompareUsage(fmt.Sprintf("--align %q: want start or marker:TEXT", c.align))
-	}
 	img, err := drawComparison(c)
+	if errors.Is(err, compare.ErrAlignSpec) {
+		return renderCompareUsage("--align: " + err.Error())
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -78,7 +79,7 @@ func runRenderCompare(fs *flag.FlagSet, c compareRender) int {
 
 // renderCompareUsage reports a usage error of render --compare; exit code 2.
 func renderCompareUsage(msg string) int {
-	fmt.Fprintf(os.Stderr, "hecscope render: %s\nusage: hecscope render --compare A B -o out.png [--align start|marker:TEXT] [--from T] [--to T] [--view V] [--width W] [--height H] [--scale S]\n", msg)
+	fmt.Fprintf(os.Stderr, "hecscope render: %s\nusage: hecscope render --compare A B -o out.png [--align start|marker:TEXT|span:LABEL|offset:T] [--from T] [--to T] [--view V] [--width W] [--height H] [--scale S]\n", msg)
 	return 2
 }
 
@@ -90,7 +91,7 @@ func fail(err error) int {
 
 // runHeap is a run with its heap counters, decoded in the same pass.
 type runHeap struct {
-	run  *timeline.Run
+	run  *compare.Run
 	heap *heapview.Heap
 }
 
@@ -119,13 +120,13 @@ func loadRunHeap(path string) (runHeap, error) {
 	}
 	h, _ := hc.Result()
 	return runHeap{
-		run:  &timeline.Run{Name: filepath.Base(path), Summary: z.Summary(f.Header(), st), Model: b.Snapshot()},
+		run:  &compare.Run{Name: filepath.Base(path), Summary: z.Summary(f.Header(), st), Model: b.Snapshot(), Path: path},
 		heap: h,
 	}, nil
 }
 
 // drawComparison loads both runs and draws the comparison picture
-// (heapview.RenderComparison).
+// (compare.RenderWithHeaps).
 func drawComparison(c compareRender) (*image.RGBA, error) {
 	var runs [2]runHeap
 	for i, path := range c.files {
@@ -136,21 +137,10 @@ func drawComparison(c compareRender) (*image.RGBA, error) {
 		runs[i] = r
 	}
 	a, b := runs[0].run, runs[1].run
-	opt := timeline.CompareOptions{View: c.view, Width: c.width, Scale: c.scale, From: c.from, To: c.to, Dark: c.dark}
-	if text, ok := strings.CutPrefix(c.align, "marker:"); ok {
-		var okA, okB bool
-		opt.AlignA, okA = timeline.FindMarker(a.Model, text)
-		opt.AlignB, okB = timeline.FindMarker(b.Model, text)
-		if !okA || !okB {
-			missing := c.files[0]
-			if okA {
-				missing = c.files[1]
-			}
-			return nil, fmt.Errorf("%s: no marker matching %q", missing, text)
-		}
-		opt.AlignLabel = fmt.Sprintf("aligned at marker %q (A %s, B %s)", text,
-			timeline.FormatDuration(opt.AlignA), timeline.FormatDuration(opt.AlignB))
+	al, err := compare.ParseAlign(c.align, a, b)
+	if err != nil {
+		return nil, err
 	}
-	opt.Height = c.height
-	return heapview.RenderComparison(a, b, runs[0].heap, runs[1].heap, timeline.Compare(a, b), opt)
+	opt := compare.PictureOptions{View: c.view, Width: c.width, Height: c.height, Scale: c.scale, Align: al, From: c.from, To: c.to, Dark: c.dark}
+	return compare.RenderWithHeaps(a, b, runs[0].heap, runs[1].heap, compare.Compare(a, b, compare.Options{}), opt)
 }

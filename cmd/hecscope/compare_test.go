@@ -22,8 +22,8 @@ func TestCompareJSONMatchesSummaries(t *testing.T) {
 	var c struct {
 		A, B struct{ Name, Program string }
 		Rows []struct {
-			Group, Name, Unit, Better, Verdict string
-			A, B, Delta, Relative              *float64
+			Key, Group, Name, Unit, Better, Verdict string
+			A, B, Delta, Relative                   *float64
 		}
 		Histograms []struct {
 			Title   string
@@ -51,20 +51,21 @@ func TestCompareJSONMatchesSummaries(t *testing.T) {
 	}
 	// Rows checked against summary fields (dotted paths).
 	fields := map[string]string{
-		"Wall time":        "duration_ns",
-		"Mutator time":     "mutator_ns",
-		"GC time":          "gc_ns",
-		"Productivity":     "productivity",
-		"Collections":      "gc_count",
-		"Longest pause":    "gc_max_pause_ns",
-		"Allocated":        "allocated_bytes",
-		"Max heap size":    "max_heap_size",
-		"Max live":         "max_heap_live",
-		"Threads created":  "threads",
-		"HECs":             "capabilities",
-		"Sparks created":   "sparks.created",
-		"Sparks converted": "sparks.converted",
-		"Sparks fizzled":   "sparks.fizzled",
+		"wall":                       "duration_ns",
+		"mutator":                    "mutator_ns",
+		"gc":                         "gc_ns",
+		"productivity":               "productivity",
+		"gc_collections_threadscope": "gc_count",
+		"gc_collections_rts":         "gc_reported",
+		"gc_max_pause_threadscope":   "gc_max_pause_ns",
+		"allocated":                  "allocated_bytes",
+		"max_heap":                   "max_heap_size",
+		"max_live":                   "max_heap_live",
+		"threads":                    "threads",
+		"hecs":                       "capabilities",
+		"sparks.created":             "sparks.created",
+		"sparks.converted":           "sparks.converted",
+		"sparks.fizzled":             "sparks.fizzled",
 	}
 	lookup := func(m map[string]any, path string) (float64, bool) {
 		var v any = m
@@ -80,7 +81,7 @@ func TestCompareJSONMatchesSummaries(t *testing.T) {
 	}
 	seen := 0
 	for _, r := range c.Rows {
-		path, ok := fields[r.Name]
+		path, ok := fields[r.Key]
 		if !ok {
 			continue
 		}
@@ -107,7 +108,7 @@ func TestCompareTextAndUsage(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"A: parwork-N1.eventlog", "Wall time", "Productivity", "HEC 1 running", "GC pauses (A: ", "worse", "better"} {
+	for _, want := range []string{"A: parwork-N1.eventlog", "Wall time", "Productivity", "HEC 1 running", "GC pauses (every collection: first HEC in GC to last out) (A: 90", "worse", "better"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q:\n%s", want, out)
 		}
@@ -150,7 +151,7 @@ func TestRenderCompare(t *testing.T) {
 	}{
 		{[]string{"render", "--compare", parwork + "N1.eventlog", "-o", out}, 2, "two eventlogs"},
 		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--align", "middle"}, 2, "--align"},
-		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--align", "marker:no such"}, 1, "no marker matching"},
+		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--align", "marker:no such"}, 1, "has no marker"},
 		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog"}, 2, "-o out.png"},
 		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--from", "30ms", "--to", "20ms"}, 2, "--to must be after --from"},
 		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--from", "soon"}, 2, "usage"},
@@ -223,5 +224,96 @@ func TestCompareDamagedLogs(t *testing.T) {
 	}
 	if code, _, errOut := hecscope(t, "render", "--compare", parwork+"N1.eventlog", truncated, "-o", outPNG); code != 0 {
 		t.Errorf("render truncated: exit %d, %q", code, errOut)
+	}
+}
+
+// TestCompareFailIf: --fail-if exits 3 when a limit is crossed and says
+// which, 0 when none is; a limit it cannot read is a usage error (2).
+func TestCompareFailIf(t *testing.T) {
+	a, b := parwork+"N1.eventlog", parwork+"N2.eventlog"
+	// N2's wall time is 39.5 % above N1's; its phase-2 p90 1024 % above.
+	code, _, errs := hecscope(t, "compare", "--fail-if", "wall>+5%", "--fail-if", "span:phase-2.p90>+10%", a, b)
+	if code != 3 || !strings.Contains(errs, "wall>+5% crossed: Wall time changed by +39.5%") ||
+		!strings.Contains(errs, "span:phase-2.p90>+10% crossed") {
+		t.Errorf("crossed limits: exit %d, stderr %q", code, errs)
+	}
+	code, out, errs := hecscope(t, "compare", "--json", "--fail-if", "wall>+50%", "--fail-if", "productivity<-5pp", "--fail-if", "gc_max_pause>+10ms", a, b)
+	if code != 0 || !strings.Contains(errs, "wall>+50% within") || !strings.Contains(out, `"key": "gc_max_pause"`) {
+		t.Errorf("limits within: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := hecscope(t, "compare", "--fail-if", "no_such_row>+1%", a, b); code != 3 || !strings.Contains(errs, `no row "no_such_row"`) {
+		t.Errorf("unknown key: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := hecscope(t, "compare", "--fail-if", "wall+5%", a, b); code != 2 || !strings.Contains(errs, "KEY>CHANGE") {
+		t.Errorf("unreadable limit: exit %d, stderr %q", code, errs)
+	}
+	if code, _, _ := hecscope(t, "compare", "--fail-if", "wall>+5%", a, "/nonexistent.eventlog"); code != 1 {
+		t.Errorf("missing file with a limit: exit %d, want 1", code)
+	}
+}
+
+// TestComparePartialRunCLI: a truncated run compared with a complete one:
+// every output says the run's status, gives no verdict, and offers the
+// comparison over the time both cover; the picture draws too.
+func TestComparePartialRunCLI(t *testing.T) {
+	data, err := os.ReadFile(parwork + "N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.eventlog")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := hecscope(t, "compare", parwork+"N2.eventlog", cut)
+	if code != 0 || !strings.Contains(out, "(partial run)") || !strings.Contains(out, "No verdicts on the whole runs") ||
+		!strings.Contains(out, "Over the time both runs cover") || strings.Count(out, " partial ") < 10 {
+		t.Errorf("text: exit %d\n%s", code, out)
+	}
+	code, out, _ = hecscope(t, "compare", "--json", parwork+"N2.eventlog", cut)
+	var j struct {
+		B       struct{ Status string }
+		Partial bool
+		Rows    []struct{ Key, Verdict string }
+		Covered *struct {
+			LengthNS uint64 `json:"length_ns"`
+			Rows     []struct{ Key, Verdict string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
+		t.Fatalf("json: exit %d, %v", code, err)
+	}
+	if j.B.Status != "truncated" || !j.Partial || j.Covered == nil || j.Covered.LengthNS == 0 {
+		t.Errorf("json: %+v", j)
+	}
+	for _, r := range j.Rows {
+		if r.Verdict == "better" || r.Verdict == "worse" {
+			t.Errorf("json row %s: %s on a partial run", r.Key, r.Verdict)
+		}
+	}
+	png := filepath.Join(t.TempDir(), "cmp.png")
+	if code, _, errs := hecscope(t, "render", "--compare", parwork+"N2.eventlog", cut, "-o", png); code != 0 {
+		t.Errorf("render --compare of a partial run: exit %d %s", code, errs)
+	}
+}
+
+// TestCompareAlign: --align lines the runs up at a marker, a span's start
+// or an offset, and compares them over the time both cover from there.
+func TestCompareAlign(t *testing.T) {
+	a, b := parwork+"N1.eventlog", parwork+"N2.eventlog"
+	for _, spec := range []string{"marker:round 3", "span:phase-2", "offset:10ms", "offset:-5ms"} {
+		code, out, errs := hecscope(t, "compare", "--align", spec, a, b)
+		if code != 0 || !strings.Contains(out, "Over the time both runs cover") {
+			t.Errorf("--align %s: exit %d %s\n%s", spec, code, errs, out)
+		}
+		png := filepath.Join(t.TempDir(), "cmp.png")
+		if code, _, errs := hecscope(t, "render", "--compare", a, b, "--align", spec, "-o", png); code != 0 {
+			t.Errorf("render --compare --align %s: exit %d %s", spec, code, errs)
+		}
+	}
+	if code, _, _ := hecscope(t, "compare", "--align", "middle", a, b); code != 2 {
+		t.Errorf("--align middle: exit %d, want 2", code)
+	}
+	if code, _, errs := hecscope(t, "compare", "--align", "span:no such", a, b); code != 1 || !strings.Contains(errs, "has no span") {
+		t.Errorf("--align span:no such: exit %d %q", code, errs)
 	}
 }

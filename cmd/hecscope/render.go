@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -67,7 +69,7 @@ func runRender(args []string) int {
 	bands := fs.Int("bands", 0, "heap view: bands to name before OTHER (default 15)")
 	sortBy := fs.String("sort", "size", "heap view: band order, size, name or growth")
 	compare := fs.Bool("compare", false, "draw two eventlogs A B stacked for comparison")
-	align := fs.String("align", "start", "with --compare: align the runs at the start or at marker:TEXT")
+	align := fs.String("align", "start", "with --compare: where to line the runs up: start, marker:TEXT, span:LABEL or offset:T")
 	dark := fs.Bool("dark", false, "colours for a dark background")
 	usage := func(msg string) int {
 		if msg != "" {
@@ -121,6 +123,12 @@ func runRender(args []string) int {
 		return usage("--width and --height must be in 64..16384")
 	}
 	img, err := draw(files[0], o)
+	if errors.Is(err, errNoEvents) {
+		// A log of a program that crashed before writing an event: a
+		// picture that says so.
+		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+		img, err = noEventsPicture(err.Error(), o), nil
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 		return 1
@@ -181,7 +189,13 @@ func loadTimeline(path string, o renderOptions) (m *timeline.Model, nalive int, 
 	case ingest.StateTruncated:
 		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; rendering what is there\n", path, st)
 	}
+	if r.TimeFaults.Count > 0 {
+		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; drawn at a time inside their block\n", path, r.TimeFaults)
+	}
 	m = r.Overview()
+	if r.Events == 0 {
+		return nil, 0, fmt.Errorf("%s: %w (%s)", path, errNoEvents, r.Status)
+	}
 	to := o.to
 	if to == 0 {
 		to = m.End
@@ -200,6 +214,21 @@ func loadTimeline(path string, o renderOptions) (m *timeline.Model, nalive int, 
 		}
 	}
 	return m, nalive, nil
+}
+
+// errNoEvents is the error of a log that holds a header and no event.
+var errNoEvents = errors.New("no events: the log holds its header only")
+
+// noEventsPicture draws a picture of o's size that says msg: what render
+// writes for a log without events.
+func noEventsPicture(msg string, o renderOptions) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, o.width, o.height))
+	c := paint.NewRaster(img)
+	th := paint.ThemeFor(o.dark)
+	c.Fill(img.Bounds(), th.Background)
+	face := paint.FaceFor(paint.Regular, 14, o.scale)
+	paint.TextCentered(c, face, face.Fit(msg, o.width-16), float64(o.width)/2, float64(o.height)/2, th.Text)
+	return img
 }
 
 // threadRows returns the ids of the first n threads, in order of first

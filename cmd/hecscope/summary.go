@@ -86,6 +86,9 @@ func report(name string, s timeline.Summary, err error, asJSON bool, stdout, std
 		fmt.Fprintf(stderr, "hecscope: %s: writing summary: %v\n", name, err)
 		return 1
 	}
+	if s.TimeFaults.Count > 0 {
+		fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, s.TimeFaults)
+	}
 	switch s.Status.State {
 	case ingest.StateCorrupt:
 		fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, s.Status)
@@ -94,6 +97,37 @@ func report(name string, s timeline.Summary, err error, asJSON bool, stdout, std
 		fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, s.Status)
 	}
 	return 0
+}
+
+// jsonTimeFaults is the JSON report's account of events with impossible
+// timestamps.
+type jsonTimeFaults struct {
+	Count int64           `json:"count"`
+	First []jsonTimeFault `json:"first"`
+}
+
+// jsonTimeFault is one event whose timestamp lay outside its block's range.
+type jsonTimeFault struct {
+	Offset       int64  `json:"offset"`
+	Type         uint16 `json:"type"`
+	Kind         string `json:"kind"`
+	TimeNS       uint64 `json:"time_ns"`
+	GivenNS      uint64 `json:"given_ns"`
+	BlockStartNS uint64 `json:"block_start_ns"`
+	BlockEndNS   uint64 `json:"block_end_ns"`
+}
+
+// timeFaultsJSON returns tf for the JSON report, nil if there are none.
+func timeFaultsJSON(tf ingest.TimeFaults) *jsonTimeFaults {
+	if tf.Count == 0 {
+		return nil
+	}
+	j := &jsonTimeFaults{Count: tf.Count, First: []jsonTimeFault{}}
+	for _, f := range tf.First {
+		j.First = append(j.First, jsonTimeFault{Offset: f.Offset, Type: f.Type, Kind: f.Kind.String(), TimeNS: f.Time,
+			GivenNS: f.Given, BlockStartNS: f.BlockStart, BlockEndNS: f.BlockEnd})
+	}
+	return j
 }
 
 // jsonSparks is the spark counts object of the JSON report.
@@ -134,6 +168,7 @@ type jsonSummary struct {
 	Status         string            `json:"status"`
 	Offset         *int64            `json:"offset,omitempty"`
 	Reason         string            `json:"reason,omitempty"`
+	TimeFaults     *jsonTimeFaults   `json:"time_faults,omitempty"`
 	Program        string            `json:"program"`
 	Args           []string          `json:"args"`
 	Env            []string          `json:"env,omitempty"`
@@ -212,6 +247,7 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 	if !s.StartWall.IsZero() {
 		j.StartWall = s.StartWall.Format(time.RFC3339Nano)
 	}
+	j.TimeFaults = timeFaultsJSON(s.TimeFaults)
 	j.GCGenerations = append(j.GCGenerations, genJSON(s.GC.Total))
 	for _, g := range s.GC.Gens {
 		j.GCGenerations = append(j.GCGenerations, genJSON(g))
@@ -251,6 +287,9 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 
 	row("File:", name)
 	row("Status:", s.Status.String())
+	if s.TimeFaults.Count > 0 {
+		row("Impossible times:", s.TimeFaults.String()+"; such events are taken at a time inside their block")
+	}
 	row("Program:", unknown(s.Program))
 	row("Arguments:", strings.Join(s.Args, " "))
 	row("RTS:", unknown(s.RTS))

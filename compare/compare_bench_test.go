@@ -1,4 +1,4 @@
-package timeline
+package compare
 
 import (
 	"os"
@@ -22,7 +22,7 @@ func BenchmarkCompare(b *testing.B) {
 	a, c := benchRuns(b)
 	b.ResetTimer()
 	for b.Loop() {
-		Compare(a, c)
+		Compare(a, c, Options{})
 	}
 }
 
@@ -30,10 +30,10 @@ func BenchmarkCompare(b *testing.B) {
 // whole runs (what the compare window draws on every zoom step).
 func BenchmarkRenderCompare(b *testing.B) {
 	a, c := benchRuns(b)
-	cmp := Compare(a, c)
+	cmp := Compare(a, c, Options{})
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := RenderCompare(a, c, cmp, CompareOptions{Width: 1600, Height: 1200}); err != nil {
+		if _, err := Render(a, c, cmp, PictureOptions{Width: 1600, Height: 1200}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -43,12 +43,12 @@ func BenchmarkRenderCompare(b *testing.B) {
 // hundredth of the runs.
 func BenchmarkRenderCompareZoomed(b *testing.B) {
 	a, c := benchRuns(b)
-	cmp := Compare(a, c)
-	sp := CompareOptions{}.Span(a.Model.End, c.Model.End)
+	cmp := Compare(a, c, Options{})
+	sp := PictureOptions{}.Viewport(a.Model.End, c.Model.End)
 	sp = sp.Zoom(0.01, sp.Length()/2)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := RenderCompare(a, c, cmp, CompareOptions{Width: 1600, Height: 1200, From: sp.From, To: sp.To}); err != nil {
+		if _, err := Render(a, c, cmp, PictureOptions{Width: 1600, Height: 1200, From: sp.From, To: sp.To}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,8 +1,12 @@
-package timeline
+package compare
 
 import (
+	"math"
 	"os"
 	"testing"
+	"time"
+
+	"github.com/hecscope/hecscope/timeline"
 )
 
 // readRunFile reads a run from a test log, skipping the test if it is absent.
@@ -20,15 +24,13 @@ func readRunFile(t testing.TB, path, name string) *Run {
 	return r
 }
 
-func rowByName(t *testing.T, c *Comparison, name string) DiffRow {
+func rowByKey(t *testing.T, c *Comparison, key string) Row {
 	t.Helper()
-	for _, r := range c.Rows {
-		if r.Name == name {
-			return r
-		}
+	if r := c.Row(key); r != nil {
+		return *r
 	}
-	t.Fatalf("no row %q", name)
-	return DiffRow{}
+	t.Fatalf("no row %q", key)
+	return Row{}
 }
 
 // TestCompareParworkN1N2 compares the same workload run with -N1 and -N2:
@@ -37,11 +39,11 @@ func TestCompareParworkN1N2(t *testing.T) {
 	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
 	b := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
 	// The summary inside the run is Summarize's.
-	if want := summarizeFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog"); want.TotalNS != b.Summary.TotalNS ||
+	if want, _ := timeline.SummarizeFile("../testdata/ghc-9.0.2/parwork-N2.eventlog"); want.TotalNS != b.Summary.TotalNS ||
 		want.GC.Total != b.Summary.GC.Total || want.Heap != b.Summary.Heap || want.Sparks.Total != b.Summary.Sparks.Total {
 		t.Fatalf("ReadRun summary differs from Summarize")
 	}
-	c := Compare(a, b)
+	c := Compare(a, b, Options{})
 	if c.A != "N1" || c.B != "N2" {
 		t.Errorf("names %q, %q", c.A, c.B)
 	}
@@ -50,23 +52,23 @@ func TestCompareParworkN1N2(t *testing.T) {
 		name   string
 		va, vb float64
 	}{
-		{"Wall time", f(sa.TotalNS), f(sb.TotalNS)},
-		{"Mutator time", f(sa.MutatorNS), f(sb.MutatorNS)},
-		{"GC time", f(sa.GC.Total.ElapsedNS), f(sb.GC.Total.ElapsedNS)},
-		{"Productivity", sa.Productivity, sb.Productivity},
-		{"Collections", float64(sa.GC.Total.Collections), float64(sb.GC.Total.Collections)},
-		{"Longest pause", f(sa.GC.Total.MaxPauseNS), f(sb.GC.Total.MaxPauseNS)},
-		{"Allocated", f(sa.Heap.Allocated), f(sb.Heap.Allocated)},
-		{"Max heap size", f(sa.Heap.MaxSize), f(sb.Heap.MaxSize)},
-		{"Max live", f(sa.Heap.MaxLive), f(sb.Heap.MaxLive)},
-		{"Sparks created", f(sa.Sparks.Total.Created), f(sb.Sparks.Total.Created)},
-		{"Sparks converted", f(sa.Sparks.Total.Converted), f(sb.Sparks.Total.Converted)},
-		{"Sparks fizzled", f(sa.Sparks.Total.Fizzled), f(sb.Sparks.Total.Fizzled)},
-		{"Threads created", f(sa.Threads), f(sb.Threads)},
-		{"HECs", float64(sa.Capabilities), float64(sb.Capabilities)},
+		{"wall", f(sa.TotalNS), f(sb.TotalNS)},
+		{"mutator", f(sa.MutatorNS), f(sb.MutatorNS)},
+		{"gc", f(sa.GC.Total.ElapsedNS), f(sb.GC.Total.ElapsedNS)},
+		{"productivity", sa.Productivity, sb.Productivity},
+		{"gc_collections_threadscope", float64(sa.GC.Total.Collections), float64(sb.GC.Total.Collections)},
+		{"gc_max_pause_threadscope", f(sa.GC.Total.MaxPauseNS), f(sb.GC.Total.MaxPauseNS)},
+		{"allocated", f(sa.Heap.Allocated), f(sb.Heap.Allocated)},
+		{"max_heap", f(sa.Heap.MaxSize), f(sb.Heap.MaxSize)},
+		{"max_live", f(sa.Heap.MaxLive), f(sb.Heap.MaxLive)},
+		{"sparks.created", f(sa.Sparks.Total.Created), f(sb.Sparks.Total.Created)},
+		{"sparks.converted", f(sa.Sparks.Total.Converted), f(sb.Sparks.Total.Converted)},
+		{"sparks.fizzled", f(sa.Sparks.Total.Fizzled), f(sb.Sparks.Total.Fizzled)},
+		{"threads", f(sa.Threads), f(sb.Threads)},
+		{"hecs", float64(sa.Capabilities), float64(sb.Capabilities)},
 	}
 	for _, d := range diffs {
-		r := rowByName(t, c, d.name)
+		r := rowByKey(t, c, d.name)
 		if !r.HasA || !r.HasB || r.A != d.va || r.B != d.vb || r.Delta() != d.vb-d.va {
 			t.Errorf("%s: row %+v delta %v, want A %v B %v delta %v", d.name, r, r.Delta(), d.va, d.vb, d.vb-d.va)
 		}
@@ -78,20 +80,20 @@ func TestCompareParworkN1N2(t *testing.T) {
 	if sa.Capabilities != 1 || sb.Capabilities != 2 {
 		t.Fatalf("capabilities %d, %d", sa.Capabilities, sb.Capabilities)
 	}
-	h1 := rowByName(t, c, "HEC 1 running")
+	h1 := rowByKey(t, c, "hec:1.running")
 	if h1.HasA || !h1.HasB || h1.Verdict() != VerdictMissing {
 		t.Errorf("HEC 1 row %+v", h1)
 	}
 	// Utilisation is the model's running time over the run.
 	d := b.Model.RangeTimes(0, b.Model.End)
-	if r := rowByName(t, c, "HEC 1 running"); r.B != float64(d[1][StateRunning])/float64(b.Model.End) || r.B <= 0 || r.B > 1 {
+	if r := rowByKey(t, c, "hec:1.running"); r.B != float64(d[1][timeline.StateRunning])/float64(b.Model.End) || r.B <= 0 || r.B > 1 {
 		t.Errorf("HEC 1 running %v", r.B)
 	}
 	// User spans: every label of either run has a row whose totals are the
 	// models'.
 	for _, run := range []*Run{a, b} {
 		for _, l := range run.Model.Labels {
-			r := rowByName(t, c, run.Model.String(l.Label)+" total")
+			r := rowByKey(t, c, "span:"+run.Model.String(l.Label)+".total")
 			v := r.A
 			if run == b {
 				v = r.B
@@ -132,31 +134,31 @@ func sum(v []int) int {
 	return n
 }
 
-func TestDiffRowVerdict(t *testing.T) {
+func TestRowVerdict(t *testing.T) {
 	cases := []struct {
-		r    DiffRow
+		r    Row
 		want Verdict
 	}{
-		{DiffRow{A: 10, B: 5, HasA: true, HasB: true, Better: BetterLower}, VerdictBetter},
-		{DiffRow{A: 10, B: 15, HasA: true, HasB: true, Better: BetterLower}, VerdictWorse},
-		{DiffRow{A: 0.5, B: 0.9, HasA: true, HasB: true, Better: BetterHigher}, VerdictBetter},
-		{DiffRow{A: 0.5, B: 0.1, HasA: true, HasB: true, Better: BetterHigher}, VerdictWorse},
-		{DiffRow{A: 3, B: 3, HasA: true, HasB: true, Better: BetterHigher}, VerdictSame},
-		{DiffRow{A: 3, B: 7, HasA: true, HasB: true, Better: BetterNeither}, VerdictSame},
-		{DiffRow{A: 3, HasA: true, Better: BetterLower}, VerdictMissing},
+		{Row{A: 10, B: 5, HasA: true, HasB: true, Better: BetterLower}, VerdictBetter},
+		{Row{A: 10, B: 15, HasA: true, HasB: true, Better: BetterLower}, VerdictWorse},
+		{Row{A: 0.5, B: 0.9, HasA: true, HasB: true, Better: BetterHigher}, VerdictBetter},
+		{Row{A: 0.5, B: 0.1, HasA: true, HasB: true, Better: BetterHigher}, VerdictWorse},
+		{Row{A: 3, B: 3, HasA: true, HasB: true, Better: BetterHigher}, VerdictSame},
+		{Row{A: 3, B: 7, HasA: true, HasB: true, Better: BetterNeither}, VerdictSame},
+		{Row{A: 3, HasA: true, Better: BetterLower}, VerdictMissing},
 	}
 	for i, c := range cases {
 		if got := c.r.Verdict(); got != c.want {
 			t.Errorf("case %d: %v, want %v", i, got, c.want)
 		}
 	}
-	if _, ok := (DiffRow{A: 0, B: 4, HasA: true, HasB: true}).Relative(); ok {
+	if _, ok := (Row{A: 0, B: 4, HasA: true, HasB: true}).Relative(); ok {
 		t.Error("relative change from 0")
 	}
-	if rel, ok := (DiffRow{A: 4, B: 3, HasA: true, HasB: true}).Relative(); !ok || rel != -0.25 {
+	if rel, ok := (Row{A: 4, B: 3, HasA: true, HasB: true}).Relative(); !ok || rel != -0.25 {
 		t.Errorf("relative %v", rel)
 	}
-	if d := (DiffRow{A: 4, HasA: true}).Delta(); d != 0 {
+	if d := (Row{A: 4, HasA: true}).Delta(); d != 0 {
 		t.Errorf("delta without B: %v", d)
 	}
 }
@@ -236,26 +238,49 @@ func TestQuantiles(t *testing.T) {
 func TestCompareDistributionRows(t *testing.T) {
 	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
 	b := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
-	c := Compare(a, b)
+	c := Compare(a, b, Options{})
 	qa, qb := quantiles(GCPauses(a.Model)), quantiles(GCPauses(b.Model))
 	for name, want := range map[string][2]uint64{
-		"GC pause median":  {qa.P50, qb.P50},
-		"GC pause p90":     {qa.P90, qb.P90},
-		"GC pause longest": {qa.Max, qb.Max},
+		"gc_pause.p50": {qa.P50, qb.P50},
+		"gc_pause.p90": {qa.P90, qb.P90},
+		"gc_max_pause": {qa.Max, qb.Max},
 	} {
-		r := rowByName(t, c, name)
+		r := rowByKey(t, c, name)
 		if r.Group != "Distributions" || r.A != f(want[0]) || r.B != f(want[1]) || !r.HasA || !r.HasB {
 			t.Errorf("%s: %+v, want %v", name, r, want)
 		}
 	}
-	if r := rowByName(t, c, "Thread run median"); r.Better != BetterNeither || r.A == 0 {
+	if r := rowByKey(t, c, "thread_run.p50"); r.Better != BetterNeither || r.A == 0 {
 		t.Errorf("thread run median %+v", r)
 	}
 	// Without models there are no distributions.
-	c2 := Compare(&Run{Summary: a.Summary}, &Run{Summary: b.Summary})
+	c2 := Compare(&Run{Summary: a.Summary}, &Run{Summary: b.Summary}, Options{})
 	for _, r := range c2.Rows {
 		if r.Group == "Distributions" || r.Group == "HECs" {
 			t.Errorf("row %q without models", r.Name)
 		}
+	}
+}
+
+// TestHistogramOfHugeDurations: durations near the largest a timestamp can
+// make (a flipped byte in a GC's end) are binned, in bounded time; the
+// bins' edges used to overflow, and logBin looped for ever.
+func TestHistogramOfHugeDurations(t *testing.T) {
+	done := make(chan Histogram, 1)
+	go func() {
+		done <- NewHistogram("pauses", []uint64{1000, math.MaxUint64}, []uint64{math.MaxUint64 - 1, math.MaxUint64})
+	}()
+	select {
+	case h := <-done:
+		if h.A[len(h.A)-1] != 1 || h.B[len(h.B)-1] != 2 {
+			t.Errorf("the huge durations are not in the last bin: %v %v (edges %v)", h.A, h.B, h.Edges)
+		}
+		for i := 1; i < len(h.Edges); i++ {
+			if h.Edges[i] < h.Edges[i-1] {
+				t.Fatalf("edges go down: %v", h.Edges)
+			}
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("NewHistogram of huge durations did not return")
 	}
 }

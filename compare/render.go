@@ -1,4 +1,4 @@
-package timeline
+package compare
 
 import (
 	"fmt"
@@ -7,41 +7,49 @@ import (
 	"image/draw"
 	"math"
 	"strings"
+
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/timeline"
 )
 
-// CompareOptions says how RenderCompare draws two runs.
-type CompareOptions struct {
-	// View is the timeline view drawn for each run (one of Views(); ""
-	// means "timeline").
+// PictureOptions says how Render draws two runs.
+type PictureOptions struct {
+	// View is the timeline view drawn for each run (one of
+	// timeline.Views(); "" means "timeline").
 	View string
 	// Width and Height are the image size in device pixels.
 	Width, Height int
 	// Scale is the device pixel ratio (0 means 1).
 	Scale float64
-	// AlignA and AlignB are the times (ns) of run A and run B drawn at the
-	// same x: both 0 aligns the runs at their start; the times of a marker
-	// (FindMarker) align them there.
-	AlignA, AlignB uint64
-	// AlignLabel describes the alignment in the picture ("" for the start).
-	AlignLabel string
+	// Align is where the runs are lined up (the zero Alignment: at their
+	// start).
+	Align Alignment
 	// From and To bound the part of the shared time scale shown (see
-	// CompareSpan); both 0 show both runs whole.
+	// timeline.Viewport); both 0 show both runs whole.
 	From, To uint64
 	// OmitTable leaves the table of differences out (for a viewer that
 	// shows it beside the picture): the distributions then sit side by
 	// side in a lower strip, leaving the timelines more room.
 	OmitTable bool
-	// Dark draws for dark surroundings (the Dark palette).
+	// Dark draws for dark surroundings.
 	Dark bool
+}
+
+// Viewport returns the shared time scale of the options for runs ending at
+// endA and endB.
+func (opt PictureOptions) Viewport(endA, endB uint64) timeline.Viewport {
+	return timeline.Viewport{AlignA: opt.Align.A, AlignB: opt.Align.B, EndA: endA, EndB: endB, From: opt.From, To: opt.To}
 }
 
 // Colours that tell the two runs and the verdicts apart.
 var (
-	ColourRunA   = color.RGBA{0x2a, 0x5c, 0xaa, 0xff} // run A: blue
-	ColourRunB   = color.RGBA{0xd9, 0x7a, 0x00, 0xff} // run B: amber
+	ColourA      = color.RGBA{0x2a, 0x5c, 0xaa, 0xff} // run A: blue
+	ColourB      = color.RGBA{0xd9, 0x7a, 0x00, 0xff} // run B: amber
 	ColourBetter = color.RGBA{0x1a, 0x8a, 0x3a, 0xff} // B improves on A
 	ColourWorse  = color.RGBA{0xc0, 0x28, 0x28, 0xff} // B is worse than A
-	ColourSame   = color.RGBA{0x70, 0x70, 0x70, 0xff} // no change, or neither good nor bad
+	ColourSame   = color.RGBA{0x70, 0x70, 0x70, 0xff} // no change beyond noise, or neither good nor bad
 )
 
 // VerdictColour returns the colour a comparison row's change is drawn in.
@@ -55,53 +63,99 @@ func VerdictColour(v Verdict) color.RGBA {
 	return ColourSame
 }
 
-// FindMarker returns the time of the earliest user marker of the run whose
-// text contains text (the first exact match wins over an earlier partial
-// one), and whether there is one.
-func FindMarker(m *Model, text string) (uint64, bool) {
-	var best, exact uint64
-	found, foundExact := false, false
-	try := func(in Instant) {
-		if in.Kind != InstantUserMarker {
-			return
-		}
-		s := m.String(int32(in.Arg))
-		if s == text && (!foundExact || in.Time < exact) {
-			exact, foundExact = in.Time, true
-		}
-		if strings.Contains(s, text) && (!found || in.Time < best) {
-			best, found = in.Time, true
+// partialWhy says which runs did not finish: "run A is truncated at byte
+// N".
+func partialWhy(c *Comparison) string {
+	var why []string
+	for _, r := range []struct {
+		tag string
+		st  ingest.Status
+	}{{"A", c.StatusA}, {"B", c.StatusB}} {
+		if r.st.State != ingest.StateComplete {
+			why = append(why, "run "+r.tag+" is "+r.st.String())
 		}
 	}
-	for c := range m.HECs {
-		h := &m.HECs[c]
-		for i := 0; i < h.NumInstants(); i++ {
-			try(h.Instant(i))
-		}
-	}
-	for i := 0; i < m.NumGlobalInstants(); i++ {
-		try(m.GlobalInstant(i))
-	}
-	if foundExact {
-		return exact, true
-	}
-	return best, found
+	return strings.Join(why, ", ")
 }
 
-// RenderCompare draws two runs for comparison: a headline of the main
+// pen draws the comparison's furniture: rectangles and text in one face.
+type pen struct {
+	img    *image.RGBA
+	c      *paint.Raster
+	face   *paint.Face
+	s      float64
+	w, h   int
+	gutter int
+	pal    timeline.Palette
+}
+
+func newPen(img *image.RGBA, s float64, dark bool) *pen {
+	b := img.Bounds()
+	return &pen{img: img, c: paint.NewRaster(img), face: paint.FaceFor(paint.Regular, 11, s), s: s, w: b.Dx(), h: b.Dy(),
+		gutter: min(int(110*s), b.Dx()/4), pal: timeline.PaletteFor(dark)}
+}
+
+// fill paints [x0, x1) × [y0, y1).
+func (r *pen) fill(x0, y0, x1, y1 int, c color.RGBA) { r.c.Fill(image.Rect(x0, y0, x1, y1), c) }
+
+// text draws s with its anchor (ax, ay: 0 left/top … 1 right/bottom of
+// the capitals) at (x, y).
+func (r *pen) text(s string, x, y, ax, ay float64, c color.RGBA) {
+	w := float64(r.face.Width(s))
+	r.c.Text(r.face, s, int(math.Round(x-ax*w)), int(math.Round(y+ay*float64(r.face.Ascent()))), c)
+}
+
+// textWidth returns how wide s is drawn.
+func (r *pen) textWidth(s string) float64 { return float64(r.face.Width(s)) }
+
+// fit cuts s to w pixels.
+func (r *pen) fit(s string, w float64) string { return r.face.Fit(s, int(math.Max(w, 0))) }
+
+// RenderWithHeaps draws the whole comparison picture of two runs: Render
+// (headline, stacked timelines, table, distributions) over the two heaps on
+// one byte scale (heapview.DrawCompare), which take a fifth of the height
+// when either run has heap counters. opt.Height is the height of the whole
+// picture. heapA and heapB may be nil.
+func RenderWithHeaps(a, b *Run, heapA, heapB *heapview.Heap, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
+	hasHeap := (heapA != nil && !heapA.Empty()) || (heapB != nil && !heapB.Empty())
+	if !hasHeap {
+		return Render(a, b, c, opt)
+	}
+	height := opt.Height
+	heapH := height / 5
+	opt.Height = height - heapH
+	top, err := Render(a, b, c, opt)
+	if err != nil {
+		return nil, err
+	}
+	img := image.NewRGBA(image.Rect(0, 0, opt.Width, height))
+	copy(img.Pix, top.Pix)
+	axA, axB := opt.Viewport(a.Model.End, b.Model.End).Axes(opt.Width, opt.Scale)
+	heap := img.SubImage(image.Rect(0, opt.Height, opt.Width, height)).(*image.RGBA)
+	err = heapview.DrawCompare(heap, [2]heapview.CompareRun{
+		{Name: "A", Heap: heapA, Axis: axA, Colour: ColourA},
+		{Name: "B", Heap: heapB, Axis: axB, Colour: ColourB},
+	}, opt.Dark)
+	if err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// Render draws two runs for comparison: a headline of the main
 // differences and a bar per run whose length is its wall time, split into
 // the HECs' running, GC and idle time; the two runs' timelines stacked on
 // one time scale (aligned at AlignA/AlignB); the table of differences
 // coloured better/worse; and the GC pause and thread run distributions of
 // both runs over the same bins. c is Compare(a, b); both runs need models.
-func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, error) {
+func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 	if opt.Width < 400 || opt.Height < 300 || opt.Width > 1<<14 || opt.Height > 1<<14 {
 		return nil, fmt.Errorf("rendering comparison: image size %dx%d out of range (400x300..16384)", opt.Width, opt.Height)
 	}
 	if a.Model == nil || b.Model == nil {
 		return nil, fmt.Errorf("rendering comparison: a run has no timeline model")
 	}
-	if a.Model.End < opt.AlignA || b.Model.End < opt.AlignB {
+	if a.Model.End < opt.Align.A || b.Model.End < opt.Align.B {
 		return nil, fmt.Errorf("rendering comparison: alignment time after the end of a run")
 	}
 	s := opt.Scale
@@ -109,7 +163,7 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 		s = 1
 	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
-	cr := newRenderer(img, nil, 0, 1, s, PaletteFor(opt.Dark))
+	cr := newPen(img, s, opt.Dark)
 	cr.fill(0, 0, cr.w, cr.h, cr.pal.Background)
 
 	// Furniture heights: headline and bars, then the two timelines, then the
@@ -125,31 +179,31 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 	}
 	heights := panelHeights(room, s, len(a.Model.HECs), len(b.Model.HECs))
 
-	axA, axB := CompareAxes(opt.Width, s, opt.Span(a.Model.End, b.Model.End))
+	axA, axB := opt.Viewport(a.Model.End, b.Model.End).Axes(opt.Width, s)
 	for i, run := range []*Run{a, b} {
 		ax := axA
 		if i == 1 {
 			ax = axB
 		}
 		panelH := heights[i]
-		panel, err := renderPanel(run.Model, opt.View, opt.Width, panelH, s, ax, PaletteFor(opt.Dark))
+		panel, err := timeline.RenderPanel(run.Model, opt.View, opt.Width, panelH, s, ax, timeline.PaletteFor(opt.Dark))
 		if err != nil {
 			return nil, fmt.Errorf("rendering comparison: run %s: %w", run.Name, err)
 		}
 		y := head + heights[0]*i
 		draw.Draw(img, panel.Bounds().Add(image.Pt(0, y)), panel, image.Point{}, draw.Src)
 		// A coloured tab on the left edge says which run the panel shows.
-		col, tag := ColourRunA, "A"
+		col, tag := ColourA, "A"
 		if i == 1 {
-			col, tag = ColourRunB, "B"
+			col, tag = ColourB, "B"
 		}
 		cr.fill(0, y+int(2*s), int(4*s), y+panelH-int(2*s), col)
 		// The name goes left of the panel's key, where the view draws nothing.
 		cr.text(tag+": "+cr.fit(run.Name, float64(cr.gutter)-24*s), 8*s, float64(y+panelH)-11*s, 0, 0.5, col)
 		cr.fill(0, y+panelH-1, cr.w, y+panelH, cr.pal.RowRule)
 	}
-	if opt.AlignLabel != "" {
-		cr.text(opt.AlignLabel, float64(cr.w)-8*s, float64(head)-6*s, 1, 0, ColourMarker)
+	if opt.Align.Label != "" {
+		cr.text(opt.Align.Label, float64(cr.w)-8*s, float64(head)-6*s, 1, 0, timeline.ColourMarker)
 	}
 
 	y0 := head + heights[0] + heights[1] + int(6*s)
@@ -170,145 +224,6 @@ func RenderCompare(a, b *Run, c *Comparison, opt CompareOptions) (*image.RGBA, e
 	return img, nil
 }
 
-// CompareSpan is the time scale two runs share in a comparison: shared
-// time s shows run A's time s − Lead() + AlignA and run B's time s − Lead()
-// + AlignB, so that the alignment points coincide at s = Lead(); it runs
-// from 0 to Length(), covering both runs whole. [From, To] is the part
-// shown (To = 0: up to Length()); zooming or panning it moves both runs
-// alike.
-type CompareSpan struct {
-	// AlignA and AlignB are the runs' aligned times (ns); EndA and EndB
-	// their ends.
-	AlignA, AlignB, EndA, EndB uint64
-	// From and To bound the visible shared time (ns).
-	From, To uint64
-}
-
-// minCompareView is the shortest visible span zooming reaches (ns).
-const minCompareView = 1000
-
-// Lead returns the longer of the runs' times before their alignment points.
-func (sp CompareSpan) Lead() uint64 {
-	return max(min(sp.AlignA, sp.EndA), min(sp.AlignB, sp.EndB))
-}
-
-// Length returns the shared time covering both runs whole (at least 1).
-func (sp CompareSpan) Length() uint64 {
-	a, b := min(sp.AlignA, sp.EndA), min(sp.AlignB, sp.EndB)
-	return max(sp.Lead()+max(sp.EndA-a, sp.EndB-b), 1)
-}
-
-// View returns the visible shared time, clamped to [0, Length()] and at
-// least a nanosecond long.
-func (sp CompareSpan) View() (from, to uint64) {
-	n := sp.Length()
-	from, to = min(sp.From, n-1), sp.To
-	if to == 0 || to > n {
-		to = n
-	}
-	if to <= from {
-		to = from + 1
-	}
-	return from, to
-}
-
-// Zoom returns the span zoomed by factor (< 1 zooms in) around shared time
-// at, which stays where it is on screen; the view stays inside the runs and
-// no shorter than a microsecond.
-func (sp CompareSpan) Zoom(factor float64, at uint64) CompareSpan {
-	from, to := sp.View()
-	n := float64(sp.Length())
-	if !(factor > 0) {
-		return sp
-	}
-	at = min(max(at, from), to)
-	width := math.Min(math.Max(float64(to-from)*factor, math.Min(minCompareView, n)), n)
-	left := float64(at) - float64(at-from)/float64(to-from)*width
-	left = math.Min(math.Max(left, 0), n-width)
-	sp.From, sp.To = uint64(left), uint64(left+width)
-	if sp.From == 0 && sp.To >= uint64(n) {
-		sp.To = 0
-	}
-	return sp
-}
-
-// Pan returns the span moved by delta ns of shared time (negative: to the
-// left), kept inside the runs.
-func (sp CompareSpan) Pan(delta float64) CompareSpan {
-	from, to := sp.View()
-	width := float64(to - from)
-	n := float64(sp.Length())
-	left := math.Min(math.Max(float64(from)+delta, 0), n-width)
-	sp.From, sp.To = uint64(left), uint64(left+width)
-	if sp.From == 0 && sp.To >= uint64(n) {
-		sp.To = 0
-	}
-	return sp
-}
-
-// comparePlot returns the plot's left pixel and width in an image width
-// pixels wide at scale s (as the timeline views lay it out).
-func comparePlot(width int, s float64) (gutter, plotW int) {
-	if !(s > 0) {
-		s = 1
-	}
-	gutter = min(int(110*s), width/4)
-	return gutter, max(width-gutter-int(8*s), 1)
-}
-
-// TimeAt returns the shared time at pixel x of a comparison picture width
-// pixels wide at scale s, clamped to the visible span.
-func (sp CompareSpan) TimeAt(x float64, width int, s float64) uint64 {
-	gutter, plotW := comparePlot(width, s)
-	from, to := sp.View()
-	f := math.Min(math.Max((x-float64(gutter))/float64(plotW), 0), 1)
-	return from + uint64(f*float64(to-from))
-}
-
-// PixelsPerNs returns how many pixels a ns of shared time takes in a
-// picture width pixels wide at scale s.
-func (sp CompareSpan) PixelsPerNs(width int, s float64) float64 {
-	_, plotW := comparePlot(width, s)
-	from, to := sp.View()
-	return float64(plotW) / float64(to-from)
-}
-
-// Span returns the shared time scale of the options for runs ending at
-// endA and endB.
-func (opt CompareOptions) Span(endA, endB uint64) CompareSpan {
-	return CompareSpan{AlignA: opt.AlignA, AlignB: opt.AlignB, EndA: endA, EndB: endB, From: opt.From, To: opt.To}
-}
-
-// CompareAxes returns the axes on which RenderCompare (and a heap chart
-// drawn under it) puts runs A and B in an image width pixels wide at scale
-// s: one ns is as wide in both, and time AlignA of A and time AlignB of B
-// fall on the same x. Each axis covers the part of its run inside the
-// visible span; a run that starts later in shared time than the view (the
-// one with the shorter lead-in) starts further right. A run wholly outside
-// the view gets an empty axis at the plot's right edge.
-func CompareAxes(width int, s float64, sp CompareSpan) (Axis, Axis) {
-	gutter, plotW := comparePlot(width, s)
-	from, to := sp.View()
-	lead := sp.Lead()
-	ppn := float64(plotW) / float64(to-from)
-	axis := func(align, end uint64) Axis {
-		align = min(align, end)
-		// Run time t is at shared time t + lead − align.
-		off := lead - align
-		if to <= off {
-			return NewAxis(0, 1, float64(gutter+plotW), 1)
-		}
-		rFrom := uint64(0)
-		x0 := float64(gutter) + float64(off-min(off, from))*ppn
-		if from > off {
-			rFrom = from - off
-		}
-		rTo := to - off
-		return NewAxis(rFrom, rTo, x0, float64(rTo-rFrom)*ppn)
-	}
-	return axis(sp.AlignA, sp.EndA), axis(sp.AlignB, sp.EndB)
-}
-
 // panelHeights shares room pixels between the two runs' panels in
 // proportion to the height at which the timeline view draws each run's
 // activity graph and all its HEC rows at full height (60 px at scale 1):
@@ -326,51 +241,37 @@ func panelHeights(room int, s float64, hecsA, hecsB int) [2]int {
 	return [2]int{a, room - a}
 }
 
-// renderPanel draws one run's timeline view on axis ax (from CompareAxes):
-// the view's gutter and plot are moved to where the axis puts them.
-func renderPanel(m *Model, view string, w, h int, s float64, ax Axis, pal Palette) (*image.RGBA, error) {
-	if view == "" {
-		view = "timeline"
-	}
-	drawView, ok := viewFuncs[view]
-	if !ok {
-		return nil, fmt.Errorf("unknown view %q (views: %s)", view, strings.Join(Views(), ", "))
-	}
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	r := newRenderer(img, m, 0, 1, s, pal)
-	r.gutter = int(math.Round(ax.X0))
-	r.plotW = max(int(math.Round(ax.Width)), 1)
-	r.ax = NewAxis(ax.From, ax.To, float64(r.gutter), float64(r.plotW))
-	r.fill(0, 0, r.w, r.h, r.pal.Background)
-	drawView(r)
-	return img, nil
-}
-
 // drawCompareHead draws the headline (the verdict on wall time,
 // productivity and GC time) and the two runs' time bars; it returns the
 // height it used.
-func (r *renderer) drawCompareHead(a, b *Run, c *Comparison) int {
+func (r *pen) drawCompareHead(a, b *Run, c *Comparison) int {
 	s := r.s
 	y := 16 * s
 	var parts []string
-	wall := findRow(c, "Wall time")
-	if wall != nil && wall.HasA && wall.HasB {
+	wall := c.Row("wall")
+	switch {
+	case c.Partial:
+		parts = append(parts, "No verdict: "+partialWhy(c)+"; the figures cover only what it logged")
+	case wall != nil && wall.HasA && wall.HasB && wall.Verdict() == VerdictSame:
+		parts = append(parts, fmt.Sprintf("B takes as long as A, within %.0f%% (%s vs %s)", 100*c.Threshold,
+			timeline.FormatDuration(uint64(wall.B)), timeline.FormatDuration(uint64(wall.A))))
+	case wall != nil && wall.HasA && wall.HasB:
 		if rel, ok := wall.Relative(); ok {
 			word := "slower"
 			if rel < 0 {
 				word = "faster"
 			}
 			parts = append(parts, fmt.Sprintf("B is %.1f%% %s than A (%s vs %s)", 100*math.Abs(rel), word,
-				FormatDuration(uint64(wall.B)), FormatDuration(uint64(wall.A))))
+				timeline.FormatDuration(uint64(wall.B)), timeline.FormatDuration(uint64(wall.A))))
 		}
 	}
 	headColour := ColourSame
 	if wall != nil {
 		headColour = VerdictColour(wall.Verdict())
 	}
-	for _, name := range []string{"Productivity", "GC time"} {
-		if row := findRow(c, name); row != nil && row.HasA && row.HasB {
-			parts = append(parts, fmt.Sprintf("%s %s → %s", name,
+	for _, key := range []string{"productivity", "gc"} {
+		if row := c.Row(key); row != nil && row.HasA && row.HasB {
+			parts = append(parts, fmt.Sprintf("%s %s → %s", row.Name,
 				showCompareValue(row.A, row.Unit), showCompareValue(row.B, row.Unit)))
 		}
 	}
@@ -389,15 +290,17 @@ func (r *renderer) drawCompareHead(a, b *Run, c *Comparison) int {
 	// Room is left after the longer bar for its label.
 	barW := math.Max((float64(r.w)-barX-8*s)*0.6, 1)
 	for i, run := range []*Run{a, b} {
-		col, tag := ColourRunA, "A"
+		col, tag := ColourA, "A"
 		if i == 1 {
-			col, tag = ColourRunB, "B"
+			col, tag = ColourB, "B"
 		}
 		r.text(tag+": "+r.fit(run.Name, barX-24*s), 8*s, y+6*s, 0, 0.5, col)
 		m := run.Model
-		var d Durations
+		var d timeline.Durations
 		for _, hd := range m.RangeTimes(0, m.End) {
-			d.add(&hd)
+			for st, v := range hd {
+				d[st] += v
+			}
 		}
 		total := float64(d.Total())
 		w := barW * float64(m.End) / float64(longest)
@@ -406,14 +309,14 @@ func (r *renderer) drawCompareHead(a, b *Run, c *Comparison) int {
 			for _, part := range []struct {
 				v float64
 				c color.RGBA
-			}{{float64(d[StateRunning]), ColourRunning}, {float64(d.GC()), ColourGC}, {total - float64(d[StateRunning]) - float64(d.GC()), r.pal.Idle}} {
+			}{{float64(d[timeline.StateRunning]), timeline.ColourRunning}, {float64(d.GC()), timeline.ColourGC}, {total - float64(d[timeline.StateRunning]) - float64(d.GC()), r.pal.Idle}} {
 				pw := w * part.v / total
 				r.fill(int(math.Round(x)), int(y), int(math.Round(x+pw)), int(y+12*s), part.c)
 				x += pw
 			}
 		}
-		label := fmt.Sprintf("%s  ·  %d HEC  ·  running %.0f%%  GC %.0f%%  idle %.0f%% of HEC time", FormatDuration(m.End), len(m.HECs),
-			pct(float64(d[StateRunning]), total), pct(float64(d.GC()), total), pct(total-float64(d[StateRunning])-float64(d.GC()), total))
+		label := fmt.Sprintf("%s  ·  %d HEC  ·  running %.0f%%  GC %.0f%%  idle %.0f%% of HEC time", timeline.FormatDuration(m.End), len(m.HECs),
+			pct(float64(d[timeline.StateRunning]), total), pct(float64(d.GC()), total), pct(total-float64(d[timeline.StateRunning])-float64(d.GC()), total))
 		lx := barX + w + 6*s
 		if lx+r.textWidth(label) > float64(r.w) {
 			lx = barX + 4*s
@@ -433,22 +336,12 @@ func pct(v, total float64) float64 {
 	return 100 * v / total
 }
 
-// findRow returns the comparison's row of that name, or nil.
-func findRow(c *Comparison, name string) *DiffRow {
-	for i := range c.Rows {
-		if c.Rows[i].Name == name {
-			return &c.Rows[i]
-		}
-	}
-	return nil
-}
-
 // showCompareValue formats a comparison value in its unit.
 func showCompareValue(v float64, u Unit) string {
 	v = math.Max(v, 0)
 	switch u {
 	case UnitNS:
-		return FormatDuration(uint64(v))
+		return timeline.FormatDuration(uint64(v))
 	case UnitBytes:
 		return formatBytes(v)
 	case UnitBytesPerSecond:
@@ -482,7 +375,7 @@ func formatBytes(v float64) string {
 
 // showChange formats a row's change: relative when A is not 0, in
 // percentage points for fractions, absolute otherwise.
-func showChange(row *DiffRow) string {
+func showChange(row *Row) string {
 	if !row.HasA || !row.HasB {
 		return "—"
 	}
@@ -506,7 +399,7 @@ func showChange(row *DiffRow) string {
 // drawDiffTable draws the table of differences in [x0, x1) × [y0, y1), in
 // as many columns of rows as it needs and fit; rows that do not fit are
 // counted at the end.
-func (r *renderer) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
+func (r *pen) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 	s := r.s
 	lineH := 14 * s
 	rowsPer := max(int(float64(y1-y0)/lineH)-1, 1)
@@ -516,7 +409,7 @@ func (r *renderer) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 	// Headings of groups take a line each.
 	type line struct {
 		group string
-		row   *DiffRow
+		row   *Row
 	}
 	var lines []line
 	group := ""
@@ -543,8 +436,8 @@ func (r *renderer) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 		y := float64(y0) + float64(i+1)*lineH + lineH/2
 		if i == 0 {
 			hy := float64(y0) + lineH/2
-			r.text("A", x+nameW+valW, hy, 1, 0.5, ColourRunA)
-			r.text("B", x+nameW+2*valW, hy, 1, 0.5, ColourRunB)
+			r.text("A", x+nameW+valW, hy, 1, 0.5, ColourA)
+			r.text("B", x+nameW+2*valW, hy, 1, 0.5, ColourB)
 			r.text("change", x+nameW+2*valW+chW, hy, 1, 0.5, r.pal.Text)
 		}
 		if ln.row == nil {
@@ -575,17 +468,17 @@ func (r *renderer) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 // drawHistogram draws a distribution of both runs in [x0, x1) × [y0, y1):
 // per logarithmic bin, A's bar and B's bar side by side, heights on one
 // count scale, with the bin edges of whole decades labelled.
-func (r *renderer) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
+func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 	s := r.s
 	mean := func(sum uint64, n int) string {
 		if n == 0 {
 			return "—"
 		}
-		return FormatDuration(sum / uint64(n))
+		return timeline.FormatDuration(sum / uint64(n))
 	}
 	title := fmt.Sprintf("%s — A: %d, mean %s, median %s, p90 %s;  B: %d, mean %s, median %s, p90 %s", h.Title,
-		h.TotalA, mean(h.SumA, h.TotalA), FormatDuration(h.QuantA.P50), FormatDuration(h.QuantA.P90),
-		h.TotalB, mean(h.SumB, h.TotalB), FormatDuration(h.QuantB.P50), FormatDuration(h.QuantB.P90))
+		h.TotalA, mean(h.SumA, h.TotalA), timeline.FormatDuration(h.QuantA.P50), timeline.FormatDuration(h.QuantA.P90),
+		h.TotalB, mean(h.SumB, h.TotalB), timeline.FormatDuration(h.QuantB.P50), timeline.FormatDuration(h.QuantB.P90))
 	r.text(r.fit(title, float64(x1-x0)), float64(x0), float64(y0)+7*s, 0, 0.5, r.pal.Text)
 	top := y0 + int(18*s)
 	base := y1 - int(16*s)
@@ -595,24 +488,32 @@ func (r *renderer) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 		}
 		return
 	}
+	// Runs with different counts are compared as shares of their counts.
 	bins := len(h.A)
-	peak := 1
+	value := func(k, i int) float64 {
+		if h.SameCounts() {
+			return float64([][]int{h.A, h.B}[k][i])
+		}
+		return []func(int) float64{h.FractionA, h.FractionB}[k](i)
+	}
+	peak := 1e-300
 	for i := 0; i < bins; i++ {
-		peak = max(peak, h.A[i], h.B[i])
+		peak = max(peak, value(0, i), value(1, i))
 	}
 	bw := float64(x1-x0) / float64(bins)
 	for i := 0; i < bins; i++ {
 		bx := float64(x0) + float64(i)*bw
 		half := math.Max((bw-2*s)/2, 1)
-		for k, n := range []int{h.A[i], h.B[i]} {
-			if n == 0 {
+		for k := range 2 {
+			v := value(k, i)
+			if v == 0 {
 				continue
 			}
-			col := ColourRunA
+			col := ColourA
 			if k == 1 {
-				col = ColourRunB
+				col = ColourB
 			}
-			ht := math.Max(float64(base-top)*float64(n)/float64(peak), 1)
+			ht := math.Max(float64(base-top)*v/peak, 1)
 			xa := bx + s + float64(k)*half
 			r.fill(int(math.Round(xa)), int(math.Round(float64(base)-ht)), int(math.Round(xa+half)), base, col)
 		}
@@ -625,7 +526,7 @@ func (r *renderer) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 			continue
 		}
 		x := float64(x0) + float64(i)*bw
-		label := FormatDuration(e)
+		label := timeline.FormatDuration(e)
 		w := r.textWidth(label)
 		if x-w/2 < lastX+6*s {
 			continue
@@ -635,5 +536,9 @@ func (r *renderer) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 		r.text(label, lx, float64(base)+10*s, 0.5, 0.5, r.pal.Text)
 		lastX = lx + w/2
 	}
-	r.text(fmt.Sprintf("%d", peak), float64(x1), float64(top)+4*s, 1, 0.5, r.pal.Axis)
+	peakLabel := fmt.Sprintf("%.0f", peak)
+	if !h.SameCounts() {
+		peakLabel = fmt.Sprintf("%.1f%% of each run's count", 100*peak)
+	}
+	r.text(peakLabel, float64(x1), float64(top)+4*s, 1, 0.5, r.pal.Axis)
 }

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// flippedLog writes a copy of the real log at path with byte 2 of one
+// event's timestamp set to 0x7f (a time of about 40 hours past the run's
+// 0.1 s): the event half way through those in capability blocks. It
+// returns the copy's path and the event's offset.
+func flippedLog(t *testing.T, path string) (string, int64) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ingest.NewDecoder()
+	d.Feed(data)
+	d.End()
+	var ev ingest.Event
+	var offs []int64
+	var blockEnd int64
+	for d.Next(&ev) {
+		if ev.Kind == ingest.KindBlockMarker {
+			blockEnd = ev.Offset + int64(ev.Args[0])
+		} else if ev.Cap >= 0 && ev.Offset+int64(len(ev.Raw)) < blockEnd {
+			offs = append(offs, ev.Offset)
+		}
+	}
+	off := offs[len(offs)/2]
+	data = bytes.Clone(data)
+	data[off+4] = 0x7f
+	out := filepath.Join(t.TempDir(), "flipped.eventlog")
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out, off
+}
+
+// TestImpossibleTimestampDoesNotStretchTheRun: with one event's timestamp
+// made impossible by one flipped byte, summary reports the event (its
+// offset) and gives the run's real length, and render draws the run's
+// real length with the same report. Before, summary said the 0.11 s run
+// took 139,638 s at 100 % productivity, and render drew that.
+func TestImpossibleTimestampDoesNotStretchTheRun(t *testing.T) {
+	orig := "../../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	path, off := flippedLog(t, orig)
+	code, out, _ := hecscope(t, "summary", "--json", orig)
+	if code != 0 {
+		t.Fatalf("summary of the original: exit %d", code)
+	}
+	var want struct {
+		EndNS      uint64 `json:"end_ns"`
+		DurationNS uint64 `json:"duration_ns"`
+	}
+	if err := json.Unmarshal([]byte(out), &want); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := hecscope(t, "summary", "--json", path)
+	if code != 0 {
+		t.Fatalf("summary: exit %d: %s", code, errs)
+	}
+	var got struct {
+		Status     string `json:"status"`
+		EndNS      uint64 `json:"end_ns"`
+		DurationNS uint64 `json:"duration_ns"`
+		TimeFaults struct {
+			Count int64 `json:"count"`
+			First []struct {
+				Offset int64 `json:"offset"`
+			} `json:"first"`
+		} `json:"time_faults"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.EndNS != want.EndNS || got.DurationNS != want.DurationNS {
+		t.Errorf("summary: run ends at %d ns and lasts %d ns; the log before the flip: %d, %d", got.EndNS, got.DurationNS, want.EndNS, want.DurationNS)
+	}
+	if got.TimeFaults.Count != 1 || len(got.TimeFaults.First) != 1 || got.TimeFaults.First[0].Offset != off {
+		t.Errorf("summary: time faults %+v, want one at byte %d", got.TimeFaults, off)
+	}
+	if !strings.Contains(errs, "impossible timestamp") {
+		t.Errorf("summary says nothing of the impossible timestamp on stderr: %q", errs)
+	}
+	_, text, _ := hecscope(t, "summary", path)
+	if !strings.Contains(text, "Impossible times:") || !strings.Contains(text, "Total time:    112.927ms") {
+		t.Errorf("summary text:\n%s", text)
+	}
+
+	png := filepath.Join(t.TempDir(), "out.png")
+	code, _, errs = hecscope(t, "render", path, "-o", png)
+	if code != 0 || !strings.Contains(errs, "impossible timestamp") {
+		t.Fatalf("render: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestEveryCommandKeepsItsWord: an empty file is "empty file: not an
+// eventlog", exit 1, for every command that reads a log (summary said
+// "truncated at byte 0" and exited 0, compare printed a table); a log of a
+// program that crashed after its header gets a picture that says "no
+// events", exit 0 (render exited 1: "empty time range").
+func TestEveryCommandKeepsItsWord(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.eventlog")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := "../../testdata/ghc-9.0.2/parwork-N1.eventlog"
+	png := filepath.Join(dir, "out.png")
+	for _, args := range [][]string{
+		{"summary", empty}, {"summary", "--json", empty}, {"dump", empty}, {"render", empty, "-o", png},
+		{"compare", empty, good}, {"compare", good, empty}, {"compare", "--json", good, empty},
+	} {
+		code, _, errs := hecscope(t, args...)
+		if code != 1 || !strings.Contains(errs, "empty file: not an eventlog") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	headerOnly := filepath.Join(dir, "header-only.eventlog")
+	if err := os.WriteFile(headerOnly, data[:bytes.Index(data, []byte("datb"))+4], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, view := range []string{"timeline", "threads", "activity"} {
+		os.Remove(png)
+		code, _, errs := hecscope(t, "render", headerOnly, "-o", png, "--view", view)
+		if code != 0 || !strings.Contains(errs, "no events") {
+			t.Errorf("render --view %s of a header-only log: exit %d, stderr %q", view, code, errs)
+		}
+		if st, err := os.Stat(png); err != nil || st.Size() == 0 {
+			t.Errorf("render --view %s of a header-only log wrote no picture: %v", view, err)
+		}
+	}
+}

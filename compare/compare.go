@@ -1,0 +1,470 @@
+// Package compare compares two runs of a program: the table of differences
+// between their figures (each row with a stable key, its definition said in
+// its name), the distributions of their GC pauses and thread runs, verdicts
+// that say "better" or "worse" only beyond a noise threshold and never on
+// the totals of a run that did not finish, the comparison over the time
+// both runs cover, the thresholds a CI job checks (FailIf), where to align
+// two runs, and the picture that shows both on one time scale.
+//
+// Two definitions of the GC figures exist, and both are shown, labelled:
+// ThreadScope's counting (timeline.GCSummary: a collection counts only when
+// its leading capability's events come in one order, timed in whole
+// microseconds; the "Time" rows follow it) and every collection the RTS
+// made (the GC pauses: each stop of the world, from the first HEC entering
+// GC to the last leaving it, whose count is the RTS's).
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// Run is one side of a comparison: a run's summary and, when it was built,
+// its model (for user spans, per-HEC shares and the distributions).
+type Run struct {
+	// Name identifies the run in tables and pictures (a file name, a saved
+	// profile's name).
+	Name string
+	// Summary is the run's whole-run summary; its Status says whether the
+	// run is complete.
+	Summary timeline.Summary
+	// Model is the run's timeline model; nil leaves out the rows and
+	// distributions that need it.
+	Model *timeline.Model
+	// Path is the eventlog the run was read from ("" if none): the
+	// comparison over the time both runs cover reads it again.
+	Path string
+	// Whole is the time up to which the log holds every capability's
+	// events: the last event's for a complete run; for a partial one, the
+	// earliest of the capabilities' last events (the blocks of the others
+	// after it were lost with the rest of the file). 0: the summary's
+	// LastNS.
+	Whole uint64
+}
+
+// wholeUntil returns the time up to which the run's log is whole.
+func (r *Run) wholeUntil() uint64 {
+	if r.Whole == 0 || !r.Partial() {
+		return r.Summary.LastNS
+	}
+	return min(r.Whole, r.Summary.LastNS)
+}
+
+// Partial reports whether the run did not end with the log's end marker
+// (truncated or corrupt): its totals cover only part of it.
+func (r *Run) Partial() bool { return r.Summary.Status.State != ingest.StateComplete }
+
+// Unit says how a comparison row's values are measured.
+type Unit uint8
+
+// Units of comparison rows.
+const (
+	UnitCount          Unit = iota // a number of things
+	UnitNS                         // nanoseconds
+	UnitBytes                      // bytes
+	UnitFraction                   // a fraction in [0, 1] (shown as a percentage)
+	UnitBytesPerSecond             // bytes per second
+)
+
+// String returns the unit's name as the JSON output spells it.
+func (u Unit) String() string {
+	switch u {
+	case UnitCount:
+		return "count"
+	case UnitNS:
+		return "ns"
+	case UnitBytes:
+		return "bytes"
+	case UnitFraction:
+		return "fraction"
+	case UnitBytesPerSecond:
+		return "bytes/s"
+	}
+	return "invalid"
+}
+
+// Better says which direction of change is an improvement.
+type Better int8
+
+// Directions of improvement.
+const (
+	BetterNeither Better = 0  // a change is neither good nor bad (e.g. sparks created)
+	BetterLower   Better = -1 // smaller is better (times, pauses, bytes)
+	BetterHigher  Better = 1  // larger is better (productivity, sparks converted)
+)
+
+// String returns "lower", "higher" or "neither".
+func (b Better) String() string {
+	switch b {
+	case BetterLower:
+		return "lower"
+	case BetterHigher:
+		return "higher"
+	}
+	return "neither"
+}
+
+// Verdict is how run B compares with run A on one row.
+type Verdict int8
+
+// Verdicts of a comparison row.
+const (
+	// VerdictSame: equal values, a change within the noise threshold, or a
+	// change that is neither good nor bad.
+	VerdictSame Verdict = iota
+	// VerdictBetter: B improves on A beyond the threshold.
+	VerdictBetter
+	// VerdictWorse: B is worse than A beyond the threshold.
+	VerdictWorse
+	// VerdictMissing: one of the runs lacks the figure.
+	VerdictMissing
+	// VerdictPartial: no verdict, because a run did not finish and the
+	// figure covers only part of it (see Comparison.Partial).
+	VerdictPartial
+)
+
+// String returns "same", "better", "worse", "missing" or "partial".
+func (v Verdict) String() string {
+	switch v {
+	case VerdictSame:
+		return "same"
+	case VerdictBetter:
+		return "better"
+	case VerdictWorse:
+		return "worse"
+	case VerdictMissing:
+		return "missing"
+	case VerdictPartial:
+		return "partial"
+	}
+	return "invalid"
+}
+
+// DefaultThreshold is the relative change below which a difference is
+// noise: 5 %.
+const DefaultThreshold = 0.05
+
+// Row is one row of the table of differences between run A and run B.
+//
+// Values are float64: integer figures (ns, bytes, counts) are exact up to
+// 2^53, which is 104 days in ns or 8 PiB.
+type Row struct {
+	// Key is the row's stable name for scripts and FailIf: "wall",
+	// "gc_max_pause", "span:parse.p90", "hec:1.running", …
+	Key string
+	// Group is the section the row belongs to: "Time", "GC", "Heap",
+	// "Sparks", "Threads", "User spans", "HECs" or "Distributions".
+	Group string
+	// Name is the figure as people read it, with the definition it uses
+	// when there are several ("Collections (ThreadScope's counting)").
+	Name string
+	// Unit is what A, B and Delta measure.
+	Unit Unit
+	// A and B are the two runs' values; HasA and HasB say whether the run
+	// has the figure at all (a HEC the other run lacks, a user-span label
+	// only one run logs, heap figures of a log without heap events).
+	A, B       float64
+	HasA, HasB bool
+	// Better is the direction in which a change is an improvement.
+	Better Better
+	// Threshold is the relative change up to which the row's verdict is
+	// "same" (Options.Threshold).
+	Threshold float64
+	// Partial says that a run did not finish, so that the row's figures
+	// cover only part of it: the row gets no verdict.
+	Partial bool
+}
+
+// Delta returns B − A (0 unless both runs have the figure).
+func (r Row) Delta() float64 {
+	if !r.HasA || !r.HasB {
+		return 0
+	}
+	return r.B - r.A
+}
+
+// Relative returns (B − A) / A and true, or 0 and false when a run lacks the
+// figure or A is 0 (no relative change can be given).
+func (r Row) Relative() (float64, bool) {
+	if !r.HasA || !r.HasB || r.A == 0 {
+		return 0, false
+	}
+	return (r.B - r.A) / math.Abs(r.A), true
+}
+
+// Verdict says whether B is better, worse or the same as A on this row: a
+// change counts only beyond the threshold (relative to A; any change from
+// 0 counts), and a row of a partial run gets none.
+func (r Row) Verdict() Verdict {
+	if !r.HasA || !r.HasB {
+		return VerdictMissing
+	}
+	if r.Partial {
+		return VerdictPartial
+	}
+	d := r.B - r.A
+	if d == 0 || r.Better == BetterNeither {
+		return VerdictSame
+	}
+	if rel, ok := r.Relative(); ok && math.Abs(rel) < r.Threshold {
+		return VerdictSame
+	}
+	if (d < 0) == (r.Better == BetterLower) {
+		return VerdictBetter
+	}
+	return VerdictWorse
+}
+
+// Options says how to compare.
+type Options struct {
+	// Threshold is the relative change below which a difference is noise
+	// ("same"); 0 means DefaultThreshold, a negative value none.
+	Threshold float64
+}
+
+// threshold returns the threshold to apply.
+func (o Options) threshold() float64 {
+	switch {
+	case o.Threshold == 0:
+		return DefaultThreshold
+	case o.Threshold < 0:
+		return 0
+	}
+	return o.Threshold
+}
+
+// Comparison is everything the compare views show about two runs.
+type Comparison struct {
+	// A and B are the names of the runs; deltas are B − A.
+	A, B string
+	// StatusA and StatusB are how the runs' logs end.
+	StatusA, StatusB ingest.Status
+	// Partial says that a run did not finish: no row gets a verdict (see
+	// Covered for a comparison that can).
+	Partial bool
+	// Threshold is the noise threshold the verdicts use.
+	Threshold float64
+	// Rows is the table of differences, in display order.
+	Rows []Row
+	// GCPauses and ThreadRuns are the distributions of stop-the-world GC
+	// pauses (every collection the RTS made) and of the lengths of thread
+	// runs (empty without models).
+	GCPauses, ThreadRuns Histogram
+}
+
+// Row returns the row with the given key, or nil.
+func (c *Comparison) Row(key string) *Row {
+	for i := range c.Rows {
+		if c.Rows[i].Key == key {
+			return &c.Rows[i]
+		}
+	}
+	return nil
+}
+
+// Compare builds the table of differences and the distributions of run b
+// against run a.
+func Compare(a, b *Run, opt Options) *Comparison {
+	c := &Comparison{A: a.Name, B: b.Name, StatusA: a.Summary.Status, StatusB: b.Summary.Status,
+		Partial: a.Partial() || b.Partial(), Threshold: opt.threshold()}
+	sa, sb := &a.Summary, &b.Summary
+	// ThreadScope shows mutator time, GC time and productivity only for
+	// logs with heap information.
+	ha, hb := sa.HasHeap, sb.HasHeap
+	add := func(key, group, name string, u Unit, better Better, va, vb float64, hasA, hasB bool) {
+		c.Rows = append(c.Rows, Row{Key: key, Group: group, Name: name, Unit: u, A: va, B: vb, HasA: hasA, HasB: hasB, Better: better})
+	}
+
+	add("wall", "Time", "Wall time", UnitNS, BetterLower, f(sa.TotalNS), f(sb.TotalNS), true, true)
+	add("mutator", "Time", "Mutator time (ThreadScope's counting)", UnitNS, BetterLower, f(sa.MutatorNS), f(sb.MutatorNS), ha, hb)
+	add("gc", "Time", "GC time (ThreadScope's counting)", UnitNS, BetterLower, f(sa.GC.Total.ElapsedNS), f(sb.GC.Total.ElapsedNS), ha, hb)
+	add("productivity", "Time", "Productivity (ThreadScope's counting)", UnitFraction, BetterHigher, sa.Productivity, sb.Productivity, ha, hb)
+
+	add("gc_collections_threadscope", "GC", "Collections (ThreadScope's counting)", UnitCount, BetterLower,
+		float64(sa.GC.Total.Collections), float64(sb.GC.Total.Collections), ha, hb)
+	add("gc_max_pause_threadscope", "GC", "Longest pause (ThreadScope's counting)", UnitNS, BetterLower,
+		f(sa.GC.Total.MaxPauseNS), f(sb.GC.Total.MaxPauseNS), ha, hb)
+	add("gc_mean_pause_threadscope", "GC", "Mean pause (ThreadScope's counting)", UnitNS, BetterLower,
+		f(sa.GC.Total.MeanPauseNS()), f(sb.GC.Total.MeanPauseNS()), ha, hb)
+	add("gc_collections_rts", "GC", "Collections (RTS's count)", UnitCount, BetterLower, float64(sa.GC.RTSCollections), float64(sb.GC.RTSCollections),
+		sa.GC.RTSCollections > 0, sb.GC.RTSCollections > 0)
+	add("gc_copied", "GC", "Copied", UnitBytes, BetterLower, f(sa.Heap.Copied), f(sb.Heap.Copied), ha, hb)
+
+	add("allocated", "Heap", "Allocated", UnitBytes, BetterLower, f(sa.Heap.Allocated), f(sb.Heap.Allocated), ha, hb)
+	add("alloc_rate", "Heap", "Allocation rate", UnitBytesPerSecond, BetterNeither, f(sa.Heap.AllocRate), f(sb.Heap.AllocRate), ha, hb)
+	add("max_heap", "Heap", "Max heap size", UnitBytes, BetterLower, f(sa.Heap.MaxSize), f(sb.Heap.MaxSize), ha, hb)
+	add("max_live", "Heap", "Max live", UnitBytes, BetterLower, f(sa.Heap.MaxLive), f(sb.Heap.MaxLive), ha, hb)
+
+	spa, spb := len(sa.Sparks.PerCap) > 0, len(sb.Sparks.PerCap) > 0
+	ta, tb := &sa.Sparks.Total, &sb.Sparks.Total
+	add("sparks.created", "Sparks", "Sparks created", UnitCount, BetterNeither, f(ta.Created), f(tb.Created), spa, spb)
+	add("sparks.converted", "Sparks", "Sparks converted", UnitCount, BetterHigher, f(ta.Converted), f(tb.Converted), spa, spb)
+	add("sparks.fizzled", "Sparks", "Sparks fizzled", UnitCount, BetterLower, f(ta.Fizzled), f(tb.Fizzled), spa, spb)
+	add("sparks.overflowed", "Sparks", "Sparks overflowed", UnitCount, BetterLower, f(ta.Overflowed), f(tb.Overflowed), spa, spb)
+	add("sparks.gcd", "Sparks", "Sparks GC'd", UnitCount, BetterLower, f(ta.GCd), f(tb.GCd), spa, spb)
+
+	add("threads", "Threads", "Threads created", UnitCount, BetterNeither, f(sa.Threads), f(sb.Threads), true, true)
+	add("hecs", "Threads", "HECs", UnitCount, BetterNeither, float64(sa.Capabilities), float64(sb.Capabilities), true, true)
+
+	if a.Model != nil || b.Model != nil {
+		c.GCPauses = NewHistogram("GC pauses (every collection: first HEC in GC to last out)", GCPauses(a.Model), GCPauses(b.Model))
+		c.ThreadRuns = NewHistogram("Thread runs", ThreadRuns(a.Model), ThreadRuns(b.Model))
+		c.distributionRows(&c.GCPauses, "gc_pause", "GC pause", BetterLower, a.Model != nil, b.Model != nil)
+		c.distributionRows(&c.ThreadRuns, "thread_run", "Thread run", BetterNeither, a.Model != nil, b.Model != nil)
+		c.labelRows(a.Model, b.Model)
+		c.hecRows(a.Model, b.Model)
+	}
+	for i := range c.Rows {
+		c.Rows[i].Threshold, c.Rows[i].Partial = c.Threshold, c.Partial
+	}
+	return c
+}
+
+func f(v uint64) float64 { return float64(v) }
+
+// distributionRows adds the count, mean, median, 90th percentile and
+// maximum of a distribution (runs without a model, or without any
+// duration, lack them). The GC pauses' longest is gc_max_pause.
+func (c *Comparison) distributionRows(h *Histogram, key, name string, better Better, modelA, modelB bool) {
+	group := "Distributions"
+	hasA, hasB := modelA && h.TotalA > 0, modelB && h.TotalB > 0
+	def := ""
+	if key == "gc_pause" {
+		def = " (every collection)"
+	}
+	count := func(n int, has bool) float64 {
+		if !has {
+			return 0
+		}
+		return float64(n)
+	}
+	c.Rows = append(c.Rows, Row{Key: key + "s", Group: group, Name: name + "s" + def, Unit: UnitCount,
+		A: count(h.TotalA, modelA), B: count(h.TotalB, modelB), HasA: modelA, HasB: modelB, Better: BetterNeither})
+	maxKey := key + ".max"
+	if key == "gc_pause" {
+		maxKey = "gc_max_pause"
+	}
+	for _, q := range []struct {
+		key, label string
+		va, vb     uint64
+	}{
+		{key + ".mean", "mean", h.MeanA(), h.MeanB()},
+		{key + ".p50", "median", h.QuantA.P50, h.QuantB.P50},
+		{key + ".p90", "p90", h.QuantA.P90, h.QuantB.P90},
+		{maxKey, "longest", h.QuantA.Max, h.QuantB.Max},
+	} {
+		c.Rows = append(c.Rows, Row{Key: q.key, Group: group, Name: name + " " + q.label + def, Unit: UnitNS,
+			A: f(q.va), B: f(q.vb), HasA: hasA, HasB: hasB, Better: better})
+	}
+}
+
+// labelRows adds, per user-span label of either run (in order of first
+// appearance, A's first), the total time spent in the label's spans, their
+// count, and the median, 90th percentile and longest of their durations.
+func (c *Comparison) labelRows(ma, mb *timeline.Model) {
+	type side struct {
+		total uint64
+		count int
+		durs  []uint64
+		has   bool
+	}
+	type pair struct{ a, b side }
+	var order []string
+	byName := map[string]*pair{}
+	collect := func(m *timeline.Model, isA bool) {
+		if m == nil {
+			return
+		}
+		get := func(name string) *side {
+			p, ok := byName[name]
+			if !ok {
+				p = &pair{}
+				byName[name] = p
+				order = append(order, name)
+			}
+			if isA {
+				return &p.a
+			}
+			return &p.b
+		}
+		for i := range m.Labels {
+			l := &m.Labels[i]
+			s := get(m.String(l.Label))
+			s.total, s.count, s.has = l.Total, l.Count, true
+		}
+		for i := 0; i < m.NumUserSpans(); i++ {
+			sp := m.UserSpan(i)
+			s := get(m.String(sp.Label))
+			s.durs = append(s.durs, sp.End-min(sp.Start, sp.End))
+		}
+	}
+	collect(ma, true)
+	collect(mb, false)
+	for _, name := range order {
+		p := byName[name]
+		qa, qb := quantiles(p.a.durs), quantiles(p.b.durs)
+		key := "span:" + name
+		row := func(suffix, label string, u Unit, better Better, va, vb float64) Row {
+			return Row{Key: key + "." + suffix, Group: "User spans", Name: name + " " + label, Unit: u,
+				A: va, B: vb, HasA: p.a.has, HasB: p.b.has, Better: better}
+		}
+		c.Rows = append(c.Rows,
+			row("total", "total", UnitNS, BetterLower, f(p.a.total), f(p.b.total)),
+			row("count", "count", UnitCount, BetterNeither, float64(p.a.count), float64(p.b.count)),
+			row("p50", "median", UnitNS, BetterLower, f(qa.P50), f(qb.P50)),
+			row("p90", "p90", UnitNS, BetterLower, f(qa.P90), f(qb.P90)),
+			row("max", "longest", UnitNS, BetterLower, f(qa.Max), f(qb.Max)))
+	}
+}
+
+// hecRows adds each HEC's shares of the run (from time 0 to the last
+// event): running Haskell code, and in any GC state (working, waiting or
+// synchronising: more than the GC time, which counts a collection once).
+func (c *Comparison) hecRows(ma, mb *timeline.Model) {
+	ua, ga := shares(ma)
+	ub, gb := shares(mb)
+	for h := 0; h < max(len(ua), len(ub)); h++ {
+		row := func(key, name string, xa, xb []float64, better Better) Row {
+			r := Row{Key: "hec:" + strconv.Itoa(h) + "." + key, Group: "HECs", Name: "HEC " + strconv.Itoa(h) + " " + name,
+				Unit: UnitFraction, Better: better}
+			if h < len(xa) {
+				r.A, r.HasA = xa[h], true
+			}
+			if h < len(xb) {
+				r.B, r.HasB = xb[h], true
+			}
+			return r
+		}
+		c.Rows = append(c.Rows, row("running", "running (share of wall time)", ua, ub, BetterHigher),
+			row("gc", "in any GC state (share of wall time)", ga, gb, BetterLower))
+	}
+}
+
+// shares returns, per HEC, the fractions of [0, m.End] it spent running a
+// thread and in a GC state; nil for a nil or empty model.
+func shares(m *timeline.Model) (run, gc []float64) {
+	if m == nil || m.End == 0 {
+		return nil, nil
+	}
+	span := float64(m.End)
+	for _, d := range m.RangeTimes(0, m.End) {
+		run = append(run, float64(d[timeline.StateRunning])/span)
+		gc = append(gc, float64(d.GC())/span)
+	}
+	return run, gc
+}
+
+// FormatPoints writes the size of a difference of two fractions in
+// percentage points, without sign: "4.4pp", or with two decimals below
+// 0.1pp ("0.04pp") so that a small change does not read as none.
+func FormatPoints(d float64) string {
+	p := 100 * math.Abs(d)
+	if p < 0.1 {
+		return fmt.Sprintf("%.2fpp", p)
+	}
+	return fmt.Sprintf("%.1fpp", p)
+}

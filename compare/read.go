@@ -1,0 +1,143 @@
+package compare
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// ReadRun decodes a whole eventlog from src in one pass into a Run named
+// name: its Summary and its Model. A truncated or corrupt log gives the run
+// of what decodes (Summary.Status says where it ends); the error is non-nil
+// if reading src failed or src is empty (timeline.ErrEmpty).
+func ReadRun(src io.Reader, name string) (*Run, error) {
+	r := ingest.NewReader(src)
+	z := timeline.NewSummarizer()
+	b := timeline.NewBuilder()
+	var ev ingest.Event
+	var w wholeTracker
+	for r.Next(&ev) {
+		z.Add(&ev)
+		b.Add(&ev)
+		w.add(&ev)
+	}
+	run := &Run{Name: name, Summary: z.Summary(r.Header(), r.Status()), Model: b.Snapshot(), Whole: w.until()}
+	run.Summary.TimeFaults = r.TimeFaults()
+	if err := r.Err(); err != nil {
+		return run, fmt.Errorf("reading run %s: %w", name, err)
+	}
+	if st := run.Summary.Status; st.State == ingest.StateTruncated && st.Offset == 0 {
+		return run, fmt.Errorf("reading run %s: %w", name, timeline.ErrEmpty)
+	}
+	return run, nil
+}
+
+// ReadFile reads the eventlog at path into a Run named after the file.
+func ReadFile(path string) (*Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading run: %w", err)
+	}
+	defer f.Close()
+	r, err := ReadRun(bufio.NewReaderSize(f, 1<<20), filepath.Base(path))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r.Path = path
+	return r, nil
+}
+
+// Covered is a comparison over the time both runs cover: from each run's
+// alignment point, as long as the shorter of the two lasts from its own.
+type Covered struct {
+	// FromA and FromB are where the stretch begins in each run, and Length
+	// how long it is (ns).
+	FromA, FromB, Length uint64
+	// Comparison compares the two runs' summaries of their stretches (no
+	// distributions or HEC rows: those need models of the stretch).
+	*Comparison
+}
+
+// CompareCovered compares a and b over the time both cover, from alignA in
+// a and alignB in b on (0 and 0: from the start): the figures of each run's
+// summary of that stretch (timeline.SummarizeRange), read from the runs'
+// files again. A partial run's stretch ends where its log stops holding
+// every capability's events (Run.Whole), so that it is compared only over
+// what it logged whole.
+func CompareCovered(a, b *Run, alignA, alignB uint64, opt Options) (*Covered, error) {
+	if a.Path == "" || b.Path == "" {
+		return nil, fmt.Errorf("comparing the time both runs cover: a run has no file")
+	}
+	endA, endB := a.wholeUntil(), b.wholeUntil()
+	if alignA > endA || alignB > endB {
+		return nil, fmt.Errorf("comparing the time both runs cover: an alignment point is after a run's end")
+	}
+	length := min(endA-alignA, endB-alignB)
+	if length == 0 {
+		return nil, fmt.Errorf("comparing the time both runs cover: they share no time")
+	}
+	part := func(r *Run, from uint64) (*Run, error) {
+		f, err := os.Open(r.Path)
+		if err != nil {
+			return nil, fmt.Errorf("comparing the time both runs cover: %w", err)
+		}
+		defer f.Close()
+		s, err := timeline.SummarizeRange(bufio.NewReaderSize(f, 1<<20), from, from+length)
+		if err != nil {
+			return nil, fmt.Errorf("comparing the time both runs cover: %s: %w", r.Path, err)
+		}
+		// The stretch is whole: its figures hold for it.
+		s.Status = ingest.Status{State: ingest.StateComplete, Offset: s.Status.Offset}
+		return &Run{Name: r.Name, Summary: s, Path: r.Path}, nil
+	}
+	pa, err := part(a, alignA)
+	if err != nil {
+		return nil, err
+	}
+	pb, err := part(b, alignB)
+	if err != nil {
+		return nil, err
+	}
+	return &Covered{FromA: alignA, FromB: alignB, Length: length, Comparison: Compare(pa, pb, opt)}, nil
+}
+
+// wholeTracker follows the last event time of each capability, to find up
+// to when a cut log holds all of them.
+type wholeTracker struct {
+	last []uint64 // by capability; 0: none seen
+}
+
+func (w *wholeTracker) add(ev *ingest.Event) {
+	c := ev.Cap
+	if c < 0 || ev.Kind == ingest.KindBlockMarker {
+		return
+	}
+	if int(c) >= len(w.last) {
+		if c >= 1<<16 {
+			return
+		}
+		w.last = append(w.last, make([]uint64, int(c)+1-len(w.last))...)
+	}
+	w.last[c] = max(w.last[c], ev.Time)
+}
+
+// until returns the earliest of the capabilities' last times (0 if none).
+func (w *wholeTracker) until() uint64 {
+	var out uint64
+	first := true
+	for _, t := range w.last {
+		if t == 0 {
+			continue
+		}
+		if first || t < out {
+			out = t
+		}
+		first = false
+	}
+	return out
+}
