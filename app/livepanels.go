@@ -58,13 +58,9 @@ func (v *liveView) buildTabs() {
 	v.eventsBox = waiting()
 	v.eventsTab = container.NewTabItem("Events", v.eventsBox)
 	v.panels[v.eventsTab] = v.showEvents
-	heapTab := container.NewTabItem("Heap", v.heap.raster)
-	v.panels[heapTab] = func() {
-		if v.ev != nil {
-			v.heap.set(heapRender("", v.ev.Profile, v.ev.Heap))
-		}
-	}
-	v.tabs = container.NewAppTabs(summary, gc, sparks, process, selTab, users, v.eventsTab, heapTab)
+	v.details = container.NewVBox(widget.NewLabel("Click a span, GC or user span on the timeline to see it here."))
+	v.detailsTab = container.NewTabItem("Details", container.NewScroll(v.details))
+	v.tabs = container.NewAppTabs(summary, gc, sparks, process, selTab, v.detailsTab, users, v.eventsTab)
 	v.tabs.OnSelected = func(ti *container.TabItem) {
 		if v.stale[ti] {
 			delete(v.stale, ti)
@@ -104,10 +100,10 @@ func (v *liveView) showEvents() {
 			msg = "The event list is not available: " + v.snap.Err.Error()
 		}
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(msg)}
-	case v.nav == nil:
+	case v.canvas == nil:
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
-	case v.events == nil || v.events.nav != v.nav:
-		v.events = newEventList(ev.List, ev.Log.Header, v.nav)
+	case v.events == nil || v.events.nav != timeNav(v.canvas):
+		v.events = newEventList(ev.List, ev.Log.Header, v.canvas)
 		v.eventsBox.Objects = []fyne.CanvasObject{v.events.root}
 	default:
 		v.events.setEvents(ev.List)
@@ -122,11 +118,11 @@ func (v *liveView) showEvents() {
 // recording, in the background).
 func (v *liveView) showSelection() {
 	ev := v.ev
-	if ev == nil || ev.Model == nil || v.nav == nil {
+	if ev == nil || ev.Model == nil || v.canvas == nil {
 		return
 	}
 	m := ev.Model
-	from, to, ok := v.nav.Selection()
+	from, to, ok := v.canvas.Selection()
 	title := "Run so far"
 	if !ok {
 		from, to = 0, m.End
@@ -170,8 +166,8 @@ func (v *liveView) showSelection() {
 }
 
 // setPaused pauses or resumes the view: paused, it keeps what it shows
-// while the session records on; resumed, it shows the newest data at the
-// next refresh.
+// (the canvas stops following the end) while the session records on;
+// resumed, it follows the newest data again from the next refresh.
 func (v *liveView) setPaused(on bool) {
 	if v.paused == on {
 		return
@@ -180,9 +176,18 @@ func (v *liveView) setPaused(on bool) {
 	if on {
 		v.pause.SetText("Resume")
 		v.pause.SetIcon(theme.MediaPlayIcon())
-	} else {
-		v.pause.SetText("Pause")
-		v.pause.SetIcon(theme.MediaPauseIcon())
+		if v.canvas != nil {
+			from, to := v.canvas.View()
+			v.canvas.showRange(from, to)
+		}
+		return
+	}
+	v.pause.SetText("Pause")
+	v.pause.SetIcon(theme.MediaPauseIcon())
+	if v.canvas != nil {
+		if on, _ := v.canvas.following(); !on {
+			v.canvas.follow(v.span)
+		}
 	}
 }
 

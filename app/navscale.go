@@ -34,9 +34,6 @@ type navScale struct {
 	// onSelect hears every change of the selection; final is false while
 	// a Shift+drag is still moving it.
 	onSelect func(from, to uint64, ok, final bool)
-	// onFollow hears that following the end was asked for (End, or the
-	// view's Follow choice).
-	onFollow func()
 }
 
 // newNavScale returns the scale of a run ending at end, showing it whole.
@@ -92,9 +89,6 @@ func (sc *navScale) followLast(width uint64) {
 	sp := followSpan(sc.span, width)
 	sc.span, sc.follow, sc.followWidth = sp, true, width
 	sc.mu.Unlock()
-	if sc.onFollow != nil {
-		sc.onFollow()
-	}
 	sc.changed(sp)
 }
 
