@@ -183,6 +183,7 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 	var half *timeline.Model
 	var rec string
 	var from0, to0 uint64
+	var halfEvents uint64
 	var pic0 image.Image
 	lw.locked(func() {
 		shown := strings.Join(texts(v.tabs.Items[0].Content), "\n")
@@ -192,6 +193,7 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 		if v.src.ov != v.shown || v.src.log == nil {
 			t.Error("the canvas does not draw the snapshot shown from the followed recording")
 		}
+		halfEvents = v.ev.Summary.Events
 		v.pause.OnTapped()
 		half, rec = v.shown, v.recordingPath()
 		from0, to0 = v.canvas.View()
@@ -238,6 +240,16 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 	lw.locked(func() {
 		if _, to := v.canvas.View(); to != v.shown.End || v.src.ov != v.shown {
 			t.Errorf("after End the canvas shows up to %d, not the run's end %d", to, v.shown.End)
+		}
+		// The tabs took the whole stream: the Summary tab (shown) at once,
+		// the User Events tab when next shown.
+		shown := strings.Join(texts(v.tabs.Items[0].Content), "\n")
+		if n := v.ev.Summary.Events; n <= halfEvents || !strings.Contains(shown, strconv.FormatUint(n, 10)) || !strings.Contains(shown, "complete") {
+			t.Errorf("Summary tab after the end shows %q, want %d events (%d at half) and the state complete", shown, n, halfEvents)
+		}
+		v.tabs.SelectIndex(6)
+		if users := strings.Join(texts(v.tabs.Items[6].Content), "\n"); len(v.shown.Labels) == 0 || !strings.Contains(users, v.shown.String(v.shown.Labels[0].Label)) {
+			t.Errorf("User Events tab shows %q", users)
 		}
 		v.tabs.Select(v.eventsTab)
 		if v.events == nil || v.events.len() != len(want) {
