@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"image"
 	"math/rand"
 	"net"
@@ -155,6 +156,19 @@ func TestAttachWindowGrows(t *testing.T) {
 	}
 	if menuItem(w, "Attach…") == nil {
 		t.Fatal("no Attach… menu item")
+	}
+	// The canvas exports as a file window's does.
+	if menuItem(w, "Export View as SVG…") == nil || menuItem(w, "Export Selection as PNG…") == nil {
+		t.Fatal("no canvas export items in the menu")
+	}
+	var svg bytes.Buffer
+	lw.locked(func() {
+		if err := v.canvas.export(&svg, exportSVG, false, 1); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if !bytes.Contains(svg.Bytes(), []byte("<svg")) || !bytes.Contains(svg.Bytes(), []byte("HEC 1")) {
+		t.Fatalf("SVG export of %d bytes has no HEC 1 track", svg.Len())
 	}
 }
 
