@@ -39,6 +39,10 @@ type eventlogView struct {
 	// without a navigable timeline or an index.
 	events    *eventList
 	bookmarks *bookmarkPanel
+
+	// spans and profile are the Spans and Profile tabs (nil without them).
+	spans   *spansView
+	profile *profileView
 }
 
 func newEventlogView(ev *Eventlog) *eventlogView {
@@ -63,6 +67,7 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 	if v.canvas != nil {
 		v.addNavPanels()
 		v.addEventPanels()
+		v.addAnalysisTabs() // Spans and Profile tabs: app/spansview.go, app/profileview.go
 	}
 	var top fyne.CanvasObject
 	if v.canvas != nil {

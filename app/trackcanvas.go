@@ -547,6 +547,12 @@ func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
 		c.view.Pin(h.Track)
 	default:
 		acted = false
+		// A thread's runnable span shows what woke it; any other click
+		// takes the link away.
+		hadLink := c.view.Wakeup() != nil
+		if _, ok := c.view.ShowWakeup(h); ok || hadLink {
+			defer c.changed()
+		}
 	}
 	c.lastClick = h
 	c.mu.Unlock()

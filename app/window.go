@@ -306,6 +306,7 @@ func (w *Window) setMenu() {
 		bind(reload)
 	}
 	file = append(file, w.exportMenuItems(bind)...) // app/export.go
+	file = append(file, w.dataExportMenuItems()...) // app/exportdata.go
 	file = append(file, w.libraryMenuItems()...)
 	closeItem := fyne.NewMenuItem("Close Window", w.win.Close)
 	closeItem.Shortcut = shortcut(fyne.KeyW)

@@ -24,6 +24,8 @@ type FlameOptions struct {
 	// colours by change); by default each cost centre's colour comes from
 	// its name.
 	Color func(*Node) color.RGBA
+	// Title, if set, gives the text a frame shows (default NodeTitle).
+	Title func(*Node) string
 }
 
 // FlameBox is one drawn node of a flame graph.
@@ -64,7 +66,7 @@ func RowHeight(scale float64) int {
 	if !(scale > 0) {
 		scale = 1
 	}
-	return int(18*scale + 0.5)
+	return int(20*scale + 0.5)
 }
 
 // DrawFlame draws p's call tree as an icicle into c's bounds: the root ("all
@@ -80,7 +82,7 @@ func DrawFlame(c paint.Canvas, p *Profile, opt FlameOptions) *FlameLayout {
 	c.Fill(b, th.Background)
 	rowH := RowHeight(opt.Scale)
 	lay := &FlameLayout{RowHeight: rowH}
-	face := paint.FaceFor(paint.Regular, 9, opt.Scale)
+	face := paint.FaceFor(paint.Regular, 10, opt.Scale)
 	if p == nil || p.Samples == 0 {
 		paint.TextCentered(c, face, "no cost-centre samples (build with -prof, run with +RTS -l -p)",
 			float64(b.Min.X+b.Dx()/2), float64(b.Min.Y+rowH), th.Dim)
@@ -148,7 +150,12 @@ func drawBox(c paint.Canvas, face *paint.Face, p *Profile, n *Node, r image.Rect
 	if r.Dx() < 12 {
 		return
 	}
-	s := NodeTitle(p, n)
+	var s string
+	if opt.Title != nil {
+		s = opt.Title(n)
+	} else {
+		s = NodeTitle(p, n)
+	}
 	s = face.Fit(s, r.Dx()-6)
 	if s == "" {
 		return

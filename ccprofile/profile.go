@@ -64,6 +64,8 @@ type Profile struct {
 	// Interval is the profiling tick interval in ns, 0 if the log does not
 	// say.
 	Interval uint64
+	// First and Last are the times of the first and last sample.
+	First, Last uint64
 	// Root is the call tree: a node with no cost centre whose children are
 	// the outermost stacks.
 	Root *Node
@@ -128,6 +130,8 @@ type Collector struct {
 	samples  uint64
 	trunc    uint64
 	interval uint64
+	first    uint64
+	last     uint64
 	rows     map[*CostCentre]*Row
 	seen     map[*CostCentre]uint64 // which sample last counted a cost centre's inherited
 	end      uint64
@@ -184,6 +188,10 @@ func (c *Collector) costCentre(id uint32) *CostCentre {
 
 // sample adds one stack sample: its stack is innermost first.
 func (c *Collector) sample(ev *ingest.Event) {
+	if c.samples == 0 {
+		c.first = ev.Time
+	}
+	c.last = ev.Time
 	c.samples++
 	n := c.root
 	n.Total++
@@ -238,7 +246,7 @@ func (c *Collector) row(cc *CostCentre) *Row {
 // be used afterwards.
 func (c *Collector) Profile() *Profile {
 	p := &Profile{Samples: c.samples, From: c.opt.From, To: c.opt.To, Interval: c.interval,
-		Root: c.root, Truncated: c.trunc}
+		First: c.first, Last: c.last, Root: c.root, Truncated: c.trunc}
 	sortTree(c.root)
 	for _, r := range c.rows {
 		p.Rows = append(p.Rows, *r)

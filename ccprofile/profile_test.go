@@ -213,3 +213,34 @@ func TestProfileCutLogs(t *testing.T) {
 		}
 	}
 }
+
+func TestSpreadOf(t *testing.T) {
+	p, err := File(context.Background(), profwork, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// heavy runs first, light next, outer last: their samples fall in that
+	// order along the run, and every one is counted.
+	var centre [3]float64
+	for k, name := range []string{"heavy", "light", "outer"} {
+		s, err := SpreadOf(context.Background(), profwork, name, "Main", p.First, p.Last+1, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n, sum float64
+		for i, c := range s.Counts {
+			n += float64(c)
+			sum += float64(c) * float64(i)
+		}
+		if r := p.Row(name, "Main"); uint64(n) != r.Inherited {
+			t.Errorf("%s: %v samples spread, %d in the profile", name, n, r.Inherited)
+		}
+		centre[k] = sum / n
+	}
+	if !(centre[0] < centre[1] && centre[1] < centre[2]) {
+		t.Errorf("centres of heavy, light, outer: %v", centre)
+	}
+	if _, err := SpreadOf(context.Background(), profwork, "heavy", "Main", 5, 5, 10); err == nil {
+		t.Error("no error for an empty range")
+	}
+}

@@ -19,8 +19,6 @@ const (
 	spanwork = "../spans/testdata/spanwork.eventlog"
 	profwork = "../ccprofile/testdata/profwork.eventlog"
 	parwork  = "../testdata/ghc-9.0.2/parwork-N2.eventlog"
-	// bigPublic is a 2.3 MB log of the shared corpus (tested when present).
-	bigPublic = "/work/shared/corpus/public/ghc-events__stop.hT.eventlog"
 )
 
 func exportBytes(t *testing.T, f Format, path string, opt Options) []byte {
@@ -244,9 +242,6 @@ func TestChromeRange(t *testing.T) {
 func TestChromeLogs(t *testing.T) {
 	logs := []string{profwork, parwork, "../testdata/corpus/ghc-events__ghc-9.2-events.eventlog",
 		"../testdata/corpus/ghc-events-history__queens-ghc-6.12.1.eventlog"}
-	if _, err := os.Stat(bigPublic); err == nil && !testing.Short() {
-		logs = append(logs, bigPublic)
-	}
 	for _, path := range logs {
 		t.Run(path[strings.LastIndexByte(path, '/')+1:], func(t *testing.T) {
 			evs := validateChrome(t, exportBytes(t, Chrome, path, Options{}))

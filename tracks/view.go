@@ -34,6 +34,8 @@ type View struct {
 	bandCols []color.RGBA
 
 	bookmarks []Bookmark
+	highlight *Highlight // SetHighlight (tracks/highlight.go)
+	wakeup    *Wakeup    // ShowWakeup (tracks/wakeup.go)
 
 	w, h  int
 	scale float64

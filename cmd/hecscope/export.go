@@ -5,10 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/hecscope/hecscope/export"
-	"github.com/hecscope/hecscope/ingest"
 )
 
 const exportUsage = "usage: hecscope export --format chrome|speedscope|csv [--from T] [--to T] FILE -o OUT"
@@ -45,27 +43,10 @@ func runExport(args []string) int {
 		}
 		return statusCode(file, st)
 	}
-	// Written beside OUT and renamed, so that a failed export leaves no
-	// partial file.
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	// Written beside OUT and renamed (a device or pipe at OUT is written
+	// in place): a failed export leaves no partial file.
+	st, err := export.ToFile(context.Background(), f, file, out, opt)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "hecscope: exporting: %v\n", err)
-		return 1
-	}
-	// CreateTemp makes the file private; an export is an ordinary file.
-	err = tmp.Chmod(0o644)
-	var st ingest.Status
-	if err == nil {
-		st, err = export.File(context.Background(), f, file, tmp, opt)
-	}
-	if cerr := tmp.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("writing %s: %w", out, cerr)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), out)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 		return 1
 	}

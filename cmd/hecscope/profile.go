@@ -13,22 +13,44 @@ import (
 	"github.com/hecscope/hecscope/paint"
 )
 
-const profileUsage = "usage: hecscope profile [--json] [--top N] [--from T] [--to T] FILE"
+const profileUsage = "usage: hecscope profile [--json] [--top N] [--from T] [--to T] FILE\n" +
+	"       hecscope profile --diff [--png OUT.png] [--width W] [--height H] [--json] [--top N] [--from T] [--to T] A B"
 
 // runProfile implements `hecscope profile [--json] [--from T --to T] FILE`:
 // the cost-centre table of a profiled run's time profile samples (self and
 // inherited shares, as GHC's .prof file gives them), for the run or the
-// samples taken in [from, to). Exit codes as summary.
+// samples taken in [from, to); with --diff, how run B's shares differ from
+// run A's and the differential flame graph (cmd/hecscope/profile_diff.go).
+// Exit codes as summary.
 func runProfile(args []string) int {
-	var asJSON bool
-	var top int
-	file, from, to, code, ok := rangeCommand("profile", profileUsage, args, func(fs *flag.FlagSet) {
+	var asJSON, diff bool
+	var top, width, height int
+	var pngOut string
+	files, from, to, code, ok := rangeCommandFiles("profile", profileUsage, args, func() int {
+		if diff {
+			return 2
+		}
+		return 1
+	}, func(fs *flag.FlagSet) {
 		fs.BoolVar(&asJSON, "json", false, "print JSON")
 		fs.IntVar(&top, "top", 30, "text: cost centres to list (0: all)")
+		fs.BoolVar(&diff, "diff", false, "compare the profiles of two runs A and B")
+		fs.StringVar(&pngOut, "png", "", "with --diff: write B's differential flame graph to this PNG")
+		fs.IntVar(&width, "width", 1600, "with --png: width in pixels")
+		fs.IntVar(&height, "height", 500, "with --png: height in pixels")
 	})
 	if !ok {
 		return code
 	}
+	if diff {
+		return runProfileDiff(files[0], files[1], ccprofile.Options{From: from, To: to}, profileDiffOutput{
+			json: asJSON, top: top, png: pngOut, width: width, height: height})
+	}
+	if pngOut != "" {
+		fmt.Fprintf(os.Stderr, "hecscope profile: --png needs --diff (a single run's flame graph: hecscope render --view flame)\n%s\n", profileUsage)
+		return 2
+	}
+	file := files[0]
 	p, err := ccprofile.File(context.Background(), file, ccprofile.Options{From: from, To: to})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -15,21 +16,37 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-const spansUsage = "usage: hecscope spans [--json] [--from T] [--to T] FILE"
+const spansUsage = "usage: hecscope spans [--json] [--from T] [--to T] FILE\n" +
+	"       hecscope spans --compare [--threshold 5%] [--alpha 0.01] [--json] [--from T] [--to T] A B"
 
 // runSpans implements `hecscope spans [--json] [--from T --to T] FILE`: the
 // statistics of every user span label (START x / STOP x) and thread label,
-// for the run or the spans that start in [from, to). Exit codes as summary:
-// 1 for an unreadable or corrupt log (measured up to the damage), 2 for
-// usage errors.
+// for the run or the spans that start in [from, to); with --compare, those
+// of runs A and B side by side (cmd/hecscope/spans_compare.go). Exit codes
+// as summary: 1 for an unreadable or corrupt log (measured up to the
+// damage), 2 for usage errors.
 func runSpans(args []string) int {
-	var asJSON bool
-	file, from, to, code, ok := rangeCommand("spans", spansUsage, args, func(fs *flag.FlagSet) {
+	var asJSON, compare bool
+	var threshold string
+	var alpha float64
+	files, from, to, code, ok := rangeCommandFiles("spans", spansUsage, args, func() int {
+		if compare {
+			return 2
+		}
+		return 1
+	}, func(fs *flag.FlagSet) {
 		fs.BoolVar(&asJSON, "json", false, "print JSON")
+		fs.BoolVar(&compare, "compare", false, "compare the spans of two runs A and B")
+		fs.StringVar(&threshold, "threshold", "5%", "with --compare: the least change of a median that counts")
+		fs.Float64Var(&alpha, "alpha", 0.01, "with --compare: the significance level of the Mann-Whitney test")
 	})
 	if !ok {
 		return code
 	}
+	if compare {
+		return runSpansCompare(files[0], files[1], from, to, threshold, alpha, asJSON)
+	}
+	file := files[0]
 	r, err := spans.File(context.Background(), file, spans.Options{From: from, To: to, Instances: -1})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
@@ -51,6 +68,16 @@ func runSpans(args []string) int {
 // --from/--to (spans, profile, export), with the extra flags extra
 // declares. If ok is false the command is over with exit code code.
 func rangeCommand(name, usage string, args []string, extra func(*flag.FlagSet)) (file string, from, to uint64, code int, ok bool) {
+	files, from, to, code, ok := rangeCommandFiles(name, usage, args, func() int { return 1 }, extra)
+	if !ok {
+		return "", 0, 0, code, false
+	}
+	return files[0], from, to, 0, true
+}
+
+// rangeCommandFiles is rangeCommand for a command that takes want() files
+// (want is asked once the flags are read).
+func rangeCommandFiles(name, usage string, args []string, want func() int, extra func(*flag.FlagSet)) (files []string, from, to uint64, code int, ok bool) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fromS := fs.String("from", "0", "start of the time range (1.5s, 250ms, 800us or ns)")
@@ -58,17 +85,16 @@ func rangeCommand(name, usage string, args []string, extra func(*flag.FlagSet)) 
 	if extra != nil {
 		extra(fs)
 	}
-	fail := func(msg string) (string, uint64, uint64, int, bool) {
+	fail := func(msg string) ([]string, uint64, uint64, int, bool) {
 		fmt.Fprintf(os.Stderr, "hecscope %s: %s\n%s\n", name, msg, usage)
-		return "", 0, 0, 2, false
+		return nil, 0, 0, 2, false
 	}
-	var files []string
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if err == flag.ErrHelp {
 				fmt.Fprintln(os.Stdout, usage)
-				return "", 0, 0, 0, false
+				return nil, 0, 0, 0, false
 			}
 			return fail(err.Error())
 		}
@@ -78,8 +104,11 @@ func rangeCommand(name, usage string, args []string, extra func(*flag.FlagSet)) 
 		files = append(files, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
-	if len(files) != 1 || files[0] == "" {
-		return fail("one eventlog FILE needed")
+	if n := want(); len(files) != n || slices.Contains(files, "") {
+		if n == 1 {
+			return fail("one eventlog FILE needed")
+		}
+		return fail(fmt.Sprintf("%d eventlog files needed", n))
 	}
 	var err error
 	if from, err = timeline.ParseTime(*fromS); err != nil {
@@ -93,7 +122,7 @@ func rangeCommand(name, usage string, args []string, extra func(*flag.FlagSet)) 
 			return fail("--to must be after --from")
 		}
 	}
-	return files[0], from, to, 0, true
+	return files, from, to, 0, true
 }
 
 // statusCode reports a truncated or corrupt log on stderr and returns the
