@@ -91,6 +91,9 @@ func attachLiveLog(t *testing.T) *liveWindow {
 	lw := &liveWindow{t: t, w: a.newWindow(), dir: t.TempDir(), gate: make(chan struct{})}
 	url := serveOnce(t, data, lw.gate)
 	fyne.DoAndWait(func() {
+		// As onUI runs (a canvas of an earlier test may still draw).
+		uiMu.Lock()
+		defer uiMu.Unlock()
 		// Sized first: the test driver runs the view's refreshes on
 		// their own goroutine, which must not race this one.
 		lw.w.win.Resize(fyne.NewSize(1200, 800))
@@ -100,10 +103,13 @@ func attachLiveLog(t *testing.T) *liveWindow {
 	return lw
 }
 
-// locked runs f on Fyne's loop with the view's lock held, as its refreshes
-// run.
+// locked runs f on Fyne's loop as the work other goroutines hand it runs
+// (onUI: the view's refreshes, the canvas's redraws when detail is ready),
+// with the view's lock held as its refreshes hold it.
 func (lw *liveWindow) locked(f func()) {
 	fyne.DoAndWait(func() {
+		uiMu.Lock()
+		defer uiMu.Unlock()
 		lw.v.mu.Lock()
 		defer lw.v.mu.Unlock()
 		f()
