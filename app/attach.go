@@ -111,9 +111,11 @@ type liveView struct {
 	stream  *live.Stream  // the stream drawn
 	done    chan struct{} // closed by stop, ends the refreshing
 	exited  chan struct{} // closed when the refreshing and bg have ended
-	// bg counts the view's background work (a selection's summary), which
-	// touches no widget once the view has stopped.
-	bg sync.WaitGroup
+	// bg counts the view's background work (a selection's summary, a
+	// redraw once detail is ready), which touches no widget once the view
+	// has stopped; bgMu keeps work from being added once it has.
+	bg   sync.WaitGroup
+	bgMu sync.Mutex
 
 	status    *widget.Label
 	readout   *widget.Label // what was last clicked on the canvas
@@ -167,6 +169,8 @@ type liveView struct {
 type liveSource struct {
 	ov  *timeline.Model
 	log *eventlog.Log // nil if the recording cannot be read
+	// ready is called for the canvas when detail it asked for is ready.
+	ready func()
 	// heap and prof are the heap counters and profile the canvas shows.
 	heap *heapview.Heap
 	prof *heapview.Profile
@@ -175,12 +179,35 @@ type liveSource struct {
 // Overview returns the overview of the snapshot shown.
 func (s *liveSource) Overview() *timeline.Model { return s.ov }
 
-// Detail returns the recording's detail of [from, to), if it has any.
-func (s *liveSource) Detail(from, to uint64, nsPerPixel float64, ready func()) *timeline.Model {
+// Detail returns the recording's detail of [from, to), if it has any; the
+// source's ready, not the canvas's, hears when detail being made is there.
+func (s *liveSource) Detail(from, to uint64, nsPerPixel float64, _ func()) *timeline.Model {
 	if s.log == nil {
 		return nil
 	}
-	return s.log.Detail(from, to, nsPerPixel, ready)
+	return s.log.Detail(from, to, nsPerPixel, s.ready)
+}
+
+// detailReady draws the canvas again once detail it asked for is ready
+// (called from the goroutine that decoded it), unless the view has
+// stopped: counted in bg, so that nothing draws after the window closed.
+func (v *liveView) detailReady() {
+	v.bgMu.Lock()
+	defer v.bgMu.Unlock()
+	if v.stopped() {
+		return
+	}
+	v.bg.Add(1)
+	go func() {
+		defer v.bg.Done()
+		onUI(func() {
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			if v.canvas != nil && !v.stopped() {
+				v.canvas.redraw()
+			}
+		})
+	}()
 }
 
 func newLiveView(url string, opts live.Options) *liveView {
@@ -284,7 +311,7 @@ func (v *liveView) showModel(snap *live.Snapshot) {
 		v.canvas.changed()
 		return
 	}
-	v.src = &liveSource{ov: snap.Model, log: snap.Log, heap: snap.Heap, prof: snap.Profile}
+	v.src = &liveSource{ov: snap.Model, log: snap.Log, heap: snap.Heap, prof: snap.Profile, ready: v.detailReady}
 	v.canvas = newTrackCanvas(v.src, snap.Heap, snap.Profile)
 	v.canvas.autoFocus = true
 	v.canvas.setGrowing(true)
@@ -420,7 +447,9 @@ func (v *liveView) stop() {
 		return
 	default:
 	}
+	v.bgMu.Lock()
 	close(v.done)
+	v.bgMu.Unlock()
 	if s := v.session; s != nil {
 		go s.Close()
 	}

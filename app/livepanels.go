@@ -145,6 +145,11 @@ func (v *liveView) showSelection() {
 	}
 	summary.Add(widget.NewLabel("Summarising the selection (reading the recording again)…"))
 	gen := v.selGen
+	v.bgMu.Lock()
+	defer v.bgMu.Unlock()
+	if v.stopped() {
+		return
+	}
 	v.bg.Add(1)
 	go func() {
 		defer v.bg.Done()
