@@ -230,7 +230,7 @@ func newLiveView(url string, opts live.Options) *liveView {
 		labels[i] = f.label
 	}
 	v.follow = widget.NewSelect(labels, v.chooseFollow)
-	v.follow.PlaceHolder = "Not following (End resumes)"
+	v.follow.PlaceHolder = notFollowing
 	v.follow.SetSelected(followSpans[0].label)
 	v.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { v.setPaused(!v.paused) })
 	header := widget.NewLabelWithStyle(url, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -277,24 +277,30 @@ func (v *liveView) syncFollow() {
 	v.syncing = true
 	defer func() { v.syncing = false }()
 	on, w := v.canvas.following()
-	if !on {
-		if v.follow.Selected != "" {
-			v.follow.ClearSelected()
-		}
-		return
-	}
-	for _, f := range followSpans {
-		if f.span == w {
-			if v.follow.Selected != f.label {
-				v.follow.SetSelected(f.label)
+	if on {
+		for _, f := range followSpans {
+			if f.span == w {
+				if v.follow.Selected != f.label {
+					v.follow.SetSelected(f.label)
+				}
+				return
 			}
-			return
 		}
 	}
-	if v.follow.Selected != "" {
+	// Not following, or following a width of the user's (End after a
+	// zoom): the placeholder says which.
+	hold := notFollowing
+	if on {
+		hold = "Last " + paint.Duration(w)
+	}
+	if v.follow.Selected != "" || v.follow.PlaceHolder != hold {
+		v.follow.PlaceHolder = hold
 		v.follow.ClearSelected()
 	}
 }
+
+// notFollowing is the Follow choice's placeholder when the view rests.
+const notFollowing = "Not following (End resumes)"
 
 // showModel draws snapshot snap of the current stream: the first one makes
 // the canvas, later ones give it their data.

@@ -16,6 +16,7 @@ import (
 	"github.com/hecscope/hecscope/app/library"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -342,6 +343,9 @@ func TestAttachWindowNavigates(t *testing.T) {
 		}
 		if on, _ := c.following(); !on {
 			t.Error("End does not follow")
+		}
+		if want := "Last " + paint.Duration(to0-from0); v.follow.Selected != "" || v.follow.PlaceHolder != want {
+			t.Errorf("after End the Follow choice shows %q (placeholder %q), want the placeholder %q", v.follow.Selected, v.follow.PlaceHolder, want)
 		}
 		v.follow.SetSelected("Last 100 ms")
 		if from, to := c.View(); to != v.shown.End || (v.shown.End > 100e6 && to-from != 100e6) {
