@@ -89,6 +89,17 @@ func newEventList(x *eventlog.Events, h *ingest.Header, nav timeNav) *eventList 
 	return l
 }
 
+// setEvents shows x, the rows of the same log grown (a live stream's newer
+// snapshot), keeping the window and the selection.
+func (l *eventList) setEvents(x *eventlog.Events) {
+	if x == l.x {
+		return
+	}
+	l.x = x
+	l.showPages()
+	l.list.Refresh()
+}
+
 // listWindow is how many rows the list widget holds at once.
 const listWindow = 1 << 19
 

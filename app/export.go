@@ -65,17 +65,49 @@ func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 	png := fyne.NewMenuItem("Export View as PNG…", w.exportImage)
 	png.Shortcut = shortcut(fyne.KeyE)
 	bind(png)
-	v, ok := w.view.(*eventlogView)
-	if !ok || v.canvas == nil {
+	h, ok := w.view.(canvasHolder)
+	if !ok {
 		return []*fyne.MenuItem{png}
 	}
-	png.Action = func() { w.exportCanvas(v.canvas, exportPNG, false) }
+	if v, ok := h.(*eventlogView); ok && v.canvas == nil {
+		return []*fyne.MenuItem{png}
+	}
+	// A live window's canvas comes with the stream's first events, and is
+	// replaced by the next stream's: taken when the item is chosen.
+	export := func(f exportFormat, selection bool) func() {
+		return func() {
+			c := h.timelineCanvas()
+			if c == nil {
+				dialog.ShowInformation("Export", "There is no timeline to export yet.", w.win)
+				return
+			}
+			w.exportCanvas(c, f, selection)
+		}
+	}
+	png.Action = export(exportPNG, false)
 	return []*fyne.MenuItem{
 		png,
-		fyne.NewMenuItem("Export View as SVG…", func() { w.exportCanvas(v.canvas, exportSVG, false) }),
-		fyne.NewMenuItem("Export Selection as PNG…", func() { w.exportCanvas(v.canvas, exportPNG, true) }),
-		fyne.NewMenuItem("Export Selection as SVG…", func() { w.exportCanvas(v.canvas, exportSVG, true) }),
+		fyne.NewMenuItem("Export View as SVG…", export(exportSVG, false)),
+		fyne.NewMenuItem("Export Selection as PNG…", export(exportPNG, true)),
+		fyne.NewMenuItem("Export Selection as SVG…", export(exportSVG, true)),
 	}
+}
+
+// canvasHolder is a view whose timeline is a track canvas.
+type canvasHolder interface {
+	// timelineCanvas returns the canvas, nil while there is none.
+	timelineCanvas() *trackCanvas
+}
+
+// timelineCanvas returns the log's canvas (nil if it has no timed events).
+func (v *eventlogView) timelineCanvas() *trackCanvas { return v.canvas }
+
+// timelineCanvas returns the current stream's canvas, nil before its first
+// timed events.
+func (v *liveView) timelineCanvas() *trackCanvas {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.canvas
 }
 
 // exportCanvas asks where to save the canvas as PNG or SVG — the visible

@@ -276,12 +276,3 @@ func (v *eventlogView) keyTarget() keyTarget {
 	}
 	return v.canvas
 }
-
-// keyTarget is the current stream's HEC timeline, nil before its first
-// timed events.
-func (v *liveView) keyTarget() keyTarget {
-	if v.nav == nil {
-		return nil
-	}
-	return v.nav
-}

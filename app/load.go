@@ -99,14 +99,21 @@ func newEventlog(l *eventlog.Log) *Eventlog {
 		Summary: l.Summary, SummaryErr: l.SummaryErr, Model: l.Overview(),
 		Heap: l.Heap, Profile: l.Profile, List: l.EventList(), LoadTime: l.LoadTime,
 	}
-	if m := ev.Model; m != nil {
-		ev.markers = make([]bookmarkMark, m.NumMarkers())
-		for i := range ev.markers {
-			mk := m.Marker(i)
-			ev.markers[i] = bookmarkMark{time: mk.Time, text: m.String(int32(mk.Arg))}
-		}
-	}
+	ev.markers = markersOf(ev.Model)
 	return ev
+}
+
+// markersOf returns the user markers of m in time order (nil without m).
+func markersOf(m *timeline.Model) []bookmarkMark {
+	if m == nil {
+		return nil
+	}
+	out := make([]bookmarkMark, m.NumMarkers())
+	for i := range out {
+		mk := m.Marker(i)
+		out[i] = bookmarkMark{time: mk.Time, text: m.String(int32(mk.Arg))}
+	}
+	return out
 }
 
 // loadEventlog loads the eventlog at path through the one loader
