@@ -15,7 +15,7 @@ func TestParseLimit(t *testing.T) {
 		"wall>+5%": true, "wall>+15%": false, "wall<-5%": false, "wall>5%": true,
 		"productivity<-2pp": true, "productivity<-10pp": false, "productivity<-5%": true,
 		"gc_max_pause>+1ms": true, "gc_max_pause>+2500us": false, "gc_max_pause>1000000": true,
-		"hec:1.running>+1%": true, // A lacks it: cannot be checked, so it fails
+		"hec:1.running>+1%":   true, // A lacks it: cannot be checked, so it fails
 		"span:parse.p90>+10%": true,
 	} {
 		l, err := ParseLimit(spec)
