@@ -44,8 +44,11 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
+# The memory tests run again without -race: the race detector's shadow
+# memory makes a resident set no measure of what the code holds.
 test: deps vet
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run 'Residency' ./ingest/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -92,6 +92,7 @@ func (a *App) newWindow() *Window {
 func (a *App) closed(w *Window) {
 	a.rememberSize(w.win.Canvas().Size())
 	w.cancelLoad()
+	w.releaseView()
 	w.gen++ // what a cancelled load still reports finds the window gone
 	for i, o := range a.windows {
 		if o == w {

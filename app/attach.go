@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"fmt"
 	"image"
+	"image/png"
 	"strings"
 	"sync"
 	"time"
@@ -10,17 +12,23 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/live"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // liveRefresh is how often a live window redraws what has arrived.
 const liveRefresh = 50 * time.Millisecond
 
-// liveHeapRefresh is how often the heap chart of a live window is rebuilt
-// (it is rebuilt whole, so less often than the timeline).
-const liveHeapRefresh = time.Second
+// livePanelRefresh is how often the tabs under a live window's timeline
+// (summary, GC, events, heap, …) are rebuilt: whole, so less often than
+// the timeline.
+const livePanelRefresh = time.Second
 
 // followSpans are the widths a live timeline can show while it follows the
 // run's end; 0 is the whole run.
@@ -78,12 +86,19 @@ func (w *Window) attach(url string, opts live.Options) {
 	v.start()
 }
 
-// liveView shows a live session: a status line, a Reconnect button once
-// the stream has stopped, a choice to reconnect by itself, and the
-// timeline and heap of the current stream as they grow. The timeline is
-// navigable (zoom, pan, select, hover) and follows the newest events until
-// the user moves it away from the end; End or the Follow choice resumes
-// following. A new stream (the program's next run, or a reconnection)
+// liveView shows a live session as a full session: a status line, a
+// Reconnect button once the stream has stopped, a choice to reconnect by
+// itself, Pause, and the timeline of the current stream — the same track
+// canvas as a file window's (every track of the run under one time axis,
+// heap included), drawn from the live models' followed recording — over
+// the same tabs as a file window (Summary, GC, Sparks, Process,
+// Selection, Details, User Events, Events), all growing as data arrives.
+// The models follow the stream's recording (live.Models), so memory stays
+// bounded however long the program runs. The canvas follows the newest
+// events until the user moves it away from the end; End or the Follow
+// choice resumes following. Pause freezes what is shown while the
+// recording goes on; End, the Follow choice or Resume takes up the newest
+// data again. A new stream (the program's next run, or a reconnection)
 // replaces what is shown only once its header has arrived.
 type liveView struct {
 	url  string
@@ -95,38 +110,108 @@ type liveView struct {
 	session *live.Session
 	stream  *live.Stream  // the stream drawn
 	done    chan struct{} // closed by stop, ends the refreshing
-	exited  chan struct{} // closed when the refreshing has ended
+	exited  chan struct{} // closed when the refreshing and bg have ended
+	// bg counts the view's background work (a selection's summary, a
+	// redraw once detail is ready), which touches no widget once the view
+	// has stopped; bgMu keeps work from being added once it has.
+	bg   sync.WaitGroup
+	bgMu sync.Mutex
 
 	status    *widget.Label
-	readout   *widget.Label // what the pointer is on
+	readout   *widget.Label // what was last clicked on the canvas
 	reconnect *widget.Button
 	auto      *widget.Check
 	follow    *widget.Select
-	// nav is the HEC timeline of the current stream on its scale sc, made
-	// when its first timed events arrive (nil before), and rows are all
-	// its row groups (nav first); timelineBox holds them with the panel
-	// that toggles them, or a note while there is nothing to draw.
-	nav         *timelineNav
-	rows        []*navRow
-	sc          *navScale
+	pause     *widget.Button
+	// paused freezes what is shown (the session records on).
+	paused bool
+	// canvas is the timeline of the current stream, made when its first
+	// timed events arrive (nil before), drawing src; timelineBox holds it,
+	// or a note while there is nothing to draw.
+	canvas      *trackCanvas
+	src         *liveSource
 	timelineBox *fyne.Container
-	heap        *picture
 	tabs        *container.AppTabs
 	root        fyne.CanvasObject
+	// panels are the tabs under the timeline, stale those not rebuilt
+	// since the panels' snapshot changed (rebuilt when shown).
+	panels map[*container.TabItem]func()
+	stale  map[*container.TabItem]bool
+	// The Selection tab and its generation (a slow summary of an old
+	// selection is dropped); the Details tab; the Events tab once there is
+	// a timeline.
+	selection  *fyne.Container
+	selGen     int
+	details    *fyne.Container
+	detailsTab *container.TabItem
+	events     *eventList
+	eventsBox  *fyne.Container
+	eventsTab  *container.TabItem
 	// syncing is set while the Follow choice is changed to match the view
 	// (its callback then does nothing).
 	syncing bool
 
-	// What was last drawn, and how long after its data.
-	shown      *timeline.Model
-	span       uint64 // the width chosen under Follow (0: the whole run)
-	lastHeap   time.Time
-	heapEvents int64
-	lag        time.Duration
+	// What was last drawn, and how long after its data: snap is the
+	// models' snapshot shown, shown its timeline; ev the snapshot the tabs
+	// show (taken at most every livePanelRefresh), panelsAt when.
+	snap     *live.Snapshot
+	shown    *timeline.Model
+	span     uint64 // the width chosen under Follow (0: the whole run)
+	ev       *Eventlog
+	panelsAt time.Time
+	lag      time.Duration
+}
+
+// liveSource is what a live window's canvas draws: the overview of the
+// snapshot shown (which stays put while the view is paused) and detail
+// decoded from the followed recording. Its fields change only under the
+// canvas's lock, under which the canvas draws.
+type liveSource struct {
+	ov  *timeline.Model
+	log *eventlog.Log // nil if the recording cannot be read
+	// ready is called for the canvas when detail it asked for is ready.
+	ready func()
+	// heap and prof are the heap counters and profile the canvas shows.
+	heap *heapview.Heap
+	prof *heapview.Profile
+}
+
+// Overview returns the overview of the snapshot shown.
+func (s *liveSource) Overview() *timeline.Model { return s.ov }
+
+// Detail returns the recording's detail of [from, to), if it has any; the
+// source's ready, not the canvas's, hears when detail being made is there.
+func (s *liveSource) Detail(from, to uint64, nsPerPixel float64, _ func()) *timeline.Model {
+	if s.log == nil {
+		return nil
+	}
+	return s.log.Detail(from, to, nsPerPixel, s.ready)
+}
+
+// detailReady draws the canvas again once detail it asked for is ready
+// (called from the goroutine that decoded it), unless the view has
+// stopped: counted in bg, so that nothing draws after the window closed.
+func (v *liveView) detailReady() {
+	v.bgMu.Lock()
+	defer v.bgMu.Unlock()
+	if v.stopped() {
+		return
+	}
+	v.bg.Add(1)
+	go func() {
+		defer v.bg.Done()
+		onUI(func() {
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			if v.canvas != nil && !v.stopped() {
+				v.canvas.redraw()
+			}
+		})
+	}()
 }
 
 func newLiveView(url string, opts live.Options) *liveView {
-	v := &liveView{url: url, opts: opts, heap: newPicture(nil), done: make(chan struct{}), exited: make(chan struct{})}
+	v := &liveView{url: url, opts: opts, done: make(chan struct{}), exited: make(chan struct{})}
 	v.status = widget.NewLabel("connecting…")
 	v.status.Truncation = fyne.TextTruncateEllipsis
 	v.readout = widget.NewLabel(liveReadoutHelp)
@@ -145,22 +230,22 @@ func newLiveView(url string, opts live.Options) *liveView {
 		labels[i] = f.label
 	}
 	v.follow = widget.NewSelect(labels, v.chooseFollow)
-	v.follow.PlaceHolder = "Not following (End resumes)"
+	v.follow.PlaceHolder = notFollowing
 	v.follow.SetSelected(followSpans[0].label)
+	v.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { v.setPaused(!v.paused) })
 	header := widget.NewLabelWithStyle(url, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	header.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(widget.NewLabel("Follow"), v.follow, v.auto, v.reconnect), header)
-	v.tabs = container.NewAppTabs(
-		container.NewTabItem("Timeline", v.timelineBox),
-		container.NewTabItem("Heap", v.heap.raster),
-	)
-	v.root = container.NewBorder(top, container.NewVBox(v.readout, v.status), nil, nil, v.tabs)
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.pause, widget.NewLabel("Follow"), v.follow, v.auto, v.reconnect), header)
+	v.buildTabs()
+	split := container.NewVSplit(v.timelineBox, v.tabs)
+	split.Offset = 0.7
+	v.root = container.NewBorder(top, container.NewVBox(v.readout, v.status), nil, nil, split)
 	return v
 }
 
-// What the live window says before the pointer or the events arrive.
+// What the live window says before a click or the events arrive.
 const (
-	liveReadoutHelp = "Point at the timeline to read it. Wheel zooms, drag pans, Shift+drag selects; End follows the newest events again."
+	liveReadoutHelp = "Wheel scrolls, Ctrl+wheel zooms, drag pans, Shift+drag selects, a click shows a span's details; End follows the newest events again."
 	liveWaiting     = "Waiting for timed events…"
 )
 
@@ -171,14 +256,14 @@ func (v *liveView) chooseFollow(label string) {
 	if v.syncing {
 		return
 	}
-	found := false
 	for _, f := range followSpans {
 		if f.label == label {
-			v.span, found = f.span, true
+			v.span = f.span
 		}
 	}
-	if found && v.sc != nil {
-		v.sc.followLast(v.span)
+	v.setPaused(false)
+	if v.canvas != nil {
+		v.canvas.follow(v.span)
 	}
 }
 
@@ -186,113 +271,147 @@ func (v *liveView) chooseFollow(label string) {
 // end: cleared (its placeholder says how to resume) once the user moved
 // away, the matching width again when following resumes.
 func (v *liveView) syncFollow() {
-	if v.sc == nil {
+	if v.canvas == nil {
 		return
 	}
 	v.syncing = true
 	defer func() { v.syncing = false }()
-	if !v.sc.following() {
-		if v.follow.Selected != "" {
-			v.follow.ClearSelected()
-		}
-		return
-	}
-	w := v.sc.followed()
-	for _, f := range followSpans {
-		if f.span == w {
-			if v.follow.Selected != f.label {
-				v.follow.SetSelected(f.label)
+	on, w := v.canvas.following()
+	if on {
+		for _, f := range followSpans {
+			if f.span == w {
+				if v.follow.Selected != f.label {
+					v.follow.SetSelected(f.label)
+				}
+				return
 			}
-			return
 		}
+	}
+	// Not following, or following a width of the user's (End after a
+	// zoom): the placeholder says which.
+	hold := notFollowing
+	if on {
+		hold = "Last " + paint.Duration(w)
+	}
+	if v.follow.Selected != "" || v.follow.PlaceHolder != hold {
+		v.follow.PlaceHolder = hold
+		v.follow.ClearSelected()
 	}
 }
 
-// liveRowGroups are the row groups a live timeline offers besides the HEC
-// rows: all of them, since a running program may start sparking or
-// labelling at any time.
-var liveRowGroups = []struct{ name, view string }{
-	{"Threads (one row per thread)", "threads"},
-	{"Activity per HEC", "activity"},
-	{"Sparks per HEC", "sparks"},
-	{"User events (START/STOP spans)", userView},
-}
+// notFollowing is the Follow choice's placeholder when the view rests.
+const notFollowing = "Not following (End resumes)"
 
-// showModel draws snapshot m of the current stream: the first one makes
-// the navigable row groups, later ones extend them.
-func (v *liveView) showModel(m *timeline.Model) {
-	if v.nav != nil {
-		for _, r := range v.rows {
-			r.nav.setModel(m)
-		}
+// showModel draws snapshot snap of the current stream: the first one makes
+// the canvas, later ones give it their data.
+func (v *liveView) showModel(snap *live.Snapshot) {
+	if v.canvas != nil {
+		v.canvas.with(func(tv *tracks.View) {
+			v.src.ov, v.src.log = snap.Model, snap.Log
+			if v.src.heap != snap.Heap || v.src.prof != snap.Profile {
+				v.src.heap, v.src.prof = snap.Heap, snap.Profile
+				tv.SetHeap(snap.Heap, snap.Profile)
+			}
+			tv.SourceChanged()
+		})
+		v.canvas.changed()
 		return
 	}
-	v.sc = newNavScale(m.End)
-	v.sc.grows = true
-	v.nav = newTimelineNav(m, v.sc, "timeline", nil)
-	v.nav.autoFocus = true
-	v.rows = []*navRow{{name: "HECs (activity and one row per HEC)", nav: v.nav, shown: true}}
-	for _, g := range liveRowGroups {
-		v.rows = append(v.rows, &navRow{name: g.name, nav: newTimelineNav(m, v.sc, g.view, nil)})
-	}
-	for _, r := range v.rows {
-		r.nav.onHover = func(s string) {
-			if s != "" {
-				v.readout.SetText(s)
-			}
+	v.src = &liveSource{ov: snap.Model, log: snap.Log, heap: snap.Heap, prof: snap.Profile, ready: v.detailReady}
+	v.canvas = newTrackCanvas(v.src, snap.Heap, snap.Profile)
+	v.canvas.autoFocus = true
+	v.canvas.setGrowing(true)
+	v.canvas.with(func(tv *tracks.View) { tv.Follow(v.span) })
+	v.canvas.onView = func(from, to uint64) {
+		if on, _ := v.canvas.following(); on && v.paused {
+			v.setPaused(false) // End, while paused
 		}
-		r.nav.onDetails = func(facts []fact) { v.readout.SetText(factsLine(facts)) }
+		v.syncFollow()
+		if v.events != nil && v.tabs.Selected() == v.eventsTab {
+			v.events.viewChanged(from, to)
+		}
 	}
-	v.sc.onView = func(uint64, uint64) { v.syncFollow() }
-	v.sc.followLast(v.span)
-	stack, side := rowPanels(v.rows)
-	split := container.NewHSplit(container.NewVScroll(side), stack)
-	split.Offset = 0.16
-	v.timelineBox.Objects = []fyne.CanvasObject{split}
+	v.canvas.onSelect = func(_, _ uint64, _, final bool) {
+		if final {
+			v.showSelection()
+		}
+	}
+	v.canvas.onTap = v.showTap
+	v.timelineBox.Objects = []fyne.CanvasObject{v.canvas}
 	v.timelineBox.Refresh()
 }
 
-// factsLine puts the details of a span on one line.
-func factsLine(facts []fact) string {
-	parts := make([]string, 0, len(facts))
-	for _, f := range facts {
-		parts = append(parts, f.label+": "+f.value)
+// showTap fills the Details tab with what was clicked on the canvas.
+func (v *liveView) showTap(h tracks.Hit) {
+	if len(h.Tip) == 0 {
+		return
 	}
-	return strings.Join(parts, " · ")
+	v.readout.SetText(strings.Join(h.Tip, " · "))
+	box := container.NewVBox()
+	for i, line := range h.Tip {
+		l := widget.NewLabel(line)
+		l.Wrapping = fyne.TextWrapWord
+		l.TextStyle.Bold = i == 0
+		box.Add(l)
+	}
+	if h.To > h.From {
+		box.Add(widget.NewLabel(fmt.Sprintf("From %s to %s (%s). Double-click to zoom to it.",
+			paint.Time(h.From, 1), paint.Time(h.To, 1), paint.Duration(h.To-h.From))))
+	}
+	v.details.Objects = []fyne.CanvasObject{box}
+	v.details.Refresh()
+	v.tabs.Select(v.detailsTab)
 }
 
 // viewText says what the timeline shows: following the end, or where it
 // rests, and the selection.
 func (v *liveView) viewText() string {
-	if v.nav == nil {
+	if v.canvas == nil {
 		return ""
 	}
-	from, to := v.nav.View()
+	from, to := v.canvas.View()
+	step := readoutStep(to - from)
 	var s string
-	if v.sc.following() {
-		s = fmt.Sprintf("following the newest events (%s shown)", timeline.FormatDuration(to-from))
+	if on, _ := v.canvas.following(); on {
+		s = fmt.Sprintf("following the newest events (%s shown)", paint.Duration(to-from))
 	} else {
-		s = fmt.Sprintf("view held at %s – %s (End follows again)", timeline.FormatDuration(from), timeline.FormatDuration(to))
+		s = fmt.Sprintf("view held at %s – %s (End follows again)", paint.Time(from, step), paint.Time(to, step))
 	}
-	if a, b, ok := v.nav.Selection(); ok {
-		s += fmt.Sprintf(" · selected %s – %s (%s)", timeline.FormatDuration(a), timeline.FormatDuration(b), timeline.FormatDuration(b-a))
+	if a, b, ok := v.canvas.Selection(); ok {
+		s += fmt.Sprintf(" · selected %s – %s (%s)", paint.Time(a, step), paint.Time(b, step), paint.Duration(b-a))
 	}
 	return s
 }
 
 func (v *liveView) content() fyne.CanvasObject { return v.root }
 
-func (v *liveView) hasPicture() bool { return true }
-
-// picture exports the heap chart when its tab is shown, else the timeline.
-func (v *liveView) picture(scale float32) image.Image {
-	if v.tabs.Selected() != nil && v.tabs.Selected().Text == "Heap" {
-		return v.heap.export(scale)
-	}
-	if v.nav == nil {
+// keyTarget is the current stream's canvas, nil before its first timed
+// events.
+func (v *liveView) keyTarget() keyTarget {
+	if v.canvas == nil {
 		return nil
 	}
-	return v.nav.pic.export(scale)
+	return v.canvas
+}
+
+func (v *liveView) hasPicture() bool { return true }
+
+// picture draws the canvas as shown (every track of the expanded groups,
+// the axis and the legend) at the canvas's width for scale; nil before
+// the first timed events.
+func (v *liveView) picture(scale float32) image.Image {
+	if v.canvas == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := v.canvas.export(&buf, exportPNG, false, float64(scale)); err != nil {
+		return nil
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		return nil
+	}
+	return img
 }
 
 // start starts the session and the refreshing of the picture.
@@ -303,6 +422,7 @@ func (v *liveView) start() {
 	session := v.session
 	go func() {
 		defer close(v.exited)
+		defer v.bg.Wait()
 		tick := time.NewTicker(liveRefresh)
 		defer tick.Stop()
 		for {
@@ -333,9 +453,21 @@ func (v *liveView) stop() {
 		return
 	default:
 	}
+	v.bgMu.Lock()
 	close(v.done)
+	v.bgMu.Unlock()
 	if s := v.session; s != nil {
 		go s.Close()
+	}
+}
+
+// stopped reports whether stop has been called.
+func (v *liveView) stopped() bool {
+	select {
+	case <-v.done:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -354,30 +486,39 @@ func (v *liveView) refresh() {
 	now := time.Now()
 	if cur := st.Stream; cur != v.stream {
 		// A new stream has its own run and scale.
-		v.stream, v.shown, v.heapEvents = cur, nil, 0
-		v.nav, v.rows, v.sc = nil, nil, nil
+		v.stream, v.snap, v.shown, v.ev = cur, nil, nil, nil
+		v.canvas, v.src, v.events = nil, nil, nil
 		v.timelineBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
 		v.timelineBox.Refresh()
-		v.heap.set(nil)
+		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
+		v.eventsBox.Refresh()
+		v.setPaused(false)
 	}
-	if m := v.models(); m != nil {
-		snap := m.Timeline()
-		if snap != v.shown && snap.End > 0 {
-			v.shown = snap
-			if !st.Stats.LastData.IsZero() {
-				v.lag = now.Sub(st.Stats.LastData)
+	if m := v.models(); m != nil && !v.paused {
+		if snap := m.Snapshot(); snap != nil && snap != v.snap {
+			if tm := snap.Model; tm != nil && tm != v.shown && tm.End > 0 {
+				v.shown = tm
+				if !st.Stats.LastData.IsZero() {
+					v.lag = now.Sub(st.Stats.LastData)
+				}
+				v.showModel(snap)
 			}
-			v.showModel(snap)
+			v.snap = snap
 		}
-		if st.Stats.Events != v.heapEvents && (now.Sub(v.lastHeap) >= liveHeapRefresh || st.Stats.Done) {
-			v.lastHeap, v.heapEvents = now, st.Stats.Events
-			heap, prof := m.Heap()
-			v.heap.set(heapRender("", prof, heap))
+		if v.snap != nil && (v.ev == nil || v.ev.Events != v.snap.Events || (st.Stats.Done && v.ev.Status != v.snap.Status)) &&
+			(now.Sub(v.panelsAt) >= livePanelRefresh || st.Stats.Done) {
+			v.panelsAt = now
+			v.showPanels(liveEventlog(v.recordingPath(), v.snap, m.Summary()))
 		}
 	}
 	text := st.Text
-	if st.Phase == live.PhaseReceiving && v.shown != nil {
+	if v.paused {
+		text = "paused (recording goes on; Resume, End or Follow shows the newest data) · " + text
+	} else if st.Phase == live.PhaseReceiving && v.shown != nil {
 		text += fmt.Sprintf(" · view drawn %s after the data", roundDuration(v.lag))
+	}
+	if v.snap != nil && v.snap.Err != nil {
+		text += " · " + v.snap.Err.Error()
 	}
 	if vt := v.viewText(); vt != "" {
 		text += " · " + vt

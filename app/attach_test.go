@@ -1,16 +1,23 @@
 package app
 
 import (
+	"bytes"
+	"image"
 	"math/rand"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/app/library"
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/timeline"
 )
 
 const liveLog = "../testdata/ghc-9.0.2/parwork-N2.eventlog"
@@ -85,6 +92,9 @@ func attachLiveLog(t *testing.T) *liveWindow {
 	lw := &liveWindow{t: t, w: a.newWindow(), dir: t.TempDir(), gate: make(chan struct{})}
 	url := serveOnce(t, data, lw.gate)
 	fyne.DoAndWait(func() {
+		// As onUI runs (a canvas of an earlier test may still draw).
+		uiMu.Lock()
+		defer uiMu.Unlock()
 		// Sized first: the test driver runs the view's refreshes on
 		// their own goroutine, which must not race this one.
 		lw.w.win.Resize(fyne.NewSize(1200, 800))
@@ -94,10 +104,13 @@ func attachLiveLog(t *testing.T) *liveWindow {
 	return lw
 }
 
-// locked runs f on Fyne's loop with the view's lock held, as its refreshes
-// run.
+// locked runs f on Fyne's loop as the work other goroutines hand it runs
+// (onUI: the view's refreshes, the canvas's redraws when detail is ready),
+// with the view's lock held as its refreshes hold it.
 func (lw *liveWindow) locked(f func()) {
 	fyne.DoAndWait(func() {
+		uiMu.Lock()
+		defer uiMu.Unlock()
 		lw.v.mu.Lock()
 		defer lw.v.mu.Unlock()
 		f()
@@ -129,7 +142,7 @@ func TestAttachWindowGrows(t *testing.T) {
 	defer v.stop()
 	var half int64
 	waitFor("the first half", func() bool {
-		if v.shown == nil || v.nav == nil || !strings.HasPrefix(v.status.Text, "receiving") || !strings.Contains(v.status.Text, "events/s") {
+		if v.shown == nil || v.canvas == nil || !strings.HasPrefix(v.status.Text, "receiving") || !strings.Contains(v.status.Text, "events/s") {
 			return false
 		}
 		half = v.shown.Events
@@ -151,4 +164,196 @@ func TestAttachWindowGrows(t *testing.T) {
 	if menuItem(w, "Attach…") == nil {
 		t.Fatal("no Attach… menu item")
 	}
+	// The canvas exports as a file window's does.
+	if menuItem(w, "Export View as SVG…") == nil || menuItem(w, "Export Selection as PNG…") == nil {
+		t.Fatal("no canvas export items in the menu")
+	}
+	var svg bytes.Buffer
+	lw.locked(func() {
+		if err := v.canvas.export(&svg, exportSVG, false, 1); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if !bytes.Contains(svg.Bytes(), []byte("<svg")) || !bytes.Contains(svg.Bytes(), []byte("HEC 1")) {
+		t.Fatalf("SVG export of %d bytes has no HEC 1 track", svg.Len())
+	}
+}
+
+// TestAttachWindowIsAFullSession: the live window has a file window's
+// track canvas and tabs, filled from the stream as it arrives; Pause
+// freezes what is shown while the stream goes on and End resumes; the
+// recording saves to the library during the run; the Events tab lists
+// every event once the stream ends.
+func TestAttachWindowIsAFullSession(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // the test app's storage root (library)
+	lw := attachLiveLog(t)
+	w, v, gate, waitFor := lw.w, lw.v, lw.gate, lw.waitFor
+	defer v.stop()
+	var names []string
+	lw.locked(func() {
+		for _, ti := range v.tabs.Items {
+			names = append(names, ti.Text)
+		}
+	})
+	if got := strings.Join(names, ","); got != "Summary,GC,Sparks,Process,Selection,Details,User Events,Events" {
+		t.Fatalf("tabs %s", got)
+	}
+	waitFor("the first half in the tabs", func() bool {
+		return v.ev != nil && v.ev.Events > 0 && v.canvas != nil && v.ev.Summary.Events > 0
+	})
+	var half *timeline.Model
+	var rec string
+	var from0, to0 uint64
+	var halfEvents uint64
+	var pic0 image.Image
+	lw.locked(func() {
+		shown := strings.Join(texts(v.tabs.Items[0].Content), "\n")
+		if !strings.Contains(shown, strconv.FormatUint(v.ev.Summary.Events, 10)) {
+			t.Errorf("Summary tab shows %q, want the %d events so far", shown, v.ev.Summary.Events)
+		}
+		if v.src.ov != v.shown || v.src.log == nil {
+			t.Error("the canvas does not draw the snapshot shown from the followed recording")
+		}
+		halfEvents = v.ev.Summary.Events
+		v.pause.OnTapped()
+		half, rec = v.shown, v.recordingPath()
+		from0, to0 = v.canvas.View()
+		pic0 = v.picture(1)
+	})
+	if rec == "" || menuItem(w, "Save Recording to Library…") == nil {
+		t.Fatalf("recording %q; no Save Recording to Library… item", rec)
+	}
+	// Saved during the run: what was recorded so far.
+	e := saveAndWait(t, w, rec, library.SaveOptions{Name: "half"})
+	if e.Size <= 0 {
+		t.Errorf("saved %d bytes of the recording", e.Size)
+	}
+
+	close(gate)
+	waitFor("the stream's end, paused", func() bool {
+		return strings.HasPrefix(v.status.Text, "paused") && strings.Contains(v.status.Text, "ended")
+	})
+	lw.locked(func() {
+		if v.shown != half || v.src.ov != half {
+			t.Error("the timeline moved while paused")
+		}
+		if from, to := v.canvas.View(); from != from0 || to != to0 {
+			t.Errorf("paused canvas moved from %d–%d to %d–%d", from0, to0, from, to)
+		}
+		if on, _ := v.canvas.following(); on {
+			t.Error("a paused canvas follows the end")
+		}
+		if pic := v.picture(1); pic == nil || pic0 == nil || pic.Bounds() != pic0.Bounds() {
+			t.Error("the paused canvas's picture changed size or is missing")
+		}
+		if m := v.models().Snapshot().Model; m == half || m.End <= half.End {
+			t.Error("the recording did not go on while paused")
+		}
+		v.canvas.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+		if v.paused {
+			t.Error("End did not resume")
+		}
+	})
+	want, _ := showEvents(t, liveLog)
+	waitFor("the whole stream", func() bool {
+		return v.shown != half && v.ev != nil && v.ev.Events == int64(len(want)) && v.ev.Status.State == ingest.StateComplete
+	})
+	lw.locked(func() {
+		if _, to := v.canvas.View(); to != v.shown.End || v.src.ov != v.shown {
+			t.Errorf("after End the canvas shows up to %d, not the run's end %d", to, v.shown.End)
+		}
+		// The tabs took the whole stream: the Summary tab (shown) at once,
+		// the User Events tab when next shown.
+		shown := strings.Join(texts(v.tabs.Items[0].Content), "\n")
+		if n := v.ev.Summary.Events; n <= halfEvents || !strings.Contains(shown, strconv.FormatUint(n, 10)) || !strings.Contains(shown, "complete") {
+			t.Errorf("Summary tab after the end shows %q, want %d events (%d at half) and the state complete", shown, n, halfEvents)
+		}
+		v.tabs.SelectIndex(6)
+		if users := strings.Join(texts(v.tabs.Items[6].Content), "\n"); len(v.shown.Labels) == 0 || !strings.Contains(users, v.shown.String(v.shown.Labels[0].Label)) {
+			t.Errorf("User Events tab shows %q", users)
+		}
+		v.tabs.Select(v.eventsTab)
+		if v.events == nil || v.events.len() != len(want) {
+			t.Fatalf("Events tab: %v", v.events != nil)
+		}
+		if _, _, text := v.events.rowTexts(len(want) / 2); text == "" {
+			t.Error("an empty row")
+		}
+		end := v.shown.End
+		v.canvas.setSelection(end/4, end/2, true)
+		sel := strings.Join(texts(v.selection), "\n")
+		if !strings.Contains(sel, "Selection: ") || !strings.Contains(sel, "Running") {
+			t.Errorf("Selection tab shows %q", sel)
+		}
+	})
+	// Saved after the run: the whole recording (renamed after the program
+	// once its name arrived).
+	lw.locked(func() { rec = v.recordingPath() })
+	whole := saveAndWait(t, w, rec, library.SaveOptions{Name: "whole"})
+	if st, err := os.Stat(rec); err != nil || whole.Size != st.Size() || whole.Size <= e.Size {
+		t.Errorf("saved %d bytes after the run (during it %d; recording %v, %v)", whole.Size, e.Size, st, err)
+	}
+}
+
+// TestAttachWindowNavigates: the live canvas can be moved into the past
+// while events arrive without moving; End follows again, and the Follow
+// choice sets the followed width.
+func TestAttachWindowNavigates(t *testing.T) {
+	lw := attachLiveLog(t)
+	v, gate, locked, waitFor := lw.v, lw.gate, lw.locked, lw.waitFor
+	defer v.stop()
+	var halfEnd uint64
+	waitFor("the first half", func() bool {
+		if v.canvas == nil || v.shown == nil {
+			return false
+		}
+		halfEnd = v.shown.End
+		_, to := v.canvas.View()
+		on, _ := v.canvas.following()
+		return on && to == halfEnd
+	})
+	var from0, to0 uint64
+	locked(func() {
+		c := v.canvas
+		c.viewAction(actZoomIn)
+		c.viewAction(actZoomIn)
+		// Dragging right pans into the past.
+		canvasDrag(c, fyne.NewPos(c.Size().Width/2, c.Size().Height/2), c.Size().Width/4, 0, 0)
+		from0, to0 = c.View()
+		if on, _ := c.following(); on || v.follow.Selected != "" || to0 >= halfEnd {
+			t.Errorf("after panning into the past: %d–%d of %d, following %v, Follow shows %q", from0, to0, halfEnd, on, v.follow.Selected)
+		}
+	})
+	close(gate)
+	waitFor("the end", func() bool { return strings.HasPrefix(v.status.Text, "ended") && v.shown.End > halfEnd })
+	locked(func() {
+		c := v.canvas
+		if from, to := c.View(); from != from0 || to != to0 {
+			t.Errorf("held view moved from %d–%d to %d–%d while events arrived", from0, to0, from, to)
+		}
+		if v.src.ov != v.shown {
+			t.Error("the canvas does not draw the newest snapshot")
+		}
+		if !strings.Contains(v.status.Text, "view held at") {
+			t.Errorf("status %q does not say the view is held", v.status.Text)
+		}
+		c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+		if from, to := c.View(); to != v.shown.End || to-from != to0-from0 {
+			t.Errorf("after End: %d–%d, want %d ns up to %d", from, to, to0-from0, v.shown.End)
+		}
+		if on, _ := c.following(); !on {
+			t.Error("End does not follow")
+		}
+		if want := "Last " + paint.Duration(to0-from0); v.follow.Selected != "" || v.follow.PlaceHolder != want {
+			t.Errorf("after End the Follow choice shows %q (placeholder %q), want the placeholder %q", v.follow.Selected, v.follow.PlaceHolder, want)
+		}
+		v.follow.SetSelected("Last 100 ms")
+		if from, to := c.View(); to != v.shown.End || (v.shown.End > 100e6 && to-from != 100e6) {
+			t.Errorf("Last 100 ms shows %d–%d of a run ending at %d", from, to, v.shown.End)
+		}
+		v.follow.SetSelected("Whole run")
+		if from, to := c.View(); from != 0 || to != v.shown.End {
+			t.Errorf("Whole run shows %d–%d of a run ending at %d", from, to, v.shown.End)
+		}
+	})
 }

@@ -25,7 +25,7 @@ func BenchmarkLoadBig(b *testing.B) {
 		reports := 0
 		start := time.Now()
 		var first time.Duration
-		ev, err := LoadEventlog(context.Background(), bigLog, func(p Progress) {
+		ev, err := loadEventlog(context.Background(), bigLog, func(p Progress) {
 			reports++
 			if p.Model != nil && first == 0 {
 				first = time.Since(start)

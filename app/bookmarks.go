@@ -57,14 +57,17 @@ func saveUserBookmarks(p fyne.Preferences, path string, bs []bookmark) {
 type bookmarkPanel struct {
 	path  string
 	prefs fyne.Preferences
-	nav   *timelineNav
+	nav   timeNav
 	marks []bookmark // sorted by time
-	list  *keyList
-	root  fyne.CanvasObject
+	// onChange, if set, hears the bookmarks after each change (the canvas
+	// draws the user's).
+	onChange func([]bookmark)
+	list     *keyList
+	root     fyne.CanvasObject
 }
 
 // newBookmarkPanel returns the Bookmarks tab of the file at path.
-func newBookmarkPanel(path string, markers []bookmarkMark, nav *timelineNav) *bookmarkPanel {
+func newBookmarkPanel(path string, markers []bookmarkMark, nav timeNav) *bookmarkPanel {
 	b := &bookmarkPanel{path: path, prefs: fyne.CurrentApp().Preferences(), nav: nav}
 	for _, m := range markers {
 		b.marks = append(b.marks, bookmark{time: m.time, name: m.text, marker: true})
@@ -159,13 +162,22 @@ func (b *bookmarkPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 func (b *bookmarkPanel) add(t uint64, name string) {
 	b.marks = append(b.marks, bookmark{time: t, name: name})
 	b.sort()
-	saveUserBookmarks(b.prefs, b.path, b.marks)
+	b.save()
 	b.list.Refresh()
+}
+
+// save writes the user's bookmarks to the preferences and tells onChange.
+func (b *bookmarkPanel) save() {
+	saveUserBookmarks(b.prefs, b.path, b.marks)
+	if b.onChange != nil {
+		b.onChange(b.marks)
+	}
 }
 
 // addHere bookmarks the selection's start, or the view's centre.
 func (b *bookmarkPanel) addHere() {
-	t := b.nav.centre()
+	from, to := b.nav.View()
+	t := from + (to-from)/2
 	if from, _, ok := b.nav.Selection(); ok {
 		t = from
 	}
@@ -176,7 +188,7 @@ func (b *bookmarkPanel) addHere() {
 func (b *bookmarkPanel) rename(t uint64, i int, name string) {
 	if i < len(b.marks) && !b.marks[i].marker && b.marks[i].time == t {
 		b.marks[i].name = name
-		saveUserBookmarks(b.prefs, b.path, b.marks)
+		b.save()
 	}
 }
 
@@ -184,7 +196,7 @@ func (b *bookmarkPanel) rename(t uint64, i int, name string) {
 func (b *bookmarkPanel) remove(i int) {
 	if i < len(b.marks) && !b.marks[i].marker {
 		b.marks = slices.Delete(b.marks, i, i+1)
-		saveUserBookmarks(b.prefs, b.path, b.marks)
+		b.save()
 		b.list.Refresh()
 	}
 }

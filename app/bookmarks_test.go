@@ -31,16 +31,16 @@ func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 		}
 	}
 	// Clicking one centres the timeline on it.
-	v.nav.showRange(0, v.log.Model.End/20)
+	v.canvas.showRange(0, v.log.Model.End/20)
 	b.list.Select(len(markers) - 1)
-	from, to := v.nav.View()
+	from, to := v.canvas.View()
 	if tm := markers[len(markers)-1].time; tm < from || tm > to {
 		t.Errorf("marker at %d outside the view %d–%d", tm, from, to)
 	}
 
 	// A user bookmark at the view's centre is saved under the file.
-	v.nav.showRange(1000000, 1469134)
-	at := v.nav.centre()
+	v.canvas.showRange(1000000, 1469134)
+	at := v.canvas.centre()
 	if at != 1234567 {
 		t.Fatalf("view centre %d", at)
 	}
@@ -52,7 +52,7 @@ func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 		t.Fatalf("saved %+v", got)
 	}
 	// A new panel for the same file (as after a restart) shows it again.
-	b2 := newBookmarkPanel(v.log.Path, v.log.index.markers, v.nav)
+	b2 := newBookmarkPanel(v.log.Path, v.log.markers, v.canvas)
 	if len(b2.marks) != len(markers)+1 || b2.marks[0].name != "my start" || b2.marks[0].marker {
 		t.Fatalf("reopened: %+v", b2.marks[:2])
 	}
@@ -109,8 +109,8 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 func TestBKeyBookmarks(t *testing.T) {
 	v := openEvents(t, parworkN2)
 	before := len(v.bookmarks.marks)
-	v.nav.showRange(2000000, 4000000)
-	v.nav.TypedRune('b')
+	v.canvas.showRange(2000000, 4000000)
+	v.canvas.TypedRune('b')
 	if len(v.bookmarks.marks) != before+1 {
 		t.Fatalf("%d bookmarks after B, want %d", len(v.bookmarks.marks), before+1)
 	}

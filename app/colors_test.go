@@ -6,7 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
-	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/paint"
 )
 
 // TestPicturesFollowTheme: under a light theme the window's timeline is
@@ -22,21 +22,21 @@ func TestPicturesFollowTheme(t *testing.T) {
 		if darkTheme() != c.dark {
 			t.Fatalf("dark %v: darkTheme() = %v", c.dark, darkTheme())
 		}
-		img := navPicture(t, w, v)
-		pal := timeline.PaletteFor(c.dark)
+		img := canvasPicture(t, w, v)
+		pal := paint.ThemeFor(c.dark)
 		b := img.Bounds()
 		at := func(x, y int) color.RGBA { return color.RGBAModel.Convert(img.At(x, y)).(color.RGBA) }
-		if got := at(b.Min.X+20, b.Min.Y+8); got != pal.Background {
+		if got := at(b.Min.X+20, b.Min.Y+8); got != pal.Header && got != pal.Background {
 			t.Fatalf("dark %v: the timeline's background is %v, want %v", c.dark, got, pal.Background)
 		}
 		rules := 0 // pixels of the rules between rows, drawn in this palette's colour
 		for y := b.Min.Y; y < b.Max.Y; y++ {
-			if at(b.Max.X-40, y) == pal.RowRule {
+			if at(b.Min.X+60, y) == pal.Rule {
 				rules++
 			}
 		}
 		if rules == 0 {
-			t.Fatalf("dark %v: no row rule of colour %v", c.dark, pal.RowRule)
+			t.Fatalf("dark %v: no row rule of colour %v", c.dark, pal.Rule)
 		}
 	}
 }

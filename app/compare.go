@@ -90,10 +90,13 @@ func (c *CompareWindow) load() {
 	var logs [2]*Eventlog
 	var err error
 	for i, p := range c.paths {
-		logs[i], err = LoadEventlog(context.Background(), p, nil)
+		logs[i], err = loadEventlog(context.Background(), p, nil)
 		if err != nil {
 			break
 		}
+		// The comparison takes its figures from the overview and the
+		// summary, loaded whole: the file is not read again.
+		go logs[i].Log.Close()
 	}
 	onUI(func() {
 		if err != nil {

@@ -2,11 +2,14 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 )
 
@@ -16,12 +19,14 @@ import (
 // the timeline scrolls the list to the first event of the view. A search
 // bar above it finds events by text, kind, thread and HEC.
 type eventList struct {
-	x    *eventIndex
-	nav  *timelineNav
-	list *keyList
-	dec  *eventRowDecoder // rows shown, on the UI goroutine only
-	ev   ingest.Event
-	text []byte
+	x      *eventlog.Events
+	header *ingest.Header
+	// kinds are the event kinds the header declares (and Unknown), for the
+	// search's kind filter.
+	kinds []ingest.Kind
+	nav   timeNav
+	list  *keyList
+	text  []byte
 
 	// The list widget shows rows [base, base+window) of the index: Fyne
 	// scrolls by float32 offsets, which past ~10⁷ units can no longer
@@ -43,11 +48,12 @@ type eventList struct {
 	root   fyne.CanvasObject
 }
 
-// newEventList returns the Events tab over x, driving nav.
-func newEventList(x *eventIndex, nav *timelineNav) *eventList {
-	l := &eventList{x: x, nav: nav, dec: x.newRowDecoder(), selected: -1, window: listWindow}
+// newEventList returns the Events tab over x, the events of a log with
+// header h, driving nav.
+func newEventList(x *eventlog.Events, h *ingest.Header, nav timeNav) *eventList {
+	l := &eventList{x: x, header: h, kinds: declaredKinds(h), nav: nav, selected: -1, window: listWindow}
 	l.list = newKeyList(
-		func() int { return min(x.Len()-l.base, l.window) },
+		func() int { return min(l.len()-l.base, l.window) },
 		func() fyne.CanvasObject {
 			tm := widget.NewLabel("00000000000")
 			tm.Alignment = fyne.TextAlignTrailing
@@ -66,7 +72,7 @@ func newEventList(x *eventIndex, nav *timelineNav) *eventList {
 			return
 		}
 		l.selected = l.base + id
-		l.centreOn(x.Time(l.selected))
+		l.centreOn(l.time(l.selected))
 	}
 	l.list.OnUnselected = func(id widget.ListItemID) {
 		if !l.quiet && l.selected == l.base+id {
@@ -83,13 +89,65 @@ func newEventList(x *eventIndex, nav *timelineNav) *eventList {
 	return l
 }
 
+// setEvents shows x, the rows of the same log grown (a live stream's newer
+// snapshot), keeping the window and the selection.
+func (l *eventList) setEvents(x *eventlog.Events) {
+	if x == l.x {
+		return
+	}
+	l.x = x
+	l.showPages()
+	l.list.Refresh()
+}
+
 // listWindow is how many rows the list widget holds at once.
 const listWindow = 1 << 19
+
+// declaredKinds returns the kinds of the event types h declares, and
+// Unknown, sorted by name.
+func declaredKinds(h *ingest.Header) []ingest.Kind {
+	seen := map[ingest.Kind]bool{ingest.KindUnknown: true, ingest.KindBlockMarker: true}
+	if h != nil {
+		for _, t := range h.Types {
+			if k := ingest.Kind(t.ID); k.String() != ingest.KindUnknown.String() {
+				seen[k] = true
+			}
+		}
+	}
+	kinds := make([]ingest.Kind, 0, len(seen))
+	for k := range seen {
+		kinds = append(kinds, k)
+	}
+	slices.SortFunc(kinds, func(a, b ingest.Kind) int { return strings.Compare(a.String(), b.String()) })
+	return kinds
+}
+
+// len returns the number of rows.
+func (l *eventList) len() int { return int(l.x.Len()) }
+
+// time returns row i's time (0 if it cannot be read).
+func (l *eventList) time(i int) uint64 {
+	ev, err := l.x.Get(int64(i))
+	if err != nil {
+		return 0
+	}
+	return ev.Time
+}
+
+// rowAt returns the first row at or after time t (the number of rows if
+// none, or if the file cannot be read).
+func (l *eventList) rowAt(t uint64) int {
+	i, err := l.x.Search(t)
+	if err != nil {
+		return l.len()
+	}
+	return int(i)
+}
 
 // setBase moves the window to start at row b (kept inside the index),
 // keeping the selection if it stays in the window.
 func (l *eventList) setBase(b int) {
-	b = max(0, min(b, l.x.Len()-l.window))
+	b = max(0, min(b, l.len()-l.window))
 	if b == l.base {
 		return
 	}
@@ -106,7 +164,7 @@ func (l *eventList) setBase(b int) {
 
 // showPages says which rows the window holds.
 func (l *eventList) showPages() {
-	n := l.x.Len()
+	n := l.len()
 	if n <= l.window {
 		l.pages.SetText(fmt.Sprintf("%d events", n))
 		l.earlier.Hide()
@@ -128,15 +186,16 @@ func (l *eventList) scrollToRow(i int) {
 
 // rowTexts returns row i's time, capability and text as shown.
 func (l *eventList) rowTexts(i int) (tm, hec, text string) {
-	if err := l.dec.event(i, &l.ev); err != nil {
+	ev, err := l.x.Get(int64(i))
+	if err != nil {
 		return "", "", err.Error()
 	}
-	l.text = ingest.AppendEventText(l.text[:0], l.x.header, &l.ev)
+	l.text = ingest.AppendEventText(l.text[:0], l.header, &ev)
 	hec = ""
-	if l.ev.Cap != ingest.NoCap {
-		hec = "cap " + strconv.Itoa(int(l.ev.Cap))
+	if ev.Cap != ingest.NoCap {
+		hec = "cap " + strconv.Itoa(int(ev.Cap))
 	}
-	return strconv.FormatUint(l.ev.Time, 10), hec, string(l.text)
+	return strconv.FormatUint(ev.Time, 10), hec, string(l.text)
 }
 
 // updateRow fills the row object o with row i.
@@ -173,9 +232,9 @@ func (l *eventList) viewChanged(from, _ uint64) {
 	if l.fromList {
 		return
 	}
-	i := l.x.Search(from)
-	if i >= l.x.Len() {
-		i = l.x.Len() - 1
+	i := l.rowAt(from)
+	if i >= l.len() {
+		i = l.len() - 1
 	}
 	if i >= 0 {
 		l.scrollToRow(i)
@@ -187,8 +246,8 @@ func (l *eventList) viewChanged(from, _ uint64) {
 // this is done again when its tab is shown).
 func (l *eventList) reveal() {
 	from, to := l.nav.View()
-	if l.selected >= 0 && l.selected < l.x.Len() {
-		if t := l.x.Time(l.selected); t >= from && t <= to {
+	if l.selected >= 0 && l.selected < l.len() {
+		if t := l.time(l.selected); t >= from && t <= to {
 			l.scrollToRow(l.selected)
 			return
 		}
@@ -202,34 +261,21 @@ func (l *eventList) selectRow(i int) {
 	l.list.Select(i - l.base)
 	if l.selected != i { // Select does not call back for the row already selected
 		l.selected = i
-		l.centreOn(l.x.Time(i))
+		l.centreOn(l.time(i))
 	}
-}
-
-// centreOn shows a view as wide as the current one centred on t, kept
-// inside the run.
-func (n *timelineNav) centreOn(t uint64) {
-	from, to := n.View()
-	w := to - from
-	start := t - min(t, w/2)
-	n.showRange(start, start+w)
 }
 
 // addEventPanels adds the Events and Bookmarks tabs to v, and makes the
 // list follow the timeline.
 func (v *eventlogView) addEventPanels() {
 	ev := v.log
-	if ev.index == nil {
-		msg := "The event list is not available."
-		if ev.indexErr != nil {
-			msg = fmt.Sprintf("The event list is not available: %v", ev.indexErr)
-		}
-		v.tabs.Append(container.NewTabItem("Events", widget.NewLabel(msg)))
+	if ev.List == nil || ev.Log == nil {
+		v.tabs.Append(container.NewTabItem("Events", widget.NewLabel("The event list is not available.")))
 		return
 	}
-	v.events = newEventList(ev.index, v.nav)
-	prev := v.sc.onView
-	v.sc.onView = func(from, to uint64) {
+	v.events = newEventList(ev.List, ev.Log.Header, v.canvas)
+	prev := v.canvas.onView
+	v.canvas.onView = func(from, to uint64) {
 		if prev != nil {
 			prev(from, to)
 		}
@@ -246,9 +292,9 @@ func (v *eventlogView) addEventPanels() {
 			v.events.reveal()
 		}
 	}
-	v.bookmarks = newBookmarkPanel(ev.Path, ev.index.markers, v.nav)
-	for _, r := range v.rows {
-		r.nav.onBookmark = v.bookmarks.addHere
-	}
+	v.bookmarks = newBookmarkPanel(ev.Path, ev.markers, v.canvas)
+	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.setBookmarks(userBookmarks(bs)) }
+	v.bookmarks.onChange(v.bookmarks.marks)
+	v.canvas.onBookmark = v.bookmarks.addHere
 	v.tabs.Append(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
 }

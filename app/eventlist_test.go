@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 )
 
@@ -45,7 +46,7 @@ func openEvents(t *testing.T, path string) *eventlogView {
 	t.Helper()
 	_, v, _ := openNav(t, path)
 	if v.events == nil {
-		t.Fatalf("%s: no event list (%v)", path, v.log.indexErr)
+		t.Fatalf("%s: no event list", path)
 	}
 	return v
 }
@@ -64,15 +65,14 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 		if text != wantText {
 			t.Errorf("row %d: %q, want %q", i, text, wantText)
 		}
-		if got := l.x.Time(i); got != want[i].Time {
+		if got := l.time(i); got != want[i].Time {
 			t.Errorf("row %d: time %d, want %d", i, got, want[i].Time)
 		}
 	}
 	// Every row, with its capability, in order.
-	dec := l.x.newRowDecoder()
-	var ev ingest.Event
 	for i := range want {
-		if err := dec.event(i, &ev); err != nil {
+		ev, err := l.x.Get(int64(i))
+		if err != nil {
 			t.Fatal(err)
 		}
 		if ev.Time != want[i].Time || ev.Cap != want[i].Cap || ev.Offset != want[i].Offset {
@@ -85,10 +85,10 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	v := openEvents(t, parworkN2)
 	l := v.events
 	end := v.log.Model.End
-	v.nav.showRange(end/2, end/2+end/10)
-	from, to := v.nav.View()
-	first := l.x.Search(from)
-	if first == 0 || l.x.Time(first) < from || l.x.Time(first-1) >= from {
+	v.canvas.showRange(end/2, end/2+end/10)
+	from, to := v.canvas.View()
+	first := l.rowAt(from)
+	if first == 0 || l.time(first) < from || l.time(first-1) >= from {
 		t.Fatalf("Search(%d) = row %d", from, first)
 	}
 	// With the tab shown, the list follows the view: moving it later
@@ -102,16 +102,16 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	if at0 <= 0 {
 		t.Fatalf("list at offset %v with the view at row %d", at0, first)
 	}
-	v.nav.showRange(end/2+end/5, end/2+end/5+end/10)
+	v.canvas.showRange(end/2+end/5, end/2+end/5+end/10)
 	if at1 := l.list.GetScrollOffset(); at1 <= at0 {
 		t.Errorf("view moved later but the list went from offset %v to %v", at0, at1)
 	}
 	// Selecting a row centres the view on it and keeps the zoom.
-	from, to = v.nav.View()
-	row := l.x.Len() / 5
+	from, to = v.canvas.View()
+	row := l.len() / 5
 	l.list.Select(row)
-	f2, t2 := v.nav.View()
-	tm := l.x.Time(row)
+	f2, t2 := v.canvas.View()
+	tm := l.time(row)
 	if t2-f2 != to-from || (f2+t2)/2 > tm+1 || (f2+t2)/2+1 < tm {
 		t.Errorf("after selecting row %d at %d, view %d–%d (width %d, was %d)", row, tm, f2, t2, t2-f2, to-from)
 	}
@@ -142,17 +142,17 @@ func findViaBar(t *testing.T, s *eventSearch, thread string) {
 func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 	v := openEvents(t, parworkN2)
 	want, h := showEvents(t, parworkN2)
-	var rows []int32
+	var rows []int64
 	for i := range want {
 		if th, ok := threadOf(&want[i]); ok && th == 5 && want[i].Kind == ingest.KindRunThread {
-			rows = append(rows, int32(i))
+			rows = append(rows, int64(i))
 		}
 	}
 	if len(rows) < 10 {
 		t.Fatalf("only %d runs of thread 5", len(rows))
 	}
 	s := v.events.search
-	v.nav.fit()
+	v.canvas.fit()
 	findViaBar(t, s, "5")
 	if !slices.Equal(s.hits, rows) {
 		t.Fatalf("%d hits, want %d (first %v, want %v)", len(s.hits), len(rows), s.hits[:min(3, len(s.hits))], rows[:3])
@@ -163,7 +163,7 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 		if v.events.selected != int(rows[k]) {
 			t.Fatalf("Next %d selected row %d, want %d", k, v.events.selected, rows[k])
 		}
-		from, to := v.nav.View()
+		from, to := v.canvas.View()
 		if tm := want[rows[k]].Time; tm < from || tm > to {
 			t.Errorf("hit at %d outside the view %d–%d", tm, from, to)
 		}
@@ -180,72 +180,20 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 	}
 }
 
-// BenchmarkEventIndexBigLog measures decoding the ≥100 MB log alone and
-// with the event index built in the same pass (the difference is the
-// index's cost), and reports the index's size.
-func BenchmarkEventIndexBigLog(b *testing.B) {
-	path := "/tmp/hecscope-gen/big.eventlog"
-	if _, err := os.Stat(path); err != nil {
-		b.Skip("no big log")
-	}
-	for _, withIndex := range []bool{false, true} {
-		name := "decode"
-		if withIndex {
-			name = "decode+index"
-		}
-		b.Run(name, func(b *testing.B) {
-			for b.Loop() {
-				f, err := ingest.Open(path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				bld := newEventIndexBuilder()
-				var ev ingest.Event
-				n := 0
-				for f.Next(&ev) {
-					n++
-					if withIndex {
-						bld.add(&ev)
-					}
-				}
-				if withIndex {
-					x, err := bld.finish(path, f.Header())
-					if err != nil {
-						b.Fatal(err)
-					}
-					b.ReportMetric(float64(x.Bytes())/(1<<20), "index-MiB")
-				}
-				f.Close()
-				b.ReportMetric(float64(n), "events")
-			}
-		})
-	}
-}
-
 // BenchmarkEventSearchBigLog measures a text search over every event of
-// the ≥100 MB log.
+// the big log (read from the file a bucket at a time).
 func BenchmarkEventSearchBigLog(b *testing.B) {
-	path := "/tmp/hecscope-gen/big.eventlog"
-	if _, err := os.Stat(path); err != nil {
-		b.Skip("no big log")
-	}
-	f, err := ingest.Open(path)
+	l, err := eventlog.Open(context.Background(), bigLog, eventlog.Options{NoSummary: true})
 	if err != nil {
-		b.Fatal(err)
+		b.Skipf("no big log: %v", err)
 	}
-	bld := newEventIndexBuilder()
-	var ev ingest.Event
-	for f.Next(&ev) {
-		bld.add(&ev)
-	}
-	x, err := bld.finish(path, f.Header())
-	f.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	defer l.Close()
 	q := &eventQuery{text: []byte("thread 4242 ")}
 	for b.Loop() {
-		hits, _ := findEvents(x, q, nil, nil)
+		hits, _, _, err := findEvents(l.EventList(), l.Header, q, nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
 		b.ReportMetric(float64(len(hits)), "hits")
 	}
 }
@@ -285,10 +233,10 @@ func TestEventListWindowMovesAlongTheIndex(t *testing.T) {
 	}
 }
 
-// TestEventIndexMatchesShowOnOldLogs decodes every row of logs whose
+// TestEventListMatchesShowOnOldLogs decodes every row of logs whose
 // headers need the decoder's quirks (GHC 6.12's wrong sizes, 7.8.2's stop
 // statuses, pre-7.7 stops) and of a GHC 9.2 log, against the show order.
-func TestEventIndexMatchesShowOnOldLogs(t *testing.T) {
+func TestEventListMatchesShowOnOldLogs(t *testing.T) {
 	for _, name := range []string{
 		"ghc-events-history__queens-ghc-6.12.1.eventlog",
 		"ghc-events-history__warshall0-trace-7.8.2_8.eventlog",
@@ -296,34 +244,36 @@ func TestEventIndexMatchesShowOnOldLogs(t *testing.T) {
 		"ghc-events__ghc-9.2-events.eventlog",
 	} {
 		path := corpus + name
-		ev, err := LoadEventlog(context.Background(), path, nil)
+		ev, err := loadEventlog(context.Background(), path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.index == nil {
-			t.Fatalf("%s: no index: %v", name, ev.indexErr)
+		if ev.List == nil {
+			t.Fatalf("%s: no event list", name)
 		}
 		want, h := showEvents(t, path)
-		x := ev.index
-		if x.Len() != len(want) {
+		x := ev.List
+		if x.Len() != int64(len(want)) {
 			t.Fatalf("%s: %d rows, want %d", name, x.Len(), len(want))
 		}
-		dec := x.newRowDecoder()
-		var got ingest.Event
-		for i := range want {
-			if err := dec.event(i, &got); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			g := string(ingest.AppendEventText(nil, x.header, &got))
+		i := 0
+		err = x.Scan(0, true, func(_ int64, got *ingest.Event) bool {
+			g := string(ingest.AppendEventText(nil, ev.Log.Header, got))
 			w := string(ingest.AppendEventText(nil, h, &want[i]))
 			if g != w || got.Time != want[i].Time || got.Cap != want[i].Cap {
 				t.Fatalf("%s row %d: %d cap %d %q, want %d cap %d %q", name, i, got.Time, got.Cap, g, want[i].Time, want[i].Cap, w)
 			}
+			i++
+			return true
+		})
+		if err != nil || i != len(want) {
+			t.Fatalf("%s: scanned %d rows of %d: %v", name, i, len(want), err)
 		}
+		ev.Log.Close()
 	}
 }
 
-func TestEventIndexSurvivesTheFileCutShort(t *testing.T) {
+func TestEventListSurvivesTheFileCutShort(t *testing.T) {
 	data, err := os.ReadFile(parworkN2)
 	if err != nil {
 		t.Fatal(err)
@@ -332,70 +282,26 @@ func TestEventIndexSurvivesTheFileCutShort(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ev, err := LoadEventlog(context.Background(), path, nil)
-	if err != nil || ev.index == nil {
-		t.Fatalf("%v %v", err, ev.indexErr)
+	ev, err := loadEventlog(context.Background(), path, nil)
+	if err != nil || ev.List == nil {
+		t.Fatalf("%v, list %v", err, ev != nil && ev.List != nil)
 	}
-	x := ev.index
+	defer ev.Log.Close()
+	x := ev.List
 	q := &eventQuery{text: []byte("thread")}
-	before, _ := findEvents(x, q, nil, nil)
 	last := x.Len() - 1
-	if x.Time(last) == 0 {
-		t.Fatal("last row has no time")
-	}
-	// The program rewrites its eventlog: the mapped pages past the new end
-	// are gone.
+	// The program rewrites its eventlog: what lay past the new end is gone.
 	if err := os.Truncate(path, 100); err != nil {
 		t.Fatal(err)
 	}
-	var got ingest.Event
-	if err := x.newRowDecoder().event(last, &got); err == nil {
+	if _, err := x.Get(last); err == nil {
 		t.Errorf("row %d decoded from a file cut to 100 bytes", last)
 	}
-	if tm := x.Time(last); tm != 0 {
-		t.Errorf("row %d has time %d in a file cut to 100 bytes", last, tm)
+	if _, err := x.Search(1 << 40); err == nil {
+		t.Log("Search past the end needs no read")
 	}
-	x.Search(1 << 40)
-	// What is left of the first page reads as zeros; the rest fails.
-	if hits, ok := findEvents(x, q, nil, nil); !ok || len(hits) >= len(before)/10 {
-		t.Errorf("search of a cut file: %d hits (%d before)", len(hits), len(before))
-	}
-}
-
-// TestEventIndexReadsUnmappedFiles decodes every row through ReadAt, as on
-// systems where the file is not mapped, and compares with the mapped rows.
-func TestEventIndexReadsUnmappedFiles(t *testing.T) {
-	ev, err := LoadEventlog(context.Background(), parworkN2, nil)
-	if err != nil || ev.index == nil {
-		t.Fatalf("%v %v", err, ev.indexErr)
-	}
-	x := ev.index
-	if x.mem == nil {
-		t.Skip("the file is not mapped here")
-	}
-	f, err := os.Open(parworkN2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := f.Stat()
-	y := *x
-	y.data, y.mem = newFileReaderAt(f, st.Size()), nil
-	dx, dy := x.newRowDecoder(), y.newRowDecoder()
-	var a, b ingest.Event
-	for i := range x.Len() {
-		if err := dx.event(i, &a); err != nil {
-			t.Fatal(err)
-		}
-		ta := string(ingest.AppendEventText(nil, x.header, &a))
-		if err := dy.event(i, &b); err != nil {
-			t.Fatal(err)
-		}
-		tb := string(ingest.AppendEventText(nil, y.header, &b))
-		if ta != tb || a.Time != b.Time || a.Cap != b.Cap || y.Time(i) != a.Time {
-			t.Fatalf("row %d: mapped %d %q, read %d %q", i, a.Time, ta, b.Time, tb)
-		}
-	}
-	if got, want := y.Search(x.Time(x.Len()/2)), x.Search(x.Time(x.Len()/2)); got != want {
-		t.Errorf("Search: read %d, mapped %d", got, want)
+	hits, _, ok, err := findEvents(x, ev.Log.Header, q, nil, nil)
+	if !ok || err == nil || len(hits) > 0 {
+		t.Errorf("search of a cut file: %d hits, ok %v, err %v", len(hits), ok, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 )
 
@@ -70,44 +71,42 @@ func (q *eventQuery) match(h *ingest.Header, ev *ingest.Event, buf []byte) (bool
 	return bytes.Contains(buf, q.text), buf
 }
 
-// findEvents returns the rows of x matching q, in order. It calls progress
-// (if not nil) every 2^18 rows with the rows scanned, and gives up,
-// returning false, as soon as stop returns true.
-func findEvents(x *eventIndex, q *eventQuery, progress func(done int), stop func() bool) ([]int32, bool) {
-	dec := x.newRowDecoder()
-	var ev ingest.Event
+// maxHits is the most hits a search keeps (8 bytes each): a query that
+// matches more keeps the first maxHits and says so.
+const maxHits = 1 << 20
+
+// findEvents returns the rows of x (a log with header h) matching q, in
+// order, at most maxHits of them (more reports whether there were more). It
+// calls progress (if not nil) every 2^18 rows with the rows scanned, and
+// gives up, returning ok false, as soon as stop returns true. It reads the
+// whole log from the file, a bucket at a time, in bounded memory.
+func findEvents(x *eventlog.Events, h *ingest.Header, q *eventQuery, progress func(done int64), stop func() bool) (hits []int64, more, ok bool, err error) {
 	var buf []byte
-	var hits []int32
 	stopped := false
-	// One guard over the whole scan: a row that faults (the file was cut
-	// short on disk) is skipped and the scan resumes after it.
-	for i := 0; i < x.Len() && !stopped; i++ {
-		x.safely(func() {
-			for ; i < x.Len(); i++ {
-				if i&(1<<18-1) == 0 && i > 0 {
-					if stop != nil && stop() {
-						stopped = true
-						return
-					}
-					if progress != nil {
-						progress(i)
-					}
-				}
-				if dec.row(i, &ev) != nil {
-					continue
-				}
-				var ok bool
-				if ok, buf = q.match(x.header, &ev, buf); ok {
-					hits = append(hits, int32(i))
-				}
+	err = x.Scan(0, true, func(i int64, ev *ingest.Event) bool {
+		if i&(1<<18-1) == 0 && i > 0 {
+			if stop != nil && stop() {
+				stopped = true
+				return false
 			}
-		})
-		dec.d = nil
-	}
+			if progress != nil {
+				progress(i)
+			}
+		}
+		var m bool
+		if m, buf = q.match(h, ev, buf); m {
+			if len(hits) == maxHits {
+				more = true
+				return false
+			}
+			hits = append(hits, i)
+		}
+		return true
+	})
 	if stopped {
-		return nil, false
+		return nil, false, false, nil
 	}
-	return hits, true
+	return hits, more, true, err
 }
 
 // eventSearch is the search bar over the event list: a text box, filters
@@ -122,7 +121,8 @@ type eventSearch struct {
 	bar            fyne.CanvasObject
 	mu             sync.Mutex // guards gen
 	gen            int        // counts searches; a running one stops when it changes
-	hits           []int32    // rows of the last search, on the UI goroutine
+	hits           []int64    // rows of the last search, on the UI goroutine
+	more           bool       // the search found more than maxHits
 	key            string     // the query hits answer
 	pendingForward bool
 	// onDone (tests) hears when a search has finished.
@@ -139,7 +139,7 @@ func newEventSearch(l *eventList) *eventSearch {
 	s.text.SetPlaceHolder("Find in events (Enter: next)")
 	s.text.OnSubmitted = func(string) { s.step(true) }
 	kinds := []string{anyKind}
-	for _, k := range l.x.kinds {
+	for _, k := range l.kinds {
 		kinds = append(kinds, k.String())
 	}
 	s.kind = newKeySelect(kinds, nil)
@@ -165,7 +165,7 @@ func (s *eventSearch) query() (*eventQuery, error) {
 	q := &eventQuery{text: []byte(strings.TrimSpace(s.text.Text))}
 	lowerASCII(q.text)
 	if k := s.kind.Selected; k != "" && k != anyKind {
-		for _, kk := range s.l.x.kinds {
+		for _, kk := range s.l.kinds {
 			if kk.String() == k {
 				q.kind, q.byKind = kk, true
 			}
@@ -215,14 +215,14 @@ func (s *eventSearch) step(forward bool) {
 	s.mu.Unlock()
 	s.key, s.hits, s.pendingForward = q.key(), nil, forward
 	s.status.SetText("Searching…")
-	x := s.l.x
+	x, h := s.l.x, s.l.header
 	stale := func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.gen != gen
 	}
 	go func() {
-		hits, ok := findEvents(x, q, func(done int) {
+		hits, more, ok, err := findEvents(x, h, q, func(done int64) {
 			pct := 100 * done / max(1, x.Len())
 			s.do(func() {
 				if !stale() {
@@ -237,11 +237,14 @@ func (s *eventSearch) step(forward bool) {
 			if stale() {
 				return
 			}
-			s.hits = hits
+			s.hits, s.more = hits, more
 			if hits == nil {
-				s.hits = []int32{}
+				s.hits = []int64{}
 			}
 			s.jump(s.pendingForward)
+			if err != nil {
+				s.status.SetText(s.status.Text + fmt.Sprintf(" (the search stopped: %v)", err))
+			}
 			if s.onDone != nil {
 				s.onDone()
 			}
@@ -260,18 +263,22 @@ func (s *eventSearch) jump(forward bool) {
 	var h int
 	if cur < 0 {
 		from, _ := s.l.nav.View()
-		start := int32(s.l.x.Search(from))
+		start := int64(s.l.rowAt(from))
 		h, _ = slices.BinarySearch(s.hits, start)
 		if !forward {
 			h--
 		}
 	} else if forward {
-		h, _ = slices.BinarySearch(s.hits, int32(cur+1))
+		h, _ = slices.BinarySearch(s.hits, int64(cur+1))
 	} else {
-		h, _ = slices.BinarySearch(s.hits, int32(cur))
+		h, _ = slices.BinarySearch(s.hits, int64(cur))
 		h--
 	}
 	h = (h + len(s.hits)) % len(s.hits)
 	s.l.selectRow(int(s.hits[h]))
+	if s.more {
+		s.status.SetText(fmt.Sprintf("%d of the first %d hits", h+1, len(s.hits)))
+		return
+	}
 	s.status.SetText(fmt.Sprintf("%d of %d hits", h+1, len(s.hits)))
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"image"
 	"strconv"
 	"strings"
 
@@ -17,22 +16,16 @@ import (
 // the timeline of the whole run, and under it the run's summary and the
 // process that wrote it.
 type eventlogView struct {
-	log      *Eventlog
-	timeline *picture
-	nav      *timelineNav // the HEC timeline row; nil if the log has no timed events
-	sc       *navScale    // the time scale all rows share (nil with nav)
-	rows     []*navRow    // the row groups, in the order shown
-	// rowsPanel holds the check boxes that show and hide the row groups;
-	// rowsScroll scrolls the row groups shown.
-	rowsPanel  *fyne.Container
-	rowsScroll *container.Scroll
-	heap       *picture // nil if the log has no heap data
-	tabs       *container.AppTabs
-	root       fyne.CanvasObject
+	log *Eventlog
+	// canvas is the timeline: every track of the run under one time axis
+	// (app/trackcanvas*.go); nil if the log has no timed events. status,
+	// under it, shows the visible range and the selection.
+	canvas *trackCanvas
+	status *widget.Label
+	split  *container.Split // the timeline over the tabs
+	tabs   *container.AppTabs
+	root   fyne.CanvasObject
 
-	// status shows the visible range and the selection; readout what is
-	// under the pointer.
-	status, readout *widget.Label
 	// details holds the facts of the last span clicked; selection the
 	// figures of the selection (or the whole run).
 	details, selection *fyne.Container
@@ -46,15 +39,17 @@ type eventlogView struct {
 	// without a navigable timeline or an index.
 	events    *eventList
 	bookmarks *bookmarkPanel
+
+	// spans and profile are the Spans and Profile tabs (nil without them).
+	spans   *spansView
+	profile *profileView
 }
 
 func newEventlogView(ev *Eventlog) *eventlogView {
-	v := &eventlogView{log: ev, timeline: newPicture(nil)}
-	var rows fyne.CanvasObject
+	v := &eventlogView{log: ev}
+	var timelineArea fyne.CanvasObject
 	if ev.Model != nil && ev.Model.End > 0 {
-		v.status, v.readout = widget.NewLabel(""), widget.NewLabel("")
-		rows = v.buildRows()
-		v.timeline = v.nav.pic
+		timelineArea = v.buildTimeline() // app/trackcanvas_view.go
 	}
 	header := widget.NewLabelWithStyle(ev.Path, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	header.Truncation = fyne.TextTruncateEllipsis
@@ -69,38 +64,33 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 		container.NewTabItem("Sparks", container.NewScroll(sparksPanel(s))),
 		container.NewTabItem("Process", processPanel(s)),
 	)
-	if v.nav != nil {
+	if v.canvas != nil {
 		v.addNavPanels()
 		v.addEventPanels()
-	}
-	if r := heapRender("", ev.Profile, ev.Heap); r != nil {
-		v.heap = newPicture(r)
-		v.tabs.Append(container.NewTabItem("Heap", v.heap.raster))
+		v.addAnalysisTabs() // Spans and Profile tabs: app/spansview.go, app/profileview.go
 	}
 	var top fyne.CanvasObject
-	if v.nav != nil {
-		top = rows
+	if v.canvas != nil {
+		top = timelineArea
 	} else {
 		l := widget.NewLabel("This log has no timed events to draw.")
 		l.Alignment = fyne.TextAlignCenter
 		top = l
 	}
-	split := container.NewVSplit(top, v.tabs)
-	split.Offset = 0.62
-	v.root = container.NewBorder(head, nil, nil, nil, split)
+	v.split = container.NewVSplit(top, v.tabs)
+	v.split.Offset = 0.78 // the timeline canvas gets most of the height
+	v.root = container.NewBorder(head, nil, nil, nil, v.split)
 	return v
 }
 
 func (v *eventlogView) content() fyne.CanvasObject { return v.root }
 
-func (v *eventlogView) hasPicture() bool { return v.timeline.render != nil || v.heap != nil }
-
-// picture exports the heap chart when its tab is shown, else the timeline.
-func (v *eventlogView) picture(scale float32) image.Image {
-	if v.heap != nil && v.tabs.Selected() != nil && v.tabs.Selected().Text == "Heap" {
-		return v.heap.export(scale)
+// release closes the log's file once the view is gone (off Fyne's loop:
+// closing waits for detail being decoded).
+func (v *eventlogView) release() {
+	if l := v.log.Log; l != nil {
+		go l.Close()
 	}
-	return v.timeline.export(scale)
 }
 
 // fact is one labelled value of a facts panel.
@@ -119,6 +109,9 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 		{"Capabilities", strconv.Itoa(s.Capabilities)},
 		{"Threads", strconv.FormatUint(s.Threads, 10)},
 		{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
+	}
+	if ev.SummaryErr != nil {
+		run = append(run, fact{"Statistics", "not available: " + ev.SummaryErr.Error()})
 	}
 	na := "n/a (no heap events)"
 	times := []fact{{"Total time", timeline.FormatDuration(s.TotalNS)}}

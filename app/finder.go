@@ -10,7 +10,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // finderShown is the most results the finder lists.
@@ -134,16 +136,21 @@ func (w *Window) finderItems() []findItem {
 }
 
 // finderItems returns the HECs, threads, labels and markers of the log,
-// each jumping to where it is on the timeline.
+// each jumping to its track on the canvas (expanding its group and
+// scrolling it into view) and to its time.
 func (v *eventlogView) finderItems() []findItem {
 	m := v.log.Model
-	if v.nav == nil || m == nil {
+	if v.canvas == nil || m == nil {
 		return nil
 	}
 	var items []findItem
 	for c := range m.HECs {
+		if !m.HECs[c].Used() {
+			continue
+		}
+		id := tracks.TrackID{Kind: tracks.KindHEC, ID: uint32(c)}
 		items = append(items, findItem{kind: "HEC", title: "HEC " + strconv.Itoa(c), detail: "capability " + strconv.Itoa(c),
-			do: func() { v.showRowGroup(v.nav) }})
+			do: func() { v.canvas.reveal(id) }})
 	}
 	for i := range m.Threads {
 		th := &m.Threads[i]
@@ -151,14 +158,10 @@ func (v *eventlogView) finderItems() []findItem {
 		if th.Label >= 0 {
 			title += " " + m.String(th.Label)
 		}
-		start := th.Created
-		if start == 0 {
-			start = th.First
-		}
-		end := th.Finished
-		detail := "from " + timeline.FormatDuration(start)
-		if end > 0 {
-			detail += " to " + timeline.FormatDuration(end)
+		from, _ := threadLife(m, th)
+		detail := "from " + paint.Time(from, 1)
+		if th.Finished > 0 {
+			detail += " to " + paint.Time(th.Finished, 1)
 		}
 		id := th.ID
 		items = append(items, findItem{kind: "thread", title: title, detail: detail, do: func() { v.revealThread(id) }})
@@ -166,97 +169,65 @@ func (v *eventlogView) finderItems() []findItem {
 	for _, l := range m.Labels {
 		label := l.Label
 		items = append(items, findItem{kind: "label", title: m.String(label),
-			detail: fmt.Sprintf("%d spans, %s in all", l.Count, timeline.FormatDuration(l.Total)),
+			detail: fmt.Sprintf("%d spans, %s in all", l.Count, paint.Duration(l.Total)),
 			do:     func() { v.revealLabel(label) }})
 	}
-	if v.log.index != nil {
-		for _, mk := range v.log.index.markers {
-			at := mk.time
-			items = append(items, findItem{kind: "marker", title: mk.text, detail: "marker at " + timeline.FormatDuration(at),
-				do: func() { v.nav.centreOn(at) }})
-		}
+	for i := 0; i < m.NumMarkers(); i++ {
+		mk := m.Marker(i)
+		at := mk.Time
+		items = append(items, findItem{kind: "marker", title: m.String(int32(mk.Arg)), detail: "marker at " + paint.Time(at, 1),
+			do: func() { v.revealMarker(at) }})
 	}
 	return items
 }
 
-// showRowGroup shows the row group drawn by nav and scrolls the rows to it.
-func (v *eventlogView) showRowGroup(nav *timelineNav) {
-	name := ""
-	for _, r := range v.rows {
-		if r.nav == nav {
-			name = r.name
-		}
-	}
-	for _, o := range v.rowsPanel.Objects {
-		if c, ok := o.(*keyCheck); ok && c.Text == name {
-			c.SetChecked(true)
-		}
-	}
-	if v.rowsScroll != nil {
-		v.rowsScroll.ScrollToOffset(fyne.NewPos(0, nav.Position().Y))
-	}
-}
-
-// rowGroup returns the row group of the given view ("threads", userView),
-// nil if the log has none.
-func (v *eventlogView) rowGroup(view string) *timelineNav {
-	for _, r := range v.rows {
-		if r.nav.view == view {
-			return r.nav
-		}
-	}
-	return nil
-}
-
-// revealThread shows the thread rows from thread id on, over its lifetime.
-func (v *eventlogView) revealThread(id uint32) {
-	nav := v.rowGroup("threads")
-	m := v.log.Model
-	i := m.ThreadIndex(id)
-	if nav == nil || i < 0 {
-		return
-	}
-	th := &m.Threads[i]
-	from := th.Created
+// threadLife returns the time a thread lived: from its creation (or first
+// event) to its end (or the run's).
+func threadLife(m *timeline.Model, th *timeline.Thread) (from, to uint64) {
+	from, to = th.Created, th.Finished
 	if from == 0 {
 		from = th.First
 	}
-	to := th.Finished
 	if to <= from {
 		to = m.End
 	}
-	margin := uint64(float64(to-from) * spanZoomMargin)
-	v.showRowGroup(nav)
-	nav.showRange(from-min(margin, from), to+margin)
-	nav.sortedMu.Lock()
-	nav.threadSkip = 0
-	nav.sortedMu.Unlock()
-	f, t := nav.View()
-	for r, ti := range nav.threadRows(f, t) {
-		if ti == i {
-			nav.scrollThreads(r)
-			break
-		}
-	}
-	v.showRowGroup(nav) // the rows may have moved
+	return from, to
 }
 
-// revealLabel shows the user-event rows over the first span of label.
-func (v *eventlogView) revealLabel(label int32) {
+// showAround shows [from, to) with a margin each side.
+func (v *eventlogView) showAround(from, to uint64) {
+	to = max(to, from+1)
+	margin := uint64(float64(to-from) * spanZoomMargin)
+	v.canvas.showRange(from-min(margin, from), to+margin)
+}
+
+// revealThread shows thread id's track over its lifetime.
+func (v *eventlogView) revealThread(id uint32) {
 	m := v.log.Model
-	for i := 0; i < m.NumUserSpans(); i++ {
-		s := m.UserSpan(i)
-		if s.Label != label {
-			continue
-		}
-		if nav := v.rowGroup(userView); nav != nil {
-			v.showRowGroup(nav)
-		}
-		end := max(s.End, s.Start+1)
-		margin := uint64(float64(end-s.Start) * spanZoomMargin)
-		v.nav.showRange(s.Start-min(margin, s.Start), end+margin)
+	th := m.ThreadByID(id)
+	if th == nil {
 		return
 	}
+	v.showAround(threadLife(m, th))
+	v.canvas.reveal(tracks.TrackID{Kind: tracks.KindThread, ID: id})
+}
+
+// revealLabel shows label's track over the first span of label.
+func (v *eventlogView) revealLabel(label int32) {
+	m := v.log.Model
+	v.canvas.reveal(tracks.TrackID{Kind: tracks.KindUserLabel, ID: uint32(label)})
+	for i := 0; i < m.NumUserSpans(); i++ {
+		if s := m.UserSpan(i); s.Label == label {
+			v.showAround(s.Start, s.End)
+			return
+		}
+	}
+}
+
+// revealMarker centres the view on a marker and shows the markers' track.
+func (v *eventlogView) revealMarker(at uint64) {
+	v.canvas.reveal(tracks.TrackID{Kind: tracks.KindMarkers})
+	v.canvas.centreOn(at)
 }
 
 // finder is the Ctrl+P / Ctrl+K pop-up: a query and the best matches.

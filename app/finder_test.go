@@ -1,11 +1,13 @@
 package app
 
 import (
+	"image"
 	"strconv"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 func TestFuzzyScore(t *testing.T) {
@@ -58,54 +60,58 @@ func finderOn(t *testing.T, w *Window, query string) findItem {
 }
 
 // TestFinderJumps opens the finder, types part of a thread's label, a
-// marker's text and a command, and checks what each jumps to.
+// marker's text, a HEC and a command, and checks what each jumps to.
 func TestFinderJumps(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
-	whole := func() (uint64, uint64) { return v.nav.View() }
-	_, end := whole()
+	c := v.canvas
+	_, end := c.View()
 
 	it := finderOn(t, w, "stm-waiter-2")
 	if it.kind != "thread" {
 		t.Fatalf("the best match of a thread's label is %q %q", it.kind, it.title)
 	}
-	threads := v.rowGroup("threads")
-	from, to := v.nav.View()
-	if to-from >= end || !threadsShown(v) {
-		t.Errorf("after jumping to %q: view %d–%d, thread rows shown %v", it.title, from, to, threadsShown(v))
-	}
 	id, err := strconv.Atoi(strings.Fields(it.title)[1])
 	if err != nil {
 		t.Fatalf("thread item %q: %v", it.title, err)
 	}
-	if rows := threads.threadRows(from, to); len(rows) == 0 || v.log.Model.Threads[rows[0]].ID != uint32(id) {
-		t.Errorf("after jumping to %q the first thread row is not it", it.title)
+	from, to := c.View()
+	th := v.log.Model.ThreadByID(uint32(id))
+	if to-from >= end || th == nil || th.First < from || th.First > to {
+		t.Errorf("after jumping to %q: view %d–%d", it.title, from, to)
+	}
+	if _, ok := canvasTrackRect(c, tracks.TrackID{Kind: tracks.KindThread, ID: uint32(id)}); !ok {
+		t.Errorf("after jumping to %q its track is not in view", it.title)
 	}
 
 	it = finderOn(t, w, "round 3")
 	if it.kind != "marker" {
 		t.Fatalf("the best match of \"round 3\" is %q %q", it.kind, it.title)
 	}
-	for _, mk := range v.log.index.markers {
-		if from, to := v.nav.View(); mk.text == it.title && (mk.time < from || mk.time > to) {
+	for _, mk := range v.log.markers {
+		if from, to := c.View(); mk.text == it.title && (mk.time < from || mk.time > to) {
 			t.Errorf("after jumping to marker %q at %d the view is %d–%d", mk.text, mk.time, from, to)
 		}
+	}
+
+	c.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupHECs, true) })
+	if it = finderOn(t, w, "HEC 1"); it.kind != "HEC" {
+		t.Fatalf("the best match of \"HEC 1\" is %q %q", it.kind, it.title)
+	}
+	if _, ok := canvasTrackRect(c, tracks.TrackID{Kind: tracks.KindHEC, ID: 1}); !ok {
+		t.Error("after jumping to HEC 1 its track is not in view")
 	}
 
 	it = finderOn(t, w, "fit the whole")
 	if it.kind != "command" {
 		t.Fatalf("the best match of \"fit the whole\" is %q %q", it.kind, it.title)
 	}
-	if from, to := v.nav.View(); from != 0 || to != end {
+	if from, to := c.View(); from != 0 || to != end {
 		t.Errorf("after the fit command the view is %d–%d, want 0–%d", from, to, end)
 	}
 }
 
-// threadsShown reports whether the thread rows are shown.
-func threadsShown(v *eventlogView) bool {
-	for _, r := range v.rows {
-		if r.nav.view == "threads" {
-			return r.shown
-		}
-	}
-	return false
+// canvasTrackRect returns where a track is on the canvas, if in view.
+func canvasTrackRect(c *trackCanvas, id tracks.TrackID) (r image.Rectangle, ok bool) {
+	c.with(func(tv *tracks.View) { r, ok = tv.TrackRect(id) })
+	return r, ok
 }

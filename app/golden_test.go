@@ -7,16 +7,17 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/tracks"
 )
 
-// navPicture captures the window and crops it to the navigable timeline.
-func navPicture(t *testing.T, w *Window, v *eventlogView) image.Image {
+// canvasPicture captures the window and crops it to the track canvas.
+func canvasPicture(t *testing.T, w *Window, v *eventlogView) image.Image {
 	t.Helper()
 	shot := w.Fyne().Canvas().Capture()
-	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(v.nav)
-	size := v.nav.Size()
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(v.canvas)
+	size := v.canvas.Size()
 	scale := float32(shot.Bounds().Dx()) / w.Fyne().Canvas().Size().Width
 	r := image.Rect(int(pos.X*scale), int(pos.Y*scale), int((pos.X+size.Width)*scale), int((pos.Y+size.Height)*scale))
 	out := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
@@ -24,20 +25,24 @@ func navPicture(t *testing.T, w *Window, v *eventlogView) image.Image {
 	return out
 }
 
-// TestTimelineGolden compares what the timeline shows with reviewed
-// pictures: the whole run of parwork-N2, after zooming in at the pointer,
-// and after a Shift+drag selection. A failure writes the new picture to
-// testdata/failed/; look at it, and if it is right, move it to testdata/.
+// TestTimelineGolden compares what the canvas shows with reviewed
+// pictures: the whole run of parwork-N2, after zooming in at the pointer
+// (with the cursor and the tooltip there), and after a Shift+drag
+// selection. A failure writes the new picture to testdata/failed/; look at
+// it, and if it is right, move it to testdata/golden/.
 func TestTimelineGolden(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
-	n := v.nav
-	test.AssertImageMatches(t, "golden/parwork-N2-whole.png", navPicture(t, w, v))
+	fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), theme.VariantLight})
+	c := v.canvas
+	test.AssertImageMatches(t, "golden/parwork-N2-whole.png", canvasPicture(t, w, v))
 
-	at := fyne.NewPos(plotX(n, 86_000_000), n.Size().Height/2) // thread 167's long run on HEC 0
+	hec0 := tracks.TrackID{Kind: tracks.KindHEC, ID: 0}
+	at := trackAt(t, c, hec0, 86_000_000) // thread 167's long run on HEC 0
 	for i := 0; i < 4; i++ {
-		scroll(n, at, 0, 10)
+		wheel(c, at, 0, 40, fyne.KeyModifierControl)
 	}
-	test.AssertImageMatches(t, "golden/parwork-N2-zoomed.png", navPicture(t, w, v))
+	hover(c, at)
+	test.AssertImageMatches(t, "golden/parwork-N2-zoomed.png", canvasPicture(t, w, v))
 
 	// The selection's summary is made in the background and put in the
 	// window with fyne.Do, which Fyne's test driver runs on that goroutine:
@@ -49,13 +54,14 @@ func TestTimelineGolden(t *testing.T) {
 		default:
 		}
 	}
-	start := fyne.NewPos(plotX(n, 85_000_000), n.Size().Height/2)
-	n.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: start}, Button: desktop.MouseButtonPrimary, Modifier: fyne.KeyModifierShift})
-	drag(n, start, plotX(n, 88_000_000)-start.X)
+	c.MouseOut()
+	start := trackAt(t, c, hec0, 85_000_000)
+	stop := trackAt(t, c, hec0, 88_000_000)
+	canvasDrag(c, start, stop.X-start.X, 0, fyne.KeyModifierShift)
 	select {
 	case <-summarised:
 	case <-time.After(10 * time.Second):
 		t.Fatal("no summary of the selection")
 	}
-	test.AssertImageMatches(t, "golden/parwork-N2-selected.png", navPicture(t, w, v))
+	test.AssertImageMatches(t, "golden/parwork-N2-selected.png", canvasPicture(t, w, v))
 }

@@ -40,6 +40,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// progressEvery is the least time between two progress reports of a heap
+// profile being read.
+const progressEvery = 50 * time.Millisecond
+
 // loadHeapProfile parses the .hp file at path, reporting progress by bytes.
 func loadHeapProfile(ctx context.Context, path string, report func(Progress)) (*ingest.HeapProfile, error) {
 	f, err := os.Open(path)

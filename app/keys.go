@@ -22,6 +22,8 @@ const (
 	actStart
 	actEnd
 	actBookmark
+	actScrollUp
+	actScrollDown
 )
 
 // keyBinding is the keys that do one view action: ThreadScope's and
@@ -38,8 +40,8 @@ type keyBinding struct {
 // the keyboard, except a text field (which takes the letters typed into
 // it; Esc there gives the keyboard back to the view).
 var keyBindings = []keyBinding{
-	{actZoomIn, []rune{'+', '=', 'w', 'W'}, nil, "+  =  W", "zoom in at the centre"},
-	{actZoomOut, []rune{'-', '_', 's', 'S'}, nil, "-  S", "zoom out at the centre"},
+	{actZoomIn, []rune{'+', '=', 'w', 'W'}, nil, "+  =  W", "zoom in at the pointer (or the centre)"},
+	{actZoomOut, []rune{'-', '_', 's', 'S'}, nil, "-  S", "zoom out at the pointer (or the centre)"},
 	{actPanLeft, []rune{'a', 'A'}, []fyne.KeyName{fyne.KeyLeft}, "←  A", "pan left by a tenth of the view"},
 	{actPanRight, []rune{'d', 'D'}, []fyne.KeyName{fyne.KeyRight}, "→  D", "pan right by a tenth of the view"},
 	{actFit, []rune{'0'}, nil, "0", "fit the whole run"},
@@ -48,6 +50,8 @@ var keyBindings = []keyBinding{
 	{actStart, nil, []fyne.KeyName{fyne.KeyHome}, "Home", "go to the start of the run"},
 	{actEnd, nil, []fyne.KeyName{fyne.KeyEnd}, "End", "go to the end of the run (in a live window: follow the newest events)"},
 	{actBookmark, []rune{'b', 'B'}, nil, "B", "bookmark the selection's start, or the view's centre"},
+	{actScrollUp, nil, []fyne.KeyName{fyne.KeyUp, fyne.KeyPageUp}, "↑  PgUp", "scroll the tracks up"},
+	{actScrollDown, nil, []fyne.KeyName{fyne.KeyDown, fyne.KeyPageDown}, "↓  PgDn", "scroll the tracks down"},
 }
 
 // runeAction returns the view action typing r does.
@@ -265,20 +269,10 @@ func keysHelp() [][2]string {
 	return out
 }
 
-// keyTarget is the HEC timeline: the rows share one scale, so the keys act
-// on all of them.
+// keyTarget is the track canvas.
 func (v *eventlogView) keyTarget() keyTarget {
-	if v.nav == nil {
+	if v.canvas == nil {
 		return nil
 	}
-	return v.nav
-}
-
-// keyTarget is the current stream's HEC timeline, nil before its first
-// timed events.
-func (v *liveView) keyTarget() keyTarget {
-	if v.nav == nil {
-		return nil
-	}
-	return v.nav
+	return v.canvas
 }

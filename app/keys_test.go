@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 )
 
 // pressKey presses key in canvas c as the desktop driver does: the focused
@@ -34,27 +33,14 @@ func typeRunes(c fyne.Canvas, chars string) {
 }
 
 // TestKeysReachTheViewWhateverHasFocus types the view's keys with nothing
-// focused, with the event list, a row's check box or the thread order's
-// drop-down focused, and checks that they zoom, pan and fit; and that in a
+// focused, with the event list or the search's kind drop-down focused, and checks that they zoom, pan and fit; and that in a
 // text field the letters are text, until Esc gives the keyboard back.
 func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	c := w.Fyne().Canvas()
-	span := func() uint64 { from, to := v.nav.View(); return to - from }
+	span := func() uint64 { from, to := v.canvas.View(); return to - from }
 	whole := span()
-	var check *keyCheck
-	var choose *keySelect
-	for _, o := range test.LaidOutObjects(w.Fyne().Content()) {
-		switch x := o.(type) {
-		case *keyCheck:
-			check = x
-		case *keySelect:
-			choose = x
-		}
-	}
-	if check == nil || choose == nil {
-		t.Fatal("no row check box or thread order drop-down")
-	}
+	choose := v.events.search.kind
 
 	for _, tab := range v.tabs.Items {
 		if tab.Text == "Events" {
@@ -64,7 +50,7 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 	for _, focus := range []struct {
 		name string
 		o    fyne.Focusable
-	}{{"nothing", nil}, {"the timeline", v.nav}, {"the event list", v.events.list}, {"a row's check box", check}, {"the thread order", choose}} {
+	}{{"nothing", nil}, {"the timeline", v.canvas}, {"the event list", v.events.list}, {"the search's kind", choose}} {
 		c.Unfocus()
 		if focus.o != nil {
 			c.Focus(focus.o)
@@ -76,10 +62,10 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 		if got := span(); got >= whole {
 			t.Errorf("with %s focused, W did not zoom in (span %d of %d)", focus.name, got, whole)
 		}
-		from, _ := v.nav.View()
+		from, _ := v.canvas.View()
 		typeRunes(c, "d")
 		pressKey(c, fyne.KeyRight)
-		if after, _ := v.nav.View(); after <= from {
+		if after, _ := v.canvas.View(); after <= from {
 			t.Errorf("with %s focused, D and → did not pan right (from %d to %d)", focus.name, from, after)
 		}
 		typeRunes(c, "0")

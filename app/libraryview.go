@@ -379,11 +379,23 @@ func (v *LibraryWindow) compare() {
 // saveToLibrary asks for a name, tags and a note and saves the window's
 // eventlog to the library.
 func (w *Window) saveToLibrary() {
-	if w.path == "" {
+	path := w.path
+	if lv, ok := w.view.(*liveView); ok {
+		// A live window saves its current stream's recording: during the
+		// run, what has been recorded so far.
+		lv.mu.Lock()
+		path = lv.recordingPath()
+		lv.mu.Unlock()
+		if path == "" {
+			dialog.ShowInformation("Save to library", "There is no recording to save yet (or the stream is not recorded to a file).", w.win)
+			return
+		}
+	}
+	if path == "" {
 		return
 	}
 	name := widget.NewEntry()
-	name.SetText(strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path)))
+	name.SetText(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 	tags := widget.NewEntry()
 	tags.SetPlaceHolder("comma-separated")
 	note := widget.NewMultiLineEntry()
@@ -391,7 +403,6 @@ func (w *Window) saveToLibrary() {
 	items := []*widget.FormItem{
 		widget.NewFormItem("Name", name), widget.NewFormItem("Tags", tags), widget.NewFormItem("Note", note),
 	}
-	path := w.path
 	d := dialog.NewForm("Save to library", "Save", "Cancel", items, func(ok bool) {
 		if ok {
 			w.saveToLibraryAs(path, library.SaveOptions{Name: name.Text, Tags: strings.Split(tags.Text, ","), Note: note.Text}, nil)
@@ -442,9 +453,12 @@ func (w *Window) showLibrary() {
 func (w *Window) libraryMenuItems() []*fyne.MenuItem {
 	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
 	if w.path != "" && w.view != nil {
-		if _, ok := w.view.(*eventlogView); ok {
+		switch w.view.(type) {
+		case *eventlogView:
 			items = append(items, fyne.NewMenuItem("Save to Library…", w.saveToLibrary),
 				fyne.NewMenuItem("Compare This Run With…", w.chooseCompareWith))
+		case *liveView:
+			items = append(items, fyne.NewMenuItem("Save Recording to Library…", w.saveToLibrary))
 		}
 	}
 	return append(items,

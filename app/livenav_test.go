@@ -3,14 +3,10 @@ package app
 import (
 	"context"
 	"os"
-	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -156,75 +152,6 @@ func TestLiveNavMainWindowEnd(t *testing.T) {
 	}
 }
 
-// TestAttachWindowNavigates: the live window's timeline can be zoomed into
-// the past while events arrive without moving; End follows again, and the
-// Follow choice sets the followed width.
-func TestAttachWindowNavigates(t *testing.T) {
-	lw := attachLiveLog(t)
-	v, gate, locked, waitFor := lw.v, lw.gate, lw.locked, lw.waitFor
-	var halfEnd uint64
-	waitFor("the first half", func() bool {
-		if v.nav == nil || v.shown == nil {
-			return false
-		}
-		halfEnd = v.shown.End
-		_, to := v.nav.View()
-		return v.sc.following() && to == halfEnd
-	})
-	// Zoom into the past.
-	var from0, to0 uint64
-	locked(func() {
-		n := v.nav
-		n.zoom(0.1, halfEnd/4)
-		from0, to0 = n.View()
-		if v.sc.following() || v.follow.Selected != "" {
-			t.Errorf("after zooming into the past: following %v, Follow shows %q", v.sc.following(), v.follow.Selected)
-		}
-	})
-	close(gate)
-	waitFor("the end", func() bool { return strings.HasPrefix(v.status.Text, "ended") && v.shown.End > halfEnd })
-	locked(func() {
-		if from, to := v.nav.View(); from != from0 || to != to0 {
-			t.Errorf("held view moved from %d–%d to %d–%d while events arrived", from0, to0, from, to)
-		}
-		if v.nav.model() != v.shown {
-			t.Error("the timeline does not draw the newest snapshot")
-		}
-		if !strings.Contains(v.status.Text, "view held at") {
-			t.Errorf("status %q does not say the view is held", v.status.Text)
-		}
-		v.nav.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-		if from, to := v.nav.View(); !v.sc.following() || to != v.shown.End || to-from != to0-from0 {
-			t.Errorf("after End: %d–%d (following %v), want %d ns up to %d", from, to, v.sc.following(), to0-from0, v.shown.End)
-		}
-		v.follow.SetSelected("Last 100 ms")
-		if from, to := v.nav.View(); !v.sc.following() || to != v.shown.End || (v.shown.End > 100e6 && to-from != 100e6) {
-			t.Errorf("Last 100 ms shows %d–%d of a run ending at %d", from, to, v.shown.End)
-		}
-		v.follow.SetSelected("Whole run")
-		if from, to := v.nav.View(); from != 0 || to != v.shown.End {
-			t.Errorf("Whole run shows %d–%d of a run ending at %d", from, to, v.shown.End)
-		}
-	})
-	// A selection and the pointer work on the live timeline.
-	locked(func() {
-		n := v.nav
-		n.MouseDown(&desktop.MouseEvent{Modifier: fyne.KeyModifierShift})
-		drag(n, fyne.NewPos(n.Size().Width/2, n.Size().Height/2), 100)
-		if _, _, ok := n.Selection(); !ok {
-			t.Error("Shift+drag made no selection")
-		}
-		// The first point down the middle with something to read.
-		p := fyne.NewPos(n.Size().Width/2, 0)
-		for ; p.Y < n.Size().Height && n.hoverText(p) == ""; p.Y += 4 {
-		}
-		n.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
-		if v.readout.Text == liveReadoutHelp || v.readout.Text == "" {
-			t.Errorf("hover read-out %q at %v of %v (%q)", v.readout.Text, p, n.Size(), n.hoverText(p))
-		}
-	})
-}
-
 // BenchmarkLiveNavFrame is one refresh of the live window's timeline on
 // the big GHC 9.0.2 log: take the snapshot, extend the scale and draw
 // 1600×600, following the whole run, following its last second, and held
@@ -233,7 +160,7 @@ func BenchmarkLiveNavFrame(b *testing.B) {
 	if _, err := os.Stat(bigLog); err != nil {
 		b.Skipf("no big eventlog: %v", err)
 	}
-	l, err := LoadEventlog(context.Background(), bigLog, nil)
+	l, err := loadEventlog(context.Background(), bigLog, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -261,91 +188,4 @@ func BenchmarkLiveNavFrame(b *testing.B) {
 			}
 		})
 	}
-}
-
-// TestAttachWindowRowGroups: the live window offers the file window's row
-// groups (threads, activity, sparks, user events) on the timeline's scale;
-// ticking Threads shows one row per thread of the running program, which
-// reads out under the pointer, and every row draws the newest snapshot as
-// events arrive.
-func TestAttachWindowRowGroups(t *testing.T) {
-	lw := attachLiveLog(t)
-	v, gate, locked, waitFor := lw.v, lw.gate, lw.locked, lw.waitFor
-	waitFor("the first half", func() bool { return v.nav != nil && v.shown != nil })
-	var threads *timelineNav
-	locked(func() {
-		views := map[string]*timelineNav{}
-		for _, r := range v.rows {
-			views[r.nav.view] = r.nav
-			if r.nav.sc != v.sc {
-				t.Errorf("row group %q is not on the timeline's scale", r.name)
-			}
-		}
-		for _, want := range []string{"timeline", "threads", "activity", "sparks", userView} {
-			if views[want] == nil {
-				t.Errorf("no %q row group in the live window", want)
-			}
-		}
-		threads = views["threads"]
-		check := findCheck(v.timelineBox, "Threads (one row per thread)")
-		if check == nil {
-			t.Fatal("no Threads toggle in the side panel")
-		}
-		check.SetChecked(true)
-	})
-	close(gate)
-	waitFor("the end", func() bool { return strings.HasPrefix(v.status.Text, "ended") })
-	locked(func() {
-		for _, r := range v.rows {
-			if r.nav.model() != v.shown {
-				t.Errorf("row group %q does not draw the newest snapshot", r.name)
-			}
-		}
-		if !isShown(threads) {
-			t.Fatal("ticking Threads did not show the thread rows")
-		}
-		if n := len(threads.threadRows(0, v.shown.End)); n < 10 {
-			t.Errorf("%d thread rows for the whole run", n)
-		}
-		// Something to read on the thread rows.
-		var text string
-		for y := float32(0); y < threads.Size().Height && text == ""; y += 3 {
-			for x := float32(0); x < threads.Size().Width && text == ""; x += threads.Size().Width / 40 {
-				text = threads.hoverText(fyne.NewPos(x, y))
-			}
-		}
-		if !strings.Contains(text, "thread") {
-			t.Errorf("thread rows read out %q", text)
-		}
-	})
-}
-
-// findCheck returns the check box labelled text under o, if any.
-func findCheck(o fyne.CanvasObject, text string) *widget.Check {
-	switch o := o.(type) {
-	case *keyCheck:
-		if o.Text == text {
-			return &o.Check
-		}
-	case *fyne.Container:
-		for _, c := range o.Objects {
-			if found := findCheck(c, text); found != nil {
-				return found
-			}
-		}
-	case *container.Split:
-		if found := findCheck(o.Leading, text); found != nil {
-			return found
-		}
-		return findCheck(o.Trailing, text)
-	case *container.Scroll:
-		return findCheck(o.Content, text)
-	}
-	return nil
-}
-
-// isShown reports whether o is laid out in a visible window: shown, with a
-// size.
-func isShown(o fyne.CanvasObject) bool {
-	return o.Visible() && o.Size().Width > 0 && o.Size().Height > 0
 }

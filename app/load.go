@@ -5,17 +5,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
-
-// snapshotEvery is the least time between two partial models handed to the
-// progress report while a log loads.
-const snapshotEvery = 250 * time.Millisecond
-
-// progressEvery is the least time between two progress reports.
-const progressEvery = 50 * time.Millisecond
 
 // Progress is how far loading a file has got.
 type Progress struct {
@@ -25,9 +19,9 @@ type Progress struct {
 	Events int64
 	// Elapsed is the time since loading began.
 	Elapsed time.Duration
-	// Model is the timeline of the events decoded so far, when a new one has
-	// been taken since the last report (at most every 250 ms); nil otherwise
-	// and for heap profiles.
+	// Model is the overview of the events decoded so far, when a new one
+	// has been taken since the last report; nil otherwise and for heap
+	// profiles.
 	Model *timeline.Model
 }
 
@@ -53,98 +47,96 @@ func (p Progress) String() string {
 		formatBytes(p.Bytes), formatBytes(p.Total), formatCount(float64(p.Events)), formatCount(p.EventsPerSecond()))
 }
 
-// Eventlog is what hecscope learned from reading an eventlog file.
+// Eventlog is a loaded eventlog as a view shows it: the loader's Log, which
+// stays the timeline's Source (its overview, and detail decoded from the
+// file on demand) and the event list's rows, and a snapshot of the run's
+// figures. A followed log (a live session) grows; a view takes a new
+// snapshot (newEventlog) whenever it refreshes, and keeps showing the old
+// one while paused.
 type Eventlog struct {
-	// Path is the file that was read, and Size its length in bytes.
+	// Log is the loaded log: the timeline.Source the timeline draws, and
+	// where the event list reads its rows.
+	Log *eventlog.Log
+	// Path is the file that was read, and Size its length in bytes (so far).
 	Path string
 	Size int64
 	// Status says whether the log was complete, truncated or corrupt, and where.
 	Status ingest.Status
-	// ReadErr is an error reading the file (not its contents), if one stopped
-	// the load; Status then says truncated.
-	ReadErr error
 	// Events is the number of events decoded, block markers included.
 	Events int64
 	// Summary is the run's statistics (ThreadScope's definitions) and the
-	// process that wrote it.
-	Summary timeline.Summary
-	// Model is the run's timeline: HECs, threads, instants, user spans.
+	// process that wrote it; SummaryErr says why there is none.
+	Summary    timeline.Summary
+	SummaryErr error
+	// Model is the run's timeline: the Log's overview when the snapshot
+	// was taken (exact for a small log; summarised per time bucket for a
+	// large one, with Log.Detail giving the exact detail of a range).
 	Model *timeline.Model
 	// Heap is the RTS's heap counters and GCs; Profile the heap-profile
 	// samples, nil if the log has none.
 	Heap    *heapview.Heap
 	Profile *heapview.Profile
-	// LoadTime is how long reading and decoding took.
+	// List is every event in show order, read from the file when shown
+	// (nil if the log has none).
+	List *eventlog.Events
+	// LoadTime is how long loading took.
 	LoadTime time.Duration
-	// index is every event in time order, for the event list; nil if the
-	// log could not be indexed (indexErr says why).
-	index    *eventIndex
-	indexErr error
+	// markers are the log's user markers, for the bookmarks and the finder.
+	markers []bookmarkMark
 }
 
-// LoadEventlog reads and decodes the eventlog at path. It calls report
-// (if not nil) from its own goroutine, at most every 50 ms and once at the
-// end, with how far it has got. A log that is truncated or corrupt is not an
-// error: what could be read is returned and Status says where and why. An
-// error is returned if the file cannot be opened or ctx is cancelled.
-func LoadEventlog(ctx context.Context, path string, report func(Progress)) (*Eventlog, error) {
-	f, err := ingest.Open(path)
+// bookmarkMark is a USER_MARKER of the log: its time and text.
+type bookmarkMark struct {
+	time uint64
+	text string
+}
+
+// newEventlog takes a snapshot of l's figures. For a followed log it must
+// be called from the goroutine that polls it (or with the polling stopped).
+func newEventlog(l *eventlog.Log) *Eventlog {
+	ev := &Eventlog{
+		Log: l, Path: l.Path, Size: l.Size, Status: l.Status, Events: l.Events,
+		Summary: l.Summary, SummaryErr: l.SummaryErr, Model: l.Overview(),
+		Heap: l.Heap, Profile: l.Profile, List: l.EventList(), LoadTime: l.LoadTime,
+	}
+	ev.markers = markersOf(ev.Model)
+	return ev
+}
+
+// markersOf returns the user markers of m in time order (nil without m).
+func markersOf(m *timeline.Model) []bookmarkMark {
+	if m == nil {
+		return nil
+	}
+	out := make([]bookmarkMark, m.NumMarkers())
+	for i := range out {
+		mk := m.Marker(i)
+		out[i] = bookmarkMark{time: mk.Time, text: m.String(int32(mk.Arg))}
+	}
+	return out
+}
+
+// loadEventlog loads the eventlog at path through the one loader
+// (eventlog.Open). It calls report (if not nil) from the loading goroutine,
+// at most every 50 ms and once at the end, with how far it has got and, now
+// and then, an overview of what has been read (the first picture). A log
+// that is truncated or corrupt is not an error: what could be read is
+// returned and Status says where and why. An error is returned if the file
+// cannot be read, is not an eventlog, or ctx is cancelled. The Log must be
+// closed when its views are gone.
+func loadEventlog(ctx context.Context, path string, report func(Progress)) (*Eventlog, error) {
+	opt := eventlog.Options{}
+	if report != nil {
+		opt.Progress = func(p eventlog.Progress) {
+			report(Progress{Bytes: p.Bytes, Total: p.Total, Events: p.Events, Elapsed: p.Elapsed, Model: p.Model})
+		}
+	}
+	l, err := eventlog.Open(ctx, path, opt)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", path, err)
+		return nil, err
 	}
-	defer f.Close()
-
-	start := time.Now()
-	out := &Eventlog{Path: path, Size: f.Size}
-	var lastReport time.Time
-	progress := func(read int64) Progress {
-		return Progress{Bytes: read, Total: f.Size, Events: out.Events, Elapsed: time.Since(start)}
+	if report != nil { // the whole file has been read
+		report(Progress{Bytes: l.Size, Total: l.Size, Events: l.Events, Elapsed: l.LoadTime})
 	}
-	if report != nil {
-		f.OnRead = func(read int64) {
-			if now := time.Now(); now.Sub(lastReport) >= progressEvery {
-				lastReport = now
-				report(progress(read))
-			}
-		}
-	}
-
-	builder := timeline.NewBuilder()
-	heap := heapview.NewCollector()
-	summary := timeline.NewSummarizer()
-	index := newEventIndexBuilder()
-	var lastSnapshot time.Time
-	var ev ingest.Event
-	for f.Next(&ev) {
-		out.Events++
-		if out.Events&0xFFF == 0 {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("loading %s: %w", path, ctx.Err())
-			}
-			if report != nil && time.Since(lastSnapshot) >= snapshotEvery {
-				lastSnapshot = time.Now()
-				p := progress(ev.Offset)
-				p.Model = builder.Snapshot()
-				report(p)
-			}
-		}
-		builder.Add(&ev)
-		heap.Add(&ev)
-		summary.Add(&ev)
-		index.add(&ev)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("loading %s: %w", path, err)
-	}
-	out.Status = f.Status()
-	out.Model = builder.Snapshot()
-	out.Summary = summary.Summary(f.Header(), out.Status)
-	out.Heap, out.Profile = heap.Result()
-	out.ReadErr = f.Err()
-	out.index, out.indexErr = index.finish(path, f.Header())
-	out.LoadTime = time.Since(start)
-	if report != nil {
-		report(progress(f.Offset()))
-	}
-	return out, nil
+	return newEventlog(l), nil
 }

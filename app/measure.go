@@ -51,10 +51,10 @@ func (a *App) LoadAndQuit(path string, done func(LoadResult)) *Window {
 }
 
 func (v *eventlogView) whenDrawn(f func()) bool {
-	if v.nav == nil {
+	if v.canvas == nil {
 		return false
 	}
-	v.nav.pic.whenDrawn(f)
+	v.canvas.whenDrawn(f)
 	return true
 }
 

@@ -28,40 +28,6 @@ type navRow struct {
 	shown bool
 }
 
-// buildRows makes the row groups of the view on one shared scale: the HEC
-// timeline (always there; v.nav), per-HEC activity, threads, sparks when
-// the log has them, and the heap chart when it has heap data. It returns
-// the rows with the side panel that toggles them and shows the key.
-func (v *eventlogView) buildRows() fyne.CanvasObject {
-	m := v.log.Model
-	v.sc = newNavScale(m.End)
-	v.nav = newTimelineNav(m, v.sc, "timeline", nil)
-	v.nav.autoFocus = true
-	v.rows = []*navRow{{name: "HECs (activity and one row per HEC)", nav: v.nav, shown: true}}
-	add := func(name, view string, heap *heapview.Chart, shown bool) {
-		v.rows = append(v.rows, &navRow{name: name, nav: newTimelineNav(m, v.sc, view, heap), shown: shown})
-	}
-	add("Threads (one row per thread)", "threads", nil, false)
-	add("Activity per HEC", "activity", nil, false)
-	if hasSparks(m) {
-		add("Sparks per HEC", "sparks", nil, false)
-	}
-	if len(m.Labels) > 0 {
-		add("User events (START/STOP spans)", userView, nil, false)
-	}
-	if c := heapChart(v.log); c != nil {
-		add("Heap", "", c, true)
-	}
-	stack, side := rowPanels(v.rows)
-	v.rowsPanel = side
-	// The rows scroll: showing more of them must not ask the window to grow.
-	v.rowsScroll = container.NewVScroll(stack)
-	body := container.NewBorder(nil, container.NewVBox(v.status, v.readout), nil, nil, v.rowsScroll)
-	split := container.NewHSplit(container.NewVScroll(side), body)
-	split.Offset = 0.16
-	return split
-}
-
 // rowPanels lays out row groups on one scale: the stack of those shown, and
 // the side panel that toggles them (with the thread rows' order and
 // paging) and shows the colour key.
@@ -115,39 +81,6 @@ func rowPanels(rows []*navRow) (stack, side *fyne.Container) {
 	side.Add(colourKey())
 	relayout()
 	return stack, side
-}
-
-// showAllRows shows every row group.
-func (v *eventlogView) showAllRows() {
-	for _, o := range v.rowsPanel.Objects {
-		if c, ok := o.(*keyCheck); ok {
-			c.SetChecked(true)
-		}
-	}
-}
-
-// hasSparks reports whether any HEC has spark events or counters.
-func hasSparks(m *timeline.Model) bool {
-	for c := range m.HECs {
-		h := &m.HECs[c]
-		if h.NumSparkSamples() > 0 || h.Sparks(timeline.SparkKind(0), 0, m.End) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// heapChart returns the heap chart of a log (profile bands and heap
-// counters), or nil if it has no heap data.
-func heapChart(ev *Eventlog) *heapview.Chart {
-	c := &heapview.Chart{Heap: ev.Heap}
-	if ev.Profile != nil && ev.Profile.Len() > 0 {
-		c.Bands = heapview.NewBands(ev.Profile, heapview.BandOptions{})
-	}
-	if c.Bands == nil && (ev.Heap == nil || ev.Heap.Empty()) {
-		return nil
-	}
-	return c
 }
 
 // renderHeapRow draws the heap chart so that its plot's time scale is the

@@ -14,14 +14,6 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-// Zoom steps of the timeline's controls.
-const (
-	wheelZoomUnits = 40   // wheel units that halve or double the visible span
-	keyZoomFactor  = 0.5  // + halves the span, - doubles it
-	keyPanFraction = 0.1  // arrow keys pan by this share of the view
-	spanZoomMargin = 0.05 // double-clicking a span leaves this share each side
-)
-
 // timelineNav is one row of an eventlog view (a timeline view or the heap
 // chart) with the hands on it: the wheel zooms at the pointer, dragging
 // pans, Shift+drag selects a range, the keyboard zooms and pans, hovering

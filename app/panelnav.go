@@ -10,43 +10,24 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
-// addNavPanels wires the navigable timeline to the status line, the
-// pointer read-out and the Details, Selection and User Events tabs.
+// addNavPanels wires the canvas to the status line and the Details,
+// Selection and User Events tabs.
 func (v *eventlogView) addNavPanels() {
 	m := v.log.Model
-	v.status.Truncation = fyne.TextTruncateEllipsis
-	v.readout.SetText("Point at the timeline to read it; click a span for details. Help > Keyboard Shortcuts lists the controls.")
-	v.readout.Truncation = fyne.TextTruncateEllipsis
-	v.details = container.NewVBox(widget.NewLabel("Click a span on a HEC or thread row to see it here."))
+	v.details = container.NewVBox(widget.NewLabel("Click a span, GC or user span on the timeline to see it here."))
 	v.selection = container.NewVBox()
-	hover := func(s string) {
-		if s != "" {
-			v.readout.SetText(s)
-		}
-	}
-	v.sc.onView = func(uint64, uint64) { v.showStatus() }
-	v.sc.onSelect = func(from, to uint64, ok, final bool) {
+	v.canvas.onView = func(uint64, uint64) { v.showStatus() }
+	v.canvas.onSelect = func(from, to uint64, ok, final bool) {
 		v.showStatus()
 		if final {
 			v.showSelection()
 		}
 	}
-	for _, r := range v.rows {
-		r.nav.onHover = hover
-	}
-	details := func(facts []fact) {
-		v.details.Objects = []fyne.CanvasObject{factsGrid(facts)}
-		v.details.Refresh()
-		if v.tabs != nil && v.detailsTab != nil {
-			v.tabs.Select(v.detailsTab)
-		}
-	}
-	for _, r := range v.rows {
-		r.nav.onDetails = details
-	}
+	v.canvas.onTap = v.showTap
 	v.detailsTab = container.NewTabItem("Details", container.NewScroll(v.details))
 	v.selTab = container.NewTabItem("Selection", container.NewScroll(v.selection))
 	v.tabs.Append(v.selTab)
@@ -60,20 +41,32 @@ func (v *eventlogView) addNavPanels() {
 
 // showStatus writes the visible range and the selection.
 func (v *eventlogView) showStatus() {
-	from, to := v.nav.View()
-	s := fmt.Sprintf("View %s – %s (%s of %s)", timeline.FormatDuration(from), timeline.FormatDuration(to),
-		timeline.FormatDuration(to-from), timeline.FormatDuration(v.log.Model.End))
-	if a, b, ok := v.nav.Selection(); ok {
-		s += fmt.Sprintf(" · selected %s – %s (%s; Z zooms to it, Esc clears)", timeline.FormatDuration(a), timeline.FormatDuration(b), timeline.FormatDuration(b-a))
+	from, to := v.canvas.View()
+	step := readoutStep(to - from)
+	s := fmt.Sprintf("View %s – %s (%s of %s)", paint.Time(from, step), paint.Time(to, step),
+		paint.Duration(to-from), paint.Duration(v.log.Model.End))
+	if a, b, ok := v.canvas.Selection(); ok {
+		s += fmt.Sprintf(" · selected %s – %s (%s; Z zooms to it, Esc clears)", paint.Time(a, step), paint.Time(b, step), paint.Duration(b-a))
 	}
+	s += " · wheel scrolls, Ctrl+wheel zooms, drag pans, Shift+drag selects; Help lists the keys"
 	v.status.SetText(s)
+}
+
+// readoutStep is the precision times are written to in a view span ns
+// wide: the power of ten at or below a thousandth of it.
+func readoutStep(span uint64) uint64 {
+	step := uint64(1)
+	for step*10 <= span/1000 {
+		step *= 10
+	}
+	return step
 }
 
 // showSelection fills the Selection tab with the time each HEC spent in
 // each state during the selection, or during the whole run without one.
 func (v *eventlogView) showSelection() {
 	m := v.log.Model
-	from, to, ok := v.nav.Selection()
+	from, to, ok := v.canvas.Selection()
 	title := "Whole run"
 	if !ok {
 		from, to = 0, m.End

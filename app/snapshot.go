@@ -53,6 +53,16 @@ func Snapshot(path string, opt SnapshotOptions) (image.Image, error) {
 func snapshot(path string, opt SnapshotOptions) (image.Image, error) {
 	fa := test.NewApp()
 	defer fa.Quit()
+	w, err := snapshotWindow(fa, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	return w.win.Canvas().Capture(), nil
+}
+
+// snapshotWindow opens path in a window of the app fa (Fyne's test
+// driver) laid out as opt asks, once the file has loaded.
+func snapshotWindow(fa fyne.App, path string, opt SnapshotOptions) (*Window, error) {
 	variant := theme.VariantLight
 	if opt.Dark {
 		variant = theme.VariantDark
@@ -79,18 +89,18 @@ func snapshot(path string, opt SnapshotOptions) (image.Image, error) {
 	if opt.Size.Width > 0 && opt.Size.Height > 0 {
 		w.win.Resize(opt.Size)
 	}
-	if v, ok := w.view.(*eventlogView); ok && v.nav != nil {
+	if v, ok := w.view.(*eventlogView); ok && v.canvas != nil {
 		if opt.AllTracks {
-			v.showAllRows()
+			v.showAllTracks()
 		}
 		if opt.To > opt.From {
 			if opt.From >= v.log.Model.End {
 				return nil, fmt.Errorf("snapshot: --from %d ns is after the end of the run (%d ns)", opt.From, v.log.Model.End)
 			}
-			v.nav.showRange(opt.From, min(opt.To, v.log.Model.End))
+			v.canvas.showRange(opt.From, min(opt.To, v.log.Model.End))
 		}
 	}
-	return w.win.Canvas().Capture(), nil
+	return w, nil
 }
 
 // variantTheme is a theme whose colours are always those of one variant,

@@ -2,10 +2,13 @@ package app
 
 import (
 	"image"
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // countRunning counts the pixels of img in the running-thread green.
@@ -66,4 +69,60 @@ func TestSnapshot(t *testing.T) {
 	if _, err := Snapshot("../testdata/no-such-file.eventlog", SnapshotOptions{}); err == nil {
 		t.Error("a snapshot of a file that does not exist did not fail")
 	}
+}
+
+// TestSnapshotAllTracksShowsEveryGroup lays out the window as
+// `--snapshot --tracks all --size 1600x1000` does and checks that the
+// canvas shows the title of every group the run has, each expanded.
+func TestSnapshotAllTracksShowsEveryGroup(t *testing.T) {
+	fa := test.NewApp()
+	defer fa.Quit()
+	w, err := snapshotWindow(fa, parworkN2, SnapshotOptions{Size: fyne.NewSize(1600, 1000), AllTracks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := w.view.(*eventlogView)
+	seen := map[tracks.Group]bool{}
+	var want []tracks.Group
+	v.canvas.with(func(tv *tracks.View) {
+		for _, id := range tv.Tracks() {
+			if g := groupOf(id); !slices.Contains(want, g) {
+				want = append(want, g)
+			}
+		}
+		tr, hr := tv.TracksRect(), tv.HeaderRect()
+		for y := tr.Min.Y; y < tr.Max.Y; y++ {
+			if h := tv.Hit(float64(hr.Min.X+10), float64(y)); h.Part == tracks.PartToggle && !tv.Collapsed(h.Group) {
+				seen[h.Group] = true
+			}
+		}
+	})
+	if len(want) < 6 {
+		t.Fatalf("parwork-N2 has tracks in %d groups, want at least 6", len(want))
+	}
+	for _, g := range want {
+		if !seen[g] {
+			t.Errorf("the %s group is not shown in a 1600×1000 window with every track", g)
+		}
+	}
+	w.win.Close()
+}
+
+// groupOf returns the group a track belongs to.
+func groupOf(id tracks.TrackID) tracks.Group {
+	switch id.Kind {
+	case tracks.KindActivity, tracks.KindHECActivity:
+		return tracks.GroupActivity
+	case tracks.KindHEC:
+		return tracks.GroupHECs
+	case tracks.KindThread:
+		return tracks.GroupThreads
+	case tracks.KindSparks:
+		return tracks.GroupSparks
+	case tracks.KindMarkers, tracks.KindUserLabel, tracks.KindUserThread:
+		return tracks.GroupUser
+	case tracks.KindHeap, tracks.KindAlloc, tracks.KindBands:
+		return tracks.GroupHeap
+	}
+	return tracks.GroupGC
 }

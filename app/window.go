@@ -73,6 +73,7 @@ func (w *Window) Reload() {
 
 func (w *Window) showStart() {
 	w.cancelLoad()
+	w.releaseView()
 	w.path, w.view, w.loading = "", nil, nil
 	w.win.SetTitle(Name)
 	w.setContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
@@ -124,6 +125,7 @@ func (w *Window) load(path string) {
 	gen := w.gen
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
+	w.releaseView()
 	w.path, w.view = path, nil
 	w.loading = newLoadingView(path)
 	w.win.SetTitle(filepath.Base(path) + " — " + Name)
@@ -142,9 +144,12 @@ func (w *Window) load(path string) {
 		})
 	}
 	go func() {
-		makeView, err := loadView(ctx, path, report)
+		makeView, release, err := loadView(ctx, path, report)
 		onUI(func() {
 			if !current() {
+				if release != nil {
+					release()
+				}
 				return
 			}
 			w.cancel = nil
@@ -152,6 +157,8 @@ func (w *Window) load(path string) {
 			var view fileView
 			if err == nil {
 				view = makeView()
+			} else if release != nil {
+				release()
 			}
 			if err != nil {
 				if errors.Is(err, os.ErrNotExist) {
@@ -176,24 +183,39 @@ func (w *Window) load(path string) {
 // loadView reads path, an eventlog or a textual heap profile, off Fyne's
 // loop, and returns what builds its view; call that on Fyne's loop, as
 // widgets must be made there (they measure text through caches that only
-// Fyne's loop may touch).
-func loadView(ctx context.Context, path string, report func(Progress)) (func() fileView, error) {
+// Fyne's loop may touch). release, if not nil, frees what was loaded when
+// no view is made of it.
+func loadView(ctx context.Context, path string, report func(Progress)) (makeView func() fileView, release func(), err error) {
 	isHP, err := looksLikeHeapProfile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if isHP {
 		p, err := loadHeapProfile(ctx, path, report)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return func() fileView { return newHeapProfileView(path, p) }, nil
+		return func() fileView { return newHeapProfileView(path, p) }, nil, nil
 	}
-	ev, err := LoadEventlog(ctx, path, report)
+	ev, err := loadEventlog(ctx, path, report)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return func() fileView { return newEventlogView(ev) }, nil
+	return func() fileView { return newEventlogView(ev) }, func() { go ev.Log.Close() }, nil
+}
+
+// releaser is a view that holds something to free once it is no longer
+// shown (an open log file).
+type releaser interface {
+	release()
+}
+
+// releaseView frees what the window's view holds; the view is not shown
+// again afterwards.
+func (w *Window) releaseView() {
+	if r, ok := w.view.(releaser); ok {
+		r.release()
+	}
 }
 
 // looksLikeHeapProfile tells a textual .hp heap profile from an eventlog:
@@ -283,12 +305,8 @@ func (w *Window) setMenu() {
 		file = append(file, reload)
 		bind(reload)
 	}
-	if w.view != nil && w.view.hasPicture() {
-		export := fyne.NewMenuItem("Export View as PNG…", w.exportImage)
-		export.Shortcut = shortcut(fyne.KeyE)
-		file = append(file, export)
-		bind(export)
-	}
+	file = append(file, w.exportMenuItems(bind)...) // app/export.go
+	file = append(file, w.dataExportMenuItems()...) // app/exportdata.go
 	file = append(file, w.libraryMenuItems()...)
 	closeItem := fyne.NewMenuItem("Close Window", w.win.Close)
 	closeItem.Shortcut = shortcut(fyne.KeyW)
@@ -320,12 +338,6 @@ func ingestStatusNotice(ev *Eventlog) string {
 		if ev.Status.Trailing > 0 {
 			fmt.Fprintf(&b, "The %d bytes after the end marker were ignored.", ev.Status.Trailing)
 		}
-	}
-	if ev.ReadErr != nil {
-		if b.Len() > 0 {
-			b.WriteString(" ")
-		}
-		fmt.Fprintf(&b, "Reading stopped: %v.", ev.ReadErr)
 	}
 	if b.Len() > 0 && ev.Status.State != ingest.StateComplete {
 		fmt.Fprintf(&b, " Shown: the %d events before that point.", ev.Events)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/hecscope/hecscope/tracks"
 	"strings"
 	"testing"
 
@@ -71,15 +72,18 @@ func TestWindowContentFitsSmallWindows(t *testing.T) {
 		await(t, done)
 		checkFits(t, path, w)
 		v, ok := w.view.(*eventlogView)
-		if !ok || v.nav == nil {
+		if !ok || v.canvas == nil {
 			continue
 		}
-		for _, o := range test.LaidOutObjects(v.root) {
-			if c, ok := o.(*keyCheck); ok && !c.Checked {
-				c.SetChecked(true)
+		v.showAllTracks()
+		checkFits(t, path+" with every track shown", w)
+		v.canvas.with(func(tv *tracks.View) {
+			for g := tracks.Group(0); g < tracks.NumGroups; g++ {
+				tv.SetCollapsed(g, true)
 			}
-		}
-		checkFits(t, path+" with every row shown", w)
+		})
+		v.canvas.changed()
+		checkFits(t, path+" with every group collapsed", w)
 	}
 
 	w := a.Open("../testdata/no-such-file.eventlog")

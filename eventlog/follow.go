@@ -97,7 +97,10 @@ func (r *Log) rebuild(ctx context.Context) error {
 	grid := timeline.GridFor(limit, f.opt.buckets())
 	listGrid := timeline.GridFor(limit, listBuckets)
 	r.Size, r.Header = size, ix.Header
-	r.index.Store(ix)
+	// Detail read from here on uses a copy: build learns into ix's pieces.
+	pub := *ix
+	pub.Pieces = slices.Clone(ix.Pieces)
+	r.index.Store(&pub)
 	bd, err := r.build(ctx, ix, f.opt, grid, listGrid, from, to, time.Now())
 	if err != nil {
 		return err

@@ -284,6 +284,11 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 		}
 	}
 	r.Status, r.Events, r.TimeFaults = bd.status, bd.events, bd.faults
+	// The heap's results first, and its collector let go, so that what it
+	// gathered is garbage before the final overview is made: the load's
+	// peak is at its end, when the builder and that overview both live.
+	r.Heap, r.Profile = bd.heap.Result()
+	bd.heap = nil
 	bd.b.SetExtent(bd.events, bd.first, bd.last)
 	bd.b.Finish()
 	if !opt.NoEventList {
@@ -291,7 +296,6 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	}
 	model := bd.b.Snapshot()
 	r.overview.Store(model)
-	r.Heap, r.Profile = bd.heap.Result()
 	r.loaded.Store(true)
 	bd.report(model)
 	return nil

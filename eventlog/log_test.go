@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -220,21 +221,34 @@ func BenchmarkOpen(b *testing.B) {
 	}
 	b.SetBytes(st.Size())
 	var r *Log
+	// As the app opens a log: with progress reports, whose first overview
+	// is the first picture.
+	var firsts []time.Duration
 	for i := 0; i < b.N; i++ {
 		if r != nil {
 			r.Close()
 		}
-		r, err = Open(context.Background(), path, Options{})
+		first := time.Duration(-1)
+		r, err = Open(context.Background(), path, Options{Progress: func(p Progress) {
+			if p.Model != nil && first < 0 {
+				first = p.Elapsed
+			}
+		}})
 		if err != nil {
 			b.Fatal(err)
 		}
+		firsts = append(firsts, first)
 	}
 	b.StopTimer()
+	slices.Sort(firsts)
+	b.ReportMetric(float64(firsts[len(firsts)/2].Milliseconds()), "ms-first-picture")
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "MB-held")
 	b.ReportMetric(float64(r.Events), "events")
+	b.ReportMetric(float64(ms.HeapAlloc)/float64(max(r.Events, 1)), "B-held/event")
+	b.ReportMetric(float64(ms.HeapAlloc)/float64(st.Size()), "held/file")
 	r.Close()
 }
 
@@ -352,5 +366,23 @@ func TestEventListIsTheShowOrder(t *testing.T) {
 				t.Errorf("%s: Search(%d) = row %d", name, mid, at)
 			}
 		}
+	}
+}
+
+// TestEachRereads: a loaded log's events can be read again through its
+// index, as many as it loaded; a closed log refuses.
+func TestEachRereads(t *testing.T) {
+	l, err := Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	st, err := l.Each(context.Background(), ingest.MergeOptions{Sorted: true}, func(*ingest.Event) bool { n++; return true })
+	if err != nil || n != l.Events || st.State != l.Status.State {
+		t.Fatalf("read %d events again (%v, %v); loaded %d (%v)", n, st, err, l.Events, l.Status)
+	}
+	l.Close()
+	if _, err := l.Each(context.Background(), ingest.MergeOptions{}, func(*ingest.Event) bool { return true }); err == nil {
+		t.Fatal("a closed log read on")
 	}
 }

@@ -76,6 +76,10 @@ type relayStream struct {
 	// tail is what ends the stream on the wire after its own bytes: a cut
 	// mark and an end marker if it was cut.
 	tail []byte
+	// header is the stream's header ("datb" included), kept from the first
+	// bytes handed on: a GHC 9.0 RTS writes it long before the first event,
+	// in a read of its own.
+	header []byte
 }
 
 // viewer is one connection the relay serves.
@@ -147,7 +151,11 @@ func (r *Relay) Run(src io.Reader, rec *Recorder) (Status, error) {
 				rec.Feed(buf[:n])
 			}
 			r.mu.Lock()
+			first := s.c.done == 0
 			b := s.c.feed(buf[:n], s.add)
+			if first && len(b) > 0 && s.header == nil {
+				s.header = append([]byte(nil), b[:min(int(s.c.headerLen), len(b))]...)
+			}
 			if s.c.data && r.cur != s {
 				r.cur = s
 			}
@@ -200,7 +208,11 @@ func (r *Relay) Run(src io.Reader, rec *Recorder) (Status, error) {
 func (s *relayStream) add(ev *Event) {
 	s.events++
 	if s.replay == nil {
-		s.replay = NewReplay(s.c.d.Header(), s.c.buf[s.c.start:s.c.start+int(s.c.headerLen-s.c.done)])
+		h := s.header
+		if h == nil { // the header and this event came in one read
+			h = s.c.buf[s.c.start : s.c.start+int(s.c.headerLen-s.c.done)]
+		}
+		s.replay = NewReplay(s.c.d.Header(), h)
 		s.replay.Budget = s.budget
 	}
 	s.replay.Add(ev)
@@ -209,7 +221,9 @@ func (s *relayStream) add(ev *Event) {
 // prefix returns what a viewer joining s now receives before the stream.
 func (s *relayStream) prefix() []byte {
 	if s.replay == nil {
-		return nil // the stream has not begun: the viewer gets it whole
+		// No event yet: the header if it has been handed on, else nothing
+		// (the stream has not begun: the viewer gets it whole).
+		return s.header
 	}
 	return s.replay.Prefix(s.c.done)
 }

@@ -374,6 +374,9 @@ func (s *Session) promote(st *Stream) {
 	if n := len(s.streams) - keepSinks; n > 0 {
 		old := s.streams[n-1]
 		old.sinkMu.Lock()
+		if c, ok := old.sink.(io.Closer); ok {
+			go c.Close()
+		}
 		old.sink = nil
 		old.sinkMu.Unlock()
 	}

@@ -66,10 +66,12 @@ func serveUnix(t *testing.T, sock string, conns ...[]byte) {
 // waitUntil polls cond until it holds, failing after 10 s with what.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	// Generous: CI machines are shared and the race detector is slow; a
+	// wait only ends early when the condition holds.
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited 10 s for %s", what)
+			t.Fatalf("waited 30 s for %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -79,10 +81,13 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 func waitText(t *testing.T, s *Session, want string) Status {
 	t.Helper()
 	var st Status
-	waitUntil(t, "a status with "+want, func() bool {
-		st = s.Status()
-		return strings.Contains(st.Text, want)
-	})
+	deadline := time.Now().Add(30 * time.Second)
+	for st = s.Status(); !strings.Contains(st.Text, want); st = s.Status() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 30 s for a status with %q; the status is %q", want, st.Text)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	return st
 }
 

@@ -254,6 +254,11 @@ func (s *Stream) Done() <-chan struct{} { return s.done }
 
 // close waits for the feeder and closes the recording.
 func (s *Stream) close() error {
+	// A sink that reads the recording itself (Models) stops first, so
+	// that the feeder's End does not wait for it to read on.
+	if c, ok := s.Sink().(io.Closer); ok {
+		c.Close()
+	}
 	<-s.done
 	err := s.rec.Close()
 	if s.tempPath != "" {

@@ -61,3 +61,15 @@ func TextCentered(c Canvas, f *Face, s string, x, y float64, col color.RGBA) {
 func TextRight(c Canvas, f *Face, s string, x, y float64, col color.RGBA) {
 	c.Text(f, s, int(x+0.5)-f.Width(s), f.Baseline(y), col)
 }
+
+// TextOnPlate draws s with its baseline at (x, y) on a box of colour
+// plate a little larger than the text, so that a label written over a plot
+// stays readable where curves or bars run under it.
+func TextOnPlate(c Canvas, f *Face, s string, x, y int, col, plate color.RGBA) {
+	if s == "" {
+		return
+	}
+	pad := max(1, f.Height()/8)
+	c.Fill(image.Rect(x-pad, y-f.Ascent()-pad, x+f.Width(s)+pad, y+f.Descent()+pad), plate)
+	c.Text(f, s, x, y, col)
+}

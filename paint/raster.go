@@ -160,14 +160,24 @@ func (r *Raster) Line(x0, y0, x1, y1, width float64, c color.RGBA) {
 }
 
 // Polyline strokes the path through pts: each segment a quadrilateral of
-// the line's width, all rasterised together (overlaps do not darken).
+// the line's width, rasterised together (overlaps do not darken) in runs
+// of segments a few dozen pixels wide, so that the rasteriser works over
+// the line's neighbourhood and not over the whole box a long, steep curve
+// spans.
 func (r *Raster) Polyline(pts []Point, width float64, c color.RGBA) {
 	if len(pts) < 2 || width <= 0 {
 		return
 	}
 	half := width / 2
-	box := bbox(pts, half+1)
+	const runWidth = 48 // pixels of x a run of segments spans at most
 	var quads [][4]Point
+	start := 0 // the first point of the current run
+	flush := func(end int) {
+		if len(quads) > 0 {
+			r.fillPaths(bbox(pts[start:end+1], half+1), quads, c)
+		}
+		quads, start = quads[:0], end
+	}
 	for i := 1; i < len(pts); i++ {
 		a, b := pts[i-1], pts[i]
 		dx, dy := b.X-a.X, b.Y-a.Y
@@ -183,8 +193,11 @@ func (r *Raster) Polyline(pts []Point, width float64, c color.RGBA) {
 		ex, ey := dx/l*half*0.5, dy/l*half*0.5
 		quads = append(quads, [4]Point{{a.X + nx - ex, a.Y + ny - ey}, {b.X + nx + ex, b.Y + ny + ey},
 			{b.X - nx + ex, b.Y - ny + ey}, {a.X - nx - ex, a.Y - ny - ey}})
+		if math.Abs(b.X-pts[start].X) >= runWidth {
+			flush(i)
+		}
 	}
-	r.fillPaths(box, quads, c)
+	flush(len(pts) - 1)
 }
 
 // Polygon fills the polygon through pts.

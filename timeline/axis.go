@@ -147,23 +147,9 @@ func FormatTime(t, step uint64) string {
 	return strconv.FormatFloat(float64(t)/float64(size), 'f', decimals, 64) + unit
 }
 
-// FormatDuration writes a duration in ns with three significant digits in
-// the largest unit that keeps it at least 1: "1.23s", "45.6ms", "789ns".
-func FormatDuration(ns uint64) string {
-	unit, size := unitFor(ns)
-	if size == 1 {
-		return strconv.FormatUint(ns, 10) + unit
-	}
-	v := float64(ns) / float64(size)
-	prec := 2
-	switch {
-	case v >= 100:
-		prec = 0
-	case v >= 10:
-		prec = 1
-	}
-	return strconv.FormatFloat(v, 'f', prec, 64) + unit
-}
+// FormatDuration writes a duration in ns as every view and command does
+// (paint.Duration): "0", "789 ns", "45.6 ms", "1.23 s", "2 min 3 s".
+func FormatDuration(ns uint64) string { return paint.Duration(ns) }
 
 // ParseTime reads a time or duration such as "1.5s", "250ms", "800us",
 // "800µs", "120ns" or a plain number of nanoseconds, and returns it in ns.

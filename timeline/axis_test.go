@@ -105,7 +105,7 @@ func TestFormatTime(t *testing.T) {
 			t.Errorf("FormatTime(%d, %d) = %q, want %q", c.t, c.step, got, c.want)
 		}
 	}
-	durs := map[uint64]string{0: "0ns", 999: "999ns", 1234: "1.23µs", 45_600_000: "45.6ms", 123e9: "123s"}
+	durs := map[uint64]string{0: "0", 999: "999 ns", 1234: "1.23 µs", 45_600_000: "45.6 ms", 123e9: "2 min 3 s"}
 	for ns, want := range durs {
 		if got := FormatDuration(ns); got != want {
 			t.Errorf("FormatDuration(%d) = %q, want %q", ns, got, want)

@@ -138,7 +138,7 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 			cur = t.cumulative(te, j)
 		}
 		c.Marks = int32(j - idx)
-		for k := max(idx-1, 0); k < j; k++ {
+		for k := max(idx-1, 0); k < j && t.sums.Len() > 0; k++ {
 			if m := t.marks.ptr(k); m.summary {
 				c.Marks += t.stretchMarks(m, tb, te)
 			}

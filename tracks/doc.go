@@ -8,10 +8,11 @@
 // Tracks come in collapsible groups, in this order: Activity (the whole
 // run's utilisation graph, GC as its own layer, then each HEC's), HECs
 // (each HEC's states, the running thread's id on wide spans, instant
-// events as ticks), Threads (one track per thread, coloured by state and
-// why it blocked), Sparks, User events (markers and bookmarks, START/STOP
-// spans by label and by thread), Heap (size, live data, blocks,
-// allocation rate, heap-profile bands) and GC (pauses). A group exists
+// events as ticks), GC (pauses), Heap (size, live data, blocks,
+// allocation rate, heap-profile bands), Sparks, User events (markers and
+// bookmarks, START/STOP spans by label and by thread) and, last because
+// a big run has thousands, Threads (one track per thread, coloured by
+// state and why it blocked). A group exists
 // when the run has something for it. A TrackID (kind and id: a HEC, a
 // thread's id, a label) names a track across models and frames. Only the
 // tracks in view are computed and drawn, so 100,000 threads scroll as

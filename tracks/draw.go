@@ -96,8 +96,10 @@ func (v *View) drawFrame(c paint.Canvas, g geometry, from, to uint64, scrollY in
 		c.Fill(image.Rect(0, g.pinned.Max.Y-max(1, px(1, f.s)), g.pinned.Max.X, g.pinned.Max.Y), f.th.Axis)
 	}
 	f.drawMarkerLines(image.Rect(g.plot.Min.X, g.pinned.Min.Y, g.plot.Max.X, g.tracks.Max.Y))
+	f.drawWakeup(l) // tracks/wakeup.go
 	f.drawAxis()
 	f.drawAxisFlags()
+	f.drawHighlight() // tracks/highlight.go
 	f.drawLegend()
 	if !export {
 		f.drawScrollbar(l)

@@ -61,20 +61,30 @@ func (f *frame) stepValues(s *heapview.Series, end uint64, dst []float64) []floa
 }
 
 // valueScale draws the horizontal grid of a byte (or rate) scale whose top
-// is top over [y0, y1), with labels at the plot's left, and returns the
-// value-to-y mapping.
-func (f *frame) valueScale(top float64, y0, y1 int, unit string) func(v float64) float64 {
+// is top over [y0, y1) and returns the value-to-y mapping and a function
+// that writes the scale's labels at the plot's left, on plates: call it
+// after drawing the values, so that no line crosses a label.
+func (f *frame) valueScale(top float64, y0, y1 int, unit string) (yOf func(v float64) float64, labels func()) {
 	h := float64(y1 - y0)
-	yOf := func(v float64) float64 { return float64(y1) - v/top*h }
-	for _, tk := range paint.ByteTicks(top, max(2, (y1-y0)/px(36, f.s))) {
+	yOf = func(v float64) float64 { return float64(y1) - v/top*h }
+	ticks := paint.ByteTicks(top, max(2, (y1-y0)/px(36, f.s)))
+	for _, tk := range ticks {
 		if tk.Value == 0 {
 			continue
 		}
 		y := int(yOf(tk.Value))
 		f.c.Fill(image.Rect(f.g.plot.Min.X, y, f.g.plot.Max.X, y+1), f.th.Grid)
-		f.c.Text(f.small, tk.Label+unit, f.g.plot.Min.X+px(3, f.s), y-px(2, f.s), f.th.Dim)
 	}
-	return yOf
+	labels = func() {
+		for _, tk := range ticks {
+			if tk.Value == 0 {
+				continue
+			}
+			y := int(yOf(tk.Value))
+			paint.TextOnPlate(f.c, f.small, tk.Label+unit, f.g.plot.Min.X+px(3, f.s), y-px(2, f.s), f.th.Dim, f.labelPlate())
+		}
+	}
+	return yOf, labels
 }
 
 // drawLine draws per-column values as a line of width w: each column
@@ -115,10 +125,11 @@ func (f *frame) drawHeap(y0, y1 int) {
 	if peak <= 0 {
 		return
 	}
-	yOf := f.valueScale(peak*1.05, top, bottom, "")
+	yOf, labels := f.valueScale(peak*1.05, top, bottom, "")
 	for k, l := range lines {
 		f.drawLine(vals[k], yOf, math.Max(1.5, 1.5*f.s), f.th.Ink(l.ink))
 	}
+	labels()
 }
 
 // allocRates returns the heap's allocation rates (cached).
@@ -164,8 +175,9 @@ func (f *frame) drawAlloc(y0, y1 int) {
 	if peak <= 0 {
 		return
 	}
-	yOf := f.valueScale(peak*1.05, top, bottom, "/s")
+	yOf, labels := f.valueScale(peak*1.05, top, bottom, "/s")
 	f.drawLine(vals, yOf, math.Max(1.5, 1.5*f.s), f.th.Ink(paint.InkHeapAllocated))
+	labels()
 }
 
 // bandValues returns per plot column the bands' values at the column's
@@ -200,7 +212,8 @@ func (f *frame) drawBands(y0, y1 int) {
 	if peak <= 0 {
 		return
 	}
-	yOf := f.valueScale(peak*1.05, top, bottom, "")
+	yOf, labels := f.valueScale(peak*1.05, top, bottom, "")
+	defer labels()
 	for c, vs := range vals {
 		y := float64(bottom)
 		var sum float64
@@ -261,8 +274,12 @@ func (f *frame) drawGCs(y0, y1 int) {
 		}
 		f.c.Column(f.g.plot.Min.X+x, float64(bottom)-h*(1.0/3+2.0/3*float64(p)/float64(peak)), float64(bottom), col)
 	}
-	f.c.Text(f.small, "longest "+paint.Duration(peak), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim)
+	paint.TextOnPlate(f.c, f.small, "longest "+paint.Duration(peak), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
 }
+
+// labelPlate is the colour of the box under a label written over a plot:
+// the background, mostly opaque.
+func (f *frame) labelPlate() color.RGBA { return paint.WithAlpha(f.th.Background, 0xc8) }
 
 // hitHeap describes the heap's values at the pointer's time.
 func (f *frame) hitHeap(h *Hit, col, y0, y1 int) {

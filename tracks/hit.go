@@ -253,6 +253,11 @@ func (f *frame) hitTrack(h *Hit, id TrackID, x, y, y0, y1 int) {
 		}
 		f.hitState(h, tr, threadTitle(f.ov, id.ID), true, col, y0, y1)
 		h.Thread = id.ID
+		if h.Element == ElemSpan {
+			if w, ok := WokenBy(f.m, id.ID, h.Time); ok {
+				h.Tip = append(h.Tip, w.Text(f.ov))
+			}
+		}
 	default:
 		f.hitMore(h, id, col, y, y0, y1)
 	}

@@ -11,19 +11,21 @@ import (
 // Group is a collapsible group of tracks.
 type Group uint8
 
-// The groups, in the order they are shown.
+// The groups, in the order they are shown: the groups of a few tracks
+// first, the threads (thousands of tracks in a big run) last, so that
+// opening them never pushes the others out of reach.
 const (
 	GroupActivity Group = iota // the run's utilisation, then each HEC's
 	GroupHECs                  // one track per HEC: its states, thread ids, instant events
-	GroupThreads               // one track per thread
+	GroupGC                    // GC pauses
+	GroupHeap                  // heap size, live data, allocation, profile bands
 	GroupSparks                // per HEC spark rates and pool size
 	GroupUser                  // markers, START/STOP spans by label and by thread
-	GroupHeap                  // heap size, live data, allocation, profile bands
-	GroupGC                    // GC pauses
+	GroupThreads               // one track per thread
 	NumGroups
 )
 
-var groupNames = [NumGroups]string{"Activity", "HECs", "Threads", "Sparks", "User events", "Heap", "GC"}
+var groupNames = [NumGroups]string{"Activity", "HECs", "GC", "Heap", "Sparks", "User events", "Threads"}
 
 // String returns the group's title, such as "Threads".
 func (g Group) String() string {
@@ -82,21 +84,21 @@ func (k Kind) group() Group {
 func (k Kind) defaultHeight() float64 {
 	switch k {
 	case KindActivity:
-		return 88
+		return 80
 	case KindHECActivity:
-		return 36
+		return 30
 	case KindHEC:
 		return 34
 	case KindThread:
 		return 16
 	case KindSparks:
-		return 56
+		return 40
 	case KindMarkers:
 		return 24
 	case KindUserLabel, KindUserThread:
-		return 18
+		return 16
 	case KindHeap:
-		return 110
+		return 64
 	case KindAlloc:
 		return 48
 	case KindBands:

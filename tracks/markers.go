@@ -217,4 +217,3 @@ func (f *frame) hitMarkerTrack(h *Hit, x, y, y0, y1 int) {
 	}
 	f.hitFlags(h, f.bookmarkClusters(), ElemBookmark, x, mid+1, bottom, f.bookmarkText)
 }
-

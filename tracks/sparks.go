@@ -74,35 +74,70 @@ func poolAt(h *timeline.HEC, t uint64) (float64, bool) {
 	return float64(a.Pool) + (float64(b.Pool)-float64(a.Pool))*float64(t-a.Time)/float64(b.Time-a.Time), true
 }
 
+// poolValues returns a HEC's spark pool size at the middle of each of n
+// plot columns of ax, interpolated between its samples (-1 outside them),
+// walking the samples once.
+func poolValues(h *timeline.HEC, ax timeline.Axis, n int) []float64 {
+	vals := make([]float64, n)
+	ns := h.NumSparkSamples()
+	i := 0 // the first sample after the column's middle
+	for c := range vals {
+		t0, t1 := ax.ColumnTime(c), ax.ColumnTime(c+1)
+		t := t0 + (t1-t0)/2
+		if c == 0 {
+			i = sort.Search(ns, func(i int) bool { return h.SparkSample(i).Time > t })
+		}
+		for i < ns && h.SparkSample(i).Time <= t {
+			i++
+		}
+		vals[c] = -1
+		if i == 0 || i == ns && t > h.SparkSample(ns-1).Time {
+			continue
+		}
+		a := h.SparkSample(i - 1)
+		if i == ns {
+			vals[c] = float64(a.Pool)
+			continue
+		}
+		b := h.SparkSample(i)
+		if b.Time == a.Time {
+			vals[c] = float64(b.Pool)
+			continue
+		}
+		vals[c] = float64(a.Pool) + (float64(b.Pool)-float64(a.Pool))*float64(t-a.Time)/float64(b.Time-a.Time)
+	}
+	return vals
+}
+
 // sparkRates returns, per bin of bin plot columns, a HEC's rate of sparks
 // of each curve kind in sparks per ms: from its spark events when it has
 // any, else from its counters' samples.
 func (f *frame) sparkRates(h *timeline.HEC, bin int) [len(sparkCurves)][]float64 {
 	var out [len(sparkCurves)][]float64
 	nb := (f.n + bin - 1) / bin
+	// The bins are the columns of an axis bin times coarser: counting per
+	// bin walks the events' index a bin, not a pixel, at a time.
+	bax := timeline.Axis{From: f.ax.From, To: f.ax.To, X0: f.ax.X0, Width: f.ax.Width / float64(bin)}
 	events := h.HasSparkEvents()
 	var cols, stolen []int32
 	if events {
-		stolen = h.SparkColumns(f.ax, f.n, timeline.SparkStolen, nil)
+		stolen = h.SparkColumns(bax, nb, timeline.SparkStolen, nil)
 	}
 	for ki, k := range sparkCurves {
 		rates := make([]float64, nb)
 		if events {
-			cols = h.SparkColumns(f.ax, f.n, k, cols)
+			cols = h.SparkColumns(bax, nb, k, cols)
 		}
 		for b := range rates {
-			c0, c1 := b*bin, min((b+1)*bin, f.n)
-			t0, t1 := f.ax.ColumnTime(c0), f.ax.ColumnTime(c1)
+			t0, t1 := bax.ColumnTime(b), bax.ColumnTime(b+1)
 			if t1 <= t0 {
 				continue
 			}
 			var c float64
 			if events {
-				for i := c0; i < c1; i++ {
-					c += float64(cols[i])
-					if k == timeline.SparkConverted {
-						c += float64(stolen[i])
-					}
+				c = float64(cols[b])
+				if k == timeline.SparkConverted {
+					c += float64(stolen[b])
 				}
 			} else {
 				c = sparkCumulative(h, k, t1) - sparkCumulative(h, k, t0)
@@ -153,19 +188,14 @@ func (f *frame) drawSparks(c, y0, y1 int) {
 				f.c.Polyline(pts, width, f.th.Ink(sparkInk(sparkCurves[ki])))
 			}
 		}
-		f.c.Text(f.small, "peak "+paint.Rate(peak, "ms"), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim)
+		paint.TextOnPlate(f.c, f.small, "peak "+paint.Rate(peak, "ms"), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
 	} else {
 		f.c.Text(f.small, "no sparks", f.g.plot.Min.X+px(4, f.s), f.small.Baseline(float64(top+rb)/2), f.th.Dim)
 	}
 	if poolH > 0 {
-		vals := make([]float64, f.n)
+		vals := poolValues(h, f.ax, f.n)
 		pmax := 0.0
-		for i := range vals {
-			v, ok := poolAt(h, f.ax.ColumnTime(i)+f.colDur(i)/2)
-			if !ok {
-				v = -1
-			}
-			vals[i] = v
+		for _, v := range vals {
 			pmax = math.Max(pmax, v)
 		}
 		col := f.th.Ink(paint.InkSparkPool)
@@ -176,7 +206,8 @@ func (f *frame) drawSparks(c, y0, y1 int) {
 					f.c.Column(f.g.plot.Min.X+i, float64(bottom)-v/pmax*float64(poolH-px(2, f.s)), float64(bottom), col)
 				}
 			}
-			paint.TextRight(f.c, f.small, "pool up to "+paint.CountShort(pmax), float64(f.g.plot.Max.X-px(4, f.s)), float64(rb)+float64(f.small.Height())/2+2, f.th.Dim)
+			label := "pool up to " + paint.CountShort(pmax)
+			paint.TextOnPlate(f.c, f.small, label, f.g.plot.Max.X-px(4, f.s)-f.small.Width(label), f.small.Baseline(float64(rb)+float64(f.small.Height())/2+2), f.th.Dim, f.labelPlate())
 		}
 	}
 }

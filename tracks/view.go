@@ -34,13 +34,16 @@ type View struct {
 	bandCols []color.RGBA
 
 	bookmarks []Bookmark
+	highlight *Highlight // SetHighlight (tracks/highlight.go)
+	wakeup    *Wakeup    // ShowWakeup (tracks/wakeup.go)
 
 	w, h  int
 	scale float64
 	theme paint.Theme
 
 	from, to    uint64
-	followEnd   bool // the range was fitted: it grows with a live run
+	followEnd   bool   // the range's right edge stays at the end of a growing run
+	followWidth uint64 // while following: the width kept (0: the whole run)
 	scrollY     int
 	collapsed   [NumGroups]bool
 	pins        []TrackID
@@ -162,16 +165,43 @@ func (v *View) runEnd() uint64 {
 // follows the end of a growing run.
 func (v *View) Range() (from, to uint64) {
 	if v.followEnd {
-		v.to = max(v.runEnd(), v.from+minSpan)
+		end := max(v.runEnd(), minSpan)
+		if w := v.followWidth; w > 0 && w < end {
+			v.from, v.to = end-w, end
+		} else {
+			v.from, v.to = 0, end
+		}
 	}
 	return v.from, v.to
+}
+
+// Follow shows the last width ns of the run and keeps showing its last
+// width ns as it grows (width 0: all of it, as Fit does).
+func (v *View) Follow(width uint64) {
+	v.followEnd, v.followWidth = true, width
+	if width > 0 {
+		v.followWidth = max(width, minSpan)
+	}
+}
+
+// Following reports whether the view follows the end of a growing run,
+// and the width it keeps (0: the whole run).
+func (v *View) Following() (bool, uint64) { return v.followEnd, v.followWidth }
+
+// SourceChanged tells the view that its source has new data (a growing
+// run): the tracks are laid out again, and a view that follows the end
+// moves with it.
+func (v *View) SourceChanged() {
+	v.users = nil
+	v.version++
+	v.clampScroll()
 }
 
 // Fit shows the whole run, from 0 to its end, and follows the end as the
 // run grows.
 func (v *View) Fit() {
 	v.from, v.to = 0, max(v.runEnd(), minSpan)
-	v.followEnd = true
+	v.followEnd, v.followWidth = true, 0
 }
 
 // SetRange shows [from, to), kept inside the run and at least 100 ns long.
@@ -207,7 +237,7 @@ func (v *View) ZoomAt(x, factor float64) {
 	nf = math.Max(0, math.Min(nf, end-span))
 	v.SetRange(uint64(nf), uint64(nf+span))
 	if nf == 0 && nf+span >= end {
-		v.followEnd = true
+		v.followEnd, v.followWidth = true, 0
 	}
 }
 

@@ -227,6 +227,9 @@ func TestHeaders(t *testing.T) {
 	v := New(timeline.Exact(m))
 	v.SetSize(1200, 800, 1)
 	id := TrackID{KindThread, m.Threads[7].ID}
+	if !v.Reveal(id) {
+		t.Fatal("no thread 8")
+	}
 	r, ok := v.TrackRect(id)
 	if !ok {
 		t.Fatal("thread 8 not in view")
@@ -242,6 +245,7 @@ func TestHeaders(t *testing.T) {
 	if h := v.Hit(20, float64(r.Max.Y)-1); h.Part != PartResize || h.Track != id {
 		t.Errorf("resize hit %+v", h)
 	}
+	v.ScrollTo(0)
 	if h := v.Hit(20, float64(v.TracksRect().Min.Y)+3); h.Part != PartToggle || h.Group != GroupActivity || h.Name != "Activity" {
 		t.Errorf("title hit %+v", h)
 	}

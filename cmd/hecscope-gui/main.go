@@ -38,6 +38,9 @@ const usage = `usage: hecscope [FILE...]      open the desktop app (on each even
                               draw the window showing FILE, without a display, to OUT.png`
 
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		go limitMemory()
+	}
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -48,6 +51,13 @@ func run(args []string) int {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 		fmt.Fprintln(os.Stderr, usage)
 		return 0
+	}
+	if isOption(args0(args), "--snapshot") {
+		return snapshot(args, os.Stderr)
+	}
+	if err := checkDisplay(); err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+		return 1
 	}
 	if url, ok := strings.CutPrefix(args0(args), "--attach="); ok || args0(args) == "--attach" {
 		if !ok && len(args) > 1 {
@@ -69,9 +79,6 @@ func run(args []string) int {
 			return 2
 		}
 		return quitAfterLoad(file, start)
-	}
-	if isOption(args0(args), "--snapshot") {
-		return snapshot(args, os.Stderr)
 	}
 	for _, p := range args {
 		if strings.HasPrefix(p, "-") {

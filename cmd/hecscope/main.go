@@ -23,6 +23,9 @@ var commands = []command{
 	{"summary", "summary [--json] FILE     print the run's summary statistics", runSummary},
 	{"render", "render FILE -o out.png [--view ...] ...", runRender},
 	{"compare", "compare [--json] A B       print the differences between two runs (B against A)", runCompare},
+	{"spans", "spans [--json] [--from T] [--to T] FILE | --compare A B  statistics of the user spans (START/STOP x) and thread labels; --compare: two runs with a noise test", runSpans},
+	{"profile", "profile [--json] [--from T] [--to T] FILE | --diff [--png OUT] A B  the cost-centre profile of a profiled run (+RTS -l -p); --diff: how B's shares differ from A's", runProfile},
+	{"export", "export --format chrome|speedscope|csv [--from T] [--to T] FILE -o OUT  the run for Perfetto, speedscope or a spreadsheet", runExport},
 	{"relay", "relay --from URL [--listen 127.0.0.1:4242]  serve a program's live streams to any number of viewers", runRelay},
 }
 

@@ -1,0 +1,80 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"github.com/hecscope/hecscope/export"
+	"github.com/hecscope/hecscope/paint"
+	native "github.com/sqweek/dialog"
+)
+
+// dataExports are the File menu's data exports: the format, the menu
+// item's text, the file's extension and the file types offered.
+var dataExports = []struct {
+	format  export.Format
+	title   string
+	ext     string
+	filters []native.FileFilter
+}{
+	{export.Chrome, "Export Chrome Trace (Perfetto)…", ".json", []native.FileFilter{{Desc: "Chrome trace JSON", Extensions: []string{"json"}}}},
+	{export.Speedscope, "Export Cost-Centre Samples (speedscope)…", ".speedscope.json", []native.FileFilter{{Desc: "speedscope JSON", Extensions: []string{"json"}}}},
+	{export.CSV, "Export Spans, GC and Heap as CSV…", ".csv", []native.FileFilter{{Desc: "CSV", Extensions: []string{"csv"}}}},
+}
+
+// dataExportMenuItems returns the File menu's data exports for a window
+// showing an eventlog file: the run (or the timeline's selection) as a
+// Chrome trace, a speedscope profile or CSV, as `hecscope export` writes
+// them.
+func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
+	v, ok := w.view.(*eventlogView)
+	if !ok || v.log == nil || v.log.Path == "" {
+		return nil
+	}
+	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
+	for _, d := range dataExports {
+		items = append(items, fyne.NewMenuItem(d.title, func() {
+			var from, to uint64
+			if v.canvas != nil {
+				if a, b, ok := v.canvas.Selection(); ok && b > a {
+					from, to = a, b
+				}
+			}
+			name := strings.TrimSuffix(filepath.Base(v.log.Path), filepath.Ext(v.log.Path))
+			if to > 0 {
+				name += "-selection"
+			}
+			pickFileToSave(w.win, w.app.useNative, name+d.ext, d.filters, func(out string) {
+				go func() {
+					err := exportData(v.log.Path, d.format, from, to, out)
+					onUI(func() {
+						if err != nil {
+							dialog.ShowError(err, w.win)
+							return
+						}
+						what := "the whole run"
+						if to > 0 {
+							what = paint.Duration(from) + " – " + paint.Duration(to)
+						}
+						dialog.ShowInformation("Export", fmt.Sprintf("Exported %s to %s.", what, out), w.win)
+					})
+				}()
+			})
+		}))
+	}
+	return items
+}
+
+// exportData writes the log at path in format f — the run, or [from, to)
+// if to > 0 — to out (see export.ToFile: a failed export leaves no
+// partial file).
+func exportData(path string, f export.Format, from, to uint64, out string) error {
+	if _, err := export.ToFile(context.Background(), f, path, out, export.Options{From: from, To: to}); err != nil {
+		return fmt.Errorf("exporting as %s: %w", f, err)
+	}
+	return nil
+}

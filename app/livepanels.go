@@ -1,0 +1,206 @@
+package app
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/live"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// This file holds the tabs under a live window's timeline: the same as a
+// file window's, rebuilt from the live models' snapshots.
+
+// liveEventlog makes the view's snapshot of a live stream from its models'
+// snapshot snap and the summary so far: what the tabs show.
+func liveEventlog(path string, snap *live.Snapshot, sum timeline.Summary) *Eventlog {
+	ev := &Eventlog{
+		Log: snap.Log, Path: path, Size: snap.Size, Status: snap.Status, Events: snap.Events,
+		Summary: sum, Model: snap.Model, Heap: snap.Heap, Profile: snap.Profile, List: snap.List,
+	}
+	ev.markers = markersOf(ev.Model)
+	return ev
+}
+
+// buildTabs makes the tabs under the timeline, each showing what has not
+// arrived yet until the first snapshot.
+func (v *liveView) buildTabs() {
+	v.panels = map[*container.TabItem]func(){}
+	v.stale = map[*container.TabItem]bool{}
+	waiting := func() *fyne.Container { return container.NewStack(widget.NewLabel(liveWaiting)) }
+	add := func(name string, box *fyne.Container, build func(ev *Eventlog) fyne.CanvasObject) *container.TabItem {
+		ti := container.NewTabItem(name, container.NewScroll(box))
+		v.panels[ti] = func() {
+			if v.ev == nil {
+				return
+			}
+			box.Objects = []fyne.CanvasObject{build(v.ev)}
+			box.Refresh()
+		}
+		return ti
+	}
+	summary := add("Summary", waiting(), func(ev *Eventlog) fyne.CanvasObject { return summaryPanel(ev) })
+	gc := add("GC", waiting(), func(ev *Eventlog) fyne.CanvasObject { return gcPanel(&ev.Summary) })
+	sparks := add("Sparks", waiting(), func(ev *Eventlog) fyne.CanvasObject { return sparksPanel(&ev.Summary) })
+	process := add("Process", waiting(), func(ev *Eventlog) fyne.CanvasObject { return processPanel(&ev.Summary) })
+	v.selection = container.NewVBox(widget.NewLabel(liveWaiting))
+	selTab := container.NewTabItem("Selection", container.NewScroll(v.selection))
+	v.panels[selTab] = v.showSelection
+	users := add("User Events", waiting(), func(ev *Eventlog) fyne.CanvasObject {
+		if ev.Model == nil || len(ev.Model.Labels) == 0 {
+			return widget.NewLabel("No user START/STOP spans so far.")
+		}
+		return userEventsPanel(ev.Model)
+	})
+	v.eventsBox = waiting()
+	v.eventsTab = container.NewTabItem("Events", v.eventsBox)
+	v.panels[v.eventsTab] = v.showEvents
+	v.details = container.NewVBox(widget.NewLabel("Click a span, GC or user span on the timeline to see it here."))
+	v.detailsTab = container.NewTabItem("Details", container.NewScroll(v.details))
+	v.tabs = container.NewAppTabs(summary, gc, sparks, process, selTab, v.detailsTab, users, v.eventsTab)
+	v.tabs.OnSelected = func(ti *container.TabItem) {
+		if v.stale[ti] {
+			delete(v.stale, ti)
+			v.panels[ti]()
+		}
+		if ti == v.eventsTab && v.events != nil {
+			v.events.reveal()
+		}
+	}
+}
+
+// showPanels makes ev the snapshot the tabs show: the tab shown is rebuilt
+// now, the others when they are next shown.
+func (v *liveView) showPanels(ev *Eventlog) {
+	v.ev = ev
+	sel := v.tabs.Selected()
+	for ti, build := range v.panels {
+		if ti == sel {
+			build()
+			delete(v.stale, ti)
+		} else {
+			v.stale[ti] = true
+		}
+	}
+}
+
+// showEvents shows the snapshot's events in the Events tab: the list is
+// made with the timeline it follows, and takes each new snapshot's rows.
+func (v *liveView) showEvents() {
+	ev := v.ev
+	switch {
+	case ev == nil:
+		return
+	case ev.List == nil || ev.Log == nil:
+		msg := "The event list is read from the stream's recording, which cannot be read."
+		if v.snap != nil && v.snap.Err != nil {
+			msg = "The event list is not available: " + v.snap.Err.Error()
+		}
+		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(msg)}
+	case v.canvas == nil:
+		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
+	case v.events == nil || v.events.nav != timeNav(v.canvas):
+		v.events = newEventList(ev.List, ev.Log.Header, v.canvas)
+		v.eventsBox.Objects = []fyne.CanvasObject{v.events.root}
+	default:
+		v.events.setEvents(ev.List)
+		return
+	}
+	v.eventsBox.Refresh()
+}
+
+// showSelection fills the Selection tab with the time each HEC spent in
+// each state during the selection, or during the run so far without one,
+// and the run's figures over it (a selection's read again from the
+// recording, in the background).
+func (v *liveView) showSelection() {
+	ev := v.ev
+	if ev == nil || ev.Model == nil || v.canvas == nil {
+		return
+	}
+	m := ev.Model
+	from, to, ok := v.canvas.Selection()
+	title := "Run so far"
+	if !ok {
+		from, to = 0, m.End
+	} else {
+		title = "Selection"
+	}
+	title = fmt.Sprintf("%s: %s – %s (%s)", title, timeline.FormatDuration(from), timeline.FormatDuration(to), timeline.FormatDuration(to-from))
+	summary := container.NewVBox()
+	v.selection.Objects = []fyne.CanvasObject{
+		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		grid(rangeRows(m, from, to)),
+		userSpanPanel(m, from, to),
+		summary,
+	}
+	v.selection.Refresh()
+	v.selGen++
+	if !ok || ev.Path == "" {
+		summary.Add(rangeSummary(ev, &ev.Summary))
+		return
+	}
+	summary.Add(widget.NewLabel("Summarising the selection (reading the recording again)…"))
+	gen := v.selGen
+	v.bgMu.Lock()
+	defer v.bgMu.Unlock()
+	if v.stopped() {
+		return
+	}
+	v.bg.Add(1)
+	go func() {
+		defer v.bg.Done()
+		s, err := summarizeFileRange(ev.Path, from, to)
+		onUI(func() {
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			if gen != v.selGen || v.stopped() {
+				return // a newer selection replaced this one, or the window closed
+			}
+			if err != nil {
+				summary.Objects = []fyne.CanvasObject{widget.NewLabel("No summary of the selection: " + err.Error())}
+			} else {
+				summary.Objects = []fyne.CanvasObject{rangeSummary(ev, &s)}
+			}
+			summary.Refresh()
+		})
+	}()
+}
+
+// setPaused pauses or resumes the view: paused, it keeps what it shows
+// (the canvas stops following the end) while the session records on;
+// resumed, it follows the newest data again from the next refresh.
+func (v *liveView) setPaused(on bool) {
+	if v.paused == on {
+		return
+	}
+	v.paused = on
+	if on {
+		v.pause.SetText("Resume")
+		v.pause.SetIcon(theme.MediaPlayIcon())
+		if v.canvas != nil {
+			from, to := v.canvas.View()
+			v.canvas.showRange(from, to)
+		}
+		return
+	}
+	v.pause.SetText("Pause")
+	v.pause.SetIcon(theme.MediaPauseIcon())
+	if v.canvas != nil {
+		if on, _ := v.canvas.following(); !on {
+			v.canvas.follow(v.span)
+		}
+	}
+}
+
+// recordingPath returns the file the current stream is recorded to, "" if
+// none (not recorded, or recorded only to feed the model).
+func (v *liveView) recordingPath() string {
+	if v.stream == nil {
+		return ""
+	}
+	return v.stream.RecordingPath()
+}

@@ -1,0 +1,437 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"image"
+	"math"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/ccprofile"
+	"github.com/hecscope/hecscope/paint"
+)
+
+// profileColumns are the cost-centre table's columns.
+var profileColumns = []string{"Cost centre", "Module", "Source", "Self", "Inherited"}
+
+// spreadBins is how many bins the strip of a cost centre's samples has.
+const spreadBins = 200
+
+// profileView is the Profile tab: the cost-centre profile of a profiled
+// run's time samples (+RTS -l -p), for the run or the timeline's
+// selection: a flame graph (click a frame to zoom into it, the top row to
+// zoom out) and the table of self and inherited shares, sorted by any
+// column. Picking a cost centre in the table highlights it in the flame
+// graph and shows where its samples fall in time; clicking that strip
+// shows the stretch on the timeline.
+type profileView struct {
+	path string
+	link rangeLink
+	root fyne.CanvasObject
+
+	scope  *widget.RadioGroup
+	status *widget.Label
+	flame  *flameWidget
+	table  *widget.Table
+	strip  *stripWidget
+
+	prof    *ccprofile.Profile
+	rows    []ccprofile.Row
+	sortCol int
+	desc    bool
+	picked  *ccprofile.CostCentre
+	gen     int
+	loaded  bool
+	onLoad  func() // tests: called after a profile is shown
+	// onSpread (tests) is called after a cost centre's samples are placed.
+	onSpread func()
+	// mark (if set) shows where the picked cost centre's samples fall on
+	// the timeline; nil clears it.
+	mark func(*ccprofile.Spread)
+}
+
+func newProfileView(path string, link rangeLink) *profileView {
+	v := &profileView{path: path, link: link, sortCol: 3, desc: true}
+	v.status = widget.NewLabel("")
+	v.scope = widget.NewRadioGroup([]string{scopeRun, scopeSelection}, func(string) { v.load() })
+	v.scope.Horizontal = true
+	v.scope.Selected = scopeRun
+	refresh := widget.NewButton("Refresh", v.load)
+	v.flame = newFlameWidget(v)
+	v.strip = newStripWidget(v)
+	v.table = widget.NewTable(
+		func() (int, int) { return len(v.rows), len(profileColumns) },
+		func() fyne.CanvasObject { return widget.NewLabel("00000.0%") },
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.cell(id)) },
+	)
+	v.table.ShowHeaderRow = true
+	v.table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
+	v.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		b := o.(*widget.Button)
+		if id.Col < 0 || id.Col >= len(profileColumns) {
+			b.SetText("")
+			return
+		}
+		text := profileColumns[id.Col]
+		if id.Col == v.sortCol {
+			text += map[bool]string{true: " ▼", false: " ▲"}[v.desc]
+		}
+		b.SetText(text)
+		col := id.Col
+		b.OnTapped = func() { v.sortBy(col) }
+	}
+	for c, w := range []float32{200, 160, 220, 80, 80} {
+		v.table.SetColumnWidth(c, w)
+	}
+	v.table.OnSelected = func(id widget.TableCellID) {
+		if id.Row >= 0 && id.Row < len(v.rows) {
+			v.pick(v.rows[id.Row].CC)
+		}
+	}
+	lower := container.NewBorder(v.strip, nil, nil, nil, v.table)
+	split := container.NewVSplit(v.flame, lower)
+	split.Offset = 0.55
+	v.status.Truncation = fyne.TextTruncateEllipsis
+	bar := container.NewBorder(nil, nil, container.NewHBox(v.scope, refresh), nil, v.status)
+	v.root = container.NewBorder(bar, nil, nil, nil, split)
+	return v
+}
+
+// ensureLoaded builds the profile the first time the tab is shown.
+func (v *profileView) ensureLoaded() {
+	if !v.loaded {
+		_, _, has := v.link.selection()
+		followSelection(v.scope, false, has)
+		v.load()
+	}
+}
+
+// load builds the profile of the scope in the background.
+func (v *profileView) load() {
+	v.loaded = true
+	opt := ccprofile.Options{}
+	what := "the whole run"
+	if v.scope.Selected == scopeSelection {
+		from, to, ok := v.link.selection()
+		if !ok || to <= from {
+			v.status.SetText("No selection: drag across the timeline to select a range.")
+			return
+		}
+		opt.From, opt.To = from, to
+		what = paint.Duration(from) + " – " + paint.Duration(to)
+	}
+	v.gen++
+	gen := v.gen
+	v.status.SetText("Profiling " + what + "…")
+	go func() {
+		p, err := ccprofile.File(context.Background(), v.path, opt)
+		onUI(func() {
+			if gen != v.gen {
+				return
+			}
+			if err != nil {
+				v.status.SetText(fmt.Sprintf("Cannot profile: %v", err))
+				return
+			}
+			v.show(p, what)
+		})
+	}()
+}
+
+// show puts a profile in the flame graph and table.
+func (v *profileView) show(p *ccprofile.Profile, what string) {
+	v.prof = p
+	v.rows = slices.Clone(p.Rows)
+	v.sortRows()
+	v.picked = nil
+	v.flame.focus = nil
+	v.strip.spread = nil
+	if v.mark != nil {
+		v.mark(nil)
+	}
+	if p.Samples == 0 {
+		v.status.SetText("No cost-centre samples in " + what + " (build with -prof -fprof-auto, run with +RTS -l -p).")
+	} else {
+		v.status.SetText(fmt.Sprintf("%d samples in %s — click a frame to zoom in, the top row to zoom out", p.Samples, what))
+	}
+	v.table.UnselectAll()
+	v.table.Refresh()
+	v.flame.Refresh()
+	v.strip.Refresh()
+	if v.onLoad != nil {
+		v.onLoad()
+	}
+}
+
+// cell is the text of a table cell.
+func (v *profileView) cell(id widget.TableCellID) string {
+	if id.Row < 0 || id.Row >= len(v.rows) || v.prof == nil {
+		return ""
+	}
+	r := v.rows[id.Row]
+	switch id.Col {
+	case 0:
+		return r.CC.Label
+	case 1:
+		return r.CC.Module
+	case 2:
+		return r.CC.Src
+	case 3:
+		return fmt.Sprintf("%.1f%%", 100*v.prof.SelfShare(r))
+	case 4:
+		return fmt.Sprintf("%.1f%%", 100*v.prof.InheritedShare(r))
+	}
+	return ""
+}
+
+// sortBy sorts the table by column col (again: the other way).
+func (v *profileView) sortBy(col int) {
+	if col == v.sortCol {
+		v.desc = !v.desc
+	} else {
+		v.sortCol, v.desc = col, col >= 3
+	}
+	v.sortRows()
+	v.table.UnselectAll()
+	v.table.Refresh()
+}
+
+// sortRows orders the rows by the sort column, ties by label and module.
+func (v *profileView) sortRows() {
+	slices.SortStableFunc(v.rows, func(a, b ccprofile.Row) int {
+		var c int
+		switch v.sortCol {
+		case 0:
+			c = cmp.Compare(a.CC.Label, b.CC.Label)
+		case 1:
+			c = cmp.Compare(a.CC.Module, b.CC.Module)
+		case 2:
+			c = cmp.Compare(a.CC.Src, b.CC.Src)
+		case 3:
+			c = cmp.Compare(a.Self, b.Self)
+		case 4:
+			c = cmp.Compare(a.Inherited, b.Inherited)
+		}
+		if v.desc {
+			c = -c
+		}
+		if c == 0 {
+			c = cmp.Or(cmp.Compare(a.CC.Label, b.CC.Label), cmp.Compare(a.CC.Module, b.CC.Module))
+		}
+		return c
+	})
+}
+
+// pick highlights cost centre cc in the flame graph and finds where its
+// samples fall.
+func (v *profileView) pick(cc *ccprofile.CostCentre) {
+	v.picked = cc
+	v.flame.Refresh()
+	p := v.prof
+	if p == nil || p.Samples == 0 {
+		return
+	}
+	v.strip.spread = nil
+	v.strip.Refresh()
+	gen := v.gen
+	from, to := p.First, p.Last+1
+	go func() {
+		s, err := ccprofile.SpreadOf(context.Background(), v.path, cc.Label, cc.Module, from, to, spreadBins)
+		onUI(func() {
+			if gen != v.gen || v.picked != cc {
+				return
+			}
+			if err != nil {
+				v.status.SetText(fmt.Sprintf("Cannot place %s's samples: %v", cc.Label, err))
+				return
+			}
+			v.strip.spread = s
+			v.strip.Refresh()
+			if v.mark != nil {
+				v.mark(s)
+			}
+			if v.onSpread != nil {
+				v.onSpread()
+			}
+		})
+	}()
+}
+
+// flameWidget draws the profile's flame graph and takes clicks on it.
+type flameWidget struct {
+	widget.BaseWidget
+	v      *profileView
+	raster *canvas.Raster
+	layout *ccprofile.FlameLayout
+	scale  float64
+	focus  *ccprofile.Node
+}
+
+func newFlameWidget(v *profileView) *flameWidget {
+	f := &flameWidget{v: v}
+	f.raster = canvas.NewRaster(f.draw)
+	f.raster.SetMinSize(fyne.NewSize(200, 100))
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+// CreateRenderer implements fyne.Widget.
+func (f *flameWidget) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(f.raster)
+}
+
+// draw is the raster's generator: w and h are device pixels.
+func (f *flameWidget) draw(w, h int) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
+	f.scale = 1
+	if size := f.raster.Size(); size.Width > 0 {
+		f.scale = float64(w) / float64(size.Width)
+	}
+	opt := ccprofile.FlameOptions{Theme: paint.ThemeFor(darkTheme()), Scale: f.scale, Focus: f.focus}
+	if cc := f.v.picked; cc != nil {
+		opt.Highlight = func(n *ccprofile.Node) bool {
+			for m := n; m != nil; m = m.Parent() {
+				if m.CC == cc {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	f.layout = ccprofile.DrawFlame(paint.NewRaster(img), f.v.prof, opt)
+	return img
+}
+
+// nodeAt returns the frame under p.
+func (f *flameWidget) nodeAt(p fyne.Position) *ccprofile.Node {
+	if f.layout == nil {
+		return nil
+	}
+	return f.layout.At(int(float64(p.X)*f.scale), int(float64(p.Y)*f.scale))
+}
+
+// Tapped zooms into the frame clicked, or out to the whole tree when the
+// frame is the focus or one of its callers.
+func (f *flameWidget) Tapped(ev *fyne.PointEvent) {
+	n := f.nodeAt(ev.Position)
+	if n == nil {
+		return
+	}
+	if n == f.focus || n.Parent() == nil {
+		f.focus = n.Parent()
+	} else {
+		f.focus = n
+	}
+	if f.focus != nil && f.focus.Parent() == nil {
+		f.focus = nil
+	}
+	f.Refresh()
+}
+
+// MouseIn implements desktop.Hoverable.
+func (f *flameWidget) MouseIn(ev *desktop.MouseEvent) { f.MouseMoved(ev) }
+
+// MouseMoved names the frame under the pointer in the status line.
+func (f *flameWidget) MouseMoved(ev *desktop.MouseEvent) {
+	p := f.v.prof
+	n := f.nodeAt(ev.Position)
+	if p == nil || n == nil {
+		return
+	}
+	text := ccprofile.NodeTitle(p, n)
+	if n.CC != nil {
+		text += fmt.Sprintf(" — %s, %d samples (%d in it alone)", n.CC.Src, n.Total, n.Self)
+	}
+	f.v.status.SetText(text)
+}
+
+// MouseOut implements desktop.Hoverable.
+func (f *flameWidget) MouseOut() {}
+
+// Refresh redraws the flame graph.
+func (f *flameWidget) Refresh() { f.raster.Refresh() }
+
+// stripWidget shows where the picked cost centre's samples fall in time;
+// a click shows that stretch on the timeline.
+type stripWidget struct {
+	widget.BaseWidget
+	v      *profileView
+	raster *canvas.Raster
+	spread *ccprofile.Spread
+}
+
+func newStripWidget(v *profileView) *stripWidget {
+	s := &stripWidget{v: v}
+	s.raster = canvas.NewRaster(s.draw)
+	s.raster.SetMinSize(fyne.NewSize(200, 28))
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// CreateRenderer implements fyne.Widget.
+func (s *stripWidget) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(s.raster)
+}
+
+// draw is the raster's generator.
+func (s *stripWidget) draw(w, h int) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
+	c := paint.NewRaster(img)
+	th := paint.ThemeFor(darkTheme())
+	c.Fill(img.Bounds(), th.Header)
+	scale := 1.0
+	if size := s.raster.Size(); size.Width > 0 {
+		scale = float64(w) / float64(size.Width)
+	}
+	face := paint.FaceFor(paint.Regular, 10, scale)
+	sp := s.spread
+	if sp == nil || sp.Max == 0 {
+		msg := "Pick a cost centre in the table to see when its samples were taken."
+		if s.v.picked != nil {
+			msg = "Placing " + s.v.picked.Label + "'s samples…"
+		}
+		c.Text(face, msg, 6, face.Baseline(float64(h)/2), th.Dim)
+		return img
+	}
+	ink := paint.OKLCH(0.70, 0.16, 55*math.Pi/180)
+	for i, n := range sp.Counts {
+		if n == 0 {
+			continue
+		}
+		x0, x1 := i*w/len(sp.Counts), (i+1)*w/len(sp.Counts)
+		top := h - int(float64(n)/float64(sp.Max)*float64(h-2))
+		c.Fill(image.Rect(x0, top, max(x1, x0+1), h), ink)
+	}
+	return img
+}
+
+// Tapped shows the stretch of the bin clicked (and its neighbours) on the
+// timeline.
+func (s *stripWidget) Tapped(ev *fyne.PointEvent) {
+	sp := s.spread
+	if sp == nil || s.v.link.show == nil || s.Size().Width <= 0 {
+		return
+	}
+	i := int(float64(ev.Position.X) / float64(s.Size().Width) * float64(len(sp.Counts)))
+	i = min(max(i, 0), len(sp.Counts)-1)
+	from, _ := sp.Bin(max(i-2, 0))
+	_, to := sp.Bin(min(i+2, len(sp.Counts)-1))
+	s.v.link.show(from, to)
+}
+
+// Refresh redraws the strip.
+func (s *stripWidget) Refresh() { s.raster.Refresh() }
+
+// selectionChanged follows a new selection on the canvas (has: whether
+// there is one now).
+func (v *profileView) selectionChanged(has bool) {
+	if followSelection(v.scope, v.loaded, has) {
+		v.load()
+	}
+}

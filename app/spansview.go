@@ -1,0 +1,409 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"image"
+	"slices"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/ccprofile"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/spans"
+)
+
+// rangeLink is what an analysis tab needs of the timeline: the selected
+// range, and a way to show a range.
+type rangeLink struct {
+	// selection returns the timeline's selected range, if any.
+	selection func() (from, to uint64, ok bool)
+	// show shows [from, to] on the timeline.
+	show func(from, to uint64)
+}
+
+// scopeRun and scopeSelection are the choices of an analysis tab's scope.
+const (
+	scopeRun       = "Whole run"
+	scopeSelection = "Selection"
+)
+
+// spansColumns are the span table's columns.
+var spansColumns = []string{"Label", "Kind", "Count", "Total", "Mean", "p50", "p90", "p99", "Max", "Open"}
+
+// spansView is the Spans tab: the statistics of every user span label
+// (START x / STOP x) and thread label, for the run or the timeline's
+// selection, in a table sorted by any column. Selecting a label shows its
+// duration histogram and its longest instances; selecting an instance
+// shows it on the timeline.
+type spansView struct {
+	path string
+	link rangeLink
+	root fyne.CanvasObject
+
+	scope  *widget.RadioGroup
+	status *widget.Label
+	table  *widget.Table
+	hist   *picture
+	list   *widget.List
+	title  *widget.Label
+
+	report  *spans.Report
+	rows    []*spans.Label // the report's labels in table order
+	sortCol int
+	desc    bool
+	label   *spans.Label     // the label selected
+	longest []spans.Instance // its instances listed
+	markDur uint64           // the duration of the instance picked
+	gen     int              // counts loads, so that a stale one is dropped
+	loaded  bool
+	onLoad  func() // tests: called after a report is shown
+	// mark (if set) marks the instance picked on the timeline; to ≤ from
+	// clears it.
+	mark func(from, to uint64)
+}
+
+func newSpansView(path string, link rangeLink) *spansView {
+	v := &spansView{path: path, link: link, sortCol: 3, desc: true}
+	v.status = widget.NewLabel("")
+	v.scope = widget.NewRadioGroup([]string{scopeRun, scopeSelection}, func(string) { v.load() })
+	v.scope.Horizontal = true
+	v.scope.Selected = scopeRun
+	refresh := widget.NewButton("Refresh", v.load)
+	v.table = widget.NewTable(
+		func() (int, int) { return len(v.rows), len(spansColumns) },
+		func() fyne.CanvasObject { return widget.NewLabel("00000 ms 000") },
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.cell(id)) },
+	)
+	v.table.ShowHeaderRow = true
+	v.table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
+	v.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		b := o.(*widget.Button)
+		if id.Col < 0 || id.Col >= len(spansColumns) {
+			b.SetText("")
+			return
+		}
+		text := spansColumns[id.Col]
+		if id.Col == v.sortCol {
+			text += map[bool]string{true: " ▼", false: " ▲"}[v.desc]
+		}
+		b.SetText(text)
+		col := id.Col
+		b.OnTapped = func() { v.sortBy(col) }
+	}
+	v.table.SetColumnWidth(0, 220)
+	for c := 1; c < len(spansColumns); c++ {
+		v.table.SetColumnWidth(c, 84)
+	}
+	v.table.OnSelected = func(id widget.TableCellID) {
+		if id.Row >= 0 && id.Row < len(v.rows) {
+			v.pick(v.rows[id.Row])
+		}
+	}
+	v.title = widget.NewLabel("Select a label to see its durations and instances.")
+	v.hist = newPicture(v.drawHistogram)
+	v.hist.raster.SetMinSize(fyne.NewSize(200, 90))
+	v.list = widget.NewList(
+		func() int { return len(v.longest) },
+		func() fyne.CanvasObject { return widget.NewLabel("000.000 s  00000 ms  thread 000000") },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.instanceText(i)) },
+	)
+	v.list.OnSelected = func(i widget.ListItemID) {
+		if i < 0 || i >= len(v.longest) {
+			return
+		}
+		in := v.longest[i]
+		v.markDur = in.Duration()
+		v.hist.raster.Refresh()
+		if v.mark != nil {
+			v.mark(in.Start, in.End)
+		}
+		if v.link.show != nil {
+			pad := max(in.Duration()/10, 1000)
+			v.link.show(in.Start-min(in.Start, pad), in.End+pad)
+		}
+	}
+	detail := container.NewBorder(v.title, nil, nil, nil,
+		container.NewHSplit(v.hist.raster, v.list))
+	split := container.NewVSplit(v.table, detail)
+	split.Offset = 0.55
+	v.status.Truncation = fyne.TextTruncateEllipsis
+	v.title.Truncation = fyne.TextTruncateEllipsis
+	bar := container.NewBorder(nil, nil, container.NewHBox(v.scope, refresh), nil, v.status)
+	v.root = container.NewBorder(bar, nil, nil, nil, split)
+	return v
+}
+
+// ensureLoaded measures the spans the first time the tab is shown.
+func (v *spansView) ensureLoaded() {
+	if !v.loaded {
+		_, _, has := v.link.selection()
+		followSelection(v.scope, false, has)
+		v.load()
+	}
+}
+
+// load measures the spans of the scope in the background.
+func (v *spansView) load() {
+	v.loaded = true
+	opt := spans.Options{}
+	what := "the whole run"
+	if v.scope.Selected == scopeSelection {
+		from, to, ok := v.link.selection()
+		if !ok || to <= from {
+			v.status.SetText("No selection: drag across the timeline to select a range.")
+			return
+		}
+		opt.From, opt.To = from, to
+		what = "spans starting in " + paint.Duration(from) + " – " + paint.Duration(to)
+	}
+	v.gen++
+	gen := v.gen
+	v.status.SetText("Measuring " + what + "…")
+	go func() {
+		r, err := spans.File(context.Background(), v.path, opt)
+		onUI(func() {
+			if gen != v.gen {
+				return
+			}
+			if err != nil {
+				v.status.SetText(fmt.Sprintf("Cannot measure spans: %v", err))
+				return
+			}
+			v.show(r, what)
+		})
+	}()
+}
+
+// show puts a report in the table.
+func (v *spansView) show(r *spans.Report, what string) {
+	v.report = r
+	v.rows = slices.Clone(r.Labels)
+	v.sortRows()
+	v.label, v.longest, v.markDur = nil, nil, 0
+	if v.mark != nil {
+		v.mark(0, 0)
+	}
+	v.title.SetText("Select a label to see its durations and instances.")
+	switch {
+	case len(r.Labels) == 0:
+		v.status.SetText("No user spans (traceEventIO \"START x\" / \"STOP x\") or thread labels in " + what + ".")
+	default:
+		note := ""
+		if !r.Exact {
+			note = " (percentiles within 0.5%)"
+		}
+		v.status.SetText(fmt.Sprintf("%d labels in %s%s", len(r.Labels), what, note))
+	}
+	v.table.UnselectAll()
+	v.table.Refresh()
+	v.list.Refresh()
+	v.hist.raster.Refresh()
+	if v.onLoad != nil {
+		v.onLoad()
+	}
+}
+
+// cell is the text of a table cell.
+func (v *spansView) cell(id widget.TableCellID) string {
+	if id.Row < 0 || id.Row >= len(v.rows) {
+		return ""
+	}
+	l := v.rows[id.Row]
+	d := func(ns uint64) string {
+		if l.Count == 0 {
+			return "–"
+		}
+		return paint.Duration(ns)
+	}
+	switch id.Col {
+	case 0:
+		return l.Name
+	case 1:
+		return l.Kind.String()
+	case 2:
+		return strconv.Itoa(l.Count)
+	case 3:
+		return d(l.Total)
+	case 4:
+		return d(l.Mean())
+	case 5:
+		return d(l.Quantile(.5))
+	case 6:
+		return d(l.Quantile(.9))
+	case 7:
+		return d(l.Quantile(.99))
+	case 8:
+		return d(l.Max)
+	case 9:
+		return strconv.Itoa(l.Open)
+	}
+	return ""
+}
+
+// sortBy sorts the table by column col (again: the other way).
+func (v *spansView) sortBy(col int) {
+	if col == v.sortCol {
+		v.desc = !v.desc
+	} else {
+		v.sortCol, v.desc = col, col >= 2
+	}
+	v.sortRows()
+	v.table.UnselectAll()
+	v.table.Refresh()
+}
+
+// sortRows orders the rows by the sort column, ties by name.
+func (v *spansView) sortRows() {
+	key := func(l *spans.Label) uint64 {
+		switch v.sortCol {
+		case 2:
+			return uint64(l.Count)
+		case 3:
+			return l.Total
+		case 4:
+			return l.Mean()
+		case 5:
+			return l.Quantile(.5)
+		case 6:
+			return l.Quantile(.9)
+		case 7:
+			return l.Quantile(.99)
+		case 8:
+			return l.Max
+		case 9:
+			return uint64(l.Open)
+		}
+		return 0
+	}
+	slices.SortStableFunc(v.rows, func(a, b *spans.Label) int {
+		var c int
+		switch v.sortCol {
+		case 0:
+			c = cmp.Compare(a.Name, b.Name)
+		case 1:
+			c = cmp.Compare(a.Kind, b.Kind)
+		default:
+			c = cmp.Compare(key(a), key(b))
+		}
+		if v.desc {
+			c = -c
+		}
+		if c == 0 {
+			c = cmp.Compare(a.Name, b.Name)
+		}
+		return c
+	})
+}
+
+// pick shows label l's histogram and instances.
+func (v *spansView) pick(l *spans.Label) {
+	v.label, v.longest, v.markDur = l, l.Longest(), 0
+	more := ""
+	if len(v.longest) < l.Count {
+		more = fmt.Sprintf(" (the %d longest listed)", len(v.longest))
+	}
+	v.title.SetText(fmt.Sprintf("%s %q: %d spans, median %s, p99 %s%s — select one to show it on the timeline",
+		l.Kind, l.Name, l.Count, paint.Duration(l.Quantile(.5)), paint.Duration(l.Quantile(.99)), more))
+	v.list.UnselectAll()
+	v.list.Refresh()
+	v.list.ScrollToTop()
+	v.hist.raster.Refresh()
+}
+
+// instanceText is the list's line for instance i.
+func (v *spansView) instanceText(i int) string {
+	if i < 0 || i >= len(v.longest) {
+		return ""
+	}
+	in := v.longest[i]
+	s := fmt.Sprintf("%s  at %s", paint.Duration(in.Duration()), paint.Duration(in.Start))
+	if in.Thread != 0 {
+		s += "  thread " + strconv.FormatUint(uint64(in.Thread), 10)
+	}
+	if in.ID != 0 {
+		s += "  #" + strconv.FormatUint(uint64(in.ID), 10)
+	}
+	return s
+}
+
+// drawHistogram draws the picked label's duration histogram.
+func (v *spansView) drawHistogram(w, h int, scale float64) (*image.RGBA, error) {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	var bins []spans.Bin
+	if v.label != nil {
+		bins = v.label.Histogram(max(8, min(40, w/int(12*max(scale, 1)))))
+	}
+	spans.DrawHistogram(paint.NewRaster(img), bins, spans.HistogramOptions{Theme: paint.ThemeFor(darkTheme()), Scale: scale, Mark: v.markDur})
+	return img, nil
+}
+
+// addAnalysisTabs adds the Spans and Profile tabs to v, linked to its
+// canvas: they measure the log the first time they are shown, follow the
+// canvas's selection (a final selection switches them to it, clearing it
+// back to the whole run), and show what is picked in them on the canvas.
+func (v *eventlogView) addAnalysisTabs() {
+	c := v.canvas
+	link := rangeLink{selection: c.Selection, show: c.showRange}
+	sv := newSpansView(v.log.Path, link)
+	pv := newProfileView(v.log.Path, link)
+	sm, pm := &marker{c: c}, &marker{c: c} // app/analysismarks.go
+	sv.mark = func(from, to uint64) { sm.show(rangeMark(from, to)) }
+	pv.mark = func(s *ccprofile.Spread) { pm.show(sampleMarks(s)) }
+	// In scrollers, so that they ask nothing of the window's minimum size
+	// (they get the whole tab whenever it is larger than they need).
+	spansTab := container.NewTabItem("Spans", container.NewScroll(sv.root))
+	profileTab := container.NewTabItem("Profile", container.NewScroll(pv.root))
+	v.tabs.Append(spansTab)
+	v.tabs.Append(profileTab)
+	prev := v.tabs.OnSelected
+	v.tabs.OnSelected = func(ti *container.TabItem) {
+		if prev != nil {
+			prev(ti)
+		}
+		switch ti {
+		case spansTab:
+			sv.ensureLoaded()
+		case profileTab:
+			pv.ensureLoaded()
+		}
+	}
+	prevSel := c.onSelect
+	c.onSelect = func(from, to uint64, ok, final bool) {
+		if prevSel != nil {
+			prevSel(from, to, ok, final)
+		}
+		if final {
+			sv.selectionChanged(ok && to > from)
+			pv.selectionChanged(ok && to > from)
+		}
+	}
+	v.spans, v.profile = sv, pv
+}
+
+// followSelection sets scope to the selection if there is one, else to
+// the whole run, and reports whether the tab should measure again: it has
+// been shown, and the scope is (still) the selection.
+func followSelection(scope *widget.RadioGroup, loaded, has bool) bool {
+	want := scopeRun
+	if has {
+		want = scopeSelection
+	}
+	if scope.Selected == want {
+		return loaded && has
+	}
+	scope.Selected = want
+	scope.Refresh()
+	return loaded
+}
+
+// selectionChanged follows a new selection on the canvas (has: whether
+// there is one now).
+func (v *spansView) selectionChanged(has bool) {
+	if followSelection(v.scope, v.loaded, has) {
+		v.load()
+	}
+}

@@ -1,0 +1,293 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/tracks"
+)
+
+const (
+	spanworkLog = "../spans/testdata/spanwork.eventlog"
+	profworkLog = "../ccprofile/testdata/profwork.eventlog"
+)
+
+// fakeLink is a timeline for the analysis tabs: a fixed selection, and the
+// ranges it was asked to show.
+type fakeLink struct {
+	from, to uint64
+	shown    [][2]uint64
+}
+
+func (f *fakeLink) link() rangeLink {
+	return rangeLink{
+		selection: func() (uint64, uint64, bool) { return f.from, f.to, f.to > f.from },
+		show:      func(from, to uint64) { f.shown = append(f.shown, [2]uint64{from, to}) },
+	}
+}
+
+// waitFor waits for a signal on ch.
+func waitFor(t *testing.T, ch chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// notBlank reports whether img has a pixel other than the theme's
+// background.
+func notBlank(t *testing.T, render renderFunc) bool {
+	t.Helper()
+	img, err := render(400, 200, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := paint.ThemeFor(darkTheme()).Background
+	for y := 0; y < 200; y++ {
+		for x := 0; x < 400; x++ {
+			if img.RGBAAt(x, y) != bg {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestSpansViewTableHistogramAndInstances(t *testing.T) {
+	a := test.NewApp()
+	defer a.Quit()
+	fl := &fakeLink{}
+	v := newSpansView(spanworkLog, fl.link())
+	loaded := make(chan struct{}, 4)
+	v.onLoad = func() { loaded <- struct{}{} }
+	w := a.NewWindow("spans")
+	defer w.Close()
+	w.SetContent(v.root)
+	w.Resize(fyne.NewSize(1100, 700))
+	v.ensureLoaded()
+	waitFor(t, loaded, "the spans")
+	if len(v.rows) < 8 {
+		t.Fatalf("%d rows: %s", len(v.rows), v.status.Text)
+	}
+	// By total, longest first.
+	for i := 1; i < len(v.rows); i++ {
+		if v.rows[i-1].Total < v.rows[i].Total {
+			t.Fatalf("rows not by total: %s %d before %s %d", v.rows[i-1].Name, v.rows[i-1].Total, v.rows[i].Name, v.rows[i].Total)
+		}
+	}
+	// By count (the header's button), most first, then the other way.
+	v.sortBy(2)
+	if v.rows[0].Count != 30 || v.cell(widget.TableCellID{Row: 0, Col: 2}) != "30" {
+		t.Errorf("by count: first %s %d", v.rows[0].Name, v.rows[0].Count)
+	}
+	v.sortBy(2)
+	if v.rows[0].Count > v.rows[len(v.rows)-1].Count {
+		t.Error("sorting by count again did not reverse it")
+	}
+	v.sortBy(0)
+	if v.rows[0].Name > v.rows[1].Name {
+		t.Errorf("by name: %s before %s", v.rows[0].Name, v.rows[1].Name)
+	}
+	row := -1
+	for i, l := range v.rows {
+		if l.Name == "sleep" {
+			row = i
+		}
+	}
+	v.table.Select(widget.TableCellID{Row: row, Col: 0})
+	if v.label == nil || v.label.Name != "sleep" || len(v.longest) != 5 {
+		t.Fatalf("picked %+v with %d instances", v.label, len(v.longest))
+	}
+	if !notBlank(t, v.drawHistogram) {
+		t.Error("the histogram is blank")
+	}
+	v.list.Select(0)
+	in := v.longest[0]
+	if len(fl.shown) != 1 || fl.shown[0][0] > in.Start || fl.shown[0][1] < in.End || fl.shown[0][1]-fl.shown[0][0] > 2*in.Duration() {
+		t.Errorf("picking %+v showed %v", in, fl.shown)
+	}
+	// The selection: only the spans that start in it.
+	fl.from, fl.to = in.Start, in.Start+1
+	v.scope.SetSelected(scopeSelection)
+	waitFor(t, loaded, "the selection's spans")
+	if len(v.rows) != 1 || v.rows[0].Name != "sleep" || v.rows[0].Count != 1 {
+		t.Errorf("selection's rows: %d, %s", len(v.rows), v.status.Text)
+	}
+	fl.from, fl.to = 0, 0
+	v.load()
+	if v.status.Text == "" || len(v.rows) != 1 {
+		t.Errorf("without a selection: %q", v.status.Text)
+	}
+}
+
+func TestProfileViewFlameTableAndSpread(t *testing.T) {
+	a := test.NewApp()
+	defer a.Quit()
+	fl := &fakeLink{}
+	v := newProfileView(profworkLog, fl.link())
+	loaded := make(chan struct{}, 4)
+	v.onLoad = func() { loaded <- struct{}{} }
+	w := a.NewWindow("profile")
+	defer w.Close()
+	w.SetContent(v.root)
+	w.Resize(fyne.NewSize(1100, 700))
+	v.ensureLoaded()
+	waitFor(t, loaded, "the profile")
+	if v.prof == nil || v.prof.Samples < 900 || v.rows[0].CC.Label != "loop.go" {
+		t.Fatalf("profile %+v, status %q", v.prof, v.status.Text)
+	}
+	// The flame graph is drawn, and a click on heavy's frame zooms into it.
+	img := v.flame.draw(1000, 300)
+	if img.Bounds().Dx() != 1000 || v.flame.layout == nil || len(v.flame.layout.Boxes) < 8 {
+		t.Fatalf("flame graph: %v", v.flame.layout)
+	}
+	var heavy fyne.Position
+	for _, b := range v.flame.layout.Boxes {
+		if b.Node.CC != nil && b.Node.CC.Label == "heavy" {
+			heavy = fyne.NewPos(float32(b.Rect.Min.X+3), float32(b.Rect.Min.Y+3))
+		}
+	}
+	v.flame.scale = 1
+	v.flame.Tapped(&fyne.PointEvent{Position: heavy})
+	if v.flame.focus == nil || v.flame.focus.CC.Label != "heavy" {
+		t.Fatalf("focus %+v after a click on heavy", v.flame.focus)
+	}
+	v.flame.draw(1000, 300)
+	v.flame.Tapped(&fyne.PointEvent{Position: fyne.NewPos(5, 5)}) // the root: zoom out
+	if v.flame.focus != nil {
+		t.Errorf("focus %+v after a click on the root", v.flame.focus)
+	}
+	// Sorting by inherited share, then picking light: its samples are
+	// placed in time, and a click on the strip shows that stretch.
+	v.sortBy(4)
+	if v.rows[0].Inherited < v.rows[len(v.rows)-1].Inherited {
+		t.Error("not by inherited share")
+	}
+	row := -1
+	for i, r := range v.rows {
+		if r.CC.Label == "light" {
+			row = i
+		}
+	}
+	placed := make(chan struct{}, 1)
+	v.onSpread = func() { placed <- struct{}{} }
+	v.table.Select(widget.TableCellID{Row: row, Col: 0})
+	waitFor(t, placed, "light's samples")
+	sp := v.strip.spread
+	if sp == nil {
+		t.Fatal("light's samples not placed")
+	}
+	busiest := 0
+	for i, n := range sp.Counts {
+		if n > sp.Counts[busiest] {
+			busiest = i
+		}
+	}
+	x := (float32(busiest) + 0.5) / float32(len(sp.Counts)) * v.strip.Size().Width
+	v.strip.Tapped(&fyne.PointEvent{Position: fyne.NewPos(x, 5)})
+	from, to := sp.Bin(busiest)
+	if len(fl.shown) != 1 || fl.shown[0][0] > from || fl.shown[0][1] < to {
+		t.Errorf("strip click at bin %d [%d, %d] showed %v", busiest, from, to, fl.shown)
+	}
+}
+
+func TestAnalysisTabsFollowTheCanvas(t *testing.T) {
+	w, v, _ := openNav(t, profworkLog)
+	defer w.Fyne().Close()
+	if v.spans == nil || v.profile == nil {
+		t.Fatal("no Spans or Profile tab")
+	}
+	pv := v.profile
+	loaded := make(chan struct{}, 4)
+	pv.onLoad = func() { loaded <- struct{}{} }
+	ui(pv.ensureLoaded)
+	waitFor(t, loaded, "the profile")
+	all := pv.prof.Samples
+	// A selection on the canvas switches the tab to it and measures again.
+	from, to := pv.prof.First, pv.prof.First+(pv.prof.Last-pv.prof.First)/4
+	ui(func() { v.canvas.setSelection(from, to, true) })
+	waitFor(t, loaded, "the selection's profile")
+	if pv.scope.Selected != scopeSelection || pv.prof.Samples == 0 || pv.prof.Samples >= all {
+		t.Errorf("after a selection: scope %q, %d of %d samples", pv.scope.Selected, pv.prof.Samples, all)
+	}
+	ui(func() { v.canvas.setSelection(0, 0, false) })
+	waitFor(t, loaded, "the whole run's profile")
+	if pv.scope.Selected != scopeRun || pv.prof.Samples != all {
+		t.Errorf("after clearing it: scope %q, %d of %d samples", pv.scope.Selected, pv.prof.Samples, all)
+	}
+	// Picking a cost centre highlights its samples on the canvas.
+	placed := make(chan struct{}, 1)
+	pv.onSpread = func() { placed <- struct{}{} }
+	ui(func() {
+		for i, r := range pv.rows {
+			if r.CC.Label == "heavy" {
+				pv.table.Select(widget.TableCellID{Row: i, Col: 0})
+			}
+		}
+	})
+	waitFor(t, placed, "heavy's samples")
+	var h *tracks.Highlight
+	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
+	if h == nil || len(h.Weights) != spreadBins {
+		t.Fatalf("canvas highlight %+v", h)
+	}
+	// A later load clears it.
+	ui(pv.load)
+	waitFor(t, loaded, "the profile again")
+	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
+	if h != nil {
+		t.Error("the highlight outlived the profile it came from")
+	}
+}
+
+func TestSpansInstanceShownAndMarkedOnTheCanvas(t *testing.T) {
+	w, v, _ := openNav(t, spanworkLog)
+	defer w.Fyne().Close()
+	sv := v.spans
+	loaded := make(chan struct{}, 4)
+	sv.onLoad = func() { loaded <- struct{}{} }
+	ui(sv.ensureLoaded)
+	waitFor(t, loaded, "the spans")
+	ui(func() {
+		for i, l := range sv.rows {
+			if l.Name == "sleep" {
+				sv.table.Select(widget.TableCellID{Row: i, Col: 0})
+			}
+		}
+	})
+	if sv.label == nil || len(sv.longest) == 0 {
+		t.Fatal("sleep not picked")
+	}
+	ui(func() { sv.list.Select(1) })
+	in := sv.longest[1]
+	from, to := v.canvas.View()
+	if from > in.Start || to < in.End || to-from > 2*in.Duration() {
+		t.Errorf("canvas shows [%d, %d] for the instance [%d, %d]", from, to, in.Start, in.End)
+	}
+	var h *tracks.Highlight
+	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
+	if h == nil || h.From != in.Start || h.To != in.End {
+		t.Fatalf("canvas highlight %+v, want [%d, %d)", h, in.Start, in.End)
+	}
+	// Measuring again clears the tab's mark.
+	ui(sv.load)
+	waitFor(t, loaded, "the spans again")
+	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
+	if h != nil {
+		t.Errorf("the mark outlived its table: %+v", h)
+	}
+}
+
+// ui runs f as work handed to Fyne's loop runs (under uiMu): tests that
+// drive widgets while background loads report through onUI use it.
+func ui(f func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	f()
+}

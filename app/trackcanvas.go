@@ -1,0 +1,826 @@
+package app
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
+)
+
+// Steps of the canvas's controls.
+const (
+	wheelZoomUnits = 40   // Ctrl+wheel units that halve or double the visible span
+	keyZoomFactor  = 0.5  // + halves the span, - doubles it
+	keyPanFraction = 0.1  // A, D and the arrows pan by this share of the view
+	spanZoomMargin = 0.05 // double-clicking a span leaves this share each side
+	maxTipLines    = 14   // the most lines a tooltip shows
+)
+
+// dragMode is what a drag on the canvas does, decided when it starts.
+type dragMode uint8
+
+const (
+	dragNone   dragMode = iota
+	dragPan             // drag in a plot: pan
+	dragSelect          // Shift+drag in a plot or the axis: select a range
+	dragResize          // drag from a header's bottom edge: resize the track
+	dragScroll          // drag in the scroll bar: scroll the tracks
+)
+
+// trackCanvas is the file window's timeline: one tracks.View — every track
+// of the run under one time axis — drawn as one raster at device pixels,
+// with the pointer's cursor line and time, the selection and a tooltip
+// laid over it, and every input forwarded to the view: the wheel scrolls
+// the tracks, Ctrl+wheel zooms at the pointer, dragging pans, Shift+drag
+// selects, clicks on a header collapse a group, pin a track or (dragging
+// its bottom edge) resize it.
+type trackCanvas struct {
+	widget.BaseWidget
+
+	// mu guards view and the fields after it: the raster draws on Fyne's
+	// render path, and tests drive the widget from their own goroutines.
+	mu    sync.Mutex
+	view  *tracks.View
+	scale float64 // device pixels per unit, as last drawn or laid out
+	size  fyne.Size
+	// pointer is where the pointer is (units), hovering whether it is over
+	// the canvas.
+	pointer  fyne.Position
+	hovering bool
+	// The gesture under way: the modifiers when the button went down,
+	// what the drag does, where it began (device x, y) and, for a resize,
+	// the track and its height then.
+	pressMods fyne.KeyModifier
+	mode      dragMode
+	startX    float64
+	startY    float64
+	resizeID  tracks.TrackID
+	resizeH   int
+	selDrag   string // the selection's length as Select wrote it while dragging
+	drawn     func() // called once after the next frame is drawn (whenDrawn)
+	grows     bool   // the source grows (a live run)
+
+	raster                       *canvas.Raster
+	cursor, cursorBack           *canvas.Rectangle
+	cursorText                   *canvas.Text
+	selShade, selBack, tipBack   *canvas.Rectangle
+	selLabel                     *canvas.Text
+	tipLines                     []*canvas.Text
+	objects                      []fyne.CanvasObject
+	autoFocus                    bool
+	lastClick                    tracks.Hit
+	onView                       func(from, to uint64)
+	onSelect                     func(from, to uint64, ok, final bool)
+	onTap                        func(h tracks.Hit)
+	onBookmark                   func()
+	onTrackChange                func()
+	cursorShown, selShown, tipOn bool
+}
+
+// newTrackCanvas returns the canvas of a run: src gives its timeline
+// (timeline.Exact of a model, or an eventlog.Log), heap and prof its heap
+// counters and heap profile (either may be nil).
+func newTrackCanvas(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) *trackCanvas {
+	c := &trackCanvas{view: tracks.New(src), scale: 1}
+	c.view.SetHeap(heap, prof)
+	c.view.SetDark(darkTheme())
+	// The view calls this from the goroutine that decoded the detail; the
+	// hop to a goroutine of its own keeps it out of the caller's locks.
+	c.view.SetOnReady(func() { go onUI(c.redraw) })
+	c.raster = canvas.NewRaster(c.draw)
+	c.raster.SetMinSize(fyne.NewSize(320, 200))
+	c.selShade = canvas.NewRectangle(color.Transparent)
+	c.cursor = canvas.NewRectangle(color.Transparent)
+	c.cursorBack = canvas.NewRectangle(color.Transparent)
+	c.cursorText = canvas.NewText("", color.Black)
+	c.selBack = canvas.NewRectangle(color.Transparent)
+	c.selLabel = canvas.NewText("", color.Black)
+	c.selLabel.TextStyle.Bold = true
+	c.tipBack = canvas.NewRectangle(color.Transparent)
+	c.objects = []fyne.CanvasObject{c.raster, c.selShade, c.cursor, c.selBack, c.selLabel, c.cursorBack, c.cursorText, c.tipBack}
+	for i := 0; i < maxTipLines; i++ {
+		t := canvas.NewText("", color.Black)
+		t.TextStyle.Bold = i == 0
+		c.tipLines = append(c.tipLines, t)
+		c.objects = append(c.objects, t)
+	}
+	for _, o := range c.objects[1:] {
+		o.Hide()
+	}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// CreateRenderer lays the overlays over the raster.
+func (c *trackCanvas) CreateRenderer() fyne.WidgetRenderer { return &trackCanvasRenderer{c: c} }
+
+// MinSize is the raster's.
+func (c *trackCanvas) MinSize() fyne.Size { return c.raster.MinSize() }
+
+type trackCanvasRenderer struct{ c *trackCanvas }
+
+func (r *trackCanvasRenderer) Layout(size fyne.Size) {
+	c := r.c
+	c.raster.Move(fyne.NewPos(0, 0))
+	c.raster.Resize(size)
+	scale := float64(1)
+	if fc := fyne.CurrentApp().Driver().CanvasForObject(c); fc != nil {
+		scale = float64(fc.Scale())
+	}
+	c.mu.Lock()
+	c.size = size
+	if size.Width > 0 && size.Height > 0 {
+		c.scale = scale
+		c.view.SetSize(int(math.Round(float64(size.Width)*scale)), int(math.Round(float64(size.Height)*scale)), scale)
+	}
+	c.mu.Unlock()
+	c.placeOverlays()
+	if c.autoFocus && size.Width > 0 {
+		if fc := fyne.CurrentApp().Driver().CanvasForObject(c); fc != nil {
+			c.autoFocus = false
+			if fc.Focused() == nil {
+				fc.Focus(c)
+			}
+		}
+	}
+}
+func (r *trackCanvasRenderer) MinSize() fyne.Size { return r.c.MinSize() }
+func (r *trackCanvasRenderer) Refresh() {
+	r.c.placeOverlays()
+	canvas.Refresh(r.c.raster)
+}
+func (r *trackCanvasRenderer) Objects() []fyne.CanvasObject { return r.c.objects }
+func (r *trackCanvasRenderer) Destroy()                     {}
+
+// draw is the raster's generator: it draws the view at w×h device pixels.
+func (c *trackCanvas) draw(w, h int) image.Image {
+	if w < 8 || h < 8 {
+		return image.NewRGBA(image.Rect(0, 0, 1, 1))
+	}
+	size := c.raster.Size()
+	dark := darkTheme()
+	c.mu.Lock()
+	scale := c.scale
+	if size.Width > 0 {
+		scale = float64(w) / float64(size.Width)
+	}
+	c.scale = scale
+	c.view.SetSize(w, h, scale)
+	c.view.SetDark(dark)
+	img := c.view.Render()
+	done := c.drawn
+	c.drawn = nil
+	c.mu.Unlock()
+	if done != nil {
+		done()
+	}
+	return img
+}
+
+// whenDrawn calls f once, from the goroutine that draws, after the canvas
+// has next been drawn, and asks for it to be drawn.
+func (c *trackCanvas) whenDrawn(f func()) {
+	c.mu.Lock()
+	c.drawn = f
+	c.mu.Unlock()
+	c.raster.Refresh()
+}
+
+// redraw draws the canvas again with its overlays (after any change of
+// the view or its data).
+func (c *trackCanvas) redraw() {
+	c.placeOverlays()
+	c.raster.Refresh()
+}
+
+// changed redraws after the view's range, scroll, tracks or selection
+// changed, and tells the window.
+func (c *trackCanvas) changed() {
+	c.redraw()
+	if c.onView != nil {
+		from, to := c.View()
+		c.onView(from, to)
+	}
+}
+
+// with runs f on the view under the lock.
+func (c *trackCanvas) with(f func(v *tracks.View)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(c.view)
+}
+
+// dev converts a widget position to device pixels.
+func (c *trackCanvas) dev(p fyne.Position) (float64, float64) {
+	return float64(p.X) * c.scale, float64(p.Y) * c.scale
+}
+
+// overlayState is what the overlays show, worked out under the lock.
+type overlayState struct {
+	th                  paint.Theme
+	scale               float32
+	size                fyne.Size
+	cursor              bool
+	cursorX             float32
+	plotTop, plotBottom float32
+	plotLeft, plotRight float32
+	axisTop, axisBottom float32
+	cursorLabel         string
+	sel                 bool
+	selX0, selX1        float32
+	selLabel            string
+	tip                 []string
+	tipAnchor           fyne.Position
+}
+
+// overlays works out the overlays for the view as it is now: the cursor
+// at the pointer, the selection, and the tooltip of what is under the
+// pointer (hit again, so that it is right after every zoom, pan and
+// scroll).
+func (c *trackCanvas) overlays() overlayState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := c.view
+	s := float32(c.scale)
+	o := overlayState{th: v.Theme(), scale: s, size: c.size}
+	plot, axis := v.PlotRect(), v.AxisRect()
+	o.plotTop, o.plotBottom = float32(plot.Min.Y)/s, float32(plot.Max.Y)/s
+	o.plotLeft, o.plotRight = float32(plot.Min.X)/s, float32(plot.Max.X)/s
+	o.axisTop, o.axisBottom = float32(axis.Min.Y)/s, float32(axis.Max.Y)/s
+	ax := v.Axis()
+	if from, to, ok := v.Selection(); ok && to > from {
+		x0 := math.Max(ax.X(from), float64(plot.Min.X))
+		x1 := math.Min(ax.X(to), float64(plot.Max.X))
+		if x1 > x0-1 {
+			o.sel = true
+			o.selX0, o.selX1 = float32(x0)/s, float32(math.Max(x1, x0+1))/s
+			o.selLabel = paint.Duration(to - from)
+			if c.mode == dragSelect && c.selDrag != "" {
+				o.selLabel = c.selDrag
+			}
+		}
+	}
+	if !c.hovering {
+		return o
+	}
+	x, y := c.dev(c.pointer)
+	h := v.Hit(x, y)
+	if h.HasTime && x >= float64(plot.Min.X) && x < float64(plot.Max.X) {
+		o.cursor = true
+		o.cursorX = float32(math.Floor(x)) / s
+		o.cursorLabel = paint.Time(h.Time, cursorStep(ax.PixelsPerNs()))
+	}
+	if c.mode == dragNone || c.mode == dragResize {
+		o.tip = h.Tip
+		if len(o.tip) == 0 && h.Area == tracks.AreaHeader && h.Name != "" {
+			o.tip = []string{h.Name}
+		}
+	}
+	o.tipAnchor = c.pointer
+	return o
+}
+
+// cursorStep is the precision the cursor's time is written to: the power
+// of ten at or below the time one device pixel covers.
+func cursorStep(pxPerNs float64) uint64 {
+	if !(pxPerNs > 0) {
+		return 1
+	}
+	ns := 1 / pxPerNs
+	step := uint64(1)
+	for float64(step)*10 <= ns && step < 1e12 {
+		step *= 10
+	}
+	return step
+}
+
+// placeOverlays moves the cursor, the selection and the tooltip to where
+// the view says they go, in its theme's colours.
+func (c *trackCanvas) placeOverlays() {
+	o := c.overlays()
+	th := o.th
+	small := theme.CaptionTextSize()
+	pad := float32(3)
+	show := func(obj fyne.CanvasObject, on bool) {
+		if on {
+			obj.Show()
+		} else {
+			obj.Hide()
+		}
+	}
+	// The selection: a shade over the plot and its length on the axis.
+	show(c.selShade, o.sel)
+	show(c.selBack, o.sel)
+	show(c.selLabel, o.sel)
+	if o.sel {
+		c.selShade.FillColor = straight(th.Selection)
+		c.selShade.StrokeColor = straight(paint.WithAlpha(th.Selection, 0xc0))
+		c.selShade.StrokeWidth = 1
+		c.selShade.Move(fyne.NewPos(o.selX0, o.plotTop))
+		c.selShade.Resize(fyne.NewSize(o.selX1-o.selX0, o.plotBottom-o.plotTop))
+		c.selLabel.Text = o.selLabel
+		c.selLabel.TextSize = small
+		c.selLabel.Color = straight(th.Text)
+		ts := fyne.MeasureText(o.selLabel, small, c.selLabel.TextStyle)
+		lx := min(max((o.selX0+o.selX1)/2-ts.Width/2, o.plotLeft), o.plotRight-ts.Width)
+		// On the tick labels' line, on an opaque box, so that no tick
+		// label shows through or peeks out under it.
+		ly := max(o.axisBottom-ts.Height-4, o.axisTop)
+		c.selLabel.Move(fyne.NewPos(lx, ly))
+		c.selBack.FillColor = straight(th.Background)
+		c.selBack.StrokeColor = straight(paint.WithAlpha(th.Selection, 0xff))
+		c.selBack.StrokeWidth = 1
+		c.selBack.Move(fyne.NewPos(lx-pad, ly))
+		c.selBack.Resize(fyne.NewSize(ts.Width+2*pad, ts.Height))
+	}
+	// The cursor: a line across every track and its time on the axis.
+	show(c.cursor, o.cursor)
+	show(c.cursorBack, o.cursor)
+	show(c.cursorText, o.cursor)
+	if o.cursor {
+		c.cursor.FillColor = straight(paint.WithAlpha(th.Cursor, 0xb0))
+		c.cursor.Move(fyne.NewPos(o.cursorX, o.axisBottom-4))
+		c.cursor.Resize(fyne.NewSize(max(1/o.scale, 1), o.plotBottom-o.axisBottom+4))
+		c.cursorText.Text = o.cursorLabel
+		c.cursorText.TextSize = small
+		c.cursorText.Color = straight(th.Background)
+		ts := fyne.MeasureText(o.cursorLabel, small, c.cursorText.TextStyle)
+		lx := min(max(o.cursorX-ts.Width/2, o.plotLeft), o.plotRight-ts.Width)
+		ly := o.axisBottom - ts.Height - 4
+		c.cursorText.Move(fyne.NewPos(lx, ly))
+		c.cursorBack.FillColor = straight(th.Cursor)
+		c.cursorBack.CornerRadius = 3
+		c.cursorBack.Move(fyne.NewPos(lx-pad, ly))
+		c.cursorBack.Resize(fyne.NewSize(ts.Width+2*pad, ts.Height))
+	}
+	// The tooltip, beside the pointer, inside the canvas.
+	n := min(len(o.tip), maxTipLines)
+	show(c.tipBack, n > 0)
+	var w, h float32
+	for i, t := range c.tipLines {
+		show(t, i < n)
+		if i >= n {
+			continue
+		}
+		t.Text = o.tip[i]
+		t.TextSize = theme.TextSize() * 0.9
+		t.Color = straight(th.TooltipText)
+		ts := fyne.MeasureText(t.Text, t.TextSize, t.TextStyle)
+		w = max(w, ts.Width)
+		h += ts.Height
+	}
+	if n > 0 {
+		w += 4 * pad
+		h += 2 * pad
+		x, y := o.tipAnchor.X+16, o.tipAnchor.Y+18
+		if x+w > o.size.Width {
+			x = max(o.tipAnchor.X-16-w, 0)
+		}
+		if y+h > o.size.Height {
+			y = max(o.tipAnchor.Y-12-h, 0)
+		}
+		c.tipBack.FillColor = straight(th.Tooltip)
+		c.tipBack.StrokeColor = straight(th.TooltipEdge)
+		c.tipBack.StrokeWidth = 1
+		c.tipBack.CornerRadius = 4
+		c.tipBack.Move(fyne.NewPos(x, y))
+		c.tipBack.Resize(fyne.NewSize(w, h))
+		ty := y + pad
+		for _, t := range c.tipLines[:n] {
+			t.Move(fyne.NewPos(x+2*pad, ty))
+			ty += fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Height
+		}
+	}
+	for _, obj := range c.objects[1:] {
+		canvas.Refresh(obj)
+	}
+}
+
+// straight returns a theme colour, whose alpha is straight (not
+// premultiplied), as Fyne takes it.
+func straight(c color.RGBA) color.NRGBA { return color.NRGBA{R: c.R, G: c.G, B: c.B, A: c.A} }
+
+// modifiers returns the keyboard modifiers held now, as the desktop
+// driver knows them (none under the test driver).
+func modifiers() fyne.KeyModifier {
+	if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
+		return d.CurrentKeyModifiers()
+	}
+	return 0
+}
+
+// Scrolled scrolls the tracks with the wheel; with Ctrl (or Cmd) held it
+// zooms at the pointer, a factor of two every 40 units; Shift+wheel and
+// horizontal scrolling (trackpads) pan.
+func (c *trackCanvas) Scrolled(ev *fyne.ScrollEvent) {
+	c.scrolled(ev, modifiers())
+}
+
+// scrolled is Scrolled with the modifiers held.
+func (c *trackCanvas) scrolled(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
+	dx, dy := float64(ev.Scrolled.DX), float64(ev.Scrolled.DY)
+	if mods&fyne.KeyModifierShift != 0 && dx == 0 {
+		dx, dy = dy, 0
+	}
+	c.mu.Lock()
+	x, _ := c.dev(ev.Position)
+	s := c.scale
+	switch {
+	case mods&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0:
+		if dy != 0 {
+			c.view.ZoomAt(x, math.Pow(2, dy/wheelZoomUnits))
+		}
+	case math.Abs(dx) > math.Abs(dy):
+		c.view.Pan(dx * s)
+	default:
+		c.view.ScrollBy(-dy * s)
+	}
+	c.mu.Unlock()
+	c.pointer, c.hovering = ev.Position, true
+	c.changed()
+}
+
+// MouseDown notes the modifiers (Shift+drag selects) and takes the
+// keyboard.
+func (c *trackCanvas) MouseDown(ev *desktop.MouseEvent) {
+	c.mu.Lock()
+	c.pressMods = ev.Modifier
+	c.mu.Unlock()
+	c.focus()
+}
+
+// MouseUp ends nothing: drags end in DragEnd.
+func (c *trackCanvas) MouseUp(*desktop.MouseEvent) {}
+
+// focus gives the canvas the keyboard.
+func (c *trackCanvas) focus() {
+	if fc := fyne.CurrentApp().Driver().CanvasForObject(c); fc != nil && fc.Focused() != c {
+		fc.Focus(c)
+	}
+}
+
+// Dragged pans, selects, resizes a track or scrolls, as decided by where
+// the drag began and whether Shift was held.
+func (c *trackCanvas) Dragged(ev *fyne.DragEvent) {
+	c.mu.Lock()
+	x, y := c.dev(ev.Position)
+	dx, dy := float64(ev.Dragged.DX)*c.scale, float64(ev.Dragged.DY)*c.scale
+	v := c.view
+	if c.mode == dragNone {
+		c.startX, c.startY = x-dx, y-dy
+		h := v.Hit(c.startX, c.startY)
+		shift := (c.pressMods|modifiers())&fyne.KeyModifierShift != 0
+		switch {
+		case h.Area == tracks.AreaHeader && h.Part == tracks.PartResize:
+			c.mode, c.resizeID, c.resizeH = dragResize, h.Track, v.TrackHeight(h.Track)
+		case h.Area == tracks.AreaScrollbar:
+			c.mode = dragScroll
+		case shift && (h.Area == tracks.AreaPlot || h.Area == tracks.AreaAxis):
+			c.mode = dragSelect
+		case h.Area == tracks.AreaPlot || h.Area == tracks.AreaAxis:
+			c.mode = dragPan
+		case h.Area == tracks.AreaHeader:
+			c.mode = dragScroll
+			dy = -dy // dragging headers moves the content with the pointer
+		}
+	}
+	var selected bool
+	var sf, st uint64
+	switch c.mode {
+	case dragPan:
+		v.Pan(dx)
+	case dragSelect:
+		c.selDrag = v.Select(c.startX, x)
+		sf, st, selected = v.Selection()
+	case dragResize:
+		v.SetTrackHeight(c.resizeID, c.resizeH+int(math.Round(y-c.startY)))
+	case dragScroll:
+		_, content, viewport := v.Scroll()
+		if c.mode == dragScroll && v.Hit(c.startX, c.startY).Area == tracks.AreaScrollbar && viewport > 0 {
+			v.ScrollBy(dy * float64(content) / float64(viewport))
+		} else {
+			v.ScrollBy(dy)
+		}
+	}
+	mode := c.mode
+	c.mu.Unlock()
+	c.pointer, c.hovering = ev.Position, true
+	c.changed()
+	if mode == dragSelect && selected && c.onSelect != nil {
+		c.onSelect(sf, st, true, false)
+	}
+}
+
+// DragEnd finishes the gesture.
+func (c *trackCanvas) DragEnd() {
+	c.mu.Lock()
+	mode := c.mode
+	c.mode, c.pressMods, c.selDrag = dragNone, 0, ""
+	from, to, ok := c.view.Selection()
+	c.mu.Unlock()
+	c.redraw()
+	if mode == dragSelect && c.onSelect != nil {
+		c.onSelect(from, to, ok, true)
+	}
+}
+
+// Tapped collapses or expands a group (its title), pins or unpins a track
+// (its pin), and otherwise tells the window what was clicked.
+func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
+	c.focus()
+	c.mu.Lock()
+	x, y := c.dev(ev.Position)
+	h := c.view.Hit(x, y)
+	acted := true
+	switch {
+	case h.Part == tracks.PartToggle:
+		c.view.ToggleGroup(h.Group)
+	case h.Part == tracks.PartPin:
+		c.view.Pin(h.Track)
+	default:
+		acted = false
+		// A thread's runnable span shows what woke it; any other click
+		// takes the link away.
+		hadLink := c.view.Wakeup() != nil
+		if _, ok := c.view.ShowWakeup(h); ok || hadLink {
+			defer c.changed()
+		}
+	}
+	c.lastClick = h
+	c.mu.Unlock()
+	if acted {
+		c.changed()
+		if c.onTrackChange != nil {
+			c.onTrackChange()
+		}
+		return
+	}
+	if c.onTap != nil && h.Area == tracks.AreaPlot {
+		c.onTap(h)
+	}
+}
+
+// DoubleTapped zooms to the span, GC or user span under the pointer;
+// elsewhere in the plot it fits the run; on a header's bottom edge it
+// gives the track its default height back.
+func (c *trackCanvas) DoubleTapped(ev *fyne.PointEvent) {
+	c.mu.Lock()
+	x, y := c.dev(ev.Position)
+	h := c.view.Hit(x, y)
+	switch {
+	case h.Part == tracks.PartResize:
+		c.view.ResetTrackHeight(h.Track)
+	case h.Area != tracks.AreaPlot:
+	case h.To > h.From && (h.Element == tracks.ElemSpan || h.Element == tracks.ElemUserSpan || h.Element == tracks.ElemGC):
+		m := uint64(float64(h.To-h.From) * spanZoomMargin)
+		c.view.SetRange(h.From-min(m, h.From), h.To+m)
+	default:
+		c.view.Fit()
+	}
+	c.mu.Unlock()
+	c.changed()
+}
+
+// MouseIn starts the cursor and tooltip.
+func (c *trackCanvas) MouseIn(ev *desktop.MouseEvent) { c.MouseMoved(ev) }
+
+// MouseMoved moves the cursor line and tooltip to the pointer.
+func (c *trackCanvas) MouseMoved(ev *desktop.MouseEvent) {
+	c.mu.Lock()
+	c.pointer, c.hovering = ev.Position, true
+	c.mu.Unlock()
+	c.placeOverlays()
+}
+
+// MouseOut hides the cursor and tooltip.
+func (c *trackCanvas) MouseOut() {
+	c.mu.Lock()
+	c.hovering = false
+	c.mu.Unlock()
+	c.placeOverlays()
+}
+
+// Cursor is the pointer's shape over the canvas.
+func (c *trackCanvas) Cursor() desktop.Cursor { return desktop.DefaultCursor }
+
+// FocusGained is part of fyne.Focusable.
+func (c *trackCanvas) FocusGained() {}
+
+// FocusLost is part of fyne.Focusable.
+func (c *trackCanvas) FocusLost() {}
+
+// TypedRune does what the rune's key does to the view (see keyBindings).
+func (c *trackCanvas) TypedRune(r rune) {
+	if a, ok := runeAction(r); ok {
+		c.viewAction(a)
+	}
+}
+
+// TypedKey does what the key does to the view (see keyBindings).
+func (c *trackCanvas) TypedKey(ev *fyne.KeyEvent) {
+	if a, ok := keyAction(ev.Name); ok {
+		c.viewAction(a)
+	}
+}
+
+// keyZoomX is the device x the keys zoom at: the pointer when it is over
+// the plot, else the right edge of a live view that follows the run's end
+// (so that it goes on following), else the middle of the plot.
+func (c *trackCanvas) keyZoomX() float64 {
+	plot := c.view.PlotRect()
+	if c.hovering {
+		if x, _ := c.dev(c.pointer); x >= float64(plot.Min.X) && x < float64(plot.Max.X) {
+			return x
+		}
+	}
+	if follow, _ := c.view.Following(); c.grows && follow {
+		return float64(plot.Max.X)
+	}
+	return float64(plot.Min.X+plot.Max.X) / 2
+}
+
+// viewAction zooms, pans, fits, selects or bookmarks as the keyboard asks
+// and reports whether it did anything.
+func (c *trackCanvas) viewAction(a viewAction) bool {
+	c.mu.Lock()
+	v := c.view
+	from, to := v.Range()
+	plot := v.PlotRect()
+	done := true
+	selChanged := false
+	switch a {
+	case actZoomIn:
+		v.ZoomAt(c.keyZoomX(), 1/keyZoomFactor)
+	case actZoomOut:
+		v.ZoomAt(c.keyZoomX(), keyZoomFactor)
+	case actPanLeft:
+		v.Pan(keyPanFraction * float64(plot.Dx()))
+	case actPanRight:
+		v.Pan(-keyPanFraction * float64(plot.Dx()))
+	case actFit:
+		v.Fit()
+	case actZoomSelection:
+		_, _, ok := v.Selection()
+		done = ok
+		v.ZoomToSelection()
+		selChanged = ok
+	case actClearSelection:
+		_, _, ok := v.Selection()
+		done = ok
+		v.ClearSelection()
+		selChanged = ok
+	case actStart:
+		v.SetRange(0, to-from)
+	case actEnd:
+		v.Follow(to - from)
+	case actScrollUp:
+		v.ScrollBy(-float64(plot.Dy()) / 8)
+	case actScrollDown:
+		v.ScrollBy(float64(plot.Dy()) / 8)
+	case actBookmark:
+		done = c.onBookmark != nil
+	default:
+		done = false
+	}
+	c.mu.Unlock()
+	if a == actBookmark && done {
+		c.onBookmark()
+		return true
+	}
+	if done {
+		c.changed()
+		if selChanged && c.onSelect != nil {
+			f, t, ok := c.Selection()
+			c.onSelect(f, t, ok, true)
+		}
+	}
+	return done
+}
+
+// View returns the visible time range.
+func (c *trackCanvas) View() (from, to uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.view.Range()
+}
+
+// Selection returns the selected range, if any.
+func (c *trackCanvas) Selection() (from, to uint64, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.view.Selection()
+}
+
+// setSelection selects [from, to), or clears the selection if ok is false.
+func (c *trackCanvas) setSelection(from, to uint64, ok bool) {
+	c.with(func(v *tracks.View) {
+		if ok {
+			v.SetSelection(from, to)
+		} else {
+			v.ClearSelection()
+		}
+	})
+	c.redraw()
+	if c.onSelect != nil {
+		c.onSelect(from, to, ok, true)
+	}
+}
+
+// showRange shows [from, to), kept inside the run.
+func (c *trackCanvas) showRange(from, to uint64) {
+	c.with(func(v *tracks.View) { v.SetRange(from, to) })
+	c.changed()
+}
+
+// fit shows the whole run.
+func (c *trackCanvas) fit() {
+	c.with(func(v *tracks.View) { v.Fit() })
+	c.changed()
+}
+
+// centre returns the time in the middle of the view.
+func (c *trackCanvas) centre() uint64 {
+	from, to := c.View()
+	return from + (to-from)/2
+}
+
+// centreOn shows a range as wide as the current one centred on t.
+func (c *trackCanvas) centreOn(t uint64) {
+	from, to := c.View()
+	w := to - from
+	start := t - min(t, w/2)
+	c.showRange(start, start+w)
+}
+
+// reveal expands a track's group and scrolls it into view; false if the
+// run has no such track.
+func (c *trackCanvas) reveal(id tracks.TrackID) bool {
+	var ok bool
+	c.with(func(v *tracks.View) { ok = v.Reveal(id) })
+	c.changed()
+	return ok
+}
+
+// setBookmarks shows the user's bookmarks on the canvas.
+func (c *trackCanvas) setBookmarks(bs []tracks.Bookmark) {
+	c.with(func(v *tracks.View) { v.SetBookmarks(bs) })
+	c.redraw()
+}
+
+// sourceGrew tells the canvas that its source (a live run) has new data:
+// the tracks are laid out again and drawn, and a view that follows the
+// end moves with it.
+func (c *trackCanvas) sourceGrew() {
+	c.with(func(v *tracks.View) { v.SourceChanged() })
+	c.changed()
+}
+
+// setSource replaces the run shown (a newer snapshot of a live run, or
+// another source of the same run), keeping the view's range and settings.
+func (c *trackCanvas) setSource(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) {
+	c.with(func(v *tracks.View) {
+		from, to := v.Range()
+		follow, width := v.Following()
+		v.SetSource(src)
+		v.SetHeap(heap, prof)
+		if follow {
+			v.Follow(width)
+		} else {
+			v.SetRange(from, to)
+		}
+	})
+	c.changed()
+}
+
+// setGrowing says whether the source grows (a live run): the keys then
+// zoom at the end of a view that follows it, so that it goes on following.
+func (c *trackCanvas) setGrowing(grows bool) {
+	c.mu.Lock()
+	c.grows = grows
+	c.mu.Unlock()
+}
+
+// follow shows the last width ns of the run and follows its end as it
+// grows (0: the whole run).
+func (c *trackCanvas) follow(width uint64) {
+	c.with(func(v *tracks.View) { v.Follow(width) })
+	c.changed()
+}
+
+// following reports whether the view follows the end of the run, and the
+// width it keeps (0: all of it).
+func (c *trackCanvas) following() (bool, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.view.Following()
+}

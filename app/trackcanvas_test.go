@@ -1,0 +1,541 @@
+package app
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/tracks"
+)
+
+// openNav opens a log in a test window laid out at 1200×800 and returns
+// its view and the canvas's position in the window.
+func openNav(t *testing.T, path string) (*Window, *eventlogView, fyne.Position) {
+	t.Helper()
+	a, done := newTestApp(t)
+	w := a.Open(path)
+	await(t, done)
+	w.Fyne().Resize(fyne.NewSize(1200, 800))
+	v, ok := w.view.(*eventlogView)
+	if !ok || v.canvas == nil {
+		t.Fatalf("%s: no timeline canvas", path)
+	}
+	if s := v.canvas.Size(); s.Width < 600 || s.Height < 150 {
+		t.Fatalf("canvas laid out at %v", s)
+	}
+	return w, v, fyne.CurrentApp().Driver().AbsolutePositionForObject(v.canvas)
+}
+
+// wheel scrolls at canvas point p with modifiers mods held.
+func wheel(c *trackCanvas, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
+	c.scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: p}, Scrolled: fyne.Delta{DX: dx, DY: dy}}, mods)
+}
+
+// canvasDrag presses at canvas point p (with mods held), drags by (dx, dy)
+// in ten steps, as the desktop driver reports a drag, and ends it.
+func canvasDrag(c *trackCanvas, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
+	c.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}, Modifier: mods})
+	for i := 0; i < 10; i++ {
+		p.X += dx / 10
+		p.Y += dy / 10
+		c.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: p}, Dragged: fyne.Delta{DX: dx / 10, DY: dy / 10}})
+	}
+	c.DragEnd()
+	c.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
+}
+
+// hover moves the pointer to canvas point p.
+func hover(c *trackCanvas, p fyne.Position) {
+	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
+}
+
+// unitsOf returns the rectangle r of device pixels in canvas units.
+func unitsOf(c *trackCanvas, r image.Rectangle) (x0, y0, x1, y1 float32) {
+	s := float32(c.scale)
+	return float32(r.Min.X) / s, float32(r.Min.Y) / s, float32(r.Max.X) / s, float32(r.Max.Y) / s
+}
+
+// trackAt returns a point (units) in the middle of a track's plot at time
+// tm, failing if the track is not in view.
+func trackAt(t *testing.T, c *trackCanvas, id tracks.TrackID, tm uint64) fyne.Position {
+	t.Helper()
+	var r image.Rectangle
+	var ok bool
+	var x float64
+	c.with(func(v *tracks.View) {
+		r, ok = v.TrackRect(id)
+		x = v.X(tm)
+	})
+	if !ok {
+		t.Fatalf("track %v is not in view", id)
+	}
+	s := float32(c.scale)
+	return fyne.NewPos(float32(x)/s+0.5/s, float32(r.Min.Y+r.Max.Y)/2/s)
+}
+
+// tipText is the tooltip shown now, one line per line, "" if none.
+func tipText(c *trackCanvas) string {
+	if !c.tipBack.Visible() {
+		return ""
+	}
+	var lines []string
+	for _, l := range c.tipLines {
+		if l.Visible() {
+			lines = append(lines, l.Text)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// summaries returns what waits for the next summary of a selection,
+// which the view makes in the background (and Fyne's test driver puts in
+// the window on that goroutine): wait before touching the window again.
+func summaries(v *eventlogView) func(t *testing.T) {
+	ch := make(chan struct{}, 8)
+	v.onSelSummary = func() { ch <- struct{}{} }
+	return func(t *testing.T) {
+		t.Helper()
+		select {
+		case <-ch:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no summary of the selection")
+		}
+	}
+}
+
+func itoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
+
+func TestCanvasWheelScrollsCtrlWheelZoomsDragPans(t *testing.T) {
+	_, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	c.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, false) }) // enough tracks to scroll
+	end := v.log.Model.End
+	if from, to := c.View(); from != 0 || to != end {
+		t.Fatalf("first view [%d, %d], want the run [0, %d]", from, to, end)
+	}
+	var plot image.Rectangle
+	c.with(func(tv *tracks.View) { plot = tv.PlotRect() })
+	x0, _, x1, _ := unitsOf(c, plot)
+	p := fyne.NewPos(x0+(x1-x0)*0.75, 300)
+
+	// The wheel alone scrolls the tracks and keeps the time range.
+	var before int
+	c.with(func(tv *tracks.View) { before, _, _ = tv.Scroll() })
+	wheel(c, p, 0, -60, 0)
+	var after int
+	c.with(func(tv *tracks.View) { after, _, _ = tv.Scroll() })
+	if after <= before {
+		t.Errorf("the wheel did not scroll the tracks down (offset %d → %d)", before, after)
+	}
+	if from, to := c.View(); from != 0 || to != end {
+		t.Errorf("the wheel changed the range to [%d, %d]", from, to)
+	}
+
+	// Ctrl+wheel zooms in about the time under the pointer.
+	var at uint64
+	c.with(func(tv *tracks.View) { at = tv.Time(float64(p.X) * c.scale) })
+	wheel(c, p, 0, 40, fyne.KeyModifierControl)
+	from, to := c.View()
+	if span := to - from; math.Abs(float64(span)-float64(end)/2) > float64(end)/100 {
+		t.Errorf("Ctrl+wheel by 40 shows %d ns, want half of %d", span, end)
+	}
+	var now uint64
+	c.with(func(tv *tracks.View) { now = tv.Time(float64(p.X) * c.scale) })
+	if d := math.Abs(float64(now) - float64(at)); d > float64(to-from)/float64(plot.Dx())*2 {
+		t.Errorf("the time under the pointer moved from %d to %d", at, now)
+	}
+	if !strings.Contains(v.status.Text, paint.Duration(to-from)) {
+		t.Errorf("status %q does not give the span shown", v.status.Text)
+	}
+
+	// Dragging pans: dragging right shows earlier times.
+	canvasDrag(c, p, 100, 0, 0)
+	f2, t2 := c.View()
+	if f2 >= from || t2-f2 != to-from {
+		t.Errorf("dragging right moved [%d, %d] to [%d, %d]", from, to, f2, t2)
+	}
+}
+
+func TestCanvasShiftDragSelectsAndKeys(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	if w.Fyne().Canvas().Focused() != c {
+		t.Fatalf("the canvas does not have the keyboard at first (%T has)", w.Fyne().Canvas().Focused())
+	}
+	end := v.log.Model.End
+	var plot image.Rectangle
+	c.with(func(tv *tracks.View) { plot = tv.PlotRect() })
+	x0, _, x1, _ := unitsOf(c, plot)
+	p := fyne.NewPos(x0+(x1-x0)/4, 200)
+	summarised := summaries(v)
+	canvasDrag(c, p, (x1-x0)/4, 0, fyne.KeyModifierShift)
+	summarised(t)
+	from, to, ok := c.Selection()
+	if !ok || to <= from {
+		t.Fatal("Shift+drag selected nothing")
+	}
+	if want := end / 4; math.Abs(float64(to-from)-float64(want)) > float64(end)/100 {
+		t.Errorf("selected %d ns, want about %d", to-from, want)
+	}
+	if !c.selLabel.Visible() || c.selLabel.Text != paint.Duration(to-from) {
+		t.Errorf("the axis shows %q (visible %v), want the selection's length %q", c.selLabel.Text, c.selLabel.Visible(), paint.Duration(to-from))
+	}
+	if !strings.Contains(v.status.Text, "selected") {
+		t.Errorf("status %q does not mention the selection", v.status.Text)
+	}
+	// Z zooms to it, Esc clears.
+	typeRunes(w.Fyne().Canvas(), "z")
+	if f, tt := c.View(); f != from || tt != to {
+		t.Errorf("Z shows [%d, %d], want the selection [%d, %d]", f, tt, from, to)
+	}
+	c.setSelection(from, from+(to-from)/2, true)
+	summarised(t)
+	pressKey(w.Fyne().Canvas(), fyne.KeyEscape)
+	if _, _, ok := c.Selection(); ok || c.selShade.Visible() {
+		t.Error("Esc left the selection")
+	}
+	// + and - zoom at the centre with the pointer away; 0 fits.
+	c.MouseOut()
+	c.fit()
+	typeRunes(w.Fyne().Canvas(), "+")
+	f, tt := c.View()
+	if span := tt - f; math.Abs(float64(span)-float64(end)/2) > 2 {
+		t.Errorf("+ shows %d ns of %d", span, end)
+	}
+	if mid := f + (tt-f)/2; math.Abs(float64(mid)-float64(end)/2) > float64(end)/1000 {
+		t.Errorf("+ moved the centre to %d, want %d", mid, end/2)
+	}
+	pressKey(w.Fyne().Canvas(), fyne.KeyHome)
+	if f2, t2 := c.View(); f2 != 0 || t2-f2 != tt-f {
+		t.Errorf("Home shows [%d, %d]", f2, t2)
+	}
+	typeRunes(w.Fyne().Canvas(), "d")
+	if f2, _ := c.View(); f2 == 0 {
+		t.Error("D did not pan right")
+	}
+	typeRunes(w.Fyne().Canvas(), "s0")
+	if f2, t2 := c.View(); f2 != 0 || t2 != end {
+		t.Errorf("0 shows [%d, %d], want the run", f2, t2)
+	}
+	// A plain drag selects nothing.
+	canvasDrag(c, p, 50, 0, 0)
+	if _, _, ok := c.Selection(); ok {
+		t.Error("a plain drag selected")
+	}
+}
+
+// knownSpan finds, straight from the events, the longest run of a thread
+// on capability 1 that a StopThread ends: thread, start, end, stop status.
+func knownSpan(t *testing.T, path string) (thread uint32, start, end uint64, st ingest.StopStatus) {
+	t.Helper()
+	f, err := ingest.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var ev ingest.Event
+	running := false
+	var cur uint32
+	var since uint64
+	for f.Next(&ev) {
+		if ev.Cap != 1 {
+			continue
+		}
+		switch ev.Kind {
+		case ingest.KindRunThread:
+			running, cur, since = true, ev.Thread(), ev.Time
+		case ingest.KindStopThread:
+			if running && ev.Thread() == cur && ev.Time-since > end-start {
+				thread, start, end, st = cur, since, ev.Time, ev.StopStatus()
+			}
+			running = false
+		}
+	}
+	if end == 0 {
+		t.Fatalf("%s: no run on cap 1", path)
+	}
+	return thread, start, end, st
+}
+
+func TestCanvasHoverTooltipCursorClickAndDoubleClick(t *testing.T) {
+	w, v, abs := openNav(t, parworkN2)
+	c, fc := v.canvas, w.Fyne().Canvas()
+	thread, start, end, _ := knownSpan(t, parworkN2)
+	c.showRange(start-(end-start), end+(end-start))
+	hec1 := tracks.TrackID{Kind: tracks.KindHEC, ID: 1}
+	p := trackAt(t, c, hec1, start+(end-start)/2)
+	test.MoveMouse(fc, abs.Add(p))
+	tip := tipText(c)
+	for _, want := range []string{"HEC 1", itoa(thread), paint.Duration(end - start)} {
+		if !strings.Contains(tip, want) {
+			t.Errorf("tooltip %q lacks %q", tip, want)
+		}
+	}
+	// The cursor line is at the pointer, its time on the axis.
+	if !c.cursor.Visible() || math.Abs(float64(c.cursor.Position().X-c.pointer.X)) > 1 {
+		t.Errorf("cursor at %v (visible %v), pointer at %v", c.cursor.Position(), c.cursor.Visible(), c.pointer)
+	}
+	if !c.cursorText.Visible() || !strings.HasSuffix(c.cursorText.Text, "s") {
+		t.Errorf("cursor time %q", c.cursorText.Text)
+	}
+	// Clicking shows the details.
+	test.TapCanvas(fc, abs.Add(p))
+	details := strings.Join(texts(v.details), "\n")
+	if !strings.Contains(details, itoa(thread)) || !strings.Contains(details, paint.Duration(end-start)) {
+		t.Errorf("details %q", details)
+	}
+	if v.tabs.Selected() != v.detailsTab {
+		t.Error("clicking a span did not show the Details tab")
+	}
+	// Double-clicking zooms to the span with a 5% margin.
+	c.DoubleTapped(&fyne.PointEvent{Position: p})
+	from, to := c.View()
+	m := uint64(float64(end-start) * spanZoomMargin)
+	if from != start-m || to != end+m {
+		t.Errorf("double-click shows [%d, %d], want [%d, %d]", from, to, start-m, end+m)
+	}
+	// The tooltip is worked out again after a zoom: zoomed out to the
+	// whole run, it says what is at the pointer then.
+	before := tipText(c)
+	typeRunes(fc, "0")
+	var want []string
+	c.with(func(tv *tracks.View) { want = tv.Hit(float64(p.X)*c.scale, float64(p.Y)*c.scale).Tip })
+	if tip := tipText(c); tip == before || tip != strings.Join(want, "\n") {
+		t.Errorf("after fitting the run, the tooltip at the same place is %q, want %q", tip, strings.Join(want, "\n"))
+	}
+	c.MouseOut()
+	if c.cursor.Visible() || c.tipBack.Visible() {
+		t.Error("the cursor or tooltip stayed after the pointer left")
+	}
+}
+
+func TestCanvasHeaders(t *testing.T) {
+	_, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	var title, pinAt, resizeAt, nameAt fyne.Position
+	var hec0 tracks.TrackID
+	hec0 = tracks.TrackID{Kind: tracks.KindHEC, ID: 0}
+	s := float32(c.scale)
+	c.with(func(tv *tracks.View) {
+		r, ok := tv.TrackRect(hec0)
+		if !ok {
+			t.Fatal("HEC 0 is not in view")
+		}
+		hr := tv.HeaderRect()
+		// Find the header's parts by hit-testing along it.
+		for x := hr.Min.X; x < hr.Max.X; x++ {
+			switch tv.Hit(float64(x), float64(r.Min.Y+r.Dy()/2)).Part {
+			case tracks.PartPin:
+				pinAt = fyne.NewPos(float32(x)/s, float32(r.Min.Y+r.Dy()/2)/s)
+			case tracks.PartName:
+				if nameAt.X == 0 {
+					nameAt = fyne.NewPos(float32(x+2)/s, float32(r.Min.Y+r.Dy()/2)/s)
+				}
+			}
+		}
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			if tv.Hit(float64(hr.Min.X+20), float64(y)).Part == tracks.PartResize {
+				resizeAt = fyne.NewPos(float32(hr.Min.X+20)/s, float32(y)/s)
+				break
+			}
+		}
+		tr := tv.TracksRect()
+		for y := tr.Min.Y; y < tr.Max.Y; y++ {
+			if h := tv.Hit(float64(hr.Min.X+20), float64(y)); h.Part == tracks.PartToggle && h.Group == tracks.GroupHECs {
+				title = fyne.NewPos(float32(hr.Min.X+20)/s, float32(y)/s)
+				break
+			}
+		}
+	})
+	if pinAt.X == 0 || resizeAt.Y == 0 || title.Y == 0 || nameAt.X == 0 {
+		t.Fatalf("header parts not found: pin %v resize %v title %v name %v", pinAt, resizeAt, title, nameAt)
+	}
+	// Hovering a name shows it whole.
+	hover(c, nameAt)
+	if tip := tipText(c); !strings.Contains(tip, "HEC 0") {
+		t.Errorf("hovering HEC 0's header shows %q", tip)
+	}
+	// Dragging the bottom edge resizes the track.
+	var h0, h1 int
+	c.with(func(tv *tracks.View) { h0 = tv.TrackHeight(hec0) })
+	canvasDrag(c, resizeAt, 0, 30, 0)
+	c.with(func(tv *tracks.View) { h1 = tv.TrackHeight(hec0) })
+	if want := h0 + int(30*c.scale); math.Abs(float64(h1-want)) > 2 {
+		t.Errorf("resizing HEC 0 by 30 units: height %d → %d, want %d", h0, h1, want)
+	}
+	// The pin pins it to the top.
+	c.Tapped(&fyne.PointEvent{Position: pinAt})
+	pinned := false
+	c.with(func(tv *tracks.View) { pinned = tv.Pinned(hec0) })
+	if !pinned {
+		t.Error("clicking the pin did not pin HEC 0")
+	}
+	// The group's title collapses the group.
+	c.with(func(tv *tracks.View) {
+		hr, tr := tv.HeaderRect(), tv.TracksRect()
+		for y := tr.Min.Y; y < tr.Max.Y; y++ {
+			if h := tv.Hit(float64(hr.Min.X+20), float64(y)); h.Part == tracks.PartToggle && h.Group == tracks.GroupHECs {
+				title = fyne.NewPos(float32(hr.Min.X+20)/s, float32(y)/s)
+				break
+			}
+		}
+	})
+	c.Tapped(&fyne.PointEvent{Position: title})
+	collapsed := false
+	c.with(func(tv *tracks.View) { collapsed = tv.Collapsed(tracks.GroupHECs) })
+	if !collapsed {
+		t.Error("clicking the HECs title did not collapse the group")
+	}
+}
+
+func TestCanvasScrollBarDrags(t *testing.T) {
+	_, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	c.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, false) })
+	c.redraw()
+	var sb image.Rectangle
+	var content, viewport int
+	c.with(func(tv *tracks.View) { sb = tv.ScrollbarRect(); _, content, viewport = tv.Scroll() })
+	if content <= viewport {
+		t.Fatalf("the tracks (%d px) fit the viewport (%d px): nothing to scroll", content, viewport)
+	}
+	x0, y0, x1, _ := unitsOf(c, sb)
+	canvasDrag(c, fyne.NewPos((x0+x1)/2, y0+5), 0, 40, 0)
+	var off int
+	c.with(func(tv *tracks.View) { off, _, _ = tv.Scroll() })
+	if want := 40 * c.scale * float64(content) / float64(viewport); math.Abs(float64(off)-want) > want/10+2 {
+		t.Errorf("dragging the scroll bar 40 units scrolled to %d, want about %.0f", off, want)
+	}
+}
+
+// TestCanvasDrawsAtDevicePixels draws the window at a pixel ratio of 2:
+// the canvas's raster is drawn at twice its size in units, and the view
+// lays its frame out for that scale.
+func TestCanvasDrawsAtDevicePixels(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	fc := w.Fyne().Canvas()
+	fc.(interface{ SetScale(float32) }).SetScale(2)
+	w.Fyne().Resize(fyne.NewSize(1000, 700))
+	img := fc.Capture()
+	size := v.canvas.Size()
+	var vw, vh int
+	var vs float64
+	v.canvas.with(func(tv *tracks.View) { vw, vh, vs = tv.Size() })
+	if vs != 2 || math.Abs(float64(vw)-float64(size.Width)*2) > 1 || math.Abs(float64(vh)-float64(size.Height)*2) > 1 {
+		t.Errorf("canvas of %v units drawn at %d×%d, scale %g", size, vw, vh, vs)
+	}
+	if img.Bounds().Dx() != 2000 {
+		t.Errorf("window captured at %v", img.Bounds())
+	}
+}
+
+// TestCanvasOverlaysFollowTheTheme checks the cursor's colour is the
+// view's theme's, light and dark (it was invisible in dark mode), and that
+// the canvas is drawn on the theme's background.
+func TestCanvasOverlaysFollowTheTheme(t *testing.T) {
+	w, v, abs := openNav(t, parworkN2)
+	c := v.canvas
+	defer fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), theme.VariantLight})
+	for _, dark := range []bool{false, true} {
+		variant := theme.VariantLight
+		if dark {
+			variant = theme.VariantDark
+		}
+		fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), variant})
+		img := w.Fyne().Canvas().Capture()
+		th := paint.ThemeFor(dark)
+		var plot image.Rectangle
+		c.with(func(tv *tracks.View) { plot = tv.PlotRect() })
+		p := trackAt(t, c, tracks.TrackID{Kind: tracks.KindHEC, ID: 0}, v.log.Model.End/2)
+		hover(c, p)
+		if got := c.cursor.FillColor; got != straight(paint.WithAlpha(th.Cursor, 0xb0)) {
+			t.Errorf("dark %v: cursor colour %v, want the theme's %v", dark, got, th.Cursor)
+		}
+		scale := float32(img.Bounds().Dx()) / w.Fyne().Canvas().Size().Width
+		x0, _, _, _ := unitsOf(c, plot)
+		at := color.RGBAModel.Convert(img.At(int((abs.X+x0-20)*scale), int((abs.Y+3)*scale))).(color.RGBA)
+		if at != th.Background && at != th.Header {
+			t.Errorf("dark %v: the canvas's axis is drawn in %v, not the theme's background %v", dark, at, th.Background)
+		}
+	}
+}
+
+// TestCanvasFollowsAGrowingSource gives the canvas ever longer models of a
+// run, as a live session does: a view that follows the end grows with it,
+// one the user moved stays put, and End follows again.
+func TestCanvasFollowsAGrowingSource(t *testing.T) {
+	_, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	full := v.log.Model
+	c.setGrowing(true)
+	c.follow(full.End / 4)
+	from, to := c.View()
+	if to != full.End || to-from != full.End/4 {
+		t.Fatalf("following the last quarter shows [%d, %d] of %d", from, to, full.End)
+	}
+	c.sourceGrew()
+	if _, to := c.View(); to != full.End {
+		t.Errorf("after new data the view ends at %d, want %d", to, full.End)
+	}
+	c.showRange(0, full.End/8)
+	if ok, _ := c.following(); ok {
+		t.Error("moving the view did not stop following")
+	}
+	c.sourceGrew()
+	if f, tt := c.View(); f != 0 || tt != full.End/8 {
+		t.Errorf("a held view moved to [%d, %d]", f, tt)
+	}
+	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+	if ok, width := c.following(); !ok || width != full.End/8 {
+		t.Errorf("End: following %v with width %d, want %d", ok, width, full.End/8)
+	}
+}
+
+// TestCanvasExports exports the canvas as PNG and SVG, over the view and
+// over the selection.
+func TestCanvasExports(t *testing.T) {
+	_, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	var buf bytes.Buffer
+	if err := c.export(&buf, exportPNG, true, 1); err == nil {
+		t.Error("exporting the selection with none gave no error")
+	}
+	buf.Reset()
+	if err := c.export(&buf, exportPNG, false, 2); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatalf("the PNG export does not decode: %v", err)
+	}
+	size := c.Size()
+	if b := img.Bounds(); math.Abs(float64(b.Dx())-float64(size.Width)*2) > 2 || b.Dy() < int(size.Height) {
+		t.Errorf("PNG export at scale 2 is %v for a canvas of %v units", b, size)
+	}
+	summarised := summaries(v)
+	c.setSelection(v.log.Model.End/4, v.log.Model.End/2, true)
+	summarised(t)
+	buf.Reset()
+	if err := c.export(&buf, exportSVG, true, 1); err != nil {
+		t.Fatal(err)
+	}
+	svg := buf.String()
+	if !strings.HasPrefix(strings.TrimSpace(svg), "<svg") && !strings.HasPrefix(strings.TrimSpace(svg), "<?xml") {
+		t.Errorf("SVG export starts %q", svg[:min(len(svg), 40)])
+	}
+	if !strings.Contains(svg, "HEC 0") {
+		t.Error("the SVG export lacks HEC 0's track")
+	}
+}

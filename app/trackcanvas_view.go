@@ -1,0 +1,157 @@
+package app
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
+)
+
+// manyThreads is the most threads whose group the canvas shows expanded
+// when a log opens; a run with more starts with the Threads group
+// collapsed (a click on its title, the finder or --tracks all opens it).
+const manyThreads = 64
+
+// timeNav is the time view other panels move and read: the canvas.
+type timeNav interface {
+	// View returns the visible time range.
+	View() (from, to uint64)
+	// Selection returns the selected range, if any.
+	Selection() (from, to uint64, ok bool)
+	// centreOn shows a range as wide as the current one centred on t.
+	centreOn(t uint64)
+}
+
+// buildTimeline makes the view's timeline area: the track canvas of the
+// run with the status line under it.
+func (v *eventlogView) buildTimeline() fyne.CanvasObject {
+	ev := v.log
+	v.canvas = newTrackCanvas(timeline.Exact(ev.Model), ev.Heap, ev.Profile)
+	v.canvas.autoFocus = true
+	if len(ev.Model.Threads) > manyThreads {
+		v.canvas.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
+	}
+	v.status = widget.NewLabel("")
+	v.status.Truncation = fyne.TextTruncateEllipsis
+	return container.NewBorder(nil, v.status, nil, nil, v.canvas)
+}
+
+// showAllTracks expands every group of the canvas and gives the canvas
+// most of the window's height (as dragging the divider to the tabs does).
+func (v *eventlogView) showAllTracks() {
+	if v.canvas == nil {
+		return
+	}
+	v.split.SetOffset(0.93)
+	v.canvas.with(func(tv *tracks.View) {
+		for g := tracks.Group(0); g < tracks.NumGroups; g++ {
+			tv.SetCollapsed(g, false)
+		}
+	})
+	v.canvas.changed()
+}
+
+// hasPicture reports whether the view has a canvas to export.
+func (v *eventlogView) hasPicture() bool { return v.canvas != nil }
+
+// picture draws the whole canvas as shown (every track of the expanded
+// groups, the axis and the legend) at the canvas's width for scale.
+func (v *eventlogView) picture(scale float32) image.Image {
+	if v.canvas == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := v.canvas.export(&buf, exportPNG, false, float64(scale)); err != nil {
+		return nil
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		return nil
+	}
+	return img
+}
+
+// exportFormat is a picture format the canvas exports to.
+type exportFormat uint8
+
+const (
+	exportPNG exportFormat = iota
+	exportSVG
+)
+
+// export writes the whole canvas as shown — every track of the expanded
+// groups, the axis and the legend — over the visible range, or over the
+// selection if selection is true, as PNG or SVG at the canvas's width and
+// the pixel ratio scale (0: the canvas's).
+func (c *trackCanvas) export(w io.Writer, f exportFormat, selection bool, scale float64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := c.view
+	opt := tracks.ExportOptions{Scale: scale}
+	from, to, ok := v.Selection()
+	if selection {
+		if !ok || to <= from {
+			return fmt.Errorf("exporting the selection: nothing is selected (Shift+drag on the timeline selects)")
+		}
+		opt.From, opt.To = from, to
+	} else {
+		opt.From, opt.To = v.Range()
+	}
+	if vw, _, vs := v.Size(); scale > 0 && vs > 0 {
+		opt.Width = int(float64(vw) / vs * scale)
+	}
+	var err error
+	if f == exportSVG {
+		err = v.ExportSVG(w, opt)
+	} else {
+		err = v.ExportPNG(w, opt)
+	}
+	if err != nil {
+		return fmt.Errorf("exporting the timeline: %w", err)
+	}
+	return nil
+}
+
+// showTap fills the Details tab with what was clicked on the canvas.
+func (v *eventlogView) showTap(h tracks.Hit) {
+	if len(h.Tip) == 0 {
+		return
+	}
+	box := container.NewVBox()
+	for i, line := range h.Tip {
+		l := widget.NewLabel(line)
+		l.Wrapping = fyne.TextWrapWord
+		if i == 0 {
+			l.TextStyle.Bold = true
+		}
+		box.Add(l)
+	}
+	if h.To > h.From {
+		box.Add(widget.NewLabel(fmt.Sprintf("From %s to %s (%s). Double-click to zoom to it.",
+			paint.Time(h.From, 1), paint.Time(h.To, 1), paint.Duration(h.To-h.From))))
+	}
+	v.details.Objects = []fyne.CanvasObject{box}
+	v.details.Refresh()
+	if v.tabs != nil && v.detailsTab != nil {
+		v.tabs.Select(v.detailsTab)
+	}
+}
+
+// userBookmarks returns the user's bookmarks among bs, for the canvas.
+func userBookmarks(bs []bookmark) []tracks.Bookmark {
+	var out []tracks.Bookmark
+	for _, b := range bs {
+		if !b.marker {
+			out = append(out, tracks.Bookmark{Time: b.time, Name: b.name})
+		}
+	}
+	return out
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/spans"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+const spansUsage = "usage: hecscope spans [--json] [--from T] [--to T] FILE\n" +
+	"       hecscope spans --compare [--threshold 5%] [--alpha 0.01] [--json] [--from T] [--to T] A B"
+
+// runSpans implements `hecscope spans [--json] [--from T --to T] FILE`: the
+// statistics of every user span label (START x / STOP x) and thread label,
+// for the run or the spans that start in [from, to); with --compare, those
+// of runs A and B side by side (cmd/hecscope/spans_compare.go). Exit codes
+// as summary: 1 for an unreadable or corrupt log (measured up to the
+// damage), 2 for usage errors.
+func runSpans(args []string) int {
+	var asJSON, compare bool
+	var threshold string
+	var alpha float64
+	files, from, to, code, ok := rangeCommandFiles("spans", spansUsage, args, func() int {
+		if compare {
+			return 2
+		}
+		return 1
+	}, func(fs *flag.FlagSet) {
+		fs.BoolVar(&asJSON, "json", false, "print JSON")
+		fs.BoolVar(&compare, "compare", false, "compare the spans of two runs A and B")
+		fs.StringVar(&threshold, "threshold", "5%", "with --compare: the least change of a median that counts")
+		fs.Float64Var(&alpha, "alpha", 0.01, "with --compare: the significance level of the Mann-Whitney test")
+	})
+	if !ok {
+		return code
+	}
+	if compare {
+		return runSpansCompare(files[0], files[1], from, to, threshold, alpha, asJSON)
+	}
+	file := files[0]
+	r, err := spans.File(context.Background(), file, spans.Options{From: from, To: to, Instances: -1})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+		return 1
+	}
+	if asJSON {
+		err = writeSpansJSON(os.Stdout, r)
+	} else {
+		err = writeSpansText(os.Stdout, r)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope: %s: writing spans: %v\n", file, err)
+		return 1
+	}
+	return statusCode(file, r.Status)
+}
+
+// rangeCommand reads the arguments of a command that takes one FILE and
+// --from/--to (spans, profile, export), with the extra flags extra
+// declares. If ok is false the command is over with exit code code.
+func rangeCommand(name, usage string, args []string, extra func(*flag.FlagSet)) (file string, from, to uint64, code int, ok bool) {
+	files, from, to, code, ok := rangeCommandFiles(name, usage, args, func() int { return 1 }, extra)
+	if !ok {
+		return "", 0, 0, code, false
+	}
+	return files[0], from, to, 0, true
+}
+
+// rangeCommandFiles is rangeCommand for a command that takes want() files
+// (want is asked once the flags are read).
+func rangeCommandFiles(name, usage string, args []string, want func() int, extra func(*flag.FlagSet)) (files []string, from, to uint64, code int, ok bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fromS := fs.String("from", "0", "start of the time range (1.5s, 250ms, 800us or ns)")
+	toS := fs.String("to", "", "end of the time range (default: end of the run)")
+	if extra != nil {
+		extra(fs)
+	}
+	fail := func(msg string) ([]string, uint64, uint64, int, bool) {
+		fmt.Fprintf(os.Stderr, "hecscope %s: %s\n%s\n", name, msg, usage)
+		return nil, 0, 0, 2, false
+	}
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if err == flag.ErrHelp {
+				fmt.Fprintln(os.Stdout, usage)
+				return nil, 0, 0, 0, false
+			}
+			return fail(err.Error())
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if n := want(); len(files) != n || slices.Contains(files, "") {
+		if n == 1 {
+			return fail("one eventlog FILE needed")
+		}
+		return fail(fmt.Sprintf("%d eventlog files needed", n))
+	}
+	var err error
+	if from, err = timeline.ParseTime(*fromS); err != nil {
+		return fail(err.Error())
+	}
+	if *toS != "" {
+		if to, err = timeline.ParseTime(*toS); err != nil {
+			return fail(err.Error())
+		}
+		if to <= from {
+			return fail("--to must be after --from")
+		}
+	}
+	return files, from, to, 0, true
+}
+
+// statusCode reports a truncated or corrupt log on stderr and returns the
+// exit code: 1 for a corrupt one, 0 otherwise.
+func statusCode(file string, st ingest.Status) int {
+	switch st.State {
+	case ingest.StateCorrupt:
+		fmt.Fprintf(os.Stderr, "hecscope: %s: %s\n", file, st)
+		return 1
+	case ingest.StateTruncated:
+		fmt.Fprintf(os.Stderr, "hecscope: %s: %s\n", file, st)
+	}
+	return 0
+}
+
+// jsonSpan is one label of `spans --json`.
+type jsonSpan struct {
+	Label     string `json:"label"`
+	Kind      string `json:"kind"`
+	Count     int    `json:"count"`
+	Total     uint64 `json:"total_ns"`
+	Mean      uint64 `json:"mean_ns"`
+	P50       uint64 `json:"p50_ns"`
+	P90       uint64 `json:"p90_ns"`
+	P99       uint64 `json:"p99_ns"`
+	Max       uint64 `json:"max_ns"`
+	Open      int    `json:"open,omitempty"`
+	Unmatched int    `json:"unmatched,omitempty"`
+}
+
+// writeSpansJSON writes {"spans":[...]} (plus "exact": whether the
+// percentiles are exact).
+func writeSpansJSON(w io.Writer, r *spans.Report) error {
+	out := struct {
+		Spans []jsonSpan `json:"spans"`
+		Exact bool       `json:"exact"`
+	}{Spans: []jsonSpan{}, Exact: r.Exact}
+	for _, l := range r.Labels {
+		out.Spans = append(out.Spans, jsonSpan{Label: l.Name, Kind: l.Kind.String(), Count: l.Count,
+			Total: l.Total, Mean: l.Mean(), P50: l.Quantile(.5), P90: l.Quantile(.9), P99: l.Quantile(.99),
+			Max: l.Max, Open: l.Open, Unmatched: l.Unmatched})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// writeSpansText writes the labels as an aligned table.
+func writeSpansText(w io.Writer, r *spans.Report) error {
+	if len(r.Labels) == 0 {
+		_, err := fmt.Fprintln(w, "no user spans (START x / STOP x messages) or thread labels")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "count\ttotal\tmean\tp50\tp90\tp99\tmax\topen\tkind\t  label")
+	for _, l := range r.Labels {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t  %s\n", l.Count,
+			dur(l.Count, l.Total), dur(l.Count, l.Mean()), dur(l.Count, l.Quantile(.5)), dur(l.Count, l.Quantile(.9)),
+			dur(l.Count, l.Quantile(.99)), dur(l.Count, l.Max), l.Open, l.Kind, l.Name)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if !r.Exact {
+		_, err := fmt.Fprintln(w, "(percentiles within 0.5%: too many spans to keep every duration)")
+		return err
+	}
+	return nil
+}
+
+// dur formats a duration of a label with n spans ("-" without any).
+func dur(n int, ns uint64) string {
+	if n == 0 {
+		return "-"
+	}
+	return paint.Duration(ns)
+}

@@ -1,0 +1,73 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+)
+
+// eachCheckEvery is how many events Each hands out between two looks at
+// its context.
+const eachCheckEvery = 1 << 14
+
+// Each reads the eventlog in r (size bytes) and calls fn with each of its
+// events as opt selects them (MergeOptions; Sorted for time order), until fn
+// returns false or the events end. The event is valid only during the call.
+// Memory follows the merge's batches, not the log's size. It returns how
+// the data section ends (the whole log's status if every event was read,
+// else the index's, since not all was looked at); a truncated or corrupt log
+// is read up to the damage and is no error. The error says why the log
+// could not be read at all, or that ctx was cancelled.
+func Each(ctx context.Context, r io.ReaderAt, size int64, opt MergeOptions, fn func(*Event) bool) (Status, error) {
+	ix, err := NewIndex(r, size)
+	if err != nil {
+		return Status{}, err
+	}
+	return EachIndexed(ctx, r, ix, opt, fn)
+}
+
+// EachIndexed is Each over a log already indexed (ix).
+func EachIndexed(ctx context.Context, r io.ReaderAt, ix *Index, opt MergeOptions, fn func(*Event) bool) (Status, error) {
+	m := NewMerge(r, ix, opt)
+	defer m.Close()
+	for n := 0; ; n++ {
+		if n%eachCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return ix.Status, err
+			}
+		}
+		ev := m.Next()
+		if ev == nil {
+			break
+		}
+		if !fn(ev) {
+			if err := m.Err(); err != nil {
+				return ix.Status, err
+			}
+			return ix.Status, nil
+		}
+	}
+	if err := m.Err(); err != nil {
+		return ix.Status, err
+	}
+	return m.Status(), nil
+}
+
+// EachFile is Each over the file at path; errors name the file.
+func EachFile(ctx context.Context, path string, opt MergeOptions, fn func(*Event) bool) (Status, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Status{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Status{}, err
+	}
+	s, err := Each(ctx, f, st.Size(), opt, fn)
+	if err != nil {
+		return s, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
