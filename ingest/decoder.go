@@ -293,6 +293,9 @@ func (d *Decoder) readEventType(avail int) bool {
 	}
 	d.pos += n + 4
 	d.header.Types = append(d.header.Types, EventType{ID: id, Size: size, Desc: desc})
+	if why := d.header.checkHeader(d.Offset(), id); why != "" {
+		return d.corrupt(d.Offset()-int64(n+4), "%s", why)
+	}
 	return true
 }
 

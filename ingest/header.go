@@ -1,5 +1,7 @@
 package ingest
 
+import "fmt"
+
 // VariableSize is the EventType.Size of variable-size event types.
 const VariableSize = -1
 
@@ -51,6 +53,31 @@ const (
 	markDataBegin = 0x64617462 // "datb"
 	idDataEnd     = 0xFFFF
 )
+
+// MaxHeader bounds an eventlog's header (its event type records): GHC's
+// are a few KiB (two hundred types of a few dozen bytes). A longer one is
+// not a GHC header; reading on would cost memory for every record (a
+// header that never ends would take it all), so the stream is corrupt.
+const MaxHeader = 1 << 20
+
+// checkHeader reports why the header read so far, up to byte at, cannot be
+// an eventlog's: too long, or declaring an event type twice ("" if
+// neither).
+func (h *Header) checkHeader(at int64, id uint16) string {
+	if at > MaxHeader {
+		return fmt.Sprintf("header longer than %d bytes: not an eventlog header (GHC's are a few KiB)", MaxHeader)
+	}
+	for i := len(h.Types) - 2; i >= 0 && len(h.Types) <= maxTypesScanned; i-- {
+		if h.Types[i].ID == id {
+			return fmt.Sprintf("event type %d declared twice in the header", id)
+		}
+	}
+	return ""
+}
+
+// maxTypesScanned is how many declared types checkHeader looks through for
+// a repeated id (beyond it, MaxHeader bounds the header alone).
+const maxTypesScanned = 1024
 
 // maxDescLen bounds a declared description or extension length; real
 // descriptions are a few dozen bytes, so a larger one means a corrupt header.

@@ -101,6 +101,19 @@ type Summary struct {
 	GC GCSummary
 	// Sparks is the "Spark stats" tab.
 	Sparks SparkSummary
+
+	// Segments are, for a file holding several eventlogs one after another
+	// (a program that restarted its logging), the summary of each, in file
+	// order: the Summary itself is the first one's. Nil for a file of one
+	// eventlog (or a stream).
+	Segments []Segment
+}
+
+// Segment is one eventlog of a file that holds several: where it lies and
+// its summary (whose Status offsets count from the file's start).
+type Segment struct {
+	Offset, End int64
+	Summary     Summary
 }
 
 // TypeCount is how many events of one declared event type a log holds.
@@ -834,6 +847,16 @@ func SummarizeFile(path string) (Summary, error) {
 		z.AddTally(&r.Tally)
 		s := z.Summary(r.Header, r.Status)
 		s.TimeFaults = r.TimeFaults
+		if st := s.Status; st.State == ingest.StateComplete && st.Trailing >= 8 {
+			// Bytes after the end marker: perhaps more eventlogs.
+			segs, err := summarizeSegments(path)
+			if err != nil {
+				return s, err
+			}
+			if len(segs) > 1 {
+				s.Segments = segs
+			}
+		}
 		return s, notEmpty(s.Status)
 	}
 	f, err := os.Open(path)
@@ -842,6 +865,34 @@ func SummarizeFile(path string) (Summary, error) {
 	}
 	defer f.Close()
 	return Summarize(f)
+}
+
+// summarizeSegments returns the summary of each eventlog of the file at
+// path (see ingest.FindSegments).
+func summarizeSegments(path string) ([]Segment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("summarising eventlog segments: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("summarising eventlog segments: %w", err)
+	}
+	found, err := ingest.FindSegments(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("summarising eventlog segments: %w", err)
+	}
+	out := make([]Segment, 0, len(found))
+	for _, g := range found {
+		s, err := Summarize(io.NewSectionReader(f, g.Offset, g.End-g.Offset))
+		if err != nil {
+			return nil, fmt.Errorf("summarising eventlog segment at byte %d: %w", g.Offset, err)
+		}
+		s.Status = g.Status
+		out = append(out, Segment{Offset: g.Offset, End: g.End, Summary: s})
+	}
+	return out, nil
 }
 
 // beginsJoined reports whether the log at path begins with a join mark.

@@ -201,6 +201,23 @@ type jsonSummary struct {
 	SparksPerCap   []jsonSparks      `json:"sparks_per_cap"`
 	PerType        map[string]uint64 `json:"per_type"`
 	PerKind        map[string]uint64 `json:"per_kind"`
+	Segments       []jsonSegment     `json:"segments,omitempty"`
+}
+
+// jsonSegment is one eventlog of a file that holds several, in the JSON
+// report: where it lies and its main figures.
+type jsonSegment struct {
+	Offset       int64    `json:"offset"`
+	End          int64    `json:"end"`
+	Status       string   `json:"status"`
+	Program      string   `json:"program"`
+	Args         []string `json:"args"`
+	Events       uint64   `json:"events"`
+	Capabilities int      `json:"capabilities"`
+	DurationNS   uint64   `json:"duration_ns"`
+	GCNS         uint64   `json:"gc_ns"`
+	Productivity float64  `json:"productivity"`
+	MaxHeapLive  uint64   `json:"max_heap_live"`
 }
 
 func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
@@ -248,6 +265,16 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 		j.StartWall = s.StartWall.Format(time.RFC3339Nano)
 	}
 	j.TimeFaults = timeFaultsJSON(s.TimeFaults)
+	for _, g := range s.Segments {
+		gs := &g.Summary
+		js := jsonSegment{Offset: g.Offset, End: g.End, Status: gs.Status.State.String(), Program: gs.Program, Args: gs.Args,
+			Events: gs.Events, Capabilities: gs.Capabilities, DurationNS: gs.TotalNS, GCNS: gs.GC.Total.ElapsedNS,
+			Productivity: gs.Productivity, MaxHeapLive: gs.Heap.MaxLive}
+		if js.Args == nil {
+			js.Args = []string{}
+		}
+		j.Segments = append(j.Segments, js)
+	}
 	j.GCGenerations = append(j.GCGenerations, genJSON(s.GC.Total))
 	for _, g := range s.GC.Gens {
 		j.GCGenerations = append(j.GCGenerations, genJSON(g))
@@ -286,6 +313,9 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	}
 
 	row("File:", name)
+	if len(s.Segments) > 1 {
+		row("Segments:", fmt.Sprintf("%d eventlogs one after another (the figures below are the first one's; each one's follows them)", len(s.Segments)))
+	}
 	row("Status:", s.Status.String())
 	if s.TimeFaults.Count > 0 {
 		row("Impossible times:", s.TimeFaults.String()+"; such events are taken at a time inside their block")
@@ -368,7 +398,22 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		}
 		events.add(strconv.Itoa(int(t.ID)), commas(t.Count), desc)
 	}
-	return events.write(w, true)
+	if err := events.write(w, true); err != nil {
+		return err
+	}
+	if len(s.Segments) > 1 {
+		var segs table
+		fmt.Fprintf(w, "\nSegments: %d\n", len(s.Segments))
+		segs.add("#", "Bytes", "Status", "Program", "Events", "Total time", "GC time", "Productivity")
+		for i, g := range s.Segments {
+			gs := &g.Summary
+			segs.add(strconv.Itoa(i+1), fmt.Sprintf("%s–%s", commas(uint64(g.Offset)), commas(uint64(g.End))), gs.Status.State.String(),
+				unknown(strings.Join(append([]string{gs.Program}, gs.Args...), " ")), commas(gs.Events), showTime(gs.TotalNS),
+				na(gs.HasHeap, showTime(gs.GC.Total.ElapsedNS)), na(gs.HasHeap, fmt.Sprintf("%.1f%%", 100*gs.Productivity)))
+		}
+		return segs.write(w, false)
+	}
+	return nil
 }
 
 // table is a small text table: the first column left-aligned, the others
