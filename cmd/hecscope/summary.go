@@ -316,7 +316,12 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	if len(s.Segments) > 1 {
 		row("Segments:", fmt.Sprintf("%d eventlogs one after another (the figures below are the first one's; each one's follows them)", len(s.Segments)))
 	}
-	row("Status:", s.Status.String())
+	if len(s.Segments) > 1 {
+		// The bytes after the first end marker are the other segments.
+		row("Status:", s.Segments[0].Summary.Status.State.String()+fmt.Sprintf(" (then %d more eventlogs)", len(s.Segments)-1))
+	} else {
+		row("Status:", s.Status.String())
+	}
 	if s.TimeFaults.Count > 0 {
 		row("Impossible times:", s.TimeFaults.String()+"; such events are taken at a time inside their block")
 	}
