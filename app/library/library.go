@@ -14,8 +14,17 @@
 //     renamed into place and the root fsynced. A crash before the rename
 //     leaves only a staging directory, which List ignores and Open removes.
 //   - Rename, SetTags and SetNote write the new metadata to a temporary
-//     file in the entry, fsync it and rename it over entry.json: the old
-//     metadata stays whole until the new one replaces it.
+//     file in the entry (entry.json.RANDOM.tmp), fsync it and rename it
+//     over entry.json: the old metadata stays whole until the new one
+//     replaces it.
+//
+// Several processes may use one library at once (two windows of the app):
+// a save holds a lock (flock) on its staging directory, and an edit on its
+// temporary file, from the moment they have their names until they are
+// done, so that Open in another process removes only what a crashed one
+// left (the kernel drops a dead process's locks). A staging directory is
+// made under a name Open leaves alone (root/.mk-ID), locked, and only then
+// renamed to root/.new-ID.
 //   - Delete renames the entry to root/.del-ID (so it vanishes from the
 //     library at once) and then removes it; Open finishes removals a crash
 //     interrupted.
@@ -44,8 +53,13 @@ const (
 	eventlogFile = "eventlog"
 	entryFile    = "entry.json"
 	stagingPref  = ".new-"
+	makingPref   = ".mk-"
 	deletingPref = ".del-"
 	tempSuffix   = ".tmp"
+	// leftoverAge is how old a directory still being made (root/.mk-ID,
+	// empty and unlocked between its mkdir and its lock) must be before
+	// Open removes it.
+	leftoverAge = time.Minute
 )
 
 // Figures are the summary figures kept with an entry, so that the library
@@ -144,18 +158,44 @@ func Open(root string) (*Library, error) {
 		name := de.Name()
 		p := filepath.Join(root, name)
 		switch {
+		case strings.HasPrefix(name, stagingPref) && inUse(p):
+			// Another process is saving into it.
+		case strings.HasPrefix(name, makingPref):
+			if info, err := de.Info(); err == nil && time.Since(info.ModTime()) > leftoverAge && !inUse(p) {
+				os.RemoveAll(p)
+			}
 		case strings.HasPrefix(name, stagingPref), strings.HasPrefix(name, deletingPref):
 			if err := os.RemoveAll(p); err != nil {
 				return nil, fmt.Errorf("library: cleaning up %s: %w", p, err)
 			}
 		case de.IsDir():
-			tmp := filepath.Join(p, entryFile+tempSuffix)
-			if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("library: cleaning up %s: %w", tmp, err)
+			if err := removeStaleTemps(p); err != nil {
+				return nil, err
 			}
 		}
 	}
 	return l, nil
+}
+
+// removeStaleTemps removes the temporary metadata files in entry directory
+// dir that no process is writing.
+func removeStaleTemps(dir string) error {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // not an entry: List skips it
+	}
+	for _, de := range des {
+		if n := de.Name(); strings.HasPrefix(n, entryFile+".") && strings.HasSuffix(n, tempSuffix) {
+			p := filepath.Join(dir, n)
+			if inUse(p) {
+				continue
+			}
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("library: cleaning up %s: %w", p, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Root returns the library's directory.
@@ -198,10 +238,13 @@ func (l *Library) Save(path string, opt SaveOptions) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	staging := filepath.Join(l.root, stagingPref+id)
-	if err := os.Mkdir(staging, 0o755); err != nil {
+	staging, lock, err := l.makeStaging(id)
+	if err != nil {
 		return Entry{}, fmt.Errorf("library: saving %s: %w", path, err)
 	}
+	// The lock goes with the process; closing it (a save over, or one
+	// given up as a crash would) lets another Open see a leftover.
+	defer lock.Close()
 	e, err := l.stage(staging, src, path, id, opt)
 	if errors.Is(err, errCrashed) {
 		return Entry{}, err
@@ -224,6 +267,33 @@ func (l *Library) Save(path string, opt SaveOptions) (Entry, error) {
 		return Entry{}, fmt.Errorf("library: saving %s: %w", path, err)
 	}
 	return e, nil
+}
+
+// makeStaging makes the staging directory of entry id, locked (see the
+// package's doc): it is made as root/.mk-ID, locked through the returned
+// file, and renamed to root/.new-ID, so that no other process ever sees it
+// there unlocked while this one lives.
+func (l *Library) makeStaging(id string) (string, *os.File, error) {
+	making := filepath.Join(l.root, makingPref+id)
+	if err := os.Mkdir(making, 0o755); err != nil {
+		return "", nil, err
+	}
+	lock, err := os.Open(making)
+	if err == nil {
+		err = lockFile(lock)
+	}
+	staging := filepath.Join(l.root, stagingPref+id)
+	if err == nil {
+		err = os.Rename(making, staging)
+	}
+	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
+		os.RemoveAll(making)
+		return "", nil, err
+	}
+	return staging, lock, nil
 }
 
 // stage writes the copy and the metadata of a new entry into dir.
@@ -326,9 +396,20 @@ func (l *Library) writeEntry(dir string, e *Entry) error {
 	if err != nil {
 		return fmt.Errorf("library: encoding entry %s: %w", e.ID, err)
 	}
-	tmp := filepath.Join(dir, entryFile+tempSuffix)
+	var rnd [4]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return fmt.Errorf("library: writing entry %s: %w", e.ID, err)
+	}
+	tmp := filepath.Join(dir, entryFile+"."+hex.EncodeToString(rnd[:])+tempSuffix)
 	f, err := os.Create(tmp)
 	if err != nil {
+		return fmt.Errorf("library: writing entry %s: %w", e.ID, err)
+	}
+	// Locked while it is written, so that another process's Open leaves
+	// it (it removes only what no one holds; a crash lets go of it).
+	if err := lockFile(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
 		return fmt.Errorf("library: writing entry %s: %w", e.ID, err)
 	}
 	if _, err := f.Write(data); err != nil {

@@ -260,16 +260,16 @@ func TestCrashDuringEdit(t *testing.T) {
 			if _, err := l.Rename(e.ID, "new name"); !errors.Is(err, errCrashed) {
 				t.Fatalf("rename: %v", err)
 			}
-			if _, err := os.Stat(filepath.Join(root, e.ID, entryFile+tempSuffix)); err != nil {
-				t.Errorf("no temporary metadata left by the crash: %v", err)
+			if n := len(temps(t, filepath.Join(root, e.ID))); n != 1 {
+				t.Errorf("%d temporary metadata files left by the crash, want 1", n)
 			}
 			l2 := open(t, root)
 			got, err := l2.Get(e.ID)
 			if err != nil || got.Name != "old name" || strings.Join(got.Tags, ",") != "t" {
 				t.Errorf("after the crash: %+v, %v", got, err)
 			}
-			if _, err := os.Stat(filepath.Join(root, e.ID, entryFile+tempSuffix)); !os.IsNotExist(err) {
-				t.Errorf("temporary metadata survives reopening: %v", err)
+			if left := temps(t, filepath.Join(root, e.ID)); len(left) != 0 {
+				t.Errorf("temporary metadata survives reopening: %v", left)
 			}
 		})
 	}
@@ -419,4 +419,14 @@ func TestDamagedEntriesAreSkipped(t *testing.T) {
 	if _, err := l.Get(good.ID); err != nil {
 		t.Error(err)
 	}
+}
+
+// temps lists the temporary metadata files in entry directory dir.
+func temps(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, entryFile+".*"+tempSuffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
