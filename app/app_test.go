@@ -30,6 +30,8 @@ const corpus = "../testdata/corpus/"
 // and a channel that receives each window whose load has finished.
 func newTestApp(t *testing.T) (*App, chan *Window) {
 	t.Helper()
+	// The saved-profiles library lives under XDG_DATA_HOME: a test's own.
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	fa := test.NewApp()
 	a := New(fa)
 	t.Cleanup(func() {

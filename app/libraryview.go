@@ -28,16 +28,24 @@ var (
 	libraries   = map[string]*sharedLibrary{}
 )
 
-// libraryRoot returns where the app keeps saved profiles: "library" in the
-// app's storage directory, or library.DefaultRoot when the app has none on
-// disk.
+// libraryRoot returns where the app keeps saved profiles,
+// library.DefaultRoot ($XDG_DATA_HOME/hecscope/library), after moving there
+// the profiles older versions kept in the app's Fyne storage directory.
 func (a *App) libraryRoot() (string, error) {
+	root, err := library.DefaultRoot()
+	if err != nil {
+		return "", err
+	}
 	if s := a.fa.Storage(); s != nil {
 		if u := s.RootURI(); u != nil && u.Scheme() == "file" && u.Path() != "" {
-			return filepath.Join(u.Path(), "library"), nil
+			if old := filepath.Join(u.Path(), "library"); old != root {
+				if _, err := library.MoveEntries(old, root); err != nil {
+					return "", err
+				}
+			}
 		}
 	}
-	return library.DefaultRoot()
+	return root, nil
 }
 
 // openLibrary returns the app's library, opening it on first use.

@@ -113,3 +113,35 @@ func TestKilledSaveIsCleanedUp(t *testing.T) {
 		t.Errorf("after the killed save the library lists %q", got)
 	}
 }
+
+// TestMoveEntries: the profiles of a library kept elsewhere before move
+// whole into the new place, the old place goes, and moving again (or from
+// nowhere) does nothing.
+func TestMoveEntries(t *testing.T) {
+	dir := t.TempDir()
+	old, root := filepath.Join(dir, "old"), filepath.Join(dir, "new")
+	lo := open(t, old)
+	a, err := lo.Save(logN1, SaveOptions{Name: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lo.Save(logN2, SaveOptions{Name: "b", Tags: []string{"x"}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := MoveEntries(old, root); err != nil || n != 2 {
+		t.Fatalf("moved %d (%v), want 2", n, err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("the old library is still there: %v", err)
+	}
+	l := open(t, root)
+	if got := strings.Join(names(t, l), ","); got != "a,b" && got != "b,a" {
+		t.Errorf("the new library lists %q", got)
+	}
+	if e, err := l.Get(a.ID); err != nil || e.SHA256 != a.SHA256 {
+		t.Errorf("entry a after the move: %v", err)
+	}
+	if n, err := MoveEntries(old, root); err != nil || n != 0 {
+		t.Errorf("moving again: %d, %v", n, err)
+	}
+}

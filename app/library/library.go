@@ -641,3 +641,46 @@ func (l *Library) Delete(id string) error {
 	}
 	return nil
 }
+
+// MoveEntries moves the saved profiles of the library in directory from (an
+// older place of the library) into the library in directory to, each entry
+// whole (a rename: both on one file system), leaving any whose ID to already
+// holds, and removes from once it is empty. It returns how many it moved. A
+// missing from is no error: there is nothing to move.
+func MoveEntries(from, to string) (int, error) {
+	des, err := os.ReadDir(from)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("library: moving from %s: %w", from, err)
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return 0, fmt.Errorf("library: moving to %s: %w", to, err)
+	}
+	n := 0
+	for _, de := range des {
+		id := de.Name()
+		if !de.IsDir() || !validID(id) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(from, id, entryFile)); err != nil {
+			continue // not a whole entry (a save or delete cut short)
+		}
+		dst := filepath.Join(to, id)
+		if _, err := os.Stat(dst); err == nil {
+			continue
+		}
+		if err := os.Rename(filepath.Join(from, id), dst); err != nil {
+			return n, fmt.Errorf("library: moving %s to %s: %w", id, to, err)
+		}
+		n++
+	}
+	if n > 0 {
+		if err := syncDir(to); err != nil {
+			return n, fmt.Errorf("library: moving to %s: %w", to, err)
+		}
+	}
+	os.Remove(from) // only if empty: what was left stays where it was
+	return n, nil
+}
