@@ -21,9 +21,12 @@ var Icon = fyne.NewStaticResource("hecscope.png", assets.IconPNG)
 // App is the running desktop application: its windows and the recent-files
 // list they share.
 type App struct {
-	fa      fyne.App
-	recent  *Recent
-	windows []*Window
+	fa     fyne.App
+	recent *Recent
+	// settings is where the app remembers things between runs (see
+	// UseSettings).
+	settings Settings
+	windows  []*Window
 
 	// useNative selects the system file chooser; tests turn it off.
 	useNative bool
@@ -38,7 +41,8 @@ type App struct {
 // with the ID above so that recent files persist.
 func New(fa fyne.App) *App {
 	fa.SetIcon(Icon)
-	a := &App{fa: fa, recent: NewRecent(fa.Preferences()), useNative: true}
+	a := &App{fa: fa, settings: fa.Preferences(), useNative: true}
+	a.recent = NewRecent(a.settings)
 	fa.Lifecycle().SetOnStarted(a.startedRunning)
 	a.recent.OnChange(func() {
 		for _, w := range a.windows {

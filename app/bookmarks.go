@@ -23,7 +23,7 @@ func bookmarkPrefKey(path string) string { return "bookmarks:" + path }
 
 // loadUserBookmarks reads a file's user bookmarks from the preferences,
 // stored as "time<TAB>name" strings; malformed entries are skipped.
-func loadUserBookmarks(p fyne.Preferences, path string) []bookmark {
+func loadUserBookmarks(p Settings, path string) []bookmark {
 	var out []bookmark
 	for _, s := range p.StringList(bookmarkPrefKey(path)) {
 		ts, name, ok := strings.Cut(s, "\t")
@@ -37,7 +37,7 @@ func loadUserBookmarks(p fyne.Preferences, path string) []bookmark {
 }
 
 // saveUserBookmarks writes the user's bookmarks among bs to the preferences.
-func saveUserBookmarks(p fyne.Preferences, path string, bs []bookmark) {
+func saveUserBookmarks(p Settings, path string, bs []bookmark) {
 	var list []string
 	for _, b := range bs {
 		if !b.marker {
@@ -56,7 +56,7 @@ func saveUserBookmarks(p fyne.Preferences, path string, bs []bookmark) {
 // user's can be renamed and removed.
 type bookmarkPanel struct {
 	path  string
-	prefs fyne.Preferences
+	prefs Settings
 	nav   timeNav
 	marks []bookmark // sorted by time
 	// onChange, if set, hears the bookmarks after each change (the canvas
@@ -68,7 +68,7 @@ type bookmarkPanel struct {
 
 // newBookmarkPanel returns the Bookmarks tab of the file at path.
 func newBookmarkPanel(path string, markers []bookmarkMark, nav timeNav) *bookmarkPanel {
-	b := &bookmarkPanel{path: path, prefs: fyne.CurrentApp().Preferences(), nav: nav}
+	b := &bookmarkPanel{path: path, prefs: currentSettings(), nav: nav}
 	for _, m := range markers {
 		b.marks = append(b.marks, bookmark{time: m.time, name: m.text, marker: true})
 	}

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"fyne.io/fyne/v2"
 )
 
 // recentKey is the preferences key under which the recent files are kept.
@@ -16,12 +15,12 @@ const MaxRecent = 10
 // Recent is the list of recently opened files, most recent first, kept in
 // the application's preferences so that it survives restarts.
 type Recent struct {
-	prefs     fyne.Preferences
+	prefs     Settings
 	listeners []func()
 }
 
 // NewRecent returns the recent-files list stored in prefs.
-func NewRecent(prefs fyne.Preferences) *Recent {
+func NewRecent(prefs Settings) *Recent {
 	return &Recent{prefs: prefs}
 }
 

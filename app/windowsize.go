@@ -48,7 +48,7 @@ func (w *Window) setContent(content fyne.CanvasObject) {
 // windowSize returns the size a new window opens at: the last size a
 // window was closed at, or defaultWindowSize.
 func (a *App) windowSize() fyne.Size {
-	p := a.fa.Preferences()
+	p := a.settings
 	width := float32(p.FloatWithFallback(prefWindowWidth, float64(defaultWindowSize.Width)))
 	height := float32(p.FloatWithFallback(prefWindowHeight, float64(defaultWindowSize.Height)))
 	return fyne.NewSize(width, height).Max(windowMinSize)
@@ -59,7 +59,7 @@ func (a *App) rememberSize(size fyne.Size) {
 	if size.Width < windowMinSize.Width || size.Height < windowMinSize.Height {
 		return // not laid out, or minimised
 	}
-	p := a.fa.Preferences()
+	p := a.settings
 	p.SetFloat(prefWindowWidth, float64(size.Width))
 	p.SetFloat(prefWindowHeight, float64(size.Height))
 }

@@ -141,5 +141,13 @@ func args0(args []string) string {
 
 func newApp() *app.App {
 	fyneapp.SetMetadata(fyne.AppMetadata{ID: app.ID, Name: app.Name, Version: app.Version, Build: 1, Icon: app.Icon})
-	return app.New(fyneapp.NewWithID(app.ID))
+	fa := fyneapp.NewWithID(app.ID)
+	a := app.New(fa)
+	// Settings in a file of its own that several instances can share (see
+	// app.SettingsFile); what older versions kept in Fyne's preferences is
+	// still read from there.
+	if path, err := app.DefaultSettingsPath(); err == nil {
+		a.UseSettings(app.OpenSettingsFile(path, fa.Preferences()))
+	}
+	return a
 }

@@ -1,0 +1,87 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+)
+
+// TestSettingsFileSharedByInstances: two instances' settings on one file
+// (each its own SettingsFile, as two processes would have) change
+// different keys at the same time: no change is lost, and a reader never
+// sees a half-written file (a key set before stays readable throughout).
+func TestSettingsFileSharedByInstances(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hecscope", "settings.json")
+	a, b := OpenSettingsFile(path, nil), OpenSettingsFile(path, nil)
+	a.SetStringList("recent", []string{"/x.eventlog"})
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	torn := 0
+	var readers sync.WaitGroup
+	readers.Add(1)
+	go func() {
+		defer readers.Done()
+		r := OpenSettingsFile(path, nil)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if len(r.StringList("recent")) != 1 {
+				torn++
+			}
+		}
+	}()
+	for i, s := range []*SettingsFile{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 50 {
+				s.SetFloat(fmt.Sprintf("k%d.%d", i, j), float64(j))
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	readers.Wait()
+	if torn > 0 {
+		t.Errorf("a reader saw the file without a key set before, %d times", torn)
+	}
+	c := OpenSettingsFile(path, nil)
+	for i := range 2 {
+		for j := range 50 {
+			if got := c.FloatWithFallback(fmt.Sprintf("k%d.%d", i, j), -1); got != float64(j) {
+				t.Fatalf("k%d.%d = %v: a change was lost", i, j, got)
+			}
+		}
+	}
+}
+
+// TestSettingsFileReadsOldPreferences: a key the file lacks comes from the
+// Fyne preferences older versions used; once set or removed in the file,
+// the file's word holds.
+func TestSettingsFileReadsOldPreferences(t *testing.T) {
+	old := test.NewApp().Preferences()
+	old.SetStringList("recent", []string{"/old.eventlog"})
+	old.SetFloat("w", 900)
+	s := OpenSettingsFile(filepath.Join(t.TempDir(), "settings.json"), old)
+	if got := s.StringList("recent"); !slices.Equal(got, []string{"/old.eventlog"}) {
+		t.Errorf("recent from the old preferences: %v", got)
+	}
+	if got := s.FloatWithFallback("w", 1); got != 900 {
+		t.Errorf("w = %v", got)
+	}
+	s.SetFloat("w", 1200)
+	s.RemoveValue("recent")
+	if got := s.FloatWithFallback("w", 1); got != 1200 {
+		t.Errorf("w after setting = %v", got)
+	}
+	if got := s.StringList("recent"); got != nil {
+		t.Errorf("a removed key came back from the old preferences: %v", got)
+	}
+}
