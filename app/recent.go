@@ -3,7 +3,6 @@ package app
 import (
 	"path/filepath"
 	"slices"
-
 )
 
 // recentKey is the preferences key under which the recent files are kept.
