@@ -115,6 +115,6 @@ func (l Limit) Check(c *Comparison) Crossing {
 	if out.Crossed {
 		word = "crossed"
 	}
-	out.Reason = fmt.Sprintf("%s %s: %s changed by %s (A %.6g, B %.6g)", l.Spec, word, r.Name, shown, r.A, r.B)
+	out.Reason = fmt.Sprintf("%s %s: %s changed by %s (A %s, B %s)", l.Spec, word, r.Name, shown, showCompareValue(r.A, r.Unit), showCompareValue(r.B, r.Unit))
 	return out
 }

@@ -237,6 +237,9 @@ func TestCompareFailIf(t *testing.T) {
 		!strings.Contains(errs, "span:phase-2.p90>+10% crossed") {
 		t.Errorf("crossed limits: exit %d, stderr %q", code, errs)
 	}
+	if strings.Contains(errs, "e+") || !strings.Contains(errs, " ms, B ") {
+		t.Errorf("limit messages give the runs' values in their units (A … ms, B … ms): %q", errs)
+	}
 	code, out, errs := hecscope(t, "compare", "--json", "--fail-if", "wall>+50%", "--fail-if", "productivity<-5pp", "--fail-if", "gc_max_pause>+10ms", a, b)
 	if code != 0 || !strings.Contains(errs, "wall>+50% within") || !strings.Contains(out, `"key": "gc_max_pause"`) {
 		t.Errorf("limits within: exit %d, stderr %q", code, errs)
