@@ -145,6 +145,7 @@ func TestReplayForgetsFinishedThreads(t *testing.T) {
 			r.Add(ev(KindThreadLabel, th))
 		}
 	}
+	t.Logf("after a million finished threads the replay keeps %d events, %d bytes", r.Events(), r.Size())
 	if r.Events() != 0 || r.Size() > 2<<20 {
 		t.Fatalf("after a million finished threads the replay keeps %d events, %d bytes", r.Events(), r.Size())
 	}
