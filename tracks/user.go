@@ -2,6 +2,7 @@ package tracks
 
 import (
 	"image"
+	"image/color"
 	"math"
 	"sort"
 	"strconv"
@@ -132,22 +133,27 @@ func (f *frame) drawSpans(l *spanList, y0, y1 int, withName bool) {
 	top, bottom := f.inset(y0, y1)
 	lastX := math.Inf(-1)
 	left, right := float64(f.g.plot.Min.X), float64(f.g.plot.Max.X)
+	colLabel, col := int32(-2), color.RGBA{}
+	ellipsis := f.small.Width("…") + 2
 	l.each(f.ov, f.from, f.to, func(_ int, sp timeline.UserSpan) bool {
 		a, b := math.Max(f.ax.X(sp.Start), left), math.Min(f.ax.X(sp.End), right)
 		xa, xb := int(math.Floor(a)), max(int(math.Ceil(b)), int(math.Floor(a))+1)
 		if float64(xb) <= lastX {
 			return true
 		}
-		col := paint.BandColorFor(f.ov.String(sp.Label))
+		if sp.Label != colLabel {
+			// A label's colour, worked out once per run of its spans.
+			colLabel, col = sp.Label, paint.BandColorFor(f.ov.String(sp.Label))
+		}
 		f.c.Fill(image.Rect(xa, top, xb, bottom), col)
 		if xb-xa >= 3 {
 			f.c.Fill(image.Rect(xa, top, xa+1, bottom), paint.Mix(col, f.th.Text, 0.35))
 		}
-		text := paint.Duration(sp.End - sp.Start)
-		if withName {
-			text = spanName(f.ov, sp)
-		}
-		if room := xb - xa - px(6, f.s); room > f.small.Width("…")+2 && bottom-top >= f.small.Height()-2 {
+		if room := xb - xa - px(6, f.s); room > ellipsis && bottom-top >= f.small.Height()-2 {
+			text := paint.Duration(sp.End - sp.Start)
+			if withName {
+				text = spanName(f.ov, sp)
+			}
 			if fit := f.small.Fit(text, room); fit != "" {
 				f.c.Text(f.small, fit, xa+px(3, f.s), f.small.Baseline(float64(top+bottom)/2), paint.Light.Text)
 			}
