@@ -3,6 +3,7 @@ package paint
 import (
 	"image"
 	"image/color"
+	"math"
 )
 
 // Point is a position in device pixels.
@@ -72,4 +73,35 @@ func TextOnPlate(c Canvas, f *Face, s string, x, y int, col, plate color.RGBA) {
 	pad := max(1, f.Height()/8)
 	c.Fill(image.Rect(x-pad, y-f.Ascent()-pad, x+f.Width(s)+pad, y+f.Descent()+pad), plate)
 	c.Text(f, s, x, y, col)
+}
+
+// ColumnLine draws the line through pts, whose X only grows (a series over
+// time), one pixel column at a time: each column from the highest to the
+// lowest point of the line within it, widened by width and with its ends
+// blended by their coverage. For a dense series it looks as Polyline does
+// at these widths, at a fraction of the cost of stroking a path.
+func ColumnLine(c Canvas, pts []Point, width float64, col color.RGBA) {
+	half := width / 2
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		if b.X <= a.X {
+			continue
+		}
+		slope := (b.Y - a.Y) / (b.X - a.X)
+		last := int(math.Ceil(b.X)) - 1
+		if i == len(pts)-1 {
+			last = int(math.Floor(b.X))
+		}
+		for x := int(math.Floor(a.X)); x <= last; x++ {
+			l, r := math.Max(float64(x), a.X), math.Min(float64(x+1), b.X)
+			if r < l {
+				r = l
+			}
+			y0, y1 := a.Y+slope*(l-a.X), a.Y+slope*(r-a.X)
+			if y0 > y1 {
+				y0, y1 = y1, y0
+			}
+			c.Column(x, y0-half, y1+half, col)
+		}
+	}
 }

@@ -171,3 +171,25 @@ func TestSVGWellFormed(t *testing.T) {
 	r := newWhite(100, 60)
 	drawSample(r) // the raster backend takes the same calls
 }
+
+// TestColumnLine: a series drawn column by column covers, in each column,
+// the line's extent there widened by the width, and nothing far from it.
+func TestColumnLine(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 40, 40))
+	red := color.RGBA{0xff, 0, 0, 0xff}
+	// Flat at y=10 from x=0 to 20, then straight down to y=30 at x=22.
+	ColumnLine(NewRaster(img), []Point{{0, 10}, {20, 10}, {22, 30}}, 2, red)
+	for x := 0; x < 20; x++ {
+		if img.RGBAAt(x, 10) != red || img.RGBAAt(x, 20).A != 0 {
+			t.Fatalf("column %d: %v at the line, %v away from it", x, img.RGBAAt(x, 10), img.RGBAAt(x, 20))
+		}
+	}
+	for y := 11; y < 29; y++ {
+		if img.RGBAAt(20, y).A == 0 && img.RGBAAt(21, y).A == 0 {
+			t.Fatalf("the steep part leaves a gap at y=%d", y)
+		}
+	}
+	if img.RGBAAt(30, 10).A != 0 {
+		t.Error("drawn past the last point")
+	}
+}

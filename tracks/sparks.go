@@ -184,8 +184,15 @@ func (f *frame) drawSparks(c, y0, y1 int) {
 				any = any || v > 0
 				pts = append(pts, paint.Point{X: x0 + (float64(b)+0.5)*float64(bin), Y: float64(rb) - v/peak*hgt})
 			}
-			if any {
+			if !any {
+				continue
+			}
+			if f.export {
+				// Exports stay vector paths (an SVG of columns would be
+				// large).
 				f.c.Polyline(pts, width, f.th.Ink(sparkInk(sparkCurves[ki])))
+			} else {
+				paint.ColumnLine(f.c, pts, width, f.th.Ink(sparkInk(sparkCurves[ki])))
 			}
 		}
 		paint.TextOnPlate(f.c, f.small, "peak "+paint.Rate(peak, "ms"), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
