@@ -96,7 +96,12 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 	if n < 0 {
 		n = 0
 	}
-	dst = append(dst[:0], make([]Column, n)...)
+	if cap(dst) < n {
+		dst = make([]Column, n)
+	} else {
+		dst = dst[:n]
+		clear(dst)
+	}
 	if t.Len() == 0 && t.end == 0 {
 		return dst
 	}
