@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ccprofile"
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 )
 
@@ -31,7 +32,8 @@ const spreadBins = 200
 // graph and shows where its samples fall in time; clicking that strip
 // shows the stretch on the timeline.
 type profileView struct {
-	path string
+	// pass reads the log again, in time order.
+	pass func(context.Context) ingest.Pass
 	link rangeLink
 	root fyne.CanvasObject
 
@@ -56,8 +58,8 @@ type profileView struct {
 	mark func(*ccprofile.Spread)
 }
 
-func newProfileView(path string, link rangeLink) *profileView {
-	v := &profileView{path: path, link: link, sortCol: 3, desc: true}
+func newProfileView(pass func(context.Context) ingest.Pass, link rangeLink) *profileView {
+	v := &profileView{pass: pass, link: link, sortCol: 3, desc: true}
 	v.status = widget.NewLabel("")
 	v.scope = widget.NewRadioGroup([]string{scopeRun, scopeSelection}, func(string) { v.load() })
 	v.scope.Horizontal = true
@@ -130,7 +132,7 @@ func (v *profileView) load() {
 	gen := v.gen
 	v.status.SetText("Profiling " + what + "…")
 	go func() {
-		p, err := ccprofile.File(context.Background(), v.path, opt)
+		p, err := ccprofile.Collect(v.pass(context.Background()), opt)
 		onUI(func() {
 			if gen != v.gen {
 				return
@@ -242,7 +244,7 @@ func (v *profileView) pick(cc *ccprofile.CostCentre) {
 	gen := v.gen
 	from, to := p.First, p.Last+1
 	go func() {
-		s, err := ccprofile.SpreadOf(context.Background(), v.path, cc.Label, cc.Module, from, to, spreadBins)
+		s, err := ccprofile.SpreadOf(v.pass(context.Background()), cc.Label, cc.Module, from, to, spreadBins)
 		onUI(func() {
 			if gen != v.gen || v.picked != cc {
 				return

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ccprofile"
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/spans"
 )
@@ -40,7 +41,8 @@ var spansColumns = []string{"Label", "Kind", "Count", "Total", "Mean", "p50", "p
 // duration histogram and its longest instances; selecting an instance
 // shows it on the timeline.
 type spansView struct {
-	path string
+	// pass reads the log again, in time order.
+	pass func(context.Context) ingest.Pass
 	link rangeLink
 	root fyne.CanvasObject
 
@@ -66,8 +68,8 @@ type spansView struct {
 	mark func(from, to uint64)
 }
 
-func newSpansView(path string, link rangeLink) *spansView {
-	v := &spansView{path: path, link: link, sortCol: 3, desc: true}
+func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spansView {
+	v := &spansView{pass: pass, link: link, sortCol: 3, desc: true}
 	v.status = widget.NewLabel("")
 	v.scope = widget.NewRadioGroup([]string{scopeRun, scopeSelection}, func(string) { v.load() })
 	v.scope.Horizontal = true
@@ -164,7 +166,7 @@ func (v *spansView) load() {
 	gen := v.gen
 	v.status.SetText("Measuring " + what + "…")
 	go func() {
-		r, err := spans.File(context.Background(), v.path, opt)
+		r, err := spans.Collect(v.pass(context.Background()), opt)
 		onUI(func() {
 			if gen != v.gen {
 				return
@@ -348,8 +350,8 @@ func (v *spansView) drawHistogram(w, h int, scale float64) (*image.RGBA, error) 
 func (v *eventlogView) addAnalysisTabs() {
 	c := v.canvas
 	link := rangeLink{selection: c.Selection, show: c.showRange}
-	sv := newSpansView(v.log.Path, link)
-	pv := newProfileView(v.log.Path, link)
+	sv := newSpansView(v.log.Log.Pass, link)
+	pv := newProfileView(v.log.Log.Pass, link)
 	sm, pm := &marker{c: c}, &marker{c: c} // app/analysismarks.go
 	sv.mark = func(from, to uint64) { sm.show(rangeMark(from, to)) }
 	pv.mark = func(s *ccprofile.Spread) { pm.show(sampleMarks(s)) }

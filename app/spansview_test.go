@@ -1,12 +1,14 @@
 package app
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -63,7 +65,7 @@ func TestSpansViewTableHistogramAndInstances(t *testing.T) {
 	a := test.NewApp()
 	defer a.Quit()
 	fl := &fakeLink{}
-	v := newSpansView(spanworkLog, fl.link())
+	v := newSpansView(filePass(spanworkLog), fl.link())
 	loaded := make(chan struct{}, 4)
 	v.onLoad = func() { loaded <- struct{}{} }
 	w := a.NewWindow("spans")
@@ -130,7 +132,7 @@ func TestProfileViewFlameTableAndSpread(t *testing.T) {
 	a := test.NewApp()
 	defer a.Quit()
 	fl := &fakeLink{}
-	v := newProfileView(profworkLog, fl.link())
+	v := newProfileView(filePass(profworkLog), fl.link())
 	loaded := make(chan struct{}, 4)
 	v.onLoad = func() { loaded <- struct{}{} }
 	w := a.NewWindow("profile")
@@ -290,4 +292,9 @@ func ui(f func()) {
 	uiMu.Lock()
 	defer uiMu.Unlock()
 	f()
+}
+
+// filePass reads the eventlog at path as a tab reads its window's log.
+func filePass(path string) func(context.Context) ingest.Pass {
+	return func(ctx context.Context) ingest.Pass { return ingest.FilePass(ctx, path) }
 }

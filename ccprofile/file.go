@@ -8,42 +8,34 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 )
 
-// File profiles the eventlog at path (see Read).
+// File profiles the eventlog at path (see Collect).
 func File(ctx context.Context, path string, opt Options) (*Profile, error) {
-	c := NewCollector(opt)
-	st, err := ingest.EachFile(ctx, path, ingest.MergeOptions{Sorted: true}, collect(c))
-	if err != nil {
-		return nil, fmt.Errorf("profiling: %w", err)
-	}
-	return profile(c, st), nil
+	return Collect(ingest.FilePass(ctx, path), opt)
 }
 
-// Read profiles the eventlog in r (size bytes), streaming its events in time
-// order: its memory follows the number of cost-centre stacks, not the log's
-// size. A truncated or corrupt log is profiled up to the damage
-// (Profile.Status says where); an error means the log could not be read at
-// all, or ctx was cancelled. A log without time profile samples gives a
-// profile of 0 samples.
+// Read profiles the eventlog in r (size bytes) (see Collect).
 func Read(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Profile, error) {
-	c := NewCollector(opt)
-	st, err := ingest.Each(ctx, r, size, ingest.MergeOptions{Sorted: true}, collect(c))
-	if err != nil {
-		return nil, fmt.Errorf("profiling: %w", err)
-	}
-	return profile(c, st), nil
+	return Collect(func(fn func(*ingest.Event) bool) (ingest.Status, error) {
+		return ingest.Each(ctx, r, size, ingest.MergeOptions{Sorted: true}, fn)
+	}, opt)
 }
 
-// collect feeds c each event, until c needs no more.
-func collect(c *Collector) func(*ingest.Event) bool {
-	return func(ev *ingest.Event) bool {
+// Collect profiles the events pass hands out in time order: its memory
+// follows the number of cost-centre stacks, not the log's size. A
+// truncated or corrupt log is profiled up to the damage (Profile.Status
+// says where); an error means the log could not be read at all, or the
+// pass was cancelled. A log without time profile samples gives a profile
+// of 0 samples.
+func Collect(pass ingest.Pass, opt Options) (*Profile, error) {
+	c := NewCollector(opt)
+	st, err := pass(func(ev *ingest.Event) bool {
 		c.Add(ev)
 		return !c.Done()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("profiling: %w", err)
 	}
-}
-
-// profile is c's profile of a log that ended as st says.
-func profile(c *Collector, st ingest.Status) *Profile {
 	p := c.Profile()
 	p.Status = st
-	return p
+	return p, nil
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
 )
 
 // profwork is a GHC 9.0.2 log of testdata/ProfWork.hs, and profwork.prof
@@ -223,7 +225,7 @@ func TestSpreadOf(t *testing.T) {
 	// order along the run, and every one is counted.
 	var centre [3]float64
 	for k, name := range []string{"heavy", "light", "outer"} {
-		s, err := SpreadOf(context.Background(), profwork, name, "Main", p.First, p.Last+1, 50)
+		s, err := SpreadOf(ingest.FilePass(context.Background(), profwork), name, "Main", p.First, p.Last+1, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +242,7 @@ func TestSpreadOf(t *testing.T) {
 	if !(centre[0] < centre[1] && centre[1] < centre[2]) {
 		t.Errorf("centres of heavy, light, outer: %v", centre)
 	}
-	if _, err := SpreadOf(context.Background(), profwork, "heavy", "Main", 5, 5, 10); err == nil {
+	if _, err := SpreadOf(ingest.FilePass(context.Background(), profwork), "heavy", "Main", 5, 5, 10); err == nil {
 		t.Error("no error for an empty range")
 	}
 }

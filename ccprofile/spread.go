@@ -1,7 +1,6 @@
 package ccprofile
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -22,18 +21,17 @@ func (s *Spread) Bin(i int) (from, to uint64) {
 	return s.From + uint64(float64(i)*w), s.From + uint64(float64(i+1)*w)
 }
 
-// SpreadOf reads the eventlog at path again and counts the samples in
-// [from, to) with the cost centre labelled label in module anywhere on
-// their stack, in bins equal bins (the pick of a cost centre shown on a
-// time line).
-func SpreadOf(ctx context.Context, path, label, module string, from, to uint64, bins int) (*Spread, error) {
+// SpreadOf reads the log again (pass) and counts the samples in [from, to)
+// with the cost centre labelled label in module anywhere on their stack, in
+// bins equal bins (the pick of a cost centre shown on a time line).
+func SpreadOf(pass ingest.Pass, label, module string, from, to uint64, bins int) (*Spread, error) {
 	if bins <= 0 || to <= from {
 		return nil, fmt.Errorf("spread of %s.%s: empty range or no bins", module, label)
 	}
 	s := &Spread{From: from, To: to, Counts: make([]uint32, bins)}
 	ids := make(map[uint32]bool)
 	w := float64(to-from) / float64(bins)
-	_, err := ingest.EachFile(ctx, path, ingest.MergeOptions{Sorted: true}, func(ev *ingest.Event) bool {
+	_, err := pass(func(ev *ingest.Event) bool {
 		if ev.Time >= to {
 			return false
 		}

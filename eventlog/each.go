@@ -24,3 +24,11 @@ func (r *Log) Each(ctx context.Context, opt ingest.MergeOptions, fn func(*ingest
 	}
 	return st, nil
 }
+
+// Pass is a time-ordered pass over the log's events through its index (see
+// Each): what the app's analyses read an open log with.
+func (r *Log) Pass(ctx context.Context) ingest.Pass {
+	return func(fn func(*ingest.Event) bool) (ingest.Status, error) {
+		return r.Each(ctx, ingest.MergeOptions{Sorted: true}, fn)
+	}
+}

@@ -71,3 +71,16 @@ func EachFile(ctx context.Context, path string, opt MergeOptions, fn func(*Event
 	}
 	return s, nil
 }
+
+// Pass is one time-ordered pass over a log's events: it calls fn with each
+// until fn returns false or they end, and returns how the data section
+// ends, as Each does. FilePass makes one over a file; an open
+// eventlog.Log makes one over its file without indexing it again.
+type Pass func(fn func(*Event) bool) (Status, error)
+
+// FilePass is a time-ordered pass over the eventlog file at path.
+func FilePass(ctx context.Context, path string) Pass {
+	return func(fn func(*Event) bool) (Status, error) {
+		return EachFile(ctx, path, MergeOptions{Sorted: true}, fn)
+	}
+}

@@ -8,41 +8,33 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 )
 
-// File measures the spans of the eventlog at path (see Read).
+// File measures the spans of the eventlog at path (see Collect).
 func File(ctx context.Context, path string, opt Options) (*Report, error) {
-	c := NewCollector(opt)
-	st, err := ingest.EachFile(ctx, path, ingest.MergeOptions{Sorted: true}, collect(c))
-	if err != nil {
-		return nil, fmt.Errorf("measuring spans: %w", err)
-	}
-	return report(c, st), nil
+	return Collect(ingest.FilePass(ctx, path), opt)
 }
 
-// Read measures the spans of the eventlog in r (size bytes), streaming its
-// events in time order: its memory follows the number of labels and of
-// spans open at once, not the log's size. A truncated or corrupt log is
-// measured up to the damage (Report.Status says where); an error means the
-// log could not be read at all, or ctx was cancelled.
+// Read measures the spans of the eventlog in r (size bytes) (see Collect).
 func Read(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Report, error) {
-	c := NewCollector(opt)
-	st, err := ingest.Each(ctx, r, size, ingest.MergeOptions{Sorted: true}, collect(c))
-	if err != nil {
-		return nil, fmt.Errorf("measuring spans: %w", err)
-	}
-	return report(c, st), nil
+	return Collect(func(fn func(*ingest.Event) bool) (ingest.Status, error) {
+		return ingest.Each(ctx, r, size, ingest.MergeOptions{Sorted: true}, fn)
+	}, opt)
 }
 
-// collect feeds c each event, until c needs no more.
-func collect(c *Collector) func(*ingest.Event) bool {
-	return func(ev *ingest.Event) bool {
+// Collect measures the spans of the events pass hands out in time order:
+// its memory follows the number of labels and of spans open at once, not
+// the log's size. A truncated or corrupt log is measured up to the damage
+// (Report.Status says where); an error means the log could not be read at
+// all, or the pass was cancelled.
+func Collect(pass ingest.Pass, opt Options) (*Report, error) {
+	c := NewCollector(opt)
+	st, err := pass(func(ev *ingest.Event) bool {
 		c.Add(ev)
 		return !c.Done()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("measuring spans: %w", err)
 	}
-}
-
-// report is c's report of a log that ended as st says.
-func report(c *Collector, st ingest.Status) *Report {
 	rep := c.Report()
 	rep.Status = st
-	return rep
+	return rep, nil
 }
