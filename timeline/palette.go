@@ -120,32 +120,3 @@ func SparkColour(k SparkKind) color.RGBA {
 	return [NumSparkKinds]color.RGBA{ColourSparkCreated, ColourSparkDud, ColourSparkOverflow,
 		ColourSparkConvert, ColourSparkStolen, ColourSparkFizzled, ColourSparkGCd}[k%NumSparkKinds]
 }
-
-// BlockedReason returns a short name for why a thread blocked.
-func BlockedReason(st ingest.StopStatus) string {
-	switch st {
-	case ingest.StopBlockedMVar:
-		return "MVar"
-	case ingest.StopBlockedMVarRead:
-		return "MVar read"
-	case ingest.StopBlockedBlackHole:
-		return "black hole"
-	case ingest.StopBlockedSTM:
-		return "STM"
-	case ingest.StopBlockedRead:
-		return "I/O read"
-	case ingest.StopBlockedWrite:
-		return "I/O write"
-	case ingest.StopBlockedDelay:
-		return "delay"
-	case ingest.StopForeignCall, ingest.StopBlockedCCall, ingest.StopBlockedCCallIntr:
-		return "foreign call"
-	case ingest.StopBlockedThrowTo:
-		return "throwTo"
-	case ingest.StopBlockedDoProc:
-		return "process"
-	case ingest.StopBlockedGA, ingest.StopBlockedGANoSend:
-		return "globalise"
-	}
-	return "blocked"
-}

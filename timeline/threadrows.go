@@ -5,7 +5,6 @@ import (
 	"image"
 	"math"
 	"sort"
-	"strings"
 )
 
 // ThreadOrder is how thread rows are sorted.
@@ -180,22 +179,4 @@ func HitThreadRows(m *Model, opt Options, rows []int, x, y float64) ThreadHit {
 	m.Threads[rows[row]].Track.fillHit(&hh)
 	return ThreadHit{Thread: rows[row], Time: hh.Time, Mark: hh.Span, SpanStart: hh.SpanStart, SpanEnd: hh.SpanEnd,
 		Marks: hh.Marks, Times: hh.Times}
-}
-
-// ThreadStateText describes a thread's mark: "running on HEC 1",
-// "blocked on MVar", "runnable".
-func ThreadStateText(mk Mark) string {
-	switch mk.State {
-	case StateRunning:
-		return "running on HEC " + uitoa(uint64(mk.Arg))
-	case StateBlocked:
-		s := "blocked on " + BlockedReason(mk.Stop())
-		if mk.Arg != 0 && strings.Contains(s, "black hole") {
-			s += " owned by thread " + uitoa(uint64(mk.Arg))
-		}
-		return s
-	case StateIdle:
-		return "not yet created"
-	}
-	return mk.State.String()
 }
