@@ -7,7 +7,8 @@ import (
 
 // Application metadata; FyneApp.toml at the repository root says the same.
 const (
-	// ID is the application id, under which Fyne keeps the preferences.
+	// ID is the application's id: the desktop entry's, and the one under
+	// which Fyne kept older versions' preferences (see LegacyDir).
 	ID = "io.github.hecscope"
 	// Name is the application's display name.
 	Name = "hecscope"
@@ -37,12 +38,21 @@ type App struct {
 	started bool
 }
 
-// New returns the application running on fa, which should have been made
-// with the ID above so that recent files persist.
+// New returns the application running on fa, remembering things between
+// runs in fa's preferences (Fyne's test app's, in the tests).
 func New(fa fyne.App) *App {
+	return NewWithSettings(fa, fa.Preferences())
+}
+
+// NewWithSettings returns the application running on fa, remembering
+// things between runs (recent files, window size, bookmarks) in s: the
+// desktop app passes a SettingsFile and makes fa without an ID, so that
+// Fyne keeps no preferences file of its own (see LegacyDir).
+func NewWithSettings(fa fyne.App, s Settings) *App {
 	fa.SetIcon(Icon)
-	a := &App{fa: fa, settings: fa.Preferences(), useNative: true}
-	a.recent = NewRecent(a.settings)
+	a := &App{fa: fa, useNative: true}
+	a.recent = NewRecent(s)
+	a.UseSettings(s)
 	fa.Lifecycle().SetOnStarted(a.startedRunning)
 	a.recent.OnChange(func() {
 		for _, w := range a.windows {

@@ -30,18 +30,17 @@ var (
 
 // libraryRoot returns where the app keeps saved profiles,
 // library.DefaultRoot ($XDG_DATA_HOME/hecscope/library), after moving there
-// the profiles older versions kept in the app's Fyne storage directory.
+// the profiles older versions kept in the app's Fyne storage directory
+// (LegacyDir).
 func (a *App) libraryRoot() (string, error) {
 	root, err := library.DefaultRoot()
 	if err != nil {
 		return "", err
 	}
-	if s := a.fa.Storage(); s != nil {
-		if u := s.RootURI(); u != nil && u.Scheme() == "file" && u.Path() != "" {
-			if old := filepath.Join(u.Path(), "library"); old != root {
-				if _, err := library.MoveEntries(old, root); err != nil {
-					return "", err
-				}
+	if dir := LegacyDir(); dir != "" {
+		if old := filepath.Join(dir, "library"); old != root {
+			if _, err := library.MoveEntries(old, root); err != nil {
+				return "", err
 			}
 		}
 	}

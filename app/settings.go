@@ -30,8 +30,14 @@ type Settings interface {
 // error: EOF" and starts without them.)
 type SettingsFile struct {
 	path string
-	old  fyne.Preferences
+	old  fallback
 	mu   sync.Mutex
+}
+
+// fallback is where a SettingsFile reads a key it does not hold.
+type fallback interface {
+	FloatWithFallback(key string, fallback float64) float64
+	StringList(key string) []string
 }
 
 // DefaultSettingsPath is $XDG_CONFIG_HOME/hecscope/settings.json, else
@@ -49,8 +55,12 @@ func DefaultSettingsPath() (string, error) {
 
 // OpenSettingsFile returns the settings kept at path. A key the file does
 // not hold is read from old, if not nil: the Fyne preferences older
-// versions kept settings in (they move to the file as they change).
-func OpenSettingsFile(path string, old fyne.Preferences) *SettingsFile {
+// versions kept settings in (see LegacyPreferences; they move to the file
+// as they change).
+func OpenSettingsFile(path string, old fallback) *SettingsFile {
+	if p, ok := old.(*LegacyPreferences); ok && p == nil {
+		old = nil // a nil *LegacyPreferences is no fallback
+	}
 	return &SettingsFile{path: path, old: old}
 }
 
@@ -188,4 +198,53 @@ func (a *App) UseSettings(s Settings) {
 	appSettingsMu.Lock()
 	appSettings = s
 	appSettingsMu.Unlock()
+}
+
+// MemorySettings are settings kept only while the app runs: for when there
+// is nowhere to keep them (no home or config directory).
+type MemorySettings struct {
+	mu   sync.Mutex
+	vals map[string]any
+}
+
+// NewMemorySettings returns empty MemorySettings.
+func NewMemorySettings() *MemorySettings { return &MemorySettings{vals: map[string]any{}} }
+
+// FloatWithFallback returns the number at key, or fallback.
+func (m *MemorySettings) FloatWithFallback(key string, fallback float64) float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if f, ok := m.vals[key].(float64); ok {
+		return f
+	}
+	return fallback
+}
+
+// SetFloat keeps value at key.
+func (m *MemorySettings) SetFloat(key string, value float64) {
+	m.mu.Lock()
+	m.vals[key] = value
+	m.mu.Unlock()
+}
+
+// StringList returns the list of strings at key (nil if none).
+func (m *MemorySettings) StringList(key string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l, _ := m.vals[key].([]string)
+	return append([]string(nil), l...)
+}
+
+// SetStringList keeps value at key.
+func (m *MemorySettings) SetStringList(key string, value []string) {
+	m.mu.Lock()
+	m.vals[key] = append([]string(nil), value...)
+	m.mu.Unlock()
+}
+
+// RemoveValue forgets key.
+func (m *MemorySettings) RemoveValue(key string) {
+	m.mu.Lock()
+	delete(m.vals, key)
+	m.mu.Unlock()
 }

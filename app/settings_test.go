@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -83,5 +84,42 @@ func TestSettingsFileReadsOldPreferences(t *testing.T) {
 	}
 	if got := s.StringList("recent"); got != nil {
 		t.Errorf("a removed key came back from the old preferences: %v", got)
+	}
+}
+
+// TestLegacyPreferencesFallback: settings older versions kept in Fyne's
+// preferences file are read through a SettingsFile until it holds its own,
+// and the old file is never written.
+func TestLegacyPreferencesFallback(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "preferences.json")
+	data := `{"recent.files":["/a.eventlog","/b.eventlog"],"window.width":1000}`
+	if err := os.WriteFile(old, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := OpenSettingsFile(filepath.Join(dir, "new", "settings.json"), ReadLegacyPreferences(dir))
+	if got := s.StringList("recent.files"); !slices.Equal(got, []string{"/a.eventlog", "/b.eventlog"}) {
+		t.Errorf("recent files from the old preferences = %q", got)
+	}
+	if got := s.FloatWithFallback("window.width", 1); got != 1000 {
+		t.Errorf("width from the old preferences = %v, want 1000", got)
+	}
+	s.SetStringList("recent.files", []string{"/c.eventlog"})
+	if got := s.StringList("recent.files"); !slices.Equal(got, []string{"/c.eventlog"}) {
+		t.Errorf("recent files after a change = %q", got)
+	}
+	if after, _ := os.ReadFile(old); string(after) != data {
+		t.Errorf("the old preferences file changed: %s", after)
+	}
+	// No old file, or an empty one (as Fyne leaves it mid-write): no fallback.
+	if p := ReadLegacyPreferences(t.TempDir()); p != nil {
+		t.Errorf("preferences read from an empty directory: %v", p)
+	}
+	if err := os.WriteFile(old, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s = OpenSettingsFile(filepath.Join(dir, "other.json"), ReadLegacyPreferences(dir))
+	if got := s.StringList("recent.files"); got != nil {
+		t.Errorf("recent files from an empty old file = %q", got)
 	}
 }

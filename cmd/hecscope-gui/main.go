@@ -139,15 +139,21 @@ func args0(args []string) string {
 	return args[0]
 }
 
+// newApp makes the desktop app. Fyne is given no app ID, so that it keeps
+// no preferences file (it rewrites that file in place whenever an app
+// exits, and another instance reading it meanwhile starts without its
+// settings); the app's settings live in a file of their own that several
+// instances can share (app.SettingsFile), taking over what older versions
+// kept in Fyne's preferences.
 func newApp() *app.App {
-	fyneapp.SetMetadata(fyne.AppMetadata{ID: app.ID, Name: app.Name, Version: app.Version, Build: 1, Icon: app.Icon})
-	fa := fyneapp.NewWithID(app.ID)
-	a := app.New(fa)
-	// Settings in a file of its own that several instances can share (see
-	// app.SettingsFile); what older versions kept in Fyne's preferences is
-	// still read from there.
+	fyneapp.SetMetadata(fyne.AppMetadata{Name: app.Name, Version: app.Version, Build: 1, Icon: app.Icon})
+	fa := fyneapp.NewWithID("")
+	var settings app.Settings
 	if path, err := app.DefaultSettingsPath(); err == nil {
-		a.UseSettings(app.OpenSettingsFile(path, fa.Preferences()))
+		settings = app.OpenSettingsFile(path, app.ReadLegacyPreferences(app.LegacyDir()))
+	} else {
+		fmt.Fprintf(os.Stderr, "hecscope: %v; settings will not be kept\n", err)
+		settings = app.NewMemorySettings()
 	}
-	return a
+	return app.NewWithSettings(fa, settings)
 }
