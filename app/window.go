@@ -127,16 +127,17 @@ func (w *Window) load(path string) {
 	w.cancel = cancel
 	w.releaseView()
 	w.path, w.view = path, nil
-	w.loading = newLoadingView(path)
-	w.win.SetTitle(filepath.Base(path) + " — " + Name)
-	w.setContent(w.loading.root)
-	if !w.unrecorded {
-		w.app.recent.Add(path)
-	}
-	w.setMenu()
-
 	current := func() bool { return w.gen == gen }
+	// Reading starts before the loading page is made (making it measures
+	// text, which costs a first window a tenth of a second of fonts), but
+	// what it reports waits for the page: progress until then is dropped.
+	pageMade := make(chan struct{})
 	report := func(p Progress) {
+		select {
+		case <-pageMade:
+		default:
+			return
+		}
 		onUI(func() {
 			if current() && w.loading != nil {
 				w.loading.update(p)
@@ -145,6 +146,7 @@ func (w *Window) load(path string) {
 	}
 	go func() {
 		makeView, release, err := loadView(ctx, path, report)
+		<-pageMade
 		onUI(func() {
 			if !current() {
 				if release != nil {
@@ -178,6 +180,14 @@ func (w *Window) load(path string) {
 			}
 		})
 	}()
+	w.loading = newLoadingView(path)
+	w.win.SetTitle(filepath.Base(path) + " — " + Name)
+	w.setContent(w.loading.root)
+	if !w.unrecorded {
+		w.app.recent.Add(path)
+	}
+	w.setMenu()
+	close(pageMade)
 }
 
 // loadView reads path, an eventlog or a textual heap profile, off Fyne's
