@@ -32,8 +32,9 @@ type watched struct {
 }
 
 // watch is a viewer as the app builds one: it reads url with a Source,
-// decodes with a Decoder into a timeline.Live, records to recPath, and takes
-// a snapshot after each read while the stream runs, until the stream ends
+// decodes with a Decoder into a timeline.Builder, records to recPath, and
+// takes a snapshot after each read while the stream runs (as eventlog's
+// follow publishes one per batch), until the stream ends
 // (a relay's cut mark and end marker end a cut one).
 func watch(t *testing.T, url, recPath string) watched {
 	t.Helper()
@@ -46,7 +47,7 @@ func watch(t *testing.T, url, recPath string) watched {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := timeline.NewLive()
+	b := timeline.NewBuilder()
 	var w watched
 	d := ingest.NewDecoder()
 	buf := make([]byte, 64<<10)
@@ -61,11 +62,13 @@ func watch(t *testing.T, url, recPath string) watched {
 		if len(batch) > 0 && w.firstAt.IsZero() {
 			w.firstAt = time.Now()
 		}
-		live.Add(batch)
+		for i := range batch {
+			b.Add(&batch[i])
+		}
 		w.events += int64(len(batch))
 		batch = batch[:0]
 		// What a viewer drawing now would see.
-		if n := live.Snapshot().Events; n > 0 && (len(w.growth) == 0 || n > w.growth[len(w.growth)-1]) {
+		if n := b.Snapshot().Events; n > 0 && (len(w.growth) == 0 || n > w.growth[len(w.growth)-1]) {
 			w.growth = append(w.growth, n)
 		}
 	}
@@ -87,7 +90,8 @@ func watch(t *testing.T, url, recPath string) watched {
 		t.Fatal(err)
 	}
 	w.status = rec.Status() // the recorder knows a relay's cut mark
-	w.model = live.Snapshot()
+	b.Finish()
+	w.model = b.Snapshot()
 	return w
 }
 

@@ -65,6 +65,14 @@ func (m *Model) ThreadIndex(id uint32) int {
 	return -1
 }
 
+// ThreadByID returns the thread with the given id, or nil.
+func (m *Model) ThreadByID(id uint32) *Thread {
+	if i := m.ThreadIndex(id); i >= 0 {
+		return &m.Threads[i]
+	}
+	return nil
+}
+
 // scanThread finds a thread by a linear search (models not made by
 // Snapshot).
 func (m *Model) scanThread(id uint32) int {

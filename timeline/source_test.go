@@ -20,3 +20,16 @@ func TestThreadIndex(t *testing.T) {
 		t.Fatal("Exact source does not serve its model")
 	}
 }
+
+// TestThreadByID finds every thread by its id and nothing for an unknown id.
+func TestThreadByID(t *testing.T) {
+	m, _ := build(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	for i := range m.Threads {
+		if got := m.ThreadByID(m.Threads[i].ID); got != &m.Threads[i] {
+			t.Fatalf("thread %d not found", m.Threads[i].ID)
+		}
+	}
+	if m.ThreadByID(1<<31) != nil {
+		t.Error("found a thread that does not exist")
+	}
+}
