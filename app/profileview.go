@@ -32,24 +32,20 @@ const spreadBins = 200
 // graph and shows where its samples fall in time; clicking that strip
 // shows the stretch on the timeline.
 type profileView struct {
+	*scopedLoad[*ccprofile.Profile]
 	// pass reads the log again, in time order.
 	pass func(context.Context) ingest.Pass
-	link rangeLink
 	root fyne.CanvasObject
 
-	scope  *widget.RadioGroup
-	status *widget.Label
-	flame  *flameWidget
-	table  *widget.Table
-	strip  *stripWidget
+	flame *flameWidget
+	table *widget.Table
+	strip *stripWidget
 
 	prof    *ccprofile.Profile
 	rows    []ccprofile.Row
 	sortCol int
 	desc    bool
 	picked  *ccprofile.CostCentre
-	gen     int
-	loaded  bool
 	onLoad  func() // tests: called after a profile is shown
 	// onSpread (tests) is called after a cost centre's samples are placed.
 	onSpread func()
@@ -59,12 +55,13 @@ type profileView struct {
 }
 
 func newProfileView(pass func(context.Context) ingest.Pass, link rangeLink) *profileView {
-	v := &profileView{pass: pass, link: link, sortCol: 3, desc: true}
-	v.status = widget.NewLabel("")
-	v.scope = widget.NewRadioGroup([]string{scopeRun, scopeSelection}, func(string) { v.load() })
-	v.scope.Horizontal = true
-	v.scope.Selected = scopeRun
-	refresh := widget.NewButton("Refresh", v.load)
+	v := &profileView{pass: pass, sortCol: 3, desc: true}
+	v.scopedLoad = newScopedLoad[*ccprofile.Profile](link, "Profiling", "Cannot profile")
+	v.selected = rangeText
+	v.collect = func(from, to uint64) (*ccprofile.Profile, error) {
+		return ccprofile.Collect(v.pass(context.Background()), ccprofile.Options{From: from, To: to})
+	}
+	v.scopedLoad.show = v.show
 	v.flame = newFlameWidget(v)
 	v.strip = newStripWidget(v)
 	v.table = widget.NewTable(
@@ -99,51 +96,8 @@ func newProfileView(pass func(context.Context) ingest.Pass, link rangeLink) *pro
 	lower := container.NewBorder(v.strip, nil, nil, nil, v.table)
 	split := container.NewVSplit(v.flame, lower)
 	split.Offset = 0.55
-	v.status.Truncation = fyne.TextTruncateEllipsis
-	bar := container.NewBorder(nil, nil, container.NewHBox(v.scope, refresh), nil, v.status)
-	v.root = container.NewBorder(bar, nil, nil, nil, split)
+	v.root = container.NewBorder(v.bar, nil, nil, nil, split)
 	return v
-}
-
-// ensureLoaded builds the profile the first time the tab is shown.
-func (v *profileView) ensureLoaded() {
-	if !v.loaded {
-		_, _, has := v.link.selection()
-		followSelection(v.scope, false, has)
-		v.load()
-	}
-}
-
-// load builds the profile of the scope in the background.
-func (v *profileView) load() {
-	v.loaded = true
-	opt := ccprofile.Options{}
-	what := "the whole run"
-	if v.scope.Selected == scopeSelection {
-		from, to, ok := v.link.selection()
-		if !ok || to <= from {
-			v.status.SetText("No selection: drag across the timeline to select a range.")
-			return
-		}
-		opt.From, opt.To = from, to
-		what = paint.Duration(from) + " – " + paint.Duration(to)
-	}
-	v.gen++
-	gen := v.gen
-	v.status.SetText("Profiling " + what + "…")
-	go func() {
-		p, err := ccprofile.Collect(v.pass(context.Background()), opt)
-		onUI(func() {
-			if gen != v.gen {
-				return
-			}
-			if err != nil {
-				v.status.SetText(fmt.Sprintf("Cannot profile: %v", err))
-				return
-			}
-			v.show(p, what)
-		})
-	}()
 }
 
 // show puts a profile in the flame graph and table.
@@ -429,11 +383,3 @@ func (s *stripWidget) Tapped(ev *fyne.PointEvent) {
 
 // Refresh redraws the strip.
 func (s *stripWidget) Refresh() { s.raster.Refresh() }
-
-// selectionChanged follows a new selection on the canvas (has: whether
-// there is one now).
-func (v *profileView) selectionChanged(has bool) {
-	if followSelection(v.scope, v.loaded, has) {
-		v.load()
-	}
-}

@@ -41,17 +41,15 @@ var spansColumns = []string{"Label", "Kind", "Count", "Total", "Mean", "p50", "p
 // duration histogram and its longest instances; selecting an instance
 // shows it on the timeline.
 type spansView struct {
+	*scopedLoad[*spans.Report]
 	// pass reads the log again, in time order.
 	pass func(context.Context) ingest.Pass
-	link rangeLink
 	root fyne.CanvasObject
 
-	scope  *widget.RadioGroup
-	status *widget.Label
-	table  *widget.Table
-	hist   *picture
-	list   *widget.List
-	title  *widget.Label
+	table *widget.Table
+	hist  *picture
+	list  *widget.List
+	title *widget.Label
 
 	report  *spans.Report
 	rows    []*spans.Label // the report's labels in table order
@@ -60,21 +58,20 @@ type spansView struct {
 	label   *spans.Label     // the label selected
 	longest []spans.Instance // its instances listed
 	markDur uint64           // the duration of the instance picked
-	gen     int              // counts loads, so that a stale one is dropped
-	loaded  bool
-	onLoad  func() // tests: called after a report is shown
+	onLoad  func()           // tests: called after a report is shown
 	// mark (if set) marks the instance picked on the timeline; to ≤ from
 	// clears it.
 	mark func(from, to uint64)
 }
 
 func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spansView {
-	v := &spansView{pass: pass, link: link, sortCol: 3, desc: true}
-	v.status = widget.NewLabel("")
-	v.scope = widget.NewRadioGroup([]string{scopeRun, scopeSelection}, func(string) { v.load() })
-	v.scope.Horizontal = true
-	v.scope.Selected = scopeRun
-	refresh := widget.NewButton("Refresh", v.load)
+	v := &spansView{pass: pass, sortCol: 3, desc: true}
+	v.scopedLoad = newScopedLoad[*spans.Report](link, "Measuring", "Cannot measure spans")
+	v.selected = func(from, to uint64) string { return "spans starting in " + rangeText(from, to) }
+	v.collect = func(from, to uint64) (*spans.Report, error) {
+		return spans.Collect(v.pass(context.Background()), spans.Options{From: from, To: to})
+	}
+	v.scopedLoad.show = v.show
 	v.table = widget.NewTable(
 		func() (int, int) { return len(v.rows), len(spansColumns) },
 		func() fyne.CanvasObject { return widget.NewLabel("00000 ms 000") },
@@ -132,52 +129,9 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 		container.NewHSplit(v.hist.raster, v.list))
 	split := container.NewVSplit(v.table, detail)
 	split.Offset = 0.55
-	v.status.Truncation = fyne.TextTruncateEllipsis
 	v.title.Truncation = fyne.TextTruncateEllipsis
-	bar := container.NewBorder(nil, nil, container.NewHBox(v.scope, refresh), nil, v.status)
-	v.root = container.NewBorder(bar, nil, nil, nil, split)
+	v.root = container.NewBorder(v.bar, nil, nil, nil, split)
 	return v
-}
-
-// ensureLoaded measures the spans the first time the tab is shown.
-func (v *spansView) ensureLoaded() {
-	if !v.loaded {
-		_, _, has := v.link.selection()
-		followSelection(v.scope, false, has)
-		v.load()
-	}
-}
-
-// load measures the spans of the scope in the background.
-func (v *spansView) load() {
-	v.loaded = true
-	opt := spans.Options{}
-	what := "the whole run"
-	if v.scope.Selected == scopeSelection {
-		from, to, ok := v.link.selection()
-		if !ok || to <= from {
-			v.status.SetText("No selection: drag across the timeline to select a range.")
-			return
-		}
-		opt.From, opt.To = from, to
-		what = "spans starting in " + paint.Duration(from) + " – " + paint.Duration(to)
-	}
-	v.gen++
-	gen := v.gen
-	v.status.SetText("Measuring " + what + "…")
-	go func() {
-		r, err := spans.Collect(v.pass(context.Background()), opt)
-		onUI(func() {
-			if gen != v.gen {
-				return
-			}
-			if err != nil {
-				v.status.SetText(fmt.Sprintf("Cannot measure spans: %v", err))
-				return
-			}
-			v.show(r, what)
-		})
-	}()
 }
 
 // show puts a report in the table.
@@ -384,28 +338,4 @@ func (v *eventlogView) addAnalysisTabs() {
 		}
 	}
 	v.spans, v.profile = sv, pv
-}
-
-// followSelection sets scope to the selection if there is one, else to
-// the whole run, and reports whether the tab should measure again: it has
-// been shown, and the scope is (still) the selection.
-func followSelection(scope *widget.RadioGroup, loaded, has bool) bool {
-	want := scopeRun
-	if has {
-		want = scopeSelection
-	}
-	if scope.Selected == want {
-		return loaded && has
-	}
-	scope.Selected = want
-	scope.Refresh()
-	return loaded
-}
-
-// selectionChanged follows a new selection on the canvas (has: whether
-// there is one now).
-func (v *spansView) selectionChanged(has bool) {
-	if followSelection(v.scope, v.loaded, has) {
-		v.load()
-	}
 }
