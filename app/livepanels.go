@@ -1,8 +1,6 @@
 package app
 
 import (
-	"fmt"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -121,29 +119,12 @@ func (v *liveView) showSelection() {
 	if ev == nil || ev.Model == nil || v.canvas == nil {
 		return
 	}
-	m := ev.Model
-	from, to, ok := v.canvas.Selection()
-	title := "Run so far"
-	if !ok {
-		from, to = 0, m.End
-	} else {
-		title = "Selection"
-	}
-	title = fmt.Sprintf("%s: %s – %s (%s)", title, timeline.FormatDuration(from), timeline.FormatDuration(to), timeline.FormatDuration(to-from))
-	summary := container.NewVBox()
-	v.selection.Objects = []fyne.CanvasObject{
-		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		grid(rangeRows(m, from, to)),
-		userSpanPanel(m, from, to),
-		summary,
-	}
-	v.selection.Refresh()
+	from, to, sel := v.canvas.Selection()
+	summary, pending := fillSelection(v.selection, ev, from, to, sel, "Run so far", "the recording")
 	v.selGen++
-	if !ok || ev.Path == "" {
-		summary.Add(rangeSummary(ev, &ev.Summary))
+	if !pending {
 		return
 	}
-	summary.Add(widget.NewLabel("Summarising the selection (reading the recording again)…"))
 	gen := v.selGen
 	v.bgMu.Lock()
 	defer v.bgMu.Unlock()
@@ -153,19 +134,14 @@ func (v *liveView) showSelection() {
 	v.bg.Add(1)
 	go func() {
 		defer v.bg.Done()
-		s, err := summarizeFileRange(ev.Path, from, to)
+		put := selectionSummary(ev, from, to, summary)
 		onUI(func() {
 			v.mu.Lock()
 			defer v.mu.Unlock()
 			if gen != v.selGen || v.stopped() {
 				return // a newer selection replaced this one, or the window closed
 			}
-			if err != nil {
-				summary.Objects = []fyne.CanvasObject{widget.NewLabel("No summary of the selection: " + err.Error())}
-			} else {
-				summary.Objects = []fyne.CanvasObject{rangeSummary(ev, &s)}
-			}
-			summary.Refresh()
+			put()
 		})
 	}()
 }

@@ -65,47 +65,69 @@ func readoutStep(span uint64) uint64 {
 // showSelection fills the Selection tab with the time each HEC spent in
 // each state during the selection, or during the whole run without one.
 func (v *eventlogView) showSelection() {
-	m := v.log.Model
-	from, to, ok := v.canvas.Selection()
-	title := "Whole run"
-	if !ok {
-		from, to = 0, m.End
-	} else {
-		title = "Selection"
-	}
-	title = fmt.Sprintf("%s: %s – %s (%s)", title, timeline.FormatDuration(from), timeline.FormatDuration(to), timeline.FormatDuration(to-from))
-	summary := container.NewVBox()
-	v.selection.Objects = []fyne.CanvasObject{
-		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		grid(rangeRows(m, from, to)),
-		userSpanPanel(m, from, to),
-		summary,
-	}
-	v.selection.Refresh()
+	from, to, sel := v.canvas.Selection()
+	summary, pending := fillSelection(v.selection, v.log, from, to, sel, "Whole run", "the file")
 	v.selGen++
-	if !ok {
-		summary.Add(rangeSummary(v.log, &v.log.Summary))
+	if !pending {
 		return
 	}
-	summary.Add(widget.NewLabel("Summarising the selection (reading the file again)…"))
 	gen, ev := v.selGen, v.log
 	go func() {
-		s, err := summarizeFileRange(ev.Path, from, to)
+		put := selectionSummary(ev, from, to, summary)
 		onUI(func() {
 			if gen != v.selGen {
 				return // a newer selection replaced this one
 			}
-			if err != nil {
-				summary.Objects = []fyne.CanvasObject{widget.NewLabel("No summary of the selection: " + err.Error())}
-			} else {
-				summary.Objects = []fyne.CanvasObject{rangeSummary(ev, &s)}
-			}
-			summary.Refresh()
+			put()
 			if v.onSelSummary != nil {
 				v.onSelSummary()
 			}
 		})
 	}()
+}
+
+// fillSelection sets box, a Selection tab's content, to what ev shows of
+// the selection [from, to] (sel: whether there is one; without one, of
+// everything ev holds, titled whole): the time per HEC and state, the user
+// spans, and the run's figures. It returns the box the figures go in, and
+// whether they are still to be read again from ev's file (named source in
+// the note shown meanwhile; see selectionSummary).
+func fillSelection(box *fyne.Container, ev *Eventlog, from, to uint64, sel bool, whole, source string) (summary *fyne.Container, pending bool) {
+	m := ev.Model
+	title := "Selection"
+	if !sel {
+		from, to, title = 0, m.End, whole
+	}
+	title = fmt.Sprintf("%s: %s – %s (%s)", title, timeline.FormatDuration(from), timeline.FormatDuration(to), timeline.FormatDuration(to-from))
+	summary = container.NewVBox()
+	box.Objects = []fyne.CanvasObject{
+		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		grid(rangeRows(m, from, to)),
+		userSpanPanel(m, from, to),
+		summary,
+	}
+	box.Refresh()
+	if !sel || ev.Path == "" {
+		summary.Add(rangeSummary(ev, &ev.Summary))
+		return summary, false
+	}
+	summary.Add(widget.NewLabel("Summarising the selection (reading " + source + " again)…"))
+	return summary, true
+}
+
+// selectionSummary reads the selection [from, to] of ev's file again (in
+// the background) and returns what puts its figures into summary, to be
+// called on the UI goroutine.
+func selectionSummary(ev *Eventlog, from, to uint64, summary *fyne.Container) func() {
+	s, err := summarizeFileRange(ev.Path, from, to)
+	return func() {
+		if err != nil {
+			summary.Objects = []fyne.CanvasObject{widget.NewLabel("No summary of the selection: " + err.Error())}
+		} else {
+			summary.Objects = []fyne.CanvasObject{rangeSummary(ev, &s)}
+		}
+		summary.Refresh()
+	}
 }
 
 // summarizeFileRange reads the eventlog at path again and summarises the
