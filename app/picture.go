@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // minRasterPixels is the smallest picture the renderers draw.
@@ -93,14 +94,17 @@ func (p *picture) export(scale float32) image.Image {
 	return img
 }
 
-// timelineRender draws the whole run of m, or returns nil if m has no timed
-// events.
+// timelineRender draws the whole run of m as the track canvas does, or
+// returns nil if m has no timed events.
 func timelineRender(m *timeline.Model) renderFunc {
 	if m == nil || m.End == 0 {
 		return nil
 	}
 	return func(w, h int, scale float64) (*image.RGBA, error) {
-		return timeline.Render(m, timeline.Options{Width: w, Height: h, Scale: scale, Dark: darkTheme()})
+		v := tracks.New(timeline.Exact(m))
+		v.SetSize(w, h, scale)
+		v.SetDark(darkTheme())
+		return v.Render(), nil
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // refreshEvery is how often the benchmarks take a snapshot, as the live
@@ -154,9 +155,9 @@ func BenchmarkLatency(b *testing.B) {
 			if m.End == 0 {
 				continue
 			}
-			if _, err := timeline.Render(m, timeline.Options{Width: 1600, Height: 600}); err != nil {
-				b.Fatal(err)
-			}
+			v := tracks.New(timeline.Exact(m))
+			v.SetSize(1600, 600, 1)
+			v.Render()
 			draws = append(draws, drawn{time.Now(), m.Events})
 		}
 		tick.Stop()

@@ -70,12 +70,14 @@
 //
 // The builder only ever appends to storage a snapshot can see, or copies it
 // first (the marks of a thread that receive an out-of-order insertion after a
-// snapshot). Live wraps a Builder with a lock so that one goroutine adds
-// events while others take snapshots and read them without locks.
+// snapshot). So one goroutine can add events and publish snapshots (as
+// eventlog's follow does, through an atomic pointer) while others read the
+// snapshots published without locks.
 //
 // # Rendering
 //
-// Render and RenderInto draw the views "timeline" (activity profile and one
+// RenderPanel draws, for the side-by-side pictures of compare (every other
+// picture is drawn by package tracks), the views "timeline" (activity profile and one
 // row per HEC: running green, GC orange, GC waiting beige, as ThreadScope
 // colours them, with thread ids on spans wide enough and instant events as
 // ticks when few enough to tell apart), "threads" (one row per thread alive

@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/fogleman/gg"
@@ -19,25 +18,6 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// Options says what to render.
-type Options struct {
-	// View is one of Views(); "" means "timeline".
-	View string
-	// Alive, for the "threads" view of a model that holds only the threads
-	// it draws, is how many threads are alive in the range in the whole
-	// run (0: count the model's).
-	Alive int
-	// From and To bound the time range in ns; To = 0 means the end of the run.
-	From, To uint64
-	// Width and Height are the image size in device pixels.
-	Width, Height int
-	// Scale is the device pixel ratio: text and row heights grow with it
-	// (0 means 1).
-	Scale float64
-	// Dark draws for dark surroundings (the Dark palette).
-	Dark bool
-}
-
 // viewFuncs maps view names to what draws them.
 var viewFuncs = map[string]func(*renderer){
 	"timeline": (*renderer).drawTimeline,
@@ -46,7 +26,7 @@ var viewFuncs = map[string]func(*renderer){
 	"sparks":   (*renderer).drawSparks,
 }
 
-// Views returns the names of the views Render draws, sorted.
+// Views returns the names of the views RenderPanel draws, sorted.
 func Views() []string {
 	var v []string
 	for k := range viewFuncs {
@@ -54,72 +34,6 @@ func Views() []string {
 	}
 	sort.Strings(v)
 	return v
-}
-
-// Render draws a view of the model into a new image.
-func Render(m *Model, opt Options) (*image.RGBA, error) {
-	if err := checkSize("rendering", opt); err != nil {
-		return nil, err
-	}
-	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
-	if err := RenderInto(img, m, opt); err != nil {
-		return nil, err
-	}
-	return img, nil
-}
-
-// checkSize rejects image sizes a frame is never drawn at.
-func checkSize(what string, opt Options) error {
-	if opt.Width < 64 || opt.Height < 64 || opt.Width > 1<<14 || opt.Height > 1<<14 {
-		return fmt.Errorf("%s: image size %dx%d out of range (64..16384)", what, opt.Width, opt.Height)
-	}
-	return nil
-}
-
-// newFrame checks opt and returns a blank image of its size with a
-// renderer over opt's time range (To = 0: the end of the run), for the
-// row renderers outside RenderInto.
-func newFrame(what string, m *Model, opt Options) (*image.RGBA, *renderer, error) {
-	if err := checkSize(what, opt); err != nil {
-		return nil, nil, err
-	}
-	to := opt.To
-	if to == 0 {
-		to = m.End
-	}
-	if to <= opt.From {
-		return nil, nil, fmt.Errorf("%s: empty time range [%d, %d]", what, opt.From, to)
-	}
-	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
-	r := newRenderer(img, m, opt.From, to, opt.Scale, PaletteFor(opt.Dark))
-	r.alive = opt.Alive
-	r.fill(0, 0, r.w, r.h, r.pal.Background)
-	return img, r, nil
-}
-
-// RenderInto draws a view of the model into img, whatever its size (Width and
-// Height of opt are ignored).
-func RenderInto(img *image.RGBA, m *Model, opt Options) error {
-	view := opt.View
-	if view == "" {
-		view = "timeline"
-	}
-	draw, ok := viewFuncs[view]
-	if !ok {
-		return fmt.Errorf("rendering: unknown view %q (views: %s)", view, strings.Join(Views(), ", "))
-	}
-	to := opt.To
-	if to == 0 {
-		to = m.End
-	}
-	if to <= opt.From {
-		return fmt.Errorf("rendering: empty time range [%d, %d]", opt.From, to)
-	}
-	r := newRenderer(img, m, opt.From, to, opt.Scale, PaletteFor(opt.Dark))
-	r.alive = opt.Alive
-	r.fill(0, 0, r.w, r.h, r.pal.Background)
-	draw(r)
-	return nil
 }
 
 var (
@@ -150,7 +64,6 @@ func face(size float64) font.Face {
 
 // renderer holds one frame's drawing state.
 type renderer struct {
-	alive  int // Options.Alive
 	img    *image.RGBA
 	dc     *gg.Context
 	face   font.Face

@@ -32,13 +32,25 @@ func colourAt(img *image.RGBA, x, y int) color.RGBA {
 	return img.RGBAAt(x, y)
 }
 
+// renderView draws a view of m over [from, to) (to 0: the end of the run)
+// in a w×h picture at scale s in the light palette, through RenderPanel
+// with the axis a lone panel has: the plot right of the gutter.
+func renderView(m *Model, view string, from, to uint64, w, h int, s float64) (*image.RGBA, error) {
+	if to == 0 {
+		to = m.End
+	}
+	gutter := min(int(110*s), w/4)
+	ax := NewAxis(from, to, float64(gutter), float64(max(w-gutter-int(8*s), 1)))
+	return RenderPanel(m, view, w, h, s, ax, Light)
+}
+
 // TestRenderTimelineShapes checks the pixels of HEC rows where the spans are.
 func TestRenderTimelineShapes(t *testing.T) {
 	m := synthetic()
 	if m.End != 1000 {
 		t.Fatalf("end %d", m.End)
 	}
-	img, err := Render(m, Options{View: "timeline", Width: 800, Height: 400})
+	img, err := renderView(m, "timeline", 0, 0, 800, 400, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +91,7 @@ func TestRenderTimelineShapes(t *testing.T) {
 
 func TestRenderThreadsAndErrors(t *testing.T) {
 	m := synthetic()
-	img, err := Render(m, Options{View: "threads", Width: 600, Height: 300})
+	img, err := renderView(m, "threads", 0, 0, 600, 300, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,18 +104,16 @@ func TestRenderThreadsAndErrors(t *testing.T) {
 	if c := colourAt(img, int(r.ax.X(750)), y); c != BlockedColour(ingest.StopBlockedMVar) {
 		t.Errorf("thread 1 at 750 ns: %v, want blocked on MVar", c)
 	}
-	for _, o := range []Options{{View: "nope", Width: 100, Height: 100}, {Width: 10, Height: 100}, {From: 2000, To: 1000, Width: 100, Height: 100}} {
-		if _, err := Render(m, o); err == nil {
-			t.Errorf("Render(%+v) did not fail", o)
-		}
+	if _, err := renderView(m, "nope", 0, 0, 100, 100, 1); err == nil {
+		t.Error("an unknown view drew")
 	}
 	for _, v := range Views() {
-		if _, err := Render(m, Options{View: v, Width: 300, Height: 200, Scale: 2}); err != nil {
+		if _, err := renderView(m, v, 0, 0, 300, 200, 2); err != nil {
 			t.Errorf("view %s: %v", v, err)
 		}
 	}
 	// An empty model renders without panicking.
-	if _, err := Render(NewBuilder().Snapshot(), Options{Width: 200, Height: 100, To: 10}); err != nil {
+	if _, err := renderView(NewBuilder().Snapshot(), "timeline", 0, 10, 200, 100, 1); err != nil {
 		t.Errorf("empty model: %v", err)
 	}
 }
@@ -116,7 +126,7 @@ func TestRenderCorpus(t *testing.T) {
 			continue
 		}
 		for _, v := range Views() {
-			if _, err := Render(m, Options{View: v, Width: 640, Height: 360}); err != nil {
+			if _, err := renderView(m, v, 0, 0, 640, 360, 1); err != nil {
 				t.Errorf("%s %s: %v", path, v, err)
 			}
 		}
@@ -126,10 +136,9 @@ func TestRenderCorpus(t *testing.T) {
 func benchFrame(b *testing.B, view string, window func(m *Model) (uint64, uint64)) {
 	m := loadBig(b)
 	from, to := window(m)
-	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := RenderInto(img, m, Options{View: view, From: from, To: to}); err != nil {
+		if _, err := renderView(m, view, from, to, 1920, 1080, 1); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -149,7 +158,7 @@ func BenchmarkFrameSparksWhole(b *testing.B)   { benchFrame(b, "sparks", whole) 
 func TestTimelineShowsEveryHEC(t *testing.T) {
 	m := synthetic()
 	for h := 150; h <= 1100; h += 7 {
-		img, err := Render(m, Options{View: "timeline", Width: 600, Height: h})
+		img, err := renderView(m, "timeline", 0, 0, 600, h, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,7 +50,7 @@ func (r *renderer) drawThreadRows(rows []int) {
 		r.rowLabel(r.fit(name, float64(r.gutter)-10*r.s), y, y+rowH)
 		y += rowH
 	}
-	if total := max(len(rows), r.alive); total > fit {
+	if total := len(rows); total > fit {
 		r.text(fmt.Sprintf("%d of %d threads shown", min(fit, len(rows)), total), float64(r.w)-6*r.s, float64(r.bottom)+10*r.s, 1, 0.35, r.pal.Text)
 	}
 	r.key = append(r.key, keyItem{ColourRunning, "running"}, keyItem{ColourRunnable, "runnable"},

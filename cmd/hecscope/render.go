@@ -13,9 +13,11 @@ import (
 	"strings"
 
 	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // renderOptions are the flags of `hecscope render` after parsing.
@@ -38,9 +40,21 @@ type renderView func(path string, o renderOptions) (*image.RGBA, error)
 var renderViews = map[string]renderView{}
 
 func init() {
-	for _, v := range timeline.Views() {
-		renderViews[v] = renderTimelineView
+	for v := range viewGroups {
+		renderViews[v] = renderTracksView
 	}
+}
+
+// viewGroups are, for each view drawn as the app's track canvas draws the
+// run, the groups of tracks it shows expanded; the others show their
+// titles only (a group the run has nothing for is not shown).
+var viewGroups = map[string][]tracks.Group{
+	// What a window shows at first, threads left out (a big run has
+	// hundreds of thousands: see "threads").
+	"timeline": {tracks.GroupActivity, tracks.GroupHECs, tracks.GroupGC, tracks.GroupHeap, tracks.GroupSparks, tracks.GroupUser},
+	"activity": {tracks.GroupActivity},
+	"sparks":   {tracks.GroupSparks},
+	"threads":  {tracks.GroupThreads},
 }
 
 // viewNames returns the --view names, sorted.
@@ -55,6 +69,9 @@ func viewNames() []string {
 
 // runRender implements `hecscope render FILE -o out.png [--view V] [--from T]
 // [--to T] [--width W] [--height H] [--scale S]`: a headless PNG of a view.
+// The timeline, activity, sparks and threads views are the app's track
+// canvas (tracks.View) with that view's groups of tracks expanded; heap is
+// the heap chart, flame the cost-centre flame graph.
 func runRender(args []string) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -157,44 +174,54 @@ func writePNG(path string, img image.Image) error {
 	return nil
 }
 
+// loadedRun is what a view of the tracks is drawn from.
+type loadedRun struct {
+	model   *timeline.Model
+	heap    *heapview.Heap    // nil if not loaded
+	profile *heapview.Profile // nil if none
+}
+
 // loadTimeline loads the eventlog at path for drawing [o.from, o.to] of
 // view o.view: the run's overview, or, for a range too narrow for it, that
-// range decoded from the file. A truncated log gives the model of what is
+// range decoded from the file, with the heap if the view shows it. A truncated log gives the model of what is
 // there (with a notice); a corrupt one is an error.
-func loadTimeline(path string, o renderOptions) (m *timeline.Model, nalive int, err error) {
-	opt := eventlog.Options{NoSummary: true, NoHeap: true, NoEventList: true}
+func loadTimeline(path string, o renderOptions) (run loadedRun, err error) {
+	opt := eventlog.Options{NoSummary: true, NoEventList: true}
 	switch o.view {
-	case "timeline", "sparks", "activity":
-		opt.NoThreads = true // only the views that show threads need them
+	case "timeline":
+		opt.NoThreads, opt.NoHeap = true, true // only the view that shows threads needs them
+	case "sparks", "activity":
+		opt.NoThreads, opt.NoHeap = true, true
 	case "threads":
-		// Only the rows the picture has room for.
-		rows, alive, err := threadRows(path, o.from, o.to, o.height/int(14*max(o.scale, 1))+1)
+		// Only the rows the picture has room for (a thread's track is at
+		// least 14 points high).
+		rows, err := threadRows(path, o.from, o.to, o.height/int(14*max(o.scale, 1))+1)
 		if err != nil {
-			return nil, 0, err
+			return run, err
 		}
 		opt.KeepThread = func(id uint32) bool { return rows[id] }
-		nalive = alive
+		opt.NoHeap = true
 	}
 	r, err := eventlog.Open(context.Background(), path, opt)
 	if err != nil {
-		return nil, 0, err
+		return run, err
 	}
 	defer r.Close()
 	if r.HeapProfileOnly() {
-		return nil, 0, fmt.Errorf("%s: a .hp heap profile has no timeline (try --view heap)", path)
+		return run, fmt.Errorf("%s: a .hp heap profile has no timeline (try --view heap)", path)
 	}
 	switch st := r.Status; st.State {
 	case ingest.StateCorrupt:
-		return nil, 0, fmt.Errorf("%s: %s", path, st)
+		return run, fmt.Errorf("%s: %s", path, st)
 	case ingest.StateTruncated:
 		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; rendering what is there\n", path, st)
 	}
 	if r.TimeFaults.Count > 0 {
 		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; drawn at a time inside their block\n", path, r.TimeFaults)
 	}
-	m = r.Overview()
+	m := r.Overview()
 	if r.Events == 0 {
-		return nil, 0, fmt.Errorf("%s: %w (%s)", path, errNoEvents, r.Status)
+		return run, fmt.Errorf("%s: %w (%s)", path, errNoEvents, r.Status)
 	}
 	to := o.to
 	if to == 0 {
@@ -209,11 +236,11 @@ func loadTimeline(path string, o renderOptions) (m *timeline.Model, nalive int, 
 			if w, err := r.Window(context.Background(), o.from, to, fine); err == nil {
 				m = w
 			} else {
-				return nil, 0, fmt.Errorf("%s: %w", path, err)
+				return run, fmt.Errorf("%s: %w", path, err)
 			}
 		}
 	}
-	return m, nalive, nil
+	return loadedRun{model: m, heap: r.Heap, profile: r.Profile}, nil
 }
 
 // errNoEvents is the error of a log that holds a header and no event.
@@ -234,7 +261,7 @@ func noEventsPicture(msg string, o renderOptions) *image.RGBA {
 // threadRows returns the ids of the first n threads, in order of first
 // appearance, alive in [from, to] (to 0: the end): the rows of the
 // "threads" view. It skims the log for thread events only.
-func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, alive int, err error) {
+func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, err error) {
 	type life struct{ first, finished uint64 }
 	var lives []life // by thread id; first 0: not seen (a thread's first event is after the RTS starts)
 	sel := ingest.Selection{Kinds: []ingest.Kind{ingest.KindCreateThread, ingest.KindCreateSparkThread, ingest.KindRunThread,
@@ -256,7 +283,7 @@ func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, aliv
 		}
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	var ids []uint32
 	for id, l := range lives {
@@ -272,19 +299,35 @@ func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, aliv
 	for _, id := range ids[:min(n, len(ids))] {
 		rows[id] = true
 	}
-	return rows, len(ids), nil
+	return rows, nil
 }
 
-// renderTimelineView draws one of the timeline package's views.
-func renderTimelineView(path string, o renderOptions) (*image.RGBA, error) {
-	m, alive, err := loadTimeline(path, o)
+// renderTracksView draws a view as the app's track canvas draws the run
+// (tracks.View): the tracks of the view's groups over [o.from, o.to], at
+// o's size, scale and theme.
+func renderTracksView(path string, o renderOptions) (*image.RGBA, error) {
+	run, err := loadTimeline(path, o)
 	if err != nil {
 		return nil, err
 	}
-	img, err := timeline.Render(m, timeline.Options{View: o.view, Alive: alive, From: o.from, To: o.to,
-		Width: o.width, Height: o.height, Scale: o.scale, Dark: o.dark})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	v := tracks.New(timeline.Exact(run.model))
+	v.SetHeap(run.heap, run.profile)
+	v.SetSize(o.width, o.height, max(o.scale, 0.1))
+	v.SetDark(o.dark)
+	show := map[tracks.Group]bool{}
+	for _, g := range viewGroups[o.view] {
+		show[g] = true
 	}
-	return img, nil
+	for g := range tracks.NumGroups {
+		v.SetCollapsed(g, !show[g])
+	}
+	to := o.to
+	if to == 0 {
+		to = run.model.End
+	}
+	if to <= o.from {
+		return nil, fmt.Errorf("%s: --from %s is at or after the end of the run (%s)", path, paint.Duration(o.from), paint.Duration(run.model.End))
+	}
+	v.SetRange(o.from, to)
+	return v.Render(), nil
 }

@@ -1,19 +1,26 @@
 package main
 
 import (
+	"context"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 
+	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // TestRenderDark renders every view, and a comparison, with and without
 // --dark: the picture's top-left corner is the light or the dark palette's
-// background.
+// background (for the views drawn as the app's track canvas, its headers'
+// column).
 func TestRenderDark(t *testing.T) {
 	dir := t.TempDir()
 	const log = "../../testdata/ghc-9.0.2/heap-hT.eventlog"
@@ -33,6 +40,9 @@ func TestRenderDark(t *testing.T) {
 			}
 			img := readPNG(t, out)
 			want := timeline.PaletteFor(dark).Background
+			if len(c) > 3 && viewGroups[c[3]] != nil {
+				want = paint.ThemeFor(dark).Header
+			}
 			if got := color.RGBAModel.Convert(img.At(1, 1)).(color.RGBA); got != want {
 				t.Errorf("%v: corner %v, want %v", argv, got, want)
 			}
@@ -53,4 +63,79 @@ func readPNG(t *testing.T, path string) image.Image {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return img
+}
+
+// TestRenderIsTheTrackCanvas: `render` draws what the app's track canvas
+// (tracks.View) draws of the same run, range, size, scale and theme, with
+// the view's groups expanded: every track's plot is the same, pixel for
+// pixel — for the threads view too, though render loads only the threads
+// that fit. (The headers may differ: render loads no threads for the
+// other views, so it knows no thread's name.)
+func TestRenderIsTheTrackCanvas(t *testing.T) {
+	const log = "../../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	r, err := eventlog.Open(context.Background(), log, eventlog.Options{NoSummary: true, NoEventList: true, NoHeap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	m := r.Overview()
+	if m.Grid.On() {
+		t.Fatal("the small log's overview is summarised")
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		view     string
+		from, to string
+		f, tt    uint64
+		scale    float64
+		dark     bool
+	}{
+		{"timeline", "20ms", "30ms", 20_000_000, 30_000_000, 1, false},
+		{"threads", "0", "", 0, 0, 2, true},
+		{"sparks", "10ms", "40ms", 10_000_000, 40_000_000, 1, true},
+	} {
+		out := filepath.Join(dir, c.view+".png")
+		argv := []string{"render", log, "--view", c.view, "--from", c.from, "-o", out, "--width", "900", "--height", "700", "--scale", strconv.FormatFloat(c.scale, 'g', -1, 64)}
+		if c.to != "" {
+			argv = append(argv, "--to", c.to)
+		}
+		if c.dark {
+			argv = append(argv, "--dark")
+		}
+		if code := run(argv); code != 0 {
+			t.Fatalf("%v: exit %d", argv, code)
+		}
+		got := readPNG(t, out)
+		v := tracks.New(timeline.Exact(m))
+		v.SetSize(900, 700, c.scale)
+		v.SetDark(c.dark)
+		for g := range tracks.NumGroups {
+			v.SetCollapsed(g, !slices.Contains(viewGroups[c.view], g))
+		}
+		to := c.tt
+		if to == 0 {
+			to = m.End
+		}
+		v.SetRange(c.f, to)
+		want := v.Render()
+		tracksSeen, diff := 0, 0
+		for _, id := range v.Tracks() {
+			tr, ok := v.TrackRect(id)
+			if !ok {
+				continue
+			}
+			tracksSeen++
+			rect := tr.Intersect(v.PlotRect())
+			for y := rect.Min.Y; y < rect.Max.Y; y++ {
+				for x := rect.Min.X; x < rect.Max.X; x++ {
+					if color.RGBAModel.Convert(got.At(x, y)).(color.RGBA) != want.RGBAAt(x, y) {
+						diff++
+					}
+				}
+			}
+		}
+		if tracksSeen < 2 || diff > 0 {
+			t.Errorf("%v: %d pixels of %d tracks' plots differ from the track canvas's picture", argv, diff, tracksSeen)
+		}
+	}
 }
