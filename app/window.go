@@ -23,8 +23,13 @@ type Window struct {
 	app *App
 	win fyne.Window
 
-	// path is the file shown, "" on the start page.
-	path string
+	// path is the file shown, "" on the start page; segment is which
+	// eventlog of it (0-based), for a file holding several one after
+	// another (see segmentchooser.go), and segments how many it holds (0
+	// until known).
+	path     string
+	segment  int
+	segments int
 	// gen counts loads, so that the result of a superseded load is dropped.
 	gen    int
 	cancel context.CancelFunc
@@ -67,7 +72,7 @@ func (w *Window) Reload() {
 		return
 	}
 	if w.path != "" {
-		w.load(w.path)
+		w.loadSegment(w.path, w.segment, w.segments)
 	}
 }
 
@@ -75,6 +80,7 @@ func (w *Window) showStart() {
 	w.cancelLoad()
 	w.releaseView()
 	w.path, w.view, w.loading = "", nil, nil
+	w.segment, w.segments = 0, 0
 	w.win.SetTitle(Name)
 	w.setContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
 	w.setMenu()
@@ -116,7 +122,12 @@ func (w *Window) cancelLoad() {
 }
 
 // load starts loading path into this window in the background.
-func (w *Window) load(path string) {
+func (w *Window) load(path string) { w.loadSegment(path, 0, 0) }
+
+// loadSegment starts loading segment seg (0-based) of path into this
+// window in the background; of is how many segments the file is known to
+// hold (0 if not known yet), for the titles.
+func (w *Window) loadSegment(path string, seg, of int) {
 	w.cancelLoad()
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
@@ -127,8 +138,9 @@ func (w *Window) load(path string) {
 	w.cancel = cancel
 	w.releaseView()
 	w.path, w.view = path, nil
-	w.loading = newLoadingView(path)
-	w.win.SetTitle(filepath.Base(path) + " — " + Name)
+	w.segment, w.segments = seg, of
+	w.loading = newLoadingView(path, segmentName(seg, of))
+	w.setTitle()
 	w.setContent(w.loading.root)
 	if !w.unrecorded {
 		w.app.recent.Add(path)
@@ -144,7 +156,7 @@ func (w *Window) load(path string) {
 		})
 	}
 	go func() {
-		makeView, release, err := loadView(ctx, path, report)
+		makeView, release, err := loadView(ctx, path, seg, report)
 		onUI(func() {
 			if !current() {
 				if release != nil {
@@ -167,6 +179,11 @@ func (w *Window) load(path string) {
 				w.setContent(newErrorPage(err, w.Reload, w.chooseFile))
 			} else {
 				w.view = view
+				if ev, ok := view.(*eventlogView); ok {
+					w.segments = len(ev.log.Segments)
+					ev.pickSegment = func(k int) { w.loadSegment(path, k, w.segments) }
+					w.setTitle()
+				}
 				w.setContent(view.content())
 			}
 			w.setMenu()
@@ -185,10 +202,13 @@ func (w *Window) load(path string) {
 // widgets must be made there (they measure text through caches that only
 // Fyne's loop may touch). release, if not nil, frees what was loaded when
 // no view is made of it.
-func loadView(ctx context.Context, path string, report func(Progress)) (makeView func() fileView, release func(), err error) {
+func loadView(ctx context.Context, path string, seg int, report func(Progress)) (makeView func() fileView, release func(), err error) {
 	isHP, err := looksLikeHeapProfile(path)
 	if err != nil {
 		return nil, nil, err
+	}
+	if isHP && seg != 0 {
+		return nil, nil, fmt.Errorf("loading %s: no segment %d: a .hp heap profile is one run", path, seg+1)
 	}
 	if isHP {
 		p, err := loadHeapProfile(ctx, path, report)
@@ -197,7 +217,7 @@ func loadView(ctx context.Context, path string, report func(Progress)) (makeView
 		}
 		return func() fileView { return newHeapProfileView(path, p) }, nil, nil
 	}
-	ev, err := loadEventlog(ctx, path, report)
+	ev, err := loadEventlogSegment(ctx, path, seg, report)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,0 +1,99 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// A file can hold several eventlogs one after another, as a program that
+// restarts its logging writes them (eventlog.Log.Segments). The file
+// window shows one at a time; a chooser in its header lists them all and
+// loads the one picked in its place, through the same load as File > Open.
+
+// segmentName says which eventlog of a file a window shows: "segment 2 of
+// 4" (seg 0-based, of segments), "segment 2" while their number is not
+// known, "" for the first of a file of one (or not known to hold more).
+func segmentName(seg, of int) string {
+	switch {
+	case of > 1:
+		return fmt.Sprintf("segment %d of %d", seg+1, of)
+	case seg > 0:
+		return fmt.Sprintf("segment %d", seg+1)
+	}
+	return ""
+}
+
+// setTitle titles the window after its file and segment.
+func (w *Window) setTitle() {
+	if w.path == "" {
+		w.win.SetTitle(Name)
+		return
+	}
+	title := filepath.Base(w.path)
+	if s := segmentName(w.segment, w.segments); s != "" {
+		title += " (" + s + ")"
+	}
+	w.win.SetTitle(title + " — " + Name)
+}
+
+// segmentLabel describes segment i of the n of a file as the chooser lists
+// it: "Segment 2 of 4 · ./sleep · 1.02 s · complete".
+func segmentLabel(i int, g eventlog.Segment, n int) string {
+	parts := []string{fmt.Sprintf("Segment %d of %d", i+1, n)}
+	if g.Program != "" {
+		parts = append(parts, filepath.Base(g.Program))
+	}
+	if g.Duration > 0 {
+		parts = append(parts, timeline.FormatDuration(g.Duration))
+	}
+	parts = append(parts, g.Status.State.String())
+	return strings.Join(parts, " · ")
+}
+
+// newSegmentChooser returns the chooser of the segments of ev's file, with
+// ev's selected; picking another calls pick with its index. It returns nil
+// for a file of one eventlog.
+func newSegmentChooser(ev *Eventlog, pick func(int)) *widget.Select {
+	n := len(ev.Segments)
+	if n < 2 {
+		return nil
+	}
+	labels := make([]string, n)
+	for i, g := range ev.Segments {
+		labels[i] = segmentLabel(i, g, n)
+	}
+	sel := widget.NewSelect(labels, nil)
+	sel.SetSelectedIndex(ev.Segment)
+	sel.OnChanged = func(string) {
+		if k := sel.SelectedIndex(); k >= 0 && k != ev.Segment && pick != nil {
+			pick(k)
+		}
+	}
+	return sel
+}
+
+// segmentFacts are the summary's facts about which eventlog of its file ev
+// is, none for a file of one.
+func segmentFacts(ev *Eventlog) []fact {
+	n := len(ev.Segments)
+	if n < 2 {
+		return nil
+	}
+	g := ev.Segments[ev.Segment]
+	return []fact{{"Segment", fmt.Sprintf("%d of %d (bytes %d–%d of the file)", ev.Segment+1, n, g.Offset, g.End)}}
+}
+
+// OpenSegment opens segment seg (0-based) of path, a file holding several
+// eventlogs one after another, in a new window and starts loading it (seg
+// 0 is what Open shows).
+func (a *App) OpenSegment(path string, seg int) *Window {
+	w := a.newWindow()
+	w.loadSegment(path, seg, 0)
+	w.win.Show()
+	return w
+}
