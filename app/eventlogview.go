@@ -66,7 +66,7 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 		}
 	})
 	if v.segments != nil {
-		headRow = container.NewBorder(nil, nil, nil, v.segments, header)
+		headRow = container.NewBorder(nil, nil, nil, sizedChooser(v.segments), header)
 	}
 	head := container.NewVBox(headRow)
 	if n := ingestStatusNotice(ev); n != "" {

@@ -3,7 +3,12 @@ package app
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/eventlog"
@@ -85,7 +90,36 @@ func segmentFacts(ev *Eventlog) []fact {
 		return nil
 	}
 	g := ev.Segments[ev.Segment]
-	return []fact{{"Segment", fmt.Sprintf("%d of %d (bytes %d–%d of the file)", ev.Segment+1, n, g.Offset, g.End)}}
+	return []fact{{"Segment", fmt.Sprintf("%d of %d · bytes %s–%s", ev.Segment+1, n, groupDigits(g.Offset), groupDigits(g.End))}}
+}
+
+// groupDigits writes n ≥ 0 with its digits in groups of three: 1,018,753.
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// chooserWidthMax bounds the chooser's width, so that the file's path
+// beside it keeps some room.
+const chooserWidthMax = 560
+
+// sizedChooser lays sel out as wide as its longest option needs (up to
+// chooserWidthMax), so that the segment shown reads whole: a Select's own
+// minimum width cuts its text short. Call on Fyne's loop (it measures text).
+func sizedChooser(sel *widget.Select) fyne.CanvasObject {
+	var w float32
+	for _, o := range sel.Options {
+		w = max(w, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
+	}
+	w += 4*theme.InnerPadding() + theme.IconInlineSize()
+	return container.NewGridWrap(fyne.NewSize(min(w, chooserWidthMax), sel.MinSize().Height), sel)
 }
 
 // OpenSegment opens segment seg (0-based) of path, a file holding several
