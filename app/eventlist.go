@@ -270,7 +270,7 @@ func (l *eventList) selectRow(i int) {
 func (v *eventlogView) addEventPanels() {
 	ev := v.log
 	if ev.List == nil || ev.Log == nil {
-		v.tabs.Append(container.NewTabItem("Events", widget.NewLabel("The event list is not available.")))
+		v.addTab(container.NewTabItem("Events", widget.NewLabel("The event list is not available.")))
 		return
 	}
 	v.events = newEventList(ev.List, ev.Log.Header, v.canvas)
@@ -282,7 +282,7 @@ func (v *eventlogView) addEventPanels() {
 		v.events.viewChanged(from, to)
 	}
 	eventsTab := container.NewTabItem("Events", container.NewScroll(v.events.root))
-	v.tabs.Append(eventsTab)
+	v.addTab(eventsTab)
 	prevTab := v.tabs.OnSelected
 	v.tabs.OnSelected = func(ti *container.TabItem) {
 		if prevTab != nil {
@@ -296,5 +296,5 @@ func (v *eventlogView) addEventPanels() {
 	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.setBookmarks(userBookmarks(bs)) }
 	v.bookmarks.onChange(v.bookmarks.marks)
 	v.canvas.onBookmark = v.bookmarks.addHere
-	v.tabs.Append(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
+	v.addTab(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
 }

@@ -100,6 +100,14 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 
 func (v *eventlogView) content() fyne.CanvasObject { return v.root }
 
+// addTab adds a tab to the view's tabs while the view is being made. It
+// does not refresh them, as AppTabs.Append does: each refresh makes the
+// tab bar again, and eleven of them cost a quarter of a second before the
+// window could show the loaded log.
+func (v *eventlogView) addTab(t *container.TabItem) {
+	v.tabs.Items = append(v.tabs.Items, t)
+}
+
 // release closes the log's file once the view is gone (off Fyne's loop:
 // closing waits for detail being decoded).
 func (v *eventlogView) release() {
@@ -210,30 +218,31 @@ func sparksPanel(s *timeline.Summary) fyne.CanvasObject {
 
 // grid lays out a small table whose first row is its header.
 func grid(rows [][]string) fyne.CanvasObject {
-	g := container.NewGridWithColumns(len(rows[0]))
+	// The cells go in at once: each Container.Add lays the grid out again.
+	var cells []fyne.CanvasObject
 	for i, r := range rows {
 		for j, cell := range r {
 			align := fyne.TextAlignTrailing
 			if j == 0 {
 				align = fyne.TextAlignLeading
 			}
-			g.Add(widget.NewLabelWithStyle(cell, align, fyne.TextStyle{Bold: i == 0 || j == 0}))
+			cells = append(cells, widget.NewLabelWithStyle(cell, align, fyne.TextStyle{Bold: i == 0 || j == 0}))
 		}
 	}
-	return container.NewPadded(g)
+	return container.NewPadded(container.NewGridWithColumns(len(rows[0]), cells...))
 }
 
 // factsGrid lays facts out as a two-column form; a value's right-click
 // menu copies it.
 func factsGrid(facts []fact) fyne.CanvasObject {
-	g := container.New(layout.NewFormLayout())
+	// The labels go in at once: each Container.Add lays the form out again.
+	cells := make([]fyne.CanvasObject, 0, 2*len(facts))
 	for _, f := range facts {
-		g.Add(widget.NewLabelWithStyle(f.label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
 		value := newCopyLabel(f.value)
 		value.Wrapping = fyne.TextWrapBreak
-		g.Add(value)
+		cells = append(cells, widget.NewLabelWithStyle(f.label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), value)
 	}
-	return container.NewPadded(g)
+	return container.NewPadded(container.New(layout.NewFormLayout(), cells...))
 }
 
 // processPanel shows the program, its arguments, the RTS and environment.

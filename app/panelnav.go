@@ -30,10 +30,10 @@ func (v *eventlogView) addNavPanels() {
 	v.canvas.onTap = v.showTap
 	v.detailsTab = container.NewTabItem("Details", container.NewScroll(v.details))
 	v.selTab = container.NewTabItem("Selection", container.NewScroll(v.selection))
-	v.tabs.Append(v.selTab)
-	v.tabs.Append(v.detailsTab)
+	v.addTab(v.selTab)
+	v.addTab(v.detailsTab)
 	if len(m.Labels) > 0 {
-		v.tabs.Append(container.NewTabItem("User Events", container.NewScroll(userEventsPanel(m))))
+		v.addTab(container.NewTabItem("User Events", container.NewScroll(userEventsPanel(m))))
 	}
 	v.showStatus()
 	v.showSelection()

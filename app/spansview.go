@@ -359,8 +359,8 @@ func (v *eventlogView) addAnalysisTabs() {
 	// (they get the whole tab whenever it is larger than they need).
 	spansTab := container.NewTabItem("Spans", container.NewScroll(sv.root))
 	profileTab := container.NewTabItem("Profile", container.NewScroll(pv.root))
-	v.tabs.Append(spansTab)
-	v.tabs.Append(profileTab)
+	v.addTab(spansTab)
+	v.addTab(profileTab)
 	prev := v.tabs.OnSelected
 	v.tabs.OnSelected = func(ti *container.TabItem) {
 		if prev != nil {

@@ -139,16 +139,17 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	w.releaseView()
 	w.path, w.view = path, nil
 	w.segment, w.segments = seg, of
-	w.loading = newLoadingView(path, segmentName(seg, of))
-	w.setTitle()
-	w.setContent(w.loading.root)
-	if !w.unrecorded {
-		w.app.recent.Add(path)
-	}
-	w.setMenu()
-
 	current := func() bool { return w.gen == gen }
+	// Reading starts before the loading page is made (making it measures
+	// text, which costs a first window a tenth of a second of fonts), but
+	// what it reports waits for the page: progress until then is dropped.
+	pageMade := make(chan struct{})
 	report := func(p Progress) {
+		select {
+		case <-pageMade:
+		default:
+			return
+		}
 		onUI(func() {
 			if current() && w.loading != nil {
 				w.loading.update(p)
@@ -157,6 +158,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	}
 	go func() {
 		makeView, release, err := loadView(ctx, path, seg, report)
+		<-pageMade
 		onUI(func() {
 			if !current() {
 				if release != nil {
@@ -195,6 +197,14 @@ func (w *Window) loadSegment(path string, seg, of int) {
 			}
 		})
 	}()
+	w.loading = newLoadingView(path, segmentName(seg, of))
+	w.setTitle()
+	w.setContent(w.loading.root)
+	if !w.unrecorded {
+		w.app.recent.Add(path)
+	}
+	w.setMenu()
+	close(pageMade)
 }
 
 // loadView reads path, an eventlog or a textual heap profile, off Fyne's

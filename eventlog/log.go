@@ -89,7 +89,9 @@ type Progress struct {
 	// Elapsed is the time since loading began.
 	Elapsed time.Duration
 	// Model is the overview of what has been read, when a new one was taken
-	// since the last report (nil otherwise).
+	// since the last report (nil otherwise): a preview of the HECs, activity
+	// and user events, without the threads (timeline.Builder.Preview), which
+	// come with the loaded Log.
 	Model *timeline.Model
 	// Span is the run's expected time span, from the block markers (zero
 	// if unknown), so that a view can show the whole run from the start.
@@ -507,7 +509,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 				lastSnap, snapGap = now, 2*snapGap
 				n, lo, hi := extent()
 				b.SetExtent(n, lo, min(hi, e.Time))
-				model = b.Snapshot()
+				model = b.Preview()
 				r.overview.Store(model)
 			}
 			bd.report(model)

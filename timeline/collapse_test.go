@@ -296,6 +296,51 @@ func TestSnapshotsStayPut(t *testing.T) {
 	}
 }
 
+// TestPreviewsLeaveThreadsToSnapshot: previews taken while an overview is
+// built have the snapshot's HECs and no threads, and the snapshot after
+// them holds every thread, as one taken at once does.
+func TestPreviewsLeaveThreadsToSnapshot(t *testing.T) {
+	data, err := os.ReadFile(overviewLogs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(preview bool) *Model {
+		b := NewOverviewBuilder(Grid{Shift: 14})
+		m := ingest.NewMerge(bytes.NewReader(data), ix, ingest.MergeOptions{})
+		n := 0
+		for e := m.Next(); e != nil; e = m.Next() {
+			b.Add(e)
+			if n++; preview && n%997 == 0 {
+				p := b.Preview()
+				if len(p.Threads) != 0 || len(p.HECs) == 0 {
+					t.Fatalf("preview of %d events: %d threads, %d HECs", n, len(p.Threads), len(p.HECs))
+				}
+				// Now and then a snapshot too (as a live view takes them).
+				if n%(997*7) == 0 && digest(withoutThreads(b.Snapshot())) != digest(p) {
+					t.Fatalf("preview of %d events differs from the snapshot's HECs", n)
+				}
+			}
+		}
+		b.Finish()
+		return b.Snapshot()
+	}
+	want, got := build(false), build(true)
+	if len(got.Threads) == 0 || len(got.Threads) != len(want.Threads) || digest(got) != digest(want) {
+		t.Fatalf("snapshot after previews: %d threads, want %d (or the tracks differ)", len(got.Threads), len(want.Threads))
+	}
+}
+
+// withoutThreads returns a copy of m without its threads.
+func withoutThreads(m *Model) *Model {
+	c := *m
+	c.Threads = nil
+	return &c
+}
+
 // TestImpossibleIdsCostNothing: a block marker rewritten to capability 4095
 // and a thread id rewritten to 4,194,303 in a real log cost what the
 // capabilities and threads that occur cost, not their numbers.

@@ -164,7 +164,17 @@ func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.At(i) }
 // changing, for the marks of a thread whose events came out of time order).
 // With a grid, a bucket still being filled is left out until time has moved
 // past it (Finish puts everything in).
-func (b *Builder) Snapshot() *Model {
+func (b *Builder) Snapshot() *Model { return b.snapshot(true) }
+
+// Preview returns a model of the events added so far without its threads
+// (Model.Threads is empty): the HECs, activity, sparks, user spans and
+// markers, as a picture of a load in progress draws them. It costs time in
+// the number of HECs only, and leaves the threads' records to the next
+// Snapshot, so that a load of many threads does not hold two copies of them
+// while the picture of its progress is shown.
+func (b *Builder) Preview() *Model { return b.snapshot(false) }
+
+func (b *Builder) snapshot(threads bool) *Model {
 	m := &Model{
 		Start:     b.start,
 		End:       b.end,
@@ -197,6 +207,9 @@ func (b *Builder) Snapshot() *Model {
 		m.HECs[i] = hv
 	}
 	b.settleThreads(false)
+	if !threads {
+		return m
+	}
 	// Threads are copied from the last snapshot, and only those that
 	// changed since are made again: most threads of a long run have ended.
 	m.Threads = make([]Thread, b.threads.len())
