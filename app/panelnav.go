@@ -90,7 +90,7 @@ func (v *eventlogView) showSelection() {
 	summary.Add(widget.NewLabel("Summarising the selection (reading the file again)…"))
 	gen, ev := v.selGen, v.log
 	go func() {
-		s, err := summarizeFileRange(ev.Path, from, to)
+		s, err := summarizeLogRange(ev, from, to)
 		onUI(func() {
 			if gen != v.selGen {
 				return // a newer selection replaced this one

@@ -1,7 +1,10 @@
 package app
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -130,4 +133,42 @@ func (a *App) OpenSegment(path string, seg int) *Window {
 	w.loadSegment(path, seg, 0)
 	w.win.Show()
 	return w
+}
+
+// segmentBytes returns the bytes of the file that ev shows, if it is one
+// eventlog of several.
+func (ev *Eventlog) segmentBytes() (eventlog.Segment, bool) {
+	if len(ev.Segments) < 2 {
+		return eventlog.Segment{}, false
+	}
+	return ev.Segments[ev.Segment], true
+}
+
+// bookmarkKey is what the user's bookmarks of ev are kept under: its
+// file, and which segment of it.
+func (ev *Eventlog) bookmarkKey() string {
+	if len(ev.Segments) < 2 {
+		return ev.Path
+	}
+	return ev.Path + "#segment" + strconv.Itoa(ev.Segment+1)
+}
+
+// summarizeLogRange is summarizeFileRange over the eventlog ev shows:
+// its segment of the file only, for a file holding several.
+func summarizeLogRange(ev *Eventlog, from, to uint64) (timeline.Summary, error) {
+	g, ok := ev.segmentBytes()
+	if !ok {
+		return summarizeFileRange(ev.Path, from, to)
+	}
+	f, err := os.Open(ev.Path)
+	if err != nil {
+		return timeline.Summary{}, fmt.Errorf("summarising %s: %w", ev.Path, err)
+	}
+	defer f.Close()
+	src := bufio.NewReaderSize(io.NewSectionReader(f, g.Offset, g.End-g.Offset), 1<<20)
+	s, err := timeline.SummarizeRange(src, from, to)
+	if err != nil {
+		return s, fmt.Errorf("summarising %s %s: %w", ev.Path, segmentName(ev.Segment, len(ev.Segments)), err)
+	}
+	return s, nil
 }

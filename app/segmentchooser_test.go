@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/export"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -109,6 +111,45 @@ func TestSegmentChooser(t *testing.T) {
 	ui(w.Reload)
 	await(t, done)
 	check(1)
+
+	// What reads the file again reads segment 2's bytes: the selection's
+	// summary, the data exports, the comparison; its bookmarks are its own.
+	v = w.view.(*eventlogView)
+	ev := v.log
+	if s, err := summarizeLogRange(ev, 0, ev.Model.End+1); err != nil || s.Events != want[1].Events {
+		t.Errorf("selection summary of segment 2: %d events (%v), want %d", s.Events, err, want[1].Events)
+	}
+	csv := func(e *Eventlog) string {
+		out := filepath.Join(t.TempDir(), "out.csv")
+		if err := exportData(e, export.CSV, 0, 0, out); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	aloneEv, err := loadEventlog(context.Background(), parts[1], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer aloneEv.Log.Close()
+	if got, alone := csv(ev), csv(aloneEv); got != alone || got == csv(&Eventlog{Path: joined}) {
+		t.Errorf("CSV export of segment 2 (%d bytes) is not the export of its log alone (%d bytes)", len(got), len(alone))
+	}
+	if ev.bookmarkKey() == joined || ev.bookmarkKey() == (&Eventlog{Path: joined}).bookmarkKey() {
+		t.Errorf("segment 2's bookmarks are kept under the file's key %q", ev.bookmarkKey())
+	}
+	ch := make(chan error, 1)
+	c := a.openCompareSegments([2]string{joined, parts[0]}, [2]int{1, 0}, [2]string{"", ""}, func(err error) { ch <- err })
+	if err := <-ch; err != nil {
+		t.Fatal(err)
+	}
+	if c.logs[0].Summary.Events != want[1].Events || c.logs[1].Summary.Events != want[0].Events {
+		t.Errorf("comparing segment 2 with the first log: A has %d events, B %d; want %d, %d",
+			c.logs[0].Summary.Events, c.logs[1].Summary.Events, want[1].Events, want[0].Events)
+	}
 
 	opt := w.librarySegment(joined)
 	if opt.Name != "joined (segment 2 of 2)" {
