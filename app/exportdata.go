@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -44,7 +42,7 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 					from, to = a, b
 				}
 			}
-			name := strings.TrimSuffix(filepath.Base(v.log.Path), filepath.Ext(v.log.Path))
+			name := w.fileStem()
 			if to > 0 {
 				name += "-selection"
 			}

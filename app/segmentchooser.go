@@ -172,3 +172,13 @@ func summarizeLogRange(ev *Eventlog, from, to uint64) (timeline.Summary, error) 
 	}
 	return s, nil
 }
+
+// fileStem is what the window's exports are called by default: its file's
+// name without the extension, and which segment ("restarts-segment2").
+func (w *Window) fileStem() string {
+	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path))
+	if w.segments > 1 {
+		name += "-segment" + strconv.Itoa(w.segment+1)
+	}
+	return name
+}

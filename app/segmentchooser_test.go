@@ -138,6 +138,9 @@ func TestSegmentChooser(t *testing.T) {
 	if got, alone := csv(ev), csv(aloneEv); got != alone || got == csv(&Eventlog{Path: joined}) {
 		t.Errorf("CSV export of segment 2 (%d bytes) is not the export of its log alone (%d bytes)", len(got), len(alone))
 	}
+	if stem := w.fileStem(); stem != "joined-segment2" {
+		t.Errorf("exports of segment 2 are called %q by default", stem)
+	}
 	if ev.bookmarkKey() == joined || ev.bookmarkKey() == (&Eventlog{Path: joined}).bookmarkKey() {
 		t.Errorf("segment 2's bookmarks are kept under the file's key %q", ev.bookmarkKey())
 	}

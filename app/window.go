@@ -287,7 +287,7 @@ func (w *Window) exportImage() {
 		dialog.ShowInformation("Export", "There is no picture to export.", w.win)
 		return
 	}
-	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path)) + ".png"
+	name := w.fileStem() + ".png"
 	pickFileToSave(w.win, w.app.useNative, name, pngFilters, func(path string) {
 		if err := writePNG(path, img); err != nil {
 			dialog.ShowError(err, w.win)
