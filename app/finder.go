@@ -152,6 +152,9 @@ func (v *eventlogView) finderItems() []findItem {
 		items = append(items, findItem{kind: "HEC", title: "HEC " + strconv.Itoa(c), detail: "capability " + strconv.Itoa(c),
 			do: func() { v.canvas.reveal(id) }})
 	}
+	// Times to a hundred-thousandth of the run: enough to tell items apart
+	// (choosing one goes to its exact time), no digits of noise.
+	step := readoutStep(m.End / 100)
 	for i := range m.Threads {
 		th := &m.Threads[i]
 		title := "thread " + strconv.FormatUint(uint64(th.ID), 10)
@@ -159,9 +162,9 @@ func (v *eventlogView) finderItems() []findItem {
 			title += " " + m.String(th.Label)
 		}
 		from, _ := threadLife(m, th)
-		detail := "from " + paint.Time(from, 1)
+		detail := "from " + paint.Time(from, step)
 		if th.Finished > 0 {
-			detail += " to " + paint.Time(th.Finished, 1)
+			detail += " to " + paint.Time(th.Finished, step)
 		}
 		id := th.ID
 		items = append(items, findItem{kind: "thread", title: title, detail: detail, do: func() { v.revealThread(id) }})
@@ -175,7 +178,7 @@ func (v *eventlogView) finderItems() []findItem {
 	for i := 0; i < m.NumMarkers(); i++ {
 		mk := m.Marker(i)
 		at := mk.Time
-		items = append(items, findItem{kind: "marker", title: m.String(int32(mk.Arg)), detail: "marker at " + paint.Time(at, 1),
+		items = append(items, findItem{kind: "marker", title: m.String(int32(mk.Arg)), detail: "marker at " + paint.Time(at, step),
 			do: func() { v.revealMarker(at) }})
 	}
 	return items

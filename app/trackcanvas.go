@@ -278,7 +278,7 @@ func (c *trackCanvas) overlays() overlayState {
 	if h.HasTime && x >= float64(plot.Min.X) && x < float64(plot.Max.X) {
 		o.cursor = true
 		o.cursorX = float32(math.Floor(x)) / s
-		o.cursorLabel = paint.Time(h.Time, cursorStep(ax.PixelsPerNs()))
+		o.cursorLabel = paint.Time(h.Time, tracks.PointStep(ax.PixelsPerNs()))
 	}
 	if c.mode == dragNone || c.mode == dragResize {
 		o.tip = h.Tip
@@ -288,20 +288,6 @@ func (c *trackCanvas) overlays() overlayState {
 	}
 	o.tipAnchor = c.pointer
 	return o
-}
-
-// cursorStep is the precision the cursor's time is written to: the power
-// of ten at or below the time one device pixel covers.
-func cursorStep(pxPerNs float64) uint64 {
-	if !(pxPerNs > 0) {
-		return 1
-	}
-	ns := 1 / pxPerNs
-	step := uint64(1)
-	for float64(step)*10 <= ns && step < 1e12 {
-		step *= 10
-	}
-	return step
 }
 
 // placeOverlays moves the cursor, the selection and the tooltip to where

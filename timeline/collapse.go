@@ -16,7 +16,7 @@ import "slices"
 type markList struct {
 	marks chunkList[Mark]
 	sums  chunkList[stretch]
-	cps   []Durations
+	cps   []checkpoint
 	// last is the last mark added: the state in force (zero before any).
 	last Mark
 	// before is the mark in force when the open bucket began.

@@ -135,12 +135,14 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 			tb = te
 			continue
 		}
-		j := t.searchFrom(idx, te)
 		var cur Durations
-		if j-idx <= checkpointEvery {
-			cur = t.advance(&prev, tb, idx, te, j)
+		var j int
+		if k := max(idx-1, 0)/checkpointEvery + 1; k <= t.cps.Len() && t.checkpointAt(k) <= te {
+			// A checkpoint in the column: search by checkpoint.
+			cur, j = t.cumulativeFrom(idx, te)
 		} else {
-			cur = t.cumulative(te, j)
+			j = t.searchFrom(idx, te)
+			cur = t.advance(&prev, tb, idx, te, j)
 		}
 		c.Marks = int32(j - idx)
 		for k := max(idx-1, 0); k < j && t.sums.Len() > 0; k++ {

@@ -178,7 +178,7 @@ type threadBuilder struct {
 // copied before they change.
 type exactMarks struct {
 	marks  []Mark
-	cps    []Durations
+	cps    []checkpoint
 	shared bool
 }
 
@@ -192,7 +192,7 @@ type storedTrack struct {
 type trackArena struct {
 	marks chunkList[Mark]
 	sums  chunkList[stretch]
-	cps   chunkList[Durations]
+	cps   chunkList[checkpoint]
 }
 
 // store moves a settled track into the arena (its checkpoints computed
@@ -489,7 +489,7 @@ func (t *exactMarks) mark(m Mark) {
 		copy(marks, t.marks[:p])
 		copy(marks[p+1:], t.marks[q:])
 		t.marks = marks
-		t.cps = append([]Durations(nil), t.cps[:min(keep, len(t.cps))]...)
+		t.cps = append([]checkpoint(nil), t.cps[:min(keep, len(t.cps))]...)
 		t.shared = false
 	} else {
 		if size > n {

@@ -174,8 +174,16 @@ type Track struct {
 	sums  chunkView[stretch]
 	// cps.At(k-1) is the time per state from 0 to marks[k*32].Time, k ≥ 1
 	// (checkpoint 0, all idle until the first mark, is not stored).
-	cps chunkView[Durations]
+	cps chunkView[checkpoint]
 	end uint64 // the last mark's state lasts until end
+}
+
+// A checkpoint is the time per state from 0 to a mark's time, and that
+// time: a search for the mark in force at some time probes the checkpoints,
+// 32 marks apart and 80 bytes each, before the marks.
+type checkpoint struct {
+	at uint64
+	d  Durations
 }
 
 // checkpoint returns the time per state from 0 to marks[k*32].Time.
@@ -185,7 +193,15 @@ func (t *Track) checkpoint(k int) Durations {
 		d[StateIdle] = t.marks.ptr(0).Time
 		return d
 	}
-	return *t.cps.ptr(k - 1)
+	return t.cps.ptr(k - 1).d
+}
+
+// checkpointAt returns marks[k*32].Time.
+func (t *Track) checkpointAt(k int) uint64 {
+	if k == 0 {
+		return t.marks.ptr(0).Time
+	}
+	return t.cps.ptr(k - 1).at
 }
 
 // Len returns the number of marks.
@@ -272,7 +288,7 @@ func (t *Track) spanOf(d *Durations, m *Mark, tm uint64) {
 // extendCheckpoints computes the checkpoints not yet computed (cps[k-1]
 // for k ≥ 1, see Track.cps); cps may gain elements (its existing ones are
 // never changed).
-func extendCheckpoints(marks chunkView[Mark], sums chunkView[stretch], cps []Durations) []Durations {
+func extendCheckpoints(marks chunkView[Mark], sums chunkView[stretch], cps []checkpoint) []checkpoint {
 	t := Track{marks: marks, sums: sums}
 	n := marks.Len()
 	for k := len(cps) + 1; k*checkpointEvery < n; k++ {
@@ -280,12 +296,12 @@ func extendCheckpoints(marks chunkView[Mark], sums chunkView[stretch], cps []Dur
 		if k == 1 {
 			d = t.checkpoint(0)
 		} else {
-			d = cps[k-2]
+			d = cps[k-2].d
 		}
 		for i := (k - 1) * checkpointEvery; i < k*checkpointEvery; i++ {
 			t.spanOf(&d, marks.ptr(i), marks.ptr(i+1).Time)
 		}
-		cps = append(cps, d)
+		cps = append(cps, checkpoint{at: marks.ptr(k * checkpointEvery).Time, d: d})
 	}
 	return cps
 }
@@ -312,6 +328,56 @@ func (t *Track) cumulative(tm uint64, i int) Durations {
 		t.spanOf(&d, m, tm)
 	}
 	return d
+}
+
+// cumulativeFrom returns the time per state from 0 to tm and how many marks
+// lie at or before tm, given that the first lo marks do (lo ≤ that count).
+// It finds the last checkpoint at or before tm by galloping over the
+// checkpoints, then walks the marks from there, adding up as cumulative
+// does: a dense track is searched in a few probes close together and one
+// short run of consecutive marks, not in a binary search over the marks
+// whose every probe is a cache miss.
+func (t *Track) cumulativeFrom(lo int, tm uint64) (Durations, int) {
+	n := t.marks.Len()
+	if n == 0 || t.marks.ptr(0).Time > tm {
+		return t.cumulative(tm, 0), 0
+	}
+	// Checkpoint k stands at mark k*32; k0 is known to lie at or before tm.
+	k0 := max(lo-1, 0) / checkpointEvery
+	last := t.cps.Len() // checkpoints are stored for k*32 < n, k ≥ 1
+	at := t.checkpointAt
+	hi, step := k0+1, 1
+	for hi <= last && at(hi) <= tm {
+		k0 = hi
+		hi += step
+		step <<= 1
+	}
+	hi = min(hi, last+1)
+	for k0+1 < hi {
+		m := int(uint(k0+hi) >> 1)
+		if at(m) <= tm {
+			k0 = m
+		} else {
+			hi = m
+		}
+	}
+	d := t.checkpoint(k0)
+	j := k0 * checkpointEvery
+	for j+1 < n {
+		next := t.marks.ptr(j + 1).Time
+		if next > tm {
+			break
+		}
+		t.spanOf(&d, t.marks.ptr(j), next)
+		j++
+	}
+	if tm > t.end {
+		tm = t.end
+	}
+	if m := t.marks.ptr(j); tm > m.Time {
+		t.spanOf(&d, m, tm)
+	}
+	return d, j + 1
 }
 
 // Durations returns the time spent in each state during [from, to).

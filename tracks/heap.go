@@ -284,7 +284,7 @@ func (f *frame) labelPlate() color.RGBA { return paint.WithAlpha(f.th.Background
 // hitHeap describes the heap's values at the pointer's time.
 func (f *frame) hitHeap(h *Hit, col, y0, y1 int) {
 	h.Element, h.From, h.To = ElemHeap, h.Time, h.Time
-	h.Tip = []string{"Heap at " + paint.Duration(h.Time)}
+	h.Tip = []string{"Heap at " + f.when(h.Time)}
 	for _, l := range f.v.heapLines() {
 		if v, ok := l.series.At(h.Time); ok {
 			h.Tip = append(h.Tip, l.ink.Name()+": "+paint.Bytes(v))
@@ -305,7 +305,7 @@ func (f *frame) hitAlloc(h *Hit, col, y0, y1 int) {
 	}
 	r := rs[i]
 	h.Element, h.From, h.To = ElemHeap, r.From, r.To
-	h.Tip = []string{"Allocation from " + paint.Duration(r.From) + " for " + paint.Duration(r.To-r.From),
+	h.Tip = []string{"Allocation from " + f.when(r.From) + " for " + paint.Duration(r.To-r.From),
 		paint.ByteRate(r.BytesPerSec)}
 	h.Anchor = f.spanRect(r.From, r.To, col, y0, y1)
 }
@@ -339,7 +339,7 @@ func (f *frame) hitBands(h *Hit, col, y, y0, y1 int) {
 		}
 	}
 	h.Element, h.From, h.To = ElemBand, h.Time, h.Time
-	h.Tip = []string{"Heap profile at " + paint.Duration(h.Time), "total " + paint.Bytes(total)}
+	h.Tip = []string{"Heap profile at " + f.when(h.Time), "total " + paint.Bytes(total)}
 	if band >= 0 {
 		h.Name = bd.Name(band)
 		h.Tip = append(h.Tip, bd.Name(band)+": "+paint.Bytes(vals[band])+" ("+paint.Percent(float64(vals[band])/float64(max(total, 1)))+")")
@@ -364,7 +364,7 @@ func (f *frame) hitGC(h *Hit, col, y0, y1 int) {
 	}
 	g := &gcs[best]
 	h.Element, h.From, h.To = ElemGC, g.Start, g.End
-	h.Tip = []string{"GC " + paint.Count(int64(best+1)) + " of " + paint.Count(int64(len(gcs))), gcText(g), "from " + paint.Duration(g.Start)}
+	h.Tip = []string{"GC " + paint.Count(int64(best+1)) + " of " + paint.Count(int64(len(gcs))), gcText(g), "from " + f.when(g.Start)}
 	if g.HasStats {
 		h.Tip = append(h.Tip, "copied "+paint.Bytes(g.Copied))
 		if g.ParThreads > 1 {

@@ -209,12 +209,12 @@ func (f *frame) headerTip(id TrackID) []string {
 			if th.Label >= 0 {
 				tip[0] += " " + strconv.Quote(f.ov.String(th.Label))
 			}
-			life := "first seen at " + paint.Duration(th.First)
+			life := "first seen at " + f.when(th.First)
 			if th.Created > 0 {
-				life = "created at " + paint.Duration(th.Created)
+				life = "created at " + f.when(th.Created)
 			}
 			if th.Finished > 0 {
-				life += ", finished at " + paint.Duration(th.Finished)
+				life += ", finished at " + f.when(th.Finished)
 			}
 			tip = append(tip, life)
 		}
@@ -300,7 +300,7 @@ func (f *frame) hitState(h *Hit, tr *timeline.Track, title string, thread bool, 
 		end := mk.Time + st.Time.Total()
 		h.Element, h.From, h.To = ElemSummary, mk.Time, end
 		h.Tip = []string{title,
-			paint.Count(int64(st.Changes)) + " changes in " + paint.Duration(end-mk.Time) + " from " + paint.Duration(mk.Time),
+			paint.Count(int64(st.Changes)) + " changes in " + paint.Duration(end-mk.Time) + " from " + f.when(mk.Time),
 			mixText(&st.Time), "zoom in for detail"}
 		h.Anchor = f.spanRect(mk.Time, end, col, y0, y1)
 		return
@@ -346,7 +346,7 @@ func (f *frame) hitState(h *Hit, tr *timeline.Track, title string, thread bool, 
 	if thread {
 		what = threadStateText(mk)
 		if mk.State == timeline.StateFinished {
-			h.Tip = []string{title, "finished at " + paint.Duration(start)}
+			h.Tip = []string{title, "finished at " + f.when(start)}
 			h.Anchor = f.spanRect(start, end, col, y0, y1)
 			return
 		}
@@ -359,7 +359,7 @@ func (f *frame) hitState(h *Hit, tr *timeline.Track, title string, thread bool, 
 			what = stateName(mk.State)
 		}
 	}
-	h.Tip = []string{title, what, "from " + paint.Duration(start) + " for " + paint.Duration(h.To-start)}
+	h.Tip = []string{title, what, "from " + f.when(start) + " for " + paint.Duration(h.To-start)}
 	if hasNext && mk.State == timeline.StateRunning {
 		if st := stopText(ingest.StopStatus(next.Reason)); st != "" {
 			h.Tip = append(h.Tip, "stopped: "+st)
@@ -406,7 +406,7 @@ func (f *frame) hitActivity(h *Hit, id TrackID, col, y0, y1 int) {
 		title = "HEC " + itoa(id.ID)
 	}
 	run, gc := float64(d[timeline.StateRunning])/span, float64(d.GC())/span
-	h.Tip = []string{title + " at " + paint.Duration(h.Time),
+	h.Tip = []string{title + " at " + f.when(h.Time),
 		strconv.FormatFloat(run, 'f', 2, 64) + " of " + strconv.Itoa(n) + " HECs running Haskell code (" + paint.Percent(run/float64(max(n, 1))) + ")",
 		strconv.FormatFloat(gc, 'f', 2, 64) + " in GC (" + paint.Percent(gc/float64(max(n, 1))) + ")"}
 	h.Anchor = f.spanRect(t0, t1, col, y0, y1)
@@ -438,9 +438,9 @@ func (f *frame) hitInstants(h *Hit, c int, hec *timeline.HEC, col, y0, y1 int) b
 	h.Element, h.From, h.To = ElemInstant, t0, t1
 	if n == 1 && !first.Summary() {
 		h.From, h.To = first.Time, first.Time
-		h.Tip = []string{"HEC " + strconv.Itoa(c) + " at " + paint.Duration(first.Time), f.instantText(first)}
+		h.Tip = []string{"HEC " + strconv.Itoa(c) + " at " + f.when(first.Time), f.instantText(first)}
 	} else {
-		h.Tip = []string{"HEC " + strconv.Itoa(c), paint.Count(int64(n)) + " events around " + paint.Duration(h.Time), "zoom in to see each"}
+		h.Tip = []string{"HEC " + strconv.Itoa(c), paint.Count(int64(n)) + " events around " + f.when(h.Time), "zoom in to see each"}
 	}
 	h.Anchor = f.spanRect(h.From, h.To, col, y0, y1)
 	return true
@@ -462,4 +462,26 @@ func (f *frame) instantText(in timeline.Instant) string {
 		return name + ": " + f.m.String(int32(in.Arg))
 	}
 	return name
+}
+
+// PointStep is the precision a time read at the pointer is written to, at
+// pxPerNs pixels per ns: the power of ten at or below the time one pixel
+// spans, so that neighbouring pixels read differently and no digit is
+// noise.
+func PointStep(pxPerNs float64) uint64 {
+	if !(pxPerNs > 0) {
+		return 1
+	}
+	ns := 1 / pxPerNs
+	step := uint64(1)
+	for float64(step)*10 <= ns && step < 1e12 {
+		step *= 10
+	}
+	return step
+}
+
+// when writes a point in time read at the pointer, to the precision of a
+// pixel (PointStep), as the cursor's time on the axis is written.
+func (f *frame) when(t uint64) string {
+	return paint.Time(t, PointStep(f.ax.PixelsPerNs()))
 }

@@ -177,10 +177,10 @@ func (f *frame) hitFlags(h *Hit, cs []cluster, el Element, x, y0, y1 int, text f
 		}
 		h.Element, h.From, h.To, h.Anchor = el, c.from, c.to, r
 		if c.n == 1 {
-			h.Tip = []string{what + " at " + paint.Duration(c.from), text(c.first)}
+			h.Tip = []string{what + " at " + f.when(c.from), text(c.first)}
 			return true
 		}
-		h.Tip = []string{paint.Count(int64(c.n)) + " " + what + "s from " + paint.Duration(c.from) + " to " + paint.Duration(c.to)}
+		h.Tip = []string{paint.Count(int64(c.n)) + " " + what + "s from " + f.when(c.from) + " to " + f.when(c.to)}
 		for i := c.first; i < c.first+min(c.n, 4); i++ {
 			h.Tip = append(h.Tip, "· "+text(i))
 		}

@@ -194,7 +194,7 @@ func (f *frame) hitSpans(h *Hit, l *spanList, col, y0, y1 int) {
 	}
 	u := f.v.userIndex()
 	h.Element, h.From, h.To = ElemUserSpan, best.Start, best.End
-	h.Tip = []string{spanName(f.ov, best), "from " + paint.Duration(best.Start) + " for " + paint.Duration(best.End-best.Start)}
+	h.Tip = []string{spanName(f.ov, best), "from " + f.when(best.Start) + " for " + paint.Duration(best.End-best.Start)}
 	if best.Cap >= 0 {
 		where := "started on HEC " + strconv.Itoa(int(best.Cap))
 		if th := u.thread[bi]; th != 0 {
