@@ -358,10 +358,15 @@ func (w *Window) setMenu() {
 // "" for a complete log.
 func ingestStatusNotice(ev *Eventlog) string {
 	var b strings.Builder
+	// Offsets count from the start of the file, a segment's too.
+	of := fmt.Sprintf("of %d bytes", ev.Size)
+	if g, ok := ev.segmentBytes(); ok {
+		of = fmt.Sprintf("(its bytes are %d–%d of the file)", g.Offset, g.End)
+	}
 	switch ev.Status.State {
 	case ingest.StateTruncated:
-		fmt.Fprintf(&b, "This eventlog is %s of %d bytes: it ends inside an event or before its end marker, "+
-			"as when the program was killed or is still writing.", ev.Status, ev.Size)
+		fmt.Fprintf(&b, "This eventlog is %s %s: it ends inside an event or before its end marker, "+
+			"as when the program was killed or is still writing.", ev.Status, of)
 	case ingest.StateCorrupt:
 		fmt.Fprintf(&b, "This eventlog is %s.", ev.Status)
 	case ingest.StateComplete:

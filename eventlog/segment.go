@@ -2,7 +2,6 @@ package eventlog
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 
@@ -18,16 +17,15 @@ type Segment struct {
 	// ingest.Segment).
 	ingest.Segment
 	// Program is the program that wrote it (the first of its program
-	// arguments), "" if its first events do not say.
+	// arguments), "" if its global events do not say (see programOf).
 	Program string
 	// Duration is the run's length in ns as its block markers declare it
 	// (0 for a log without them).
 	Duration uint64
 }
 
-// programLook bounds how much of a segment's start is decoded to find the
-// program that wrote it: the RTS writes its arguments among its first
-// events.
+// programLook bounds how much of a segment is decoded to find the program
+// that wrote it (see programOf).
 const programLook = 1 << 20
 
 // eventlogMagic begins every eventlog: the header's begin and the header
@@ -101,28 +99,48 @@ func eventlogs(n int) string {
 }
 
 // describe finds the segment's duration (from its block markers) and the
-// program that wrote it (from its first events) in the file f.
+// program that wrote it in the file f.
 func (g *Segment) describe(f io.ReaderAt) error {
 	size := g.End - g.Offset
-	ix, err := ingest.NewIndex(io.NewSectionReader(f, g.Offset, size), size)
+	sec := io.NewSectionReader(f, g.Offset, size)
+	ix, err := ingest.NewIndex(sec, size)
 	if err != nil {
 		return err
 	}
 	_, g.Duration = span(ix)
-	d := ingest.NewReader(io.NewSectionReader(f, g.Offset, min(size, programLook)))
+	g.Program, err = programOf(sec, ix)
+	return err
+}
+
+// programOf returns the program that wrote the log in r (indexed as ix):
+// the first of its program arguments, which the RTS writes into its global
+// block (flushed when full or at the end, so often last), or among the
+// events outside blocks of a log from before blocks. It decodes at most
+// programLook bytes of those pieces, and no capability's; "" if they do
+// not say.
+func programOf(r io.ReaderAt, ix *ingest.Index) (string, error) {
+	budget := int64(programLook)
 	var ev ingest.Event
-	for d.Next(&ev) {
-		if ev.Kind == ingest.KindProgramArgs {
-			if strs := ev.Strings(); len(strs) > 0 {
-				g.Program = strs[0]
+	for _, p := range ix.Pieces {
+		if p.Cap != ingest.NoCap || budget <= 0 {
+			continue
+		}
+		buf := make([]byte, min(p.End-p.Offset, budget))
+		budget -= int64(len(buf))
+		if n, err := r.ReadAt(buf, p.Offset); n < len(buf) {
+			return "", fmt.Errorf("reading its global events at byte %d: %w", p.Offset, err)
+		}
+		d := ix.DecoderAt(p.Offset, ingest.NoCap, 0)
+		d.Feed(buf)
+		for d.Next(&ev) {
+			if ev.Kind == ingest.KindProgramArgs {
+				if strs := ev.Strings(); len(strs) > 0 {
+					return strs[0], nil
+				}
 			}
-			break
 		}
 	}
-	if err := d.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("reading its first events: %w", err)
-	}
-	return nil
+	return "", nil
 }
 
 // toFile turns the byte offsets of what a segment's load found into the

@@ -98,6 +98,25 @@ func TestOpenSegment(t *testing.T) {
 			t.Errorf("segment -1: no error")
 		}
 	}
+	// A last segment cut short: truncated, at a byte of the file within it.
+	joined, at := joinLogs(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "../testdata/ghc-9.0.2/parwork-N1.eventlog")
+	st, err := os.Stat(joined)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := at[1] + (st.Size()-at[1])/2
+	if err := os.Truncate(joined, cut); err != nil {
+		t.Fatal(err)
+	}
+	r := open(t, joined, Options{Segment: 1})
+	if len(r.Segments) != 2 || r.Status.State != ingest.StateTruncated || r.Status.Offset <= at[1] || r.Status.Offset > cut ||
+		r.Summary.Status.State != ingest.StateTruncated || r.Summary.Status.Offset <= at[1] || r.Summary.Status.Offset > cut {
+		t.Errorf("segment 2 of 2 cut at byte %d (it begins at %d): %d segments, status %v, summary's %v", cut, at[1], len(r.Segments), r.Status, r.Summary.Status)
+	}
+	if g := r.Segments[1]; g.Status.State != ingest.StateTruncated || g.End != cut {
+		t.Errorf("segment 2 of 2 cut at byte %d: %+v", cut, g)
+	}
+
 	// An ordinary log has no segments, and no second one.
 	one := open(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", Options{})
 	if len(one.Segments) > 1 || one.Segment != 0 {
