@@ -177,8 +177,8 @@ func summarizeLogRange(ev *Eventlog, from, to uint64) (timeline.Summary, error) 
 // name without the extension, and which segment ("restarts-segment2").
 func (w *Window) fileStem() string {
 	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path))
-	if w.segments > 1 {
-		name += "-segment" + strconv.Itoa(w.segment+1)
+	if v, ok := w.view.(*eventlogView); ok && len(v.log.Segments) > 1 {
+		name += "-segment" + strconv.Itoa(v.log.Segment+1)
 	}
 	return name
 }
