@@ -263,7 +263,9 @@ func (r *Log) Close() error {
 }
 
 // Index returns the file's index (its pieces with their event counts and
-// time ranges); nil for a .hp heap profile.
+// time ranges) — the loaded segment's, its offsets counted from the
+// segment's start, for a file holding several eventlogs; nil for a .hp
+// heap profile.
 func (r *Log) Index() *ingest.Index { return r.index.Load() }
 
 // ix returns the index as it stands (a followed log's grows).
