@@ -596,7 +596,7 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 
 	// The loading view takes a report with a model and shows its picture.
 	newTestApp(t)
-	v := newLoadingView(path)
+	v := newLoadingView(path, "")
 	if v.picture.raster.Visible() {
 		t.Error("picture shown before any model")
 	}

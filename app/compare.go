@@ -37,8 +37,10 @@ type CompareWindow struct {
 	win fyne.Window
 
 	// paths and names are the two runs' files and how they are called (A
-	// first).
+	// first); segs which eventlog of each file (0-based: see
+	// segmentchooser.go).
 	paths, names [2]string
+	segs         [2]int
 	// logs are the loaded runs (nil until loaded); cmp their comparison.
 	logs [2]*Eventlog
 	cmp  *compare.Comparison
@@ -69,7 +71,14 @@ func (a *App) OpenCompare(pathA, nameA, pathB, nameB string) *CompareWindow {
 }
 
 func (a *App) openCompare(pathA, nameA, pathB, nameB string, done func(error)) *CompareWindow {
-	c := &CompareWindow{app: a, paths: [2]string{pathA, pathB}, names: [2]string{nameA, nameB}, done: done}
+	return a.openCompareSegments([2]string{pathA, pathB}, [2]int{}, [2]string{nameA, nameB}, done)
+}
+
+// openCompareSegments compares segment segs[1] (0-based) of paths[1] (B)
+// with segment segs[0] of paths[0] (A), named names (their files' names
+// if "").
+func (a *App) openCompareSegments(paths [2]string, segs [2]int, names [2]string, done func(error)) *CompareWindow {
+	c := &CompareWindow{app: a, paths: paths, segs: segs, names: names, done: done}
 	for i := range c.names {
 		if c.names[i] == "" {
 			c.names[i] = filepath.Base(c.paths[i])
@@ -90,7 +99,7 @@ func (c *CompareWindow) load() {
 	var logs [2]*Eventlog
 	var err error
 	for i, p := range c.paths {
-		logs[i], err = loadEventlog(context.Background(), p, nil)
+		logs[i], err = loadEventlogSegment(context.Background(), p, c.segs[i], nil)
 		if err != nil {
 			break
 		}
@@ -205,6 +214,7 @@ func (c *CompareWindow) render() renderFunc {
 // swap makes B the baseline and A the run compared with it.
 func (c *CompareWindow) swap() {
 	c.paths[0], c.paths[1] = c.paths[1], c.paths[0]
+	c.segs[0], c.segs[1] = c.segs[1], c.segs[0]
 	c.names[0], c.names[1] = c.names[1], c.names[0]
 	c.logs[0], c.logs[1] = c.logs[1], c.logs[0]
 	selected := c.align.Selected
@@ -446,8 +456,11 @@ func showDiffValue(v float64, u compare.Unit) string {
 // chooseCompareWith asks for a second eventlog and compares it (B) with the
 // window's (A).
 func (w *Window) chooseCompareWith() {
-	a := w.path
+	a, seg, nameA := w.path, w.segment, ""
+	if s := segmentName(w.segment, w.segments); s != "" {
+		nameA = filepath.Base(a) + " (" + s + ")"
+	}
 	pickFileToOpen(w.win, w.app.useNative, func(pathB string) {
-		w.app.OpenCompare(a, "", pathB, "")
+		w.app.openCompareSegments([2]string{a, pathB}, [2]int{seg, 0}, [2]string{nameA, ""}, nil)
 	})
 }

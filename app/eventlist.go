@@ -292,7 +292,7 @@ func (v *eventlogView) addEventPanels() {
 			v.events.reveal()
 		}
 	}
-	v.bookmarks = newBookmarkPanel(ev.Path, ev.markers, v.canvas)
+	v.bookmarks = newBookmarkPanel(ev.bookmarkKey(), ev.markers, v.canvas)
 	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.setBookmarks(userBookmarks(bs)) }
 	v.bookmarks.onChange(v.bookmarks.marks)
 	v.canvas.onBookmark = v.bookmarks.addHere

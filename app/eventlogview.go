@@ -43,6 +43,12 @@ type eventlogView struct {
 	// spans and profile are the Spans and Profile tabs (nil without them).
 	spans   *spansView
 	profile *profileView
+
+	// segments chooses which eventlog of a file holding several the view
+	// shows (nil for a file of one); pickSegment, set by the window, loads
+	// the one picked (app/segmentchooser.go).
+	segments    *widget.Select
+	pickSegment func(int)
 }
 
 func newEventlogView(ev *Eventlog) *eventlogView {
@@ -53,7 +59,16 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 	}
 	header := widget.NewLabelWithStyle(ev.Path, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	header.Truncation = fyne.TextTruncateEllipsis
-	head := container.NewVBox(header)
+	var headRow fyne.CanvasObject = header
+	v.segments = newSegmentChooser(ev, func(k int) {
+		if v.pickSegment != nil {
+			v.pickSegment(k)
+		}
+	})
+	if v.segments != nil {
+		headRow = container.NewBorder(nil, nil, nil, sizedChooser(v.segments), header)
+	}
+	head := container.NewVBox(headRow)
 	if n := ingestStatusNotice(ev); n != "" {
 		head.Add(newNotice(n))
 	}
@@ -112,12 +127,15 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 	s := &ev.Summary
 	run := []fact{
 		{"Size", formatBytes(ev.Size)},
+	}
+	run = append(run, segmentFacts(ev)...)
+	run = append(run, []fact{
 		{"State", ev.Status.String()},
 		{"Events", strconv.FormatUint(s.Events, 10)},
 		{"Capabilities", strconv.Itoa(s.Capabilities)},
 		{"Threads", strconv.FormatUint(s.Threads, 10)},
 		{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
-	}
+	}...)
 	if ev.SummaryErr != nil {
 		run = append(run, fact{"Statistics", "not available: " + ev.SummaryErr.Error()})
 	}

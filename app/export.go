@@ -5,8 +5,6 @@ import (
 	"image"
 	"image/png"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -121,7 +119,7 @@ func (w *Window) exportCanvas(c *trackCanvas, f exportFormat, selection bool) {
 	if f == exportSVG {
 		ext, filters = ".svg", svgFilters
 	}
-	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path))
+	name := w.fileStem()
 	if selection {
 		name += "-selection"
 	}

@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -44,13 +42,13 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 					from, to = a, b
 				}
 			}
-			name := strings.TrimSuffix(filepath.Base(v.log.Path), filepath.Ext(v.log.Path))
+			name := w.fileStem()
 			if to > 0 {
 				name += "-selection"
 			}
 			pickFileToSave(w.win, w.app.useNative, name+d.ext, d.filters, func(out string) {
 				go func() {
-					err := exportData(v.log.Path, d.format, from, to, out)
+					err := exportData(v.log, d.format, from, to, out)
 					onUI(func() {
 						if err != nil {
 							dialog.ShowError(err, w.win)
@@ -69,11 +67,15 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 	return items
 }
 
-// exportData writes the log at path in format f — the run, or [from, to)
-// if to > 0 — to out (see export.ToFile: a failed export leaves no
-// partial file).
-func exportData(path string, f export.Format, from, to uint64, out string) error {
-	if _, err := export.ToFile(context.Background(), f, path, out, export.Options{From: from, To: to}); err != nil {
+// exportData writes the log of ev (the segment shown, of a file holding
+// several) in format f — the run, or [from, to) if to > 0 — to out (see
+// export.ToFile: a failed export leaves no partial file).
+func exportData(ev *Eventlog, f export.Format, from, to uint64, out string) error {
+	opt := export.Options{From: from, To: to}
+	if g, ok := ev.segmentBytes(); ok {
+		opt.Offset, opt.Length = g.Offset, g.End-g.Offset
+	}
+	if _, err := export.ToFile(context.Background(), f, ev.Path, out, opt); err != nil {
 		return fmt.Errorf("exporting as %s: %w", f, err)
 	}
 	return nil

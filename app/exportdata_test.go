@@ -30,7 +30,7 @@ func TestFileMenuExportsData(t *testing.T) {
 	// The selection's range goes to the export, as --from/--to.
 	from, to := v.log.Model.End/4, v.log.Model.End/2
 	out := filepath.Join(t.TempDir(), "sel.json")
-	if err := exportData(v.log.Path, export.Chrome, from, to, out); err != nil {
+	if err := exportData(v.log, export.Chrome, from, to, out); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(out)
@@ -61,7 +61,7 @@ func TestFileMenuExportsData(t *testing.T) {
 	}
 	// A failed export leaves nothing behind.
 	bad := filepath.Join(t.TempDir(), "bad.json")
-	if err := exportData("/nonexistent.eventlog", export.Chrome, 0, 0, bad); err == nil {
+	if err := exportData(&Eventlog{Path: "/nonexistent.eventlog"}, export.Chrome, 0, 0, bad); err == nil {
 		t.Error("no error for a missing log")
 	}
 	if ents, _ := os.ReadDir(filepath.Dir(bad)); len(ents) != 0 {

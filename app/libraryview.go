@@ -208,6 +208,9 @@ func entrySubtitle(e *library.Entry) string {
 	if e.Program != "" {
 		parts = append(parts, filepath.Base(e.Program))
 	}
+	if e.Segment != "" {
+		parts = append(parts, e.Segment+" of "+filepath.Base(e.Source))
+	}
 	parts = append(parts, timeline.FormatDuration(f.TotalNS), fmt.Sprintf("%d HEC", f.Capabilities))
 	if f.HasHeap {
 		parts = append(parts, "productivity "+percent(f.Productivity))
@@ -401,8 +404,13 @@ func (w *Window) saveToLibrary() {
 	if path == "" {
 		return
 	}
+	seg := w.librarySegment(path)
+	title := "Save to library"
+	if seg.Segment != "" {
+		title = "Save " + seg.Segment + " to library"
+	}
 	name := widget.NewEntry()
-	name.SetText(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	name.SetText(seg.Name)
 	tags := widget.NewEntry()
 	tags.SetPlaceHolder("comma-separated")
 	note := widget.NewMultiLineEntry()
@@ -410,13 +418,29 @@ func (w *Window) saveToLibrary() {
 	items := []*widget.FormItem{
 		widget.NewFormItem("Name", name), widget.NewFormItem("Tags", tags), widget.NewFormItem("Note", note),
 	}
-	d := dialog.NewForm("Save to library", "Save", "Cancel", items, func(ok bool) {
+	d := dialog.NewForm(title, "Save", "Cancel", items, func(ok bool) {
 		if ok {
-			w.saveToLibraryAs(path, library.SaveOptions{Name: name.Text, Tags: strings.Split(tags.Text, ","), Note: note.Text}, nil)
+			opt := seg
+			opt.Name, opt.Tags, opt.Note = name.Text, strings.Split(tags.Text, ","), note.Text
+			w.saveToLibraryAs(path, opt, nil)
 		}
 	}, w.win)
 	d.Resize(fyne.NewSize(520, 320))
 	d.Show()
+}
+
+// librarySegment returns what saving the window's file (path) to the
+// library starts from: its default name and, for one eventlog of a file
+// holding several, which bytes to save (that one's alone) and which it is.
+func (w *Window) librarySegment(path string) library.SaveOptions {
+	opt := library.SaveOptions{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))}
+	if v, ok := w.view.(*eventlogView); ok && len(v.log.Segments) > 1 {
+		g := v.log.Segments[v.log.Segment]
+		opt.Offset, opt.Length = g.Offset, g.End-g.Offset
+		opt.Segment = segmentName(v.log.Segment, len(v.log.Segments))
+		opt.Name += " (" + opt.Segment + ")"
+	}
+	return opt
 }
 
 // saveToLibraryAs copies path into the library off Fyne's loop and
@@ -460,9 +484,13 @@ func (w *Window) showLibrary() {
 func (w *Window) libraryMenuItems() []*fyne.MenuItem {
 	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
 	if w.path != "" && w.view != nil {
-		switch w.view.(type) {
+		switch v := w.view.(type) {
 		case *eventlogView:
-			items = append(items, fyne.NewMenuItem("Save to Library…", w.saveToLibrary),
+			save := "Save to Library…"
+			if n := len(v.log.Segments); n > 1 {
+				save = fmt.Sprintf("Save Segment %d of %d to Library…", v.log.Segment+1, n)
+			}
+			items = append(items, fyne.NewMenuItem(save, w.saveToLibrary),
 				fyne.NewMenuItem("Compare This Run With…", w.chooseCompareWith))
 		case *liveView:
 			items = append(items, fyne.NewMenuItem("Save Recording to Library…", w.saveToLibrary))

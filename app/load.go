@@ -57,9 +57,15 @@ type Eventlog struct {
 	// Log is the loaded log: the timeline.Source the timeline draws, and
 	// where the event list reads its rows.
 	Log *eventlog.Log
-	// Path is the file that was read, and Size its length in bytes (so far).
+	// Path is the file that was read, and Size the length in bytes (so
+	// far) of what was loaded: the file, or the segment.
 	Path string
 	Size int64
+	// Segments are the eventlogs of a file holding several one after
+	// another (nil or one for an ordinary file), and Segment the one shown
+	// (0-based); see eventlog.Log.Segments.
+	Segments []eventlog.Segment
+	Segment  int
 	// Status says whether the log was complete, truncated or corrupt, and where.
 	Status ingest.Status
 	// Events is the number of events decoded, block markers included.
@@ -98,6 +104,7 @@ func newEventlog(l *eventlog.Log) *Eventlog {
 		Log: l, Path: l.Path, Size: l.Size, Status: l.Status, Events: l.Events,
 		Summary: l.Summary, SummaryErr: l.SummaryErr, Model: l.Overview(),
 		Heap: l.Heap, Profile: l.Profile, List: l.EventList(), LoadTime: l.LoadTime,
+		Segments: l.Segments, Segment: l.Segment,
 	}
 	ev.markers = markersOf(ev.Model)
 	return ev
@@ -125,7 +132,14 @@ func markersOf(m *timeline.Model) []bookmarkMark {
 // cannot be read, is not an eventlog, or ctx is cancelled. The Log must be
 // closed when its views are gone.
 func loadEventlog(ctx context.Context, path string, report func(Progress)) (*Eventlog, error) {
-	opt := eventlog.Options{}
+	return loadEventlogSegment(ctx, path, 0, report)
+}
+
+// loadEventlogSegment is loadEventlog of segment seg (0-based) of a file
+// holding several eventlogs one after another; progress counts that
+// segment's bytes. A segment the file does not have is an error.
+func loadEventlogSegment(ctx context.Context, path string, seg int, report func(Progress)) (*Eventlog, error) {
+	opt := eventlog.Options{Segment: seg}
 	if report != nil {
 		opt.Progress = func(p eventlog.Progress) {
 			report(Progress{Bytes: p.Bytes, Total: p.Total, Events: p.Events, Elapsed: p.Elapsed, Model: p.Model})

@@ -59,10 +59,16 @@ type loadingView struct {
 	picture *picture
 }
 
-func newLoadingView(path string) *loadingView {
+// newLoadingView shows the progress of loading path; segment, if not "",
+// says which eventlog of it ("segment 2 of 4").
+func newLoadingView(path, segment string) *loadingView {
 	v := &loadingView{bar: widget.NewProgressBar(), detail: widget.NewLabel("Opening…"), picture: newPicture(nil)}
 	v.detail.Alignment = fyne.TextAlignCenter
-	title := widget.NewLabelWithStyle("Loading "+filepath.Base(path), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	what := filepath.Base(path)
+	if segment != "" {
+		what += ", " + segment
+	}
+	title := widget.NewLabelWithStyle("Loading "+what, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	where := widget.NewLabelWithStyle(filepath.Dir(path), fyne.TextAlignCenter, fyne.TextStyle{})
 	where.Importance = widget.LowImportance
 	where.Truncation = fyne.TextTruncateEllipsis

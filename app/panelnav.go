@@ -115,11 +115,11 @@ func fillSelection(box *fyne.Container, ev *Eventlog, from, to uint64, sel bool,
 	return summary, true
 }
 
-// selectionSummary reads the selection [from, to] of ev's file again (in
-// the background) and returns what puts its figures into summary, to be
-// called on the UI goroutine.
+// selectionSummary reads the selection [from, to] of ev's file (of the
+// segment ev shows) again, in the background, and returns what puts its
+// figures into summary, to be called on the UI goroutine.
 func selectionSummary(ev *Eventlog, from, to uint64, summary *fyne.Container) func() {
-	s, err := summarizeFileRange(ev.Path, from, to)
+	s, err := summarizeLogRange(ev, from, to)
 	return func() {
 		if err != nil {
 			summary.Objects = []fyne.CanvasObject{widget.NewLabel("No summary of the selection: " + err.Error())}

@@ -25,6 +25,9 @@ type SnapshotOptions struct {
 	From, To uint64
 	// Dark draws with the dark variant of the theme, else the light one.
 	Dark bool
+	// Segment is which eventlog (0-based) of a file holding several one
+	// after another to show.
+	Segment int
 }
 
 // Snapshot opens path in a window as the app does, lays it out at
@@ -75,7 +78,7 @@ func snapshotWindow(fa fyne.App, path string, opt SnapshotOptions) (*Window, err
 	w.unrecorded = true
 	loaded := make(chan error, 1)
 	w.onLoaded = func(err error) { loaded <- err }
-	w.load(path)
+	w.loadSegment(path, opt.Segment, 0)
 	if err := <-loaded; err != nil {
 		return nil, err
 	}

@@ -23,8 +23,13 @@ type Window struct {
 	app *App
 	win fyne.Window
 
-	// path is the file shown, "" on the start page.
-	path string
+	// path is the file shown, "" on the start page; segment is which
+	// eventlog of it (0-based), for a file holding several one after
+	// another (see segmentchooser.go), and segments how many it holds (0
+	// until known).
+	path     string
+	segment  int
+	segments int
 	// gen counts loads, so that the result of a superseded load is dropped.
 	gen    int
 	cancel context.CancelFunc
@@ -67,7 +72,7 @@ func (w *Window) Reload() {
 		return
 	}
 	if w.path != "" {
-		w.load(w.path)
+		w.loadSegment(w.path, w.segment, w.segments)
 	}
 }
 
@@ -75,6 +80,7 @@ func (w *Window) showStart() {
 	w.cancelLoad()
 	w.releaseView()
 	w.path, w.view, w.loading = "", nil, nil
+	w.segment, w.segments = 0, 0
 	w.win.SetTitle(Name)
 	w.setContent(newStartPage(w.app.recent.List(), w.chooseFile, w.openHere))
 	w.setMenu()
@@ -116,7 +122,12 @@ func (w *Window) cancelLoad() {
 }
 
 // load starts loading path into this window in the background.
-func (w *Window) load(path string) {
+func (w *Window) load(path string) { w.loadSegment(path, 0, 0) }
+
+// loadSegment starts loading segment seg (0-based) of path into this
+// window in the background; of is how many segments the file is known to
+// hold (0 if not known yet), for the titles.
+func (w *Window) loadSegment(path string, seg, of int) {
 	w.cancelLoad()
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
@@ -127,6 +138,7 @@ func (w *Window) load(path string) {
 	w.cancel = cancel
 	w.releaseView()
 	w.path, w.view = path, nil
+	w.segment, w.segments = seg, of
 	current := func() bool { return w.gen == gen }
 	// Reading starts before the loading page is made (making it measures
 	// text, which costs a first window a tenth of a second of fonts), but
@@ -145,7 +157,7 @@ func (w *Window) load(path string) {
 		})
 	}
 	go func() {
-		makeView, release, err := loadView(ctx, path, report)
+		makeView, release, err := loadView(ctx, path, seg, report)
 		<-pageMade
 		onUI(func() {
 			if !current() {
@@ -169,6 +181,11 @@ func (w *Window) load(path string) {
 				w.setContent(newErrorPage(err, w.Reload, w.chooseFile))
 			} else {
 				w.view = view
+				if ev, ok := view.(*eventlogView); ok {
+					w.segments = len(ev.log.Segments)
+					ev.pickSegment = func(k int) { w.loadSegment(path, k, w.segments) }
+					w.setTitle()
+				}
 				w.setContent(view.content())
 			}
 			w.setMenu()
@@ -180,8 +197,8 @@ func (w *Window) load(path string) {
 			}
 		})
 	}()
-	w.loading = newLoadingView(path)
-	w.win.SetTitle(filepath.Base(path) + " — " + Name)
+	w.loading = newLoadingView(path, segmentName(seg, of))
+	w.setTitle()
 	w.setContent(w.loading.root)
 	if !w.unrecorded {
 		w.app.recent.Add(path)
@@ -195,10 +212,13 @@ func (w *Window) load(path string) {
 // widgets must be made there (they measure text through caches that only
 // Fyne's loop may touch). release, if not nil, frees what was loaded when
 // no view is made of it.
-func loadView(ctx context.Context, path string, report func(Progress)) (makeView func() fileView, release func(), err error) {
+func loadView(ctx context.Context, path string, seg int, report func(Progress)) (makeView func() fileView, release func(), err error) {
 	isHP, err := looksLikeHeapProfile(path)
 	if err != nil {
 		return nil, nil, err
+	}
+	if isHP && seg != 0 {
+		return nil, nil, fmt.Errorf("loading %s: no segment %d: a .hp heap profile is one run", path, seg+1)
 	}
 	if isHP {
 		p, err := loadHeapProfile(ctx, path, report)
@@ -207,7 +227,7 @@ func loadView(ctx context.Context, path string, report func(Progress)) (makeView
 		}
 		return func() fileView { return newHeapProfileView(path, p) }, nil, nil
 	}
-	ev, err := loadEventlog(ctx, path, report)
+	ev, err := loadEventlogSegment(ctx, path, seg, report)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -267,7 +287,7 @@ func (w *Window) exportImage() {
 		dialog.ShowInformation("Export", "There is no picture to export.", w.win)
 		return
 	}
-	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path)) + ".png"
+	name := w.fileStem() + ".png"
 	pickFileToSave(w.win, w.app.useNative, name, pngFilters, func(path string) {
 		if err := writePNG(path, img); err != nil {
 			dialog.ShowError(err, w.win)
@@ -338,10 +358,15 @@ func (w *Window) setMenu() {
 // "" for a complete log.
 func ingestStatusNotice(ev *Eventlog) string {
 	var b strings.Builder
+	// Offsets count from the start of the file, a segment's too.
+	of := fmt.Sprintf("of %d bytes", ev.Size)
+	if g, ok := ev.segmentBytes(); ok {
+		of = fmt.Sprintf("(its bytes are %d–%d of the file)", g.Offset, g.End)
+	}
 	switch ev.Status.State {
 	case ingest.StateTruncated:
-		fmt.Fprintf(&b, "This eventlog is %s of %d bytes: it ends inside an event or before its end marker, "+
-			"as when the program was killed or is still writing.", ev.Status, ev.Size)
+		fmt.Fprintf(&b, "This eventlog is %s %s: it ends inside an event or before its end marker, "+
+			"as when the program was killed or is still writing.", ev.Status, of)
 	case ingest.StateCorrupt:
 		fmt.Fprintf(&b, "This eventlog is %s.", ev.Status)
 	case ingest.StateComplete:

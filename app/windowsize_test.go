@@ -65,7 +65,7 @@ func TestWindowContentFitsSmallWindows(t *testing.T) {
 	checkFits(t, "the start page", start)
 
 	for _, path := range []string{parworkN2, "../testdata/ghc-9.0.2/heap-hc.eventlog", "../testdata/ghc-9.0.2/heap-hc.hp", corpus + "ThreadScope__sealions.eventlog"} {
-		if m := newLoadingView(path).root.MinSize(); m.Width > windowMinSize.Width || m.Height > windowMinSize.Height {
+		if m := newLoadingView(path, "").root.MinSize(); m.Width > windowMinSize.Width || m.Height > windowMinSize.Height {
 			t.Errorf("the loading page of %s asks for %v, more than %v", path, m, windowMinSize)
 		}
 		w := a.Open(path)

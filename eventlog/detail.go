@@ -195,7 +195,7 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 			return timeline.GlobalKind(e.Kind)
 		}
 	}
-	m := ingest.NewMerge(r.file, r.ix(), ingest.MergeOptions{From: from, To: to, Tap: tap})
+	m := ingest.NewMerge(r.data, r.ix(), ingest.MergeOptions{From: from, To: to, Tap: tap})
 	defer m.Close()
 	var k int
 	for e := m.Next(); e != nil; e = m.Next() {

@@ -12,13 +12,15 @@ import (
 // order), reading them again from the file through the log's index, until
 // fn returns false or they end: the way for an analysis (span statistics,
 // a cost-centre profile, an export) to pass over a log already open without
-// indexing it again. It returns how the data section ends, as ingest.Each.
+// indexing it again. It returns how the data section ends, as ingest.Each
+// (offsets counted from the start of the file).
 func (r *Log) Each(ctx context.Context, opt ingest.MergeOptions, fn func(*ingest.Event) bool) (ingest.Status, error) {
 	ix := r.ix()
 	if ix == nil || r.closed.Load() {
 		return ingest.Status{}, errors.New("reading " + r.Path + ": no events (a .hp heap profile, or closed)")
 	}
-	st, err := ingest.EachIndexed(ctx, r.file, ix, opt, fn)
+	st, err := ingest.EachIndexed(ctx, r.data, ix, opt, fn)
+	st.Offset += r.base
 	if err != nil {
 		return st, fmt.Errorf("reading %s: %w", r.Path, err)
 	}

@@ -103,7 +103,7 @@ func (e *Events) rows(b int, back bool) ([]ingest.Event, int, error) {
 	_, to := e.span(b1 - 1)
 	want := e.before[b1] - e.before[b0]
 	rows := make([]ingest.Event, 0, want)
-	m := ingest.NewMerge(e.log.file, e.log.ix(), ingest.MergeOptions{From: from, To: to, Sorted: true})
+	m := ingest.NewMerge(e.log.data, e.log.ix(), ingest.MergeOptions{From: from, To: to, Sorted: true})
 	for ev := m.Next(); ev != nil; ev = m.Next() {
 		rows = append(rows, ev.Clone())
 	}

@@ -34,7 +34,7 @@ func Follow(ctx context.Context, path string, opt Options) (*Log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("following %s: %w", path, err)
 	}
-	r := &Log{Path: path, file: f, following: &follower{opt: opt}}
+	r := &Log{Path: path, file: f, data: f, following: &follower{opt: opt}}
 	if err := r.rebuild(ctx); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("following %s: %w", path, err)

@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -53,6 +54,10 @@ type Options struct {
 	// NoEventList the event list, and NoTimeline the timeline (a command
 	// that draws the heap: the overview then has no rows).
 	NoSummary, NoHeap, NoEventList, NoTimeline bool
+	// Segment is which eventlog of a file holding several one after
+	// another to load (0-based; 0, the first, is the only one of an
+	// ordinary file). One out of range is an error.
+	Segment int
 	// Progress, if set, is called from the loading goroutine at most every
 	// progressEvery, with a new overview at most every snapshotEvery, and
 	// once at the end.
@@ -104,9 +109,18 @@ func (p Progress) Fraction() float64 {
 // Log is a loaded eventlog. Its fields are set once Open returns; the
 // overview and detail come through its timeline.Source methods.
 type Log struct {
-	// Path is the file and Size its length in bytes.
+	// Path is the file, and Size the length in bytes of what was loaded:
+	// the file, or the segment (Segment).
 	Path string
 	Size int64
+	// Segments are the eventlogs of a file holding several one after
+	// another (see ingest.FindSegments), nil (or one) for an ordinary file;
+	// Segment is the one loaded (0-based), from byte Segments[Segment].Offset
+	// of the file to .End. Every byte offset the Log reports (Status,
+	// TimeFaults, the Summary's, Each's status) counts from the start of
+	// the file; the Index's and Progress's count from the segment's.
+	Segments []Segment
+	Segment  int
 	// Header is the log's header.
 	Header *ingest.Header
 	// Status says whether the log was complete, truncated or corrupt, and
@@ -128,7 +142,11 @@ type Log struct {
 	// LoadTime is how long loading took.
 	LoadTime time.Duration
 
-	file      *os.File
+	file *os.File
+	// data is where events are read from: the file, or the section of it
+	// that holds the segment loaded, which begins at byte base.
+	data      io.ReaderAt
+	base      int64
 	index     atomic.Pointer[ingest.Index]
 	overview  atomic.Pointer[timeline.Model]
 	loaded    atomic.Bool
@@ -169,7 +187,18 @@ func Open(ctx context.Context, path string, opt Options) (*Log, error) {
 		f.Close()
 		return nil, fmt.Errorf("loading %s: %w", path, err)
 	}
-	r := &Log{Path: path, Size: st.Size(), Header: ix.Header, file: f}
+	r := &Log{Path: path, Size: st.Size(), Header: ix.Header, file: f, data: f}
+	what := path
+	if opt.Segment != 0 || mayHoldMore(f, ix, st.Size()) {
+		// segment.go: find the segments, and keep to the one asked for.
+		if ix, err = r.selectSegment(ix, opt.Segment); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("loading %s: %w", path, err)
+		}
+		if len(r.Segments) > 1 {
+			what = fmt.Sprintf("%s segment %d of %d", path, r.Segment+1, len(r.Segments))
+		}
+	}
 	r.index.Store(ix)
 
 	var sumWG sync.WaitGroup
@@ -177,15 +206,20 @@ func Open(ctx context.Context, path string, opt Options) (*Log, error) {
 		sumWG.Add(1)
 		go func() {
 			defer sumWG.Done()
-			r.Summary, r.SummaryErr = timeline.SummarizeFile(path)
+			if len(r.Segments) < 2 {
+				r.Summary, r.SummaryErr = timeline.SummarizeFile(path)
+			} else {
+				r.Summary, r.SummaryErr = timeline.SummarizeAt(r.data, r.Size)
+			}
 		}()
 	}
 	err = r.load(ctx, opt, start)
 	sumWG.Wait()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("loading %s: %w", path, err)
+		return nil, fmt.Errorf("loading %s: %w", what, err)
 	}
+	r.toFile()
 	r.LoadTime = time.Since(start)
 	return r, nil
 }
@@ -229,7 +263,9 @@ func (r *Log) Close() error {
 }
 
 // Index returns the file's index (its pieces with their event counts and
-// time ranges); nil for a .hp heap profile.
+// time ranges) — the loaded segment's, its offsets counted from the
+// segment's start, for a file holding several eventlogs; nil for a .hp
+// heap profile.
 func (r *Log) Index() *ingest.Index { return r.index.Load() }
 
 // ix returns the index as it stands (a followed log's grows).
@@ -419,7 +455,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			return !noThreads || !threadKind(k)
 		}
 	}
-	m := ingest.NewMerge(r.file, ix, ingest.MergeOptions{Tap: tap, Learn: true})
+	m := ingest.NewMerge(r.data, ix, ingest.MergeOptions{Tap: tap, Learn: true})
 	defer m.Close()
 	extent := func() (int64, uint64, uint64) {
 		countsMu.Lock()

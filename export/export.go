@@ -55,6 +55,10 @@ type Options struct {
 	// (thread runs, GCs) are cut to the range; spans that start in it are
 	// written whole; samples and markers are those taken in it.
 	From, To uint64
+	// Offset and Length, if Length > 0, are the bytes of the file File
+	// exports: one eventlog of a file holding several one after another
+	// (see ingest.FindSegments); otherwise it exports the whole file.
+	Offset, Length int64
 }
 
 // writer is one format's writer: it gets the events in time order, then
@@ -75,7 +79,12 @@ func File(ctx context.Context, f Format, path string, w io.Writer, opt Options) 
 	if err != nil {
 		return ingest.Status{}, fmt.Errorf("exporting: %w", err)
 	}
-	status, err := Write(ctx, f, w, in, st.Size(), opt)
+	var r io.ReaderAt = in
+	size := st.Size()
+	if opt.Length > 0 {
+		r, size = io.NewSectionReader(in, opt.Offset, opt.Length), opt.Length
+	}
+	status, err := Write(ctx, f, w, r, size, opt)
 	if err != nil {
 		return status, fmt.Errorf("%s: %w", path, err)
 	}

@@ -114,10 +114,11 @@ func SkimFile(path string, sel Selection, fn func(*Event)) (SkimResult, error) {
 // skim began.
 var errShrunk = errors.New("the file could not be read to its end (did it shrink?)")
 
-// source is the log a skim reads: data in memory, or a file of size bytes.
+// source is the log a skim reads: data in memory, or a file (or a part of
+// one, see SkimAt) of size bytes.
 type source struct {
 	data []byte
-	file *os.File
+	file io.ReaderAt
 	size int64
 }
 

@@ -867,6 +867,40 @@ func SummarizeFile(path string) (Summary, error) {
 	return Summarize(f)
 }
 
+// SummarizeAt returns the Summary of the eventlog held in r, size bytes
+// from its start: one segment of a file holding several (an
+// io.SectionReader over it, see ingest.FindSegments), skimmed as
+// SummarizeFile skims a file. Byte offsets in it (Status, TimeFaults)
+// count from r's start. It does not look past the end marker for more
+// eventlogs. The error is non-nil only if r could not be read.
+func SummarizeAt(r io.ReaderAt, size int64) (Summary, error) {
+	if readerBeginsJoined(io.NewSectionReader(r, 0, size)) {
+		return Summarize(io.NewSectionReader(r, 0, size))
+	}
+	z := NewSummarizer()
+	res, err := ingest.SkimAt(r, size, SummarySelection, z.Add)
+	if err != nil {
+		return Summary{}, fmt.Errorf("summarising eventlog: %w", err)
+	}
+	z.AddTally(&res.Tally)
+	s := z.Summary(res.Header, res.Status)
+	s.TimeFaults = res.TimeFaults
+	return s, notEmpty(s.Status)
+}
+
+// readerBeginsJoined is beginsJoined for the log read from src.
+func readerBeginsJoined(src io.Reader) bool {
+	d := ingest.NewReader(src)
+	var ev ingest.Event
+	for d.Next(&ev) {
+		if ev.Kind != ingest.KindBlockMarker {
+			_, ok := ingest.JoinMark(&ev)
+			return ok
+		}
+	}
+	return false
+}
+
 // summarizeSegments returns the summary of each eventlog of the file at
 // path (see ingest.FindSegments).
 func summarizeSegments(path string) ([]Segment, error) {

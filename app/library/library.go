@@ -93,8 +93,11 @@ type Entry struct {
 	Name string   `json:"name"`
 	Tags []string `json:"tags"`
 	Note string   `json:"note"`
-	// Source is the path the eventlog was saved from.
-	Source string `json:"source"`
+	// Source is the path the eventlog was saved from; Segment, if not "",
+	// says which eventlog of a source holding several one after another it
+	// is ("segment 2 of 4"): the entry holds that one's bytes alone.
+	Source  string `json:"source"`
+	Segment string `json:"segment,omitempty"`
 	// Saved is when it was saved.
 	Saved time.Time `json:"saved"`
 	// Size is the eventlog's size in bytes and SHA256 its hash (hex).
@@ -220,6 +223,11 @@ type SaveOptions struct {
 	Name string
 	Tags []string
 	Note string
+	// Offset and Length, if Length > 0, are the bytes of the file to save
+	// (one eventlog of a file holding several one after another), and
+	// Segment says which one it is (see Entry.Segment).
+	Offset, Length int64
+	Segment        string
 }
 
 // Save copies the eventlog at path into the library with the given name,
@@ -245,7 +253,11 @@ func (l *Library) Save(path string, opt SaveOptions) (Entry, error) {
 	// The lock goes with the process; closing it (a save over, or one
 	// given up as a crash would) lets another Open see a leftover.
 	defer lock.Close()
-	e, err := l.stage(staging, src, path, id, opt)
+	var in io.Reader = src
+	if opt.Length > 0 {
+		in = io.NewSectionReader(src, opt.Offset, opt.Length)
+	}
+	e, err := l.stage(staging, in, path, id, opt)
 	if errors.Is(err, errCrashed) {
 		return Entry{}, err
 	}
@@ -297,7 +309,7 @@ func (l *Library) makeStaging(id string) (string, *os.File, error) {
 }
 
 // stage writes the copy and the metadata of a new entry into dir.
-func (l *Library) stage(dir string, src *os.File, path, id string, opt SaveOptions) (Entry, error) {
+func (l *Library) stage(dir string, src io.Reader, path, id string, opt SaveOptions) (Entry, error) {
 	dst, err := os.Create(filepath.Join(dir, eventlogFile))
 	if err != nil {
 		return Entry{}, fmt.Errorf("library: saving %s: %w", path, err)
@@ -332,7 +344,7 @@ func (l *Library) stage(dir string, src *os.File, path, id string, opt SaveOptio
 		name = filepath.Base(path)
 	}
 	e := Entry{
-		ID: id, Name: name, Tags: cleanTags(opt.Tags), Note: opt.Note, Source: abs,
+		ID: id, Name: name, Tags: cleanTags(opt.Tags), Note: opt.Note, Source: abs, Segment: opt.Segment,
 		Saved: time.Now().UTC(), Size: counter.n, SHA256: hex.EncodeToString(h.Sum(nil)),
 		Program: s.Program, Args: s.Args, RTS: s.RTS, Started: s.StartWall,
 		Figures: figuresOf(&s),

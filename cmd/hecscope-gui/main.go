@@ -4,11 +4,14 @@
 //
 //	hecscope-gui [FILE...]       a window on each eventlog or .hp file (the start page if none)
 //	hecscope-gui --attach URL    a window watching a running program
+//	hecscope-gui --segment N FILE
+//	                             a window on the Nth eventlog (from 1) of a FILE holding
+//	                             several one after another
 //	hecscope-gui --quit-after-load FILE
 //	                             open FILE in a window, load all of it, draw it, print
 //	                             "loaded N events in S s" to stderr and exit (to measure
 //	                             load time and peak memory from outside, e.g. /usr/bin/time -v)
-//	hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] FILE
+//	hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] [--segment N] FILE
 //	                             draw the window showing FILE with Fyne's software renderer
 //	                             (no display needed) and write it to OUT.png
 //
@@ -32,9 +35,11 @@ import (
 
 const usage = `usage: hecscope [FILE...]      open the desktop app (on each eventlog or .hp file)
        hecscope --attach URL  watch a running program (tcp://, unix://, fifo://, follow://)
+       hecscope-gui --segment N FILE
+                              open the Nth eventlog (from 1) of a FILE holding several
        hecscope-gui --quit-after-load FILE
                               load FILE in a window, print "loaded N events in S s" and exit
-       hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] FILE
+       hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] [--segment N] FILE
                               draw the window showing FILE, without a display, to OUT.png`
 
 func main() {
@@ -79,6 +84,17 @@ func run(args []string) int {
 			return 2
 		}
 		return quitAfterLoad(file, start)
+	}
+	if isOption(args0(args), "--segment") {
+		n, file, err := segmentArgs(args)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "hecscope: %v\n%s\n", err, segmentUsage)
+			return 2
+		}
+		a := newApp()
+		a.OpenSegment(file, n-1)
+		a.Run()
+		return 0
 	}
 	for _, p := range args {
 		if strings.HasPrefix(p, "-") {

@@ -15,7 +15,7 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-const snapshotUsage = "usage: hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all|default] [--from T --to T] [--theme light|dark] FILE"
+const snapshotUsage = "usage: hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all|default] [--from T --to T] [--theme light|dark] [--segment N] FILE"
 
 // snapshot implements `hecscope-gui --snapshot OUT.png ... FILE`: it draws
 // the window showing FILE with Fyne's software renderer (no display needed)
@@ -31,6 +31,7 @@ func snapshot(args []string, stderr io.Writer) int {
 	from := fs.String("from", "", "start of the time range shown (1.5s, 250ms, 800us or ns)")
 	to := fs.String("to", "", "end of the time range shown")
 	themeName := fs.String("theme", "light", "light or dark")
+	segment := fs.String("segment", "1", "which eventlog of a file holding several one after another, from 1")
 	usage := func(msg string) int {
 		fmt.Fprintf(stderr, "hecscope-gui: %s\n%s\n", msg, snapshotUsage)
 		return 2
@@ -69,6 +70,11 @@ func snapshot(args []string, stderr io.Writer) int {
 	default:
 		return usage(fmt.Sprintf("--theme %q is not light or dark", *themeName))
 	}
+	n, err := parseSegment(*segment)
+	if err != nil {
+		return usage(err.Error())
+	}
+	opt.Segment = n - 1
 	if (*from == "") != (*to == "") {
 		return usage("--from and --to go together")
 	}

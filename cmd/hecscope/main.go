@@ -60,6 +60,9 @@ func run(args []string) int {
 		}
 		return runGUI([]string{"--attach=" + url})
 	}
+	if args[0] == "--segment" || strings.HasPrefix(args[0], "--segment=") {
+		return runGUI(args) // hecscope-gui checks N and FILE
+	}
 	for _, c := range commands {
 		if c.name == args[0] {
 			sayFIFOWaits(c.name, args[1:])
@@ -75,7 +78,7 @@ func run(args []string) int {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: hecscope [FILE...]   open the desktop app (on each eventlog or .hp file)\n       hecscope --attach URL  watch a running program (tcp://, unix://, fifo://, follow://)\n       hecscope COMMAND [ARGS]\n\ncommands:")
+	fmt.Fprintln(os.Stderr, "usage: hecscope [FILE...]   open the desktop app (on each eventlog or .hp file)\n       hecscope --attach URL  watch a running program (tcp://, unix://, fifo://, follow://)\n       hecscope --segment N FILE  open the Nth eventlog of a FILE holding several\n       hecscope COMMAND [ARGS]\n\ncommands:")
 	for _, c := range commands {
 		fmt.Fprintf(os.Stderr, "  hecscope %s\n", c.usage)
 	}

@@ -325,7 +325,8 @@ func renderTracksView(path string, o renderOptions) (*image.RGBA, error) {
 	if to == 0 {
 		to = run.model.End
 	}
-	if to <= o.from {
+	// The view shows no time past the run's ends, as the app's canvas.
+	if o.from >= run.model.End {
 		return nil, fmt.Errorf("%s: --from %s is at or after the end of the run (%s)", path, paint.Duration(o.from), paint.Duration(run.model.End))
 	}
 	v.SetRange(o.from, to)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hecscope/hecscope/eventlog"
@@ -136,6 +137,18 @@ func TestRenderIsTheTrackCanvas(t *testing.T) {
 		}
 		if tracksSeen < 2 || diff > 0 {
 			t.Errorf("%v: %d pixels of %d tracks' plots differ from the track canvas's picture", argv, diff, tracksSeen)
+		}
+	}
+}
+
+// TestRenderPastTheEnd: a range that starts after the run is an error that
+// says so, whether or not --to is given.
+func TestRenderPastTheEnd(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.png")
+	for _, extra := range [][]string{nil, {"--to", "300ms"}} {
+		args := append([]string{"render", "../../testdata/ghc-9.0.2/parwork-N2.eventlog", "--from", "200ms", "-o", out}, extra...)
+		if code, _, errOut := hecscope(t, args...); code != 1 || !strings.Contains(errOut, "after the end of the run") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
 	}
 }

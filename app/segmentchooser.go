@@ -1,0 +1,184 @@
+package app
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// A file can hold several eventlogs one after another, as a program that
+// restarts its logging writes them (eventlog.Log.Segments). The file
+// window shows one at a time; a chooser in its header lists them all and
+// loads the one picked in its place, through the same load as File > Open.
+
+// segmentName says which eventlog of a file a window shows: "segment 2 of
+// 4" (seg 0-based, of segments), "segment 2" while their number is not
+// known, "" for the first of a file of one (or not known to hold more).
+func segmentName(seg, of int) string {
+	switch {
+	case of > 1:
+		return fmt.Sprintf("segment %d of %d", seg+1, of)
+	case seg > 0:
+		return fmt.Sprintf("segment %d", seg+1)
+	}
+	return ""
+}
+
+// setTitle titles the window after its file and segment.
+func (w *Window) setTitle() {
+	if w.path == "" {
+		w.win.SetTitle(Name)
+		return
+	}
+	title := filepath.Base(w.path)
+	if s := segmentName(w.segment, w.segments); s != "" {
+		title += " (" + s + ")"
+	}
+	w.win.SetTitle(title + " — " + Name)
+}
+
+// segmentLabel describes segment i of the n of a file as the chooser lists
+// it: "Segment 2 of 4 · ./sleep · 1.02 s · complete".
+func segmentLabel(i int, g eventlog.Segment, n int) string {
+	parts := []string{fmt.Sprintf("Segment %d of %d", i+1, n)}
+	if g.Program != "" {
+		parts = append(parts, filepath.Base(g.Program))
+	}
+	if g.Duration > 0 {
+		parts = append(parts, timeline.FormatDuration(g.Duration))
+	}
+	parts = append(parts, g.Status.State.String())
+	return strings.Join(parts, " · ")
+}
+
+// newSegmentChooser returns the chooser of the segments of ev's file, with
+// ev's selected; picking another calls pick with its index. It returns nil
+// for a file of one eventlog.
+func newSegmentChooser(ev *Eventlog, pick func(int)) *widget.Select {
+	n := len(ev.Segments)
+	if n < 2 {
+		return nil
+	}
+	labels := make([]string, n)
+	for i, g := range ev.Segments {
+		labels[i] = segmentLabel(i, g, n)
+	}
+	sel := widget.NewSelect(labels, nil)
+	sel.SetSelectedIndex(ev.Segment)
+	sel.OnChanged = func(string) {
+		if k := sel.SelectedIndex(); k >= 0 && k != ev.Segment && pick != nil {
+			pick(k)
+		}
+	}
+	return sel
+}
+
+// segmentFacts are the summary's facts about which eventlog of its file ev
+// is, none for a file of one.
+func segmentFacts(ev *Eventlog) []fact {
+	n := len(ev.Segments)
+	if n < 2 {
+		return nil
+	}
+	g := ev.Segments[ev.Segment]
+	return []fact{{"Segment", fmt.Sprintf("%d of %d · bytes %s–%s", ev.Segment+1, n, groupDigits(g.Offset), groupDigits(g.End))}}
+}
+
+// groupDigits writes n ≥ 0 with its digits in groups of three: 1,018,753.
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// chooserWidthMax bounds the chooser's width, so that the file's path
+// beside it keeps some room.
+const chooserWidthMax = 560
+
+// sizedChooser lays sel out as wide as its longest option needs (up to
+// chooserWidthMax), so that the segment shown reads whole: a Select's own
+// minimum width cuts its text short. Call on Fyne's loop (it measures text).
+func sizedChooser(sel *widget.Select) fyne.CanvasObject {
+	var w float32
+	for _, o := range sel.Options {
+		w = max(w, fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width)
+	}
+	w += 4*theme.InnerPadding() + theme.IconInlineSize()
+	return container.NewGridWrap(fyne.NewSize(min(w, chooserWidthMax), sel.MinSize().Height), sel)
+}
+
+// OpenSegment opens segment seg (0-based) of path, a file holding several
+// eventlogs one after another, in a new window and starts loading it (seg
+// 0 is what Open shows).
+func (a *App) OpenSegment(path string, seg int) *Window {
+	w := a.newWindow()
+	w.loadSegment(path, seg, 0)
+	w.win.Show()
+	return w
+}
+
+// segmentBytes returns the bytes of the file that ev shows, if it is one
+// eventlog of several.
+func (ev *Eventlog) segmentBytes() (eventlog.Segment, bool) {
+	if len(ev.Segments) < 2 {
+		return eventlog.Segment{}, false
+	}
+	return ev.Segments[ev.Segment], true
+}
+
+// bookmarkKey is what the user's bookmarks of ev are kept under: its
+// file, and which segment of it.
+func (ev *Eventlog) bookmarkKey() string {
+	if len(ev.Segments) < 2 {
+		return ev.Path
+	}
+	return ev.Path + "#segment" + strconv.Itoa(ev.Segment+1)
+}
+
+// summarizeLogRange is summarizeFileRange over the eventlog ev shows:
+// its segment of the file only, for a file holding several.
+func summarizeLogRange(ev *Eventlog, from, to uint64) (timeline.Summary, error) {
+	g, ok := ev.segmentBytes()
+	if !ok {
+		return summarizeFileRange(ev.Path, from, to)
+	}
+	f, err := os.Open(ev.Path)
+	if err != nil {
+		return timeline.Summary{}, fmt.Errorf("summarising %s: %w", ev.Path, err)
+	}
+	defer f.Close()
+	src := bufio.NewReaderSize(io.NewSectionReader(f, g.Offset, g.End-g.Offset), 1<<20)
+	s, err := timeline.SummarizeRange(src, from, to)
+	if err != nil {
+		return s, fmt.Errorf("summarising %s %s: %w", ev.Path, segmentName(ev.Segment, len(ev.Segments)), err)
+	}
+	return s, nil
+}
+
+// fileStem is what the window's exports are called by default: its file's
+// name without the extension, and which segment ("restarts-segment2").
+func (w *Window) fileStem() string {
+	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path))
+	if v, ok := w.view.(*eventlogView); ok && len(v.log.Segments) > 1 {
+		name += "-segment" + strconv.Itoa(v.log.Segment+1)
+	}
+	return name
+}
