@@ -1,10 +1,8 @@
 package app
 
 import (
-	"bytes"
 	"fmt"
 	"image"
-	"image/png"
 	"strings"
 	"sync"
 	"time"
@@ -399,20 +397,7 @@ func (v *liveView) hasPicture() bool { return true }
 // picture draws the canvas as shown (every track of the expanded groups,
 // the axis and the legend) at the canvas's width for scale; nil before
 // the first timed events.
-func (v *liveView) picture(scale float32) image.Image {
-	if v.canvas == nil {
-		return nil
-	}
-	var buf bytes.Buffer
-	if err := v.canvas.export(&buf, exportPNG, false, float64(scale)); err != nil {
-		return nil
-	}
-	img, err := png.Decode(&buf)
-	if err != nil {
-		return nil
-	}
-	return img
-}
+func (v *liveView) picture(scale float32) image.Image { return v.canvas.picture(scale) }
 
 // start starts the session and the refreshing of the picture.
 func (v *liveView) start() {

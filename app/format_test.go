@@ -12,7 +12,7 @@ func parseForTest(r *strings.Reader) (*ingest.HeapProfile, error) { return inges
 
 func TestFormatBytes(t *testing.T) {
 	for n, want := range map[int64]string{
-		0: "0 B", 1023: "1023 B", 1024: "1.00 KiB", 17403: "17.0 KiB", 123456789: "118 MiB", 2_500_000_000: "2.33 GiB",
+		-1: "0 B", 0: "0 B", 1023: "1023 B", 1024: "1.00 KiB", 17403: "17.0 KiB", 123456789: "118 MiB", 2_500_000_000: "2.33 GiB",
 	} {
 		if got := formatBytes(n); got != want {
 			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
@@ -21,7 +21,7 @@ func TestFormatBytes(t *testing.T) {
 }
 
 func TestFormatCount(t *testing.T) {
-	for v, want := range map[float64]string{0: "0", 950: "950", 12345: "12.3k", 4_560_000: "4.56M", 7.8e9: "7.80G"} {
+	for v, want := range map[float64]string{0: "0", 950: "950", 12345: "12.3 k", 4_560_000: "4.56 M", 7.8e9: "7.8 G"} {
 		if got := formatCount(v); got != want {
 			t.Errorf("formatCount(%g) = %q, want %q", v, got, want)
 		}
@@ -36,7 +36,7 @@ func TestProgress(t *testing.T) {
 	if r := p.EventsPerSecond(); r != 2e6 {
 		t.Errorf("EventsPerSecond = %g", r)
 	}
-	if s, want := p.String(), "23.8 MiB of 95.4 MiB · 3.00M events · 2.00M events/s"; s != want {
+	if s, want := p.String(), "23.8 MiB of 95.4 MiB · 3 M events · 2 M events/s"; s != want {
 		t.Errorf("String = %q, want %q", s, want)
 	}
 	if (Progress{}).Fraction() != 0 || (Progress{}).EventsPerSecond() != 0 {

@@ -64,12 +64,17 @@ func (v *eventlogView) hasPicture() bool { return v.canvas != nil }
 
 // picture draws the whole canvas as shown (every track of the expanded
 // groups, the axis and the legend) at the canvas's width for scale.
-func (v *eventlogView) picture(scale float32) image.Image {
-	if v.canvas == nil {
+func (v *eventlogView) picture(scale float32) image.Image { return v.canvas.picture(scale) }
+
+// picture draws the whole canvas as shown at its width for scale (nil
+// without a canvas, or if it cannot be drawn): what the windows copy and
+// print.
+func (c *trackCanvas) picture(scale float32) image.Image {
+	if c == nil {
 		return nil
 	}
 	var buf bytes.Buffer
-	if err := v.canvas.export(&buf, exportPNG, false, float64(scale)); err != nil {
+	if err := c.export(&buf, exportPNG, false, float64(scale)); err != nil {
 		return nil
 	}
 	img, err := png.Decode(&buf)

@@ -2,12 +2,11 @@ package live
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -156,7 +155,7 @@ func streamWords(s *Stream, st StreamStats, now time.Time, data bool) string {
 			b.WriteString("the RTS writes its events in blocks, so nothing arrives until a block fills, the program exits, or --eventlog-flush-interval passes")
 		}
 	case !st.InputOver:
-		fmt.Fprintf(&b, "receiving from %s: %s events/s · %s events · %s", s.Source, formatCount(st.Rate), formatCount(float64(st.Events)), heapview.FormatBytes(uint64(st.Bytes)))
+		fmt.Fprintf(&b, "receiving from %s: %s events/s · %s events · %s", s.Source, paint.CountShort(st.Rate), paint.CountShort(float64(st.Events)), paint.Bytes(uint64(st.Bytes)))
 		if !st.LastData.IsZero() {
 			quiet := now.Sub(st.LastData)
 			fmt.Fprintf(&b, " · newest data %s old (program time %s)", roundDuration(quiet), timeline.FormatDuration(st.Newest))
@@ -165,15 +164,15 @@ func streamWords(s *Stream, st StreamStats, now time.Time, data bool) string {
 			}
 		}
 		if st.Behind >= behindNote {
-			fmt.Fprintf(&b, " · model %s behind", heapview.FormatBytes(uint64(st.Behind)))
+			fmt.Fprintf(&b, " · model %s behind", paint.Bytes(uint64(st.Behind)))
 		}
 	default:
-		fmt.Fprintf(&b, "ended: %s · %s events · %s", endWords(st.Status), formatCount(float64(st.Events)), heapview.FormatBytes(uint64(st.Bytes)))
+		fmt.Fprintf(&b, "ended: %s · %s events · %s", endWords(st.Status), paint.CountShort(float64(st.Events)), paint.Bytes(uint64(st.Bytes)))
 		if st.ReadError != nil && st.Status.State != ingest.StateComplete {
 			fmt.Fprintf(&b, " (%v)", st.ReadError)
 		}
 		if !st.Done {
-			fmt.Fprintf(&b, " · model %s behind", heapview.FormatBytes(uint64(st.Behind)))
+			fmt.Fprintf(&b, " · model %s behind", paint.Bytes(uint64(st.Behind)))
 		}
 	}
 	if st.Joined {
@@ -206,29 +205,6 @@ func endWords(st ingest.Status) string {
 		return fmt.Sprintf("corrupt at byte %d (%s), the events before are kept", st.Offset, st.Reason)
 	}
 	return st.String()
-}
-
-// formatCount writes a count compactly: "950", "12.3k", "4.56M".
-func formatCount(v float64) string {
-	if v < 1000 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	suffix := ""
-	for _, s := range []string{"k", "M", "G", "T"} {
-		if v < 1000 {
-			break
-		}
-		v /= 1000
-		suffix = s
-	}
-	prec := 2
-	switch {
-	case v >= 100:
-		prec = 0
-	case v >= 10:
-		prec = 1
-	}
-	return strconv.FormatFloat(v, 'f', prec, 64) + suffix
 }
 
 // roundDuration rounds d for the status line.

@@ -3,8 +3,6 @@ package spans
 import (
 	"cmp"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/hecscope/hecscope/ingest"
 )
@@ -208,33 +206,12 @@ func (c *Collector) threadEnd(id uint32, t uint64) {
 	c.record(c.label(Thread, th.label), Instance{Start: th.start, End: max(t, th.start), Thread: id, Cap: th.cap})
 }
 
-// ParseUserSpan splits a user message "START x", "STOP x" or "START 3 x"
-// into whether it starts a span, its instance number (0 if none) and its
-// label; ok is false for any other message.
-func ParseUserSpan(msg string) (start bool, id uint32, label string, ok bool) {
-	switch {
-	case strings.HasPrefix(msg, "START "):
-		start, label = true, msg[len("START "):]
-	case strings.HasPrefix(msg, "STOP "):
-		label = msg[len("STOP "):]
-	default:
-		return false, 0, "", false
-	}
-	label = strings.TrimSpace(label)
-	if sp := strings.IndexByte(label, ' '); sp > 0 {
-		if n, err := strconv.ParseUint(label[:sp], 10, 32); err == nil {
-			id, label = uint32(n), strings.TrimSpace(label[sp+1:])
-		}
-	}
-	return start, id, label, label != ""
-}
-
 // userMessage pairs a START or STOP with the spans open on its thread.
 func (c *Collector) userMessage(ev *ingest.Event) {
 	if len(ev.Data) < 6 || ev.Data[1] != 'T' {
 		return
 	}
-	start, id, name, ok := ParseUserSpan(string(ev.Data))
+	start, id, name, ok := ingest.ParseUserSpan(string(ev.Data))
 	if !ok {
 		return
 	}

@@ -3,8 +3,6 @@ package timeline
 import (
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -790,31 +788,12 @@ var sparkKindOf = [...]SparkKind{
 	ingest.KindSparkGC: SparkGCd, ingest.KindRunSpark: SparkConverted, ingest.KindStealSpark: SparkStolen,
 }
 
-// parseUserSpan splits "START x", "STOP x", "START 3 x" into its parts.
-func parseUserSpan(msg string) (start bool, id uint32, label string, ok bool) {
-	switch {
-	case strings.HasPrefix(msg, "START "):
-		start, label = true, msg[len("START "):]
-	case strings.HasPrefix(msg, "STOP "):
-		label = msg[len("STOP "):]
-	default:
-		return false, 0, "", false
-	}
-	label = strings.TrimSpace(label)
-	if sp := strings.IndexByte(label, ' '); sp > 0 {
-		if n, err := strconv.ParseUint(label[:sp], 10, 32); err == nil {
-			id, label = uint32(n), strings.TrimSpace(label[sp+1:])
-		}
-	}
-	return start, id, label, label != ""
-}
-
 // userMessage pairs START/STOP messages into user spans.
 func (b *Builder) userMessage(t uint64, c int32, data []byte) {
 	if len(data) < 5 || (data[1] != 'T') {
 		return
 	}
-	start, id, label, ok := parseUserSpan(string(data))
+	start, id, label, ok := ingest.ParseUserSpan(string(data))
 	if !ok {
 		return
 	}

@@ -195,9 +195,9 @@ func TestUserSpans(t *testing.T) {
 		{"STOP  ", false, 0, "", false},
 	}
 	for _, c := range cases {
-		start, id, label, ok := parseUserSpan(c.msg)
+		start, id, label, ok := ingest.ParseUserSpan(c.msg)
 		if start != c.start || id != c.id || label != c.label || ok != c.ok {
-			t.Errorf("parseUserSpan(%q) = %v %d %q %v", c.msg, start, id, label, ok)
+			t.Errorf("ParseUserSpan(%q) = %v %d %q %v", c.msg, start, id, label, ok)
 		}
 	}
 	b := NewBuilder()

@@ -74,3 +74,18 @@ func BenchmarkFrame10M(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHECColumns10M summarises the HEC tracks of the 10-million-event
+// model over the whole run at 1920 columns, on one goroutine: the part of a
+// whole-run frame that depends most on how the marks are searched.
+func BenchmarkHECColumns10M(b *testing.B) {
+	m := big10M(b)
+	ax := timeline.NewAxis(0, m.End, 0, 1920)
+	var cols []timeline.Column
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for c := range m.HECs {
+			cols = m.HECs[c].Track.Columns(ax, 1920, cols)
+		}
+	}
+}

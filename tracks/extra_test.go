@@ -237,3 +237,36 @@ func TestExport(t *testing.T) {
 	r := image.NewRGBA(image.Rect(0, 0, e.w, e.h))
 	v.Export(paint.NewRaster(r), ExportOptions{MaxHeight: 800})
 }
+
+// TestLegendSaysWhatItLeavesOut: a frame too narrow for its legend draws
+// whole lines only, and the last ends with how many items are left out;
+// a wide one draws every item and no such count.
+func TestLegendSaysWhatItLeavesOut(t *testing.T) {
+	count := func(w int) (names int, more string) {
+		v := tinyView(t)
+		v.SetSize(w, 1400, 1)
+		svg := paint.NewSVG(w, 1400)
+		v.Draw(svg)
+		doc := string(svg.Bytes())
+		for _, it := range v.legendItems() {
+			if strings.Contains(doc, ">"+it.name+"<") {
+				names++
+			}
+		}
+		if i := strings.Index(doc, " more<"); i >= 0 {
+			more = doc[strings.LastIndex(doc[:i], ">")+1 : i+len(" more")]
+		}
+		return names, more
+	}
+	all := len(tinyView(t).legendItems())
+	if n, more := count(4000); n != all || more != "" {
+		t.Errorf("wide frame: %d of %d legend items, %q", n, all, more)
+	}
+	n, more := count(420)
+	if n == 0 || n >= all {
+		t.Fatalf("narrow frame: %d of %d legend items drawn", n, all)
+	}
+	if want := "+" + itoa(uint32(all-n)) + " more"; more != want {
+		t.Errorf("narrow frame says %q, want %q", more, want)
+	}
+}

@@ -154,11 +154,30 @@ func (f *frame) drawLegend() {
 	items := f.v.legendItems()
 	boxes, _ := legendLayout(items, a.Dx(), f.s)
 	box := px(10, f.s)
-	for i, it := range items {
-		r := boxes[i].Add(a.Min)
-		if r.Min.Y >= a.Max.Y {
-			break
+	// Only whole lines are drawn; when some items do not fit, the last
+	// line ends with how many are left out (an export shows them all).
+	shown := len(items)
+	for shown > 0 && boxes[shown-1].Max.Y > a.Dy() {
+		shown--
+	}
+	var more string
+	if shown < len(items) {
+		for shown > 0 {
+			more = "+" + itoa(uint32(len(items)-shown)) + " more"
+			last := boxes[shown-1]
+			if last.Max.X+px(14, f.s)+f.small.Width(more) <= a.Dx()-px(8, f.s) {
+				break
+			}
+			shown--
 		}
+		if shown > 0 {
+			last := boxes[shown-1].Add(a.Min)
+			mid := float64(last.Min.Y+last.Max.Y) / 2
+			c.Text(f.small, more, last.Max.X+px(14, f.s), f.small.Baseline(mid), f.th.Dim)
+		}
+	}
+	for i, it := range items[:shown] {
+		r := boxes[i].Add(a.Min)
 		mid := float64(r.Min.Y+r.Max.Y) / 2
 		sw := image.Rect(r.Min.X, int(mid)-box/2, r.Min.X+box, int(mid)-box/2+box)
 		if it.line {
