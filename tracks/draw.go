@@ -73,7 +73,7 @@ func (v *View) newFrame(c paint.Canvas, g geometry, from, to uint64, scrollY int
 	f.bold = paint.FaceFor(paint.Bold, textPt, f.s)
 	f.computeTicks()
 	for g := Group(0); g < NumGroups; g++ {
-		f.counts[g] = len(v.trackSet(g))
+		f.counts[g] = max(len(v.trackSet(g)), v.totals[g])
 	}
 	return f
 }

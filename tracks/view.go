@@ -37,6 +37,8 @@ type View struct {
 	highlight *Highlight // SetHighlight (tracks/highlight.go)
 	wakeup    *Wakeup    // ShowWakeup (tracks/wakeup.go)
 
+	totals [NumGroups]int // SetGroupTotal (tracks/grouptotal.go)
+
 	w, h  int
 	scale float64
 	theme paint.Theme

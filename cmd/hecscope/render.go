@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/hecscope/hecscope/eventlog"
-	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -49,9 +48,9 @@ func init() {
 // run, the groups of tracks it shows expanded; the others show their
 // titles only (a group the run has nothing for is not shown).
 var viewGroups = map[string][]tracks.Group{
-	// What a window shows at first, threads left out (a big run has
-	// hundreds of thousands: see "threads").
-	"timeline": {tracks.GroupActivity, tracks.GroupHECs, tracks.GroupGC, tracks.GroupHeap, tracks.GroupSparks, tracks.GroupUser},
+	// What a window shows at first, without the threads (a big run has
+	// hundreds of thousands: see "threads") and the heap (see "heap").
+	"timeline": {tracks.GroupActivity, tracks.GroupHECs, tracks.GroupSparks, tracks.GroupUser},
 	"activity": {tracks.GroupActivity},
 	"sparks":   {tracks.GroupSparks},
 	"threads":  {tracks.GroupThreads},
@@ -176,31 +175,32 @@ func writePNG(path string, img image.Image) error {
 
 // loadedRun is what a view of the tracks is drawn from.
 type loadedRun struct {
-	model   *timeline.Model
-	heap    *heapview.Heap    // nil if not loaded
-	profile *heapview.Profile // nil if none
+	model *timeline.Model
+	// threads is how many threads are alive in the range when the model
+	// holds only those the picture has room for (else 0).
+	threads int
 }
 
 // loadTimeline loads the eventlog at path for drawing [o.from, o.to] of
 // view o.view: the run's overview, or, for a range too narrow for it, that
-// range decoded from the file, with the heap if the view shows it. A truncated log gives the model of what is
-// there (with a notice); a corrupt one is an error.
+// range decoded from the file (without the heap: no view of the tracks
+// render draws shows it, and its heap tracks would cost render ~2× the
+// memory on a big log). A truncated log gives the model of what is there
+// (with a notice); a corrupt one is an error.
 func loadTimeline(path string, o renderOptions) (run loadedRun, err error) {
-	opt := eventlog.Options{NoSummary: true, NoEventList: true}
+	opt := eventlog.Options{NoSummary: true, NoEventList: true, NoHeap: true}
 	switch o.view {
-	case "timeline":
-		opt.NoThreads, opt.NoHeap = true, true // only the view that shows threads needs them
-	case "sparks", "activity":
-		opt.NoThreads, opt.NoHeap = true, true
+	case "timeline", "sparks", "activity":
+		opt.NoThreads = true // only the view that shows threads needs them
 	case "threads":
 		// Only the rows the picture has room for (a thread's track is at
 		// least 14 points high).
-		rows, err := threadRows(path, o.from, o.to, o.height/int(14*max(o.scale, 1))+1)
+		rows, alive, err := threadRows(path, o.from, o.to, o.height/int(14*max(o.scale, 1))+1)
 		if err != nil {
 			return run, err
 		}
 		opt.KeepThread = func(id uint32) bool { return rows[id] }
-		opt.NoHeap = true
+		run.threads = alive
 	}
 	r, err := eventlog.Open(context.Background(), path, opt)
 	if err != nil {
@@ -240,7 +240,8 @@ func loadTimeline(path string, o renderOptions) (run loadedRun, err error) {
 			}
 		}
 	}
-	return loadedRun{model: m, heap: r.Heap, profile: r.Profile}, nil
+	run.model = m
+	return run, nil
 }
 
 // errNoEvents is the error of a log that holds a header and no event.
@@ -261,7 +262,7 @@ func noEventsPicture(msg string, o renderOptions) *image.RGBA {
 // threadRows returns the ids of the first n threads, in order of first
 // appearance, alive in [from, to] (to 0: the end): the rows of the
 // "threads" view. It skims the log for thread events only.
-func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, err error) {
+func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, alive int, err error) {
 	type life struct{ first, finished uint64 }
 	var lives []life // by thread id; first 0: not seen (a thread's first event is after the RTS starts)
 	sel := ingest.Selection{Kinds: []ingest.Kind{ingest.KindCreateThread, ingest.KindCreateSparkThread, ingest.KindRunThread,
@@ -283,7 +284,7 @@ func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, err 
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var ids []uint32
 	for id, l := range lives {
@@ -299,7 +300,7 @@ func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, err 
 	for _, id := range ids[:min(n, len(ids))] {
 		rows[id] = true
 	}
-	return rows, nil
+	return rows, len(ids), nil
 }
 
 // renderTracksView draws a view as the app's track canvas draws the run
@@ -311,7 +312,7 @@ func renderTracksView(path string, o renderOptions) (*image.RGBA, error) {
 		return nil, err
 	}
 	v := tracks.New(timeline.Exact(run.model))
-	v.SetHeap(run.heap, run.profile)
+	v.SetGroupTotal(tracks.GroupThreads, run.threads)
 	v.SetSize(o.width, o.height, max(o.scale, 0.1))
 	v.SetDark(o.dark)
 	show := map[tracks.Group]bool{}
