@@ -1,7 +1,5 @@
 package timeline
 
-import "slices"
-
 // The builders of an overview model take a track's marks, instants and
 // spark times in time order and keep a bucket of the grid as it is while it
 // holds fewer than collapseAt of them; a busier bucket is summarised. A
@@ -16,7 +14,7 @@ import "slices"
 type markList struct {
 	marks chunkList[Mark]
 	sums  chunkList[stretch]
-	cps   []checkpoint
+	cps   checkpointList
 	// last is the last mark added: the state in force (zero before any).
 	last Mark
 	// before is the mark in force when the open bucket began.
@@ -123,7 +121,8 @@ func (l *markList) commit(g Grid, final bool) {
 // reset empties the list for another track, keeping its scratch space and
 // what storage no snapshot shares.
 func (l *markList) reset() {
-	marks, sums, pend, cps := l.marks, l.sums, l.pend[:0], l.cps[:0]
+	marks, sums, pend, cps := l.marks, l.sums, l.pend[:0], l.cps
+	cps.reset()
 	marks.reset()
 	sums.reset()
 	*l = markList{marks: marks, sums: sums, pend: pend, cps: cps}
@@ -154,8 +153,9 @@ func (l *markList) settle(g Grid, t uint64, final bool) {
 // extending the checkpoints first.
 func (l *markList) track(end uint64) Track {
 	mv, sv := l.marks.view(), l.sums.view()
-	l.cps = extendCheckpoints(mv, sv, l.cps)
-	return Track{marks: mv, sums: sv, cps: sliceView(slices.Clone(l.cps)), end: end}
+	extendCheckpoints(mv, sv, &l.cps)
+	cps := l.cps.clone()
+	return Track{marks: mv, sums: sv, cps: cps.view(), end: end}
 }
 
 // instantList builds a HEC's instant events in time order; with a grid, a

@@ -176,7 +176,7 @@ type threadBuilder struct {
 // copied before they change.
 type exactMarks struct {
 	marks  []Mark
-	cps    []checkpoint
+	cps    checkpointList
 	shared bool
 }
 
@@ -190,22 +190,20 @@ type storedTrack struct {
 type trackArena struct {
 	marks chunkList[Mark]
 	sums  chunkList[stretch]
-	cps   chunkList[checkpoint]
+	cps   checkpointArena
 }
 
 // store moves a settled track into the arena (its checkpoints computed
 // first), copying straight from the list's chunks.
 func (a *trackArena) store(l *markList) storedTrack {
 	if l.marks.len() > checkpointEvery {
-		l.cps = extendCheckpoints(l.marks.view(), l.sums.view(), l.cps)
+		extendCheckpoints(l.marks.view(), l.sums.view(), &l.cps)
 	}
 	st := storedTrack{marks: int32(a.marks.len()), nmarks: int32(l.marks.len()),
-		sums: int32(a.sums.len()), nsums: int32(l.sums.len()), cps: int32(a.cps.len()), ncps: int32(len(l.cps))}
+		sums: int32(a.sums.len()), nsums: int32(l.sums.len()), cps: int32(a.cps.len()), ncps: int32(l.cps.len())}
 	a.marks.addAll(&l.marks)
 	a.sums.addAll(&l.sums)
-	for _, d := range l.cps {
-		a.cps.add(d)
-	}
+	a.cps.addAll(&l.cps)
 	return st
 }
 
@@ -487,7 +485,7 @@ func (t *exactMarks) mark(m Mark) {
 		copy(marks, t.marks[:p])
 		copy(marks[p+1:], t.marks[q:])
 		t.marks = marks
-		t.cps = append([]checkpoint(nil), t.cps[:min(keep, len(t.cps))]...)
+		t.cps.truncate(keep, true)
 		t.shared = false
 	} else {
 		if size > n {
@@ -495,7 +493,7 @@ func (t *exactMarks) mark(m Mark) {
 		}
 		copy(t.marks[p+1:], t.marks[q:n])
 		t.marks = t.marks[:size]
-		t.cps = t.cps[:min(keep, len(t.cps))]
+		t.cps.truncate(keep, false)
 	}
 	t.marks[p] = m
 }

@@ -231,9 +231,9 @@ func (b *Builder) snapshot(threads bool) *Model {
 		}
 		if ex := t.ex; ex != nil {
 			mv := sliceView(ex.marks)
-			ex.cps = extendCheckpoints(mv, chunkView[stretch]{}, ex.cps)
+			extendCheckpoints(mv, chunkView[stretch]{}, &ex.cps)
 			ex.shared = true
-			out.Track = Track{marks: mv, cps: sliceView(ex.cps)}
+			out.Track = Track{marks: mv, cps: ex.cps.view()}
 			if len(ex.marks) > 0 {
 				out.First = ex.marks[0].Time
 			}

@@ -172,18 +172,9 @@ type Stretch struct {
 type Track struct {
 	marks chunkView[Mark]
 	sums  chunkView[stretch]
-	// cps.At(k-1) is the time per state from 0 to marks[k*32].Time, k ≥ 1
-	// (checkpoint 0, all idle until the first mark, is not stored).
-	cps chunkView[checkpoint]
+	// cps holds checkpoint k ≥ 1 at k-1 (see checkpoints.go).
+	cps checkpointView
 	end uint64 // the last mark's state lasts until end
-}
-
-// A checkpoint is the time per state from 0 to a mark's time, and that
-// time: a search for the mark in force at some time probes the checkpoints,
-// 32 marks apart and 80 bytes each, before the marks.
-type checkpoint struct {
-	at uint64
-	d  Durations
 }
 
 // checkpoint returns the time per state from 0 to marks[k*32].Time.
@@ -193,7 +184,7 @@ func (t *Track) checkpoint(k int) Durations {
 		d[StateIdle] = t.marks.ptr(0).Time
 		return d
 	}
-	return t.cps.ptr(k - 1).d
+	return *t.cps.durations(k - 1)
 }
 
 // checkpointAt returns marks[k*32].Time.
@@ -201,7 +192,7 @@ func (t *Track) checkpointAt(k int) uint64 {
 	if k == 0 {
 		return t.marks.ptr(0).Time
 	}
-	return t.cps.ptr(k - 1).at
+	return t.cps.time(k - 1)
 }
 
 // Len returns the number of marks.
@@ -285,25 +276,23 @@ func (t *Track) spanOf(d *Durations, m *Mark, tm uint64) {
 	}
 }
 
-// extendCheckpoints computes the checkpoints not yet computed (cps[k-1]
-// for k ≥ 1, see Track.cps); cps may gain elements (its existing ones are
-// never changed).
-func extendCheckpoints(marks chunkView[Mark], sums chunkView[stretch], cps []checkpoint) []checkpoint {
+// extendCheckpoints computes the checkpoints of marks not yet in cps
+// (checkpoint k ≥ 1 is cps's (k-1)-th); the ones cps has are never changed.
+func extendCheckpoints(marks chunkView[Mark], sums chunkView[stretch], cps *checkpointList) {
 	t := Track{marks: marks, sums: sums}
 	n := marks.Len()
-	for k := len(cps) + 1; k*checkpointEvery < n; k++ {
+	for k := cps.len() + 1; k*checkpointEvery < n; k++ {
 		var d Durations
 		if k == 1 {
 			d = t.checkpoint(0)
 		} else {
-			d = cps[k-2].d
+			d = cps.d[k-2]
 		}
 		for i := (k - 1) * checkpointEvery; i < k*checkpointEvery; i++ {
 			t.spanOf(&d, marks.ptr(i), marks.ptr(i+1).Time)
 		}
-		cps = append(cps, checkpoint{at: marks.ptr(k * checkpointEvery).Time, d: d})
+		cps.add(marks.ptr(k*checkpointEvery).Time, d)
 	}
-	return cps
 }
 
 // cumulative returns the time per state from 0 to tm, given that i marks lie

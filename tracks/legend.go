@@ -7,9 +7,17 @@ import (
 	"github.com/hecscope/hecscope/paint"
 )
 
-// legendMaxLines is how many lines of legend a frame shows (an export
-// shows all of them).
+// legendMaxLines is how many lines of legend a frame shows at most (an
+// export shows all of them).
 const legendMaxLines = 3
+
+// legendLines is how many lines of legend the frame shows: legendMaxLines,
+// fewer when they would take more than an eighth of its height (a small
+// window, or a large scale), at least one.
+func (v *View) legendLines() int {
+	lineH := paint.FaceFor(paint.Regular, smallPt, v.scale).Height() + px(6, v.scale)
+	return max(1, min(legendMaxLines, v.h/(8*max(lineH, 1))))
+}
 
 // legendItem is one entry of the legend: a swatch and its one name.
 type legendItem struct {
