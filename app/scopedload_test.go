@@ -60,17 +60,17 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 		return l.status.Text
 	}
 
-	l.ensureLoaded()
+	ui(l.ensureLoaded)
 	first := next()
 	if !strings.HasPrefix(status(), "Counting the whole run") {
 		t.Errorf("status while loading: %q", status())
 	}
-	l.load()
+	ui(l.load)
 	second := next()
 	second.result <- 2
 	waitFor(t, done, "the second load's result")
-	first.result <- 1 // stale: dropped
-	l.ensureLoaded()  // loaded already: no new load
+	first.result <- 1  // stale: dropped
+	ui(l.ensureLoaded) // loaded already: no new load
 	select {
 	case <-done:
 		t.Fatal("the stale first load's result was shown")
@@ -85,7 +85,7 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	mu.Unlock()
 
 	// An error is shown in the status line.
-	l.load()
+	ui(l.load)
 	next().result <- -1
 	deadline := time.Now().Add(10 * time.Second)
 	for status() != "Cannot count: boom" && time.Now().Before(deadline) {
@@ -96,13 +96,15 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	}
 
 	// No selection: nothing is computed, the status line asks for one.
-	l.scope.SetSelected(scopeSelection)
+	ui(func() { l.scope.SetSelected(scopeSelection) })
 	if !strings.HasPrefix(status(), "No selection") {
 		t.Errorf("status without a selection: %q", status())
 	}
 	// A selection appears: the tab follows it and computes over it.
-	fl.from, fl.to = 1000, 5000
-	l.selectionChanged(true)
+	ui(func() {
+		fl.from, fl.to = 1000, 5000
+		l.selectionChanged(true)
+	})
 	c := next()
 	if c.from != 1000 || c.to != 5000 {
 		t.Errorf("selection's load over [%d, %d], want [1000, 5000]", c.from, c.to)
