@@ -72,8 +72,9 @@ func (v *View) newFrame(c paint.Canvas, g geometry, from, to uint64, scrollY int
 	f.small = paint.FaceFor(paint.Regular, smallPt, f.s)
 	f.bold = paint.FaceFor(paint.Bold, textPt, f.s)
 	f.computeTicks()
+	counts := &v.ensureLayout().counts
 	for g := Group(0); g < NumGroups; g++ {
-		f.counts[g] = max(len(v.trackSet(g)), v.totals[g])
+		f.counts[g] = max(counts[g], v.totals[g])
 	}
 	return f
 }
@@ -82,8 +83,7 @@ func (v *View) newFrame(c paint.Canvas, g geometry, from, to uint64, scrollY int
 func (v *View) drawFrame(c paint.Canvas, g geometry, from, to uint64, scrollY int, export bool) {
 	f := v.newFrame(c, g, from, to, scrollY, export)
 	l := v.ensureLayout()
-	c.Fill(c.Bounds(), f.th.Background)
-	c.Fill(g.header, f.th.Header)
+	f.clear()
 
 	pinned := visible(l.pinned, 0, g.pinned.Dy())
 	rows := visible(l.rows, scrollY, scrollY+g.tracks.Dy())
@@ -282,6 +282,24 @@ func (f *frame) drawGrid(area image.Rectangle) {
 			break
 		}
 	}
+}
+
+// clear fills the frame with the background and the headers' column with
+// theirs: on a raster in strips on every core, as it is 8 MB at 1920×1080.
+func (f *frame) clear() {
+	ras, ok := f.c.(*paint.Raster)
+	if !ok {
+		f.c.Fill(f.c.Bounds(), f.th.Background)
+		f.c.Fill(f.g.header, f.th.Header)
+		return
+	}
+	b := ras.Clip()
+	n := runtime.GOMAXPROCS(0)
+	parallel(n, func(i int) {
+		strip := image.Rect(b.Min.X, b.Min.Y+b.Dy()*i/n, b.Max.X, b.Min.Y+b.Dy()*(i+1)/n)
+		paint.FillRect(ras.Image(), strip, f.th.Background)
+		paint.FillRect(ras.Image(), strip.Intersect(f.g.header), f.th.Header)
+	})
 }
 
 // drawRows draws rows whose content y 0 is at device y base, clipped to

@@ -140,6 +140,8 @@ type layout struct {
 	ov           *timeline.Model
 	nThreads     int
 	version      int
+	// counts is how many tracks each group has (trackSet's lengths).
+	counts [NumGroups]int
 }
 
 // trackSet is the tracks each group has for a model and heap: what exists,
@@ -240,6 +242,7 @@ func (v *View) ensureLayout() *layout {
 	th := int(titleHeight*v.scale + 0.5)
 	for g := Group(0); g < NumGroups; g++ {
 		ids := v.trackSet(g)
+		l.counts[g] = len(ids)
 		if len(ids) == 0 {
 			continue
 		}
