@@ -320,18 +320,23 @@ func (t *Track) cumulative(tm uint64, i int) Durations {
 }
 
 // cumulativeFrom returns the time per state from 0 to tm and how many marks
-// lie at or before tm, given that the first lo marks do (lo ≤ that count).
-// It finds the last checkpoint at or before tm by galloping over the
-// checkpoints, then walks the marks from there, adding up as cumulative
-// does: a dense track is searched in a few probes close together and one
-// short run of consecutive marks, not in a binary search over the marks
-// whose every probe is a cache miss.
+// lie at or before tm, given that the first lo marks do (lo ≤ that count):
+// the walk (walkFrom) from the last checkpoint at or before tm
+// (checkpointBefore). A dense track is so searched in a few probes of the
+// checkpoints' times and one short run of consecutive marks, not in a
+// binary search over the marks whose every probe is a cache miss.
 func (t *Track) cumulativeFrom(lo int, tm uint64) (Durations, int) {
-	n := t.marks.Len()
-	if n == 0 || t.marks.ptr(0).Time > tm {
+	if t.marks.Len() == 0 || t.marks.ptr(0).Time > tm {
 		return t.cumulative(tm, 0), 0
 	}
-	// Checkpoint k stands at mark k*32; k0 is known to lie at or before tm.
+	return t.walkFrom(t.checkpointBefore(lo, tm), tm)
+}
+
+// checkpointBefore returns the last checkpoint at or before tm (k: the
+// one at mark k*32), given that the first lo marks, and the first mark,
+// lie at or before tm. It gallops over the checkpoints' times from the one
+// before mark lo.
+func (t *Track) checkpointBefore(lo int, tm uint64) int {
 	k0 := max(lo-1, 0) / checkpointEvery
 	last := t.cps.Len() // checkpoints are stored for k*32 < n, k ≥ 1
 	at := t.checkpointAt
@@ -350,6 +355,14 @@ func (t *Track) cumulativeFrom(lo int, tm uint64) (Durations, int) {
 			hi = m
 		}
 	}
+	return k0
+}
+
+// walkFrom returns the time per state from 0 to tm and how many marks lie
+// at or before tm, walking the marks from checkpoint k0, which lies at or
+// before tm.
+func (t *Track) walkFrom(k0 int, tm uint64) (Durations, int) {
+	n := t.marks.Len()
 	d := t.checkpoint(k0)
 	j := k0 * checkpointEvery
 	for j+1 < n {
