@@ -60,7 +60,14 @@ func snapshot(path string, opt SnapshotOptions) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	return w.win.Canvas().Capture(), nil
+	img := w.win.Canvas().Capture()
+	if v, ok := w.view.(*eventlogView); ok && v.log.Log != nil {
+		// Zoomed in past the overview, the first drawing asked for detail
+		// decoded from the file: draw again once it is there.
+		v.log.Log.WaitDetail()
+		img = w.win.Canvas().Capture()
+	}
+	return img, nil
 }
 
 // snapshotWindow opens path in a window of the app fa (Fyne's test

@@ -34,7 +34,13 @@ type timeNav interface {
 // run with the status line under it.
 func (v *eventlogView) buildTimeline() fyne.CanvasObject {
 	ev := v.log
-	v.canvas = newTrackCanvas(timeline.Exact(ev.Model), ev.Heap, ev.Profile)
+	// The loaded log is the source: its overview, and the detail of a
+	// range zoomed in past the overview's buckets, decoded from the file.
+	var src timeline.Source = timeline.Exact(ev.Model)
+	if ev.Log != nil {
+		src = ev.Log
+	}
+	v.canvas = newTrackCanvas(src, ev.Heap, ev.Profile)
 	v.canvas.autoFocus = true
 	if len(ev.Model.Threads) > manyThreads {
 		v.canvas.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })

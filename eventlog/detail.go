@@ -49,6 +49,11 @@ const keptWindows = 3
 // wait waits for the window being made.
 func (c *detailCache) wait() { c.wg.Wait() }
 
+// WaitDetail waits until the detail being decoded, if any, is ready: a
+// picture drawn once (which asked for it) and once more after this shows
+// it, as a user sees it after a moment.
+func (r *Log) WaitDetail() { r.detail.wait() }
+
 // detailShift returns the grid a range drawn at nsPerPixel needs: buckets
 // of at most half a pixel (0: exact).
 func detailShift(nsPerPixel float64) uint8 {

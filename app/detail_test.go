@@ -1,0 +1,66 @@
+package app
+
+import (
+	"context"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
+)
+
+// TestFileViewZoomsIntoDetail: zoomed in past the buckets of a big log's
+// overview, the file window draws the range decoded from the file, not
+// the overview's summarised stretches ("N changes … zoom in for detail"
+// wherever the pointer goes). The window used to give its canvas the
+// overview alone.
+func TestFileViewZoomsIntoDetail(t *testing.T) {
+	test.NewTempApp(t)
+	// An overview as a big log gets one: summarised per bucket.
+	l, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", eventlog.Options{ExactBelow: -1, Buckets: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	v := newEventlogView(newEventlog(l))
+	if v.canvas == nil {
+		t.Fatal("no canvas")
+	}
+	summarised := func(tv *tracks.View) (n int) {
+		tv.Render()
+		plot := tv.PlotRect()
+		for y := plot.Min.Y; y < plot.Max.Y; y += 4 {
+			for x := plot.Min.X; x < plot.Max.X; x += 8 {
+				if tv.Hit(float64(x), float64(y)).Element == tracks.ElemSummary {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	w := l.Overview().Grid.Width()
+	// Two buckets in the middle of the run, at 1400 pixels.
+	from := l.Overview().End / 2 / w * w
+	place := func(tv *tracks.View) {
+		tv.SetSize(1400, 900, 1)
+		tv.SetRange(from, from+2*w)
+	}
+	// What the overview alone shows there.
+	ov := tracks.New(timeline.Exact(l.Overview()))
+	place(ov)
+	if n := summarised(ov); n == 0 {
+		t.Fatal("the overview shows no summarised stretch there: the test proves nothing")
+	}
+	var after int
+	v.canvas.with(func(tv *tracks.View) {
+		place(tv)
+		tv.Render() // asks for the detail
+	})
+	l.WaitDetail()
+	v.canvas.with(func(tv *tracks.View) { after = summarised(tv) })
+	if after != 0 {
+		t.Errorf("zoomed in, %d points of the window still show the overview's summaries", after)
+	}
+}
