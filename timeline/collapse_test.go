@@ -385,3 +385,38 @@ func TestImpossibleIdsCostNothing(t *testing.T) {
 		t.Errorf("the rewritten thread is not in the model")
 	}
 }
+
+// TestPreviewStopsWhereACapabilityHasGot: while a parallel load goes on, a
+// capability's track in a preview ends where that capability's reading
+// has got (its last publication), not at the time the load as a whole
+// has reached: a capability that lags is not drawn running all the way.
+// Once finished, every track lasts until the run's end.
+func TestPreviewStopsWhereACapabilityHasGot(t *testing.T) {
+	b := NewBuilder()
+	hs := b.Parallel([]int32{0, 1})
+	run := func(h *HECBuilder, tm uint64, th uint32) {
+		e := ingest.Event{Time: tm, Kind: ingest.KindRunThread, Args: [9]uint64{uint64(th)}}
+		h.Add(&e)
+	}
+	run(hs[0], 100, 1)
+	hs[0].Publish(200, false) // capability 0 has been read up to 200
+	run(hs[1], 100, 2)
+	hs[1].Publish(900, false) // capability 1 up to 900
+	b.SetExtent(2, 100, 900)
+	p := b.Preview()
+	if got := p.HECs[0].Track.End(); got != 200 {
+		t.Errorf("capability 0's track in a preview ends at %d, want 200 (where its reading got)", got)
+	}
+	if got := p.HECs[1].Track.End(); got != 900 {
+		t.Errorf("capability 1's track in a preview ends at %d, want 900", got)
+	}
+	hs[0].Publish(0, true)
+	hs[1].Publish(0, true)
+	b.Finish()
+	m := b.Snapshot()
+	for c := range m.HECs {
+		if got := m.HECs[c].Track.End(); got != 900 {
+			t.Errorf("capability %d's finished track ends at %d, want the run's end 900", c, got)
+		}
+	}
+}

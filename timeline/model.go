@@ -230,6 +230,7 @@ type Builder struct {
 	g           Grid
 	hecs        []*HECBuilder
 	parallel    bool
+	finished    bool                     // Finish was called
 	running     []uint32                 // per capability: the thread it runs, 0 if none (Parallel)
 	msgs        []instantList            // per capability: messages and markers
 	threads     chunkList[threadBuilder] // in order of first appearance (chunks never move)

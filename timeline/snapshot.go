@@ -202,7 +202,14 @@ func (b *Builder) snapshot(threads bool) *Model {
 			hv = h.view(b.end)
 		}
 		m.Anomalies += h.anomalies
-		hv.Track.end = b.end
+		if b.parallel && !b.finished {
+			// A capability read in its own goroutine has got as far as
+			// its last publication: past that its last state is not
+			// known yet, and is not drawn as lasting.
+			hv.Track.end = min(hv.Track.end, b.end)
+		} else {
+			hv.Track.end = b.end
+		}
 		hv.msgs = b.msgs[i].list.view()
 		m.HECs[i] = hv
 	}
@@ -313,6 +320,7 @@ func (b *Builder) retire(t *threadBuilder) {
 // bucket, the last ones ended at their last change. (With Parallel, each
 // HECBuilder is finished by its own Publish(t, true).)
 func (b *Builder) Finish() {
+	b.finished = true
 	if !b.parallel {
 		for _, h := range b.hecs {
 			h.settle(h.last, true)
