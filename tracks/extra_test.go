@@ -269,4 +269,20 @@ func TestLegendSaysWhatItLeavesOut(t *testing.T) {
 	if want := "+" + itoa(uint32(all-n)) + " more"; more != want {
 		t.Errorf("narrow frame says %q, want %q", more, want)
 	}
+	// Its tooltip lists what is left out; the strip's bottom edge, where
+	// the next line would begin, belongs to no item.
+	v := tinyView(t)
+	v.SetSize(420, 1400, 1)
+	f := v.newFrame(paint.NewSVG(v.w, v.h), v.geometry(), 0, 1000, 0, false)
+	items, _, shown, _, moreBox := f.legendShown()
+	h := v.Hit(float64(moreBox.Min.X+1), float64(moreBox.Min.Y+moreBox.Dy()/2))
+	if len(h.Tip) != 1+len(items)-shown || h.Tip[len(h.Tip)-1] != items[len(items)-1].name {
+		t.Errorf("tooltip of %q = %q, want the %d items left out", more, h.Tip, len(items)-shown)
+	}
+	lg := v.LegendRect()
+	for x := lg.Min.X; x < lg.Max.X; x += 3 {
+		if h := v.Hit(float64(x), float64(lg.Max.Y-1)); h.Name != "" {
+			t.Fatalf("the legend's bottom edge at x %d is item %q", x, h.Name)
+		}
+	}
 }

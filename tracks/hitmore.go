@@ -1,17 +1,26 @@
 package tracks
 
+import "image"
+
 // hitLegend fills in the legend entry at (x, y).
 func (f *frame) hitLegend(h *Hit, x, y int) {
-	items := f.v.legendItems()
-	boxes, _ := legendLayout(items, f.g.legend.Dx(), f.s)
-	for i, b := range boxes {
-		b = b.Add(f.g.legend.Min)
-		if x >= b.Min.X && x < b.Max.X && y >= b.Min.Y && y < b.Max.Y {
+	items, boxes, shown, more, moreBox := f.legendShown()
+	in := func(b image.Rectangle) bool { return x >= b.Min.X && x < b.Max.X && y >= b.Min.Y && y < b.Max.Y }
+	for i, b := range boxes[:shown] {
+		if in(b) {
 			h.Name = items[i].name
 			h.Tip = []string{items[i].name}
 			h.Anchor = b
 			return
 		}
+	}
+	if more != "" && in(moreBox) {
+		// What the legend leaves out, a line each.
+		h.Tip = []string{more + ":"}
+		for _, it := range items[shown:] {
+			h.Tip = append(h.Tip, it.name)
+		}
+		h.Anchor = moreBox
 	}
 }
 

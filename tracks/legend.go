@@ -148,6 +148,35 @@ func (v *View) legendHeight(w, maxLines int) int {
 	return lines*(face.Height()+px(6, v.scale)) + px(8, v.scale)
 }
 
+// legendShown lays the legend out in its strip: the items and their boxes
+// (in device pixels), how many of them are shown, and, when some do not
+// fit, the "+N more" that ends the last line shown and its box. Only whole
+// lines are shown (an export shows them all).
+func (f *frame) legendShown() (items []legendItem, boxes []image.Rectangle, shown int, more string, moreBox image.Rectangle) {
+	a := f.g.legend
+	items = f.v.legendItems()
+	boxes, _ = legendLayout(items, a.Dx(), f.s)
+	for i := range boxes {
+		boxes[i] = boxes[i].Add(a.Min)
+	}
+	shown = len(items)
+	for shown > 0 && boxes[shown-1].Max.Y > a.Max.Y {
+		shown--
+	}
+	if shown == len(items) {
+		return items, boxes, shown, "", image.Rectangle{}
+	}
+	for ; shown > 0; shown-- {
+		more = "+" + itoa(uint32(len(items)-shown)) + " more"
+		last := boxes[shown-1]
+		x := last.Max.X + px(14, f.s)
+		if x+f.small.Width(more) <= a.Max.X-px(8, f.s) {
+			return items, boxes, shown, more, image.Rect(x, last.Min.Y, x+f.small.Width(more), last.Max.Y)
+		}
+	}
+	return items, boxes, 0, "", image.Rectangle{}
+}
+
 // drawLegend draws the legend in its strip.
 func (f *frame) drawLegend() {
 	a := f.g.legend
@@ -159,33 +188,14 @@ func (f *frame) drawLegend() {
 	defer c.PopClip()
 	c.Fill(a, f.th.Header)
 	c.Fill(image.Rect(a.Min.X, a.Min.Y, a.Max.X, a.Min.Y+1), f.th.Rule)
-	items := f.v.legendItems()
-	boxes, _ := legendLayout(items, a.Dx(), f.s)
+	items, boxes, shown, more, moreBox := f.legendShown()
 	box := px(10, f.s)
-	// Only whole lines are drawn; when some items do not fit, the last
-	// line ends with how many are left out (an export shows them all).
-	shown := len(items)
-	for shown > 0 && boxes[shown-1].Max.Y > a.Dy() {
-		shown--
-	}
-	var more string
-	if shown < len(items) {
-		for shown > 0 {
-			more = "+" + itoa(uint32(len(items)-shown)) + " more"
-			last := boxes[shown-1]
-			if last.Max.X+px(14, f.s)+f.small.Width(more) <= a.Dx()-px(8, f.s) {
-				break
-			}
-			shown--
-		}
-		if shown > 0 {
-			last := boxes[shown-1].Add(a.Min)
-			mid := float64(last.Min.Y+last.Max.Y) / 2
-			c.Text(f.small, more, last.Max.X+px(14, f.s), f.small.Baseline(mid), f.th.Dim)
-		}
+	if more != "" {
+		mid := float64(moreBox.Min.Y+moreBox.Max.Y) / 2
+		c.Text(f.small, more, moreBox.Min.X, f.small.Baseline(mid), f.th.Dim)
 	}
 	for i, it := range items[:shown] {
-		r := boxes[i].Add(a.Min)
+		r := boxes[i]
 		mid := float64(r.Min.Y+r.Max.Y) / 2
 		sw := image.Rect(r.Min.X, int(mid)-box/2, r.Min.X+box, int(mid)-box/2+box)
 		if it.line {
