@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -172,7 +171,7 @@ func (v *eventlogView) finderItems() []findItem {
 	for _, l := range m.Labels {
 		label := l.Label
 		items = append(items, findItem{kind: "label", title: m.String(label),
-			detail: fmt.Sprintf("%d spans, %s in all", l.Count, paint.Duration(l.Total)),
+			detail: paint.CountOf(int64(l.Count), "span", "spans") + ", " + paint.Duration(l.Total) + " in all",
 			do:     func() { v.revealLabel(label) }})
 	}
 	for i := 0; i < m.NumMarkers(); i++ {

@@ -262,8 +262,8 @@ func (v *spansView) pick(l *spans.Label) {
 	if len(v.longest) < l.Count {
 		more = fmt.Sprintf(" (the %d longest listed)", len(v.longest))
 	}
-	v.title.SetText(fmt.Sprintf("%s %q: %d spans, median %s, p99 %s%s — select one to show it on the timeline",
-		l.Kind, l.Name, l.Count, paint.Duration(l.Quantile(.5)), paint.Duration(l.Quantile(.99)), more))
+	v.title.SetText(fmt.Sprintf("%s %q: %s, median %s, p99 %s%s — select one to show it on the timeline",
+		l.Kind, l.Name, paint.CountOf(int64(l.Count), "span", "spans"), paint.Duration(l.Quantile(.5)), paint.Duration(l.Quantile(.99)), more))
 	v.list.UnselectAll()
 	v.list.Refresh()
 	v.list.ScrollToTop()

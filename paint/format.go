@@ -321,3 +321,12 @@ func TimeStep(need float64) uint64 {
 		step *= 10
 	}
 }
+
+// CountOf writes a count of things with their noun in the right number:
+// "1 span", "0 spans", "1,444 spans".
+func CountOf(n int64, one, many string) string {
+	if n == 1 || n == -1 {
+		return Count(n) + " " + one
+	}
+	return Count(n) + " " + many
+}

@@ -119,3 +119,14 @@ func TestValueTicks(t *testing.T) {
 		}
 	}
 }
+
+func TestCountOf(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{{0, "0 spans"}, {1, "1 span"}, {2, "2 spans"}, {1444, "1,444 spans"}} {
+		if got := CountOf(c.n, "span", "spans"); got != c.want {
+			t.Errorf("CountOf(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}

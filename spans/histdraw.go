@@ -4,7 +4,6 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"strconv"
 
 	"github.com/hecscope/hecscope/paint"
 )
@@ -68,7 +67,7 @@ func DrawHistogram(c paint.Canvas, bins []Bin, opt HistogramOptions) []image.Rec
 		}
 		c.Fill(r, bar)
 	}
-	c.Text(face, strconv.Itoa(most)+" spans", plot.Min.X, face.Baseline(float64(b.Min.Y+textH/2)), th.Dim)
+	c.Text(face, paint.CountOf(int64(most), "span", "spans"), plot.Min.X, face.Baseline(float64(b.Min.Y+textH/2)), th.Dim)
 	base := face.Baseline(float64(plot.Max.Y + textH/2 + 1))
 	c.Text(face, paint.Duration(bins[0].Lo), plot.Min.X, base, th.Text)
 	mid := bins[len(bins)/2].Lo

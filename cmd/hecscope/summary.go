@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -318,7 +319,7 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	}
 	if len(s.Segments) > 1 {
 		// The bytes after the first end marker are the other segments.
-		row("Status:", s.Segments[0].Summary.Status.State.String()+fmt.Sprintf(" (then %d more eventlogs)", len(s.Segments)-1))
+		row("Status:", s.Segments[0].Summary.Status.State.String()+" (then "+paint.CountOf(int64(len(s.Segments)-1), "more eventlog", "more eventlogs")+")")
 	} else {
 		row("Status:", s.Status.String())
 	}
