@@ -281,8 +281,8 @@ func TestLegendSaysWhatItLeavesOut(t *testing.T) {
 	}
 	lg := v.LegendRect()
 	for x := lg.Min.X; x < lg.Max.X; x += 3 {
-		if h := v.Hit(float64(x), float64(lg.Max.Y-1)); h.Name != "" {
-			t.Fatalf("the legend's bottom edge at x %d is item %q", x, h.Name)
+		if h := v.Hit(float64(x), float64(lg.Max.Y-1)); h.Name != "" || h.HasTime {
+			t.Fatalf("the legend's bottom edge at x %d is item %q, or has a time (%v)", x, h.Name, h.HasTime)
 		}
 	}
 }

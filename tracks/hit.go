@@ -129,7 +129,8 @@ func (v *View) Hit(x, y float64) Hit {
 		}
 		return h
 	case yi >= g.legend.Min.Y:
-		h.Area = AreaLegend
+		// The legend is no place on the time axis: no cursor over it.
+		h.Area, h.Time, h.HasTime = AreaLegend, 0, false
 		f.hitLegend(&h, xi, yi)
 		return h
 	case xi >= g.scrollbar.Min.X && yi >= g.scrollbar.Min.Y:
