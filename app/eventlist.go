@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 )
 
 // eventList is the Events tab: every event of the log in time order, as
@@ -166,12 +166,12 @@ func (l *eventList) setBase(b int) {
 func (l *eventList) showPages() {
 	n := l.len()
 	if n <= l.window {
-		l.pages.SetText(fmt.Sprintf("%d events", n))
+		l.pages.SetText(paint.Count(int64(n)) + " events")
 		l.earlier.Hide()
 		l.later.Hide()
 		return
 	}
-	l.pages.SetText(fmt.Sprintf("rows %d–%d of %d events", l.base+1, min(n, l.base+l.window), n))
+	l.pages.SetText("rows " + paint.Count(int64(l.base+1)) + "–" + paint.Count(int64(min(n, l.base+l.window))) + " of " + paint.Count(int64(n)) + " events")
 	l.earlier.Show()
 	l.later.Show()
 }

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 )
 
 // showEvents returns every event of the file at path, stable-sorted by
@@ -207,7 +208,7 @@ func TestEventListWindowMovesAlongTheIndex(t *testing.T) {
 	}
 	l.window = 1000
 	l.showPages()
-	if l.list.Length() != 1000 || l.pages.Text != "rows 1–1000 of "+strconv.Itoa(len(want))+" events" {
+	if l.list.Length() != 1000 || l.pages.Text != "rows 1–1,000 of "+paint.Count(int64(len(want)))+" events" {
 		t.Fatalf("window of %d rows, %q", l.list.Length(), l.pages.Text)
 	}
 	// Selecting a row beyond the window moves the window onto it.

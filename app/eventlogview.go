@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -131,9 +132,9 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 	run = append(run, segmentFacts(ev)...)
 	run = append(run, []fact{
 		{"State", ev.Status.String()},
-		{"Events", strconv.FormatUint(s.Events, 10)},
+		{"Events", paint.Count(int64(min(s.Events, 1<<62)))},
 		{"Capabilities", strconv.Itoa(s.Capabilities)},
-		{"Threads", strconv.FormatUint(s.Threads, 10)},
+		{"Threads", paint.Count(int64(min(s.Threads, 1<<62)))},
 		{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
 	}...)
 	if ev.SummaryErr != nil {

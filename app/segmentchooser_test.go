@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/export"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -81,7 +82,7 @@ func TestSegmentChooser(t *testing.T) {
 			t.Fatalf("segment %d: view is %T", k+1, w.view)
 		}
 		shown := texts(w.Fyne().Content())
-		if got, _ := valueAfter(shown, "Events"); got != strconv.FormatUint(want[k].Events, 10) {
+		if got, _ := valueAfter(shown, "Events"); got != paint.Count(int64(want[k].Events)) {
 			t.Errorf("segment %d: Events shows %q, want %d (segment 1 has %d, 2 has %d)", k+1, got, want[k].Events, want[0].Events, want[1].Events)
 		}
 		if got, _ := valueAfter(shown, "Program"); got != want[k].Program {
