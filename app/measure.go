@@ -1,5 +1,10 @@
 package app
 
+import (
+	"sync/atomic"
+	"time"
+)
+
 // LoadResult is what one load in the measurement mode
 // (`hecscope-gui --quit-after-load FILE`) read.
 type LoadResult struct {
@@ -10,6 +15,10 @@ type LoadResult struct {
 	Events int64
 	// Err is why the load failed, nil if it did not.
 	Err error
+	// FirstPicture is when the window first drew a picture of the log:
+	// the loading page's preview of what had been read so far, or the
+	// loaded view if no preview was drawn before it.
+	FirstPicture time.Time
 }
 
 // drawNotifier is a view that can say when it has first been drawn.
@@ -28,9 +37,15 @@ type drawNotifier interface {
 func (a *App) LoadAndQuit(path string, done func(LoadResult)) *Window {
 	w := a.newWindow()
 	w.unrecorded = true
+	var first atomic.Int64 // unix nanoseconds of the first picture, 0 until then
+	drawn := func() { first.CompareAndSwap(0, time.Now().UnixNano()) }
+	w.onPreviewDrawn = drawn
 	w.onLoaded = func(err error) {
 		finish := func() {
 			r := LoadResult{Path: w.path, Err: err}
+			if t := first.Load(); t != 0 {
+				r.FirstPicture = time.Unix(0, t)
+			}
 			switch v := w.view.(type) {
 			case *eventlogView:
 				r.Events = v.log.Events
@@ -40,7 +55,7 @@ func (a *App) LoadAndQuit(path string, done func(LoadResult)) *Window {
 			done(r)
 			a.fa.Quit()
 		}
-		if d, ok := w.view.(drawNotifier); ok && err == nil && d.whenDrawn(func() { go onUI(finish) }) {
+		if d, ok := w.view.(drawNotifier); ok && err == nil && d.whenDrawn(func() { drawn(); go onUI(finish) }) {
 			return
 		}
 		finish()

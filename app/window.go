@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -45,6 +46,9 @@ type Window struct {
 	onLoaded func(err error)
 	// unrecorded keeps the window's files out of the recent-files list.
 	unrecorded bool
+	// onPreviewDrawn, if set, is called from the goroutine that draws once
+	// the loading page has first drawn a picture of what has been read.
+	onPreviewDrawn func()
 }
 
 // fileView is the content shown for a loaded file.
@@ -141,13 +145,14 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	w.segment, w.segments = seg, of
 	current := func() bool { return w.gen == gen }
 	// Reading starts before the loading page is made (making it measures
-	// text, which costs a first window a tenth of a second of fonts), but
-	// what it reports waits for the page: progress until then is dropped.
+	// text, which costs a first window a tenth of a second of fonts); what
+	// it reports until then is kept, the latest overview with it, and shown
+	// as soon as the page is there: a big log's first overview comes within
+	// a few tens of milliseconds, and the next only half a second later.
 	pageMade := make(chan struct{})
+	var early heldProgress
 	report := func(p Progress) {
-		select {
-		case <-pageMade:
-		default:
+		if early.hold(p) {
 			return
 		}
 		onUI(func() {
@@ -198,13 +203,50 @@ func (w *Window) loadSegment(path string, seg, of int) {
 		})
 	}()
 	w.loading = newLoadingView(path, segmentName(seg, of))
+	if w.onPreviewDrawn != nil {
+		w.loading.picture.whenDrawn(w.onPreviewDrawn)
+	}
 	w.setTitle()
 	w.setContent(w.loading.root)
 	if !w.unrecorded {
 		w.app.recent.Add(path)
 	}
 	w.setMenu()
+	if p := early.release(); p != nil {
+		w.loading.update(*p)
+	}
 	close(pageMade)
+}
+
+// heldProgress keeps a load's progress until the page that shows it is
+// made: the latest report, with the latest overview any report brought.
+type heldProgress struct {
+	mu       sync.Mutex
+	released bool
+	last     *Progress
+}
+
+// hold keeps p if the page is not made yet and reports whether it did.
+func (h *heldProgress) hold(p Progress) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.released {
+		return false
+	}
+	if p.Model == nil && h.last != nil {
+		p.Model = h.last.Model
+	}
+	h.last = &p
+	return true
+}
+
+// release says the page is made and returns what was held for it (nil if
+// nothing): from then on hold keeps nothing.
+func (h *heldProgress) release() *Progress {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.released = true
+	return h.last
 }
 
 // loadView reads path, an eventlog or a textual heap profile, off Fyne's

@@ -9,7 +9,8 @@
 //	                             several one after another
 //	hecscope-gui --quit-after-load FILE
 //	                             open FILE in a window, load all of it, draw it, print
-//	                             "loaded N events in S s" to stderr and exit (to measure
+//	                             "loaded N events in S s (first picture at F s)" to stderr,
+//	                             both times since the process started, and exit (to measure
 //	                             load time and peak memory from outside, e.g. /usr/bin/time -v)
 //	hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] [--segment N] FILE
 //	                             draw the window showing FILE with Fyne's software renderer
@@ -38,7 +39,8 @@ const usage = `usage: hecscope [FILE...]      open the desktop app (on each even
        hecscope-gui --segment N FILE
                               open the Nth eventlog (from 1) of a FILE holding several
        hecscope-gui --quit-after-load FILE
-                              load FILE in a window, print "loaded N events in S s" and exit
+                              load FILE in a window, print "loaded N events in S s
+                              (first picture at F s)" and exit
        hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] [--segment N] FILE
                               draw the window showing FILE, without a display, to OUT.png`
 
@@ -83,7 +85,7 @@ func run(args []string) int {
 			fmt.Fprintln(os.Stderr, "usage: hecscope-gui --quit-after-load FILE")
 			return 2
 		}
-		return quitAfterLoad(file, start)
+		return quitAfterLoad(file, processStart(start))
 	}
 	if isOption(args0(args), "--segment") {
 		n, file, err := segmentArgs(args)
@@ -114,8 +116,9 @@ func run(args []string) int {
 }
 
 // quitAfterLoad is the measurement mode: it opens file in the real window,
-// waits until all of it is loaded and drawn, prints how many events that was
-// and the time since start to stderr, and returns 0 (1 if the load failed).
+// waits until all of it is loaded and drawn, prints how many events that was,
+// the time since start and when the first picture of the log was drawn to
+// stderr, and returns 0 (1 if the load failed).
 func quitAfterLoad(file string, start time.Time) int {
 	a := newApp()
 	code := 1
@@ -124,7 +127,11 @@ func quitAfterLoad(file string, start time.Time) int {
 			fmt.Fprintf(os.Stderr, "hecscope: %v\n", r.Err)
 			return
 		}
-		fmt.Fprintf(os.Stderr, "loaded %d events in %.3f s\n", r.Events, time.Since(start).Seconds())
+		line := fmt.Sprintf("loaded %d events in %.3f s", r.Events, time.Since(start).Seconds())
+		if !r.FirstPicture.IsZero() {
+			line += fmt.Sprintf(" (first picture at %.3f s)", r.FirstPicture.Sub(start).Seconds())
+		}
+		fmt.Fprintln(os.Stderr, line)
 		code = 0
 	})
 	a.Run()

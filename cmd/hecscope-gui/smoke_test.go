@@ -107,7 +107,8 @@ func TestWindowShowsTimeline(t *testing.T) {
 }
 
 // TestQuitAfterLoad runs the measurement mode on a sample in a virtual X
-// server: it must print how many events it loaded and exit 0.
+// server: it must print how many events it loaded, how long that took and
+// when it first drew a picture of the log, and exit 0.
 func TestQuitAfterLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a window in Xvfb")
@@ -132,12 +133,17 @@ func TestQuitAfterLoad(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("--quit-after-load: %v; it said:\n%s", err, stderr.String())
 	}
-	m := regexp.MustCompile(`(?m)^loaded (\d+) events in (\d+\.\d+) s$`).FindStringSubmatch(stderr.String())
+	m := regexp.MustCompile(`(?m)^loaded (\d+) events in (\d+\.\d+) s \(first picture at (\d+\.\d+) s\)$`).FindStringSubmatch(stderr.String())
 	if m == nil {
-		t.Fatalf("no \"loaded N events in S s\" line; it said:\n%s", stderr.String())
+		t.Fatalf("no \"loaded N events in S s (first picture at F s)\" line; it said:\n%s", stderr.String())
 	}
 	if m[1] != strconv.FormatInt(want, 10) {
 		t.Errorf("loaded %s events, the log has %d", m[1], want)
+	}
+	total, _ := strconv.ParseFloat(m[2], 64)
+	first, _ := strconv.ParseFloat(m[3], 64)
+	if first <= 0 || first > total {
+		t.Errorf("first picture at %g s of a load that took %g s", first, total)
 	}
 }
 
