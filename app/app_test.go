@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 )
 
@@ -177,8 +178,9 @@ func TestRecentOrderAndLimit(t *testing.T) {
 }
 
 // referenceFacts reads a `ghc-events show` reference: its event count
-// (block markers left out) and the program's arguments line.
-func referenceFacts(t *testing.T, path string) (events int, args string) {
+// (block markers left out), its block markers and the program's arguments
+// line.
+func referenceFacts(t *testing.T, path string) (events, blockMarkers int, args string) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -199,14 +201,15 @@ func referenceFacts(t *testing.T, path string) (events int, args string) {
 			continue
 		}
 		if strings.Contains(s, ": event block: ") {
-			continue // ThreadScope's figures leave block markers out
+			blockMarkers++
+			continue
 		}
 		events++
 		if i := strings.Index(s, ": args: "); i >= 0 && args == "" {
 			args = s[i+len(": args: "):]
 		}
 	}
-	return events, args
+	return events, blockMarkers, args
 }
 
 func TestLoadShowsSummary(t *testing.T) {
@@ -221,11 +224,12 @@ func TestLoadShowsSummary(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: view is %T, want an eventlog view", name, w.view)
 		}
-		events, args := referenceFacts(t, corpus+name+".eventlog.reference")
+		events, blockMarkers, args := referenceFacts(t, corpus+name+".eventlog.reference")
 		shown := texts(w.Fyne().Content())
 		for _, c := range []struct{ label, want string }{
-			{"Events", strconv.Itoa(events)},
-			{"Total", strconv.Itoa(v.log.Summary.GC.Total.Collections)}, // the GC table's Total row
+			// As ghc-events' show lists them: block markers included.
+			{"Events", paint.EventCount(uint64(events), uint64(blockMarkers))},
+			{"Total", strconv.Itoa(v.log.Summary.GC.Reported.Collections)}, // the GC table's Total row
 			{"State", "complete"},
 		} {
 			if got, _ := valueAfter(shown, c.label); got != c.want {

@@ -207,7 +207,7 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 	var pic0 image.Image
 	lw.locked(func() {
 		shown := strings.Join(texts(v.tabs.Items[0].Content), "\n")
-		if !strings.Contains(shown, paint.Count(int64(v.ev.Summary.Events))) {
+		if !strings.Contains(shown, paint.EventCount(v.ev.Summary.Events, v.ev.Summary.BlockMarkers)) {
 			t.Errorf("Summary tab shows %q, want the %d events so far", shown, v.ev.Summary.Events)
 		}
 		if v.src.ov != v.shown || v.src.log == nil {
@@ -264,7 +264,7 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 		// The tabs took the whole stream: the Summary tab (shown) at once,
 		// the User Events tab when next shown.
 		shown := strings.Join(texts(v.tabs.Items[0].Content), "\n")
-		if n := v.ev.Summary.Events; n <= halfEvents || !strings.Contains(shown, paint.Count(int64(n))) || !strings.Contains(shown, "complete") {
+		if n := v.ev.Summary.Events; n <= halfEvents || !strings.Contains(shown, paint.EventCount(n, v.ev.Summary.BlockMarkers)) || !strings.Contains(shown, "complete") {
 			t.Errorf("Summary tab after the end shows %q, want %d events (%d at half) and the state complete", shown, n, halfEvents)
 		}
 		v.tabs.SelectIndex(6)

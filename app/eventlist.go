@@ -21,6 +21,9 @@ import (
 type eventList struct {
 	x      *eventlog.Events
 	header *ingest.Header
+	// blockMarkers is how many of x's events are block markers, which the
+	// count says (the Summary tab counts them apart from the events).
+	blockMarkers uint64
 	// kinds are the event kinds the header declares (and Unknown), for the
 	// search's kind filter.
 	kinds []ingest.Kind
@@ -49,9 +52,9 @@ type eventList struct {
 }
 
 // newEventList returns the Events tab over x, the events of a log with
-// header h, driving nav.
-func newEventList(x *eventlog.Events, h *ingest.Header, nav timeNav) *eventList {
-	l := &eventList{x: x, header: h, kinds: declaredKinds(h), nav: nav, selected: -1, window: listWindow}
+// header h of which blockMarkers are block markers, driving nav.
+func newEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav timeNav) *eventList {
+	l := &eventList{x: x, header: h, blockMarkers: blockMarkers, kinds: declaredKinds(h), nav: nav, selected: -1, window: listWindow}
 	l.list = newKeyList(
 		func() int { return min(l.len()-l.base, l.window) },
 		func() fyne.CanvasObject {
@@ -165,13 +168,15 @@ func (l *eventList) setBase(b int) {
 // showPages says which rows the window holds.
 func (l *eventList) showPages() {
 	n := l.len()
+	markers := min(l.blockMarkers, uint64(n))
+	count := paint.EventCount(uint64(n)-markers, markers) // as the Summary tab says it
 	if n <= l.window {
-		l.pages.SetText(paint.Count(int64(n)) + " events")
+		l.pages.SetText(count)
 		l.earlier.Hide()
 		l.later.Hide()
 		return
 	}
-	l.pages.SetText("rows " + paint.Count(int64(l.base+1)) + "–" + paint.Count(int64(min(n, l.base+l.window))) + " of " + paint.Count(int64(n)) + " events")
+	l.pages.SetText("rows " + paint.Count(int64(l.base+1)) + "–" + paint.Count(int64(min(n, l.base+l.window))) + " of " + count)
 	l.earlier.Show()
 	l.later.Show()
 }
@@ -273,7 +278,7 @@ func (v *eventlogView) addEventPanels() {
 		v.addTab(container.NewTabItem("Events", widget.NewLabel("The event list is not available.")))
 		return
 	}
-	v.events = newEventList(ev.List, ev.Log.Header, v.canvas)
+	v.events = newEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
 	prev := v.canvas.onView
 	v.canvas.onView = func(from, to uint64) {
 		if prev != nil {

@@ -132,7 +132,7 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 	run = append(run, segmentFacts(ev)...)
 	run = append(run, []fact{
 		{"State", ev.Status.String()},
-		{"Events", paint.Count(int64(min(s.Events, 1<<62)))},
+		{"Events", paint.EventCount(s.Events, s.BlockMarkers)},
 		{"Capabilities", strconv.Itoa(s.Capabilities)},
 		{"Threads", paint.Count(int64(min(s.Threads, 1<<62)))},
 		{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
@@ -175,26 +175,32 @@ func section(title string, content fyne.CanvasObject) fyne.CanvasObject {
 	return container.NewBorder(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, content)
 }
 
-// gcPanel shows ThreadScope's GC table: per generation and in all.
+// gcPanel shows the collections GHC reported per generation and in all (as
+// `hecscope summary` does, under the same words) and ThreadScope's count.
 func gcPanel(s *timeline.Summary) fyne.CanvasObject {
-	rows := [][]string{{"Generation", "Collections", "Parallel", "Elapsed", "Avg pause", "Max pause"}}
+	rows := [][]string{{"Generation", "Collections", "Parallel", "Elapsed", "Avg pause", "Max pause", "Copied"}}
 	row := func(name string, g timeline.GenStats) []string {
 		return []string{name, strconv.Itoa(g.Collections), strconv.Itoa(g.ParCollections),
-			timeline.FormatDuration(g.ElapsedNS), timeline.FormatDuration(g.MeanPauseNS()), timeline.FormatDuration(g.MaxPauseNS)}
+			timeline.FormatDuration(g.ElapsedNS), timeline.FormatDuration(g.MeanPauseNS()), timeline.FormatDuration(g.MaxPauseNS),
+			formatBytes(int64(min(g.Copied, 1<<62)))}
 	}
 	for _, g := range s.GC.Gens {
 		rows = append(rows, row(fmt.Sprintf("Gen %d", g.Gen), g))
 	}
-	rows = append(rows, row("Total", s.GC.Total))
+	rows = append(rows, row("Total", s.GC.Reported))
+	caption := widget.NewLabel("The table counts " + timeline.GCRowsDefinition + ".")
+	caption.Wrapping = fyne.TextWrapWord
 	balance := "n/a"
 	if s.GC.HasWorkBalance {
 		balance = strconv.FormatFloat(s.GC.WorkBalance, 'f', 2, 64) + "%"
 	}
 	facts := []fact{
+		{"ThreadScope's count", paint.CountOf(int64(s.GC.Total.Collections), "collection", "collections") + ", " +
+			timeline.FormatDuration(s.GC.Total.ElapsedNS) + " (the GC time of the Summary), max pause " + timeline.FormatDuration(s.GC.Total.MaxPauseNS)},
 		{"Parallel GC threads", strconv.Itoa(s.GC.ParThreads)},
 		{"Work balance", balance},
 	}
-	return container.NewVBox(grid(rows), factsGrid(facts))
+	return container.NewVBox(caption, grid(rows), factsGrid(facts))
 }
 
 // sparksPanel shows ThreadScope's spark statistics per capability.

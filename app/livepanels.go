@@ -101,9 +101,10 @@ func (v *liveView) showEvents() {
 	case v.canvas == nil:
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
 	case v.events == nil || v.events.nav != timeNav(v.canvas):
-		v.events = newEventList(ev.List, ev.Log.Header, v.canvas)
+		v.events = newEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
 		v.eventsBox.Objects = []fyne.CanvasObject{v.events.root}
 	default:
+		v.events.blockMarkers = ev.Summary.BlockMarkers
 		v.events.setEvents(ev.List)
 		return
 	}

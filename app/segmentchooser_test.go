@@ -82,7 +82,7 @@ func TestSegmentChooser(t *testing.T) {
 			t.Fatalf("segment %d: view is %T", k+1, w.view)
 		}
 		shown := texts(w.Fyne().Content())
-		if got, _ := valueAfter(shown, "Events"); got != paint.Count(int64(want[k].Events)) {
+		if got, _ := valueAfter(shown, "Events"); got != paint.EventCount(want[k].Events, want[k].BlockMarkers) {
 			t.Errorf("segment %d: Events shows %q, want %d (segment 1 has %d, 2 has %d)", k+1, got, want[k].Events, want[0].Events, want[1].Events)
 		}
 		if got, _ := valueAfter(shown, "Program"); got != want[k].Program {

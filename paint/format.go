@@ -330,3 +330,14 @@ func CountOf(n int64, one, many string) string {
 	}
 	return Count(n) + " " + many
 }
+
+// EventCount writes the number of events of a log as ghc-events' show and
+// the event list list them, block markers included and named: "14,392
+// events (3 block markers)", or "412 events" without markers.
+func EventCount(events, blockMarkers uint64) string {
+	n := int64(min(events+blockMarkers, 1<<62))
+	if blockMarkers == 0 {
+		return CountOf(n, "event", "events")
+	}
+	return CountOf(n, "event", "events") + " (" + CountOf(int64(min(blockMarkers, 1<<62)), "block marker", "block markers") + ")"
+}

@@ -17,7 +17,7 @@ import (
 //   - Heap.Allocated and the spark counts are, per capability, its last
 //     HeapAllocated or SparkCounters value in the range minus its first;
 //   - the earliest GCStatsGHC in the range is left out of Copied (as it
-//     already is of the par-copied sums);
+//     already is of the par-copied sums), though not of GC.Gens;
 //   - a collection a capability had begun before from is not counted (the
 //     summariser counts a collection from its GCStart, which the range then
 //     lacks).
@@ -52,6 +52,9 @@ func SummarizeRange(src io.Reader, from, to uint64) (Summary, error) {
 	for r.Next(&ev) {
 		whole.Add(&ev)
 		if ev.Kind == ingest.KindBlockMarker {
+			if from <= ev.Time && ev.Time <= to {
+				part.Add(&ev) // counted, in BlockMarkers only
+			}
 			continue
 		}
 		if ev.Time < from || ev.Time > to {
@@ -101,9 +104,6 @@ func SummarizeRange(src io.Reader, from, to uint64) (Summary, error) {
 		cp := firstStats.Args[2]
 		s.Heap.Copied -= min(cp, s.Heap.Copied)
 		s.GC.Total.Copied = s.Heap.Copied
-		if g := int(firstStats.Args[1]); g < len(s.GC.Gens) {
-			s.GC.Gens[g].Copied -= min(cp, s.GC.Gens[g].Copied)
-		}
 	}
 	s.Heap.Allocated, s.Heap.AllocRate = 0, 0
 	s.Sparks = SparkSummary{}

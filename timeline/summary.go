@@ -83,6 +83,10 @@ type Summary struct {
 	Capabilities int
 	// Events counts the decoded events, block markers excluded.
 	Events uint64
+	// BlockMarkers counts the block markers, which are not among Events
+	// but which ghc-events' show and hecscope's event list list as events
+	// (see ListedEvents).
+	BlockMarkers uint64
 	// Types counts events per event type, block markers excluded, in order
 	// of type id; types with no events are left out.
 	// The counts sum to Events.
@@ -150,9 +154,10 @@ type HeapSummary struct {
 	Copied uint64
 }
 
-// GCSummary is ThreadScope's "GC" tab.
+// GCSummary is ThreadScope's "GC" tab, and GHC's own count of collections
+// by generation.
 //
-// ThreadScope counts and times a collection only on the capability that
+// Total is ThreadScope's count. ThreadScope counts and times a collection only on the capability that
 // leads it, and only when that capability's events come in the order GCStart,
 // GlobalSync (or GCStatsGHC), GCEnd once sorted by microsecond. GHC ≥ 8
 // writes GCEnd after the GlobalSync and GCStatsGHC of the same collection
@@ -170,12 +175,16 @@ type GCSummary struct {
 	// events), whether ThreadScope counts them or not; 0 for logs from
 	// before GHC 7.6, which lack the event.
 	RTSCollections int
-	// Gens are the rows for generations 0..n: at least 0 and 1, up to the
-	// highest generation of a counted collection (and, unlike ThreadScope,
-	// of an uncounted one). A counted collection is attributed to the
-	// generation its leader's GCStatsGHC names, if that comes before the
-	// leader's GCEnd; otherwise it counts in Total only.
+	// Gens are the rows for generations 0..n (at least 0 and 1) of every
+	// collection GHC reported, each counted once, in the generation its
+	// GCStatsGHC names, with the bytes it copied and its pause (see
+	// GCRowsDefinition). Unlike ThreadScope's rows, which count only the
+	// collections Total counts and lose the generation of some of them,
+	// they add up to Reported.
 	Gens []GenStats
+	// Reported is the sum of Gens (Gen −1): RTSCollections collections,
+	// with a GCStatsGHC naming a damaged generation counted here only.
+	Reported GenStats
 	// ParThreads is the largest number of parallel GC threads of any
 	// GCStatsGHC event; 1 if there is none.
 	ParThreads int
@@ -191,7 +200,12 @@ type GCSummary struct {
 	HasWorkBalance bool
 }
 
-// GenStats is one row of ThreadScope's GC table: one generation, or all.
+// GCRowsDefinition says in words what GCSummary.Gens and Reported count,
+// for the GC tables of the app and the CLI.
+const GCRowsDefinition = "every collection the RTS reported, in the generation it collected; " +
+	"pause = GC start to GC end on the HEC that ran it"
+
+// GenStats is one row of a GC table: one generation, or all.
 type GenStats struct {
 	// Gen is the generation, or -1 for the total.
 	Gen int
@@ -200,12 +214,15 @@ type GenStats struct {
 	// GC thread.
 	Collections, ParCollections int
 	// ElapsedNS and MaxPauseNS are the sum and the maximum of the
-	// collections' pauses, each measured on the collection's leading
-	// capability from its GCStart to its GCEnd, in whole microseconds.
+	// collections' pauses. In ThreadScope's Total each is measured on the
+	// collection's leading capability (its GlobalSync) from its GCStart to
+	// its GCEnd, in whole microseconds; in Gens and Reported on the
+	// capability that wrote the collection's GCStatsGHC, from its GCStart
+	// to its GCEnd, exact to the ns (heapview.GC.Pause, the pause the GC
+	// track shows).
 	ElapsedNS, MaxPauseNS uint64
-	// Copied sums the bytes copied of every GCStatsGHC event of the
-	// generation (of all of them for the total), counted by ThreadScope or
-	// not. ThreadScope shows only the total ("Copied during GC").
+	// Copied sums the bytes copied of the row's collections (in Total,
+	// of every GCStatsGHC event, as ThreadScope's "Copied during GC").
 	Copied uint64
 }
 
@@ -246,6 +263,10 @@ func (g GenStats) MeanPauseNS() uint64 {
 	}
 	return g.ElapsedNS / uint64(g.Collections)
 }
+
+// ListedEvents returns the number of events ghc-events' show and
+// hecscope's event list list: Events and the block markers.
+func (s *Summary) ListedEvents() uint64 { return s.Events + s.BlockMarkers }
 
 // PerKind returns the event counts per Kind name ("RunThread", …), summing
 // the types that decode as the same kind; undecodable types count as
@@ -305,12 +326,25 @@ type gcEvent struct {
 	par    int
 }
 
+// gcReport is what a GCStatsGHC says about its collection that Gens count.
+type gcReport struct {
+	gen int
+	par int
+}
+
 // capState is what the summarizer keeps per capability.
 type capState struct {
 	mode    gcMode
-	gen     int    // generation of the GC being led (gcStatted)
 	startUS uint64 // GCStart time of the current GC, microseconds
 	pending []gcEvent
+
+	// For Gens: whether a GC is open on the capability and since when
+	// (ns), the reports of its GCStatsGHC events waiting for its GCEnd,
+	// and the pause of its last GC.
+	rtsOpen   bool
+	rtsStart  uint64
+	rtsHeld   []gcReport
+	lastPause uint64
 
 	hasAlloc            bool
 	allocFirst, alloc   uint64
@@ -349,17 +383,16 @@ type Summarizer struct {
 	seenRTS    bool
 	seenWall   bool
 
-	gens   []GenStats // per generation, grown as needed
-	copied []uint64   // bytes copied per generation
+	copied   []uint64   // bytes copied per generation
+	reported []GenStats // Gens: every reported collection per generation
+	damaged  GenStats   // reported collections of a damaged generation
 
 	parThreads         int
 	parMax, parTot     uint64
 	hasFirstStats      bool
 	firstStatsUS       uint64
 	firstMax, firstTot uint64
-	firstCopied        uint64 // copied by the first GCStatsGHC, of generation firstGen
-	firstGen           uint64
-	maxGenSeen         int
+	firstCopied        uint64 // copied by the first GCStatsGHC
 
 	// joined is set for a log that begins with a join mark: its figures
 	// cover only the events from time from on.
@@ -369,7 +402,7 @@ type Summarizer struct {
 
 // NewSummarizer returns an empty Summarizer.
 func NewSummarizer() *Summarizer {
-	return &Summarizer{maxCap: -1, maxGenSeen: 1}
+	return &Summarizer{maxCap: -1}
 }
 
 func (z *Summarizer) cap(c int32) *capState {
@@ -385,8 +418,11 @@ func (z *Summarizer) cap(c int32) *capState {
 // Add accumulates one event. It keeps nothing that aliases ev.
 func (z *Summarizer) Add(ev *ingest.Event) {
 	s := &z.s
-	// ThreadScope's event list (from ghc-events) holds no block markers.
+	// Block markers are counted apart: no figure of ThreadScope's sees them.
 	if ev.Kind == ingest.KindBlockMarker {
+		if !z.joined || ev.Time >= z.from {
+			s.BlockMarkers++
+		}
 		return
 	}
 	if at, ok := ingest.JoinMark(ev); ok {
@@ -452,8 +488,18 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 		}
 	case ingest.KindGCStatsGHC:
 		z.addGCStats(ev, us)
-		if ev.Cap >= 0 {
-			z.hold(z.cap(ev.Cap), gcEvent{kind: ev.Kind, micros: us, gen: int(ev.Args[1]), par: int(ev.Args[5])})
+		r := gcReport{gen: int(min(ev.Args[1], maxGeneration+1)), par: int(min(ev.Args[5], 1<<16))}
+		if ev.Cap < 0 {
+			z.report(r, 0)
+			break
+		}
+		c := z.cap(ev.Cap)
+		z.hold(c, gcEvent{kind: ev.Kind, micros: us, gen: int(ev.Args[1]), par: int(ev.Args[5])})
+		if c.rtsOpen {
+			// GHC writes it before its (back-dated) GCEnd.
+			c.rtsHeld = append(c.rtsHeld, r)
+		} else {
+			z.report(r, c.lastPause)
 		}
 	case ingest.KindGCGlobalSync:
 		if ev.Cap >= 0 {
@@ -465,10 +511,22 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 			z.flush(c)
 			c.mode = gcStarted
 			c.startUS = us
+			for _, r := range c.rtsHeld {
+				z.report(r, 0) // a GC that never ended
+			}
+			c.rtsOpen, c.rtsStart, c.rtsHeld = true, ev.Time, c.rtsHeld[:0]
 		}
 	case ingest.KindGCEnd:
 		if ev.Cap >= 0 {
-			z.endGC(z.cap(ev.Cap), us)
+			c := z.cap(ev.Cap)
+			z.endGC(c, us)
+			if c.rtsOpen {
+				c.lastPause = ev.Time - min(c.rtsStart, ev.Time)
+				for _, r := range c.rtsHeld {
+					z.report(r, c.lastPause)
+				}
+				c.rtsOpen, c.rtsHeld = false, c.rtsHeld[:0]
+			}
 		}
 	}
 }
@@ -531,7 +589,11 @@ var SummarySelection = ingest.Selection{
 func (z *Summarizer) AddTally(t *ingest.Tally) {
 	s := &z.s
 	for id, tt := range t.Types {
-		if tt.Count == 0 || tt.Kind == ingest.KindBlockMarker {
+		if tt.Kind == ingest.KindBlockMarker {
+			s.BlockMarkers += tt.Count
+			continue
+		}
+		if tt.Count == 0 {
 			continue
 		}
 		for id >= len(z.types) {
@@ -580,8 +642,31 @@ func (z *Summarizer) addGCStats(ev *ingest.Event, us uint64) {
 		z.hasFirstStats = true
 		z.firstStatsUS = us
 		z.firstMax, z.firstTot = parMax, parTot
-		z.firstCopied, z.firstGen = ev.Args[2], ev.Args[1]
+		z.firstCopied = ev.Args[2]
 	}
+}
+
+// report counts a collection GHC reported, of pause pauseNS, in Gens.
+func (z *Summarizer) report(r gcReport, pauseNS uint64) {
+	addReport(&z.reported, &z.damaged, r, pauseNS)
+}
+
+// addReport counts a collection of pause pauseNS in its generation's row of
+// gens (grown as needed), or in damaged if its generation is out of range.
+func addReport(gens *[]GenStats, damaged *GenStats, r gcReport, pauseNS uint64) {
+	g := damaged
+	if r.gen >= 0 && r.gen <= maxGeneration {
+		for r.gen >= len(*gens) {
+			*gens = append(*gens, GenStats{Gen: len(*gens)})
+		}
+		g = &(*gens)[r.gen]
+	}
+	g.Collections++
+	if r.par > 1 {
+		g.ParCollections++
+	}
+	g.ElapsedNS += pauseNS
+	g.MaxPauseNS = max(g.MaxPauseNS, pauseNS)
 }
 
 // hold queues a GlobalSync or GCStatsGHC event until its capability's GCEnd.
@@ -615,9 +700,6 @@ func (z *Summarizer) endGC(c *capState, us uint64) {
 		// The capability led this GC: its pause is the GC's pause.
 		d := us - min(c.startUS, us)
 		z.addPause(&z.s.GC.Total, d)
-		if c.mode == gcStatted {
-			z.addPause(z.gen(c.gen), d)
-		}
 	}
 	c.mode = gcOutside
 	for _, e := range c.pending[i:] {
@@ -629,14 +711,6 @@ func (z *Summarizer) endGC(c *capState, us uint64) {
 func (z *Summarizer) addPause(g *GenStats, us uint64) {
 	g.ElapsedNS += us * 1000
 	g.MaxPauseNS = max(g.MaxPauseNS, us*1000)
-}
-
-// gen returns the statistics row of a generation, growing the table.
-func (z *Summarizer) gen(g int) *GenStats {
-	for g >= len(z.gens) {
-		z.gens = append(z.gens, GenStats{Gen: len(z.gens)})
-	}
-	return &z.gens[g]
 }
 
 // apply runs a GlobalSync or GCStatsGHC event through the capability's
@@ -653,12 +727,7 @@ func (z *Summarizer) apply(c *capState, e gcEvent) {
 			return
 		}
 		c.mode = gcStatted
-		c.gen = e.gen
-		z.maxGenSeen = max(z.maxGenSeen, e.gen)
-		g := z.gen(e.gen)
-		g.Collections++
 		if e.par > 1 {
-			g.ParCollections++
 			z.s.GC.Total.ParCollections++
 		}
 	}
@@ -697,44 +766,49 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 	// GC: held events of GCs that never ended still count as ThreadScope
 	// would count them.
 	gcTotal := s.GC.Total
-	gens := append([]GenStats(nil), z.gens...)
+	gens := append([]GenStats(nil), z.reported...)
+	damaged := z.damaged
 	for _, c := range z.caps {
 		if c == nil {
 			continue
 		}
-		mode, gen := c.mode, c.gen
+		mode := c.mode
 		for _, e := range c.pending {
 			switch {
 			case mode == gcStarted:
 				mode = gcSynced
 				gcTotal.Collections++
 			case mode == gcSynced && e.kind == ingest.KindGCStatsGHC && e.gen >= 0 && e.gen <= maxGeneration:
-				mode, gen = gcStatted, e.gen
-				for gen >= len(gens) {
-					gens = append(gens, GenStats{Gen: len(gens)})
-				}
-				gens[gen].Collections++
+				mode = gcStatted
 				if e.par > 1 {
-					gens[gen].ParCollections++
 					gcTotal.ParCollections++
 				}
 			}
 		}
+		for _, r := range c.rtsHeld {
+			addReport(&gens, &damaged, r, 0) // a GC that has not ended (yet)
+		}
 	}
-	// ThreadScope's rows: generations 0 to the highest of 1 and those of
-	// the collections it counted; hecscope adds rows for generations that
-	// only uncounted collections copied in.
-	maxGen := max(z.maxGenSeen, len(z.copied)-1)
-	for len(gens) <= maxGen {
+	// Generations 0 to the highest of 1 and those copied in.
+	for len(gens) < max(2, len(z.copied)) {
 		gens = append(gens, GenStats{Gen: len(gens)})
 	}
 	for g, c := range z.copied {
 		gens[g].Copied = c
 	}
+	reported := damaged
+	reported.Gen, reported.Copied = -1, s.Heap.Copied
+	for _, g := range gens {
+		reported.Collections += g.Collections
+		reported.ParCollections += g.ParCollections
+		reported.ElapsedNS += g.ElapsedNS
+		reported.MaxPauseNS = max(reported.MaxPauseNS, g.MaxPauseNS)
+	}
 	gcTotal.Gen = -1
 	gcTotal.Copied = s.Heap.Copied
 	s.GC.Total = gcTotal
 	s.GC.Gens = gens
+	s.GC.Reported = reported
 	s.GC.ParThreads = max(z.parThreads, 1)
 	if z.hasFirstStats {
 		s.GC.ParMaxCopied = z.parMax - z.firstMax
@@ -753,9 +827,6 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 		if z.hasFirstStats {
 			s.Heap.Copied -= min(z.firstCopied, s.Heap.Copied)
 			s.GC.Total.Copied = s.Heap.Copied
-			if g := int(z.firstGen); g < len(s.GC.Gens) {
-				s.GC.Gens[g].Copied -= min(z.firstCopied, s.GC.Gens[g].Copied)
-			}
 		}
 	}
 

@@ -164,7 +164,12 @@ func genJSON(g timeline.GenStats) jsonGen {
 		ElapsedNS: g.ElapsedNS, MeanPauseNS: g.MeanPauseNS(), MaxPauseNS: g.MaxPauseNS, CopiedBytes: g.Copied}
 }
 
-// jsonSummary is the JSON report.
+// jsonSummary is the JSON report. events leaves out the block markers,
+// counted in block_markers (the text report and the event list show their
+// sum, as ghc-events' show lists them). gc_count, par_gc_count, gc_ns and
+// gc_max_pause_ns are ThreadScope's count (timeline.GCSummary.Total);
+// gc_generations are every collection GHC reported (GCSummary.Reported,
+// gen -1, then GCSummary.Gens), as the text report's table.
 type jsonSummary struct {
 	Status         string            `json:"status"`
 	Offset         *int64            `json:"offset,omitempty"`
@@ -176,6 +181,7 @@ type jsonSummary struct {
 	RTS            string            `json:"rts"`
 	StartWall      string            `json:"start_wall,omitempty"`
 	Events         uint64            `json:"events"`
+	BlockMarkers   uint64            `json:"block_markers"`
 	Capabilities   int               `json:"capabilities"`
 	Threads        uint64            `json:"threads"`
 	StartNS        uint64            `json:"start_ns"`
@@ -229,6 +235,7 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 		Env:            s.Env,
 		RTS:            s.RTS,
 		Events:         s.Events,
+		BlockMarkers:   s.BlockMarkers,
 		Capabilities:   s.Capabilities,
 		Threads:        s.Threads,
 		StartNS:        s.FirstNS,
@@ -276,7 +283,7 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 		}
 		j.Segments = append(j.Segments, js)
 	}
-	j.GCGenerations = append(j.GCGenerations, genJSON(s.GC.Total))
+	j.GCGenerations = append(j.GCGenerations, genJSON(s.GC.Reported))
 	for _, g := range s.GC.Gens {
 		j.GCGenerations = append(j.GCGenerations, genJSON(g))
 	}
@@ -338,7 +345,7 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		row("Environment:", fmt.Sprintf("%d variables", len(s.Env)))
 	}
 	row("Capabilities:", strconv.Itoa(s.Capabilities))
-	row("Events:", commas(s.Events))
+	row("Events:", paint.EventCount(s.Events, s.BlockMarkers))
 	row("Threads created:", commas(s.Threads))
 	row("First/last event:", fmt.Sprintf("%s / %s", showTime(s.FirstNS), showTime(s.LastNS)))
 	row("")
@@ -363,7 +370,10 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		bal = fmt.Sprintf("%.2f%% (serial 0%%, perfect 100%%)", s.GC.WorkBalance)
 	}
 	row("  Parallel GC work balance:", na(s.HasHeap, bal))
-	row("  Collections GHC reported:", fmt.Sprintf("%d (ThreadScope counts those in the table)", s.GC.RTSCollections))
+	row("  ThreadScope's count:", fmt.Sprintf("%s, %s (the GC time above), max pause %s",
+		paint.CountOf(int64(s.GC.Total.Collections), "collection", "collections"), showTime(s.GC.Total.ElapsedNS), showTime(s.GC.Total.MaxPauseNS)))
+	row("  Collections GHC reported:", fmt.Sprintf("%d, in the table below", s.GC.RTSCollections))
+	row("  The table counts:", timeline.GCRowsDefinition)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -375,7 +385,7 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 			gc.add(label, strconv.Itoa(g.Collections), strconv.Itoa(g.ParCollections),
 				showTime(g.ElapsedNS), showTime(g.MeanPauseNS()), showTime(g.MaxPauseNS), showBytesShort(g.Copied))
 		}
-		gcRow("GC Total", s.GC.Total)
+		gcRow("GC Total", s.GC.Reported)
 		for _, g := range s.GC.Gens {
 			gcRow("Gen "+strconv.Itoa(g.Gen), g)
 		}
