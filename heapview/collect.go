@@ -18,8 +18,12 @@ type Collector struct {
 
 	gcOpen  []uint64     // per capability (index cap+1): start of its open GC, 0 = none
 	gcParts chunks[span] // one interval per capability and GC, unmerged
-	stats   chunks[timedStats]
-	allocs  chunks[allocEvent]
+	// Per capability (index cap+1): its GC_STATS_GHC events (indexes in
+	// stats) waiting for the end of its open GC, and its last GC.
+	gcWaiting [][]int
+	gcLast    []span
+	stats     chunks[timedStats]
+	allocs    chunks[allocEvent]
 
 	ccNames names            // cost-centre names
 	ccIndex map[uint32]int32 // cost-centre id → index in ccNames
@@ -62,6 +66,14 @@ func (c *chunks[T]) add(v T) {
 	}
 	c.cur = append(c.cur, v)
 	c.n++
+}
+
+// at returns the i-th element.
+func (c *chunks[T]) at(i int) *T {
+	if k := i / collectChunk; k < len(c.full) {
+		return &c.full[k][i%collectChunk]
+	}
+	return &c.cur[i-len(c.full)*collectChunk]
 }
 
 // each calls fn with every element in order.
@@ -111,6 +123,9 @@ func (c *chunks[T]) all() []T {
 type timedStats struct {
 	t  uint64
 	gc GC
+	// lead is the GC of the capability that wrote the event, if known.
+	lead    span
+	hasLead bool
 }
 
 // allocEvent is one HEAP_ALLOCATED event: capability slot and running total.
@@ -123,6 +138,18 @@ type allocEvent struct {
 // NewCollector returns an empty Collector.
 func NewCollector() *Collector {
 	return &Collector{ccIndex: map[uint32]int32{}, ipe: map[uint64]int32{}}
+}
+
+// gcSlot returns the slot of a capability, growing the per-capability GC
+// state to hold it.
+func (c *Collector) gcSlot(cap int32) int {
+	s := slot(cap)
+	for len(c.gcOpen) <= s {
+		c.gcOpen = append(c.gcOpen, 0)
+		c.gcWaiting = append(c.gcWaiting, nil)
+		c.gcLast = append(c.gcLast, span{})
+	}
+	return s
 }
 
 // slot maps a capability to a non-negative index (NoCap → 0).
@@ -169,21 +196,35 @@ func (c *Collector) Add(ev *ingest.Event) {
 			Known:       true,
 		}
 	case ingest.KindGCStart:
-		s := slot(ev.Cap)
-		for len(c.gcOpen) <= s {
-			c.gcOpen = append(c.gcOpen, 0)
-		}
+		s := c.gcSlot(ev.Cap)
 		// Store start+1 so that a GC starting at time 0 is still "open".
 		c.gcOpen[s] = ev.Time + 1
+		c.gcWaiting[s] = c.gcWaiting[s][:0]
 	case ingest.KindGCEnd:
 		s := slot(ev.Cap)
 		if s < len(c.gcOpen) && c.gcOpen[s] != 0 {
 			start := c.gcOpen[s] - 1
 			c.gcOpen[s] = 0
-			c.gcParts.add(span{start, max(start, ev.Time)})
+			part := span{start, max(start, ev.Time)}
+			c.gcParts.add(part)
+			c.gcLast[s] = part
+			for _, i := range c.gcWaiting[s] {
+				st := c.stats.at(i)
+				st.lead, st.hasLead = part, true
+			}
+			c.gcWaiting[s] = c.gcWaiting[s][:0]
 		}
 	case ingest.KindGCStatsGHC:
-		c.stats.add(timedStats{t: ev.Time, gc: GC{
+		// GHC writes it before the (back-dated) end of its capability's
+		// GC, or after it.
+		s := c.gcSlot(ev.Cap)
+		st := timedStats{t: ev.Time}
+		if c.gcOpen[s] != 0 {
+			c.gcWaiting[s] = append(c.gcWaiting[s], c.stats.n)
+		} else if last := c.gcLast[s]; last.end != 0 {
+			st.lead, st.hasLead = last, true
+		}
+		st.gc = GC{
 			Gen:            uint16(ev.Args[1]),
 			HasStats:       true,
 			Copied:         ev.Args[2],
@@ -192,7 +233,8 @@ func (c *Collector) Add(ev *ingest.Event) {
 			ParThreads:     uint32(ev.Args[5]),
 			ParMaxCopied:   ev.Args[6],
 			ParTotalCopied: ev.Args[7],
-		}})
+		}
+		c.stats.add(st)
 
 	case ingest.KindHeapProfBegin:
 		c.prof.p.Breakdown = ingest.Breakdown(ev.Args[2])
@@ -329,6 +371,9 @@ func (c *Collector) buildHeap() *Heap {
 		start, end := g.Start, g.End
 		*g = s.gc
 		g.Start, g.End = start, end
+		if s.hasLead {
+			g.LeadPause, g.HasLead = s.lead.end-s.lead.start, true
+		}
 	})
 
 	// Allocation: running total over capabilities, one point per GC.

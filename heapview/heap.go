@@ -57,8 +57,15 @@ func (s *Series) sortByTime() {
 // what GC_STATS_GHC said about it. In the threaded RTS every capability
 // reports its own GC start and end; a GC is the union of those intervals.
 type GC struct {
-	// Start and End bound the pause in ns.
+	// Start and End bound the union in ns: from the first capability's GC
+	// start to the last one's GC end (see Stopped).
 	Start, End uint64
+	// LeadPause is the GC's pause as the summary's GC table counts it (see
+	// timeline.GCRowsDefinition): from GC start to GC end on the
+	// capability that wrote the GC_STATS_GHC event, in ns. HasLead tells
+	// whether that capability's GC was seen.
+	LeadPause uint64
+	HasLead   bool
 	// Gen is the oldest generation collected (0 = minor); HasStats tells
 	// whether a GC_STATS_GHC event was seen for this GC, without which
 	// Gen and the byte counts are 0.
@@ -73,8 +80,18 @@ type GC struct {
 	ParMaxCopied, ParTotalCopied uint64
 }
 
-// Pause returns the length of the GC in ns.
-func (g *GC) Pause() uint64 { return g.End - g.Start }
+// Pause returns the GC's pause in ns, as the summary's GC table counts it:
+// LeadPause, or the union (Stopped) if that is not known.
+func (g *GC) Pause() uint64 {
+	if g.HasLead {
+		return g.LeadPause
+	}
+	return g.Stopped()
+}
+
+// Stopped returns the time from the first capability's GC start to the
+// last one's GC end, in ns: the bar the GC track draws.
+func (g *GC) Stopped() uint64 { return g.End - g.Start }
 
 // Major reports whether the GC collected more than the nursery's
 // generation. Without statistics it reports false.

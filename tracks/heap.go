@@ -230,7 +230,7 @@ func (f *frame) drawBands(y0, y1 int) {
 }
 
 // gcColumns returns per plot column the longest pause of the GCs in it
-// and whether one was major.
+// and whether one was major, and the longest pause in view.
 func (f *frame) gcColumns() ([]uint64, []bool, uint64) {
 	gcs := f.v.heap.GCs
 	pause := make([]uint64, f.n)
@@ -274,7 +274,7 @@ func (f *frame) drawGCs(y0, y1 int) {
 		}
 		f.c.Column(f.g.plot.Min.X+x, float64(bottom)-h*(1.0/3+2.0/3*float64(p)/float64(peak)), float64(bottom), col)
 	}
-	paint.TextOnPlate(f.c, f.small, "longest "+paint.Duration(peak), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
+	paint.TextOnPlate(f.c, f.small, maxPauseWords+" "+paint.Duration(peak), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
 }
 
 // labelPlate is the colour of the box under a label written over a plot:

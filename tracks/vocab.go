@@ -173,11 +173,26 @@ func mixText(d *timeline.Durations) string {
 	return strings.Join(out, ", ")
 }
 
-// gcText describes a GC: "minor GC (gen 0), pause 1.2 ms".
+// The GC figures' words, those of the GC tab's table and `hecscope
+// summary` (timeline.GCRowsDefinition): a GC's pause (heapview.GC.Pause)
+// is GC start to GC end on the HEC that ran it; the bar spans the time
+// some HEC was stopped for it (heapview.GC.Stopped).
+const (
+	pauseWords    = "pause"
+	maxPauseWords = "max pause"
+	stoppedWords  = "HECs stopped"
+)
+
+// gcText describes a GC: "minor GC (gen 0), pause 1.2 ms", and how long
+// the HECs were stopped for it if that differs.
 func gcText(g *heapview.GC) string {
 	kind := "minor GC"
 	if g.Major() {
 		kind = "major GC"
 	}
-	return kind + " (gen " + strconv.Itoa(int(g.Gen)) + "), pause " + paint.Duration(g.Pause())
+	text := kind + " (gen " + strconv.Itoa(int(g.Gen)) + "), " + pauseWords + " " + paint.Duration(g.Pause())
+	if g.Stopped() != g.Pause() {
+		text += ", " + stoppedWords + " " + paint.Duration(g.Stopped())
+	}
+	return text
 }
