@@ -10,8 +10,10 @@
 // ThreadScope's counting (timeline.GCSummary: a collection counts only when
 // its leading capability's events come in one order, timed in whole
 // microseconds; the "Time" rows follow it) and every collection the RTS
-// made (the GC pauses: each stop of the world, from the first HEC entering
-// GC to the last leaving it, whose count is the RTS's).
+// made (the GC stops, "HECs stopped" as the canvas's tooltips say: each
+// stop of the world, from the first HEC entering GC to the last leaving it,
+// whose count is the RTS's; a collection's pause in the summary's GC table is
+// shorter, timed on the HEC that ran it).
 package compare
 
 import (
@@ -311,9 +313,9 @@ func Compare(a, b *Run, opt Options) *Comparison {
 	add("hecs", "Threads", "HECs", UnitCount, BetterNeither, float64(sa.Capabilities), float64(sb.Capabilities), true, true)
 
 	if a.Model != nil || b.Model != nil {
-		c.GCPauses = NewHistogram("GC pauses (every collection: first HEC in GC to last out)", GCPauses(a.Model), GCPauses(b.Model))
+		c.GCPauses = NewHistogram("GC stops (every collection: HECs stopped, first HEC in GC to last out)", GCPauses(a.Model), GCPauses(b.Model))
 		c.ThreadRuns = NewHistogram("Thread runs", ThreadRuns(a.Model), ThreadRuns(b.Model))
-		c.distributionRows(&c.GCPauses, "gc_pause", "GC pause", BetterLower, a.Model != nil, b.Model != nil)
+		c.distributionRows(&c.GCPauses, "gc_pause", "GC stop", BetterLower, a.Model != nil, b.Model != nil)
 		c.distributionRows(&c.ThreadRuns, "thread_run", "Thread run", BetterNeither, a.Model != nil, b.Model != nil)
 		c.labelRows(a.Model, b.Model)
 		c.hecRows(a.Model, b.Model)
@@ -328,13 +330,13 @@ func f(v uint64) float64 { return float64(v) }
 
 // distributionRows adds the count, mean, median, 90th percentile and
 // maximum of a distribution (runs without a model, or without any
-// duration, lack them). The GC pauses' longest is gc_max_pause.
+// duration, lack them). The GC stops' longest is gc_max_pause.
 func (c *Comparison) distributionRows(h *Histogram, key, name string, better Better, modelA, modelB bool) {
 	group := "Distributions"
 	hasA, hasB := modelA && h.TotalA > 0, modelB && h.TotalB > 0
-	def := ""
+	def, countDef := "", ""
 	if key == "gc_pause" {
-		def = " (every collection)"
+		def, countDef = " (HECs stopped)", " (every collection)"
 	}
 	count := func(n int, has bool) float64 {
 		if !has {
@@ -342,7 +344,7 @@ func (c *Comparison) distributionRows(h *Histogram, key, name string, better Bet
 		}
 		return float64(n)
 	}
-	c.Rows = append(c.Rows, Row{Key: key + "s", Group: group, Name: name + "s" + def, Unit: UnitCount,
+	c.Rows = append(c.Rows, Row{Key: key + "s", Group: group, Name: name + "s" + countDef, Unit: UnitCount,
 		A: count(h.TotalA, modelA), B: count(h.TotalB, modelB), HasA: modelA, HasB: modelB, Better: BetterNeither})
 	maxKey := key + ".max"
 	if key == "gc_pause" {

@@ -108,7 +108,7 @@ func TestCompareTextAndUsage(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"A: parwork-N1.eventlog", "Wall time", "Productivity", "HEC 1 running", "GC pauses (every collection: first HEC in GC to last out) (A: 90", "worse", "better"} {
+	for _, want := range []string{"A: parwork-N1.eventlog", "Wall time", "Productivity", "HEC 1 running", "GC stops (every collection: HECs stopped, first HEC in GC to last out) (A: 90", "worse", "better"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q:\n%s", want, out)
 		}
