@@ -476,9 +476,13 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		return n, lo, hi
 	}
 	var lastReport, lastSnap time.Time
-	// Snapshots cost time in the number of threads: they come at 250 ms,
-	// then twice as far apart each time.
-	snapGap := snapshotEvery
+	// Snapshots cost time in the number of threads: the first comes as
+	// soon as there is something to show, the next 250 ms later, then
+	// twice as far apart each time. A snapshot is asked for one report
+	// before it is taken, so that the streams have published their rows
+	// by then (the first would otherwise be empty).
+	snapGap := time.Duration(0)
+	asked := false
 	bd.report = func(model *timeline.Model) {
 		if opt.Progress == nil {
 			return
@@ -507,12 +511,15 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			lastReport = now
 			var model *timeline.Model
 			if now.Sub(lastSnap) >= snapGap {
-				want.Add(1)
-				lastSnap, snapGap = now, 2*snapGap
-				n, lo, hi := extent()
-				b.SetExtent(n, lo, min(hi, e.Time))
-				model = b.Preview()
-				r.overview.Store(model)
+				if n, lo, hi := extent(); asked && n > 0 {
+					lastSnap, snapGap, asked = now, max(snapshotEvery, 2*snapGap), false
+					b.SetExtent(n, lo, min(hi, e.Time))
+					model = b.Preview()
+					r.overview.Store(model)
+				} else if !asked {
+					want.Add(1)
+					asked = true
+				}
 			}
 			bd.report(model)
 		}

@@ -208,6 +208,33 @@ func TestDetail(t *testing.T) {
 	}
 }
 
+// TestFirstOverviewShowsSomething: the overviews a load reports while it
+// reads (the loading page's pictures) hold events, the first one too; it
+// used to be asked for before the streams had published anything, so the
+// first picture was empty and the next came half a second later. The
+// report sleeps so that a small log is read slowly enough to be reported.
+func TestFirstOverviewShowsSomething(t *testing.T) {
+	var models []*timeline.Model
+	l, err := Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", Options{Progress: func(p Progress) {
+		if p.Model != nil {
+			models = append(models, p.Model)
+		}
+		time.Sleep(progressEvery + 10*time.Millisecond)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if len(models) == 0 {
+		t.Fatal("no overview was reported while loading")
+	}
+	for i, m := range models {
+		if m.Events == 0 || m.End <= m.Start {
+			t.Errorf("overview %d of %d is empty: %d events in [%d, %d]", i+1, len(models), m.Events, m.Start, m.End)
+		}
+	}
+}
+
 // BenchmarkOpen loads a big log (HECSCOPE_BIG) with its overview and heap,
 // reporting the heap the models hold afterwards.
 func BenchmarkOpen(b *testing.B) {
@@ -230,7 +257,7 @@ func BenchmarkOpen(b *testing.B) {
 		}
 		first := time.Duration(-1)
 		r, err = Open(context.Background(), path, Options{Progress: func(p Progress) {
-			if p.Model != nil && first < 0 {
+			if p.Model != nil && p.Model.Events > 0 && first < 0 {
 				first = p.Elapsed
 			}
 		}})
