@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -62,5 +63,29 @@ func TestFileViewZoomsIntoDetail(t *testing.T) {
 	v.canvas.with(func(tv *tracks.View) { after = summarised(tv) })
 	if after != 0 {
 		t.Errorf("zoomed in, %d points of the window still show the overview's summaries", after)
+	}
+}
+
+// TestSelectionTabFilledWhenShown: the Selection tab is filled when first
+// shown (filling it when the view is made cost the opening of a log a
+// tenth of a second), and then shows the whole run's figures.
+func TestSelectionTabFilledWhenShown(t *testing.T) {
+	test.NewTempApp(t)
+	l, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	v := newEventlogView(newEventlog(l))
+	if v.canvas == nil {
+		t.Fatal("no canvas")
+	}
+	if len(v.selection.Objects) != 0 {
+		t.Errorf("the Selection tab was filled before it was shown: %q", texts(v.selection))
+	}
+	v.tabs.Select(v.selTab)
+	got := strings.Join(texts(v.selection), "\n")
+	if !strings.Contains(got, "Whole run: ") || !strings.Contains(got, "Running %") {
+		t.Errorf("the Selection tab shown holds %q; want the whole run's figures per HEC", got)
 	}
 }

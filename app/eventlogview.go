@@ -31,6 +31,9 @@ type eventlogView struct {
 	// figures of the selection (or the whole run).
 	details, selection *fyne.Container
 	detailsTab, selTab *container.TabItem
+	// selStale: the Selection tab has not been filled since the view was
+	// made (it is filled when first shown).
+	selStale bool
 	// selGen counts selections, so that a slow summary of an old one is
 	// dropped; onSelSummary (tests) hears when a summary is shown.
 	selGen       int
@@ -180,7 +183,7 @@ func section(title string, content fyne.CanvasObject) fyne.CanvasObject {
 func gcPanel(s *timeline.Summary) fyne.CanvasObject {
 	rows := [][]string{{"Generation", "Collections", "Parallel", "Elapsed", "Avg pause", "Max pause", "Copied"}}
 	row := func(name string, g timeline.GenStats) []string {
-		return []string{name, strconv.Itoa(g.Collections), strconv.Itoa(g.ParCollections),
+		return []string{name, paint.Count(int64(g.Collections)), paint.Count(int64(g.ParCollections)),
 			timeline.FormatDuration(g.ElapsedNS), timeline.FormatDuration(g.MeanPauseNS()), timeline.FormatDuration(g.MaxPauseNS),
 			formatBytes(int64(min(g.Copied, 1<<62)))}
 	}
@@ -212,7 +215,7 @@ func sparksPanel(s *timeline.Summary) fyne.CanvasObject {
 	row := func(name string, c timeline.SparkCounts) []string {
 		out := []string{name}
 		for _, n := range []uint64{c.Total, c.Converted, c.Overflowed, c.Dud, c.GCd, c.Fizzled} {
-			out = append(out, strconv.FormatUint(n, 10))
+			out = append(out, paint.Count(int64(n)))
 		}
 		return out
 	}

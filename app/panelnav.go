@@ -36,7 +36,19 @@ func (v *eventlogView) addNavPanels() {
 		v.addTab(container.NewTabItem("User Events", container.NewScroll(userEventsPanel(m))))
 	}
 	v.showStatus()
-	v.showSelection()
+	// The Selection tab is filled when first shown: measuring its text
+	// costs the opening of a log a tenth of a second, and until the user
+	// selects a range it repeats the Summary tab's figures.
+	v.selStale = true
+	prevTab := v.tabs.OnSelected
+	v.tabs.OnSelected = func(ti *container.TabItem) {
+		if prevTab != nil {
+			prevTab(ti)
+		}
+		if ti == v.selTab && v.selStale {
+			v.showSelection()
+		}
+	}
 }
 
 // showStatus writes the visible range and the selection.
@@ -65,6 +77,7 @@ func readoutStep(span uint64) uint64 {
 // showSelection fills the Selection tab with the time each HEC spent in
 // each state during the selection, or during the whole run without one.
 func (v *eventlogView) showSelection() {
+	v.selStale = false
 	from, to, sel := v.canvas.Selection()
 	summary, pending := fillSelection(v.selection, v.log, from, to, sel, "Whole run", "the file")
 	v.selGen++
@@ -212,7 +225,7 @@ func userSpanPanel(m *timeline.Model, from, to uint64) fyne.CanvasObject {
 	sort.SliceStable(order, func(i, j int) bool { return sums[order[i]].total > sums[order[j]].total })
 	rows := [][]string{{"User span", "Count", "Time in range"}}
 	for _, l := range order {
-		rows = append(rows, []string{m.String(l), strconv.Itoa(sums[l].count), timeline.FormatDuration(sums[l].total)})
+		rows = append(rows, []string{m.String(l), paint.Count(int64(sums[l].count)), timeline.FormatDuration(sums[l].total)})
 	}
 	return grid(rows)
 }
@@ -223,7 +236,7 @@ func userEventsPanel(m *timeline.Model) fyne.CanvasObject {
 	rows := [][]string{{"Label", "Count", "Total", "Min", "Mean", "Max", "Open", "Unmatched"}}
 	for i := range m.Labels {
 		l := &m.Labels[i]
-		rows = append(rows, []string{m.String(l.Label), strconv.Itoa(l.Count), timeline.FormatDuration(l.Total),
+		rows = append(rows, []string{m.String(l.Label), paint.Count(int64(l.Count)), timeline.FormatDuration(l.Total),
 			timeline.FormatDuration(l.Min), timeline.FormatDuration(l.Mean()), timeline.FormatDuration(l.Max),
 			strconv.Itoa(l.Open), strconv.Itoa(l.Unmatched)})
 	}
