@@ -217,7 +217,9 @@ func sparksPanel(s *timeline.Summary) fyne.CanvasObject {
 	return grid(rows)
 }
 
-// grid lays out a small table whose first row is its header.
+// grid lays out a small table whose first row is its header, at the top
+// of the space it is given: its rows keep a label's height however tall
+// the tab is (a grid alone would share the height out among them).
 func grid(rows [][]string) fyne.CanvasObject {
 	// The cells go in at once: each Container.Add lays the grid out again.
 	var cells []fyne.CanvasObject
@@ -230,7 +232,7 @@ func grid(rows [][]string) fyne.CanvasObject {
 			cells = append(cells, widget.NewLabelWithStyle(cell, align, fyne.TextStyle{Bold: i == 0 || j == 0}))
 		}
 	}
-	return container.NewPadded(container.NewGridWithColumns(len(rows[0]), cells...))
+	return container.NewVBox(container.NewPadded(container.NewGridWithColumns(len(rows[0]), cells...)))
 }
 
 // factsGrid lays facts out as a two-column form; a value's right-click
