@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -57,6 +58,66 @@ func TestTableTabsRowsAreDense(t *testing.T) {
 			if gap > most {
 				t.Errorf("%s: rows %q and %q are %.0f apart, want at most %.0f", name, heads[i-1].Text, heads[i].Text, gap, most)
 			}
+		}
+	}
+}
+
+// TestBookmarkTimesLineUp checks that the Bookmarks tab writes its times
+// right-aligned in one column: whatever their length ("74 ms", "5.07 ms"),
+// they end at one x and the kind after them starts at one x.
+func TestBookmarkTimesLineUp(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	w.Fyne().Resize(fyne.NewSize(1280, 1000))
+	v.split.SetOffset(0.2)
+	ti := selectTab(t, v, "Bookmarks")
+	// One of the user's among the markers, whose kind ("yours") is
+	// shorter than a marker's.
+	v.canvas.showRange(0, v.log.Model.End/2)
+	v.bookmarks.addHere()
+	t.Cleanup(func() {
+		v.bookmarks.remove(slices.IndexFunc(v.bookmarks.marks, func(b bookmark) bool { return !b.marker }))
+	})
+	d := fyne.CurrentApp().Driver()
+	var ends, kinds, names []float32
+	var times []string
+	for _, obj := range test.LaidOutObjects(ti.Content) {
+		if e, ok := obj.(*keyEntry); ok && e.Visible() {
+			names = append(names, d.AbsolutePositionForObject(e).X)
+		}
+		l, ok := obj.(*widget.Label)
+		if !ok || !l.Visible() {
+			continue
+		}
+		switch {
+		case l.Truncation == fyne.TextTruncateEllipsis:
+			names = append(names, d.AbsolutePositionForObject(l).X)
+		case l.TextStyle.Monospace:
+			if l.MinSize().Width > l.Size().Width+0.5 {
+				t.Errorf("time %q is %.0f wide, needs %.0f", l.Text, l.Size().Width, l.MinSize().Width)
+			}
+			text := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle)
+			inner := theme.InnerPadding()
+			pos := d.AbsolutePositionForObject(l)
+			switch l.Alignment {
+			case fyne.TextAlignTrailing:
+				ends = append(ends, pos.X+l.Size().Width-inner)
+			default:
+				ends = append(ends, pos.X+inner+text.Width)
+			}
+			times = append(times, l.Text)
+		case l.Text == "marker" || l.Text == "yours":
+			kinds = append(kinds, d.AbsolutePositionForObject(l).X)
+		}
+	}
+	if len(times) < 5 || len(kinds) != len(times) || len(names) != len(times) {
+		t.Fatalf("%d times %q, %d kinds and %d names", len(times), times, len(kinds), len(names))
+	}
+	for i := 1; i < len(times); i++ {
+		if d := ends[i] - ends[0]; d > 0.5 || d < -0.5 {
+			t.Errorf("time %q ends at x %.1f, %q at %.1f", times[i], ends[i], times[0], ends[0])
+		}
+		if kinds[i] != kinds[0] || names[i] != names[0] {
+			t.Errorf("row %d (%q): kind and name at x %.1f and %.1f, row 0's at %.1f and %.1f", i, times[i], kinds[i], names[i], kinds[0], names[0])
 		}
 	}
 }
