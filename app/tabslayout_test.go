@@ -121,3 +121,36 @@ func TestBookmarkTimesLineUp(t *testing.T) {
 		}
 	}
 }
+
+// TestSpansTabShowsSeveralRows opens a log in a 1280×800 window, as the
+// app opens it (the divider where it starts), shows the Spans tab and
+// checks that its table shows its header and at least five rows in the
+// tab, and that the Summary tab shown afterwards keeps the divider.
+func TestSpansTabShowsSeveralRows(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	w.Fyne().Resize(fyne.NewSize(1280, 800))
+	loaded := make(chan struct{}, 1)
+	v.spans.onLoad = func() { loaded <- struct{}{} }
+	ti := selectTab(t, v, "Spans")
+	waitFor(t, loaded, "the spans report")
+	if len(v.spans.rows) < 5 {
+		t.Fatalf("%d rows in the report", len(v.spans.rows))
+	}
+	d := fyne.CurrentApp().Driver()
+	tab := d.AbsolutePositionForObject(ti.Content).Y + ti.Content.Size().Height
+	top := d.AbsolutePositionForObject(v.spans.table).Y
+	shown := min(top+v.spans.table.Size().Height, tab) - top
+	header := widget.NewButton("Label", nil).MinSize().Height
+	row := widget.NewLabel("00000 ms 000").MinSize().Height
+	if rows := (shown - header - theme.Padding()) / (row + theme.Padding()); rows < 5 {
+		t.Errorf("the spans table shows %.0f px in the tab: %.1f rows under its header, want 5", shown, rows)
+	}
+	if h := v.canvas.Size().Height; h < 200 {
+		t.Errorf("the timeline is left %.0f px", h)
+	}
+	offset := v.split.Offset
+	selectTab(t, v, "Summary")
+	if v.split.Offset != offset {
+		t.Errorf("the divider moved from %v to %v for the Summary tab", offset, v.split.Offset)
+	}
+}
