@@ -77,8 +77,12 @@ func newBookmarkPanel(path string, markers []bookmarkMark, nav timeNav) *bookmar
 	b.list = newKeyList(
 		func() int { return len(b.marks) },
 		func() fyne.CanvasObject {
+			// The times, right-aligned in a column as wide as the
+			// longest, and the kinds in one as wide as "marker", line
+			// up whatever their length.
 			tm := widget.NewLabel("000.000000 s")
 			tm.TextStyle = fyne.TextStyle{Monospace: true}
+			tm.Alignment = fyne.TextAlignTrailing
 			kind := widget.NewLabel("marker")
 			// A marker's name is a label, so that clicking it jumps; the
 			// user's is an entry, to rename it.
@@ -86,7 +90,7 @@ func newBookmarkPanel(path string, markers []bookmarkMark, nav timeNav) *bookmar
 			label.Truncation = fyne.TextTruncateEllipsis
 			name := newKeyEntry()
 			del := widget.NewButton("Remove", nil)
-			return container.NewBorder(nil, nil, container.NewHBox(tm, kind), del, container.NewStack(label, name))
+			return container.NewBorder(nil, nil, container.NewHBox(fixedColumn(tm), fixedColumn(kind)), del, container.NewStack(label, name))
 		},
 		b.updateRow,
 	)
@@ -100,6 +104,12 @@ func newBookmarkPanel(path string, markers []bookmarkMark, nav timeNav) *bookmar
 	b.root = container.NewBorder(container.NewHBox(add,
 		widget.NewLabel("(the selection's start, or the view's centre)")), nil, nil, nil, b.list)
 	return b
+}
+
+// fixedColumn holds l in a cell as wide as l is now, whatever text it is
+// given later: the cells of a column of list rows line up.
+func fixedColumn(l *widget.Label) *fyne.Container {
+	return container.NewGridWrap(l.MinSize(), l)
 }
 
 func (b *bookmarkPanel) sort() {
@@ -126,12 +136,12 @@ func (b *bookmarkPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 		case *fyne.Container:
 			entry, isName := v.Objects[1].(*keyEntry)
 			if !isName { // the time and kind
-				v.Objects[0].(*widget.Label).SetText(timeline.FormatDuration(m.time))
+				v.Objects[0].(*fyne.Container).Objects[0].(*widget.Label).SetText(timeline.FormatDuration(m.time))
 				kind := "marker"
 				if !m.marker {
 					kind = "yours"
 				}
-				v.Objects[1].(*widget.Label).SetText(kind)
+				v.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(kind)
 				continue
 			}
 			label := v.Objects[0].(*widget.Label)

@@ -104,6 +104,31 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 
 func (v *eventlogView) content() fyne.CanvasObject { return v.root }
 
+// maxTabsShare is the most of the height under the file's name that
+// roomForTab gives the tabs.
+const maxTabsShare = 0.65
+
+// roomForTab raises the divider between the timeline and the tabs, just
+// after tab ti was selected, so that its content gets the height it
+// needs, up to maxTabsShare of the whole; where the tab has room already
+// the divider stays. (Tabs hold their contents in scrollers, so that no
+// tab asks the window for its height: this asks only while it is shown.)
+func (v *eventlogView) roomForTab(ti *container.TabItem, content fyne.CanvasObject) {
+	total := v.split.Size().Height
+	tabs := v.tabs.Size().Height
+	have := ti.Content.Size().Height
+	need := content.MinSize().Height
+	if total <= 0 || have <= 0 || have >= need {
+		return
+	}
+	// The split shares out its height less the divider's.
+	available := v.split.Leading.Size().Height + tabs
+	want := min(tabs+need-have, maxTabsShare*available)
+	if want > tabs && available > 0 {
+		v.split.SetOffset(float64(1 - want/available))
+	}
+}
+
 // addTab adds a tab to the view's tabs while the view is being made. It
 // does not refresh them, as AppTabs.Append does: each refresh makes the
 // tab bar again, and eleven of them cost a quarter of a second before the
@@ -226,7 +251,9 @@ func sparksPanel(s *timeline.Summary) fyne.CanvasObject {
 	return grid(rows)
 }
 
-// grid lays out a small table whose first row is its header.
+// grid lays out a small table whose first row is its header, at the top
+// of the space it is given: its rows keep a label's height however tall
+// the tab is (a grid alone would share the height out among them).
 func grid(rows [][]string) fyne.CanvasObject {
 	// The cells go in at once: each Container.Add lays the grid out again.
 	var cells []fyne.CanvasObject
@@ -239,7 +266,7 @@ func grid(rows [][]string) fyne.CanvasObject {
 			cells = append(cells, widget.NewLabelWithStyle(cell, align, fyne.TextStyle{Bold: i == 0 || j == 0}))
 		}
 	}
-	return container.NewPadded(container.NewGridWithColumns(len(rows[0]), cells...))
+	return container.NewVBox(container.NewPadded(container.NewGridWithColumns(len(rows[0]), cells...)))
 }
 
 // factsGrid lays facts out as a two-column form; a value's right-click

@@ -5,11 +5,14 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
 	"slices"
 	"strconv"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/ingest"
@@ -31,6 +34,10 @@ const (
 	scopeRun       = "Whole run"
 	scopeSelection = "Selection"
 )
+
+// spansTableRows is how many rows the span table asks room for under its
+// header.
+const spansTableRows = 5
 
 // spansColumns are the span table's columns.
 var spansColumns = []string{"Label", "Kind", "Count", "Total", "Mean", "p50", "p90", "p99", "Max", "Open"}
@@ -127,7 +134,14 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 	}
 	detail := container.NewBorder(v.title, nil, nil, nil,
 		container.NewHSplit(v.hist.raster, v.list))
-	split := container.NewVSplit(v.table, detail)
+	// The table asks for its header and spansTableRows rows: the split
+	// leaves it that much, and the tab asks the window for it
+	// (eventlogView.roomForTab).
+	sep := theme.Padding() // a table's rows are a padding apart
+	rows := canvas.NewRectangle(color.Transparent)
+	rows.SetMinSize(fyne.NewSize(0, widget.NewButton("Label", nil).MinSize().Height+sep+
+		spansTableRows*(widget.NewLabel("00000 ms 000").MinSize().Height+sep)))
+	split := container.NewVSplit(container.NewStack(rows, v.table), detail)
 	split.Offset = 0.55
 	v.title.Truncation = fyne.TextTruncateEllipsis
 	v.root = container.NewBorder(v.bar, nil, nil, nil, split)
@@ -322,6 +336,7 @@ func (v *eventlogView) addAnalysisTabs() {
 		}
 		switch ti {
 		case spansTab:
+			v.roomForTab(ti, sv.root)
 			sv.ensureLoaded()
 		case profileTab:
 			pv.ensureLoaded()

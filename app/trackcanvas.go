@@ -24,6 +24,7 @@ const (
 	keyPanFraction = 0.1  // A, D and the arrows pan by this share of the view
 	spanZoomMargin = 0.05 // double-clicking a span leaves this share each side
 	maxTipLines    = 14   // the most lines a tooltip shows
+	maxAxisMasks   = 6    // the most tick labels the cursor's and selection's texts cover
 )
 
 // dragMode is what a drag on the canvas does, decided when it starts.
@@ -73,6 +74,7 @@ type trackCanvas struct {
 	raster                       *canvas.Raster
 	cursor, cursorBack           *canvas.Rectangle
 	cursorText                   *canvas.Text
+	axisMasks                    []*canvas.Rectangle // over the tick labels the cursor's and selection's texts overlap
 	selShade, selBack, tipBack   *canvas.Rectangle
 	selLabel                     *canvas.Text
 	tipLines                     []*canvas.Text
@@ -107,7 +109,13 @@ func newTrackCanvas(src timeline.Source, heap *heapview.Heap, prof *heapview.Pro
 	c.selLabel = canvas.NewText("", color.Black)
 	c.selLabel.TextStyle.Bold = true
 	c.tipBack = canvas.NewRectangle(color.Transparent)
-	c.objects = []fyne.CanvasObject{c.raster, c.selShade, c.cursor, c.selBack, c.selLabel, c.cursorBack, c.cursorText, c.tipBack}
+	c.objects = []fyne.CanvasObject{c.raster}
+	for i := 0; i < maxAxisMasks; i++ {
+		m := canvas.NewRectangle(color.Transparent)
+		c.axisMasks = append(c.axisMasks, m)
+		c.objects = append(c.objects, m)
+	}
+	c.objects = append(c.objects, c.selShade, c.cursor, c.selBack, c.selLabel, c.cursorBack, c.cursorText, c.tipBack)
 	for i := 0; i < maxTipLines; i++ {
 		t := canvas.NewText("", color.Black)
 		t.TextStyle.Bold = i == 0
@@ -235,6 +243,7 @@ type overlayState struct {
 	plotTop, plotBottom float32
 	plotLeft, plotRight float32
 	axisTop, axisBottom float32
+	tickLabels          []unitRect // the boxes of the tick labels on the axis
 	cursorLabel         string
 	sel                 bool
 	selX0, selX1        float32
@@ -242,6 +251,9 @@ type overlayState struct {
 	tip                 []string
 	tipAnchor           fyne.Position
 }
+
+// unitRect is a rectangle in canvas units: its top left and bottom right.
+type unitRect struct{ min, max fyne.Position }
 
 // overlays works out the overlays for the view as it is now: the cursor
 // at the pointer, the selection, and the tooltip of what is under the
@@ -257,6 +269,9 @@ func (c *trackCanvas) overlays() overlayState {
 	o.plotTop, o.plotBottom = float32(plot.Min.Y)/s, float32(plot.Max.Y)/s
 	o.plotLeft, o.plotRight = float32(plot.Min.X)/s, float32(plot.Max.X)/s
 	o.axisTop, o.axisBottom = float32(axis.Min.Y)/s, float32(axis.Max.Y)/s
+	for _, r := range v.TickLabelRects() {
+		o.tickLabels = append(o.tickLabels, unitRect{fyne.NewPos(float32(r.Min.X)/s, float32(r.Min.Y)/s), fyne.NewPos(float32(r.Max.X)/s, float32(r.Max.Y)/s)})
+	}
 	ax := v.Axis()
 	if from, to, ok := v.Selection(); ok && to > from {
 		x0 := math.Max(ax.X(from), float64(plot.Min.X))
@@ -304,6 +319,22 @@ func (c *trackCanvas) placeOverlays() {
 			obj.Hide()
 		}
 	}
+	// A text written on the axis hides the tick labels it overlaps, under
+	// a mask of the axis's colour: none peeks out beside or above it.
+	masks := 0
+	maskTicks := func(x0, x1 float32) {
+		for _, r := range o.tickLabels {
+			lo, hi := r.min, r.max
+			if hi.X <= x0 || lo.X >= x1 || masks == len(c.axisMasks) {
+				continue
+			}
+			m := c.axisMasks[masks]
+			m.FillColor = straight(th.Header)
+			m.Move(fyne.NewPos(lo.X-1, lo.Y-1))
+			m.Resize(fyne.NewSize(hi.X-lo.X+2, hi.Y-lo.Y+2))
+			masks++
+		}
+	}
 	// The selection: a shade over the plot and its length on the axis.
 	show(c.selShade, o.sel)
 	show(c.selBack, o.sel)
@@ -328,6 +359,7 @@ func (c *trackCanvas) placeOverlays() {
 		c.selBack.StrokeWidth = 1
 		c.selBack.Move(fyne.NewPos(lx-pad, ly))
 		c.selBack.Resize(fyne.NewSize(ts.Width+2*pad, ts.Height))
+		maskTicks(lx-pad, lx+ts.Width+pad)
 	}
 	// The cursor: a line across every track and its time on the axis.
 	show(c.cursor, o.cursor)
@@ -348,6 +380,10 @@ func (c *trackCanvas) placeOverlays() {
 		c.cursorBack.CornerRadius = 3
 		c.cursorBack.Move(fyne.NewPos(lx-pad, ly))
 		c.cursorBack.Resize(fyne.NewSize(ts.Width+2*pad, ts.Height))
+		maskTicks(lx-pad, lx+ts.Width+pad)
+	}
+	for i, m := range c.axisMasks {
+		show(m, i < masks)
 	}
 	// The tooltip, beside the pointer, inside the canvas.
 	n := min(len(o.tip), maxTipLines)

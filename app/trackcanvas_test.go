@@ -539,3 +539,57 @@ func TestCanvasExports(t *testing.T) {
 		t.Error("the SVG export lacks HEC 0's track")
 	}
 }
+
+// TestCursorTimeHidesTheTickLabelsItOverlaps moves the pointer across a
+// tick label of the axis and checks, in the window's picture, that
+// wherever the cursor's time overlaps the label no part of the label
+// shows beside or above the cursor's time: the axis's colour is all there
+// is around it.
+func TestCursorTimeHidesTheTickLabelsItOverlaps(t *testing.T) {
+	w, v, abs := openNav(t, parworkN2)
+	c, fc := v.canvas, w.Fyne().Canvas()
+	var labels []image.Rectangle
+	var plot image.Rectangle
+	c.with(func(tv *tracks.View) { labels, plot = tv.TickLabelRects(), tv.PlotRect() })
+	if len(labels) < 4 {
+		t.Fatalf("%d tick labels", len(labels))
+	}
+	th := paint.ThemeFor(darkTheme())
+	tick := labels[2]
+	tx0, ty0, tx1, ty1 := unitsOf(c, tick)
+	_, py0, _, _ := unitsOf(c, plot)
+	overlapped := 0
+	for x := tx0 - 60; x < tx1+60; x += 4 {
+		hover(c, fyne.NewPos(x, py0+40))
+		back := c.cursorBack
+		bx0, by0 := back.Position().X, back.Position().Y
+		bx1, by1 := bx0+back.Size().Width, by0+back.Size().Height
+		if !back.Visible() || bx1 <= tx0 || bx0 >= tx1 {
+			continue
+		}
+		overlapped++
+		img := fc.Capture()
+		scale := float32(img.Bounds().Dx()) / fc.Size().Width
+		for y := ty0; y < (ty0+ty1)/2; y++ {
+			for x := tx0; x < tx1; x++ {
+				if x >= bx0-1 && x < bx1+1 && y >= by0-1 && y < by1+1 {
+					continue // the cursor's time, on its box
+				}
+				at := color.RGBAModel.Convert(img.At(int((abs.X+x)*scale), int((abs.Y+y)*scale))).(color.RGBA)
+				if at != th.Header {
+					t.Fatalf("cursor's time at x %.0f–%.0f, y %.0f–%.0f: the tick label under it shows at (%.0f, %.0f) in %v", bx0, bx1, by0, by1, x, y, at)
+				}
+			}
+		}
+	}
+	if overlapped < 5 {
+		t.Fatalf("the cursor's time overlapped the tick label at %d places", overlapped)
+	}
+	// Away from the labels, they are all drawn.
+	hover(c, fyne.NewPos((tx1+float32(labels[3].Min.X)/float32(c.scale))/2, py0+40))
+	for _, m := range c.axisMasks {
+		if m.Visible() {
+			t.Errorf("a tick label is hidden at %v with the cursor's time between two", m.Position())
+		}
+	}
+}

@@ -68,11 +68,7 @@ func DrawHistogram(c paint.Canvas, bins []Bin, opt HistogramOptions) []image.Rec
 		c.Fill(r, bar)
 	}
 	c.Text(face, paint.CountOf(int64(most), "span", "spans"), plot.Min.X, face.Baseline(float64(b.Min.Y+textH/2)), th.Dim)
-	base := face.Baseline(float64(plot.Max.Y + textH/2 + 1))
-	c.Text(face, paint.Duration(bins[0].Lo), plot.Min.X, base, th.Text)
-	mid := bins[len(bins)/2].Lo
-	paint.TextCentered(c, face, paint.Duration(mid), float64(cols[len(bins)/2].Min.X), float64(plot.Max.Y+textH/2+1), th.Dim)
-	paint.TextRight(c, face, paint.Duration(bins[len(bins)-1].Hi), float64(plot.Max.X), float64(plot.Max.Y+textH/2+1), th.Text)
+	drawBoundLabels(c, face, bins, cols, plot, pad, face.Baseline(float64(plot.Max.Y+textH/2+1)), th)
 	if opt.Mark != 0 {
 		for i, bin := range bins {
 			if opt.Mark >= bin.Lo && (opt.Mark < bin.Hi || i == len(bins)-1) {
@@ -83,4 +79,35 @@ func DrawHistogram(c paint.Canvas, bins []Bin, opt HistogramOptions) []image.Rec
 		}
 	}
 	return cols
+}
+
+// drawBoundLabels writes the durations along the bottom of the plot: the
+// shortest under its left end, the longest under its right end and the
+// middle bin's lower bound under it, each only where it keeps gap pixels
+// clear of those already written (the shortest first, then the longest),
+// and none twice.
+func drawBoundLabels(c paint.Canvas, face *paint.Face, bins []Bin, cols []image.Rectangle, plot image.Rectangle, gap, base int, th paint.Theme) {
+	type label struct {
+		text   string
+		x0, x1 int
+		col    color.RGBA
+	}
+	var written []label
+	put := func(text string, x int, col color.RGBA) {
+		w := face.Width(text)
+		// Inside the plot, or the margins around it for a label wider.
+		x = max(min(x, plot.Max.X-w), min(plot.Min.X, plot.Max.X+gap-w), plot.Min.X-gap)
+		for _, l := range written {
+			if l.text == text || x < l.x1+gap && l.x0 < x+w+gap {
+				return
+			}
+		}
+		written = append(written, label{text, x, x + w, col})
+		c.Text(face, text, x, base, col)
+	}
+	put(paint.Duration(bins[0].Lo), plot.Min.X, th.Text)
+	hi := paint.Duration(bins[len(bins)-1].Hi)
+	put(hi, plot.Max.X-face.Width(hi), th.Text)
+	mid := paint.Duration(bins[len(bins)/2].Lo)
+	put(mid, cols[len(bins)/2].Min.X-face.Width(mid)/2, th.Dim)
 }

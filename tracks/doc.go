@@ -58,7 +58,8 @@
 // Overlays are the host's, placed with the view's geometry and coloured
 // from Theme(): the cursor line at x across PlotRect() with its time
 // (paint.Time(v.Time(x), 1)) in AxisRect(); the selection's shade over
-// PlotRect() from X(from) to X(to) with its length in AxisRect(); the
+// PlotRect() from X(from) to X(to) with its length in AxisRect(); each
+// text on the axis covering the TickLabelRects() it overlaps; the
 // tooltip beside Hit's Anchor. Axis() gives the time↔x mapping, X(t) and
 // Time(x) its two directions; HeaderRect, TracksRect, PinnedRect,
 // LegendRect and ScrollbarRect the other areas; Scroll() the offset,

@@ -205,6 +205,10 @@ func (f *frame) drawSparks(c, y0, y1 int) {
 		for _, v := range vals {
 			pmax = math.Max(pmax, v)
 		}
+		// The scale is a whole number of sparks: the interpolated sizes lie
+		// between two samples' counts, so the next whole number up is no
+		// more than the largest of those.
+		pmax = math.Ceil(pmax - 1e-9)
 		col := f.th.Ink(paint.InkSparkPool)
 		f.c.Fill(image.Rect(f.g.plot.Min.X, rb, f.g.plot.Max.X, rb+1), f.th.Grid)
 		if pmax > 0 {
@@ -214,7 +218,8 @@ func (f *frame) drawSparks(c, y0, y1 int) {
 				}
 			}
 			label := "pool up to " + paint.CountShort(pmax)
-			paint.TextOnPlate(f.c, f.small, label, f.g.plot.Max.X-px(4, f.s)-f.small.Width(label), f.small.Baseline(float64(rb)+float64(f.small.Height())/2+2), f.th.Dim, f.labelPlate())
+			// Well clear of the scroll bar's gutter, plate included.
+			paint.TextOnPlate(f.c, f.small, label, f.g.plot.Max.X-px(8, f.s)-f.small.Width(label), f.small.Baseline(float64(rb)+float64(f.small.Height())/2+2), f.th.Dim, f.labelPlate())
 		}
 	}
 }
@@ -237,7 +242,7 @@ func (f *frame) hitSparks(h *Hit, c, col, y0, y1 int) {
 		}
 	}
 	if v, ok := poolAt(hec, h.Time); ok {
-		h.Tip = append(h.Tip, "spark pool size: "+paint.CountShort(v))
+		h.Tip = append(h.Tip, "spark pool size: "+paint.Count(int64(math.Round(v))))
 	}
 	h.Anchor = f.spanRect(t0, t1, col, y0, y1)
 }

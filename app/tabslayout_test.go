@@ -1,0 +1,156 @@
+package app
+
+import (
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// selectTab shows the tab named name of v, failing if there is none, and
+// returns it.
+func selectTab(t *testing.T, v *eventlogView, name string) *container.TabItem {
+	t.Helper()
+	for _, ti := range v.tabs.Items {
+		if ti.Text == name {
+			v.tabs.Select(ti)
+			return ti
+		}
+	}
+	t.Fatalf("no %s tab", name)
+	return nil
+}
+
+// rowHeads returns the first-column labels of the grid tables in o (bold,
+// leading), top to bottom.
+func rowHeads(o fyne.CanvasObject) []*widget.Label {
+	var out []*widget.Label
+	for _, obj := range test.LaidOutObjects(o) {
+		if l, ok := obj.(*widget.Label); ok && l.Visible() && l.TextStyle.Bold && l.Alignment == fyne.TextAlignLeading {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestTableTabsRowsAreDense opens a log in a tall window, with the tabs
+// given most of it, and checks that the rows of the GC, Sparks and User
+// Events tables are as far apart as a label is tall (and the grid's
+// padding), not stretched to fill the tab.
+func TestTableTabsRowsAreDense(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	w.Fyne().Resize(fyne.NewSize(1280, 1000))
+	v.split.SetOffset(0.2)
+	for _, name := range []string{"GC", "Sparks", "User Events"} {
+		ti := selectTab(t, v, name)
+		heads := rowHeads(ti.Content)
+		if len(heads) < 3 {
+			t.Fatalf("%s: %d row heads", name, len(heads))
+		}
+		d := fyne.CurrentApp().Driver()
+		for i := 1; i < len(heads); i++ {
+			gap := d.AbsolutePositionForObject(heads[i]).Y - d.AbsolutePositionForObject(heads[i-1]).Y
+			most := heads[i-1].MinSize().Height + theme.Padding() + 1
+			if gap > most {
+				t.Errorf("%s: rows %q and %q are %.0f apart, want at most %.0f", name, heads[i-1].Text, heads[i].Text, gap, most)
+			}
+		}
+	}
+}
+
+// TestBookmarkTimesLineUp checks that the Bookmarks tab writes its times
+// right-aligned in one column: whatever their length ("74 ms", "5.07 ms"),
+// they end at one x and the kind after them starts at one x.
+func TestBookmarkTimesLineUp(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	w.Fyne().Resize(fyne.NewSize(1280, 1000))
+	v.split.SetOffset(0.2)
+	ti := selectTab(t, v, "Bookmarks")
+	// One of the user's among the markers, whose kind ("yours") is
+	// shorter than a marker's.
+	v.canvas.showRange(0, v.log.Model.End/2)
+	v.bookmarks.addHere()
+	t.Cleanup(func() {
+		v.bookmarks.remove(slices.IndexFunc(v.bookmarks.marks, func(b bookmark) bool { return !b.marker }))
+	})
+	d := fyne.CurrentApp().Driver()
+	var ends, kinds, names []float32
+	var times []string
+	for _, obj := range test.LaidOutObjects(ti.Content) {
+		if e, ok := obj.(*keyEntry); ok && e.Visible() {
+			names = append(names, d.AbsolutePositionForObject(e).X)
+		}
+		l, ok := obj.(*widget.Label)
+		if !ok || !l.Visible() {
+			continue
+		}
+		switch {
+		case l.Truncation == fyne.TextTruncateEllipsis:
+			names = append(names, d.AbsolutePositionForObject(l).X)
+		case l.TextStyle.Monospace:
+			if l.MinSize().Width > l.Size().Width+0.5 {
+				t.Errorf("time %q is %.0f wide, needs %.0f", l.Text, l.Size().Width, l.MinSize().Width)
+			}
+			text := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle)
+			inner := theme.InnerPadding()
+			pos := d.AbsolutePositionForObject(l)
+			switch l.Alignment {
+			case fyne.TextAlignTrailing:
+				ends = append(ends, pos.X+l.Size().Width-inner)
+			default:
+				ends = append(ends, pos.X+inner+text.Width)
+			}
+			times = append(times, l.Text)
+		case l.Text == "marker" || l.Text == "yours":
+			kinds = append(kinds, d.AbsolutePositionForObject(l).X)
+		}
+	}
+	if len(times) < 5 || len(kinds) != len(times) || len(names) != len(times) {
+		t.Fatalf("%d times %q, %d kinds and %d names", len(times), times, len(kinds), len(names))
+	}
+	for i := 1; i < len(times); i++ {
+		if d := ends[i] - ends[0]; d > 0.5 || d < -0.5 {
+			t.Errorf("time %q ends at x %.1f, %q at %.1f", times[i], ends[i], times[0], ends[0])
+		}
+		if kinds[i] != kinds[0] || names[i] != names[0] {
+			t.Errorf("row %d (%q): kind and name at x %.1f and %.1f, row 0's at %.1f and %.1f", i, times[i], kinds[i], names[i], kinds[0], names[0])
+		}
+	}
+}
+
+// TestSpansTabShowsSeveralRows opens a log in a 1280×800 window, as the
+// app opens it (the divider where it starts), shows the Spans tab and
+// checks that its table shows its header and at least five rows in the
+// tab, and that the Summary tab shown afterwards keeps the divider.
+func TestSpansTabShowsSeveralRows(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	w.Fyne().Resize(fyne.NewSize(1280, 800))
+	loaded := make(chan struct{}, 1)
+	v.spans.onLoad = func() { loaded <- struct{}{} }
+	ti := selectTab(t, v, "Spans")
+	waitFor(t, loaded, "the spans report")
+	if len(v.spans.rows) < 5 {
+		t.Fatalf("%d rows in the report", len(v.spans.rows))
+	}
+	d := fyne.CurrentApp().Driver()
+	tab := d.AbsolutePositionForObject(ti.Content).Y + ti.Content.Size().Height
+	top := d.AbsolutePositionForObject(v.spans.table).Y
+	shown := min(top+v.spans.table.Size().Height, tab) - top
+	header := widget.NewButton("Label", nil).MinSize().Height
+	row := widget.NewLabel("00000 ms 000").MinSize().Height
+	if rows := (shown - header - theme.Padding()) / (row + theme.Padding()); rows < 5 {
+		t.Errorf("the spans table shows %.0f px in the tab: %.1f rows under its header, want 5", shown, rows)
+	}
+	if h := v.canvas.Size().Height; h < 200 {
+		t.Errorf("the timeline is left %.0f px", h)
+	}
+	offset := v.split.Offset
+	selectTab(t, v, "Summary")
+	if v.split.Offset != offset {
+		t.Errorf("the divider moved from %v to %v for the Summary tab", offset, v.split.Offset)
+	}
+}
