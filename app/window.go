@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -148,13 +150,21 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	// text, which costs a first window a tenth of a second of fonts); what
 	// it reports until then is kept, the latest overview with it, and shown
 	// as soon as the page is there: a big log's first overview comes within
-	// a few tens of milliseconds, and the next only half a second later.
+	// a tenth of a second, and the next a quarter of a second later.
+	// Progress without an overview is shown at most every
+	// progressShownEvery.
 	pageMade := make(chan struct{})
 	var early heldProgress
+	var lastShown atomic.Int64 // when the last report was shown, in unix ns
 	report := func(p Progress) {
 		if early.hold(p) {
 			return
 		}
+		now := time.Now().UnixNano()
+		if p.Model == nil && p.Bytes < p.Total && time.Duration(now-lastShown.Load()) < progressShownEvery {
+			return
+		}
+		lastShown.Store(now)
 		onUI(func() {
 			if current() && w.loading != nil {
 				w.loading.update(p)
@@ -217,6 +227,11 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	}
 	close(pageMade)
 }
+
+// progressShownEvery is the least time between two progress reports shown
+// while a log loads: each redraws the window, which costs a software
+// renderer (Mesa's llvmpipe) a few milliseconds of both cores.
+const progressShownEvery = 250 * time.Millisecond
 
 // heldProgress keeps a load's progress until the page that shows it is
 // made: the latest report, with the latest overview any report brought.
