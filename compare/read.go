@@ -26,6 +26,9 @@ func ReadRun(src io.Reader, name string) (*Run, error) {
 		b.Add(&ev)
 		w.add(&ev)
 	}
+	if r.Status().State != ingest.StateComplete {
+		b.EndCapabilities(b.LastEvents()) // nothing is known past a capability's last event
+	}
 	run := &Run{Name: name, Summary: z.Summary(r.Header(), r.Status()), Model: b.Snapshot(), Whole: w.until()}
 	run.Summary.TimeFaults = r.TimeFaults()
 	if err := r.Err(); err != nil {

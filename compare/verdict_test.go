@@ -144,3 +144,39 @@ func TestPartialRunsGetNoVerdict(t *testing.T) {
 		t.Fatal("not an eventlog")
 	}
 }
+
+// TestCutRunStopsWhereItsCapabilityDoes: in a run cut short (parwork-N2's
+// first 120,000 bytes: capability 1's events stop at 36.9 ms of 113), HEC 1
+// is not counted running past its last event, nor is the thread it last
+// ran: compare gave its running share as 71 % (19.9 % in the whole run)
+// and its longest thread run as 76 ms (4.7 ms).
+func TestCutRunStopsWhereItsCapabilityDoes(t *testing.T) {
+	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := ReadRun(bytes.NewReader(data), "whole")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := ReadRun(bytes.NewReader(data[:120000]), "cut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut.Summary.Status.State != ingest.StateTruncated {
+		t.Fatalf("status %v, want truncated", cut.Summary.Status)
+	}
+	end := cut.Model.HECs[1].Track.End()
+	if end >= cut.Model.End-10_000_000 {
+		t.Fatalf("HEC 1's track ends at %d of a run ending at %d: it runs on past the cut", end, cut.Model.End)
+	}
+	longest := func(r *Run) (m uint64) {
+		for _, d := range ThreadRuns(r.Model) {
+			m = max(m, d)
+		}
+		return m
+	}
+	if lw, lc := longest(whole), longest(cut); lc > lw {
+		t.Errorf("the cut run's longest thread run is %d ns, the whole run's %d ns", lc, lw)
+	}
+}

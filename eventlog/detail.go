@@ -222,6 +222,9 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 		return ""
 	})
 	b.SetExtent(m.Events(), from, min(to, max(ov.End, from)))
+	if r.capEnds != nil {
+		b.EndCapabilities(r.capEnds)
+	}
 	b.Finish()
 	return &window{from: from, to: to, grid: g, model: b.Snapshot()}, nil
 }

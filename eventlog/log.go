@@ -154,6 +154,25 @@ type Log struct {
 	events    *Events
 	following *follower // set for a followed log (Follow)
 	detail    detailCache
+	// capEnds is, for a log that is not complete, each capability's last
+	// event time (timeline.Builder.EndCapabilities); nil for a complete one.
+	capEnds []uint64
+}
+
+// capabilityEnds returns each capability's latest event time in the pieces
+// of ix that have been read (0 for a capability with none).
+func capabilityEnds(ix *ingest.Index) []uint64 {
+	var ends []uint64
+	for _, p := range ix.Pieces {
+		if p.Cap < 0 || !p.Known || p.Events == 0 {
+			continue
+		}
+		for int(p.Cap) >= len(ends) {
+			ends = append(ends, 0)
+		}
+		ends[p.Cap] = max(ends[p.Cap], p.Last)
+	}
+	return ends
 }
 
 // Open loads the eventlog at path. A log that is truncated or corrupt is not
@@ -328,6 +347,12 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	r.Heap, r.Profile = bd.heap.Result()
 	bd.heap = nil
 	bd.b.SetExtent(bd.events, bd.first, bd.last)
+	if bd.status.State != ingest.StateComplete {
+		// Cut short or damaged: each capability is known up to its last
+		// event, and is not drawn running on past it.
+		r.capEnds = capabilityEnds(ix)
+		bd.b.EndCapabilities(r.capEnds)
+	}
 	bd.b.Finish()
 	if !opt.NoEventList {
 		r.events = newEvents(r, bd.listGrid, bd.buckets())

@@ -413,3 +413,91 @@ func TestEachRereads(t *testing.T) {
 		t.Fatal("a closed log read on")
 	}
 }
+
+// TestCutLogEndsEachCapabilityAtItsLastEvent: a log cut short (parwork-N2's
+// first 120,000 bytes: capability 1's events stop at 36.9 ms, capability
+// 0's go on to 113 ms) draws no capability, and no thread, running past
+// what the log says of it (issue 16.2: HEC 1 was drawn running thread 58
+// to the run's end). The models of zoomed-in ranges end there too.
+func TestCutLogEndsEachCapabilityAtItsLastEvent(t *testing.T) {
+	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cut.eventlog")
+	if err := os.WriteFile(path, data[:120000], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Each capability's last event, read the plain way.
+	var last [2]uint64
+	f, err := ingest.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev ingest.Event
+	for f.Next(&ev) {
+		if ev.Cap >= 0 && int(ev.Cap) < len(last) {
+			last[ev.Cap] = max(last[ev.Cap], ev.Time)
+		}
+	}
+	f.Close()
+	if last[1] == 0 || last[1]+10_000_000 > last[0] {
+		t.Fatalf("capabilities end at %v: the cut does not leave capability 1 well short of 0", last)
+	}
+	// Summarised as a big log's overview is, so that zoomed-in ranges
+	// are decoded from the file.
+	l, err := Open(context.Background(), path, Options{ExactBelow: -1, Buckets: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if l.Status.State != ingest.StateTruncated {
+		t.Fatalf("status %v, want truncated", l.Status)
+	}
+	check := func(what string, m *timeline.Model) {
+		t.Helper()
+		for c := range last {
+			if got := m.HECs[c].Track.End(); got > max(last[c], m.Start) {
+				t.Errorf("%s: HEC %d's track ends at %d, past its last event at %d", what, c, got, last[c])
+			}
+		}
+		running := 0
+		for i := range m.Threads {
+			tr := &m.Threads[i].Track
+			n := tr.Len()
+			if n == 0 {
+				continue
+			}
+			if mk := tr.Mark(n - 1); mk.State == timeline.StateRunning && int(mk.Arg) < len(last) {
+				running++
+				if got := tr.End(); got > max(last[mk.Arg], mk.Time, m.Start) {
+					t.Errorf("%s: thread %d, last seen running on HEC %d, runs to %d, past the HEC's last event at %d",
+						what, m.Threads[i].ID, mk.Arg, got, last[mk.Arg])
+				}
+			}
+		}
+		if what == "overview" && running == 0 {
+			t.Errorf("%s: no thread was running when the log was cut: the test proves nothing for threads", what)
+		}
+	}
+	check("overview", l.Overview())
+	// A range past capability 1's end, decoded from the file.
+	from := last[1] + 5_000_000
+	ready := make(chan struct{}, 1)
+	detail := func() *timeline.Model {
+		return l.Detail(from, from+10_000_000, 1000, func() { ready <- struct{}{} })
+	}
+	m := detail()
+	if m == nil {
+		select {
+		case <-ready:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the range was not decoded within 30 s")
+		}
+		m = detail()
+	}
+	if m == nil {
+		t.Fatal("no model of the range")
+	}
+	check("range", m)
+}

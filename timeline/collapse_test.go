@@ -390,7 +390,8 @@ func TestImpossibleIdsCostNothing(t *testing.T) {
 // capability's track in a preview ends where that capability's reading
 // has got (its last publication), not at the time the load as a whole
 // has reached: a capability that lags is not drawn running all the way.
-// Once finished, every track lasts until the run's end.
+// Once finished, every track of a complete log lasts until the run's end
+// (of a cut one, until its capability's last event: EndCapabilities).
 func TestPreviewStopsWhereACapabilityHasGot(t *testing.T) {
 	b := NewBuilder()
 	hs := b.Parallel([]int32{0, 1})

@@ -243,6 +243,7 @@ type Builder struct {
 	dirty       []int32                  // threads changed since the last snapshot
 	prevThreads []Thread                 // the last snapshot's threads
 	declared    int                      // capabilities the RTS declared
+	capEnds     []uint64                 // per capability: where the log's knowledge of it ends (EndCapabilities)
 	strs        []string
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC

@@ -210,6 +210,9 @@ func (b *Builder) snapshot(threads bool) *Model {
 		} else {
 			hv.Track.end = b.end
 		}
+		if e, ok := b.capEnd(i); ok {
+			hv.Track.end = min(hv.Track.end, e)
+		}
 		hv.msgs = b.msgs[i].list.view()
 		m.HECs[i] = hv
 	}
@@ -256,6 +259,22 @@ func (b *Builder) snapshot(threads bool) *Model {
 	}
 	for i := range m.Threads {
 		m.Threads[i].Track.end = b.end
+	}
+	if len(b.capEnds) > 0 {
+		// A thread last seen running on a capability whose events stop
+		// short of the run's end is not known to run on past them.
+		for i := range m.Threads {
+			tr := &m.Threads[i].Track
+			n := tr.Len()
+			if n == 0 {
+				continue
+			}
+			if last := tr.Mark(n - 1); last.State == StateRunning {
+				if e, ok := b.capEnd(int(last.Arg)); ok {
+					tr.end = max(last.Time, min(tr.end, e))
+				}
+			}
+		}
 	}
 	b.dirty, b.prevThreads = b.dirty[:0], m.Threads
 	return m
@@ -314,6 +333,37 @@ func (b *Builder) retire(t *threadBuilder) {
 	t.ml.reset()
 	b.spare = append(b.spare, t.ml)
 	t.ml, t.busy = nil, false
+}
+
+// EndCapabilities says that the log is known for capability c only up to
+// ends[c] (0: up to the run's end), as for a log cut short or damaged, where
+// each capability's events stop where its last block was cut: past its last
+// event a capability's state is not known. The models it makes then end
+// capability c's track at ends[c] instead of at the run's end, and the
+// track of a thread last seen running on c there too, so that nothing is
+// drawn or counted as running past what the log says.
+func (b *Builder) EndCapabilities(ends []uint64) { b.capEnds = slices.Clone(ends) }
+
+// LastEvents returns each capability's latest event time so far (0 for a
+// capability without events), for EndCapabilities when a log read in one
+// pass turns out to be cut short.
+func (b *Builder) LastEvents() []uint64 {
+	out := make([]uint64, len(b.hecs))
+	for i, h := range b.hecs {
+		if h != nil {
+			out[i] = h.last
+		}
+	}
+	return out
+}
+
+// capEnd returns where the log's knowledge of capability c ends, if
+// EndCapabilities said so.
+func (b *Builder) capEnd(c int) (uint64, bool) {
+	if c < 0 || c >= len(b.capEnds) || b.capEnds[c] == 0 {
+		return 0, false
+	}
+	return max(b.capEnds[c], b.start), true
 }
 
 // Finish says that no more events will come: the next Snapshot holds every

@@ -118,6 +118,9 @@ func loadRunHeap(path string) (runHeap, error) {
 	if st.State == ingest.StateCorrupt {
 		return runHeap{}, fmt.Errorf("%s: %s", path, st)
 	}
+	if st.State != ingest.StateComplete {
+		b.EndCapabilities(b.LastEvents()) // nothing is known past a capability's last event
+	}
 	h, _ := hc.Result()
 	return runHeap{
 		run:  &compare.Run{Name: filepath.Base(path), Summary: z.Summary(f.Header(), st), Model: b.Snapshot(), Path: path},
