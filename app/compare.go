@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -27,6 +28,16 @@ const alignStart = "Align at start"
 // alignMarkerPrefix starts the alignment choices of markers.
 const alignMarkerPrefix = "Align at marker: "
 
+// alignSpanPrefix starts the alignment choices of user-span labels.
+const alignSpanPrefix = "Align at span: "
+
+// alignOffset is the alignment choice that asks for an offset of B from A.
+const alignOffset = "Offset B from A…"
+
+// alignChoicesPerKind is the most markers, and the most span labels, the
+// alignment chooser offers (its menu scrolls).
+const alignChoicesPerKind = 100
+
 // CompareWindow shows two runs side by side in time: the headline, both
 // timelines on one time scale, the table of differences, the distributions
 // of GC pauses and thread runs, and both heaps on one scale. Zoom and pan
@@ -49,10 +60,18 @@ type CompareWindow struct {
 	align  *widget.Select
 	pic    *picture
 	canvas *compareCanvas
-	// alignA and alignB are the aligned times of the current choice; span
-	// is the part of the shared time scale shown.
-	alignA, alignB uint64
-	span           timeline.Viewport
+	// offsetRow, shown while alignOffset is chosen, holds offsetEntry
+	// (where the offset is typed) and alignError (why the last offset or
+	// choice could not be applied).
+	offsetRow   *fyne.Container
+	offsetEntry *widget.Entry
+	alignError  *widget.Label
+	// alignSpec is the alignment applied, as compare.ParseAlign reads it
+	// ("start", "marker:TEXT", "span:LABEL", "offset:T"), and alignment
+	// what it found; span is the part of the shared time scale shown.
+	alignSpec string
+	alignment compare.Alignment
+	span      timeline.Viewport
 	// done, if set, is called on Fyne's loop when loading ends (tests).
 	done func(error)
 }
@@ -133,12 +152,27 @@ func (c *CompareWindow) runs() (*compare.Run, *compare.Run) {
 func (c *CompareWindow) show() {
 	a, b := c.runs()
 	c.cmp = compare.Compare(a, b, compare.Options{})
-	options := []string{alignStart}
+	options := []string{alignStart, alignOffset}
+	for _, l := range commonSpanLabels(a.Model, b.Model) {
+		options = append(options, alignSpanPrefix+l)
+	}
 	for _, m := range commonMarkers(a.Model, b.Model) {
 		options = append(options, alignMarkerPrefix+m)
 	}
 	c.pic = newPicture(nil)
 	c.canvas = newCompareCanvas(c)
+	c.offsetEntry = widget.NewEntry()
+	c.offsetEntry.SetPlaceHolder("e.g. 12.5ms or -3s")
+	c.offsetEntry.OnSubmitted = c.applyOffset
+	apply := widget.NewButton("Apply", func() { c.applyOffset(c.offsetEntry.Text) })
+	c.alignError = widget.NewLabel("")
+	c.alignError.Importance = widget.DangerImportance
+	c.alignError.Truncation = fyne.TextTruncateEllipsis
+	entrySize := fyne.NewSize(180, c.offsetEntry.MinSize().Height)
+	c.offsetRow = container.NewBorder(nil, nil,
+		container.NewHBox(widget.NewLabel("Draw B later than A by (negative: earlier)"), container.NewGridWrap(entrySize, c.offsetEntry), apply),
+		nil, c.alignError)
+	c.offsetRow.Hide()
 	c.align = widget.NewSelect(options, func(choice string) { c.setAlign(choice) })
 	c.align.SetSelected(alignStart)
 	swap := widget.NewButtonWithIcon("Swap A and B", theme.ViewRefreshIcon(), c.swap)
@@ -148,24 +182,81 @@ func (c *CompareWindow) show() {
 	export := widget.NewButtonWithIcon("Export PNG…", theme.DocumentSaveIcon(), c.exportImage)
 	legend := widget.NewLabel(fmt.Sprintf("A: %s    B: %s", c.names[0], c.names[1]))
 	legend.Truncation = fyne.TextTruncateEllipsis
-	bar := container.NewBorder(nil, nil, nil, container.NewHBox(zoomIn, zoomOut, whole, c.align, swap, export), legend)
+	bar := container.NewBorder(nil, nil, nil, container.NewHBox(zoomIn, zoomOut, whole, alignChooserBox(c.align), swap, export), legend)
 	split := container.NewVSplit(c.canvas, container.NewVScroll(diffTable(c.cmp)))
 	split.Offset = 0.8
-	c.win.SetContent(container.NewBorder(bar, nil, nil, nil, split))
+	c.win.SetContent(container.NewBorder(container.NewVBox(bar, c.offsetRow), nil, nil, nil, split))
 }
 
-// setAlign lines the runs up at the start or at a marker both have.
-func (c *CompareWindow) setAlign(choice string) {
-	c.alignA, c.alignB = 0, 0
-	if text, ok := strings.CutPrefix(choice, alignMarkerPrefix); ok {
-		ta, okA := timeline.FindMarker(c.logs[0].Model, text)
-		tb, okB := timeline.FindMarker(c.logs[1].Model, text)
-		if okA && okB {
-			c.alignA, c.alignB = ta, tb
-		}
+// maxAlignChooserWidth is the widest the alignment chooser is made to show
+// its choice whole.
+const maxAlignChooserWidth = 340
+
+// alignChooserBox returns the chooser sel wide enough to show its longest
+// option whole, up to maxAlignChooserWidth (a Select is as wide as its
+// placeholder, which cuts "Align at marker: …" short).
+func alignChooserBox(sel *widget.Select) fyne.CanvasObject {
+	size := sel.MinSize()
+	textSize := theme.Size(theme.SizeNameText)
+	extra := size.Width - fyne.MeasureText(sel.PlaceHolder, textSize, fyne.TextStyle{}).Width
+	for _, o := range sel.Options {
+		size.Width = max(size.Width, min(fyne.MeasureText(o, textSize, fyne.TextStyle{}).Width+extra, maxAlignChooserWidth))
 	}
-	c.span = timeline.Viewport{AlignA: c.alignA, AlignB: c.alignB, EndA: c.logs[0].Model.End, EndB: c.logs[1].Model.End}
+	return container.NewGridWrap(size, sel)
+}
+
+// setAlign lines the runs up as choice (an option of the chooser) says: at
+// their start, at a marker or the first start of a span label both have;
+// alignOffset shows the row where an offset is typed and leaves the
+// alignment as it is until one is applied.
+func (c *CompareWindow) setAlign(choice string) {
+	if choice == alignOffset {
+		c.offsetRow.Show()
+		c.win.Canvas().Focus(c.offsetEntry)
+		return
+	}
+	c.offsetRow.Hide()
+	c.alignError.SetText("")
+	spec := "start"
+	if text, ok := strings.CutPrefix(choice, alignMarkerPrefix); ok {
+		spec = "marker:" + text
+	} else if label, ok := strings.CutPrefix(choice, alignSpanPrefix); ok {
+		spec = "span:" + label
+	}
+	if err := c.applyAlign(spec); err != nil {
+		c.alignError.SetText(err.Error())
+		c.offsetRow.Show()
+	}
+}
+
+// applyOffset aligns the runs so that B is drawn text (a duration as the
+// CLI's --align offset:T takes it) later than A, or shows why it cannot
+// and keeps the alignment.
+func (c *CompareWindow) applyOffset(text string) {
+	text = strings.TrimSpace(text)
+	err := c.applyAlign("offset:" + text)
+	switch {
+	case errors.Is(err, compare.ErrAlignSpec):
+		c.alignError.SetText(fmt.Sprintf("%q is not a duration: type one such as 12.5ms, 1.5s, 800us or 250ns (-20ms draws B earlier)", text))
+	case err != nil:
+		c.alignError.SetText(err.Error())
+	default:
+		c.alignError.SetText("")
+	}
+}
+
+// applyAlign lines the runs up at spec (see compare.ParseAlign) and shows
+// them whole; on an error the alignment is unchanged.
+func (c *CompareWindow) applyAlign(spec string) error {
+	a, b := c.runs()
+	al, err := compare.ParseAlign(spec, a, b)
+	if err != nil {
+		return err
+	}
+	c.alignSpec, c.alignment = spec, al
+	c.span = timeline.Viewport{AlignA: al.A, AlignB: al.B, EndA: c.logs[0].Model.End, EndB: c.logs[1].Model.End}
 	c.pic.set(c.render())
+	return nil
 }
 
 // setSpan shows another part of the shared time scale in both runs.
@@ -198,16 +289,11 @@ func (c *CompareWindow) render() renderFunc {
 	a, b := c.runs()
 	cmp := c.cmp
 	heapA, heapB := c.logs[0].Heap, c.logs[1].Heap
-	alignA, alignB := c.alignA, c.alignB
+	align := c.alignment
 	from, to := c.span.From, c.span.To
-	label := ""
-	if alignA != 0 || alignB != 0 {
-		label = fmt.Sprintf("aligned at %s (A %s, B %s)", strings.TrimPrefix(c.align.Selected, "Align at "),
-			timeline.FormatDuration(alignA), timeline.FormatDuration(alignB))
-	}
 	return func(w, h int, scale float64) (*image.RGBA, error) {
 		return compare.RenderWithHeaps(a, b, heapA, heapB, cmp, compare.PictureOptions{
-			Width: w, Height: h, Scale: scale, Align: compare.Alignment{A: alignA, B: alignB, Label: label}, From: from, To: to, OmitTable: true, Dark: darkTheme()})
+			Width: w, Height: h, Scale: scale, Align: align, From: from, To: to, OmitTable: true, Dark: darkTheme()})
 	}
 }
 
@@ -217,10 +303,24 @@ func (c *CompareWindow) swap() {
 	c.segs[0], c.segs[1] = c.segs[1], c.segs[0]
 	c.names[0], c.names[1] = c.names[1], c.names[0]
 	c.logs[0], c.logs[1] = c.logs[1], c.logs[0]
-	selected := c.align.Selected
+	selected, spec, typed := c.align.Selected, c.alignSpec, c.offsetEntry.Text
 	from, to := c.span.From, c.span.To
+	// An offset of B from A is the opposite offset of A from B (the entry
+	// shows the one applied); markers and spans are found again in the
+	// swapped runs.
+	if t, ok := strings.CutPrefix(spec, "offset:"); ok {
+		typed = oppositeOffset(t)
+		spec = "offset:" + typed
+	}
 	c.show()
+	c.offsetEntry.SetText(typed)
 	c.align.SetSelected(selected)
+	if spec != c.alignSpec {
+		if err := c.applyAlign(spec); err != nil {
+			c.alignError.SetText(err.Error())
+			c.offsetRow.Show()
+		}
+	}
 	// The shared scale is the same with A and B swapped: keep the view.
 	sp := c.span
 	sp.From, sp.To = from, to
@@ -298,8 +398,23 @@ func (c *CompareWindow) exportImage() {
 	})
 }
 
+// oppositeOffset returns the offset, as typed, that draws B as far the
+// other way as t does: "12ms" and "+12ms" give "-12ms", "-12ms" gives
+// "12ms".
+func oppositeOffset(t string) string {
+	switch {
+	case t == "":
+		return ""
+	case strings.HasPrefix(t, "-"):
+		return t[1:]
+	case strings.HasPrefix(t, "+"):
+		return "-" + t[1:]
+	}
+	return "-" + t
+}
+
 // commonMarkers returns the texts of user markers both runs have, in the
-// order they first appear in a, at most 40.
+// order they first appear in a, at most alignChoicesPerKind.
 func commonMarkers(a, b *timeline.Model) []string {
 	inB := map[string]bool{}
 	for _, t := range markerTexts(b) {
@@ -307,11 +422,48 @@ func commonMarkers(a, b *timeline.Model) []string {
 	}
 	var out []string
 	for _, t := range markerTexts(a) {
-		if inB[t.text] && len(out) < 40 {
+		if inB[t.text] && len(out) < alignChoicesPerKind {
 			out = append(out, t.text)
 		}
 	}
 	return out
+}
+
+// commonSpanLabels returns the labels of user spans both runs have ended
+// (those timeline.FindSpanStart finds), in the order of their first start
+// in a, at most alignChoicesPerKind.
+func commonSpanLabels(a, b *timeline.Model) []string {
+	inB := spanStarts(b)
+	var out []markerText
+	for label, t := range spanStarts(a) {
+		if _, ok := inB[label]; ok {
+			out = append(out, markerText{label, t})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].time != out[j].time {
+			return out[i].time < out[j].time
+		}
+		return out[i].text < out[j].text
+	})
+	labels := make([]string, 0, min(len(out), alignChoicesPerKind))
+	for _, l := range out[:min(len(out), alignChoicesPerKind)] {
+		labels = append(labels, l.text)
+	}
+	return labels
+}
+
+// spanStarts returns the first start of the user spans of each label in m.
+func spanStarts(m *timeline.Model) map[string]uint64 {
+	first := map[string]uint64{}
+	for i := 0; i < m.NumUserSpans(); i++ {
+		sp := m.UserSpan(i)
+		label := m.String(sp.Label)
+		if t, ok := first[label]; !ok || sp.Start < t {
+			first[label] = sp.Start
+		}
+	}
+	return first
 }
 
 // markerText is a marker's text and the time it first appears.

@@ -4,12 +4,14 @@ import (
 	"image"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -61,8 +63,8 @@ func TestCompareWindow(t *testing.T) {
 	c.align.SetSelected(alignMarkerPrefix + "round 3")
 	ta, _ := timeline.FindMarker(c.logs[0].Model, "round 3")
 	tb, _ := timeline.FindMarker(c.logs[1].Model, "round 3")
-	if c.alignA != ta || c.alignB != tb || ta == 0 {
-		t.Errorf("aligned at %d/%d, markers at %d/%d", c.alignA, c.alignB, ta, tb)
+	if c.alignment.A != ta || c.alignment.B != tb || ta == 0 {
+		t.Errorf("aligned at %d/%d, markers at %d/%d", c.alignment.A, c.alignment.B, ta, tb)
 	}
 	img, err := c.pic.render(1200, 900, 1)
 	if err != nil {
@@ -106,8 +108,8 @@ func TestCompareWindow(t *testing.T) {
 	if sw.A != wall.B || sw.B != wall.A || sw.Delta() != -wall.Delta() {
 		t.Errorf("after swap %+v", sw)
 	}
-	if c.alignA != tb || c.alignB != ta {
-		t.Errorf("after swap aligned at %d/%d", c.alignA, c.alignB)
+	if c.alignment.A != tb || c.alignment.B != ta {
+		t.Errorf("after swap aligned at %d/%d", c.alignment.A, c.alignment.B)
 	}
 	if c.span.From != zoomedSpan.From || c.span.To != zoomedSpan.To {
 		t.Errorf("swap lost the view: %+v, was %+v", c.span, zoomedSpan)
@@ -173,4 +175,130 @@ func TestDiffTableListsEveryRow(t *testing.T) {
 	if !slices.Contains(cells, "-4.4pp") {
 		t.Errorf("productivity change not in percentage points: %v", cells)
 	}
+}
+
+// cliAlignment returns the alignment `hecscope compare --align spec` finds
+// for the logs at pathA and pathB.
+func cliAlignment(t *testing.T, spec, pathA, pathB string) compare.Alignment {
+	t.Helper()
+	a, err := compare.ReadFile(pathA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := compare.ReadFile(pathB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	al, err := compare.ParseAlign(spec, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return al
+}
+
+// checkAligned fails unless the view draws time ta of A and time tb of B at
+// the same place.
+func checkAligned(t *testing.T, c *CompareWindow, ta, tb uint64) {
+	t.Helper()
+	if c.span.AlignA != c.alignment.A || c.span.AlignB != c.alignment.B {
+		t.Errorf("view aligned at %d/%d, alignment %+v", c.span.AlignA, c.span.AlignB, c.alignment)
+	}
+	axA, axB := c.span.Axes(1200, 1)
+	if math.Abs(axA.X(ta)-axB.X(tb)) > 1e-6 {
+		t.Errorf("A at %d drawn at x=%.3f, B at %d at x=%.3f", ta, axA.X(ta), tb, axB.X(tb))
+	}
+}
+
+func TestCompareAlignAtSpan(t *testing.T) {
+	a, _ := newTestApp(t)
+	c := openCompareAndWait(t, a, parworkN1, parworkN2)
+	// The labels both runs have are offered in the order they start.
+	var labels []string
+	for _, o := range c.align.Options {
+		if l, ok := strings.CutPrefix(o, alignSpanPrefix); ok {
+			labels = append(labels, l)
+		}
+	}
+	if want := []string{"phase-1", "phase-2", "phase-3", "phase-4", "phase-5", "phase-6"}; !slices.Equal(labels, want) {
+		t.Fatalf("span labels offered %v, want %v", labels, want)
+	}
+	// The chooser is wide enough to show these choices whole.
+	box := alignChooserBox(c.align)
+	for _, l := range labels {
+		text := fyne.MeasureText(alignSpanPrefix+l, theme.Size(theme.SizeNameText), fyne.TextStyle{})
+		if box.MinSize().Width < text.Width+c.align.MinSize().Width-fyne.MeasureText(c.align.PlaceHolder, theme.Size(theme.SizeNameText), fyne.TextStyle{}).Width {
+			t.Errorf("chooser %v wide, %q needs %v", box.MinSize().Width, alignSpanPrefix+l, text.Width)
+		}
+	}
+	c.align.SetSelected(alignSpanPrefix + "phase-3")
+	want := cliAlignment(t, "span:phase-3", parworkN1, parworkN2)
+	if c.alignment != want || want.A == want.B {
+		t.Errorf("aligned %+v, the CLI's --align span:phase-3 %+v", c.alignment, want)
+	}
+	checkAligned(t, c, want.A, want.B)
+	if c.offsetRow.Visible() || c.alignError.Text != "" {
+		t.Errorf("offset row shown (%v) or error %q", c.offsetRow.Visible(), c.alignError.Text)
+	}
+	img, err := c.pic.render(1200, 900, 1)
+	if err != nil || colourCount(img) < 10 {
+		t.Fatalf("picture: %v, %d colours", err, colourCount(img))
+	}
+
+	// Swapped, the same label is found in both runs again.
+	c.swap()
+	if c.alignment.A != want.B || c.alignment.B != want.A || c.align.Selected != alignSpanPrefix+"phase-3" {
+		t.Errorf("after swap aligned %+v at %q", c.alignment, c.align.Selected)
+	}
+	c.Fyne().Close()
+}
+
+func TestCompareAlignAtOffset(t *testing.T) {
+	a, _ := newTestApp(t)
+	c := openCompareAndWait(t, a, parworkN1, parworkN2)
+	c.align.SetSelected(alignMarkerPrefix + "round 3")
+	atMarker := c.alignment
+
+	// Choosing the offset asks for one and keeps the alignment until then.
+	c.align.SetSelected(alignOffset)
+	if !c.offsetRow.Visible() || c.alignment != atMarker {
+		t.Fatalf("offset row shown %v, aligned %+v (was %+v)", c.offsetRow.Visible(), c.alignment, atMarker)
+	}
+	submit := func(text string) {
+		c.offsetEntry.SetText("")
+		test.Type(c.offsetEntry, text)
+		c.offsetEntry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	}
+
+	// An offset that does not parse is reported; the alignment stays.
+	submit("12.5 parsecs")
+	if !strings.Contains(c.alignError.Text, `"12.5 parsecs" is not a duration`) {
+		t.Errorf("error shown %q", c.alignError.Text)
+	}
+	if c.alignment != atMarker {
+		t.Errorf("a bad offset changed the alignment to %+v", c.alignment)
+	}
+
+	submit("12.5ms")
+	want := cliAlignment(t, "offset:12.5ms", parworkN1, parworkN2)
+	if c.alignment != want || want.A != 12_500_000 || want.B != 0 {
+		t.Errorf("aligned %+v, the CLI's --align offset:12.5ms %+v", c.alignment, want)
+	}
+	if c.alignError.Text != "" {
+		t.Errorf("error %q left after a good offset", c.alignError.Text)
+	}
+	checkAligned(t, c, 12_500_000, 0)
+
+	// Swapped, B is drawn as much earlier than A; the entry says so.
+	c.swap()
+	if c.alignment.A != 0 || c.alignment.B != 12_500_000 || c.offsetEntry.Text != "-12.5ms" || !c.offsetRow.Visible() {
+		t.Errorf("after swap aligned %+v, entry %q", c.alignment, c.offsetEntry.Text)
+	}
+	checkAligned(t, c, 0, 12_500_000)
+
+	// Another choice hides the row.
+	c.align.SetSelected(alignStart)
+	if c.offsetRow.Visible() || c.alignment != (compare.Alignment{}) {
+		t.Errorf("at start: row shown %v, aligned %+v", c.offsetRow.Visible(), c.alignment)
+	}
+	c.Fyne().Close()
 }
