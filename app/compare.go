@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/compare"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -72,6 +73,13 @@ type CompareWindow struct {
 	alignSpec string
 	alignment compare.Alignment
 	span      timeline.Viewport
+	// covered holds the comparison over the time both runs cover, shown
+	// when a run is partial or the runs are aligned other than at their
+	// start (coveredGen drops a superseded one; onCovered, if set, hears
+	// when one is shown: tests).
+	covered    *fyne.Container
+	coveredGen int
+	onCovered  func()
 	// done, if set, is called on Fyne's loop when loading ends (tests).
 	done func(error)
 }
@@ -143,7 +151,20 @@ func (c *CompareWindow) load() {
 // runs returns the loaded runs as the compare package takes them.
 func (c *CompareWindow) runs() (*compare.Run, *compare.Run) {
 	run := func(i int) *compare.Run {
-		return &compare.Run{Name: c.names[i], Summary: c.logs[i].Summary, Model: c.logs[i].Model}
+		r := &compare.Run{Name: c.names[i], Summary: c.logs[i].Summary, Model: c.logs[i].Model}
+		if c.segs[i] == 0 { // the time both cover is read again from the file: the first segment's bytes
+			r.Path = c.paths[i]
+		}
+		if m := r.Model; m != nil && r.Partial() {
+			// A cut log's capabilities end at their last events: it is
+			// whole up to the earliest of them.
+			for h := range m.HECs {
+				if e := m.HECs[h].Track.End(); e > m.Start && (r.Whole == 0 || e < r.Whole) {
+					r.Whole = e
+				}
+			}
+		}
+		return r
 	}
 	return run(0), run(1)
 }
@@ -173,6 +194,7 @@ func (c *CompareWindow) show() {
 		container.NewHBox(widget.NewLabel("Draw B later than A by (negative: earlier)"), container.NewGridWrap(entrySize, c.offsetEntry), apply),
 		nil, c.alignError)
 	c.offsetRow.Hide()
+	c.covered = container.NewVBox()
 	c.align = widget.NewSelect(options, func(choice string) { c.setAlign(choice) })
 	c.align.SetSelected(alignStart)
 	swap := widget.NewButtonWithIcon("Swap A and B", theme.ViewRefreshIcon(), c.swap)
@@ -183,7 +205,8 @@ func (c *CompareWindow) show() {
 	legend := widget.NewLabel(fmt.Sprintf("A: %s    B: %s", c.names[0], c.names[1]))
 	legend.Truncation = fyne.TextTruncateEllipsis
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(zoomIn, zoomOut, whole, alignChooserBox(c.align), swap, export), legend)
-	split := container.NewVSplit(c.canvas, container.NewVScroll(diffTable(c.cmp)))
+	tables := container.NewVBox(runStatuses(a, b), diffTable(c.cmp), c.covered)
+	split := container.NewVSplit(c.canvas, container.NewVScroll(tables))
 	split.Offset = 0.8
 	c.win.SetContent(container.NewBorder(container.NewVBox(bar, c.offsetRow), nil, nil, nil, split))
 }
@@ -256,7 +279,75 @@ func (c *CompareWindow) applyAlign(spec string) error {
 	c.alignSpec, c.alignment = spec, al
 	c.span = timeline.Viewport{AlignA: al.A, AlignB: al.B, EndA: c.logs[0].Model.End, EndB: c.logs[1].Model.End}
 	c.pic.set(c.render())
+	c.showCovered()
 	return nil
+}
+
+// showCovered shows, below the table of differences, the comparison over
+// the time both runs cover from the alignment's points, as the CLI gives it
+// when a run is partial (its totals cover only what it logged, so they get
+// no verdict) or the runs are aligned other than at their start. It reads
+// both files again, off Fyne's loop.
+func (c *CompareWindow) showCovered() {
+	if c.covered == nil {
+		return
+	}
+	c.coveredGen++
+	gen := c.coveredGen
+	a, b := c.runs()
+	al := c.alignment
+	if !c.cmp.Partial && al == (compare.Alignment{}) {
+		c.covered.Objects = nil
+		c.covered.Refresh()
+		return
+	}
+	heading := func(text string) *widget.Label {
+		return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	c.covered.Objects = []fyne.CanvasObject{heading("Over the time both runs cover: reading both files again…")}
+	c.covered.Refresh()
+	go func() {
+		cov, err := compare.CompareCovered(a, b, al.A, al.B, compare.Options{})
+		onUI(func() {
+			if gen != c.coveredGen {
+				return
+			}
+			if err != nil {
+				c.covered.Objects = []fyne.CanvasObject{heading("No comparison over the time both runs cover: " + err.Error())}
+			} else {
+				c.covered.Objects = []fyne.CanvasObject{
+					heading(fmt.Sprintf("Over the time both runs cover: %s of each, A from %s, B from %s",
+						paint.Duration(cov.Length), paint.Duration(cov.FromA), paint.Duration(cov.FromB))),
+					diffTable(cov.Comparison),
+				}
+			}
+			c.covered.Refresh()
+			if c.onCovered != nil {
+				c.onCovered()
+			}
+		})
+	}()
+}
+
+// runStatuses says whether each run is complete, and, if one is not, that
+// the table gives no verdicts on the runs' totals (as the CLI says it).
+func runStatuses(a, b *compare.Run) fyne.CanvasObject {
+	line := func(which string, r *compare.Run) string {
+		s := fmt.Sprintf("%s: %s — %s", which, r.Name, r.Summary.Status)
+		if r.Partial() {
+			s += " (partial run)"
+		}
+		return s
+	}
+	box := container.NewVBox(widget.NewLabel(line("A", a)), widget.NewLabel(line("B", b)))
+	if a.Partial() || b.Partial() {
+		note := widget.NewLabel("No verdicts on the whole runs: a run did not finish, so its figures cover only what it logged. " +
+			"The comparison over the time both runs cover is below the table.")
+		note.Wrapping = fyne.TextWrapWord
+		note.Importance = widget.WarningImportance
+		box.Add(note)
+	}
+	return box
 }
 
 // setSpan shows another part of the shared time scale in both runs.

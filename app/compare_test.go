@@ -3,6 +3,8 @@ package app
 import (
 	"image"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -301,4 +303,37 @@ func TestCompareAlignAtOffset(t *testing.T) {
 		t.Errorf("at start: row shown %v, aligned %+v", c.offsetRow.Visible(), c.alignment)
 	}
 	c.Fyne().Close()
+}
+
+// TestCompareWindowPartialRun: a run cut short is marked as such, its
+// totals get no verdict, and the window offers the comparison over the
+// time both runs cover, as the CLI does (issue 16.2: the window showed
+// neither, only a table whose totals compared a cut run with a whole one).
+func TestCompareWindowPartialRun(t *testing.T) {
+	data, err := os.ReadFile(parworkN2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.eventlog")
+	if err := os.WriteFile(cut, data[:120000], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := newTestApp(t)
+	c := openCompareAndWait(t, a, parworkN2, cut)
+	var got string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		ui(func() { got = strings.Join(texts(c.win.Content()), "\n") })
+		if strings.Contains(got, "Over the time both runs cover: ") && !strings.Contains(got, "reading both files again") {
+			break
+		}
+	}
+	for _, want := range []string{
+		"B: cut.eventlog — truncated at byte 119992 (partial run)",
+		"No verdicts on the whole runs",
+		"Over the time both runs cover: 36.9 ms of each, A from 0, B from 0",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the window does not say %q; it says:\n%s", want, got)
+		}
+	}
 }
