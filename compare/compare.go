@@ -38,8 +38,11 @@ type Run struct {
 	// distributions that need it.
 	Model *timeline.Model
 	// Path is the eventlog the run was read from ("" if none): the
-	// comparison over the time both runs cover reads it again.
-	Path string
+	// comparison over the time both runs cover reads it again. Offset and
+	// Length are the bytes of it that hold the run's eventlog, when the
+	// file holds several one after another (Length 0: the whole file).
+	Path           string
+	Offset, Length int64
 	// Whole is the time up to which the log holds every capability's
 	// events: the last event's for a complete run; for a partial one, the
 	// earliest of the capabilities' last events (the blocks of the others

@@ -42,17 +42,51 @@ func ReadRun(src io.Reader, name string) (*Run, error) {
 
 // ReadFile reads the eventlog at path into a Run named after the file.
 func ReadFile(path string) (*Run, error) {
+	return ReadFilePart(path, 0, 0)
+}
+
+// ReadFilePart reads the eventlog in length bytes of the file at path from
+// byte offset (one eventlog of a file holding several one after another,
+// see ingest.FindSegments) into a Run named after the file; length 0 reads
+// the whole file. The run's Summary.Status and TimeFaults count bytes from
+// the start of the file.
+func ReadFilePart(path string, offset, length int64) (*Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading run: %w", err)
 	}
 	defer f.Close()
-	r, err := ReadRun(bufio.NewReaderSize(f, 1<<20), filepath.Base(path))
+	var src io.Reader = f
+	if length > 0 {
+		src = io.NewSectionReader(f, offset, length)
+	} else {
+		offset = 0
+	}
+	r, err := ReadRun(bufio.NewReaderSize(src, 1<<20), filepath.Base(path))
+	if r != nil {
+		r.Summary.Status.Offset += offset
+		for i := range r.Summary.TimeFaults.First {
+			r.Summary.TimeFaults.First[i].Offset += offset
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	r.Path = path
+	r.Path, r.Offset, r.Length = path, offset, length
 	return r, nil
+}
+
+// open opens the run's file and returns its eventlog's bytes (the whole
+// file, or Length bytes from Offset) and the file to close.
+func (r *Run) open() (io.Reader, *os.File, error) {
+	f, err := os.Open(r.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Length > 0 {
+		return io.NewSectionReader(f, r.Offset, r.Length), f, nil
+	}
+	return f, f, nil
 }
 
 // Covered is a comparison over the time both runs cover: from each run's
@@ -85,18 +119,18 @@ func CompareCovered(a, b *Run, alignA, alignB uint64, opt Options) (*Covered, er
 		return nil, fmt.Errorf("comparing the time both runs cover: they share no time")
 	}
 	part := func(r *Run, from uint64) (*Run, error) {
-		f, err := os.Open(r.Path)
+		src, f, err := r.open()
 		if err != nil {
 			return nil, fmt.Errorf("comparing the time both runs cover: %w", err)
 		}
 		defer f.Close()
-		s, err := timeline.SummarizeRange(bufio.NewReaderSize(f, 1<<20), from, from+length)
+		s, err := timeline.SummarizeRange(bufio.NewReaderSize(src, 1<<20), from, from+length)
 		if err != nil {
 			return nil, fmt.Errorf("comparing the time both runs cover: %s: %w", r.Path, err)
 		}
 		// The stretch is whole: its figures hold for it.
 		s.Status = ingest.Status{State: ingest.StateComplete, Offset: s.Status.Offset}
-		return &Run{Name: r.Name, Summary: s, Path: r.Path}, nil
+		return &Run{Name: r.Name, Summary: s, Path: r.Path, Offset: r.Offset, Length: r.Length}, nil
 	}
 	pa, err := part(a, alignA)
 	if err != nil {

@@ -32,6 +32,9 @@ const MaxSegments = 1 << 12
 // cannot be indexed ends the list, its bytes counted as the previous
 // segment's trailing bytes.
 func FindSegments(r io.ReaderAt, size int64) ([]Segment, error) {
+	if size <= 0 {
+		return nil, fmt.Errorf("finding eventlog segments: the file is empty")
+	}
 	var out []Segment
 	magic := make([]byte, len(eventlogMagic))
 	for at := int64(0); at < size && len(out) < MaxSegments; {

@@ -46,3 +46,12 @@ func TestFindSegments(t *testing.T) {
 		t.Errorf("cut: %+v %v", segs, err)
 	}
 }
+
+// TestFindSegmentsEmpty: an empty file holds no eventlog, an error (it
+// panicked, indexing the last of no segments).
+func TestFindSegmentsEmpty(t *testing.T) {
+	segs, err := FindSegments(bytes.NewReader(nil), 0)
+	if err == nil || segs != nil {
+		t.Errorf("FindSegments of an empty file: %v, %v; want an error", segs, err)
+	}
+}

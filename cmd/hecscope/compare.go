@@ -17,7 +17,8 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-const compareUsage = "usage: hecscope compare [--json] [--threshold PCT] [--align start|marker:TEXT|span:LABEL|offset:T] [--fail-if 'KEY>+5%']... A B"
+const compareUsage = "usage: hecscope compare [--json] [--threshold PCT] [--align start|marker:TEXT|span:LABEL|offset:T] [--fail-if 'KEY>+5%']... [--segment-a N] [--segment-b N] A B\n" +
+	"       (--segment-a/-b N: the Nth of the eventlogs file A/B holds one after another; the first by default)"
 
 // limitFlags collects the --fail-if limits.
 type limitFlags []compare.Limit
@@ -51,6 +52,11 @@ func runCompare(args []string) int {
 	align := fs.String("align", "start", "where to line the runs up: "+compare.AlignUsage)
 	var limits limitFlags
 	fs.Var(&limits, "fail-if", "exit 3 if a row's change crosses this limit, e.g. 'wall>+5%' (repeatable)")
+	var segments [2]segmentFlag
+	fs.Var(&segments[0], "segment-a", "which eventlog (from 1) of a file A holding several one after another")
+	fs.Var(&segments[1], "segment-b", "which eventlog (from 1) of a file B holding several one after another")
+	var segmentBoth segmentFlag
+	fs.Var(&segmentBoth, "segment", "(an error: two runs take --segment-a and --segment-b)")
 	usage := func(msg string) int {
 		if msg != "" {
 			fmt.Fprintf(os.Stderr, "hecscope compare: %s\n", msg)
@@ -77,14 +83,24 @@ func runCompare(args []string) int {
 	if len(files) != 2 {
 		return usage("two eventlogs A B needed")
 	}
+	if segmentBoth != 0 {
+		return usage("two runs A B: --segment-a N and --segment-b N pick the eventlog of each")
+	}
 	th, err := parsePercent(*threshold)
 	if err != nil {
 		return usage("--threshold: " + err.Error())
 	}
 	code := 0
 	var runs [2]*compare.Run
+	var parts [2]logPart
 	for i, path := range files {
-		r, err := compare.ReadFile(path)
+		part, err := findPart(path, segments[i], segmentFlagNames(2)[i], os.Stderr)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+			return 1
+		}
+		parts[i] = part
+		r, err := compare.ReadFilePart(path, part.offset, part.length)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 			return 1
@@ -122,9 +138,9 @@ func runCompare(args []string) int {
 		}
 	}
 	if *asJSON {
-		err = writeCompareJSON(os.Stdout, runs, c, covered)
+		err = writeCompareJSON(os.Stdout, runs, parts, c, covered)
 	} else {
-		err = writeCompareText(os.Stdout, runs, c, covered)
+		err = writeCompareText(os.Stdout, runs, parts, c, covered)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: writing comparison: %v\n", err)
@@ -219,9 +235,10 @@ func describeRun(r *compare.Run) string {
 // their logs end, the table by group (each row's key last, for --fail-if),
 // the two distributions, and the comparison over the time both runs cover
 // when there is one.
-func writeCompareText(w io.Writer, runs [2]*compare.Run, c *compare.Comparison, covered *compare.Covered) error {
+func writeCompareText(w io.Writer, runs [2]*compare.Run, parts [2]logPart, c *compare.Comparison, covered *compare.Covered) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "A: %s%s\n   %s\nB: %s%s\n   %s\n", c.A, describeRun(runs[0]), runStatus(runs[0]), c.B, describeRun(runs[1]), runStatus(runs[1]))
+	fmt.Fprintf(&b, "A: %s%s\n   %s\nB: %s%s\n   %s\n", c.A, describeRun(runs[0]), runStatus(runs[0], parts[0]),
+		c.B, describeRun(runs[1]), runStatus(runs[1], parts[1]))
 	fmt.Fprintf(&b, "A change within %s of A is \"same\".\n", showThreshold(c.Threshold))
 	if c.Partial {
 		b.WriteString("No verdicts on the whole runs: a run did not finish, so its figures cover only what it logged.\n")
@@ -249,12 +266,17 @@ func writeCompareText(w io.Writer, runs [2]*compare.Run, c *compare.Comparison, 
 }
 
 // runStatus says how a run's log ends: "complete", or "truncated at byte N
-// (partial)".
-func runStatus(r *compare.Run) string {
+// (partial)"; of one eventlog of a file holding several (p), which it is
+// and, if others follow, "complete (then N more eventlogs)".
+func runStatus(r *compare.Run, p logPart) string {
+	st := segmentStatus(r.Summary.Status, p.index, p.count)
 	if r.Partial() {
-		return "status: " + r.Summary.Status.String() + " (partial run)"
+		st += " (partial run)"
 	}
-	return "status: " + r.Summary.Status.String()
+	if p.segmented() {
+		return fmt.Sprintf("eventlog %d of %d in the file; status: %s", p.index+1, p.count, st)
+	}
+	return "status: " + st
 }
 
 // showThreshold writes a threshold as a percentage.
@@ -374,6 +396,10 @@ type jsonRun struct {
 	Reason string `json:"reason,omitempty"`
 	// TimeFaults counts events with impossible timestamps.
 	TimeFaults int64 `json:"time_faults,omitempty"`
+	// Segment is which eventlog (from 1) of the Segments a file holding
+	// several one after another the run is (both absent for a file of one).
+	Segment  int `json:"segment,omitempty"`
+	Segments int `json:"segments,omitempty"`
 }
 
 // jsonRow is one row of the JSON comparison; values a run lacks are null.
@@ -419,7 +445,7 @@ type jsonQuantiles struct {
 }
 
 // writeCompareJSON prints the comparison as one JSON object.
-func writeCompareJSON(w io.Writer, runs [2]*compare.Run, c *compare.Comparison, covered *compare.Covered) error {
+func writeCompareJSON(w io.Writer, runs [2]*compare.Run, parts [2]logPart, c *compare.Comparison, covered *compare.Covered) error {
 	type jsonCovered struct {
 		FromANS  uint64    `json:"from_a_ns"`
 		FromBNS  uint64    `json:"from_b_ns"`
@@ -440,6 +466,9 @@ func writeCompareJSON(w io.Writer, runs [2]*compare.Run, c *compare.Comparison, 
 		jr := jsonRun{Name: r.Name, Program: s.Program, Args: s.Args, RTS: s.RTS, Status: s.Status.State.String(), TimeFaults: s.TimeFaults.Count}
 		if jr.Args == nil {
 			jr.Args = []string{}
+		}
+		if p := parts[i]; p.segmented() {
+			jr.Segment, jr.Segments = p.index+1, p.count
 		}
 		if r.Partial() {
 			off := s.Status.Offset

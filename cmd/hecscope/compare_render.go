@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
 	"image"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -17,7 +19,10 @@ import (
 // compareRender is what `hecscope render --compare A B` draws, after the
 // flags are parsed.
 type compareRender struct {
-	files         []string
+	files []string
+	// segments are --segment-a and --segment-b: which eventlog of each
+	// file, when it holds several one after another.
+	segments      [2]segmentFlag
 	out           string
 	align         string // see compare.ParseAlign
 	view          string
@@ -95,15 +100,36 @@ type runHeap struct {
 	heap *heapview.Heap
 }
 
-// loadRunHeap decodes the eventlog at path once into its summary, timeline
-// model and heap counters. A corrupt log is an error; a truncated one is
-// drawn as far as it goes.
-func loadRunHeap(path string) (runHeap, error) {
-	f, err := ingest.Open(path)
-	if err != nil {
-		return runHeap{}, err
+// eventReader is a stream of a log's events: a whole file's
+// (ingest.Open) or one segment's (ingest.NewReader).
+type eventReader interface {
+	Next(*ingest.Event) bool
+	Err() error
+	Status() ingest.Status
+	Header() *ingest.Header
+}
+
+// loadRunHeap decodes the eventlog p once into its summary, timeline model
+// and heap counters. A corrupt log is an error; a truncated one is drawn
+// as far as it goes.
+func loadRunHeap(p logPart) (runHeap, error) {
+	path := p.path
+	var f eventReader
+	if p.segmented() {
+		in, err := os.Open(path)
+		if err != nil {
+			return runHeap{}, err
+		}
+		defer in.Close()
+		f = ingest.NewReader(bufio.NewReaderSize(io.NewSectionReader(in, p.offset, p.length), 1<<20))
+	} else {
+		in, err := ingest.Open(path)
+		if err != nil {
+			return runHeap{}, err
+		}
+		defer in.Close()
+		f = in
 	}
-	defer f.Close()
 	z, b, hc := timeline.NewSummarizer(), timeline.NewBuilder(), heapview.NewCollector()
 	var ev ingest.Event
 	for f.Next(&ev) {
@@ -114,7 +140,7 @@ func loadRunHeap(path string) (runHeap, error) {
 	if err := f.Err(); err != nil {
 		return runHeap{}, fmt.Errorf("%s: %w", path, err)
 	}
-	st := f.Status()
+	st := p.fileStatus(f.Status())
 	if st.State == ingest.StateCorrupt {
 		return runHeap{}, fmt.Errorf("%s: %s", path, st)
 	}
@@ -123,7 +149,8 @@ func loadRunHeap(path string) (runHeap, error) {
 	}
 	h, _ := hc.Result()
 	return runHeap{
-		run:  &compare.Run{Name: filepath.Base(path), Summary: z.Summary(f.Header(), st), Model: b.Snapshot(), Path: path},
+		run: &compare.Run{Name: filepath.Base(path), Summary: z.Summary(f.Header(), st), Model: b.Snapshot(), Path: path,
+			Offset: p.offset, Length: p.length},
 		heap: h,
 	}, nil
 }
@@ -133,7 +160,11 @@ func loadRunHeap(path string) (runHeap, error) {
 func drawComparison(c compareRender) (*image.RGBA, error) {
 	var runs [2]runHeap
 	for i, path := range c.files {
-		r, err := loadRunHeap(path)
+		part, err := findPart(path, c.segments[i], segmentFlagNames(2)[i], os.Stderr)
+		if err != nil {
+			return nil, err
+		}
+		r, err := loadRunHeap(part)
 		if err != nil {
 			return nil, err
 		}

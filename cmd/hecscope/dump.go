@@ -8,17 +8,30 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 )
 
-// runDump implements `hecscope dump FILE`: it prints the eventlog as
-// `ghc-events show FILE` does (event types, then every event sorted by
-// timestamp); FILE "-" is standard input. A truncated log is printed as far
-// as it goes, with a notice on stderr, and exits 0; a corrupt one is printed
-// up to the damage and exits 1; usage errors exit 2.
+const dumpUsage = "usage: hecscope dump [--segment N] FILE"
+
+// runDump implements `hecscope dump [--segment N] FILE`: it prints the
+// eventlog as `ghc-events show FILE` does (event types, then every event
+// sorted by timestamp); FILE "-" is standard input. Of a file holding
+// several eventlogs one after another it prints the Nth (the first by
+// default; see findPart). A truncated log is printed as far as it goes,
+// with a notice on stderr, and exits 0; a corrupt one is printed up to the
+// damage and exits 1; usage errors exit 2.
 func runDump(args []string) int {
+	segment, args, err := cutSegmentArg(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope dump: %v\n%s\n", err, dumpUsage)
+		return 2
+	}
 	if len(args) != 1 || args[0] == "" || (len(args[0]) > 1 && args[0][0] == '-') {
-		fmt.Fprintln(os.Stderr, "usage: hecscope dump FILE")
+		fmt.Fprintln(os.Stderr, dumpUsage)
 		return 2
 	}
 	if args[0] == "-" {
+		if segment > 1 {
+			fmt.Fprintln(os.Stderr, "hecscope dump: --segment: standard input is read as one eventlog")
+			return 2
+		}
 		r := ingest.NewReader(os.Stdin)
 		var buf ingest.ShowBuffer
 		var ev ingest.Event
@@ -33,6 +46,20 @@ func runDump(args []string) int {
 			err = r.Err()
 		}
 		return dumpEnd("standard input", r.Status(), err, os.Stderr)
+	}
+	part, err := findPart(args[0], segment, "--segment", os.Stderr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+		return 1
+	}
+	if part.segmented() {
+		var status ingest.Status
+		err = part.read(func(r io.ReaderAt, size int64) error {
+			var err error
+			status, err = ingest.ShowFile(os.Stdout, r, size)
+			return err
+		})
+		return dumpEnd(args[0], part.fileStatus(status), err, os.Stderr)
 	}
 	f, err := os.Open(args[0])
 	if err == nil {

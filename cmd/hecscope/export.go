@@ -9,16 +9,16 @@ import (
 	"github.com/hecscope/hecscope/export"
 )
 
-const exportUsage = "usage: hecscope export --format chrome|speedscope|csv [--from T] [--to T] FILE -o OUT"
+const exportUsage = "usage: hecscope export --format chrome|speedscope|csv [--from T] [--to T] [--segment N] FILE -o OUT"
 
-// runExport implements `hecscope export --format F [--from T --to T] FILE
-// -o OUT`: the run as a Chrome trace (Perfetto, chrome://tracing), a
+// runExport implements `hecscope export --format F [--from T --to T]
+// [--segment N] FILE -o OUT`: the run as a Chrome trace (Perfetto, chrome://tracing), a
 // speedscope profile of its cost-centre samples, or CSV of its spans, GC
 // pauses and heap samples. OUT "-" is standard output. Exit codes as
 // summary.
 func runExport(args []string) int {
 	var format, out string
-	file, from, to, code, ok := rangeCommand("export", exportUsage, args, func(fs *flag.FlagSet) {
+	part, from, to, code, ok := rangeCommand("export", exportUsage, args, func(fs *flag.FlagSet) {
 		fs.StringVar(&format, "format", "", "chrome, speedscope or csv")
 		fs.StringVar(&out, "o", "", "output file (- for standard output)")
 	})
@@ -35,13 +35,17 @@ func runExport(args []string) int {
 		return 2
 	}
 	opt := export.Options{From: from, To: to}
+	if part.segmented() {
+		opt.Offset, opt.Length = part.offset, part.length
+	}
+	file := part.path
 	if out == "-" {
 		st, err := export.File(context.Background(), f, file, os.Stdout, opt)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 			return 1
 		}
-		return statusCode(file, st)
+		return statusCode(file, part.fileStatus(st))
 	}
 	// Written beside OUT and renamed (a device or pipe at OUT is written
 	// in place): a failed export leaves no partial file.
@@ -50,5 +54,5 @@ func runExport(args []string) int {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 		return 1
 	}
-	return statusCode(file, st)
+	return statusCode(file, part.fileStatus(st))
 }

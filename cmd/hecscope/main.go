@@ -19,13 +19,13 @@ type command struct {
 }
 
 var commands = []command{
-	{"dump", "dump FILE                 print every event as `ghc-events show` does", runDump},
-	{"summary", "summary [--json] FILE     print the run's summary statistics", runSummary},
-	{"render", "render FILE -o out.png [--view ...] ...", runRender},
-	{"compare", "compare [--json] A B       print the differences between two runs (B against A)", runCompare},
-	{"spans", "spans [--json] [--from T] [--to T] FILE | --compare A B  statistics of the user spans (START/STOP x) and thread labels; --compare: two runs with a noise test", runSpans},
-	{"profile", "profile [--json] [--from T] [--to T] FILE | --diff [--png OUT] A B  the cost-centre profile of a profiled run (+RTS -l -p); --diff: how B's shares differ from A's", runProfile},
-	{"export", "export --format chrome|speedscope|csv [--from T] [--to T] FILE -o OUT  the run for Perfetto, speedscope or a spreadsheet", runExport},
+	{"dump", "dump [--segment N] FILE   print every event as `ghc-events show` does", runDump},
+	{"summary", "summary [--json] [--segment N] FILE  print the run's summary statistics (of each eventlog a FILE holds one after another; --segment N: the Nth alone)", runSummary},
+	{"render", "render FILE -o out.png [--view ...] [--segment N] ...", runRender},
+	{"compare", "compare [--json] [--segment-a N] [--segment-b N] A B  print the differences between two runs (B against A)", runCompare},
+	{"spans", "spans [--json] [--from T] [--to T] [--segment N] FILE | --compare [--segment-a N] [--segment-b N] A B  statistics of the user spans (START/STOP x) and thread labels; --compare: two runs with a noise test", runSpans},
+	{"profile", "profile [--json] [--from T] [--to T] [--segment N] FILE | --diff [--png OUT] [--segment-a N] [--segment-b N] A B  the cost-centre profile of a profiled run (+RTS -l -p); --diff: how B's shares differ from A's", runProfile},
+	{"export", "export --format chrome|speedscope|csv [--from T] [--to T] [--segment N] FILE -o OUT  the run for Perfetto, speedscope or a spreadsheet", runExport},
 	{"relay", "relay --from URL [--listen 127.0.0.1:4242]  serve a program's live streams to any number of viewers", runRelay},
 }
 
@@ -78,7 +78,7 @@ func run(args []string) int {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: hecscope [FILE...]   open the desktop app (on each eventlog or .hp file)\n       hecscope --attach URL  watch a running program (tcp://, unix://, fifo://, follow://)\n       hecscope --segment N FILE  open the Nth eventlog of a FILE holding several\n       hecscope COMMAND [ARGS]\n\ncommands:")
+	fmt.Fprintln(os.Stderr, "usage: hecscope [FILE...]   open the desktop app (on each eventlog or .hp file)\n       hecscope --attach URL  watch a running program (tcp://, unix://, fifo://, follow://)\n       hecscope --segment N FILE  open the Nth eventlog of a FILE holding several\n       hecscope COMMAND [ARGS]\n\ncommands (--segment N: which of the eventlogs a FILE holds one after another, from 1; the first by default):")
 	for _, c := range commands {
 		fmt.Fprintf(os.Stderr, "  hecscope %s\n", c.usage)
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/hecscope/hecscope/paint"
 )
 
-const profileUsage = "usage: hecscope profile [--json] [--top N] [--from T] [--to T] FILE\n" +
-	"       hecscope profile --diff [--png OUT.png] [--width W] [--height H] [--json] [--top N] [--from T] [--to T] A B"
+const profileUsage = "usage: hecscope profile [--json] [--top N] [--from T] [--to T] [--segment N] FILE\n" +
+	"       hecscope profile --diff [--png OUT.png] [--width W] [--height H] [--json] [--top N] [--from T] [--to T] [--segment-a N] [--segment-b N] A B"
 
 // runProfile implements `hecscope profile [--json] [--from T --to T] FILE`:
 // the cost-centre table of a profiled run's time profile samples (self and
@@ -50,8 +50,8 @@ func runProfile(args []string) int {
 		fmt.Fprintf(os.Stderr, "hecscope profile: --png needs --diff (a single run's flame graph: hecscope render --view flame)\n%s\n", profileUsage)
 		return 2
 	}
-	file := files[0]
-	p, err := ccprofile.File(context.Background(), file, ccprofile.Options{From: from, To: to})
+	file := files[0].path
+	p, err := profileOf(files[0], ccprofile.Options{From: from, To: to})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 		return 1
@@ -115,4 +115,23 @@ func writeProfileText(w io.Writer, p *ccprofile.Profile, top int) error {
 			100*p.SelfShare(r), 100*p.InheritedShare(r))
 	}
 	return tw.Flush()
+}
+
+// profileOf profiles the eventlog p (see ccprofile.File); the profile's
+// status counts bytes from the start of the file.
+func profileOf(p logPart, opt ccprofile.Options) (*ccprofile.Profile, error) {
+	if !p.segmented() {
+		return ccprofile.File(context.Background(), p.path, opt)
+	}
+	var prof *ccprofile.Profile
+	err := p.read(func(src io.ReaderAt, size int64) error {
+		var err error
+		prof, err = ccprofile.Read(context.Background(), src, size, opt)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.path, err)
+	}
+	prof.Status = p.fileStatus(prof.Status)
+	return prof, nil
 }

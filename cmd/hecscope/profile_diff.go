@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -25,17 +24,17 @@ type profileDiffOutput struct {
 // centre's self and inherited shares in A and B with their changes, the
 // largest change first, and with --png the differential flame graph of B
 // (frames red where their stack's share grew, blue where it shrank).
-func runProfileDiff(fileA, fileB string, opt ccprofile.Options, out profileDiffOutput) int {
+func runProfileDiff(partA, partB logPart, opt ccprofile.Options, out profileDiffOutput) int {
 	if out.png != "" && (out.width < 64 || out.height < 64 || out.width > 16384 || out.height > 16384) {
 		fmt.Fprintf(os.Stderr, "hecscope profile: --width and --height must be between 64 and 16384\n%s\n", profileUsage)
 		return 2
 	}
-	a, err := ccprofile.File(context.Background(), fileA, opt)
+	a, err := profileOf(partA, opt)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 		return 1
 	}
-	b, err := ccprofile.File(context.Background(), fileB, opt)
+	b, err := profileOf(partB, opt)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 		return 1
@@ -59,7 +58,7 @@ func runProfileDiff(fileA, fileB string, opt ccprofile.Options, out profileDiffO
 			return 1
 		}
 	}
-	return max(statusCode(fileA, a.Status), statusCode(fileB, b.Status))
+	return max(statusCode(partA.path, a.Status), statusCode(partB.path, b.Status))
 }
 
 // jsonCostCentreDiff is one row of `profile --diff --json`.

@@ -29,6 +29,9 @@ type renderOptions struct {
 	bands         int    // heap view: named bands before OTHER (0 = default)
 	sort          string // heap view: band order, size, name or growth
 	dark          bool   // colours for a dark background
+	// part is the eventlog of the file drawn: the whole file, or one
+	// of several it holds one after another (--segment N).
+	part logPart
 }
 
 // renderView draws one --view of the eventlog at path.
@@ -87,13 +90,18 @@ func runRender(args []string) int {
 	compare := fs.Bool("compare", false, "draw two eventlogs A B stacked for comparison")
 	align := fs.String("align", "start", "with --compare: where to line the runs up: start, marker:TEXT, span:LABEL or offset:T")
 	dark := fs.Bool("dark", false, "colours for a dark background")
+	var segment, segmentA, segmentB segmentFlag
+	fs.Var(&segment, "segment", "which eventlog (from 1) of a FILE holding several one after another")
+	fs.Var(&segmentA, "segment-a", "with --compare: which eventlog of A")
+	fs.Var(&segmentB, "segment-b", "with --compare: which eventlog of B")
 	usage := func(msg string) int {
 		if msg != "" {
 			fmt.Fprintf(os.Stderr, "hecscope render: %s\n", msg)
 		}
 		fmt.Fprintln(os.Stderr, "usage: hecscope render FILE -o out.png [--view "+strings.Join(viewNames(), "|")+
 			"] [--from T] [--to T] [--width W] [--height H] [--scale S]"+
-			" [--mode area|normalised|lines] [--bands N] [--sort size|name|growth] [--dark]")
+			" [--mode area|normalised|lines] [--bands N] [--sort size|name|growth] [--dark] [--segment N]\n"+
+			"       (--segment N: the Nth of the eventlogs a FILE holds one after another; the first by default)")
 		return 2
 	}
 	var files []string
@@ -109,10 +117,17 @@ func runRender(args []string) int {
 		rest = fs.Args()[1:]
 	}
 	if *compare {
-		return runRenderCompare(fs, compareRender{files: files, out: *out, align: *align, view: *view, width: *width, height: *height, scale: *scale, dark: *dark})
+		if segment != 0 {
+			return renderCompareUsage("two runs A B: --segment-a N and --segment-b N pick the eventlog of each")
+		}
+		return runRenderCompare(fs, compareRender{files: files, segments: [2]segmentFlag{segmentA, segmentB}, out: *out, align: *align,
+			view: *view, width: *width, height: *height, scale: *scale, dark: *dark})
 	}
 	if len(files) != 1 {
 		return usage("one eventlog FILE needed")
+	}
+	if segmentA != 0 || segmentB != 0 {
+		return usage("one FILE: --segment N picks its eventlog (--segment-a and --segment-b are for --compare A B)")
 	}
 	if *out == "" {
 		return usage("-o out.png needed")
@@ -137,6 +152,10 @@ func runRender(args []string) int {
 	}
 	if o.width < 64 || o.height < 64 || o.width > 16384 || o.height > 16384 {
 		return usage("--width and --height must be in 64..16384")
+	}
+	if o.part, err = findPart(files[0], segment, "--segment", os.Stderr); err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+		return 1
 	}
 	img, err := draw(files[0], o)
 	if errors.Is(err, errNoEvents) {
@@ -188,14 +207,14 @@ type loadedRun struct {
 // memory on a big log). A truncated log gives the model of what is there
 // (with a notice); a corrupt one is an error.
 func loadTimeline(path string, o renderOptions) (run loadedRun, err error) {
-	opt := eventlog.Options{NoSummary: true, NoEventList: true, NoHeap: true}
+	opt := eventlog.Options{NoSummary: true, NoEventList: true, NoHeap: true, Segment: o.part.index}
 	switch o.view {
 	case "timeline", "sparks", "activity":
 		opt.NoThreads = true // only the view that shows threads needs them
 	case "threads":
 		// Only the rows the picture has room for (a thread's track is at
 		// least 14 points high).
-		rows, alive, err := threadRows(path, o.from, o.to, o.height/int(14*max(o.scale, 1))+1)
+		rows, alive, err := threadRows(o.part, o.from, o.to, o.height/int(14*max(o.scale, 1))+1)
 		if err != nil {
 			return run, err
 		}
@@ -261,13 +280,13 @@ func noEventsPicture(msg string, o renderOptions) *image.RGBA {
 
 // threadRows returns the ids of the first n threads, in order of first
 // appearance, alive in [from, to] (to 0: the end): the rows of the
-// "threads" view. It skims the log for thread events only.
-func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, alive int, err error) {
+// "threads" view. It skims the log p for thread events only.
+func threadRows(p logPart, from, to uint64, n int) (rows map[uint32]bool, alive int, err error) {
 	type life struct{ first, finished uint64 }
 	var lives []life // by thread id; first 0: not seen (a thread's first event is after the RTS starts)
 	sel := ingest.Selection{Kinds: []ingest.Kind{ingest.KindCreateThread, ingest.KindCreateSparkThread, ingest.KindRunThread,
 		ingest.KindStopThread, ingest.KindThreadRunnable, ingest.KindThreadWakeup}}
-	_, err = ingest.SkimFile(path, sel, func(e *ingest.Event) {
+	add := func(e *ingest.Event) {
 		id := e.Thread()
 		if id >= 1<<24 {
 			return // not a thread id GHC makes
@@ -282,7 +301,15 @@ func threadRows(path string, from, to uint64, n int) (rows map[uint32]bool, aliv
 		if e.Kind == ingest.KindStopThread && e.StopStatus() == ingest.StopFinished {
 			l.finished = e.Time
 		}
-	})
+	}
+	if p.segmented() {
+		err = p.read(func(r io.ReaderAt, size int64) error {
+			_, err := ingest.SkimAt(r, size, sel, add)
+			return err
+		})
+	} else {
+		_, err = ingest.SkimFile(p.path, sel, add)
+	}
 	if err != nil {
 		return nil, 0, err
 	}

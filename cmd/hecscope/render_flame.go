@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"image"
 
 	"github.com/hecscope/hecscope/ccprofile"
@@ -13,7 +12,7 @@ func init() { renderViews["flame"] = renderFlameView }
 // renderFlameView draws `render --view flame`: the cost-centre flame graph
 // (icicle) of the run's time profile samples in [o.from, o.to).
 func renderFlameView(path string, o renderOptions) (*image.RGBA, error) {
-	p, err := ccprofile.File(context.Background(), path, ccprofile.Options{From: o.from, To: o.to})
+	p, err := profileOf(o.part, ccprofile.Options{From: o.from, To: o.to})
 	if err != nil {
 		return nil, err
 	}

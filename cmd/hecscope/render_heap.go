@@ -47,7 +47,7 @@ func renderHeapView(path string, o renderOptions) (*image.RGBA, error) {
 	if o.bands < 0 {
 		return nil, fmt.Errorf("--bands %d: must be at least 1", o.bands)
 	}
-	d, err := eventlog.Open(context.Background(), path, eventlog.Options{NoSummary: true, NoTimeline: true, NoEventList: true})
+	d, err := eventlog.Open(context.Background(), path, eventlog.Options{NoSummary: true, NoTimeline: true, NoEventList: true, Segment: o.part.index})
 	if err != nil {
 		return nil, err
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-const spansUsage = "usage: hecscope spans [--json] [--from T] [--to T] FILE\n" +
-	"       hecscope spans --compare [--threshold 5%] [--alpha 0.01] [--json] [--from T] [--to T] A B"
+const spansUsage = "usage: hecscope spans [--json] [--from T] [--to T] [--segment N] FILE\n" +
+	"       hecscope spans --compare [--threshold 5%] [--alpha 0.01] [--json] [--from T] [--to T] [--segment-a N] [--segment-b N] A B"
 
 // runSpans implements `hecscope spans [--json] [--from T --to T] FILE`: the
 // statistics of every user span label (START x / STOP x) and thread label,
@@ -46,8 +46,8 @@ func runSpans(args []string) int {
 	if compare {
 		return runSpansCompare(files[0], files[1], from, to, threshold, alpha, asJSON)
 	}
-	file := files[0]
-	r, err := spans.File(context.Background(), file, spans.Options{From: from, To: to, Instances: -1})
+	file := files[0].path
+	r, err := spansOf(files[0], spans.Options{From: from, To: to, Instances: -1})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 		return 1
@@ -64,31 +64,38 @@ func runSpans(args []string) int {
 	return statusCode(file, r.Status)
 }
 
-// rangeCommand reads the arguments of a command that takes one FILE and
-// --from/--to (spans, profile, export), with the extra flags extra
-// declares. If ok is false the command is over with exit code code.
-func rangeCommand(name, usage string, args []string, extra func(*flag.FlagSet)) (file string, from, to uint64, code int, ok bool) {
+// rangeCommand reads the arguments of a command that takes one FILE,
+// --from/--to and --segment N (spans, profile, export), with the extra
+// flags extra declares, and finds the eventlog of FILE it reads (see
+// findPart). If ok is false the command is over with exit code code.
+func rangeCommand(name, usage string, args []string, extra func(*flag.FlagSet)) (file logPart, from, to uint64, code int, ok bool) {
 	files, from, to, code, ok := rangeCommandFiles(name, usage, args, func() int { return 1 }, extra)
 	if !ok {
-		return "", 0, 0, code, false
+		return logPart{}, 0, 0, code, false
 	}
 	return files[0], from, to, 0, true
 }
 
 // rangeCommandFiles is rangeCommand for a command that takes want() files
-// (want is asked once the flags are read).
-func rangeCommandFiles(name, usage string, args []string, want func() int, extra func(*flag.FlagSet)) (files []string, from, to uint64, code int, ok bool) {
+// (want is asked once the flags are read): two runs A and B take
+// --segment-a N and --segment-b N instead of --segment N.
+func rangeCommandFiles(name, usage string, args []string, want func() int, extra func(*flag.FlagSet)) (files []logPart, from, to uint64, code int, ok bool) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fromS := fs.String("from", "0", "start of the time range (1.5s, 250ms, 800us or ns)")
 	toS := fs.String("to", "", "end of the time range (default: end of the run)")
+	var segment, segmentA, segmentB segmentFlag
+	fs.Var(&segment, "segment", "which eventlog (from 1) of a FILE holding several one after another")
+	fs.Var(&segmentA, "segment-a", "with two runs: which eventlog of A")
+	fs.Var(&segmentB, "segment-b", "with two runs: which eventlog of B")
 	if extra != nil {
 		extra(fs)
 	}
-	fail := func(msg string) ([]string, uint64, uint64, int, bool) {
+	fail := func(msg string) ([]logPart, uint64, uint64, int, bool) {
 		fmt.Fprintf(os.Stderr, "hecscope %s: %s\n%s\n", name, msg, usage)
 		return nil, 0, 0, 2, false
 	}
+	var names []string
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -101,14 +108,24 @@ func rangeCommandFiles(name, usage string, args []string, want func() int, extra
 		if fs.NArg() == 0 {
 			break
 		}
-		files = append(files, fs.Arg(0))
+		names = append(names, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
-	if n := want(); len(files) != n || slices.Contains(files, "") {
+	n := want()
+	if len(names) != n || slices.Contains(names, "") {
 		if n == 1 {
 			return fail("one eventlog FILE needed")
 		}
 		return fail(fmt.Sprintf("%d eventlog files needed", n))
+	}
+	segments := []segmentFlag{segment}
+	if n == 2 {
+		if segment != 0 {
+			return fail("two runs A B: --segment-a N and --segment-b N pick the eventlog of each")
+		}
+		segments = []segmentFlag{segmentA, segmentB}
+	} else if segmentA != 0 || segmentB != 0 {
+		return fail("one FILE: --segment N picks its eventlog (--segment-a and --segment-b are for two runs A B)")
 	}
 	var err error
 	if from, err = timeline.ParseTime(*fromS); err != nil {
@@ -122,7 +139,35 @@ func rangeCommandFiles(name, usage string, args []string, want func() int, extra
 			return fail("--to must be after --from")
 		}
 	}
+	flags := segmentFlagNames(n)
+	for i, name := range names {
+		p, err := findPart(name, segments[i], flags[i], os.Stderr)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+			return nil, 0, 0, 1, false
+		}
+		files = append(files, p)
+	}
 	return files, from, to, 0, true
+}
+
+// spansOf measures the spans of the eventlog p (see spans.File); the
+// report's status counts bytes from the start of the file.
+func spansOf(p logPart, opt spans.Options) (*spans.Report, error) {
+	if !p.segmented() {
+		return spans.File(context.Background(), p.path, opt)
+	}
+	var r *spans.Report
+	err := p.read(func(src io.ReaderAt, size int64) error {
+		var err error
+		r, err = spans.Read(context.Background(), src, size, opt)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.path, err)
+	}
+	r.Status = p.fileStatus(r.Status)
+	return r, nil
 }
 
 // statusCode reports a truncated or corrupt log on stderr and returns the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,7 +18,7 @@ import (
 // the p-value of a Mann–Whitney U test on the two runs' durations, and a
 // verdict (slower/faster) only where the test is significant at alpha and
 // the median moved by more than threshold ("5%" or "0.05").
-func runSpansCompare(fileA, fileB string, from, to uint64, threshold string, alpha float64, asJSON bool) int {
+func runSpansCompare(partA, partB logPart, from, to uint64, threshold string, alpha float64, asJSON bool) int {
 	th, err := parseShare(threshold)
 	if err != nil || !(alpha > 0 && alpha < 1) {
 		if err == nil {
@@ -29,12 +28,12 @@ func runSpansCompare(fileA, fileB string, from, to uint64, threshold string, alp
 		return 2
 	}
 	opt := spans.Options{From: from, To: to}
-	ra, err := spans.File(context.Background(), fileA, opt)
+	ra, err := spansOf(partA, opt)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 		return 1
 	}
-	rb, err := spans.File(context.Background(), fileB, opt)
+	rb, err := spansOf(partB, opt)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 		return 1
@@ -51,7 +50,7 @@ func runSpansCompare(fileA, fileB string, from, to uint64, threshold string, alp
 		fmt.Fprintf(os.Stderr, "hecscope: writing the comparison: %v\n", err)
 		return 1
 	}
-	return max(statusCode(fileA, ra.Status), statusCode(fileB, rb.Status))
+	return max(statusCode(partA.path, ra.Status), statusCode(partB.path, rb.Status))
 }
 
 // parseShare reads a relative change: "5%" or "0.05".

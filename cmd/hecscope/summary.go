@@ -24,6 +24,11 @@ import (
 // is summarised up to the damage, reported on stderr, and exits 1; usage
 // errors exit 2.
 func runSummary(args []string) int {
+	segment, args, err := cutSegmentArg(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hecscope summary: %v\n%s\n", err, summaryUsage)
+		return 2
+	}
 	asJSON, files, code, ok := jsonAndFiles("summary", summaryUsage, args)
 	if !ok {
 		return code
@@ -34,13 +39,44 @@ func runSummary(args []string) int {
 	}
 	name := files[0]
 	if name == "-" {
+		if segment > 1 {
+			fmt.Fprintln(os.Stderr, "hecscope summary: --segment: standard input is read as one eventlog")
+			return 2
+		}
 		return summary("standard input", os.Stdin, asJSON, os.Stdout, os.Stderr)
+	}
+	if segment > 0 {
+		// One eventlog of several: its summary alone.
+		part, err := findPart(name, segment, "--segment", os.Stderr)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
+			return 1
+		}
+		if part.segmented() {
+			var s timeline.Summary
+			err = part.read(func(r io.ReaderAt, size int64) error {
+				var err error
+				s, err = timeline.SummarizeAt(r, size)
+				return err
+			})
+			s.Status = part.fileStatus(s.Status)
+			shiftTimeFaults(&s.TimeFaults, part.offset)
+			return report(name, s, err, asJSON, os.Stdout, os.Stderr)
+		}
 	}
 	s, err := timeline.SummarizeFile(name)
 	return report(name, s, err, asJSON, os.Stdout, os.Stderr)
 }
 
-const summaryUsage = "usage: hecscope summary [--json] FILE"
+// shiftTimeFaults moves the byte offsets of t by base: from a segment's
+// start to the file's.
+func shiftTimeFaults(t *ingest.TimeFaults, base int64) {
+	for i := range t.First {
+		t.First[i].Offset += base
+	}
+}
+
+const summaryUsage = "usage: hecscope summary [--json] [--segment N] FILE   (--segment: only the Nth of the eventlogs a FILE holds one after another)"
 
 // jsonAndFiles reads the arguments of a command that takes --json and file
 // names (summary, compare). If it returns ok false, the command is over:
@@ -212,7 +248,8 @@ type jsonSummary struct {
 }
 
 // jsonSegment is one eventlog of a file that holds several, in the JSON
-// report: where it lies and its main figures.
+// report: where it lies and its main figures (events and block_markers
+// counted as the report's own).
 type jsonSegment struct {
 	Offset       int64    `json:"offset"`
 	End          int64    `json:"end"`
@@ -220,6 +257,7 @@ type jsonSegment struct {
 	Program      string   `json:"program"`
 	Args         []string `json:"args"`
 	Events       uint64   `json:"events"`
+	BlockMarkers uint64   `json:"block_markers"`
 	Capabilities int      `json:"capabilities"`
 	DurationNS   uint64   `json:"duration_ns"`
 	GCNS         uint64   `json:"gc_ns"`
@@ -276,7 +314,7 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 	for _, g := range s.Segments {
 		gs := &g.Summary
 		js := jsonSegment{Offset: g.Offset, End: g.End, Status: gs.Status.State.String(), Program: gs.Program, Args: gs.Args,
-			Events: gs.Events, Capabilities: gs.Capabilities, DurationNS: gs.TotalNS, GCNS: gs.GC.Total.ElapsedNS,
+			Events: gs.Events, BlockMarkers: gs.BlockMarkers, Capabilities: gs.Capabilities, DurationNS: gs.TotalNS, GCNS: gs.GC.Total.ElapsedNS,
 			Productivity: gs.Productivity, MaxHeapLive: gs.Heap.MaxLive}
 		if js.Args == nil {
 			js.Args = []string{}
@@ -419,12 +457,13 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	}
 	if len(s.Segments) > 1 {
 		var segs table
+		// Events count the block markers, as the Events row above does.
 		fmt.Fprintf(w, "\nSegments: %d\n", len(s.Segments))
 		segs.add("#", "Bytes", "Status", "Program", "Events", "Total time", "GC time", "Productivity")
 		for i, g := range s.Segments {
 			gs := &g.Summary
 			segs.add(strconv.Itoa(i+1), fmt.Sprintf("%s–%s", commas(uint64(g.Offset)), commas(uint64(g.End))), gs.Status.State.String(),
-				unknown(strings.Join(append([]string{gs.Program}, gs.Args...), " ")), commas(gs.Events), showTime(gs.TotalNS),
+				unknown(strings.Join(append([]string{gs.Program}, gs.Args...), " ")), commas(gs.Events+gs.BlockMarkers), showTime(gs.TotalNS),
 				na(gs.HasHeap, showTime(gs.GC.Total.ElapsedNS)), na(gs.HasHeap, fmt.Sprintf("%.1f%%", 100*gs.Productivity)))
 		}
 		return segs.write(w, false)
