@@ -13,18 +13,18 @@ import (
 func TestHeldProgressKeepsTheFirstOverview(t *testing.T) {
 	var h heldProgress
 	overview := &timeline.Model{}
-	if !h.hold(Progress{Bytes: 10, Model: overview}) || !h.hold(Progress{Bytes: 20}) {
-		t.Fatal("reports before the page is made were not held")
+	if _, held := h.hold(Progress{Bytes: 10, Model: overview}); !held {
+		t.Fatal("a report before the page is made was not held")
 	}
-	p := h.release()
-	if p == nil || p.Bytes != 20 || p.Model != overview {
-		t.Fatalf("released %+v; want the latest report (20 bytes) with the first overview", p)
+	if _, held := h.hold(Progress{Bytes: 20}); !held {
+		t.Fatal("a report before the page is made was not held")
 	}
-	if h.hold(Progress{Bytes: 30}) {
-		t.Error("a report after the page was made was held")
+	h.release()
+	p, held := h.hold(Progress{Bytes: 30})
+	if held || p.Bytes != 30 || p.Model != overview {
+		t.Fatalf("the first report after the page was made: %+v (held %v); want it with the first overview", p, held)
 	}
-	var none heldProgress
-	if p := none.release(); p != nil {
-		t.Errorf("nothing was reported, yet %+v was released", p)
+	if p, _ := h.hold(Progress{Bytes: 40}); p.Model != nil {
+		t.Errorf("the held overview went out twice: %+v", p)
 	}
 }

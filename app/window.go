@@ -149,15 +149,17 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	// Reading starts before the loading page is made (making it measures
 	// text, which costs a first window a tenth of a second of fonts); what
 	// it reports until then is kept, the latest overview with it, and shown
-	// as soon as the page is there: a big log's first overview comes within
-	// a tenth of a second, and the next a quarter of a second later.
+	// with its next report once the page is there: a big log's first
+	// overview comes within a tenth of a second, and the next a quarter of
+	// a second later.
 	// Progress without an overview is shown at most every
 	// progressShownEvery.
 	pageMade := make(chan struct{})
 	var early heldProgress
 	var lastShown atomic.Int64 // when the last report was shown, in unix ns
 	report := func(p Progress) {
-		if early.hold(p) {
+		p, held := early.hold(p)
+		if held {
 			return
 		}
 		now := time.Now().UnixNano()
@@ -222,9 +224,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 		w.app.recent.Add(path)
 	}
 	w.setMenu()
-	if p := early.release(); p != nil {
-		w.loading.update(*p)
-	}
+	early.release()
 	close(pageMade)
 }
 
@@ -234,34 +234,36 @@ func (w *Window) loadSegment(path string, seg, of int) {
 const progressShownEvery = 250 * time.Millisecond
 
 // heldProgress keeps a load's progress until the page that shows it is
-// made: the latest report, with the latest overview any report brought.
+// made: the latest report, with the latest overview any report brought,
+// goes out with the first report after that (from the loading goroutine,
+// as every report does, so that only Fyne's loop touches the page).
 type heldProgress struct {
 	mu       sync.Mutex
 	released bool
 	last     *Progress
 }
 
-// hold keeps p if the page is not made yet and reports whether it did.
-func (h *heldProgress) hold(p Progress) bool {
+// hold keeps p if the page is not made yet (held); otherwise it returns p
+// to show, with the overview held back if p has none.
+func (h *heldProgress) hold(p Progress) (show Progress, held bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.released {
-		return false
-	}
-	if p.Model == nil && h.last != nil {
+	if h.last != nil && p.Model == nil {
 		p.Model = h.last.Model
 	}
-	h.last = &p
-	return true
+	if !h.released {
+		h.last = &p
+		return p, true
+	}
+	h.last = nil
+	return p, false
 }
 
-// release says the page is made and returns what was held for it (nil if
-// nothing): from then on hold keeps nothing.
-func (h *heldProgress) release() *Progress {
+// release says the page is made: from then on hold keeps nothing.
+func (h *heldProgress) release() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.released = true
-	return h.last
 }
 
 // loadView reads path, an eventlog or a textual heap profile, off Fyne's
