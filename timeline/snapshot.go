@@ -13,7 +13,10 @@ type Model struct {
 	// Anomalies counts events that contradicted the state of their HEC (a
 	// stop of a thread that was not running, a GC end outside a GC).
 	Anomalies int64
-	// HECs are the capabilities, indexed by number.
+	// HECs are the capabilities that occur, in order of number: HECs[c]
+	// is capability c in a sound log, whose capabilities are numbered
+	// densely from 0, but a corrupt block marker's capability (4095 in a
+	// log of 2) comes after them (see HEC.Cap and Model.HEC).
 	HECs []HEC
 	// Threads are the Haskell threads in order of first appearance.
 	Threads []Thread
@@ -34,12 +37,35 @@ type Model struct {
 // HEC is one capability's rows: its track of states (idle, running thread
 // Mark.Arg, GC phases), its instant events and its sparks.
 type HEC struct {
+	// Cap is the capability's number.
+	Cap      int32
 	Track    Track
 	instants chunkView[Instant] // thread, GC-request and shutdown instants
 	msgs     chunkView[Instant] // messages and markers
 	sparks   [NumSparkKinds]sparkView
 	samples  chunkView[SparkSample]
 	used     bool
+}
+
+// HEC returns capability c, nil if the model has none of that number.
+func (m *Model) HEC(c int32) *HEC {
+	if i := m.HECIndex(c); i >= 0 {
+		return &m.HECs[i]
+	}
+	return nil
+}
+
+// HECIndex returns the index in HECs of capability c, -1 if the model has
+// none of that number.
+func (m *Model) HECIndex(c int32) int {
+	if c >= 0 && int(c) < len(m.HECs) && m.HECs[c].Cap == c {
+		return int(c)
+	}
+	i, ok := slices.BinarySearchFunc(m.HECs, c, func(h HEC, c int32) int { return int(h.Cap) - int(c) })
+	if !ok {
+		return -1
+	}
+	return i
 }
 
 // Used reports whether the capability logged any event of its own (a
@@ -188,8 +214,10 @@ func (b *Builder) snapshot(threads bool) *Model {
 		Labels:    append([]LabelStats(nil), b.labels...),
 		tidx:      &threadIndex{},
 	}
-	m.HECs = make([]HEC, len(b.hecs))
-	for i, h := range b.hecs {
+	slots := b.slots()
+	m.HECs = make([]HEC, len(slots))
+	for i, sl := range slots {
+		h := sl.h
 		var hv HEC
 		if b.parallel {
 			if p := h.pub.Load(); p != nil {
@@ -210,7 +238,8 @@ func (b *Builder) snapshot(threads bool) *Model {
 		} else {
 			hv.Track.end = b.end
 		}
-		hv.msgs = b.msgs[i].list.view()
+		hv.msgs = sl.msgs.list.view()
+		hv.Cap = sl.cap
 		m.HECs[i] = hv
 	}
 	b.settleThreads(false)
@@ -322,7 +351,8 @@ func (b *Builder) retire(t *threadBuilder) {
 func (b *Builder) Finish() {
 	b.finished = true
 	if !b.parallel {
-		for _, h := range b.hecs {
+		for _, sl := range b.slots() {
+			h := sl.h
 			h.settle(h.last, true)
 		}
 	}
