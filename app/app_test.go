@@ -2,7 +2,9 @@ package app
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"image"
 	"image/color"
@@ -21,6 +23,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -657,5 +660,41 @@ func TestHeapTracksForLogsWithHeapData(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: heap tracks %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestBlockOfImpossibleCapabilityShowsNotice: parwork-N2 with its first
+// block of capability 0 rewritten to claim capability 4095 opens with a
+// notice naming the block (its byte, events and the capability it
+// claims), and the Summary tab counts the capabilities that occur. Before,
+// the window showed no notice and "Capabilities 4096".
+func TestBlockOfImpossibleCapabilityShowsNotice(t *testing.T) {
+	a, done := newTestApp(t)
+	src, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := ingest.NewIndex(bytes.NewReader(src), int64(len(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ix.Pieces {
+		if p.Block && p.Cap == 0 {
+			binary.BigEndian.PutUint16(src[p.Offset+22:], 4095)
+			break
+		}
+	}
+	path := filepath.Join(t.TempDir(), "cap4095.eventlog")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := a.Open(path)
+	await(t, done)
+	n := notices(w)
+	if len(n) != 1 || !strings.Contains(n[0], "the block at byte 2688 (4,099 events) claims capability 4095, which the log never created") {
+		t.Errorf("notices %q", n)
+	}
+	if shown := strings.Join(texts(w.Fyne().Content()), "\n"); !strings.Contains(shown, "3 (numbers 0, 1, 4095)") {
+		t.Errorf("the Summary tab does not list the capabilities 0, 1, 4095:\n%s", shown)
 	}
 }

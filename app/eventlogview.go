@@ -161,7 +161,7 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 	run = append(run, []fact{
 		{"State", ev.Status.String()},
 		{"Events", paint.EventCount(s.Events, s.BlockMarkers)},
-		{"Capabilities", strconv.Itoa(s.Capabilities)},
+		{"Capabilities", s.CapabilitiesText()},
 		{"Threads", paint.Count(int64(min(s.Threads, 1<<62)))},
 		{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
 	}...)

@@ -147,8 +147,9 @@ func (v *eventlogView) finderItems() []findItem {
 		if !m.HECs[c].Used() {
 			continue
 		}
-		id := tracks.TrackID{Kind: tracks.KindHEC, ID: uint32(c)}
-		items = append(items, findItem{kind: "HEC", title: "HEC " + strconv.Itoa(c), detail: "capability " + strconv.Itoa(c),
+		n := int(m.HECs[c].Cap)
+		id := tracks.TrackID{Kind: tracks.KindHEC, ID: uint32(n)}
+		items = append(items, findItem{kind: "HEC", title: "HEC " + strconv.Itoa(n), detail: "capability " + strconv.Itoa(n),
 			do: func() { v.canvas.reveal(id) }})
 	}
 	// Times to a hundred-thousandth of the run: enough to tell items apart

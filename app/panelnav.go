@@ -182,7 +182,7 @@ func rangeRows(m *timeline.Model, from, to uint64) [][]string {
 			percent(float64(d[timeline.StateRunning]) / total), percent(float64(gc) / total)}
 	}
 	for c := range times {
-		rows = append(rows, row(strconv.Itoa(c), &times[c]))
+		rows = append(rows, row(strconv.Itoa(int(m.HECs[c].Cap)), &times[c]))
 		for s := range all {
 			all[s] += times[c][s]
 		}

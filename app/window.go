@@ -436,5 +436,17 @@ func ingestStatusNotice(ev *Eventlog) string {
 	if b.Len() > 0 && ev.Status.State != ingest.StateComplete {
 		fmt.Fprintf(&b, " Shown: the %d events before that point.", ev.Events)
 	}
+	cf := ev.Summary.CapFaults
+	if ev.Log != nil {
+		cf = ev.Log.CapFaults
+	}
+	if cf.Count > 0 {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		// A corrupt block marker: its events are on a capability the
+		// run never had, and missing from the one they belong to.
+		fmt.Fprintf(&b, "This eventlog is damaged: %s. Such blocks' events are shown on the capability they claim.", cf)
+	}
 	return b.String()
 }

@@ -19,6 +19,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -430,37 +431,51 @@ func (c *Comparison) labelRows(ma, mb *timeline.Model) {
 // event): running Haskell code, and in any GC state (working, waiting or
 // synchronising: more than the GC time, which counts a collection once).
 func (c *Comparison) hecRows(ma, mb *timeline.Model) {
-	ua, ga := shares(ma)
-	ub, gb := shares(mb)
-	for h := 0; h < max(len(ua), len(ub)); h++ {
-		row := func(key, name string, xa, xb []float64, better Better) Row {
-			r := Row{Key: "hec:" + strconv.Itoa(h) + "." + key, Group: "HECs", Name: "HEC " + strconv.Itoa(h) + " " + name,
+	sa, sb := shares(ma), shares(mb)
+	caps := make([]int32, 0, len(sa)+len(sb))
+	for cp := range sa {
+		caps = append(caps, cp)
+	}
+	for cp := range sb {
+		if _, ok := sa[cp]; !ok {
+			caps = append(caps, cp)
+		}
+	}
+	slices.Sort(caps)
+	for _, cp := range caps {
+		h := strconv.Itoa(int(cp))
+		row := func(key, name string, pick func(hecShare) float64, better Better) Row {
+			r := Row{Key: "hec:" + h + "." + key, Group: "HECs", Name: "HEC " + h + " " + name,
 				Unit: UnitFraction, Better: better}
-			if h < len(xa) {
-				r.A, r.HasA = xa[h], true
+			if x, ok := sa[cp]; ok {
+				r.A, r.HasA = pick(x), true
 			}
-			if h < len(xb) {
-				r.B, r.HasB = xb[h], true
+			if x, ok := sb[cp]; ok {
+				r.B, r.HasB = pick(x), true
 			}
 			return r
 		}
-		c.Rows = append(c.Rows, row("running", "running (share of wall time)", ua, ub, BetterHigher),
-			row("gc", "in any GC state (share of wall time)", ga, gb, BetterLower))
+		c.Rows = append(c.Rows, row("running", "running (share of wall time)", func(x hecShare) float64 { return x.run }, BetterHigher),
+			row("gc", "in any GC state (share of wall time)", func(x hecShare) float64 { return x.gc }, BetterLower))
 	}
 }
 
-// shares returns, per HEC, the fractions of [0, m.End] it spent running a
-// thread and in a GC state; nil for a nil or empty model.
-func shares(m *timeline.Model) (run, gc []float64) {
+// hecShare is the fractions of a run's wall time a HEC spent running a
+// thread and in a GC state.
+type hecShare struct{ run, gc float64 }
+
+// shares returns the shares of [0, m.End] of each HEC, by capability
+// number; nil for a nil or empty model.
+func shares(m *timeline.Model) map[int32]hecShare {
 	if m == nil || m.End == 0 {
-		return nil, nil
+		return nil
 	}
 	span := float64(m.End)
-	for _, d := range m.RangeTimes(0, m.End) {
-		run = append(run, float64(d[timeline.StateRunning])/span)
-		gc = append(gc, float64(d.GC())/span)
+	out := make(map[int32]hecShare, len(m.HECs))
+	for i, d := range m.RangeTimes(0, m.End) {
+		out[m.HECs[i].Cap] = hecShare{run: float64(d[timeline.StateRunning]) / span, gc: float64(d.GC()) / span}
 	}
-	return run, gc
+	return out
 }
 
 // FormatPoints writes the size of a difference of two fractions in

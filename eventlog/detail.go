@@ -182,7 +182,7 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 		hecs[caps[i]] = h
 	}
 	for c := range ov.HECs {
-		b.SeedHEC(int32(c), from, ov.HECs[c].Track.StateBefore(from))
+		b.SeedHEC(ov.HECs[c].Cap, from, ov.HECs[c].Track.StateBefore(from))
 	}
 	for i := range ov.Threads {
 		th := &ov.Threads[i]

@@ -131,6 +131,9 @@ type Log struct {
 	// TimeFaults are the events whose timestamps lay outside their block's
 	// declared range; the models take them at a time inside it.
 	TimeFaults ingest.TimeFaults
+	// CapFaults are the blocks whose marker claims a capability the log
+	// never created; the models keep their events on that capability.
+	CapFaults ingest.CapFaults
 	// Summary is the run's statistics (as `hecscope summary` gives them);
 	// SummaryErr says why there is none.
 	Summary    timeline.Summary
@@ -234,6 +237,9 @@ func Open(ctx context.Context, path string, opt Options) (*Log, error) {
 	}
 	err = r.load(ctx, opt, start)
 	sumWG.Wait()
+	if !opt.NoSummary {
+		r.CapFaults = r.Summary.CapFaults
+	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("loading %s: %w", what, err)
@@ -341,6 +347,11 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 		}
 	}
 	r.Status, r.Events, r.TimeFaults = bd.status, bd.events, bd.faults
+	if opt.NoSummary {
+		// The summary would have found them (with the capabilities the
+		// log creates, which the builder saw unless NoTimeline).
+		r.CapFaults = ingest.FindCapFaults(r.data, ix, bd.b.CreatedCaps())
+	}
 	// The heap's results first, and its collector let go, so that what it
 	// gathered is garbage before the final overview is made: the load's
 	// peak is at its end, when the builder and that overview both live.

@@ -159,6 +159,11 @@ func (r *Log) toFile() {
 	}
 	shiftFaults(&r.TimeFaults, r.base)
 	shiftFaults(&r.Summary.TimeFaults, r.base)
+	for _, t := range []*ingest.CapFaults{&r.CapFaults, &r.Summary.CapFaults} {
+		for i := range t.First {
+			t.First[i].Offset += r.base
+		}
+	}
 }
 
 // shiftFaults moves the offsets of t by base bytes.

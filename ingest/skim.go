@@ -29,6 +29,46 @@ type Tally struct {
 	// MaxCap is the highest capability among those events (NoCap if none
 	// had one).
 	MaxCap int32
+	// Caps are the capabilities among those events, in increasing order.
+	Caps []int32
+}
+
+// capSet is a set of capability numbers (0–65534), one bit each.
+type capSet []uint64
+
+// add puts c in the set; NoCap is left out.
+func (s *capSet) add(c int32) {
+	if c < 0 {
+		return
+	}
+	w := int(c) / 64
+	if w >= len(*s) {
+		*s = append(*s, make([]uint64, w+1-len(*s))...)
+	}
+	(*s)[w] |= 1 << (uint(c) % 64)
+}
+
+// merge puts the capabilities of o in s.
+func (s *capSet) merge(o capSet) {
+	if len(o) > len(*s) {
+		*s = append(*s, make([]uint64, len(o)-len(*s))...)
+	}
+	for i, w := range o {
+		(*s)[i] |= w
+	}
+}
+
+// list returns the capabilities in the set in increasing order.
+func (s capSet) list() []int32 {
+	var out []int32
+	for i, w := range s {
+		for b := 0; b < 64; b++ {
+			if w&(1<<uint(b)) != 0 {
+				out = append(out, int32(i*64+b))
+			}
+		}
+	}
+	return out
 }
 
 // TypeTally is the Tally of one event type.
@@ -282,6 +322,7 @@ type rangeTally struct {
 	events      uint64
 	first, last uint64
 	maxCap      int32
+	caps        capSet // every capability among the events
 }
 
 // skim is Skim over src; the error is non-nil only if reading a file
@@ -800,6 +841,7 @@ func (c *cursor) leave(pos int, last uint64) {
 	t.first = min(t.first, binary.BigEndian.Uint64(c.win[c.pos+2:]))
 	t.last = max(t.last, last)
 	t.maxCap = max(t.maxCap, c.blockCap) // the first event passed had it
+	t.caps.add(c.blockCap)
 	c.times.last = max(c.times.last, last)
 	c.remaining -= int64(pos - c.pos)
 	if c.remaining <= 0 {
@@ -846,6 +888,7 @@ func (s *skimmer) slowStep(c *cursor) {
 		t.first = min(t.first, ev.Time)
 		t.last = max(t.last, ev.Time)
 		t.maxCap = max(t.maxCap, ev.Cap)
+		t.caps.add(ev.Cap)
 	}
 	if s.want[ev.Type] {
 		var raw []byte
@@ -999,10 +1042,11 @@ func (t *rangeTally) merge(o *rangeTally) {
 	t.first = min(t.first, o.first)
 	t.last = max(t.last, o.last)
 	t.maxCap = max(t.maxCap, o.maxCap)
+	t.caps.merge(o.caps)
 }
 
 func (t *rangeTally) result() Tally {
-	out := Tally{Types: make([]TypeTally, len(t.counts)), Events: t.events, MaxCap: t.maxCap}
+	out := Tally{Types: make([]TypeTally, len(t.counts)), Events: t.events, MaxCap: t.maxCap, Caps: t.caps.list()}
 	for id, n := range t.counts {
 		out.Types[id] = TypeTally{Count: n, Kind: t.kinds[id]}
 	}

@@ -124,6 +124,9 @@ func checkSkim(t *testing.T, name string, data []byte, sel Selection) {
 			want.FirstNS = min(want.FirstNS, e.Time)
 			want.LastNS = max(want.LastNS, e.Time)
 			want.MaxCap = max(want.MaxCap, e.Cap)
+			if i, found := slices.BinarySearch(want.Caps, e.Cap); e.Cap >= 0 && !found {
+				want.Caps = slices.Insert(want.Caps, i, e.Cap)
+			}
 		}
 		if handed[i] {
 			continue

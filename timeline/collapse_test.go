@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -419,5 +420,60 @@ func TestPreviewStopsWhereACapabilityHasGot(t *testing.T) {
 		if got := m.HECs[c].Track.End(); got != 900 {
 			t.Errorf("capability %d's finished track ends at %d, want the run's end 900", c, got)
 		}
+	}
+}
+
+// TestFarCapabilityKeepsItsEvents: parwork-N2 with its first block of
+// capability 0 rewritten to claim capability 4095. The block's events are
+// on a HEC 4095 (before they were dropped: HEC 0 drawn empty and no 4095
+// anywhere), with the HECs in order of number, and the cost follows the
+// three capabilities that occur.
+func TestFarCapabilityKeepsItsEvents(t *testing.T) {
+	data, err := os.ReadFile(overviewLogs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := append([]byte(nil), data...)
+	for _, p := range ix.Pieces {
+		if p.Block && p.Cap == 0 {
+			binary.BigEndian.PutUint16(bad[p.Offset+22:], 4095)
+			break
+		}
+	}
+	model := func(log []byte) (*Model, *Builder) {
+		b := NewBuilder()
+		rd := ingest.NewReader(bytes.NewReader(log))
+		var ev ingest.Event
+		for rd.Next(&ev) {
+			b.Add(&ev)
+		}
+		b.Finish()
+		return b.Snapshot(), b
+	}
+	orig, _ := model(data)
+	m, b := model(bad)
+	var caps []int32
+	for i := range m.HECs {
+		caps = append(caps, m.HECs[i].Cap)
+	}
+	if !slices.Equal(caps, []int32{0, 1, 4095}) {
+		t.Fatalf("HECs %v, want 0, 1, 4095", caps)
+	}
+	far := m.HEC(4095)
+	if far == nil || far.Track.Len() == 0 || far.Track.Len() != orig.HECs[0].Track.Len() || far.NumInstants() != orig.HECs[0].NumInstants() {
+		t.Errorf("HEC 4095 has %v; HEC 0 of the original log %d marks, %d instants", far, orig.HECs[0].Track.Len(), orig.HECs[0].NumInstants())
+	}
+	if m.HECs[0].Used() || m.HEC(0).Track.Len() > 1 {
+		t.Errorf("HEC 0, which has no block left, has %d marks", m.HEC(0).Track.Len())
+	}
+	if m.HECIndex(4095) != 2 || m.HECIndex(2) != -1 || m.HECIndex(-1) != -1 {
+		t.Errorf("HECIndex: 4095 at %d, 2 at %d, -1 at %d", m.HECIndex(4095), m.HECIndex(2), m.HECIndex(-1))
+	}
+	if len(b.hecs) > capSlack {
+		t.Errorf("%d HECs held for 3 capabilities", len(b.hecs))
 	}
 }

@@ -228,11 +228,10 @@ type openSpan struct {
 // Anomalies and otherwise ignored.
 type Builder struct {
 	g           Grid
-	hecs        []*HECBuilder
+	hecs        []*hecSlot         // capability c's at c, for the capabilities numbered densely from 0
+	far         map[int32]*hecSlot // capabilities numbered far beyond the others (a corrupt block marker)
 	parallel    bool
 	finished    bool                     // Finish was called
-	running     []uint32                 // per capability: the thread it runs, 0 if none (Parallel)
-	msgs        []instantList            // per capability: messages and markers
 	threads     chunkList[threadBuilder] // in order of first appearance (chunks never move)
 	threadIdx   map[uint32]int32         // thread id → index in threads, for ids ≥ denseThreads
 	threadDense []int32                  // thread id → index+1 in threads (0: none), for ids < denseThreads
@@ -244,6 +243,7 @@ type Builder struct {
 	prevThreads []Thread                 // the last snapshot's threads
 	declared    int                      // capabilities the RTS declared
 	capEnds     []uint64                 // per capability: where the log's knowledge of it ends (EndCapabilities)
+	created     []int32                  // the capabilities the RTS declared, in order
 	strs        []string
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
@@ -315,34 +315,106 @@ func (b *Builder) intern(data []byte) int32 {
 	return i
 }
 
+// hecSlot is what the builder holds of one capability.
+type hecSlot struct {
+	cap     int32
+	h       *HECBuilder
+	running uint32      // the thread it runs, 0 if none
+	msgs    instantList // messages and markers
+}
+
 // hec returns the builder of capability c, or nil if c is out of range.
 func (b *Builder) hec(c int32) *HECBuilder {
-	if c < 0 || c >= maxCaps {
+	if s := b.slot(c); s != nil {
+		return s.h
+	}
+	return nil
+}
+
+// slot returns what the builder holds of capability c, making it if it is
+// new; nil if c is no capability number, or one far beyond the others when
+// maxFarCaps such are already held.
+func (b *Builder) slot(c int32) *hecSlot {
+	if int(c) < len(b.hecs) {
+		if c < 0 {
+			return nil
+		}
+		return b.hecs[c]
+	}
+	if s, ok := b.far[c]; ok {
+		return s
+	}
+	if c < 0 || c >= maxCapNumber {
 		return nil
 	}
-	if int(c) >= len(b.hecs)+capSlack && int(c) >= b.declared {
+	if c >= maxCaps || (int(c) >= len(b.hecs)+capSlack && int(c) >= b.declared) {
 		// Far beyond the capabilities seen or declared: a corrupt block
-		// marker, not a capability (its cost would follow the number).
-		b.anomalies++
-		return nil
+		// marker, most likely. Its events are kept on a capability of that
+		// number (which the summary reports), apart from the dense ones so
+		// that the cost follows the capabilities that occur, not the
+		// number.
+		if len(b.far) >= maxFarCaps {
+			b.anomalies++
+			return nil
+		}
+		if b.far == nil {
+			b.far = map[int32]*hecSlot{}
+		}
+		s := &hecSlot{cap: c, h: &HECBuilder{g: b.g}}
+		b.far[c] = s
+		return s
 	}
 	for int(c) >= len(b.hecs) {
-		b.hecs = append(b.hecs, &HECBuilder{g: b.g})
-		b.msgs = append(b.msgs, instantList{})
-		b.running = append(b.running, 0)
+		n := int32(len(b.hecs))
+		if s, ok := b.far[n]; ok {
+			// The capabilities have grown up to one taken for far.
+			delete(b.far, n)
+			b.hecs = append(b.hecs, s)
+			continue
+		}
+		b.hecs = append(b.hecs, &hecSlot{cap: n, h: &HECBuilder{g: b.g}})
 	}
 	return b.hecs[c]
 }
 
+// slots returns what the builder holds of every capability, in order of
+// number.
+func (b *Builder) slots() []*hecSlot {
+	if len(b.far) == 0 {
+		return b.hecs
+	}
+	out := slices.Clone(b.hecs)
+	for _, s := range b.far {
+		out = append(out, s)
+	}
+	slices.SortFunc(out[len(b.hecs):], func(x, y *hecSlot) int { return int(x.cap) - int(y.cap) })
+	return out
+}
+
 // capSlack is how far beyond the capabilities seen or declared (by the
-// RTS's startup or capability creation) a capability number may be: GHC
-// numbers them densely from 0.
+// RTS's startup or capability creation) a capability number may be before
+// it is taken for a corrupt one: GHC numbers them densely from 0.
 const capSlack = 64
+
+// maxFarCaps bounds the capabilities far beyond the others that a builder
+// keeps; maxCapNumber is one more than the highest capability number a
+// block marker can hold (0xFFFF is no capability).
+const (
+	maxFarCaps   = 64
+	maxCapNumber = 0xFFFF
+)
+
+// CreatedCaps returns the capabilities the RTS declared (by its startup or
+// capability creation) among the events added so far, in increasing order.
+func (b *Builder) CreatedCaps() []int32 { return slices.Clone(b.created) }
 
 // declare records that the RTS declared capability c.
 func (b *Builder) declare(c int32) {
 	if c >= 0 && c < maxCaps {
 		b.declared = max(b.declared, int(c)+1)
+		if i, found := slices.BinarySearch(b.created, c); !found {
+			b.created = slices.Insert(b.created, i, c)
+		}
 		b.hec(c)
 	}
 }
@@ -702,8 +774,8 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		if th := b.kept(ev.Thread()); th != nil {
 			b.threadMark(th, Mark{Time: t, State: StateRunning, Arg: capArg})
 		}
-		if c := ev.Cap; c >= 0 && int(c) < len(b.running) {
-			b.running[c] = ev.Thread()
+		if s := b.slot(ev.Cap); s != nil {
+			s.running = ev.Thread()
 		}
 	case ingest.KindStopThread:
 		if th := b.kept(ev.Thread()); th != nil {
@@ -721,8 +793,8 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 				b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, Reason: uint8(st)})
 			}
 		}
-		if c := ev.Cap; c >= 0 && int(c) < len(b.running) {
-			b.running[c] = 0
+		if s := b.slot(ev.Cap); s != nil {
+			s.running = 0
 		}
 	case ingest.KindThreadRunnable:
 		if th := b.kept(ev.Thread()); th != nil {
@@ -741,11 +813,11 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 			b.touch(th)
 		}
 	case ingest.KindShutdown, ingest.KindCapDelete:
-		if c := ev.Cap; c >= 0 && int(c) < len(b.running) && b.running[c] != 0 {
-			if th := b.kept(b.running[c]); th != nil {
+		if s := b.slot(ev.Cap); s != nil && s.running != 0 {
+			if th := b.kept(s.running); th != nil {
 				b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg})
 			}
-			b.running[c] = 0
+			s.running = 0
 		}
 	case ingest.KindUserMsg, ingest.KindUserMarker, ingest.KindLogMsg:
 		k := InstantUserMessage
@@ -755,8 +827,8 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 			k = InstantLogMessage
 		}
 		in := Instant{Time: t, Arg: uint32(b.intern(ev.Data)), Kind: k}
-		if ev.Cap >= 0 && b.hec(ev.Cap) != nil {
-			b.msgs[ev.Cap].add(Grid{}, in)
+		if s := b.slot(ev.Cap); s != nil {
+			s.msgs.add(Grid{}, in)
 		} else {
 			b.global.add(in)
 		}

@@ -309,7 +309,7 @@ func (r *renderer) drawHEC(c int, y0, y1 int) {
 		}
 	}
 	r.fill(r.gutter, y1, r.gutter+r.plotW, y1+1, r.pal.RowRule)
-	r.rowLabel(fmt.Sprintf("HEC %d", c), y0, y1)
+	r.rowLabel(fmt.Sprintf("HEC %d", r.m.HECs[c].Cap), y0, y1)
 	r.drawThreadIDs(&r.m.HECs[c].Track, y0, y1)
 	r.drawInstants(&r.m.HECs[c], y0, y1)
 }
@@ -440,7 +440,7 @@ func (r *renderer) drawActivityView() {
 	if n > 1 {
 		rowH := max((r.bottom-y)/n, int(10*r.s))
 		for c := 0; c < n && y+rowH <= r.bottom; c++ {
-			r.drawActivity(y+int(2*r.s), y+rowH-int(2*r.s), []int{c}, fmt.Sprintf("HEC %d", c))
+			r.drawActivity(y+int(2*r.s), y+rowH-int(2*r.s), []int{c}, fmt.Sprintf("HEC %d", r.m.HECs[c].Cap))
 			y += rowH
 		}
 	}

@@ -106,7 +106,7 @@ func (r *renderer) drawSparks() {
 			r.drawPool(h, y+rowH-poolH, y+rowH-int(3*r.s))
 		}
 		r.fill(r.gutter, y+rowH-1, r.gutter+r.plotW, y+rowH, r.pal.RowRule)
-		r.rowLabel(fmt.Sprintf("HEC %d sparks", c), y, y+rowH)
+		r.rowLabel(fmt.Sprintf("HEC %d sparks", h.Cap), y, y+rowH)
 		y += rowH
 	}
 	for _, k := range sparkCurves {

@@ -13,7 +13,10 @@ type Model struct {
 	// Anomalies counts events that contradicted the state of their HEC (a
 	// stop of a thread that was not running, a GC end outside a GC).
 	Anomalies int64
-	// HECs are the capabilities, indexed by number.
+	// HECs are the capabilities that occur, in order of number: HECs[c]
+	// is capability c in a sound log, whose capabilities are numbered
+	// densely from 0, but a corrupt block marker's capability (4095 in a
+	// log of 2) comes after them (see HEC.Cap and Model.HEC).
 	HECs []HEC
 	// Threads are the Haskell threads in order of first appearance.
 	Threads []Thread
@@ -34,12 +37,35 @@ type Model struct {
 // HEC is one capability's rows: its track of states (idle, running thread
 // Mark.Arg, GC phases), its instant events and its sparks.
 type HEC struct {
+	// Cap is the capability's number.
+	Cap      int32
 	Track    Track
 	instants chunkView[Instant] // thread, GC-request and shutdown instants
 	msgs     chunkView[Instant] // messages and markers
 	sparks   [NumSparkKinds]sparkView
 	samples  chunkView[SparkSample]
 	used     bool
+}
+
+// HEC returns capability c, nil if the model has none of that number.
+func (m *Model) HEC(c int32) *HEC {
+	if i := m.HECIndex(c); i >= 0 {
+		return &m.HECs[i]
+	}
+	return nil
+}
+
+// HECIndex returns the index in HECs of capability c, -1 if the model has
+// none of that number.
+func (m *Model) HECIndex(c int32) int {
+	if c >= 0 && int(c) < len(m.HECs) && m.HECs[c].Cap == c {
+		return int(c)
+	}
+	i, ok := slices.BinarySearchFunc(m.HECs, c, func(h HEC, c int32) int { return int(h.Cap) - int(c) })
+	if !ok {
+		return -1
+	}
+	return i
 }
 
 // Used reports whether the capability logged any event of its own (a
@@ -188,8 +214,10 @@ func (b *Builder) snapshot(threads bool) *Model {
 		Labels:    append([]LabelStats(nil), b.labels...),
 		tidx:      &threadIndex{},
 	}
-	m.HECs = make([]HEC, len(b.hecs))
-	for i, h := range b.hecs {
+	slots := b.slots()
+	m.HECs = make([]HEC, len(slots))
+	for i, sl := range slots {
+		h := sl.h
 		var hv HEC
 		if b.parallel {
 			if p := h.pub.Load(); p != nil {
@@ -210,10 +238,11 @@ func (b *Builder) snapshot(threads bool) *Model {
 		} else {
 			hv.Track.end = b.end
 		}
-		if e, ok := b.capEnd(i); ok {
+		if e, ok := b.capEnd(int(sl.cap)); ok {
 			hv.Track.end = min(hv.Track.end, e)
 		}
-		hv.msgs = b.msgs[i].list.view()
+		hv.msgs = sl.msgs.list.view()
+		hv.Cap = sl.cap
 		m.HECs[i] = hv
 	}
 	b.settleThreads(false)
@@ -348,11 +377,15 @@ func (b *Builder) EndCapabilities(ends []uint64) { b.capEnds = slices.Clone(ends
 // capability without events), for EndCapabilities when a log read in one
 // pass turns out to be cut short.
 func (b *Builder) LastEvents() []uint64 {
-	out := make([]uint64, len(b.hecs))
-	for i, h := range b.hecs {
-		if h != nil {
-			out[i] = h.last
+	var out []uint64
+	for _, sl := range b.slots() {
+		if sl == nil || sl.h == nil {
+			continue
 		}
+		for int(sl.cap) >= len(out) {
+			out = append(out, 0)
+		}
+		out[sl.cap] = sl.h.last
 	}
 	return out
 }
@@ -372,7 +405,8 @@ func (b *Builder) capEnd(c int) (uint64, bool) {
 func (b *Builder) Finish() {
 	b.finished = true
 	if !b.parallel {
-		for _, h := range b.hecs {
+		for _, sl := range b.slots() {
+			h := sl.h
 			h.settle(h.last, true)
 		}
 	}

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -35,6 +38,10 @@ type Summary struct {
 	// declared range: every figure takes them at a time inside it (see
 	// ingest.TimeFault), so that none stretches the run.
 	TimeFaults ingest.TimeFaults
+	// CapFaults are the blocks whose marker claims a capability the log
+	// never created (see ingest.CapFault). Their events count where the
+	// marker puts them.
+	CapFaults ingest.CapFaults
 
 	// Program is the program name: the first string of the first
 	// ProgramArgs event; "" if the log has none. (ThreadScope looks for
@@ -76,11 +83,19 @@ type Summary struct {
 	// fraction in [0, 1]; 0 when TotalNS is 0.
 	Productivity float64
 
-	// Capabilities is the number of capabilities (HECs): the largest of the
-	// Startup event's count, one more than the highest capability created
-	// (CapCreate), and ThreadScope's HEC count (one more than the highest
-	// capability any event belongs to, at least 1 if there are events).
+	// Capabilities is the number of capabilities (HECs) that occur: those
+	// the Startup event counts, those created (CapCreate, CapsetAssignCap)
+	// and those any event belongs to; at least 1 if there are events
+	// (ThreadScope always shows HEC 0). It is not one more than the highest
+	// number: a corrupt block marker's capability 4095 adds one.
 	Capabilities int
+	// CapNumbers are those capabilities' numbers, in increasing order
+	// (0 … Capabilities−1 in a sound log).
+	CapNumbers []int32
+	// CreatedCaps are the capabilities the log creates (the Startup
+	// event's count, CapCreate and CapsetAssignCap events), in increasing
+	// order; nil if it records none.
+	CreatedCaps []int32
 	// Events counts the decoded events, block markers excluded.
 	Events uint64
 	// BlockMarkers counts the block markers, which are not among Events
@@ -374,14 +389,15 @@ type Summarizer struct {
 	types []uint64
 	kinds []ingest.Kind
 
-	maxCap     int32
-	startupN   int
-	createdMax int
-	seenEvent  bool
-	seenArgs   bool
-	seenEnv    bool
-	seenRTS    bool
-	seenWall   bool
+	maxCap    int32
+	startupN  int
+	eventCaps []int32 // the capabilities events belong to, in order
+	created   []int32 // the capabilities created, in order
+	seenEvent bool
+	seenArgs  bool
+	seenEnv   bool
+	seenRTS   bool
+	seenWall  bool
 
 	copied   []uint64   // bytes copied per generation
 	reported []GenStats // Gens: every reported collection per generation
@@ -449,6 +465,9 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 	z.seenEvent = true
 	if ev.Cap > z.maxCap {
 		z.maxCap = ev.Cap
+	}
+	if ev.Cap >= 0 {
+		z.eventCaps = addCap(z.eventCaps, ev.Cap)
 	}
 	s.Events++
 	for int(ev.Type) >= len(z.types) {
@@ -537,11 +556,16 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 func (z *Summarizer) describe(ev *ingest.Event) {
 	s := &z.s
 	z.maxCap = max(z.maxCap, ev.Cap)
+	if ev.Cap >= 0 {
+		z.eventCaps = addCap(z.eventCaps, ev.Cap)
+	}
 	switch ev.Kind {
 	case ingest.KindStartup:
 		z.startupN = max(z.startupN, int(ev.Args[0]))
 	case ingest.KindCapCreate:
-		z.createdMax = max(z.createdMax, int(ev.Args[0])+1)
+		z.created = addCap(z.created, int32(ev.Args[0]))
+	case ingest.KindCapsetAssignCap:
+		z.created = addCap(z.created, int32(ev.Args[1]))
 	case ingest.KindProgramArgs:
 		if !z.seenArgs {
 			z.seenArgs = true
@@ -574,7 +598,7 @@ func (z *Summarizer) describe(ev *ingest.Event) {
 // first and last.
 var SummarySelection = ingest.Selection{
 	Kinds: []ingest.Kind{
-		ingest.KindStartup, ingest.KindCapCreate,
+		ingest.KindStartup, ingest.KindCapCreate, ingest.KindCapsetAssignCap,
 		ingest.KindProgramArgs, ingest.KindProgramEnv, ingest.KindRTSIdentifier, ingest.KindWallClockTime,
 		ingest.KindHeapSize, ingest.KindHeapLive,
 		ingest.KindGCStart, ingest.KindGCEnd, ingest.KindGCGlobalSync, ingest.KindGCStatsGHC,
@@ -618,6 +642,69 @@ func (z *Summarizer) AddTally(t *ingest.Tally) {
 	}
 	z.seenEvent = true
 	z.maxCap = max(z.maxCap, t.MaxCap)
+	for _, c := range t.Caps {
+		z.eventCaps = addCap(z.eventCaps, c)
+	}
+}
+
+// addCap returns caps, a set in increasing order, with c in it.
+func addCap(caps []int32, c int32) []int32 {
+	if n := len(caps); n > 0 && caps[n-1] == c {
+		return caps
+	}
+	i, found := slices.BinarySearch(caps, c)
+	if found {
+		return caps
+	}
+	return slices.Insert(caps, i, c)
+}
+
+// OddCapNumbers returns the numbers of the capabilities if they are not 0
+// … Capabilities−1, nil if they are.
+func (s *Summary) OddCapNumbers() []int32 {
+	for i, c := range s.CapNumbers {
+		if int(c) != i {
+			return s.CapNumbers
+		}
+	}
+	return nil
+}
+
+// CapabilitiesText is the number of capabilities, with their numbers when
+// they are not 0 … n−1: "2", "3 (numbers 0, 1, 4095)".
+func (s *Summary) CapabilitiesText() string {
+	nums := s.OddCapNumbers()
+	if nums == nil {
+		return strconv.Itoa(s.Capabilities)
+	}
+	const shown = 16
+	var parts []string
+	for i, c := range nums {
+		if i == shown-1 && len(nums) > shown {
+			parts = append(parts, fmt.Sprintf("… %d more", len(nums)-i))
+			break
+		}
+		parts = append(parts, strconv.Itoa(int(c)))
+	}
+	return fmt.Sprintf("%d (numbers %s)", s.Capabilities, strings.Join(parts, ", "))
+}
+
+// CapsBeyond reports whether some capability that occurs is not among
+// those the log created (when it records them), or lies ingest.FarCaps or
+// more beyond the number that occur: blocks may then claim capabilities
+// the log never had (see ingest.FindCapFaults), which SummarizeFile looks
+// for.
+func (s *Summary) CapsBeyond() bool {
+	for _, c := range s.CapNumbers {
+		if len(s.CreatedCaps) > 0 {
+			if _, ok := slices.BinarySearch(s.CreatedCaps, c); !ok {
+				return true
+			}
+		} else if int(c) >= len(s.CapNumbers)+ingest.FarCaps {
+			return true
+		}
+	}
+	return false
 }
 
 // addGCStats accumulates the order-independent parts of a GCStatsGHC event.
@@ -745,10 +832,18 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 		s.Env = nil
 	}
 
-	s.Capabilities = max(z.startupN, z.createdMax, int(z.maxCap)+1)
-	if z.seenEvent {
-		s.Capabilities = max(s.Capabilities, 1) // ThreadScope always shows HEC 0
+	s.CreatedCaps = slices.Clone(z.created)
+	for c := range min(z.startupN, 1<<16) {
+		s.CreatedCaps = addCap(s.CreatedCaps, int32(c))
 	}
+	s.CapNumbers = slices.Clone(s.CreatedCaps)
+	for _, c := range z.eventCaps {
+		s.CapNumbers = addCap(s.CapNumbers, c)
+	}
+	if z.seenEvent && len(s.CapNumbers) == 0 {
+		s.CapNumbers = []int32{0} // ThreadScope always shows HEC 0
+	}
+	s.Capabilities = len(s.CapNumbers)
 	s.Types = nil
 	for id, n := range z.types {
 		if n == 0 {
@@ -918,6 +1013,11 @@ func SummarizeFile(path string) (Summary, error) {
 		z.AddTally(&r.Tally)
 		s := z.Summary(r.Header, r.Status)
 		s.TimeFaults = r.TimeFaults
+		if s.CapsBeyond() {
+			if err := s.findCapFaultsFile(path); err != nil {
+				return s, err
+			}
+		}
 		if st := s.Status; st.State == ingest.StateComplete && st.Trailing >= 8 {
 			// Bytes after the end marker: perhaps more eventlogs.
 			segs, err := summarizeSegments(path)
@@ -956,7 +1056,34 @@ func SummarizeAt(r io.ReaderAt, size int64) (Summary, error) {
 	z.AddTally(&res.Tally)
 	s := z.Summary(res.Header, res.Status)
 	s.TimeFaults = res.TimeFaults
+	if s.CapsBeyond() {
+		ix, err := ingest.NewIndex(r, size)
+		if err != nil {
+			return s, fmt.Errorf("summarising eventlog: %w", err)
+		}
+		s.CapFaults = ingest.FindCapFaults(r, ix, s.CreatedCaps)
+	}
 	return s, notEmpty(s.Status)
+}
+
+// findCapFaultsFile sets s.CapFaults to the blocks of the eventlog file at
+// path that claim capabilities the log never created.
+func (s *Summary) findCapFaultsFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("summarising eventlog: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("summarising eventlog: %w", err)
+	}
+	ix, err := ingest.NewIndex(f, st.Size())
+	if err != nil {
+		return fmt.Errorf("summarising eventlog %s: %w", path, err)
+	}
+	s.CapFaults = ingest.FindCapFaults(f, ix, s.CreatedCaps)
+	return nil
 }
 
 // readerBeginsJoined is beginsJoined for the log read from src.

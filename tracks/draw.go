@@ -355,19 +355,35 @@ func (f *frame) drawRowRange(rows []row, base int) {
 	}
 }
 
+// hecIndex returns the index in the model's HECs of the capability whose
+// number a HEC, HEC activity or sparks track's id holds; -1 if the model
+// has none of that number.
+func (f *frame) hecIndex(id TrackID) int {
+	if f.m == nil {
+		return -1
+	}
+	return f.m.HECIndex(int32(id.ID))
+}
+
 // drawTrack draws a track's content in the plot between y0 and y1.
 func (f *frame) drawTrack(id TrackID, y0, y1 int) {
 	switch id.Kind {
 	case KindActivity:
 		f.drawActivity(-1, y0, y1)
 	case KindHECActivity:
-		f.drawActivity(int(id.ID), y0, y1)
+		if c := f.hecIndex(id); c >= 0 {
+			f.drawActivity(c, y0, y1)
+		}
 	case KindHEC:
-		f.drawHEC(int(id.ID), y0, y1)
+		if c := f.hecIndex(id); c >= 0 {
+			f.drawHEC(c, y0, y1)
+		}
 	case KindThread:
 		f.drawThread(id, y0, y1)
 	case KindSparks:
-		f.drawSparks(int(id.ID), y0, y1)
+		if c := f.hecIndex(id); c >= 0 {
+			f.drawSparks(c, y0, y1)
+		}
 	case KindMarkers:
 		f.drawMarkerTrack(y0, y1)
 	case KindUserLabel:

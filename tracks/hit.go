@@ -234,8 +234,8 @@ func (f *frame) hitTrack(h *Hit, id TrackID, x, y, y0, y1 int) {
 	case KindActivity, KindHECActivity:
 		f.hitActivity(h, id, col, y0, y1)
 	case KindHEC:
-		c := int(id.ID)
-		if c >= len(f.m.HECs) {
+		c := f.hecIndex(id)
+		if c < 0 {
 			return
 		}
 		hec := &f.m.HECs[c]
@@ -391,7 +391,7 @@ func (f *frame) hitActivity(h *Hit, id TrackID, col, y0, y1 int) {
 	var d timeline.Durations
 	n := 0
 	for c := range f.m.HECs {
-		if id.Kind == KindHECActivity && uint32(c) != id.ID {
+		if id.Kind == KindHECActivity && uint32(f.m.HECs[c].Cap) != id.ID {
 			continue
 		}
 		dc := f.m.HECs[c].Track.Durations(t0, t1)
@@ -439,9 +439,9 @@ func (f *frame) hitInstants(h *Hit, c int, hec *timeline.HEC, col, y0, y1 int) b
 	h.Element, h.From, h.To = ElemInstant, t0, t1
 	if n == 1 && !first.Summary() {
 		h.From, h.To = first.Time, first.Time
-		h.Tip = []string{"HEC " + strconv.Itoa(c) + " at " + f.when(first.Time), f.instantText(first)}
+		h.Tip = []string{"HEC " + itoa(uint32(hec.Cap)) + " at " + f.when(first.Time), f.instantText(first)}
 	} else {
-		h.Tip = []string{"HEC " + strconv.Itoa(c), paint.Count(int64(n)) + " events around " + f.when(h.Time), "zoom in to see each"}
+		h.Tip = []string{"HEC " + itoa(uint32(hec.Cap)), paint.Count(int64(n)) + " events around " + f.when(h.Time), "zoom in to see each"}
 	}
 	h.Anchor = f.spanRect(h.From, h.To, col, y0, y1)
 	return true

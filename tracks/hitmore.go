@@ -29,7 +29,9 @@ func (f *frame) hitLegend(h *Hit, x, y int) {
 func (f *frame) hitMore(h *Hit, id TrackID, col, y, y0, y1 int) {
 	switch id.Kind {
 	case KindSparks:
-		f.hitSparks(h, int(id.ID), col, y0, y1)
+		if c := f.hecIndex(id); c >= 0 {
+			f.hitSparks(h, c, col, y0, y1)
+		}
 	case KindMarkers:
 		f.hitMarkerTrack(h, f.g.plot.Min.X+col, y, y0, y1)
 	case KindUserLabel:

@@ -155,14 +155,14 @@ func (v *View) trackSet(g Group) []TrackID {
 			ids = append(ids, TrackID{KindActivity, 0})
 			if len(ov.HECs) > 1 {
 				for c := range ov.HECs {
-					ids = append(ids, TrackID{KindHECActivity, uint32(c)})
+					ids = append(ids, TrackID{KindHECActivity, uint32(ov.HECs[c].Cap)})
 				}
 			}
 		}
 	case GroupHECs:
 		if ov != nil {
 			for c := range ov.HECs {
-				ids = append(ids, TrackID{KindHEC, uint32(c)})
+				ids = append(ids, TrackID{KindHEC, uint32(ov.HECs[c].Cap)})
 			}
 		}
 	case GroupThreads:
@@ -175,7 +175,7 @@ func (v *View) trackSet(g Group) []TrackID {
 		if ov != nil {
 			for c := range ov.HECs {
 				if h := &ov.HECs[c]; h.HasSparkEvents() || h.NumSparkSamples() > 0 {
-					ids = append(ids, TrackID{KindSparks, uint32(c)})
+					ids = append(ids, TrackID{KindSparks, uint32(h.Cap)})
 				}
 			}
 		}

@@ -235,7 +235,7 @@ func (f *frame) hitSparks(h *Hit, c, col, y0, y1 int) {
 	rates := f.sparkRates(hec, bin)
 	t0, t1 := f.ax.ColumnTime(b*bin), f.ax.ColumnTime(min((b+1)*bin, f.n))
 	h.Element, h.From, h.To = ElemSparks, t0, t1
-	h.Tip = []string{"HEC " + itoa(uint32(c)) + " sparks at " + f.when(h.Time)}
+	h.Tip = []string{"HEC " + itoa(uint32(hec.Cap)) + " sparks at " + f.when(h.Time)}
 	for ki, k := range sparkCurves {
 		if b < len(rates[ki]) {
 			h.Tip = append(h.Tip, sparkInk(k).Name()+": "+paint.Rate(rates[ki][b], "ms"))

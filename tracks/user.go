@@ -34,10 +34,11 @@ type userIndex struct {
 // started, 0 if unknown (no HEC, nothing running, or a summarised stretch
 // of the overview).
 func spanThread(ov *timeline.Model, sp timeline.UserSpan) uint32 {
-	if sp.Cap < 0 || int(sp.Cap) >= len(ov.HECs) {
+	hec := ov.HEC(sp.Cap)
+	if hec == nil {
 		return 0
 	}
-	mk := ov.HECs[sp.Cap].Track.StateAt(sp.Start)
+	mk := hec.Track.StateAt(sp.Start)
 	if mk.Summary() || mk.State != timeline.StateRunning {
 		return 0
 	}

@@ -47,10 +47,10 @@ func WokenBy(m *timeline.Model, thread uint32, t uint64) (Wakeup, bool) {
 			}
 			switch in.Kind {
 			case timeline.InstantWakeupThread:
-				w.HEC, w.Created = c, false
+				w.HEC, w.Created = int(h.Cap), false
 				return false
 			case timeline.InstantCreateThread, timeline.InstantCreateSparkThread:
-				w.HEC, w.Created = c, true
+				w.HEC, w.Created = int(h.Cap), true
 				return false
 			}
 			return true
@@ -64,7 +64,7 @@ func WokenBy(m *timeline.Model, thread uint32, t uint64) (Wakeup, bool) {
 	}
 	// The waker ran up to the wakeup: the state entering its time, so that
 	// a thread that stops at that very instant still counts.
-	if hm := m.HECs[w.HEC].Track.StateBefore(w.Time); !hm.Summary() && hm.State == timeline.StateRunning && hm.Arg != thread {
+	if hm := m.HEC(int32(w.HEC)).Track.StateBefore(w.Time); !hm.Summary() && hm.State == timeline.StateRunning && hm.Arg != thread {
 		w.By = hm.Arg
 	}
 	return w, true

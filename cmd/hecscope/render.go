@@ -238,6 +238,9 @@ func loadTimeline(path string, o renderOptions) (run loadedRun, err error) {
 	if r.TimeFaults.Count > 0 {
 		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; drawn at a time inside their block\n", path, r.TimeFaults)
 	}
+	if r.CapFaults.Count > 0 {
+		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; such blocks' events are drawn on the capability they claim\n", path, r.CapFaults)
+	}
 	m := r.Overview()
 	if r.Events == 0 {
 		return run, fmt.Errorf("%s: %w (%s)", path, errNoEvents, r.Status)

@@ -126,6 +126,9 @@ func report(name string, s timeline.Summary, err error, asJSON bool, stdout, std
 	if s.TimeFaults.Count > 0 {
 		fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, s.TimeFaults)
 	}
+	if s.CapFaults.Count > 0 {
+		fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, s.CapFaults)
+	}
 	switch s.Status.State {
 	case ingest.StateCorrupt:
 		fmt.Fprintf(stderr, "hecscope: %s: %s\n", name, s.Status)
@@ -163,6 +166,33 @@ func timeFaultsJSON(tf ingest.TimeFaults) *jsonTimeFaults {
 	for _, f := range tf.First {
 		j.First = append(j.First, jsonTimeFault{Offset: f.Offset, Type: f.Type, Kind: f.Kind.String(), TimeNS: f.Time,
 			GivenNS: f.Given, BlockStartNS: f.BlockStart, BlockEndNS: f.BlockEnd})
+	}
+	return j
+}
+
+// jsonCapFaults is the JSON report's account of blocks that claim
+// capabilities the log never created.
+type jsonCapFaults struct {
+	Count  int64          `json:"count"`
+	Events int64          `json:"events"`
+	First  []jsonCapFault `json:"first"`
+}
+
+// jsonCapFault is one block that claims a capability the log never created.
+type jsonCapFault struct {
+	Offset int64 `json:"offset"`
+	Cap    int32 `json:"cap"`
+	Events int64 `json:"events"`
+}
+
+// capFaultsJSON returns cf for the JSON report, nil if there are none.
+func capFaultsJSON(cf ingest.CapFaults) *jsonCapFaults {
+	if cf.Count == 0 {
+		return nil
+	}
+	j := &jsonCapFaults{Count: cf.Count, Events: cf.Events, First: []jsonCapFault{}}
+	for _, f := range cf.First {
+		j.First = append(j.First, jsonCapFault{Offset: f.Offset, Cap: f.Cap, Events: f.Events})
 	}
 	return j
 }
@@ -211,6 +241,7 @@ type jsonSummary struct {
 	Offset         *int64            `json:"offset,omitempty"`
 	Reason         string            `json:"reason,omitempty"`
 	TimeFaults     *jsonTimeFaults   `json:"time_faults,omitempty"`
+	CapFaults      *jsonCapFaults    `json:"cap_faults,omitempty"`
 	Program        string            `json:"program"`
 	Args           []string          `json:"args"`
 	Env            []string          `json:"env,omitempty"`
@@ -219,6 +250,7 @@ type jsonSummary struct {
 	Events         uint64            `json:"events"`
 	BlockMarkers   uint64            `json:"block_markers"`
 	Capabilities   int               `json:"capabilities"`
+	CapNumbers     []int32           `json:"capability_numbers,omitempty"`
 	Threads        uint64            `json:"threads"`
 	StartNS        uint64            `json:"start_ns"`
 	EndNS          uint64            `json:"end_ns"`
@@ -275,6 +307,8 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 		Events:         s.Events,
 		BlockMarkers:   s.BlockMarkers,
 		Capabilities:   s.Capabilities,
+		CapNumbers:     s.OddCapNumbers(),
+		CapFaults:      capFaultsJSON(s.CapFaults),
 		Threads:        s.Threads,
 		StartNS:        s.FirstNS,
 		EndNS:          s.LastNS,
@@ -371,6 +405,9 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	if s.TimeFaults.Count > 0 {
 		row("Impossible times:", s.TimeFaults.String()+"; such events are taken at a time inside their block")
 	}
+	if s.CapFaults.Count > 0 {
+		row("Impossible capabilities:", s.CapFaults.String()+"; such blocks' events are counted on the capability they claim")
+	}
 	row("Program:", unknown(s.Program))
 	row("Arguments:", strings.Join(s.Args, " "))
 	row("RTS:", unknown(s.RTS))
@@ -382,7 +419,7 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	if len(s.Env) > 0 {
 		row("Environment:", fmt.Sprintf("%d variables", len(s.Env)))
 	}
-	row("Capabilities:", strconv.Itoa(s.Capabilities))
+	row("Capabilities:", s.CapabilitiesText())
 	row("Events:", paint.EventCount(s.Events, s.BlockMarkers))
 	row("Threads created:", commas(s.Threads))
 	row("First/last event:", fmt.Sprintf("%s / %s", showTime(s.FirstNS), showTime(s.LastNS)))

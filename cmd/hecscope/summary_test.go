@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,5 +145,94 @@ func TestEveryCommandKeepsItsWord(t *testing.T) {
 		if st, err := os.Stat(png); err != nil || st.Size() == 0 {
 			t.Errorf("render --view %s of a header-only log wrote no picture: %v", view, err)
 		}
+	}
+}
+
+// capRewrittenLog writes a copy of the log at path whose first block of
+// capability 0 claims capability 4095 (two bytes of its marker changed) and
+// returns the copy's path and the marker's offset.
+func capRewrittenLog(t *testing.T, path string) (string, int64) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ix.Pieces {
+		if p.Block && p.Cap == 0 {
+			// The marker: type (2), time (8), size (4), end time (8), cap (2).
+			binary.BigEndian.PutUint16(data[p.Offset+22:], 4095)
+			out := filepath.Join(t.TempDir(), "cap4095.eventlog")
+			if err := os.WriteFile(out, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return out, p.Offset
+		}
+	}
+	t.Fatalf("%s has no block of capability 0", path)
+	return "", 0
+}
+
+// TestBlockOfImpossibleCapabilityIsReported: parwork-N2 with its first
+// block's marker rewritten to capability 4095 (GHC created 0 and 1).
+// Before, summary said "Status: complete" and "Capabilities: 4096" and
+// nothing else, and render exited 0 in silence with HEC 0 empty and the
+// block's 4,099 events drawn nowhere. Now both report the block (its
+// offset, the capability it claims, its events), summary counts the
+// capabilities that occur (0, 1 and 4095) and render draws HEC 4095.
+func TestBlockOfImpossibleCapabilityIsReported(t *testing.T) {
+	orig := "../../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	path, off := capRewrittenLog(t, orig)
+	if off != 2688 {
+		t.Errorf("the first block of capability 0 is at byte %d, the brief says 2688", off)
+	}
+	type report struct {
+		Capabilities int     `json:"capabilities"`
+		Numbers      []int32 `json:"capability_numbers"`
+		CapFaults    *struct {
+			Count int64 `json:"count"`
+			First []struct {
+				Offset int64 `json:"offset"`
+				Cap    int32 `json:"cap"`
+				Events int64 `json:"events"`
+			} `json:"first"`
+		} `json:"cap_faults"`
+	}
+	code, out, errs := hecscope(t, "summary", "--json", orig)
+	var sound report
+	if err := json.Unmarshal([]byte(out), &sound); code != 0 || err != nil {
+		t.Fatalf("summary of the original: exit %d, %v: %s", code, err, errs)
+	}
+	if sound.Capabilities != 2 || sound.Numbers != nil || sound.CapFaults != nil || errs != "" {
+		t.Errorf("summary of the original: %+v, stderr %q", sound, errs)
+	}
+	code, out, errs = hecscope(t, "summary", "--json", path)
+	var got report
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+		t.Fatalf("summary: exit %d, %v: %s", code, err, errs)
+	}
+	if got.Capabilities != 3 || !slices.Equal(got.Numbers, []int32{0, 1, 4095}) {
+		t.Errorf("summary: %d capabilities, numbers %v; want 3: 0, 1, 4095", got.Capabilities, got.Numbers)
+	}
+	if cf := got.CapFaults; cf == nil || cf.Count != 1 || len(cf.First) != 1 ||
+		cf.First[0].Offset != off || cf.First[0].Cap != 4095 || cf.First[0].Events != 4099 {
+		t.Errorf("summary: cap faults %+v, want the block at byte %d of 4,099 events claiming 4095", cf, off)
+	}
+	claim := fmt.Sprintf("the block at byte %d (4,099 events) claims capability 4095, which the log never created", off)
+	if !strings.Contains(errs, claim) {
+		t.Errorf("summary's stderr %q does not say %q", errs, claim)
+	}
+	_, text, _ := hecscope(t, "summary", path)
+	if !strings.Contains(text, "Capabilities:             3 (numbers 0, 1, 4095)") || !strings.Contains(text, "Impossible capabilities:  "+claim) {
+		t.Errorf("summary text:\n%s", text)
+	}
+
+	png := filepath.Join(t.TempDir(), "out.png")
+	code, _, errs = hecscope(t, "render", path, "-o", png)
+	if code != 0 || !strings.Contains(errs, claim) {
+		t.Errorf("render: exit %d, stderr %q", code, errs)
 	}
 }
