@@ -75,11 +75,12 @@ type CompareWindow struct {
 	span      timeline.Viewport
 	// covered holds the comparison over the time both runs cover, shown
 	// when a run is partial or the runs are aligned other than at their
-	// start (coveredGen drops a superseded one; onCovered, if set, hears
-	// when one is shown: tests).
+	// start (coveredGen drops a superseded one, and one that comes after
+	// the window closed).
 	covered    *fyne.Container
 	coveredGen int
-	onCovered  func()
+	// closed says the window has been closed.
+	closed bool
 	// done, if set, is called on Fyne's loop when loading ends (tests).
 	done func(error)
 }
@@ -116,6 +117,9 @@ func (a *App) openCompareSegments(paths [2]string, segs [2]int, names [2]string,
 	c.win.Resize(fyne.NewSize(1280, 900))
 	c.status = widget.NewLabel("Loading " + c.names[0] + " and " + c.names[1] + "…")
 	c.win.SetContent(container.NewCenter(container.NewVBox(c.status, widget.NewProgressBarInfinite())))
+	// A comparison over the covered time still being read when the window
+	// closes is dropped.
+	c.win.SetOnClosed(func() { c.closed, c.coveredGen = true, c.coveredGen+1 })
 	c.win.Show()
 	go c.load()
 	return c
@@ -322,9 +326,6 @@ func (c *CompareWindow) showCovered() {
 				}
 			}
 			c.covered.Refresh()
-			if c.onCovered != nil {
-				c.onCovered()
-			}
 		})
 	}()
 }

@@ -18,7 +18,10 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-// openCompareAndWait opens a compare window and waits until both runs load.
+// openCompareAndWait opens a compare window and waits until both runs are
+// shown. What the tests then do to the window they do under ui, as Fyne's
+// loop would: an alignment other than at the start has the comparison over
+// the time both runs cover put into the window from another goroutine.
 func openCompareAndWait(t *testing.T, a *App, pathA, pathB string) *CompareWindow {
 	t.Helper()
 	ch := make(chan error, 1)
@@ -31,6 +34,13 @@ func openCompareAndWait(t *testing.T, a *App, pathA, pathB string) *CompareWindo
 	case <-time.After(30 * time.Second):
 		t.Fatal("compare window did not load")
 	}
+	t.Cleanup(func() {
+		ui(func() {
+			if !c.closed {
+				c.win.Close()
+			}
+		})
+	})
 	return c
 }
 
@@ -62,7 +72,7 @@ func TestCompareWindow(t *testing.T) {
 	if !found {
 		t.Fatalf("alignment options %v", c.align.Options)
 	}
-	c.align.SetSelected(alignMarkerPrefix + "round 3")
+	ui(func() { c.align.SetSelected(alignMarkerPrefix + "round 3") })
 	ta, _ := timeline.FindMarker(c.logs[0].Model, "round 3")
 	tb, _ := timeline.FindMarker(c.logs[1].Model, "round 3")
 	if c.alignment.A != ta || c.alignment.B != tb || ta == 0 {
@@ -105,7 +115,7 @@ func TestCompareWindow(t *testing.T) {
 
 	// Swapping makes N2 the baseline: the wall-time delta changes sign and
 	// the alignment is kept.
-	c.swap()
+	ui(c.swap)
 	sw := findDiffRow(c.Comparison(), "Wall time")
 	if sw.A != wall.B || sw.B != wall.A || sw.Delta() != -wall.Delta() {
 		t.Errorf("after swap %+v", sw)
@@ -232,7 +242,7 @@ func TestCompareAlignAtSpan(t *testing.T) {
 			t.Errorf("chooser %v wide, %q needs %v", box.MinSize().Width, alignSpanPrefix+l, text.Width)
 		}
 	}
-	c.align.SetSelected(alignSpanPrefix + "phase-3")
+	ui(func() { c.align.SetSelected(alignSpanPrefix + "phase-3") })
 	want := cliAlignment(t, "span:phase-3", parworkN1, parworkN2)
 	if c.alignment != want || want.A == want.B {
 		t.Errorf("aligned %+v, the CLI's --align span:phase-3 %+v", c.alignment, want)
@@ -247,7 +257,7 @@ func TestCompareAlignAtSpan(t *testing.T) {
 	}
 
 	// Swapped, the same label is found in both runs again.
-	c.swap()
+	ui(c.swap)
 	if c.alignment.A != want.B || c.alignment.B != want.A || c.align.Selected != alignSpanPrefix+"phase-3" {
 		t.Errorf("after swap aligned %+v at %q", c.alignment, c.align.Selected)
 	}
@@ -257,18 +267,20 @@ func TestCompareAlignAtSpan(t *testing.T) {
 func TestCompareAlignAtOffset(t *testing.T) {
 	a, _ := newTestApp(t)
 	c := openCompareAndWait(t, a, parworkN1, parworkN2)
-	c.align.SetSelected(alignMarkerPrefix + "round 3")
+	ui(func() { c.align.SetSelected(alignMarkerPrefix + "round 3") })
 	atMarker := c.alignment
 
 	// Choosing the offset asks for one and keeps the alignment until then.
-	c.align.SetSelected(alignOffset)
+	ui(func() { c.align.SetSelected(alignOffset) })
 	if !c.offsetRow.Visible() || c.alignment != atMarker {
 		t.Fatalf("offset row shown %v, aligned %+v (was %+v)", c.offsetRow.Visible(), c.alignment, atMarker)
 	}
 	submit := func(text string) {
-		c.offsetEntry.SetText("")
-		test.Type(c.offsetEntry, text)
-		c.offsetEntry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		ui(func() {
+			c.offsetEntry.SetText("")
+			test.Type(c.offsetEntry, text)
+			c.offsetEntry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		})
 	}
 
 	// An offset that does not parse is reported; the alignment stays.
@@ -291,14 +303,14 @@ func TestCompareAlignAtOffset(t *testing.T) {
 	checkAligned(t, c, 12_500_000, 0)
 
 	// Swapped, B is drawn as much earlier than A; the entry says so.
-	c.swap()
+	ui(c.swap)
 	if c.alignment.A != 0 || c.alignment.B != 12_500_000 || c.offsetEntry.Text != "-12.5ms" || !c.offsetRow.Visible() {
 		t.Errorf("after swap aligned %+v, entry %q", c.alignment, c.offsetEntry.Text)
 	}
 	checkAligned(t, c, 0, 12_500_000)
 
 	// Another choice hides the row.
-	c.align.SetSelected(alignStart)
+	ui(func() { c.align.SetSelected(alignStart) })
 	if c.offsetRow.Visible() || c.alignment != (compare.Alignment{}) {
 		t.Errorf("at start: row shown %v, aligned %+v", c.offsetRow.Visible(), c.alignment)
 	}
