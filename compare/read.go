@@ -2,17 +2,57 @@ package compare
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
+	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
 
+// Open loads segment seg (0-based; 0 for an ordinary file) of the eventlog
+// file at path through the one loader (eventlog.Open: every capability's
+// events in time order, so that user spans pair as the app pairs them) into
+// a Run named after the file, with an exact model, and returns its heap
+// counters too. A truncated or corrupt log gives the run of what decodes
+// (Summary.Status says where it ends, counted from the start of the file).
+func Open(ctx context.Context, path string, seg int) (*Run, *heapview.Heap, error) {
+	l, err := eventlog.Open(ctx, path, eventlog.Options{Segment: seg, ExactBelow: math.MaxInt64, NoEventList: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer l.Close()
+	if l.SummaryErr != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, l.SummaryErr)
+	}
+	r := &Run{Name: filepath.Base(path), Summary: l.Summary, Model: l.Overview(), Path: path}
+	if len(l.Segments) > 1 {
+		s := l.Segments[l.Segment]
+		r.Offset, r.Length = s.Offset, s.End-s.Offset
+	}
+	if m := r.Model; m != nil && r.Partial() {
+		// A cut log's capabilities end at their last events
+		// (timeline.Builder.EndCapabilities): it is whole up to the
+		// earliest of them.
+		for h := range m.HECs {
+			if e := m.HECs[h].Track.End(); e > m.Start && (r.Whole == 0 || e < r.Whole) {
+				r.Whole = e
+			}
+		}
+	}
+	return r, l.Heap, nil
+}
+
 // ReadRun decodes a whole eventlog from src in one pass into a Run named
-// name: its Summary and its Model. A truncated or corrupt log gives the run
+// name: its Summary and its Model, for a stream that cannot be indexed (a
+// FIFO, standard input): the events go to the model in the order they come,
+// each capability's in order, but not merged by time across capabilities as
+// Open merges them. A truncated or corrupt log gives the run
 // of what decodes (Summary.Status says where it ends); the error is non-nil
 // if reading src failed or src is empty (timeline.ErrEmpty).
 func ReadRun(src io.Reader, name string) (*Run, error) {

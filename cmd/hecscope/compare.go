@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -100,7 +101,7 @@ func runCompare(args []string) int {
 			return 1
 		}
 		parts[i] = part
-		r, err := compare.ReadFilePart(path, part.offset, part.length)
+		r, err := readRun(part)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 			return 1
@@ -521,4 +522,15 @@ func jsonRows(c *compare.Comparison) []jsonRow {
 		rows = append(rows, jr)
 	}
 	return rows
+}
+
+// readRun reads the run a compare command compares: through the one loader
+// (compare.Open) for a file, or as it comes for a stream (a FIFO, standard
+// input), which cannot be indexed.
+func readRun(p logPart) (*compare.Run, error) {
+	if st, err := os.Stat(p.path); err == nil && st.Mode().IsRegular() {
+		r, _, err := compare.Open(context.Background(), p.path, p.index)
+		return r, err
+	}
+	return compare.ReadFilePart(p.path, p.offset, p.length)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -114,6 +115,16 @@ type eventReader interface {
 // as far as it goes.
 func loadRunHeap(p logPart) (runHeap, error) {
 	path := p.path
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		r, h, err := compare.Open(context.Background(), path, p.index)
+		if err != nil {
+			return runHeap{}, err
+		}
+		if st := r.Summary.Status; st.State == ingest.StateCorrupt {
+			return runHeap{}, fmt.Errorf("%s: %s", path, st)
+		}
+		return runHeap{run: r, heap: h}, nil
+	}
 	var f eventReader
 	if p.segmented() {
 		in, err := os.Open(path)
