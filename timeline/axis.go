@@ -152,7 +152,8 @@ func FormatTime(t, step uint64) string {
 func FormatDuration(ns uint64) string { return paint.Duration(ns) }
 
 // ParseTime reads a time or duration such as "1.5s", "250ms", "800us",
-// "800µs", "120ns" or a plain number of nanoseconds, and returns it in ns.
+// "800µs", "120ns" or a plain whole number of nanoseconds, and returns it
+// in ns ("1.5", a fraction of a nanosecond, is refused).
 func ParseTime(s string) (uint64, error) {
 	in := strings.TrimSpace(s)
 	num, mult := in, 1.0
@@ -168,10 +169,12 @@ func ParseTime(s string) (uint64, error) {
 	if num == "" {
 		return 0, fmt.Errorf("parsing time %q: no number", s)
 	}
-	if mult == 1 {
-		if n, err := strconv.ParseUint(num, 10, 64); err == nil {
-			return n, nil
+	if num == in { // no unit: whole nanoseconds
+		n, err := strconv.ParseUint(num, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("parsing time %q: a time without a unit is a whole number of nanoseconds (give a unit: 1.5s, 250ms, 800us, 120ns)", s)
 		}
+		return n, nil
 	}
 	v, err := strconv.ParseFloat(num, 64)
 	if err != nil {

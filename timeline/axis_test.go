@@ -124,7 +124,8 @@ func TestParseTime(t *testing.T) {
 			t.Errorf("ParseTime(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "s", "abc", "-1s", "1.5x", "1e30s", "NaNs"} {
+	// A number without a unit is whole nanoseconds: "1.5" was taken as 2 ns.
+	for _, in := range []string{"", "s", "abc", "-1s", "1.5x", "1e30s", "NaNs", "1.5", "1e3"} {
 		if v, err := ParseTime(in); err == nil {
 			t.Errorf("ParseTime(%q) = %d, want error", in, v)
 		}
