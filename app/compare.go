@@ -280,6 +280,11 @@ func (c *CompareWindow) applyAlign(spec string) error {
 	if err != nil {
 		return err
 	}
+	if endA, endB := c.logs[0].Model.End, c.logs[1].Model.End; al.A > endA || al.B > endB {
+		// The picture lines the runs up at a point inside both.
+		return fmt.Errorf("that puts the alignment point after the end of a run (A lasts %s, B %s): the runs would share no time",
+			paint.Duration(endA), paint.Duration(endB))
+	}
 	c.alignSpec, c.alignment = spec, al
 	c.span = timeline.Viewport{AlignA: al.A, AlignB: al.B, EndA: c.logs[0].Model.End, EndB: c.logs[1].Model.End}
 	c.pic.set(c.render())
@@ -384,10 +389,24 @@ func (c *CompareWindow) render() renderFunc {
 	align := c.alignment
 	from, to := c.span.From, c.span.To
 	return func(w, h int, scale float64) (*image.RGBA, error) {
-		return compare.RenderWithHeaps(a, b, heapA, heapB, cmp, compare.PictureOptions{
-			Width: w, Height: h, Scale: scale, Align: align, From: from, To: to, OmitTable: true, Dark: darkTheme()})
+		draw := func(w, h int) (*image.RGBA, error) {
+			return compare.RenderWithHeaps(a, b, heapA, heapB, cmp, compare.PictureOptions{
+				Width: w, Height: h, Scale: scale, Align: align, From: from, To: to, OmitTable: true, Dark: darkTheme()})
+		}
+		img, err := draw(w, h)
+		// A pane too small for the picture's furniture gets the picture
+		// drawn taller and shown scaled down, rather than nothing.
+		for tall := max(h, minComparePicture.Y); err != nil && tall <= 8*minComparePicture.Y; tall *= 2 {
+			img, err = draw(max(w, minComparePicture.X), tall)
+		}
+		return img, err
 	}
 }
+
+// minComparePicture is the least size in pixels compare.RenderWithHeaps
+// draws: compare.Render's 400×300 above the heaps' fifth of the height
+// (and more if its headline and HECs need it).
+var minComparePicture = image.Pt(400, 375)
 
 // swap makes B the baseline and A the run compared with it.
 func (c *CompareWindow) swap() {

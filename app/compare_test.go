@@ -302,6 +302,22 @@ func TestCompareAlignAtOffset(t *testing.T) {
 	}
 	checkAligned(t, c, 12_500_000, 0)
 
+	// An offset past a run's end would leave the runs no time in common:
+	// it is refused, and the picture stays (it went blank). Nor is a
+	// number without a unit taken as nanoseconds ("1.5" was 2 ns).
+	for _, bad := range []string{"200ms", "-1s", "1.5"} {
+		submit(bad)
+		if c.alignment.A != 12_500_000 || c.alignment.B != 0 || c.alignError.Text == "" {
+			t.Errorf("offset %q: aligned %+v, error %q", bad, c.alignment, c.alignError.Text)
+		}
+	}
+	submit("12.5ms")
+	// A picture pane shorter than the picture's least size shows it
+	// scaled down, not nothing.
+	if img, err := c.pic.render(300, 150, 1); err != nil || img == nil {
+		t.Errorf("a 300×150 pane draws nothing: %v", err)
+	}
+
 	// Swapped, B is drawn as much earlier than A; the entry says so.
 	ui(c.swap)
 	if c.alignment.A != 0 || c.alignment.B != 12_500_000 || c.offsetEntry.Text != "-12.5ms" || !c.offsetRow.Visible() {
