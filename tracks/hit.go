@@ -295,6 +295,12 @@ func (f *frame) spanRect(a, b uint64, col, y0, y1 int) image.Rectangle {
 func (f *frame) hitState(h *Hit, tr *timeline.Track, title string, thread bool, col, y0, y1 int) {
 	t0, t1 := f.colRange(col)
 	t := h.Time
+	if end := tr.End(); t >= end && end < f.m.End {
+		// A log cut short: nothing is known of this track past its end
+		// (timeline.Builder.EndCapabilities), and nothing is described.
+		h.Tip = []string{title, "nothing logged after " + f.when(end) + ": the log was cut short"}
+		return
+	}
 	mk := tr.StateAt(t)
 	if mk.Summary() {
 		st := tr.Stretch(mk)

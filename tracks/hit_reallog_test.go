@@ -121,3 +121,56 @@ func TestHitRealLogHECsAndActivity(t *testing.T) {
 		}
 	}
 }
+
+// TestHitPastACutCapability: in a log cut short, where a capability's
+// events stop early (timeline.Builder.EndCapabilities ends its track
+// there), hovering its track past that point says nothing is logged; it
+// described the last span, 16 ms away ("running thread 58 from 36.9 ms
+// for 3.03 µs" at 53 ms).
+func TestHitPastACutCapability(t *testing.T) {
+	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := timeline.NewBuilder()
+	if _, _, err := ingest.ReadAll(bytes.NewReader(data[:120000]), func(ev *ingest.Event) error {
+		b.Add(ev)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.EndCapabilities(b.LastEvents())
+	b.Finish()
+	m := b.Snapshot()
+	end := m.HECs[1].Track.End()
+	if end+10_000_000 > m.End {
+		t.Fatalf("HEC 1 ends at %d of %d: the cut does not stop it early", end, m.End)
+	}
+	v := New(timeline.Exact(m))
+	v.SetSize(1200, 700, 1)
+	v.Render()
+	id := TrackID{KindHEC, 1}
+	r, ok := v.TrackRect(id)
+	if !ok {
+		t.Fatal("HEC 1 not in view")
+	}
+	past, before := 0, 0
+	for x := v.PlotRect().Min.X; x < v.PlotRect().Max.X; x += 5 {
+		h := v.Hit(float64(x)+0.5, float64(r.Max.Y-3)+0.5)
+		if !h.HasTime {
+			continue
+		}
+		tip := strings.Join(h.Tip, " / ")
+		if h.Time >= end {
+			past++
+			if h.Element != ElemNone || !strings.Contains(tip, "nothing logged after") {
+				t.Fatalf("at %d, past HEC 1's end at %d: %v %q", h.Time, end, h.Element, tip)
+			}
+		} else if h.Element != ElemNone {
+			before++
+		}
+	}
+	if past == 0 || before == 0 {
+		t.Errorf("hit %d points past HEC 1's end and %d spans before it", past, before)
+	}
+}
