@@ -307,7 +307,10 @@ func Compare(a, b *Run, opt Options) *Comparison {
 
 	spa, spb := len(sa.Sparks.PerCap) > 0, len(sb.Sparks.PerCap) > 0
 	ta, tb := &sa.Sparks.Total, &sb.Sparks.Total
-	add("sparks.created", "Sparks", "Sparks created", UnitCount, BetterNeither, f(ta.Created), f(tb.Created), spa, spb)
+	// Created counts the sparks that entered a pool; duds never did (the
+	// summary's Total, ThreadScope's, is created + dud + overflowed).
+	add("sparks.created", "Sparks", "Sparks created (entered a pool)", UnitCount, BetterNeither, f(ta.Created), f(tb.Created), spa, spb)
+	add("sparks.dud", "Sparks", "Sparks dud (already evaluated)", UnitCount, BetterNeither, f(ta.Dud), f(tb.Dud), spa, spb)
 	add("sparks.converted", "Sparks", "Sparks converted", UnitCount, BetterHigher, f(ta.Converted), f(tb.Converted), spa, spb)
 	add("sparks.fizzled", "Sparks", "Sparks fizzled", UnitCount, BetterLower, f(ta.Fizzled), f(tb.Fizzled), spa, spb)
 	add("sparks.overflowed", "Sparks", "Sparks overflowed", UnitCount, BetterLower, f(ta.Overflowed), f(tb.Overflowed), spa, spb)
