@@ -89,3 +89,30 @@ func TestSelectionTabFilledWhenShown(t *testing.T) {
 		t.Errorf("the Selection tab shown holds %q; want the whole run's figures per HEC", got)
 	}
 }
+
+// TestSelectionWrittenAlike: the status line and the Selection tab write a
+// selection's ends alike; they said "10.2 ms – 26.1 ms" and "10.2 ms –
+// 26.2 ms" for one selection (found by a helper).
+func TestSelectionWrittenAlike(t *testing.T) {
+	test.NewTempApp(t)
+	l, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	v := newEventlogView(newEventlog(l))
+	v.tabs.Select(v.selTab)
+	for _, r := range [][2]uint64{{10_216_000, 26_149_000}, {1_234_567, 98_765_432}, {50_000_123, 50_004_567}} {
+		v.canvas.setSelection(r[0], r[1], true)
+		status := v.status.Text
+		_, after, ok := strings.Cut(status, "selected ")
+		ends, _, ok2 := strings.Cut(after, " (")
+		if !ok || !ok2 {
+			t.Fatalf("status line %q names no selection", status)
+		}
+		title := texts(v.selection)[0]
+		if !strings.Contains(title, ": "+ends+" (") {
+			t.Errorf("selection %v: the status line says %q, the Selection tab %q", r, ends, title)
+		}
+	}
+}

@@ -58,7 +58,8 @@ func (v *eventlogView) showStatus() {
 	s := fmt.Sprintf("View %s – %s (%s of %s)", paint.Time(from, step), paint.Time(to, step),
 		paint.Duration(to-from), paint.Duration(v.log.Model.End))
 	if a, b, ok := v.canvas.Selection(); ok {
-		s += fmt.Sprintf(" · selected %s – %s (%s; Z zooms to it, Esc clears)", paint.Time(a, step), paint.Time(b, step), paint.Duration(b-a))
+		sstep := readoutStep(b - a) // as the Selection tab writes it
+		s += fmt.Sprintf(" · selected %s – %s (%s; Z zooms to it, Esc clears)", paint.Time(a, sstep), paint.Time(b, sstep), paint.Duration(b-a))
 	}
 	s += " · wheel scrolls, Ctrl+wheel zooms, drag pans, Shift+drag selects; Help lists the keys"
 	v.status.SetText(s)
@@ -111,7 +112,8 @@ func fillSelection(box *fyne.Container, ev *Eventlog, from, to uint64, sel bool,
 	if !sel {
 		from, to, title = 0, m.End, whole
 	}
-	title = fmt.Sprintf("%s: %s – %s (%s)", title, timeline.FormatDuration(from), timeline.FormatDuration(to), timeline.FormatDuration(to-from))
+	step := readoutStep(to - from) // as the status line writes the selection
+	title = fmt.Sprintf("%s: %s – %s (%s)", title, paint.Time(from, step), paint.Time(to, step), paint.Duration(to-from))
 	summary = container.NewVBox()
 	box.Objects = []fyne.CanvasObject{
 		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
