@@ -396,11 +396,17 @@ func (f *frame) hitActivity(h *Hit, id TrackID, col, y0, y1 int) {
 	}
 	var d timeline.Durations
 	n := 0
+	var unlogged []string // HECs a log cut short says nothing of here
 	for c := range f.m.HECs {
 		if id.Kind == KindHECActivity && uint32(f.m.HECs[c].Cap) != id.ID {
 			continue
 		}
-		dc := f.m.HECs[c].Track.Durations(t0, t1)
+		tr := &f.m.HECs[c].Track
+		if end := tr.End(); end <= t0 && end < f.m.End {
+			unlogged = append(unlogged, "HEC "+itoa(uint32(f.m.HECs[c].Cap))+": nothing logged after "+f.when(end))
+			continue
+		}
+		dc := tr.Durations(t0, t1)
 		for s := range d {
 			d[s] += dc[s]
 		}
@@ -412,10 +418,14 @@ func (f *frame) hitActivity(h *Hit, id TrackID, col, y0, y1 int) {
 	if id.Kind == KindHECActivity {
 		title = "HEC " + itoa(id.ID)
 	}
-	run, gc := float64(d[timeline.StateRunning])/span, float64(d.GC())/span
-	h.Tip = []string{title + " at " + f.when(h.Time),
-		strconv.FormatFloat(run, 'f', 2, 64) + " of " + strconv.Itoa(n) + " HECs running Haskell code (" + paint.Percent(run/float64(max(n, 1))) + ")",
-		strconv.FormatFloat(gc, 'f', 2, 64) + " in GC (" + paint.Percent(gc/float64(max(n, 1))) + ")"}
+	h.Tip = []string{title + " at " + f.when(h.Time)}
+	if n > 0 {
+		run, gc := float64(d[timeline.StateRunning])/span, float64(d.GC())/span
+		h.Tip = append(h.Tip,
+			strconv.FormatFloat(run, 'f', 2, 64)+" of "+paint.CountOf(int64(n), "HEC", "HECs")+" running Haskell code ("+paint.Percent(run/float64(n))+")",
+			strconv.FormatFloat(gc, 'f', 2, 64)+" in GC ("+paint.Percent(gc/float64(n))+")")
+	}
+	h.Tip = append(h.Tip, unlogged...)
 	h.Anchor = f.spanRect(t0, t1, col, y0, y1)
 }
 

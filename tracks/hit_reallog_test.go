@@ -173,4 +173,33 @@ func TestHitPastACutCapability(t *testing.T) {
 	if past == 0 || before == 0 {
 		t.Errorf("hit %d points past HEC 1's end and %d spans before it", past, before)
 	}
+	// The activity graphs do not count HEC 1 as idle there: it said "1.00
+	// of 2 HECs running (50%)" and, for HEC 1 alone, "0.00 of 1 HECs".
+	for _, a := range []struct {
+		id      TrackID
+		want    string
+		wantNot string
+	}{
+		{TrackID{KindActivity, 0}, "of 1 HEC running", "of 2 HECs"},
+		{TrackID{KindHECActivity, 1}, "HEC 1: nothing logged after", "running Haskell code"},
+	} {
+		r, ok := v.TrackRect(a.id)
+		if !ok {
+			t.Fatalf("%v not in view", a.id)
+		}
+		checked := 0
+		for x := v.PlotRect().Min.X; x < v.PlotRect().Max.X; x += 5 {
+			h := v.Hit(float64(x)+0.5, float64(r.Min.Y+r.Dy()/2)+0.5)
+			if h.Element != ElemActivity || h.From < end {
+				continue
+			}
+			checked++
+			if tip := strings.Join(h.Tip, " / "); !strings.Contains(tip, a.want) || strings.Contains(tip, a.wantNot) {
+				t.Fatalf("%v at %d, past HEC 1's end: %q", a.id, h.Time, tip)
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%v: no activity hit past HEC 1's end", a.id)
+		}
+	}
 }
