@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -101,16 +102,26 @@ func TestSelectionWrittenAlike(t *testing.T) {
 	}
 	defer l.Close()
 	v := newEventlogView(newEventlog(l))
-	v.tabs.Select(v.selTab)
+	// A selection is summarised again in the background (reading the file)
+	// and put in from another goroutine: the test acts under ui, as Fyne's
+	// loop would, and waits for each summary.
+	summarised := make(chan struct{}, 1)
+	v.onSelSummary = func() { summarised <- struct{}{} }
+	ui(func() { v.tabs.Select(v.selTab) })
 	for _, r := range [][2]uint64{{10_216_000, 26_149_000}, {1_234_567, 98_765_432}, {50_000_123, 50_004_567}} {
-		v.canvas.setSelection(r[0], r[1], true)
-		status := v.status.Text
+		ui(func() { v.canvas.setSelection(r[0], r[1], true) })
+		select {
+		case <-summarised:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the selection was not summarised within 30 s")
+		}
+		var status, title string
+		ui(func() { status, title = v.status.Text, texts(v.selection)[0] })
 		_, after, ok := strings.Cut(status, "selected ")
 		ends, _, ok2 := strings.Cut(after, " (")
 		if !ok || !ok2 {
 			t.Fatalf("status line %q names no selection", status)
 		}
-		title := texts(v.selection)[0]
 		if !strings.Contains(title, ": "+ends+" (") {
 			t.Errorf("selection %v: the status line says %q, the Selection tab %q", r, ends, title)
 		}
