@@ -49,10 +49,12 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
 # The memory tests run again without -race: the race detector's shadow
-# memory makes a resident set no measure of what the code holds.
+# memory makes a resident set no measure of what the code holds. So does the
+# live test against a real GHC program, whose streams are too big for it.
 test: deps vet
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -run 'Residency' ./ingest/
+	$(GO) test -count=1 -run 'TestGHCSocket' ./live/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
