@@ -130,7 +130,7 @@ func TestCompareWindow(t *testing.T) {
 	if from, to := c.span.View(); from != 0 || to != c.span.Length() {
 		t.Errorf("double click shows [%d, %d]", from, to)
 	}
-	c.Fyne().Close()
+	ui(func() { c.Fyne().Close() })
 }
 
 func TestCompareWindowMissingFile(t *testing.T) {
@@ -261,7 +261,7 @@ func TestCompareAlignAtSpan(t *testing.T) {
 	if c.alignment.A != want.B || c.alignment.B != want.A || c.align.Selected != alignSpanPrefix+"phase-3" {
 		t.Errorf("after swap aligned %+v at %q", c.alignment, c.align.Selected)
 	}
-	c.Fyne().Close()
+	ui(func() { c.Fyne().Close() })
 }
 
 func TestCompareAlignAtOffset(t *testing.T) {
@@ -330,7 +330,7 @@ func TestCompareAlignAtOffset(t *testing.T) {
 	if c.offsetRow.Visible() || c.alignment != (compare.Alignment{}) {
 		t.Errorf("at start: row shown %v, aligned %+v", c.offsetRow.Visible(), c.alignment)
 	}
-	c.Fyne().Close()
+	ui(func() { c.Fyne().Close() })
 }
 
 // TestCompareWindowPartialRun: a run cut short is marked as such, its
