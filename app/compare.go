@@ -159,15 +159,6 @@ func (c *CompareWindow) runs() (*compare.Run, *compare.Run) {
 		if c.segs[i] == 0 { // the time both cover is read again from the file: the first segment's bytes
 			r.Path = c.paths[i]
 		}
-		if m := r.Model; m != nil && r.Partial() {
-			// A cut log's capabilities end at their last events: it is
-			// whole up to the earliest of them.
-			for h := range m.HECs {
-				if e := m.HECs[h].Track.End(); e > m.Start && (r.Whole == 0 || e < r.Whole) {
-					r.Whole = e
-				}
-			}
-		}
 		return r
 	}
 	return run(0), run(1)

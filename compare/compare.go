@@ -44,20 +44,23 @@ type Run struct {
 	// file holds several one after another (Length 0: the whole file).
 	Path           string
 	Offset, Length int64
-	// Whole is the time up to which the log holds every capability's
-	// events: the last event's for a complete run; for a partial one, the
-	// earliest of the capabilities' last events (the blocks of the others
-	// after it were lost with the rest of the file). 0: the summary's
-	// LastNS.
-	Whole uint64
 }
 
-// wholeUntil returns the time up to which the run's log is whole.
+// wholeUntil returns the time up to which the run's log holds every
+// capability's events: the last event's for a complete run; for a partial
+// one with a model, the earliest of its HECs' ends (the capabilities of a
+// cut log end at their last events, timeline.Builder.EndCapabilities: the
+// blocks of the others after that were lost with the rest of the file).
 func (r *Run) wholeUntil() uint64 {
-	if r.Whole == 0 || !r.Partial() {
-		return r.Summary.LastNS
+	whole := r.Summary.LastNS
+	if m := r.Model; m != nil && r.Partial() {
+		for h := range m.HECs {
+			if e := m.HECs[h].Track.End(); e > m.Start {
+				whole = min(whole, e)
+			}
+		}
 	}
-	return min(r.Whole, r.Summary.LastNS)
+	return whole
 }
 
 // Partial reports whether the run did not end with the log's end marker

@@ -35,16 +35,6 @@ func Open(ctx context.Context, path string, seg int) (*Run, *heapview.Heap, erro
 		s := l.Segments[l.Segment]
 		r.Offset, r.Length = s.Offset, s.End-s.Offset
 	}
-	if m := r.Model; m != nil && r.Partial() {
-		// A cut log's capabilities end at their last events
-		// (timeline.Builder.EndCapabilities): it is whole up to the
-		// earliest of them.
-		for h := range m.HECs {
-			if e := m.HECs[h].Track.End(); e > m.Start && (r.Whole == 0 || e < r.Whole) {
-				r.Whole = e
-			}
-		}
-	}
 	return r, l.Heap, nil
 }
 
@@ -60,16 +50,14 @@ func ReadRun(src io.Reader, name string) (*Run, error) {
 	z := timeline.NewSummarizer()
 	b := timeline.NewBuilder()
 	var ev ingest.Event
-	var w wholeTracker
 	for r.Next(&ev) {
 		z.Add(&ev)
 		b.Add(&ev)
-		w.add(&ev)
 	}
 	if r.Status().State != ingest.StateComplete {
 		b.EndCapabilities(b.LastEvents()) // nothing is known past a capability's last event
 	}
-	run := &Run{Name: name, Summary: z.Summary(r.Header(), r.Status()), Model: b.Snapshot(), Whole: w.until()}
+	run := &Run{Name: name, Summary: z.Summary(r.Header(), r.Status()), Model: b.Snapshot()}
 	run.Summary.TimeFaults = r.TimeFaults()
 	if err := r.Err(); err != nil {
 		return run, fmt.Errorf("reading run %s: %w", name, err)
@@ -144,7 +132,7 @@ type Covered struct {
 // a and alignB in b on (0 and 0: from the start): the figures of each run's
 // summary of that stretch (timeline.SummarizeRange), read from the runs'
 // files again. A partial run's stretch ends where its log stops holding
-// every capability's events (Run.Whole), so that it is compared only over
+// every capability's events (Run.wholeUntil), so that it is compared only over
 // what it logged whole.
 func CompareCovered(a, b *Run, alignA, alignB uint64, opt Options) (*Covered, error) {
 	if a.Path == "" || b.Path == "" {
@@ -181,40 +169,4 @@ func CompareCovered(a, b *Run, alignA, alignB uint64, opt Options) (*Covered, er
 		return nil, err
 	}
 	return &Covered{FromA: alignA, FromB: alignB, Length: length, Comparison: Compare(pa, pb, opt)}, nil
-}
-
-// wholeTracker follows the last event time of each capability, to find up
-// to when a cut log holds all of them.
-type wholeTracker struct {
-	last []uint64 // by capability; 0: none seen
-}
-
-func (w *wholeTracker) add(ev *ingest.Event) {
-	c := ev.Cap
-	if c < 0 || ev.Kind == ingest.KindBlockMarker {
-		return
-	}
-	if int(c) >= len(w.last) {
-		if c >= 1<<16 {
-			return
-		}
-		w.last = append(w.last, make([]uint64, int(c)+1-len(w.last))...)
-	}
-	w.last[c] = max(w.last[c], ev.Time)
-}
-
-// until returns the earliest of the capabilities' last times (0 if none).
-func (w *wholeTracker) until() uint64 {
-	var out uint64
-	first := true
-	for _, t := range w.last {
-		if t == 0 {
-			continue
-		}
-		if first || t < out {
-			out = t
-		}
-		first = false
-	}
-	return out
 }
