@@ -162,22 +162,6 @@ type Log struct {
 	capEnds []uint64
 }
 
-// capabilityEnds returns each capability's latest event time in the pieces
-// of ix that have been read (0 for a capability with none).
-func capabilityEnds(ix *ingest.Index) []uint64 {
-	var ends []uint64
-	for _, p := range ix.Pieces {
-		if p.Cap < 0 || !p.Known || p.Events == 0 {
-			continue
-		}
-		for int(p.Cap) >= len(ends) {
-			ends = append(ends, 0)
-		}
-		ends[p.Cap] = max(ends[p.Cap], p.Last)
-	}
-	return ends
-}
-
 // Open loads the eventlog at path. A log that is truncated or corrupt is not
 // an error: what could be read is loaded and Status says where and why. An
 // error is returned if the file cannot be read, is not an eventlog, or ctx is
@@ -361,7 +345,7 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	if bd.status.State != ingest.StateComplete {
 		// Cut short or damaged: each capability is known up to its last
 		// event, and is not drawn running on past it.
-		r.capEnds = capabilityEnds(ix)
+		r.capEnds = bd.b.LastEvents()
 		bd.b.EndCapabilities(r.capEnds)
 	}
 	bd.b.Finish()
