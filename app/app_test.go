@@ -2,9 +2,7 @@ package app
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"image"
 	"image/color"
@@ -23,7 +21,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -670,24 +668,7 @@ func TestHeapTracksForLogsWithHeapData(t *testing.T) {
 // the window showed no notice and "Capabilities 4096".
 func TestBlockOfImpossibleCapabilityShowsNotice(t *testing.T) {
 	a, done := newTestApp(t)
-	src, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := ingest.NewIndex(bytes.NewReader(src), int64(len(src)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range ix.Pieces {
-		if p.Block && p.Cap == 0 {
-			binary.BigEndian.PutUint16(src[p.Offset+22:], 4095)
-			break
-		}
-	}
-	path := filepath.Join(t.TempDir(), "cap4095.eventlog")
-	if err := os.WriteFile(path, src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path, _ := testlog.CapRewritten(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", 4095)
 	w := a.Open(path)
 	await(t, done)
 	n := notices(w)

@@ -1,13 +1,10 @@
 package eventlog
 
 import (
-	"bytes"
-	"encoding/binary"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 )
 
 // TestFarCapabilityLoaded: parwork-N2 with its first block of capability 0
@@ -18,26 +15,7 @@ import (
 // events. Before, nothing was reported and the block's events were in no
 // HEC.
 func TestFarCapabilityLoaded(t *testing.T) {
-	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	off := int64(-1)
-	for _, p := range ix.Pieces {
-		if p.Block && p.Cap == 0 {
-			off = p.Offset
-			binary.BigEndian.PutUint16(data[p.Offset+22:], 4095)
-			break
-		}
-	}
-	path := filepath.Join(t.TempDir(), "cap4095.eventlog")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path, off := testlog.CapRewritten(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", 4095)
 	for _, opt := range []Options{{NoSummary: true, NoEventList: true, NoHeap: true}, {NoSummary: true, ExactBelow: -1, Buckets: 256}, {}} {
 		r := open(t, path, opt)
 		cf := r.CapFaults

@@ -1,15 +1,11 @@
 package tracks
 
 import (
-	"bytes"
-	"encoding/binary"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -19,24 +15,7 @@ import (
 // events, and hit there as HEC 4095. Before, the view had HEC 0 (empty) and
 // HEC 1 only: the block's 4,099 events were drawn nowhere.
 func TestFarCapabilityHasItsTracks(t *testing.T) {
-	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range ix.Pieces {
-		if p.Block && p.Cap == 0 {
-			binary.BigEndian.PutUint16(data[p.Offset+22:], 4095)
-			break
-		}
-	}
-	path := filepath.Join(t.TempDir(), "cap4095.eventlog")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path, _ := testlog.CapRewritten(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", 4095)
 	m := realModel(t, path)
 	v := New(timeline.Exact(m))
 	v.SetSize(1200, 900, 1)

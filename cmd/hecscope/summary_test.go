@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 )
 
 // flippedLog writes a copy of the real log at path with byte 2 of one
@@ -148,34 +148,6 @@ func TestEveryCommandKeepsItsWord(t *testing.T) {
 	}
 }
 
-// capRewrittenLog writes a copy of the log at path whose first block of
-// capability 0 claims capability 4095 (two bytes of its marker changed) and
-// returns the copy's path and the marker's offset.
-func capRewrittenLog(t *testing.T, path string) (string, int64) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range ix.Pieces {
-		if p.Block && p.Cap == 0 {
-			// The marker: type (2), time (8), size (4), end time (8), cap (2).
-			binary.BigEndian.PutUint16(data[p.Offset+22:], 4095)
-			out := filepath.Join(t.TempDir(), "cap4095.eventlog")
-			if err := os.WriteFile(out, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return out, p.Offset
-		}
-	}
-	t.Fatalf("%s has no block of capability 0", path)
-	return "", 0
-}
-
 // TestBlockOfImpossibleCapabilityIsReported: parwork-N2 with its first
 // block's marker rewritten to capability 4095 (GHC created 0 and 1).
 // Before, summary said "Status: complete" and "Capabilities: 4096" and
@@ -185,7 +157,7 @@ func capRewrittenLog(t *testing.T, path string) (string, int64) {
 // capabilities that occur (0, 1 and 4095) and render draws HEC 4095.
 func TestBlockOfImpossibleCapabilityIsReported(t *testing.T) {
 	orig := "../../testdata/ghc-9.0.2/parwork-N2.eventlog"
-	path, off := capRewrittenLog(t, orig)
+	path, off := testlog.CapRewritten(t, orig, 4095)
 	if off != 2688 {
 		t.Errorf("the first block of capability 0 is at byte %d, the brief says 2688", off)
 	}
