@@ -13,20 +13,27 @@ import (
 	"github.com/hecscope/hecscope/tracks"
 )
 
+// parworkView loads parwork-N2 with opt into a file window's view, under
+// a test app; the log is closed when the test ends.
+func parworkView(t *testing.T, opt eventlog.Options) (*eventlogView, *eventlog.Log) {
+	t.Helper()
+	test.NewTempApp(t)
+	l, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return newEventlogView(newEventlog(l)), l
+}
+
 // TestFileViewZoomsIntoDetail: zoomed in past the buckets of a big log's
 // overview, the file window draws the range decoded from the file, not
 // the overview's summarised stretches ("N changes … zoom in for detail"
 // wherever the pointer goes). The window used to give its canvas the
 // overview alone.
 func TestFileViewZoomsIntoDetail(t *testing.T) {
-	test.NewTempApp(t)
 	// An overview as a big log gets one: summarised per bucket.
-	l, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", eventlog.Options{ExactBelow: -1, Buckets: 16})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	v := newEventlogView(newEventlog(l))
+	v, l := parworkView(t, eventlog.Options{ExactBelow: -1, Buckets: 16})
 	if v.canvas == nil {
 		t.Fatal("no canvas")
 	}
@@ -71,13 +78,7 @@ func TestFileViewZoomsIntoDetail(t *testing.T) {
 // shown (filling it when the view is made cost the opening of a log a
 // tenth of a second), and then shows the whole run's figures.
 func TestSelectionTabFilledWhenShown(t *testing.T) {
-	test.NewTempApp(t)
-	l, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", eventlog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	v := newEventlogView(newEventlog(l))
+	v, _ := parworkView(t, eventlog.Options{})
 	if v.canvas == nil {
 		t.Fatal("no canvas")
 	}
@@ -95,13 +96,7 @@ func TestSelectionTabFilledWhenShown(t *testing.T) {
 // selection's ends alike; they said "10.2 ms – 26.1 ms" and "10.2 ms –
 // 26.2 ms" for one selection (found by a helper).
 func TestSelectionWrittenAlike(t *testing.T) {
-	test.NewTempApp(t)
-	l, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", eventlog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	v := newEventlogView(newEventlog(l))
+	v, _ := parworkView(t, eventlog.Options{})
 	// A selection is summarised again in the background (reading the file)
 	// and put in from another goroutine: the test acts under ui, as Fyne's
 	// loop would, and waits for each summary.
