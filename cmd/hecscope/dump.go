@@ -53,11 +53,8 @@ func runDump(args []string) int {
 		return 1
 	}
 	if part.segmented() {
-		var status ingest.Status
-		err = part.read(func(r io.ReaderAt, size int64) error {
-			var err error
-			status, err = ingest.ShowFile(os.Stdout, r, size)
-			return err
+		status, err := readPart(part, func(r io.ReaderAt, size int64) (ingest.Status, error) {
+			return ingest.ShowFile(os.Stdout, r, size)
 		})
 		return dumpEnd(args[0], part.fileStatus(status), err, os.Stderr)
 	}

@@ -123,11 +123,8 @@ func profileOf(p logPart, opt ccprofile.Options) (*ccprofile.Profile, error) {
 	if !p.segmented() {
 		return ccprofile.File(context.Background(), p.path, opt)
 	}
-	var prof *ccprofile.Profile
-	err := p.read(func(src io.ReaderAt, size int64) error {
-		var err error
-		prof, err = ccprofile.Read(context.Background(), src, size, opt)
-		return err
+	prof, err := readPart(p, func(src io.ReaderAt, size int64) (*ccprofile.Profile, error) {
+		return ccprofile.Read(context.Background(), src, size, opt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.path, err)

@@ -306,9 +306,8 @@ func threadRows(p logPart, from, to uint64, n int) (rows map[uint32]bool, alive 
 		}
 	}
 	if p.segmented() {
-		err = p.read(func(r io.ReaderAt, size int64) error {
-			_, err := ingest.SkimAt(r, size, sel, add)
-			return err
+		_, err = readPart(p, func(r io.ReaderAt, size int64) (ingest.SkimResult, error) {
+			return ingest.SkimAt(r, size, sel, add)
 		})
 	} else {
 		_, err = ingest.SkimFile(p.path, sel, add)

@@ -154,15 +154,16 @@ func ordinal(n int) string {
 // bytes), not a whole file.
 func (p logPart) segmented() bool { return p.count > 1 }
 
-// read calls fn with the part's bytes: a section of the file of p.length
-// bytes. Only for a segmented part.
-func (p logPart) read(fn func(r io.ReaderAt, size int64) error) error {
+// readPart returns what read makes of the part's bytes: a section of the
+// file of p.length bytes. Only for a segmented part.
+func readPart[T any](p logPart, read func(r io.ReaderAt, size int64) (T, error)) (T, error) {
 	f, err := os.Open(p.path)
 	if err != nil {
-		return err
+		var zero T
+		return zero, err
 	}
 	defer f.Close()
-	return fn(io.NewSectionReader(f, p.offset, p.length), p.length)
+	return read(io.NewSectionReader(f, p.offset, p.length), p.length)
 }
 
 // fileStatus turns a status of the part's bytes (offsets from the

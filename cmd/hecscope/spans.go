@@ -157,11 +157,8 @@ func spansOf(p logPart, opt spans.Options) (*spans.Report, error) {
 	if !p.segmented() {
 		return spans.File(context.Background(), p.path, opt)
 	}
-	var r *spans.Report
-	err := p.read(func(src io.ReaderAt, size int64) error {
-		var err error
-		r, err = spans.Read(context.Background(), src, size, opt)
-		return err
+	r, err := readPart(p, func(src io.ReaderAt, size int64) (*spans.Report, error) {
+		return spans.Read(context.Background(), src, size, opt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.path, err)

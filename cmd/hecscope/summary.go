@@ -53,12 +53,7 @@ func runSummary(args []string) int {
 			return 1
 		}
 		if part.segmented() {
-			var s timeline.Summary
-			err = part.read(func(r io.ReaderAt, size int64) error {
-				var err error
-				s, err = timeline.SummarizeAt(r, size)
-				return err
-			})
+			s, err := readPart(part, timeline.SummarizeAt)
 			s.Status = part.fileStatus(s.Status)
 			shiftTimeFaults(&s.TimeFaults, part.offset)
 			return report(name, s, err, asJSON, os.Stdout, os.Stderr)
