@@ -12,9 +12,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
-
 	"fyne.io/fyne/v2/widget"
+
 	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -93,20 +94,7 @@ func segmentFacts(ev *Eventlog) []fact {
 		return nil
 	}
 	g := ev.Segments[ev.Segment]
-	return []fact{{"Segment", fmt.Sprintf("%d of %d · bytes %s–%s", ev.Segment+1, n, groupDigits(g.Offset), groupDigits(g.End))}}
-}
-
-// groupDigits writes n ≥ 0 with its digits in groups of three: 1,018,753.
-func groupDigits(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return []fact{{"Segment", fmt.Sprintf("%d of %d · bytes %s–%s", ev.Segment+1, n, paint.Count(g.Offset), paint.Count(g.End))}}
 }
 
 // chooserWidthMax bounds the chooser's width, so that the file's path

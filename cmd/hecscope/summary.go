@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -578,15 +579,6 @@ func showBytesShort(b uint64) string {
 	return full[:strings.Index(full, " (")]
 }
 
-// commas writes n with thousands separators.
-func commas(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// commas writes n with thousands separators, as paint.Count does (no count
+// or byte offset of an eventlog comes near 2^63).
+func commas(n uint64) string { return paint.Count(int64(min(n, math.MaxInt64))) }
