@@ -2,28 +2,11 @@ package spans
 
 import (
 	"image"
-	"image/color"
 	"testing"
 
+	"github.com/hecscope/hecscope/internal/painttest"
 	"github.com/hecscope/hecscope/paint"
 )
-
-// textCanvas is a raster that also records the text drawn on it.
-type textCanvas struct {
-	paint.Canvas
-	texts []drawnText
-}
-
-// drawnText is one Text call: the string and the box it covers.
-type drawnText struct {
-	s   string
-	box image.Rectangle
-}
-
-func (c *textCanvas) Text(f *paint.Face, s string, x, y int, col color.RGBA) {
-	c.texts = append(c.texts, drawnText{s, image.Rect(x, y-f.Ascent(), x+f.Width(s), y+f.Descent())})
-	c.Canvas.Text(f, s, x, y, col)
-}
 
 // TestHistogramLabelsNeverOverlap draws histograms of durations whose
 // bounds write short and long ("1 ms", "2 min 3 s"), from a narrow to a
@@ -40,30 +23,30 @@ func TestHistogramLabelsNeverOverlap(t *testing.T) {
 		for ci, bins := range cases {
 			for w := 40; w <= 800; w += 7 {
 				img := image.NewRGBA(image.Rect(0, 0, int(float64(w)*scale), int(90*scale)))
-				c := &textCanvas{Canvas: paint.NewRaster(img)}
+				c := &painttest.TextRecorder{Canvas: paint.NewRaster(img)}
 				DrawHistogram(c, bins, HistogramOptions{Scale: scale})
-				var bottom []drawnText
-				for _, d := range c.texts {
-					if d.box.Min.Y > img.Bounds().Dy()/2 {
+				var bottom []painttest.DrawnText
+				for _, d := range c.Texts {
+					if d.Box.Min.Y > img.Bounds().Dy()/2 {
 						bottom = append(bottom, d)
 					}
 				}
 				if len(bottom) == 0 {
-					if len(c.texts) > 0 { // too small for a plot: nothing but the count
+					if len(c.Texts) > 0 { // too small for a plot: nothing but the count
 						t.Errorf("case %d, scale %g, width %d: no duration written", ci, scale, w)
 					}
 					continue
 				}
-				if first := paint.Duration(bins[0].Lo); bottom[0].s != first {
-					t.Errorf("case %d, scale %g, width %d: first label %q, want %q", ci, scale, w, bottom[0].s, first)
+				if first := paint.Duration(bins[0].Lo); bottom[0].S != first {
+					t.Errorf("case %d, scale %g, width %d: first label %q, want %q", ci, scale, w, bottom[0].S, first)
 				}
 				for i, a := range bottom {
-					if a.box.Dx() <= img.Bounds().Dx() && !a.box.In(img.Bounds()) {
-						t.Errorf("case %d, scale %g, width %d: %q at %v leaves the picture %v", ci, scale, w, a.s, a.box, img.Bounds())
+					if a.Box.Dx() <= img.Bounds().Dx() && !a.Box.In(img.Bounds()) {
+						t.Errorf("case %d, scale %g, width %d: %q at %v leaves the picture %v", ci, scale, w, a.S, a.Box, img.Bounds())
 					}
 					for _, b := range bottom[i+1:] {
-						if a.box.Overlaps(b.box) {
-							t.Errorf("case %d, scale %g, width %d: %q at %v overlaps %q at %v", ci, scale, w, a.s, a.box, b.s, b.box)
+						if a.Box.Overlaps(b.Box) {
+							t.Errorf("case %d, scale %g, width %d: %q at %v overlaps %q at %v", ci, scale, w, a.S, a.Box, b.S, b.Box)
 						}
 					}
 				}

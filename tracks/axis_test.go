@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hecscope/hecscope/internal/painttest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -23,13 +24,13 @@ func TestTickLabelRectsAreWhereTheLabelsAreDrawn(t *testing.T) {
 				from := m.Start + (m.End-m.Start)/3
 				v.SetRange(from, from+(m.End-m.Start)/zoom)
 				img := image.NewRGBA(image.Rect(0, 0, int(float64(w)*scale), int(600*scale)))
-				c := &textCanvas{Canvas: paint.NewRaster(img)}
+				c := &painttest.TextRecorder{Canvas: paint.NewRaster(img)}
 				v.Draw(c)
 				axis, plot := v.AxisRect(), v.PlotRect()
 				var drawn []image.Rectangle
-				for _, d := range c.texts {
-					if d.box.In(axis) && d.box.Min.X >= plot.Min.X {
-						drawn = append(drawn, d.box)
+				for _, d := range c.Texts {
+					if d.Box.In(axis) && d.Box.Min.X >= plot.Min.X {
+						drawn = append(drawn, d.Box)
 					}
 				}
 				got := v.TickLabelRects()

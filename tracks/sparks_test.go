@@ -2,31 +2,14 @@ package tracks
 
 import (
 	"image"
-	"image/color"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/hecscope/hecscope/internal/painttest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
-
-// textCanvas is a canvas that also records the text drawn on it.
-type textCanvas struct {
-	paint.Canvas
-	texts []drawnText
-}
-
-// drawnText is one Text call: the string and the box it covers.
-type drawnText struct {
-	s   string
-	box image.Rectangle
-}
-
-func (c *textCanvas) Text(f *paint.Face, s string, x, y int, col color.RGBA) {
-	c.texts = append(c.texts, drawnText{s, image.Rect(x, y-f.Ascent(), x+f.Width(s), y+f.Descent())})
-	c.Canvas.Text(f, s, x, y, col)
-}
 
 // TestSparkPoolCountsAreWhole draws the spark tracks of a real run, whole
 // and zoomed into a rising pool, at scales 1 and 2: the pool's scale is a
@@ -47,22 +30,22 @@ func TestSparkPoolCountsAreWhole(t *testing.T) {
 				v.Reveal(id)
 			}
 			img := image.NewRGBA(image.Rect(0, 0, int(1280*scale), int(800*scale)))
-			c := &textCanvas{Canvas: paint.NewRaster(img)}
+			c := &painttest.TextRecorder{Canvas: paint.NewRaster(img)}
 			v.Draw(c)
 			plot := v.PlotRect()
 			labels := 0
-			for _, d := range c.texts {
-				count, ok := strings.CutPrefix(d.s, "pool up to ")
+			for _, d := range c.Texts {
+				count, ok := strings.CutPrefix(d.S, "pool up to ")
 				if !ok {
 					continue
 				}
 				labels++
 				n, err := strconv.Atoi(count)
 				if err != nil {
-					t.Errorf("scale %g, zoom %d: %q is not a whole number of sparks", scale, zoom, d.s)
+					t.Errorf("scale %g, zoom %d: %q is not a whole number of sparks", scale, zoom, d.S)
 				}
-				if d.box.Max.X > plot.Max.X-px(6, scale) || d.box.Min.X < plot.Min.X {
-					t.Errorf("scale %g, zoom %d: %q at %v, want inside the plot %v and %d px clear of its right end", scale, zoom, d.s, d.box, plot, px(6, scale))
+				if d.Box.Max.X > plot.Max.X-px(6, scale) || d.Box.Min.X < plot.Min.X {
+					t.Errorf("scale %g, zoom %d: %q at %v, want inside the plot %v and %d px clear of its right end", scale, zoom, d.S, d.Box, plot, px(6, scale))
 				}
 				// Between the largest sample in view and the largest with
 				// the samples either side of the view (between which the
@@ -70,7 +53,7 @@ func TestSparkPoolCountsAreWhole(t *testing.T) {
 				if hec := labels - 1; hec < len(m.HECs) {
 					least, most := poolBounds(&m.HECs[hec], from, to)
 					if n < least || n > most {
-						t.Errorf("scale %g, zoom %d: HEC %d's %q, want %d to %d", scale, zoom, hec, d.s, least, most)
+						t.Errorf("scale %g, zoom %d: HEC %d's %q, want %d to %d", scale, zoom, hec, d.S, least, most)
 					}
 				}
 			}
