@@ -15,6 +15,17 @@ import (
 // by decoding one bucket's pieces.
 const listBuckets = 1 << 16
 
+// maxListBuckets bounds the buckets of the event list. A grid is no wider
+// than 2^32 ns a bucket, so a run's end far off (a block marker declaring
+// an absurd end time: a corrupt one) would otherwise cost billions of
+// buckets, in every capability's stream; the last bucket holds whatever
+// lies past the bound (2^20 buckets: 52 days at the widest).
+const maxListBuckets = 1 << 20
+
+// listBucketsTo returns how many buckets of grid g the event list keeps for
+// a run ending at end.
+func listBucketsTo(g timeline.Grid, end uint64) int { return min(g.Buckets(end), maxListBuckets) }
+
 // Events is every event of a log, block markers included, in the order
 // `ghc-events show` prints them (by time, ties in file order), read from
 // the file when asked for. It keeps only a count of events per bucket of

@@ -107,7 +107,7 @@ func (r *Log) rebuild(ctx context.Context) error {
 	}
 	bd.b.EndParallel()
 	buckets := bd.buckets()
-	buckets = append(buckets, make([]uint32, max(listGrid.Buckets(limit)-len(buckets), 0))...)
+	buckets = append(buckets, make([]uint32, max(listBucketsTo(listGrid, limit)-len(buckets), 0))...)
 	*f = follower{opt: f.opt, bd: bd, limit: limit, buckets: buckets, pieces: slices.Clone(ix.Pieces), cur: -1,
 		latest: map[int32]uint64{}, maxTime: max(f.maxTime, bd.last), startLen: size}
 	// Read on from the first byte not decoded: the end of the last whole

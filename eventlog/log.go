@@ -424,7 +424,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	}
 	var countsMu sync.Mutex
 	noThreads := opt.NoThreads
-	nb := listGrid.Buckets(to)
+	nb := listBucketsTo(listGrid, to)
 	if opt.NoEventList {
 		nb = 0
 	}

@@ -3,6 +3,7 @@ package eventlog
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -500,4 +501,49 @@ func TestCutLogEndsEachCapabilityAtItsLastEvent(t *testing.T) {
 		t.Fatal("no model of the range")
 	}
 	check("range", m)
+}
+
+// TestAbsurdBlockEndCostsNothing: a block marker declaring an absurd end
+// time (one corrupt marker) does not size the event list by it: the list
+// kept a bucket per 2^32 ns up to that end in every capability's stream,
+// which a corrupt stream in the live tests took to 24 GB.
+func TestAbsurdBlockEndCostsNothing(t *testing.T) {
+	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	patched := false
+	for _, p := range ix.Pieces {
+		if p.Block && p.Cap == 0 {
+			// The marker: type (2), time (8), size (4), end time (8), cap (2).
+			binary.BigEndian.PutUint64(data[p.Offset+14:], 1<<56)
+			patched = true
+			break
+		}
+	}
+	if !patched {
+		t.Fatal("no block of capability 0")
+	}
+	path := filepath.Join(t.TempDir(), "absurd-end.eventlog")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	l, err := Open(context.Background(), path, Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("loading a 196 KiB log whose one block claims to end at 2^56 ns allocated %d MiB", alloc>>20)
+	}
+	if l.Events == 0 {
+		t.Error("no events loaded")
+	}
 }
