@@ -177,13 +177,19 @@ func TestGHCSocket(t *testing.T) {
 
 // waitTextUnlessCorrupt is waitText, except that a stream that ends corrupt
 // meanwhile reports false, for the caller to run the program again (up to
-// three tries in all). The test program's socket writer
+// corruptTries tries in all). The test program's socket writer
 // (testdata/haskell/eventlog_socket.c, standing in for GHC's
-// eventlog-socket library) now and then sends a stream that is corrupt
-// past its first blocks when a client joins a running program (seen about
-// once in four runs: "undeclared event type 1119" at byte 68742); the
-// viewer reports it as corrupt, as it must, and that is not what these
-// tests are about.
+// eventlog-socket library, beside GHC 9.0.2's restarted event logging)
+// often sends a stream that is corrupt when a client joins a running
+// program: on this machine about half of such joins, with the code of the
+// start of this session as with today's ("undeclared event type 1119" at
+// byte 68742, or right after the header). The viewer reports it as corrupt,
+// as it must; mending the writer is left to do, and the corruption is not
+// what these tests are about.
+// corruptTries is how many runs of the test program a subtest tries when
+// its streams come corrupt.
+const corruptTries = 8
+
 func waitTextUnlessCorrupt(t *testing.T, s *Session, want string, try int) (Status, bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
@@ -193,7 +199,7 @@ func waitTextUnlessCorrupt(t *testing.T, s *Session, want string, try int) (Stat
 			return st, true
 		}
 		if strings.Contains(st.Text, "ended: corrupt") {
-			if try >= 3 {
+			if try >= corruptTries {
 				t.Fatalf("a corrupt stream from the test program %d times; the status is %q", try, st.Text)
 			}
 			t.Logf("try %d: the test program sent a corrupt stream (%q); running it again", try, st.Text)
