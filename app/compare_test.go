@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"image"
 	"math"
 	"os"
@@ -193,11 +194,11 @@ func TestDiffTableListsEveryRow(t *testing.T) {
 // for the logs at pathA and pathB.
 func cliAlignment(t *testing.T, spec, pathA, pathB string) compare.Alignment {
 	t.Helper()
-	a, err := compare.ReadFile(pathA)
+	a, _, err := compare.Open(context.Background(), pathA, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := compare.ReadFile(pathB)
+	b, _, err := compare.Open(context.Background(), pathB, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"context"
 	"math"
 	"os"
 	"testing"
@@ -9,18 +10,18 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-// readRunFile reads a run from a test log, skipping the test if it is absent.
+// readRunFile reads a run from a test log, named name, skipping the test if
+// the log is absent.
 func readRunFile(t testing.TB, path, name string) *Run {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
+	if _, err := os.Stat(path); err != nil {
 		t.Skipf("no log: %v", err)
 	}
-	defer f.Close()
-	r, err := ReadRun(f, name)
+	r, _, err := Open(context.Background(), path, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	r.Name = name
 	return r
 }
 
@@ -41,7 +42,7 @@ func TestCompareParworkN1N2(t *testing.T) {
 	// The summary inside the run is Summarize's.
 	if want, _ := timeline.SummarizeFile("../testdata/ghc-9.0.2/parwork-N2.eventlog"); want.TotalNS != b.Summary.TotalNS ||
 		want.GC.Total != b.Summary.GC.Total || want.Heap != b.Summary.Heap || want.Sparks.Total != b.Summary.Sparks.Total {
-		t.Fatalf("ReadRun summary differs from Summarize")
+		t.Fatalf("the run's summary differs from Summarize's")
 	}
 	c := Compare(a, b, Options{})
 	if c.A != "N1" || c.B != "N2" {

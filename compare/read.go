@@ -38,70 +38,33 @@ func Open(ctx context.Context, path string, seg int) (*Run, *heapview.Heap, erro
 	return r, l.Heap, nil
 }
 
-// ReadRun decodes a whole eventlog from src in one pass into a Run named
-// name: its Summary and its Model, for a stream that cannot be indexed (a
-// FIFO, standard input): the events go to the model in the order they come,
-// each capability's in order, but not merged by time across capabilities as
-// Open merges them. A truncated or corrupt log gives the run
-// of what decodes (Summary.Status says where it ends); the error is non-nil
-// if reading src failed or src is empty (timeline.ErrEmpty).
-func ReadRun(src io.Reader, name string) (*Run, error) {
-	r := ingest.NewReader(src)
-	z := timeline.NewSummarizer()
-	b := timeline.NewBuilder()
-	var ev ingest.Event
-	for r.Next(&ev) {
-		z.Add(&ev)
-		b.Add(&ev)
-	}
-	if r.Status().State != ingest.StateComplete {
-		b.EndCapabilities(b.LastEvents()) // nothing is known past a capability's last event
-	}
-	run := &Run{Name: name, Summary: z.Summary(r.Header(), r.Status()), Model: b.Snapshot()}
-	run.Summary.TimeFaults = r.TimeFaults()
-	if err := r.Err(); err != nil {
-		return run, fmt.Errorf("reading run %s: %w", name, err)
-	}
-	if st := run.Summary.Status; st.State == ingest.StateTruncated && st.Offset == 0 {
-		return run, fmt.Errorf("reading run %s: %w", name, timeline.ErrEmpty)
-	}
-	return run, nil
-}
-
-// ReadFile reads the eventlog at path into a Run named after the file.
-func ReadFile(path string) (*Run, error) {
-	return ReadFilePart(path, 0, 0)
-}
-
-// ReadFilePart reads the eventlog in length bytes of the file at path from
-// byte offset (one eventlog of a file holding several one after another,
-// see ingest.FindSegments) into a Run named after the file; length 0 reads
-// the whole file. The run's Summary.Status and TimeFaults count bytes from
-// the start of the file.
-func ReadFilePart(path string, offset, length int64) (*Run, error) {
-	f, err := os.Open(path)
+// OpenStream loads a whole eventlog that comes as a stream (a FIFO,
+// standard input) into a Run named name, through the same loader as Open:
+// a stream can be read only once and the loader needs a file it can index
+// (to merge the capabilities' blocks by time, and to read a stretch again
+// for CompareCovered), so the stream is first recorded, as it comes, into
+// a new file in dir, which the Run's Path names. The caller removes dir
+// when done with the run. A stream cut short gives the run of what
+// decodes, as for a file.
+func OpenStream(ctx context.Context, src io.Reader, name, dir string) (*Run, *heapview.Heap, error) {
+	f, err := os.CreateTemp(dir, "stream-*.eventlog")
 	if err != nil {
-		return nil, fmt.Errorf("reading run: %w", err)
+		return nil, nil, fmt.Errorf("recording %s: %w", name, err)
 	}
-	defer f.Close()
-	var src io.Reader = f
-	if length > 0 {
-		src = io.NewSectionReader(f, offset, length)
-	} else {
-		offset = 0
-	}
-	r, err := ReadRun(bufio.NewReaderSize(src, 1<<20), filepath.Base(path))
-	if r != nil {
-		r.Summary.Status.Offset += offset
-		for i := range r.Summary.TimeFaults.First {
-			r.Summary.TimeFaults.First[i].Offset += offset
-		}
+	_, err = io.Copy(f, src)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("recording %s: %w", name, err)
 	}
-	r.Path, r.Offset, r.Length = path, offset, length
-	return r, nil
+	r, h, err := Open(ctx, f.Name(), 0)
+	if err != nil {
+		// The loader names the recording; the user knows the stream.
+		return nil, nil, fmt.Errorf("%s (recorded to %s): %w", name, f.Name(), err)
+	}
+	r.Name = filepath.Base(name)
+	return r, h, nil
 }
 
 // open opens the run's file and returns its eventlog's bytes (the whole

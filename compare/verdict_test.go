@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -109,11 +110,11 @@ func TestPartialRunsGetNoVerdict(t *testing.T) {
 	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, err := ReadFile(full)
+	a, _, err := Open(context.Background(), full, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := ReadFile(cut)
+	b, _, err := Open(context.Background(), cut, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,11 +156,13 @@ func TestCutRunStopsWhereItsCapabilityDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := ReadRun(bytes.NewReader(data), "whole")
+	// Read as streams: recorded, then loaded as a file is.
+	dir := t.TempDir()
+	whole, _, err := OpenStream(context.Background(), bytes.NewReader(data), "whole", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut, err := ReadRun(bytes.NewReader(data[:120000]), "cut")
+	cut, _, err := OpenStream(context.Background(), bytes.NewReader(data[:120000]), "cut", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -94,6 +93,8 @@ func runCompare(args []string) int {
 	code := 0
 	var runs [2]*compare.Run
 	var parts [2]logPart
+	var opener runOpener
+	defer opener.remove()
 	for i, path := range files {
 		part, err := findPart(path, segments[i], segmentFlagNames(2)[i], os.Stderr)
 		if err != nil {
@@ -101,7 +102,7 @@ func runCompare(args []string) int {
 			return 1
 		}
 		parts[i] = part
-		r, err := readRun(part)
+		r, _, err := opener.open(part)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 			return 1
@@ -522,15 +523,4 @@ func jsonRows(c *compare.Comparison) []jsonRow {
 		rows = append(rows, jr)
 	}
 	return rows
-}
-
-// readRun reads the run a compare command compares: through the one loader
-// (compare.Open) for a file, or as it comes for a stream (a FIFO, standard
-// input), which cannot be indexed.
-func readRun(p logPart) (*compare.Run, error) {
-	if st, err := os.Stat(p.path); err == nil && st.Mode().IsRegular() {
-		r, _, err := compare.Open(context.Background(), p.path, p.index)
-		return r, err
-	}
-	return compare.ReadFilePart(p.path, p.offset, p.length)
 }

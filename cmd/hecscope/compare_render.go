@@ -1,19 +1,14 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"image"
-	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/heapview"
-	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -101,85 +96,22 @@ type runHeap struct {
 	heap *heapview.Heap
 }
 
-// eventReader is a stream of a log's events: a whole file's
-// (ingest.Open) or one segment's (ingest.NewReader).
-type eventReader interface {
-	Next(*ingest.Event) bool
-	Err() error
-	Status() ingest.Status
-	Header() *ingest.Header
-}
-
-// loadRunHeap decodes the eventlog p once into its summary, timeline model
-// and heap counters. A corrupt log is an error; a truncated one is drawn
-// as far as it goes.
-func loadRunHeap(p logPart) (runHeap, error) {
-	path := p.path
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-		r, h, err := compare.Open(context.Background(), path, p.index)
-		if err != nil {
-			return runHeap{}, err
-		}
-		if st := r.Summary.Status; st.State == ingest.StateCorrupt {
-			return runHeap{}, fmt.Errorf("%s: %s", path, st)
-		}
-		return runHeap{run: r, heap: h}, nil
-	}
-	var f eventReader
-	if p.segmented() {
-		in, err := os.Open(path)
-		if err != nil {
-			return runHeap{}, err
-		}
-		defer in.Close()
-		f = ingest.NewReader(bufio.NewReaderSize(io.NewSectionReader(in, p.offset, p.length), 1<<20))
-	} else {
-		in, err := ingest.Open(path)
-		if err != nil {
-			return runHeap{}, err
-		}
-		defer in.Close()
-		f = in
-	}
-	z, b, hc := timeline.NewSummarizer(), timeline.NewBuilder(), heapview.NewCollector()
-	var ev ingest.Event
-	for f.Next(&ev) {
-		z.Add(&ev)
-		b.Add(&ev)
-		hc.Add(&ev)
-	}
-	if err := f.Err(); err != nil {
-		return runHeap{}, fmt.Errorf("%s: %w", path, err)
-	}
-	st := p.fileStatus(f.Status())
-	if st.State == ingest.StateCorrupt {
-		return runHeap{}, fmt.Errorf("%s: %s", path, st)
-	}
-	if st.State != ingest.StateComplete {
-		b.EndCapabilities(b.LastEvents()) // nothing is known past a capability's last event
-	}
-	h, _ := hc.Result()
-	return runHeap{
-		run: &compare.Run{Name: filepath.Base(path), Summary: z.Summary(f.Header(), st), Model: b.Snapshot(), Path: path,
-			Offset: p.offset, Length: p.length},
-		heap: h,
-	}, nil
-}
-
 // drawComparison loads both runs and draws the comparison picture
 // (compare.RenderWithHeaps).
 func drawComparison(c compareRender) (*image.RGBA, error) {
 	var runs [2]runHeap
+	var opener runOpener
+	defer opener.remove()
 	for i, path := range c.files {
 		part, err := findPart(path, c.segments[i], segmentFlagNames(2)[i], os.Stderr)
 		if err != nil {
 			return nil, err
 		}
-		r, err := loadRunHeap(part)
+		r, h, err := opener.openChecked(part)
 		if err != nil {
 			return nil, err
 		}
-		runs[i] = r
+		runs[i] = runHeap{run: r, heap: h}
 	}
 	a, b := runs[0].run, runs[1].run
 	al, err := compare.ParseAlign(c.align, a, b)

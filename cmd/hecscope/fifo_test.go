@@ -52,3 +52,44 @@ func TestCommandsSayFIFOWait(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareReadsAStreamAsAFile: a run that comes through a FIFO is
+// compared as the same log read from its file is, to the byte of the JSON,
+// aligned at a marker too (which reads a stretch of each run again). The
+// stream used to be read by a loop of its own, whose spans paired
+// differently, and the aligned comparison opened the FIFO again.
+func TestCompareReadsAStreamAsAFile(t *testing.T) {
+	const a, b = "../../testdata/ghc-9.0.2/parwork-N1.eventlog", "../../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	data, err := os.ReadFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The FIFO has the file's name, so that the runs are named alike.
+	fifo := filepath.Join(t.TempDir(), filepath.Base(b))
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	args := []string{"compare", "--json", "--align", "marker:round 3", a}
+	code, want, stderr := hecscope(t, append(args, b)...)
+	if code != 0 {
+		t.Fatalf("files: exit %d: %s", code, stderr)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.Write(data)
+		f.Close()
+	}()
+	code, got, stderr := hecscope(t, append(args, fifo)...)
+	if code != 0 {
+		t.Fatalf("FIFO: exit %d: %s", code, stderr)
+	}
+	if got != want {
+		t.Errorf("the run read from a FIFO compares otherwise than from its file:\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(got, `"covered"`) {
+		t.Errorf("no comparison over the time both runs cover:\n%s", got)
+	}
+}
