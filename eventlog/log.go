@@ -320,9 +320,30 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	if exactBelow < 0 || r.Size >= exactBelow {
 		grid = timeline.GridFor(to, opt.buckets())
 	}
-	bd, err := r.build(ctx, ix, opt, grid, timeline.GridFor(to, listBuckets), from, to, start)
+	listGrid := timeline.GridFor(to, listBuckets)
+	bd, err := r.build(ctx, ix, opt, grid, listGrid, from, to, start)
 	if err != nil {
 		return err
+	}
+	// The grids are sized by the block markers' end times before any event
+	// is read. One marker declaring an absurd end (a corrupt marker: 2^56
+	// ns, say) leaves a run of seconds in a handful of the coarsest buckets,
+	// and every view then decodes the whole file for what it draws (a
+	// snapshot of a 47 MB log took three minutes instead of one second).
+	// The events' own times, each checked against its block as it was
+	// decoded, say where the run ends: when the grids are more than twice
+	// as coarse as those times ask for, the models are built again on grids
+	// sized by them. A healthy log's markers end with its events, so this
+	// costs only damaged logs a second reading.
+	if last := bd.last; last > 0 && (tooCoarse(grid, last, opt.buckets()) || tooCoarse(listGrid, last, listBuckets)) {
+		to = last
+		if grid.On() {
+			grid = timeline.GridFor(to, opt.buckets())
+		}
+		listGrid = timeline.GridFor(to, listBuckets)
+		if bd, err = r.build(ctx, ix, opt, grid, listGrid, from, to, start); err != nil {
+			return err
+		}
 	}
 	// Every stream has ended: its capability's rows are final.
 	for _, h := range bd.hecs {
@@ -357,6 +378,12 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	r.loaded.Store(true)
 	bd.report(model)
 	return nil
+}
+
+// tooCoarse reports whether grid g, of buckets buckets, is more than twice
+// as coarse as the grid for a run ending at last.
+func tooCoarse(g timeline.Grid, last uint64, buckets int) bool {
+	return g.On() && g.Shift > timeline.GridFor(last, buckets).Shift+1
 }
 
 // buckets returns the overview's resolution.

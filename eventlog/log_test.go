@@ -508,6 +508,28 @@ func TestCutLogEndsEachCapabilityAtItsLastEvent(t *testing.T) {
 // kept a bucket per 2^32 ns up to that end in every capability's stream,
 // which a corrupt stream in the live tests took to 24 GB.
 func TestAbsurdBlockEndCostsNothing(t *testing.T) {
+	path := absurdBlockEnd(t)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	l, err := Open(context.Background(), path, Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("loading a 196 KiB log whose one block claims to end at 2^56 ns allocated %d MiB", alloc>>20)
+	}
+	if l.Events == 0 {
+		t.Error("no events loaded")
+	}
+}
+
+// absurdBlockEnd writes parwork-N2 with its first block marker of
+// capability 0 declaring an end at 2^56 ns (the run lasts 113 ms) and
+// returns the file's path.
+func absurdBlockEnd(t *testing.T) string {
+	t.Helper()
 	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
 	if err != nil {
 		t.Fatal(err)
@@ -532,18 +554,32 @@ func TestAbsurdBlockEndCostsNothing(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	l, err := Open(context.Background(), path, Options{})
-	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatal(err)
+	return path
+}
+
+// TestAbsurdBlockEndKeepsTheGrids: the overview's and the event list's
+// grids of a log with one block marker declaring an absurd end are those
+// of the same log without it, so that views draw from the overview instead
+// of decoding the whole file for every picture. They were sized by the
+// marker: 2^32 ns buckets for a run of 113 ms (the same damage to a 47 MB
+// log made a snapshot of its window take three minutes instead of one
+// second).
+func TestAbsurdBlockEndKeepsTheGrids(t *testing.T) {
+	opt := Options{ExactBelow: -1} // an overview, as for a big log
+	healthy := open(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", opt)
+	damaged := open(t, absurdBlockEnd(t), opt)
+	hg, dg := healthy.Overview().Grid, damaged.Overview().Grid
+	if !hg.On() || dg != hg {
+		t.Errorf("overview grid: %d ns a bucket, want %d as without the damage", dg.Width(), hg.Width())
 	}
-	defer l.Close()
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
-		t.Errorf("loading a 196 KiB log whose one block claims to end at 2^56 ns allocated %d MiB", alloc>>20)
+	if hl, dl := healthy.EventList().grid, damaged.EventList().grid; dl != hl {
+		t.Errorf("event list grid: %d ns a bucket, want %d", dl.Width(), hl.Width())
 	}
-	if l.Events == 0 {
-		t.Error("no events loaded")
+	if damaged.Events != healthy.Events || damaged.Overview().Events != healthy.Overview().Events {
+		t.Errorf("%d events (overview %d), want %d (%d)", damaged.Events, damaged.Overview().Events, healthy.Events, healthy.Overview().Events)
+	}
+	// What the overview says of the run is what it says without the damage.
+	if d, h := damaged.Overview().HECs[0].Track.Len(), healthy.Overview().HECs[0].Track.Len(); d != h {
+		t.Errorf("HEC 0's overview has %d marks, want %d", d, h)
 	}
 }
