@@ -162,6 +162,15 @@ type Log struct {
 	capEnds []uint64
 }
 
+// loading is the size of the files whose Open is under way (see Loading).
+var loading atomic.Int64
+
+// Loading returns the total size in bytes of the files being opened (by
+// Open) at this moment, 0 when none is. A program that limits its heap can
+// let it grow in proportion while they load, because the models being built
+// will need it at the end anyway: collecting early only repeats work.
+func Loading() int64 { return loading.Load() }
+
 // Open loads the eventlog at path. A log that is truncated or corrupt is not
 // an error: what could be read is loaded and Status says where and why. An
 // error is returned if the file cannot be read, is not an eventlog, or ctx is
@@ -181,6 +190,8 @@ func Open(ctx context.Context, path string, opt Options) (*Log, error) {
 		f.Close()
 		return nil, fmt.Errorf("loading %s: not a regular file", path)
 	}
+	loading.Add(st.Size())
+	defer loading.Add(-st.Size())
 	// Not the start of an eventlog's magic: a .hp heap profile, or nothing.
 	head := make([]byte, 8)
 	n, _ := f.ReadAt(head, 0)

@@ -583,3 +583,37 @@ func TestAbsurdBlockEndKeepsTheGrids(t *testing.T) {
 		t.Errorf("HEC 0's overview has %d marks, want %d", d, h)
 	}
 }
+
+// TestLoadingCountsTheFileWhileItLoads: Loading gives the size of the file
+// being opened while Open runs (the app's heap limit leaves that much room
+// to the models being built), and nothing once it has returned.
+func TestLoadingCountsTheFileWhileItLoads(t *testing.T) {
+	const path = "../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var during []int64
+	l, err := Open(context.Background(), path, Options{Progress: func(Progress) { during = append(during, Loading()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if len(during) == 0 {
+		t.Fatal("no progress reported")
+	}
+	for _, n := range during {
+		if n != st.Size() {
+			t.Fatalf("Loading() = %d while the %d-byte file loaded", n, st.Size())
+		}
+	}
+	if n := Loading(); n != 0 {
+		t.Errorf("Loading() = %d after Open returned", n)
+	}
+	if _, err := Open(context.Background(), filepath.Join(t.TempDir(), "missing"), Options{}); err == nil {
+		t.Fatal("opened a missing file")
+	}
+	if n := Loading(); n != 0 {
+		t.Errorf("Loading() = %d after a failed Open", n)
+	}
+}
