@@ -105,6 +105,17 @@ func (r *Log) rebuild(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// As for Open: a block marker declaring an absurd end must not size the
+	// grids (see load); the events' own times say how far the run goes.
+	if last := max(bd.last, f.maxTime); last > 0 {
+		if fit := 4 * max(last, followSpan); tooCoarse(grid, fit, f.opt.buckets()) || tooCoarse(listGrid, fit, listBuckets) {
+			to, limit = last, fit
+			grid, listGrid = timeline.GridFor(limit, f.opt.buckets()), timeline.GridFor(limit, listBuckets)
+			if bd, err = r.build(ctx, ix, f.opt, grid, listGrid, from, to, time.Now()); err != nil {
+				return err
+			}
+		}
+	}
 	bd.b.EndParallel()
 	buckets := bd.buckets()
 	buckets = append(buckets, make([]uint32, max(listBucketsTo(listGrid, limit)-len(buckets), 0))...)

@@ -165,3 +165,30 @@ func BenchmarkFollowGrowing(b *testing.B) {
 		out.Close()
 	}
 }
+
+// TestFollowAbsurdBlockEndKeepsTheGrids: a followed log (a live session's
+// recording) with a block marker declaring an absurd end gets the grids of
+// the same log without it, as an opened one does.
+func TestFollowAbsurdBlockEndKeepsTheGrids(t *testing.T) {
+	ctx := context.Background()
+	healthy, err := Follow(ctx, "../testdata/ghc-9.0.2/parwork-N2.eventlog", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer healthy.Close()
+	damaged, err := Follow(ctx, absurdBlockEnd(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer damaged.Close()
+	hg, dg := healthy.Overview().Grid, damaged.Overview().Grid
+	if !hg.On() || dg != hg {
+		t.Errorf("overview grid: %d ns a bucket, want %d as without the damage", dg.Width(), hg.Width())
+	}
+	if hl, dl := healthy.EventList().grid, damaged.EventList().grid; dl != hl {
+		t.Errorf("event list grid: %d ns a bucket, want %d", dl.Width(), hl.Width())
+	}
+	if damaged.Events != healthy.Events {
+		t.Errorf("%d events, want %d", damaged.Events, healthy.Events)
+	}
+}
