@@ -477,17 +477,22 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		countsMu.Unlock()
 		var n int64
 		var first, last uint64
+		timed := false
 		var published int64
 		return func(e *ingest.Event) bool {
 			if nb > 0 {
 				sc.buckets[min(listGrid.Bucket(e.Time), nb-1)]++
 			}
-			if n == 0 || e.Time < first {
-				first = e.Time
-				sc.first.Store(first)
-			}
-			if e.Time > last {
-				last = e.Time
+			// As for the pieces' times (ingest.Merge): a block marker's
+			// time may be corrupt, and is not the run's.
+			if e.Kind != ingest.KindBlockMarker {
+				if !timed || e.Time < first {
+					first, timed = e.Time, true
+					sc.first.Store(first)
+				}
+				if e.Time > last {
+					last = e.Time
+				}
 			}
 			n++
 			if h != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -530,6 +531,14 @@ func TestAbsurdBlockEndCostsNothing(t *testing.T) {
 // returns the file's path.
 func absurdBlockEnd(t *testing.T) string {
 	t.Helper()
+	return absurdBlockTime(t, 14)
+}
+
+// absurdBlockTime writes parwork-N2 with the time at byte at of its first
+// block marker of capability 0 (2: its start, 14: its end) set to 2^56 ns,
+// and returns the file's path.
+func absurdBlockTime(t *testing.T, at int64) string {
+	t.Helper()
 	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
 	if err != nil {
 		t.Fatal(err)
@@ -542,7 +551,7 @@ func absurdBlockEnd(t *testing.T) string {
 	for _, p := range ix.Pieces {
 		if p.Block && p.Cap == 0 {
 			// The marker: type (2), time (8), size (4), end time (8), cap (2).
-			binary.BigEndian.PutUint64(data[p.Offset+14:], 1<<56)
+			binary.BigEndian.PutUint64(data[p.Offset+at:], 1<<56)
 			patched = true
 			break
 		}
@@ -550,7 +559,7 @@ func absurdBlockEnd(t *testing.T) string {
 	if !patched {
 		t.Fatal("no block of capability 0")
 	}
-	path := filepath.Join(t.TempDir(), "absurd-end.eventlog")
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("absurd-%d.eventlog", at))
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -615,5 +624,25 @@ func TestLoadingCountsTheFileWhileItLoads(t *testing.T) {
 	}
 	if n := Loading(); n != 0 {
 		t.Errorf("Loading() = %d after a failed Open", n)
+	}
+}
+
+// TestAbsurdBlockStartStretchesNothing: a block marker declaring an absurd
+// start (2^56 ns, after its end) leaves the run as long as it is: the
+// marker's own time counted as an event's, and the window's time axis ran
+// to 72,057,594 s with the whole run in one pixel column.
+func TestAbsurdBlockStartStretchesNothing(t *testing.T) {
+	path := absurdBlockTime(t, 2)
+	for _, opt := range []Options{{}, {ExactBelow: -1}} {
+		healthy := open(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", opt)
+		damaged := open(t, path, opt)
+		h, d := healthy.Overview(), damaged.Overview()
+		if d.Start != h.Start || d.End != h.End || d.Grid != h.Grid {
+			t.Errorf("exact below %d: the run is %d–%d ns on a %d ns grid, want %d–%d on %d",
+				opt.ExactBelow, d.Start, d.End, d.Grid.Width(), h.Start, h.End, h.Grid.Width())
+		}
+		if damaged.Events != healthy.Events {
+			t.Errorf("%d events, want %d", damaged.Events, healthy.Events)
+		}
 	}
 }
