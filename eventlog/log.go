@@ -483,9 +483,9 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			if nb > 0 {
 				sc.buckets[min(listGrid.Bucket(e.Time), nb-1)]++
 			}
-			// As for the pieces' times (ingest.Merge): a block marker's
-			// time may be corrupt, and is not the run's.
-			if e.Kind != ingest.KindBlockMarker {
+			// As for the pieces' times (ingest.Merge): a corrupt block
+			// marker's time is not the run's.
+			if ingest.SpansRun(e) {
 				if !timed || e.Time < first {
 					first, timed = e.Time, true
 					sc.first.Store(first)

@@ -107,6 +107,15 @@ func (t TimeFaults) String() string {
 	return s
 }
 
+// SpansRun reports whether ev's time is one the run spans: every event's,
+// and a block marker's when the range it declares is possible (its start
+// not after its end). A marker declaring a start after its end is corrupt
+// in one of them, and its time (the start) may be anything: one set to
+// 2^56 ns would stretch a run of a second to 2.3 years.
+func SpansRun(ev *Event) bool {
+	return ev.Kind != KindBlockMarker || ev.Time <= ev.Args[1]
+}
+
 // blockTimes is a decoder's view of the block it is in: the range its
 // marker declares, and the faults found so far.
 type blockTimes struct {

@@ -30,10 +30,9 @@ type Piece struct {
 	// its first and last event (0 for loose pieces). Nothing checks them.
 	BlockStart, BlockEnd uint64
 	// Events counts the piece's events (its block marker included), and
-	// First and Last are the earliest and latest time of its events other
-	// than the marker (of its markers, for a piece of nothing else): a
-	// marker's time is what it declares, and may be corrupt. They are
-	// known once the piece has been decoded (Known).
+	// First and Last are the earliest and latest time in it of the events
+	// that span the run (SpansRun: not a marker declaring an impossible
+	// range). They are known once the piece has been decoded (Known).
 	Events      int64
 	First, Last uint64
 	Known       bool

@@ -251,26 +251,15 @@ func (m *Merge) read(s *mergeStream) {
 		// is kept only if the event is in bounds and the tap lets it pass.
 		b.evs = b.evs[:len(b.evs)+1]
 		ev := &b.evs[len(b.evs)-1]
-		// A block marker's time is what it declares of its block, not an
-		// event's: a corrupt one (its start set to 2^56 ns, say) must not
-		// stretch the piece, and with it the run, for years. Only a piece
-		// of nothing but markers takes their times.
-		timed, marked := false, false
-		var markFirst, markLast uint64
+		timed := false
 		for pr.next(ev) {
 			n++
-			if ev.Kind != KindBlockMarker {
+			if SpansRun(ev) {
 				if !timed || ev.Time < st.First {
 					st.First = ev.Time
 				}
 				st.Last = max(st.Last, ev.Time)
 				timed = true
-			} else {
-				if !marked || ev.Time < markFirst {
-					markFirst = ev.Time
-				}
-				markLast = max(markLast, ev.Time)
-				marked = true
 			}
 			st.Events++
 			if n&1023 == 0 {
@@ -299,9 +288,6 @@ func (m *Merge) read(s *mergeStream) {
 		b.evs = b.evs[:len(b.evs)-1]
 		m.events.Add(n & 1023)
 		m.bytes.Add(pr.fed)
-		if !timed && marked {
-			st.First, st.Last = markFirst, markLast
-		}
 		if m.opt.Learn {
 			s.stats = append(s.stats, pieceStat{pi, st})
 		}

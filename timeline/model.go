@@ -589,13 +589,14 @@ func GlobalKind(k ingest.Kind) bool {
 // Add adds one event. Its Data is copied where the model keeps it.
 func (b *Builder) Add(ev *ingest.Event) {
 	b.events++
-	t := ev.Time
-	if !b.any || t < b.start {
-		b.start = t
-	}
-	b.any = true
-	if t > b.end {
-		b.end = t
+	if t := ev.Time; ingest.SpansRun(ev) {
+		if !b.any || t < b.start {
+			b.start = t
+		}
+		b.any = true
+		if t > b.end {
+			b.end = t
+		}
 	}
 	if ev.Cap != ingest.NoCap && !b.parallel {
 		if h := b.hec(ev.Cap); h != nil {
