@@ -472,3 +472,45 @@ func TestFarCapabilityKeepsItsEvents(t *testing.T) {
 		t.Errorf("%d HECs held for 3 capabilities", len(b.hecs))
 	}
 }
+
+// TestFarCapabilityCreatedMakesNoTracksBetween: a CAP_CREATE naming
+// capability 4095 in a log of two (a corrupt number) does not make the
+// 4,093 tracks in between: a render took 554 MB instead of 25 MB and drew
+// 4,097 activity tracks.
+func TestFarCapabilityCreatedMakesNoTracksBetween(t *testing.T) {
+	data, err := os.ReadFile(overviewLogs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := ingest.NewReader(bytes.NewReader(data))
+	var ev ingest.Event
+	at := int64(-1)
+	for rd.Next(&ev) {
+		if ev.Kind == ingest.KindCapCreate {
+			at = ev.Offset
+			break
+		}
+	}
+	if at < 0 {
+		t.Fatal("no CAP_CREATE in the log")
+	}
+	// The event: type (2), time (8), capability (2).
+	binary.BigEndian.PutUint16(data[at+10:], 4095)
+	b := NewBuilder()
+	rd = ingest.NewReader(bytes.NewReader(data))
+	for rd.Next(&ev) {
+		b.Add(&ev)
+	}
+	b.Finish()
+	m := b.Snapshot()
+	var caps []int32
+	for i := range m.HECs {
+		caps = append(caps, m.HECs[i].Cap)
+	}
+	if len(caps) > 3 {
+		t.Fatalf("%d HEC tracks (%v …), want the log's two and at most the far one", len(caps), caps[:3])
+	}
+	if !slices.Contains(caps, 0) || !slices.Contains(caps, 1) {
+		t.Errorf("HECs %v, want 0 and 1 among them", caps)
+	}
+}
