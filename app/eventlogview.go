@@ -282,6 +282,36 @@ func factsGrid(facts []fact) fyne.CanvasObject {
 	return container.NewPadded(container.New(layout.NewFormLayout(), cells...))
 }
 
+// The environment panel shows at most envShown variables, each cut to
+// envLineShown characters: a label's cost grows with its text, and one
+// corrupt event read as PROGRAM_ENV gave 13,205 "variables" whose label
+// took the window 10–17 s to lay out.
+const (
+	envShown     = 500
+	envLineShown = 2000
+)
+
+// envText writes the environment's variables one a line, at most envShown
+// of them, each at most envLineShown characters long, saying how many are
+// left out.
+func envText(env []string) string {
+	var sb strings.Builder
+	for i, v := range env {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		if i == envShown {
+			sb.WriteString("… and " + paint.CountOf(int64(len(env)-envShown), "more variable", "more variables"))
+			break
+		}
+		if r := []rune(v); len(r) > envLineShown {
+			v = string(r[:envLineShown]) + "…"
+		}
+		sb.WriteString(v)
+	}
+	return sb.String()
+}
+
 // processPanel shows the program, its arguments, the RTS and environment.
 func processPanel(s *timeline.Summary) fyne.CanvasObject {
 	none := "(not in the log)"
@@ -299,7 +329,7 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 	if !s.StartWall.IsZero() {
 		facts = append(facts, fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST")})
 	}
-	env := newCopyLabel(orNone(strings.Join(s.Env, "\n")))
+	env := newCopyLabel(orNone(envText(s.Env)))
 	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(s.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.NewScroll(container.NewVBox(factsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
 }
