@@ -121,6 +121,11 @@ func (a *App) openCompareSegments(paths [2]string, segs [2]int, names [2]string,
 	// closes is dropped.
 	c.win.SetOnClosed(func() { c.closed, c.coveredGen = true, c.coveredGen+1 })
 	c.win.Show()
+	// It opens no larger than the screen (1280×900 is taller than a
+	// 1280×800 one).
+	if a.started {
+		fyne.Do(func() { fitToScreen(c.win) })
+	}
 	go c.load()
 	return c
 }
@@ -203,7 +208,9 @@ func (c *CompareWindow) show() {
 	tables := container.NewVBox(runStatuses(a, b), diffTable(c.cmp), c.covered)
 	split := container.NewVSplit(c.canvas, container.NewVScroll(tables))
 	split.Offset = 0.8
-	c.win.SetContent(container.NewBorder(container.NewVBox(bar, c.offsetRow), nil, nil, nil, split))
+	// Whatever the content needs beyond the window scrolls rather than
+	// growing the window past the screen.
+	c.win.SetContent(fitWindow(container.NewBorder(container.NewVBox(bar, c.offsetRow), nil, nil, nil, split)))
 }
 
 // maxAlignChooserWidth is the widest the alignment chooser is made to show
@@ -619,11 +626,15 @@ func (w *Window) chooseCompare() {
 	})
 }
 
+// maxDiffHeaderWidth is the widest a run's name heads its column of the
+// table of differences, in Fyne units.
+const maxDiffHeaderWidth = 220
+
 // diffTable lays out every row of the table of differences, the change
 // coloured by whether it is better or worse (the picture has room for only
 // some of them).
 func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
-	g := container.NewGridWithColumns(6)
+	g := container.New(newColumnsLayout(6, 4*theme.Padding()))
 	cell := func(text string, c color.Color, bold bool, align fyne.TextAlign) {
 		t := canvas.NewText(text, c)
 		t.TextStyle.Bold = bold
@@ -631,7 +642,12 @@ func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
 		g.Add(t)
 	}
 	fg := theme.Color(theme.ColorNameForeground)
-	for _, h := range []string{"", "A: " + cmp.A, "B: " + cmp.B, "B − A", "change", ""} {
+	// A run's name heads its column, cut short if long (the window's
+	// legend and the lines above the table say it whole).
+	header := func(s string) string {
+		return fitText(s, maxDiffHeaderWidth, theme.TextSize(), fyne.TextStyle{Bold: true})
+	}
+	for _, h := range []string{"", header("A: " + cmp.A), header("B: " + cmp.B), "B − A", "change", ""} {
 		cell(h, fg, true, fyne.TextAlignTrailing)
 	}
 	group := ""

@@ -366,3 +366,37 @@ func TestCompareWindowPartialRun(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffTableFitsASmallScreen: the table of differences is as wide as
+// its columns' contents, and every cell is given the width its text needs.
+// Laid out as an even grid it asked for six times its name column, so the
+// compare window opened wider than a 1280-pixel screen and cut the change
+// and verdict columns off.
+func TestDiffTableFitsASmallScreen(t *testing.T) {
+	a, _ := newTestApp(t)
+	c := openCompareAndWait(t, a, parworkN1, parworkN2)
+	table := diffTable(c.cmp)
+	size := table.MinSize()
+	if size.Width > 900 {
+		t.Errorf("the table of differences asks for %v units of width, more than 900", size.Width)
+	}
+	table.Resize(size)
+	n := 0
+	for _, o := range test.LaidOutObjects(table) {
+		if txt, ok := o.(*canvas.Text); ok && txt.Text != "" {
+			n++
+			if txt.Size().Width+0.5 < txt.MinSize().Width {
+				t.Errorf("cell %q given %v of the %v units it needs", txt.Text, txt.Size().Width, txt.MinSize().Width)
+			}
+		}
+	}
+	if n < 4*len(c.cmp.Rows) {
+		t.Errorf("%d cells for %d rows", n, len(c.cmp.Rows))
+	}
+	// A run's long name is cut short in its heading.
+	long := *c.cmp
+	long.B = strings.Repeat("a-very-long-profile-name-", 8)
+	if w := diffTable(&long).MinSize().Width; w > size.Width+maxDiffHeaderWidth {
+		t.Errorf("a long name makes the table %v units wide (%v with short ones)", w, size.Width)
+	}
+}
