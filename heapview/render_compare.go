@@ -23,12 +23,15 @@ type CompareRun struct {
 	Colour color.RGBA
 }
 
-// DrawCompare draws the heaps of two runs overlaid on one byte scale over
-// the whole of img: each run's heap size as a translucent area and its live
-// data as a line, in the run's colour, each run on its own axis (so that
-// they line up with timelines drawn on the same axes), with the value axis
-// in the gutter left of the plot and a legend above it; dark draws for dark
-// surroundings. The only error is failing to load the built-in font.
+// DrawCompare draws the heaps of two runs over the whole of img, each in a
+// lane of its own, A above B, both lanes on one byte scale: each run's heap
+// size as a translucent area and its live data as a line, in the run's
+// colour, each run on its own axis (so that they line up with timelines
+// drawn on the same axes), with the value axis in the gutter left of each
+// lane and a legend above them; dark draws for dark surroundings. (Overlaid
+// in one plot, the two areas mixed into a third colour wherever both runs
+// had a heap, and the live lines lay on each other.) The only error is
+// failing to load the built-in font.
 func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 	k := furnitureFor(dark)
 	tf, err := labelFace()
@@ -43,8 +46,14 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 		right = math.Max(right, r.Axis.X0+r.Axis.Width)
 	}
 	top := b.Min.Y + pad + titleHeight
-	bottom := b.Max.Y - pad
-	p := image.Rect(int(left), top, int(math.Ceil(right)), max(bottom, top+1))
+	bottom := max(b.Max.Y-pad, top+1)
+	// The lanes share the plot's height, laneGap apart.
+	const laneGap = 6
+	laneH := max((bottom-top-laneGap)/2, 1)
+	lanes := [2]image.Rectangle{
+		image.Rect(int(left), top, int(math.Ceil(right)), top+laneH),
+		image.Rect(int(left), bottom-laneH, int(math.Ceil(right)), bottom),
+	}
 
 	var peak float64
 	for _, r := range runs {
@@ -55,42 +64,45 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 		peak = math.Max(peak, float64(r.Heap.Live.Max()))
 	}
 	topV := math.Max(peak*1.04, 1)
-	ticks := ByteTicks(topV, max(2, p.Dy()/40))
-	yOf := func(v float64) float64 { return float64(p.Max.Y) - v/topV*float64(p.Dy()) }
-	for _, t := range ticks {
-		y := int(yOf(t.Value))
-		fillRect(img, image.Rect(p.Min.X, y, p.Max.X, y+1), k.grid)
-		w := tf.width(t.Label)
-		tf.draw(img, b, p.Min.X-6-w, y+tf.ascent/2-1, t.Label, k.text)
-	}
-
-	for _, r := range runs {
-		if r.Heap == nil {
-			continue
-		}
-		area := r.Colour
-		drawStep(p, r.Axis, &r.Heap.Size, 0, yOf, func(x int, y, _ float64) {
-			col := image.Rect(x, int(math.Round(y)), x+1, p.Max.Y).Intersect(p)
-			for yy := col.Min.Y; yy < col.Max.Y; yy++ {
-				blend(img, x, yy, area, 0x38)
+	// Enough ticks for the lane's height, and at least its top's.
+	ticks := ByteTicks(topV, max(1, laneH/30))
+	for i, r := range runs {
+		p := lanes[i]
+		yOf := func(v float64) float64 { return float64(p.Max.Y) - v/topV*float64(p.Dy()) }
+		for _, t := range ticks {
+			y := int(yOf(t.Value))
+			fillRect(img, image.Rect(p.Min.X, y, p.Max.X, y+1), k.grid)
+			if t.Value == 0 && i == 0 {
+				continue // B's lane says where 0 is; A's "0" would crowd B's top label
 			}
-		})
-	}
-	for _, r := range runs {
-		if r.Heap == nil {
-			continue
+			w := tf.width(t.Label)
+			tf.draw(img, b, p.Min.X-6-w, y+tf.ascent/2-1, t.Label, k.text)
 		}
-		c := r.Colour
-		drawStep(p, r.Axis, &r.Heap.Live, 0, yOf, func(x int, y, prev float64) {
-			lineColumn(img, p, x, prev, y, 2, c)
-		})
+		if r.Heap != nil {
+			area := r.Colour
+			drawStep(p, r.Axis, &r.Heap.Size, 0, yOf, func(x int, y, _ float64) {
+				col := image.Rect(x, int(math.Round(y)), x+1, p.Max.Y).Intersect(p)
+				for yy := col.Min.Y; yy < col.Max.Y; yy++ {
+					blend(img, x, yy, area, 0x38)
+				}
+			})
+			c := r.Colour
+			drawStep(p, r.Axis, &r.Heap.Live, 0, yOf, func(x int, y, prev float64) {
+				lineColumn(img, p, x, prev, y, 2, c)
+			})
+		}
+		strokeRect(img, p.Inset(-1), k.frame)
+		if r.Heap != nil && peak > 0 {
+			// The lane's run, in its colour, at the lane's top left.
+			fillRect(img, image.Rect(p.Min.X+1, p.Min.Y+1, p.Min.X+4, p.Max.Y-1), r.Colour)
+			tf.draw(img, p, p.Min.X+8, p.Min.Y+tf.ascent+3, r.Name, r.Colour)
+		}
 	}
-	strokeRect(img, p.Inset(-1), k.frame)
 
 	// Legend: one entry per run.
-	x := p.Min.X
+	x := int(left)
 	ty := b.Min.Y + pad + tf.ascent
-	x = tf.draw(img, b, x, ty, "Heap on one scale:", k.text) + 10
+	x = tf.draw(img, b, x, ty, "Heap, one scale for both:", k.text) + 10
 	for _, r := range runs {
 		label := fmt.Sprintf("%s size (area) %s, live (line) %s", r.Name, maxOf(r.Heap, true), maxOf(r.Heap, false))
 		fillRect(img, image.Rect(x, ty-tf.ascent+2, x+12, ty), r.Colour)
@@ -99,6 +111,7 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 	}
 	if peak == 0 {
 		msg := "no heap data in either run"
+		p := image.Rect(int(left), top, int(math.Ceil(right)), bottom)
 		tf.draw(img, p, p.Min.X+(p.Dx()-tf.width(msg))/2, p.Min.Y+p.Dy()/2, msg, k.dim)
 	}
 	return nil

@@ -77,3 +77,55 @@ func TestDrawCompareHeaps(t *testing.T) {
 		t.Errorf("%d run-coloured pixels without heaps", n)
 	}
 }
+
+// TestDrawCompareHeapsInLanes: each run's heap is drawn in a lane of its
+// own, A's above B's, so neither area is drawn over the other. Overlaid,
+// the two areas mixed into a brown over the time both runs had a heap (the
+// whole of N1's run against N2's) and the live lines lay on one another.
+func TestDrawCompareHeapsInLanes(t *testing.T) {
+	var heaps [2]*Heap
+	for i, name := range []string{"parwork-N1", "parwork-N2"} {
+		f, err := os.Open("../testdata/ghc-9.0.2/" + name + ".eventlog")
+		if err != nil {
+			t.Skip(err)
+		}
+		d, err := collect(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		heaps[i] = d.Heap
+	}
+	endA, endB := heaps[0].Size.Time[heaps[0].Size.Len()-1], heaps[1].Size.Time[heaps[1].Size.Len()-1]
+	axA, axB := timeline.Viewport{EndA: endA, EndB: endB}.Axes(1000, 1)
+	blue := color.RGBA{0x20, 0x40, 0xc0, 0xff}
+	orange := color.RGBA{0xe0, 0x80, 0x00, 0xff}
+	img := image.NewRGBA(image.Rect(0, 0, 1000, 200))
+	if err := DrawCompare(img, [2]CompareRun{{Name: "A", Heap: heaps[0], Axis: axA, Colour: blue}, {Name: "B", Heap: heaps[1], Axis: axB, Colour: orange}}, false); err != nil {
+		t.Fatal(err)
+	}
+	// The rows in which each run's area and line are drawn, in the middle
+	// of the time both ran.
+	x := int(axA.X(endA / 2))
+	rows := func(c color.RGBA) (first, last int) {
+		first, last = -1, -1
+		for y := 30; y < 200; y++ {
+			px := img.RGBAAt(x, y)
+			// Its line, or its translucent area over the background (the
+			// grid and frame are greys).
+			tinted := (c.B > c.R && int(px.B) > int(px.R)+24) || (c.R > c.B && int(px.R) > int(px.B)+24)
+			if tinted {
+				if first < 0 {
+					first = y
+				}
+				last = y
+			}
+		}
+		return first, last
+	}
+	a0, a1 := rows(blue)
+	b0, b1 := rows(orange)
+	if a0 < 0 || b0 < 0 || a1 >= b0 {
+		t.Errorf("at x=%d A's heap is drawn in rows %d–%d, B's in %d–%d: not one lane above the other", x, a0, a1, b0, b1)
+	}
+}
