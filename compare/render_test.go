@@ -3,6 +3,7 @@ package compare
 import (
 	"image"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/hecscope/hecscope/timeline"
@@ -192,5 +193,45 @@ func TestPanelHeights(t *testing.T) {
 	}
 	if h := panelHeights(500, 1, 0, 1); h[0] != 250 {
 		t.Errorf("no HECs counts as one: %v", h)
+	}
+}
+
+// TestHistogramFiguresOfBothRuns draws N1's and N2's GC stops at the width
+// the compare window gives them at 1280 pixels: B's figures are drawn, in
+// B's colour, and whole. Drawn after the title on one line they were cut
+// off at "p90 23.4 µ…" of A's.
+func TestHistogramFiguresOfBothRuns(t *testing.T) {
+	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
+	b := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
+	h := &Compare(a, b, Options{}).GCPauses
+	if h.SameCounts() {
+		t.Fatalf("the runs have as many GC stops (%d): the test wants shares", h.TotalA)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 620, 110))
+	p := newPen(img, 1, false)
+	p.fill(0, 0, 620, 110, p.pal.Background)
+	p.drawHistogram(h, 0, 0, 620, 110)
+	// Amber text (red well above blue) in the rows above the bars.
+	amber := 0
+	for y := 0; y < 30; y++ {
+		for x := 0; x < 620; x++ {
+			if c := img.RGBAAt(x, y); int(c.R) > int(c.B)+80 {
+				amber++
+			}
+		}
+	}
+	if amber < 20 {
+		t.Errorf("%d amber pixels in the caption: B's figures are not drawn in B's colour", amber)
+	}
+	figB := histogramFigures("B", h.TotalB, h.SumB, h.QuantB)
+	if need := p.textWidth(histogramFigures("A", h.TotalA, h.SumA, h.QuantA)) + p.textWidth(figB) + 14; need > 620 {
+		t.Errorf("the runs' figures need %.0f px of 620", need)
+	}
+	scale := histogramScale(h, h.peak())
+	if need := p.textWidth("GC stops") + p.textWidth(scale) + 14; need > 620 {
+		t.Errorf("the title and the scale need %.0f px of 620", need)
+	}
+	if !strings.Contains(scale, "share of its run") || !strings.HasSuffix(scale, "%") {
+		t.Errorf("scale %q", scale)
 	}
 }
