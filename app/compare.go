@@ -16,9 +16,11 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/compare"
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -61,6 +63,8 @@ type CompareWindow struct {
 	align  *widget.Select
 	pic    *picture
 	canvas *compareCanvas
+	// reader reads the picture at the pointer for the canvas's tooltip.
+	reader compareReader
 	// offsetRow, shown while alignOffset is chosen, holds offsetEntry
 	// (where the offset is typed) and alignError (why the last offset or
 	// choice could not be applied).
@@ -173,6 +177,7 @@ func (c *CompareWindow) runs() (*compare.Run, *compare.Run) {
 func (c *CompareWindow) show() {
 	a, b := c.runs()
 	c.cmp = compare.Compare(a, b, compare.Options{})
+	c.reader.reset()
 	options := []string{alignStart, alignOffset}
 	for _, l := range commonSpanLabels(a.Model, b.Model) {
 		options = append(options, alignSpanPrefix+l)
@@ -386,17 +391,24 @@ func (c *CompareWindow) render() renderFunc {
 	heapA, heapB := c.logs[0].Heap, c.logs[1].Heap
 	align := c.alignment
 	from, to := c.span.From, c.span.To
+	reader := &c.reader
 	return func(w, h int, scale float64) (*image.RGBA, error) {
+		var layout compare.PictureLayout
 		draw := func(w, h int) (*image.RGBA, error) {
 			return compare.RenderWithHeaps(a, b, heapA, heapB, cmp, compare.PictureOptions{
-				Width: w, Height: h, Scale: scale, Align: align, From: from, To: to, OmitTable: true, Dark: darkTheme()})
+				Width: w, Height: h, Scale: scale, Align: align, From: from, To: to, OmitTable: true, Dark: darkTheme(), Layout: &layout})
 		}
 		img, err := draw(w, h)
 		// A pane too small for the picture's furniture gets the picture
-		// drawn taller and shown scaled down, rather than nothing.
+		// drawn taller and shown scaled down, rather than nothing (and no
+		// tooltips: its layout is not the pane's).
 		for tall := max(h, minComparePicture.Y); err != nil && tall <= 8*minComparePicture.Y; tall *= 2 {
 			img, err = draw(max(w, minComparePicture.X), tall)
 		}
+		if err != nil || layout.Size != image.Pt(w, h) {
+			layout = compare.PictureLayout{}
+		}
+		reader.setLayout(layout)
 		return img, err
 	}
 }
@@ -437,21 +449,72 @@ func (c *CompareWindow) swap() {
 }
 
 // compareCanvas shows the comparison picture and turns the mouse wheel into
-// zoom and drags into pans of both runs at once.
+// zoom and drags into pans of both runs at once; a tooltip at the pointer
+// says what is there, as the main window's track canvas does.
 type compareCanvas struct {
 	widget.BaseWidget
-	c *CompareWindow
+	c   *CompareWindow
+	tip *tooltip
+	// pointer is where the pointer is over the canvas, hovering whether
+	// it is.
+	pointer  fyne.Position
+	hovering bool
 }
 
 func newCompareCanvas(c *CompareWindow) *compareCanvas {
-	cc := &compareCanvas{c: c}
+	cc := &compareCanvas{c: c, tip: newTooltip()}
 	cc.ExtendBaseWidget(cc)
 	return cc
 }
 
-// CreateRenderer shows the picture's raster.
+// CreateRenderer shows the picture's raster under the tooltip.
 func (cc *compareCanvas) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(cc.c.pic.raster)
+	return &compareCanvasRenderer{cc: cc, objects: append([]fyne.CanvasObject{cc.c.pic.raster}, cc.tip.objects()...)}
+}
+
+// compareCanvasRenderer lays the tooltip over the picture.
+type compareCanvasRenderer struct {
+	cc      *compareCanvas
+	objects []fyne.CanvasObject
+}
+
+func (r *compareCanvasRenderer) Layout(size fyne.Size) { r.cc.c.pic.raster.Resize(size) }
+
+func (r *compareCanvasRenderer) MinSize() fyne.Size { return r.cc.c.pic.raster.MinSize() }
+
+func (r *compareCanvasRenderer) Refresh() { canvas.Refresh(r.cc.c.pic.raster) }
+
+func (r *compareCanvasRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+func (r *compareCanvasRenderer) Destroy() {}
+
+// MouseIn starts the tooltip.
+func (cc *compareCanvas) MouseIn(ev *desktop.MouseEvent) { cc.MouseMoved(ev) }
+
+// MouseMoved shows the tooltip of what is under the pointer.
+func (cc *compareCanvas) MouseMoved(ev *desktop.MouseEvent) {
+	cc.pointer, cc.hovering = ev.Position, true
+	cc.placeTip()
+}
+
+// MouseOut hides the tooltip.
+func (cc *compareCanvas) MouseOut() {
+	cc.hovering = false
+	cc.placeTip()
+}
+
+// placeTip shows, beside the pointer, what the picture shows there (the
+// picture as last drawn: a zoom or pan redraws it, and the tooltip follows
+// at the next move).
+func (cc *compareCanvas) placeTip() {
+	var lines []string
+	c := cc.c
+	if cc.hovering && c.logs[0] != nil && c.logs[1] != nil {
+		_, scale := cc.devicePixels()
+		lines = c.reader.tipAt(float64(cc.pointer.X)*scale, float64(cc.pointer.Y)*scale,
+			[2]*timeline.Model{c.logs[0].Model, c.logs[1].Model}, [2]*heapview.Heap{c.logs[0].Heap, c.logs[1].Heap}, scale)
+	}
+	cc.tip.place(cc, lines, cc.pointer, cc.Size(), paint.ThemeFor(darkTheme()))
 }
 
 // devicePixels returns the picture's width in device pixels and the pixel
@@ -473,6 +536,13 @@ func (cc *compareCanvas) Scrolled(ev *fyne.ScrollEvent) {
 	}
 	at := cc.c.span.TimeAt(float64(ev.Position.X)*scale, w, scale)
 	cc.c.zoom(math.Pow(2, -float64(ev.Scrolled.DY)/40), at)
+	cc.hideTip()
+}
+
+// hideTip hides the tooltip until the pointer next moves (the picture is
+// being drawn again for another span).
+func (cc *compareCanvas) hideTip() {
+	cc.tip.place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(darkTheme()))
 }
 
 // Dragged pans both runs with the pointer.
@@ -483,6 +553,7 @@ func (cc *compareCanvas) Dragged(ev *fyne.DragEvent) {
 	}
 	ppn := cc.c.span.PixelsPerNs(w, scale)
 	cc.c.setSpan(cc.c.span.Pan(-float64(ev.Dragged.DX) * scale / ppn))
+	cc.hideTip()
 }
 
 // DragEnd ends a pan.

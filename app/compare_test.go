@@ -13,6 +13,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"github.com/hecscope/hecscope/compare"
@@ -398,5 +399,66 @@ func TestDiffTableFitsASmallScreen(t *testing.T) {
 	long.B = strings.Repeat("a-very-long-profile-name-", 8)
 	if w := diffTable(&long).MinSize().Width; w > size.Width+maxDiffHeaderWidth {
 		t.Errorf("a long name makes the table %v units wide (%v with short ones)", w, size.Width)
+	}
+}
+
+// TestCompareTooltips: the pointer over the compare picture shows what is
+// there, as the main window's track canvas does: over a HEC's row, both
+// runs' times and the track canvas's tooltip of that HEC; over a
+// distribution, its bin and each run's count in it; over a heap lane, that
+// run's heap. There were no tooltips over the compare picture.
+func TestCompareTooltips(t *testing.T) {
+	a, _ := newTestApp(t)
+	c := openCompareAndWait(t, a, parworkN1, parworkN2)
+	var tip []string
+	hover := func(x, y int) {
+		ui(func() {
+			c.canvas.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(float32(x)+0.5, float32(y)+0.5)}})
+			tip = c.canvas.tip.text()
+		})
+	}
+	ui(func() { c.canvas.Resize(fyne.NewSize(1200, 900)) })
+	if _, err := c.pic.render(1200, 900, 1); err != nil {
+		t.Fatal(err)
+	}
+	l := c.reader.layout
+	// B's HEC 1, at 40% of the way along B's axis.
+	var row timeline.PanelRow
+	for _, r := range l.Rows[1] {
+		if !r.Activity && r.HEC == 1 {
+			row = r
+		}
+	}
+	if row.Rect.Empty() {
+		t.Fatalf("no row of B's HEC 1 in %+v", l.Rows[1])
+	}
+	axB := l.Axes[1]
+	x := int(axB.X0 + 0.4*axB.Width)
+	hover(x, (row.Rect.Min.Y+row.Rect.Max.Y)/2)
+	if len(tip) < 2 || !strings.HasPrefix(tip[0], "B at ") || !strings.Contains(tip[0], "A at ") || !strings.Contains(strings.Join(tip[1:], "\n"), "HEC 1") {
+		t.Errorf("over B's HEC 1 the tooltip says %q", tip)
+	}
+	if !c.canvas.tip.visible() {
+		t.Error("tooltip hidden")
+	}
+	// The GC stops' bin under the pointer.
+	if len(l.Distributions) == 0 {
+		t.Fatal("no distributions in the layout")
+	}
+	d := l.Distributions[0]
+	hover(d.Plot.Min.X+2, d.Plot.Max.Y-2)
+	if len(tip) != 3 || !strings.HasPrefix(tip[0], "GC stops from ") || !strings.HasPrefix(tip[1], "A: ") || !strings.Contains(tip[2], "of 75") {
+		t.Errorf("over the GC stops' first bin the tooltip says %q", tip)
+	}
+	// A's heap lane.
+	lane := l.Heaps[0]
+	hover(int(l.Axes[0].X0+0.5*l.Axes[0].Width), (lane.Min.Y+lane.Max.Y)/2)
+	if len(tip) < 2 || !strings.HasPrefix(tip[0], "A's heap at ") || !strings.HasPrefix(tip[1], "heap size ") {
+		t.Errorf("over A's heap the tooltip says %q", tip)
+	}
+	// Leaving hides it.
+	ui(c.canvas.MouseOut)
+	if c.canvas.tip.visible() {
+		t.Error("the tooltip stays after the pointer left")
 	}
 }

@@ -35,6 +35,32 @@ type PictureOptions struct {
 	OmitTable bool
 	// Dark draws for dark surroundings.
 	Dark bool
+	// Layout, if not nil, is filled with where the picture's parts were
+	// drawn.
+	Layout *PictureLayout
+}
+
+// PictureLayout says where Render and RenderWithHeaps drew what, in the
+// picture's pixels, for reading the picture at the pointer.
+type PictureLayout struct {
+	// Size is the picture's size.
+	Size image.Point
+	// Panels are the runs' timeline panels (A's, then B's), Axes their
+	// time axes, and Rows the activity graphs and HEC rows drawn in each.
+	Panels [2]image.Rectangle
+	Axes   [2]timeline.Axis
+	Rows   [2][]timeline.PanelRow
+	// Distributions are the distributions drawn and where their bars are.
+	Distributions []DistributionArea
+	// Heaps are the lanes of the runs' heaps (empty without heaps).
+	Heaps [2]image.Rectangle
+}
+
+// DistributionArea is where the bars of a distribution are drawn: Plot
+// spans its bins, evenly, from left to right.
+type DistributionArea struct {
+	Plot      image.Rectangle
+	Histogram *Histogram
 }
 
 // Viewport returns the shared time scale of the options for runs ending at
@@ -132,12 +158,16 @@ func RenderWithHeaps(a, b *Run, heapA, heapB *heapview.Heap, c *Comparison, opt 
 	copy(img.Pix, top.Pix)
 	axA, axB := opt.Viewport(a.Model.End, b.Model.End).Axes(opt.Width, opt.Scale)
 	heap := img.SubImage(image.Rect(0, opt.Height, opt.Width, height)).(*image.RGBA)
-	err = heapview.DrawCompare(heap, [2]heapview.CompareRun{
+	runs := [2]heapview.CompareRun{
 		{Name: "A", Heap: heapA, Axis: axA, Colour: ColourA},
 		{Name: "B", Heap: heapB, Axis: axB, Colour: ColourB},
-	}, opt.Dark)
-	if err != nil {
+	}
+	if err := heapview.DrawCompare(heap, runs, opt.Dark); err != nil {
 		return nil, err
+	}
+	if opt.Layout != nil {
+		opt.Layout.Size = img.Bounds().Size()
+		opt.Layout.Heaps = heapview.CompareLanes(heap.Bounds(), runs)
 	}
 	return img, nil
 }
@@ -163,6 +193,11 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 		s = 1
 	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
+	layout := opt.Layout
+	if layout == nil {
+		layout = new(PictureLayout)
+	}
+	*layout = PictureLayout{Size: img.Bounds().Size()}
 	cr := newPen(img, s, opt.Dark)
 	cr.fill(0, 0, cr.w, cr.h, cr.pal.Background)
 
@@ -186,11 +221,17 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 			ax = axB
 		}
 		panelH := heights[i]
-		panel, err := timeline.RenderPanel(run.Model, opt.View, opt.Width, panelH, s, ax, timeline.PaletteFor(opt.Dark))
+		panel, rows, err := timeline.RenderPanelRows(run.Model, opt.View, opt.Width, panelH, s, ax, timeline.PaletteFor(opt.Dark))
 		if err != nil {
 			return nil, fmt.Errorf("rendering comparison: run %s: %w", run.Name, err)
 		}
 		y := head + heights[0]*i
+		layout.Panels[i] = panel.Bounds().Add(image.Pt(0, y))
+		layout.Axes[i] = ax
+		for _, row := range rows {
+			row.Rect = row.Rect.Add(image.Pt(0, y))
+			layout.Rows[i] = append(layout.Rows[i], row)
+		}
 		draw.Draw(img, panel.Bounds().Add(image.Pt(0, y)), panel, image.Point{}, draw.Src)
 		// A coloured tab on the left edge says which run the panel shows.
 		col, tag := ColourA, "A"
@@ -210,8 +251,8 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 	if opt.OmitTable {
 		// The distributions side by side.
 		mid := cr.w / 2
-		cr.drawHistogram(&c.GCPauses, int(8*s), y0, mid-int(12*s), opt.Height-int(4*s))
-		cr.drawHistogram(&c.ThreadRuns, mid+int(12*s), y0, cr.w-int(8*s), opt.Height-int(4*s))
+		layout.distribution(&c.GCPauses, cr.drawHistogram(&c.GCPauses, int(8*s), y0, mid-int(12*s), opt.Height-int(4*s)))
+		layout.distribution(&c.ThreadRuns, cr.drawHistogram(&c.ThreadRuns, mid+int(12*s), y0, cr.w-int(8*s), opt.Height-int(4*s)))
 		return img, nil
 	}
 	// Table on the left, distributions on the right.
@@ -219,9 +260,16 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 	cr.drawDiffTable(c, int(8*s), y0, tableW-int(8*s), opt.Height-int(4*s))
 	hx := tableW + int(12*s)
 	hh := (opt.Height - y0 - int(8*s)) / 2
-	cr.drawHistogram(&c.GCPauses, hx, y0, cr.w-int(8*s), y0+hh-int(4*s))
-	cr.drawHistogram(&c.ThreadRuns, hx, y0+hh+int(4*s), cr.w-int(8*s), opt.Height-int(4*s))
+	layout.distribution(&c.GCPauses, cr.drawHistogram(&c.GCPauses, hx, y0, cr.w-int(8*s), y0+hh-int(4*s)))
+	layout.distribution(&c.ThreadRuns, cr.drawHistogram(&c.ThreadRuns, hx, y0+hh+int(4*s), cr.w-int(8*s), opt.Height-int(4*s)))
 	return img, nil
+}
+
+// distribution notes the bars of h drawn in plot (none if plot is empty).
+func (l *PictureLayout) distribution(h *Histogram, plot image.Rectangle) {
+	if !plot.Empty() {
+		l.Distributions = append(l.Distributions, DistributionArea{Plot: plot, Histogram: h})
+	}
 }
 
 // panelHeights shares room pixels between the two runs' panels in
@@ -470,8 +518,8 @@ func (r *pen) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 // the scale of the bars; per logarithmic bin, A's bar and B's bar side by
 // side, heights on one scale (counts, or shares of each run's count when
 // the counts differ) whose top is ruled, with the bin edges of whole
-// decades labelled.
-func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
+// decades labelled. It returns where the bars are (empty if none).
+func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) image.Rectangle {
 	s := r.s
 	width := float64(x1 - x0)
 	gap := 14 * s
@@ -499,7 +547,7 @@ func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 		if len(h.Edges) < 2 {
 			r.text("none in either run", float64(x0), float64(top)+8*s, 0, 0.5, r.pal.Axis)
 		}
-		return
+		return image.Rectangle{}
 	}
 	// The top of the scale, ruled across the plot.
 	r.fill(x0, top, x1, top+1, r.pal.Grid)
@@ -542,6 +590,7 @@ func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 		r.text(label, lx, float64(base)+10*s, 0.5, 0.5, r.pal.Text)
 		lastX = lx + w/2
 	}
+	return image.Rect(x0, top, x1, base)
 }
 
 // histogramFigures says how many durations a run has and their mean,

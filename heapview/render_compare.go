@@ -40,20 +40,10 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 	}
 	b := img.Bounds()
 	fillRect(img, b, k.background)
-	left, right := math.Inf(1), math.Inf(-1)
-	for _, r := range runs {
-		left = math.Min(left, r.Axis.X0)
-		right = math.Max(right, r.Axis.X0+r.Axis.Width)
-	}
-	top := b.Min.Y + pad + titleHeight
-	bottom := max(b.Max.Y-pad, top+1)
-	// The lanes share the plot's height, laneGap apart.
-	const laneGap = 6
-	laneH := max((bottom-top-laneGap)/2, 1)
-	lanes := [2]image.Rectangle{
-		image.Rect(int(left), top, int(math.Ceil(right)), top+laneH),
-		image.Rect(int(left), bottom-laneH, int(math.Ceil(right)), bottom),
-	}
+	lanes := CompareLanes(b, runs)
+	left, right := lanes[0].Min.X, lanes[0].Max.X
+	top, bottom := lanes[0].Min.Y, lanes[1].Max.Y
+	laneH := lanes[0].Dy()
 
 	var peak float64
 	for _, r := range runs {
@@ -100,7 +90,7 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 	}
 
 	// Legend: one entry per run.
-	x := int(left)
+	x := left
 	ty := b.Min.Y + pad + tf.ascent
 	x = tf.draw(img, b, x, ty, "Heap, one scale for both:", k.text) + 10
 	for _, r := range runs {
@@ -111,10 +101,29 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 	}
 	if peak == 0 {
 		msg := "no heap data in either run"
-		p := image.Rect(int(left), top, int(math.Ceil(right)), bottom)
+		p := image.Rect(left, top, right, bottom)
 		tf.draw(img, p, p.Min.X+(p.Dx()-tf.width(msg))/2, p.Min.Y+p.Dy()/2, msg, k.dim)
 	}
 	return nil
+}
+
+// CompareLanes returns the lanes in which DrawCompare draws the heaps of
+// runs (A's, then B's) over b.
+func CompareLanes(b image.Rectangle, runs [2]CompareRun) [2]image.Rectangle {
+	left, right := math.Inf(1), math.Inf(-1)
+	for _, r := range runs {
+		left = math.Min(left, r.Axis.X0)
+		right = math.Max(right, r.Axis.X0+r.Axis.Width)
+	}
+	top := b.Min.Y + pad + titleHeight
+	bottom := max(b.Max.Y-pad, top+1)
+	// The lanes share the plot's height, laneGap apart.
+	const laneGap = 6
+	laneH := max((bottom-top-laneGap)/2, 1)
+	return [2]image.Rectangle{
+		image.Rect(int(left), top, int(math.Ceil(right)), top+laneH),
+		image.Rect(int(left), bottom-laneH, int(math.Ceil(right)), bottom),
+	}
 }
 
 // maxOf formats the largest heap size (size) or live value of h.
