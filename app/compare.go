@@ -348,7 +348,12 @@ func runStatuses(a, b *compare.Run) fyne.CanvasObject {
 		}
 		return s
 	}
-	box := container.NewVBox(widget.NewLabel(line("A", a)), widget.NewLabel(line("B", b)))
+	// One line for both (wrapped if narrow): the pane under the picture
+	// is short, and two lines left room for only a row of the table at
+	// 1280×800.
+	both := widget.NewLabel(line("A", a) + "     " + line("B", b))
+	both.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(both)
 	if a.Partial() || b.Partial() {
 		note := widget.NewLabel("No verdicts on the whole runs: a run did not finish, so its figures cover only what it logged. " +
 			"The comparison over the time both runs cover is below the table.")

@@ -462,3 +462,24 @@ func TestCompareTooltips(t *testing.T) {
 		t.Error("the tooltip stays after the pointer left")
 	}
 }
+
+// TestRunStatusesTakeOneLine: both runs' states share one line above the
+// table of differences when there is room; one line each left the table
+// one row's room in the pane under the picture at 1280×800.
+func TestRunStatusesTakeOneLine(t *testing.T) {
+	a, _ := newTestApp(t)
+	c := openCompareAndWait(t, a, parworkN1, parworkN2)
+	ra, rb := c.runs()
+	box := runStatuses(ra, rb)
+	box.Resize(fyne.NewSize(1200, box.MinSize().Height))
+	one := fyne.MeasureText("A", theme.TextSize(), fyne.TextStyle{}).Height + 2*theme.InnerPadding()
+	if h := box.MinSize().Height; h > one+1 {
+		t.Errorf("the runs' states take %v units of height, a line takes %v", h, one)
+	}
+	got := strings.Join(texts(box), "\n")
+	for _, want := range []string{"A: parwork-N1.eventlog — complete", "B: parwork-N2.eventlog — complete"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the states say %q, not %q", got, want)
+		}
+	}
+}
