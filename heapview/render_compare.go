@@ -21,6 +21,9 @@ type CompareRun struct {
 	// Colour is the run's colour: its heap size is a translucent area of
 	// it, its live data a line.
 	Colour color.RGBA
+	// TextColour is the colour of the lane's name (zero: Colour), lighter
+	// than Colour on dark surroundings.
+	TextColour color.RGBA
 }
 
 // DrawCompare draws the heaps of two runs over the whole of img, each in a
@@ -85,7 +88,11 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 		if r.Heap != nil && peak > 0 {
 			// The lane's run, in its colour, at the lane's top left.
 			fillRect(img, image.Rect(p.Min.X+1, p.Min.Y+1, p.Min.X+4, p.Max.Y-1), r.Colour)
-			tf.draw(img, p, p.Min.X+8, p.Min.Y+tf.ascent+3, r.Name, r.Colour)
+			text := r.TextColour
+			if text == (color.RGBA{}) {
+				text = r.Colour
+			}
+			tf.draw(img, p, p.Min.X+8, p.Min.Y+tf.ascent+3, r.Name, text)
 		}
 	}
 
