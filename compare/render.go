@@ -181,12 +181,12 @@ func RenderWithHeaps(a, b *Run, heapA, heapB *heapview.Heap, c *Comparison, opt 
 		{Name: "A", Heap: heapA, Axis: axA, Colour: ColourA, TextColour: RunTextColour(ColourA, opt.Dark)},
 		{Name: "B", Heap: heapB, Axis: axB, Colour: ColourB, TextColour: RunTextColour(ColourB, opt.Dark)},
 	}
-	if err := heapview.DrawCompare(heap, runs, opt.Dark); err != nil {
+	if err := heapview.DrawCompare(heap, runs, opt.Dark, opt.Scale); err != nil {
 		return nil, err
 	}
 	if opt.Layout != nil {
 		opt.Layout.Size = img.Bounds().Size()
-		opt.Layout.Heaps = heapview.CompareLanes(heap.Bounds(), runs)
+		opt.Layout.Heaps = heapview.CompareLanes(heap.Bounds(), runs, opt.Scale)
 	}
 	return img, nil
 }

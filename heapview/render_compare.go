@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -33,17 +34,20 @@ type CompareRun struct {
 // drawn on the same axes), with the value axis in the gutter left of each
 // lane and a legend above them; dark draws for dark surroundings. (Overlaid
 // in one plot, the two areas mixed into a third colour wherever both runs
-// had a heap, and the live lines lay on each other.) The only error is
-// failing to load the built-in font.
-func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
-	k := furnitureFor(dark)
-	tf, err := labelFace()
-	if err != nil {
-		return err
+// had a heap, and the live lines lay on each other.) scale is the device
+// pixel ratio (0 means 1): text and spacing grow with it, as the picture's
+// do. The only error is failing to load the built-in font.
+func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool, scale float64) error {
+	if !(scale > 0) {
+		scale = 1
 	}
+	px := func(v float64) int { return int(math.Round(v * scale)) }
+	k := furnitureFor(dark)
+	f := paint.FaceFor(paint.Regular, textSize, scale)
+	tf := &typeface{face: f, ascent: f.Ascent(), descent: f.Descent()}
 	b := img.Bounds()
 	fillRect(img, b, k.background)
-	lanes := CompareLanes(b, runs)
+	lanes := CompareLanes(b, runs, scale)
 	left, right := lanes[0].Min.X, lanes[0].Max.X
 	top, bottom := lanes[0].Min.Y, lanes[1].Max.Y
 	laneH := lanes[0].Dy()
@@ -58,7 +62,7 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 	}
 	topV := math.Max(peak*1.04, 1)
 	// Enough ticks for the lane's height, and at least its top's.
-	ticks := ByteTicks(topV, max(1, laneH/30))
+	ticks := ByteTicks(topV, max(1, laneH/px(30)))
 	for i, r := range runs {
 		p := lanes[i]
 		yOf := func(v float64) float64 { return float64(p.Max.Y) - v/topV*float64(p.Dy()) }
@@ -69,7 +73,7 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 				continue // B's lane says where 0 is; A's "0" would crowd B's top label
 			}
 			w := tf.width(t.Label)
-			tf.draw(img, b, p.Min.X-6-w, y+tf.ascent/2-1, t.Label, k.text)
+			tf.draw(img, b, p.Min.X-px(6)-w, y+tf.ascent/2-1, t.Label, k.text)
 		}
 		if r.Heap != nil {
 			area := r.Colour
@@ -87,24 +91,24 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 		strokeRect(img, p.Inset(-1), k.frame)
 		if r.Heap != nil && peak > 0 {
 			// The lane's run, in its colour, at the lane's top left.
-			fillRect(img, image.Rect(p.Min.X+1, p.Min.Y+1, p.Min.X+4, p.Max.Y-1), r.Colour)
+			fillRect(img, image.Rect(p.Min.X+1, p.Min.Y+1, p.Min.X+px(4), p.Max.Y-1), r.Colour)
 			text := r.TextColour
 			if text == (color.RGBA{}) {
 				text = r.Colour
 			}
-			tf.draw(img, p, p.Min.X+8, p.Min.Y+tf.ascent+3, r.Name, text)
+			tf.draw(img, p, p.Min.X+px(8), p.Min.Y+tf.ascent+px(3), r.Name, text)
 		}
 	}
 
 	// Legend: one entry per run.
 	x := left
-	ty := b.Min.Y + pad + tf.ascent
-	x = tf.draw(img, b, x, ty, "Heap, one scale for both:", k.text) + 10
+	ty := b.Min.Y + px(pad) + tf.ascent
+	x = tf.draw(img, b, x, ty, "Heap, one scale for both:", k.text) + px(10)
 	for _, r := range runs {
 		label := fmt.Sprintf("%s size (area) %s, live (line) %s", r.Name, maxOf(r.Heap, true), maxOf(r.Heap, false))
-		fillRect(img, image.Rect(x, ty-tf.ascent+2, x+12, ty), r.Colour)
-		x += 16
-		x = tf.draw(img, b, x, ty, label, k.text) + 16
+		fillRect(img, image.Rect(x, ty-tf.ascent+px(2), x+px(12), ty), r.Colour)
+		x += px(16)
+		x = tf.draw(img, b, x, ty, label, k.text) + px(16)
 	}
 	if peak == 0 {
 		msg := "no heap data in either run"
@@ -115,17 +119,21 @@ func DrawCompare(img *image.RGBA, runs [2]CompareRun, dark bool) error {
 }
 
 // CompareLanes returns the lanes in which DrawCompare draws the heaps of
-// runs (A's, then B's) over b.
-func CompareLanes(b image.Rectangle, runs [2]CompareRun) [2]image.Rectangle {
+// runs (A's, then B's) over b at device pixel ratio scale.
+func CompareLanes(b image.Rectangle, runs [2]CompareRun, scale float64) [2]image.Rectangle {
+	if !(scale > 0) {
+		scale = 1
+	}
+	px := func(v float64) int { return int(math.Round(v * scale)) }
 	left, right := math.Inf(1), math.Inf(-1)
 	for _, r := range runs {
 		left = math.Min(left, r.Axis.X0)
 		right = math.Max(right, r.Axis.X0+r.Axis.Width)
 	}
-	top := b.Min.Y + pad + titleHeight
-	bottom := max(b.Max.Y-pad, top+1)
+	top := b.Min.Y + px(pad+titleHeight)
+	bottom := max(b.Max.Y-px(pad), top+1)
 	// The lanes share the plot's height, laneGap apart.
-	const laneGap = 6
+	laneGap := px(6)
 	laneH := max((bottom-top-laneGap)/2, 1)
 	return [2]image.Rectangle{
 		image.Rect(int(left), top, int(math.Ceil(right)), top+laneH),
