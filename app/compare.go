@@ -460,6 +460,10 @@ type compareCanvas struct {
 	widget.BaseWidget
 	c   *CompareWindow
 	tip *tooltip
+	// cursor is the line at the pointer's x through both runs' panels and
+	// heaps (one piece each): where the one run's time lines up with the
+	// other's.
+	cursor [2]*canvas.Rectangle
 	// pointer is where the pointer is over the canvas, hovering whether
 	// it is.
 	pointer  fyne.Position
@@ -468,13 +472,17 @@ type compareCanvas struct {
 
 func newCompareCanvas(c *CompareWindow) *compareCanvas {
 	cc := &compareCanvas{c: c, tip: newTooltip()}
+	for i := range cc.cursor {
+		cc.cursor[i] = canvas.NewRectangle(color.Transparent)
+		cc.cursor[i].Hide()
+	}
 	cc.ExtendBaseWidget(cc)
 	return cc
 }
 
 // CreateRenderer shows the picture's raster under the tooltip.
 func (cc *compareCanvas) CreateRenderer() fyne.WidgetRenderer {
-	return &compareCanvasRenderer{cc: cc, objects: append([]fyne.CanvasObject{cc.c.pic.raster}, cc.tip.objects()...)}
+	return &compareCanvasRenderer{cc: cc, objects: append([]fyne.CanvasObject{cc.c.pic.raster, cc.cursor[0], cc.cursor[1]}, cc.tip.objects()...)}
 }
 
 // compareCanvasRenderer lays the tooltip over the picture.
@@ -514,12 +522,33 @@ func (cc *compareCanvas) MouseOut() {
 func (cc *compareCanvas) placeTip() {
 	var lines []string
 	c := cc.c
+	th := paint.ThemeFor(darkTheme())
+	var spans [2][2]int
+	cursor := false
+	x := float64(0)
+	scale := float64(1)
 	if cc.hovering && c.logs[0] != nil && c.logs[1] != nil {
-		_, scale := cc.devicePixels()
-		lines = c.reader.tipAt(float64(cc.pointer.X)*scale, float64(cc.pointer.Y)*scale,
-			[2]*timeline.Model{c.logs[0].Model, c.logs[1].Model}, [2]*heapview.Heap{c.logs[0].Heap, c.logs[1].Heap}, scale)
+		_, scale = cc.devicePixels()
+		var y float64
+		x, y = float64(cc.pointer.X)*scale, float64(cc.pointer.Y)*scale
+		lines = c.reader.tipAt(x, y, [2]*timeline.Model{c.logs[0].Model, c.logs[1].Model}, [2]*heapview.Heap{c.logs[0].Heap, c.logs[1].Heap}, scale)
+		spans, cursor = c.reader.cursorAt(x, y)
 	}
-	cc.tip.place(cc, lines, cc.pointer, cc.Size(), paint.ThemeFor(darkTheme()))
+	s := float32(scale)
+	for i, line := range cc.cursor {
+		if !cursor || spans[i][1] <= spans[i][0] {
+			line.Hide()
+		} else {
+			line.FillColor = straight(paint.WithAlpha(th.Cursor, 0xb0))
+			line.Move(fyne.NewPos(float32(math.Floor(x))/s, float32(spans[i][0])/s))
+			line.Resize(fyne.NewSize(max(1/s, 1), float32(spans[i][1]-spans[i][0])/s))
+			line.Show()
+		}
+		if fc := fyne.CurrentApp().Driver().CanvasForObject(cc); fc != nil {
+			fc.Refresh(line)
+		}
+	}
+	cc.tip.place(cc, lines, cc.pointer, cc.Size(), th)
 }
 
 // devicePixels returns the picture's width in device pixels and the pixel
@@ -544,9 +573,15 @@ func (cc *compareCanvas) Scrolled(ev *fyne.ScrollEvent) {
 	cc.hideTip()
 }
 
-// hideTip hides the tooltip until the pointer next moves (the picture is
+// hideTip hides the tooltip and the cursor line until the pointer next moves (the picture is
 // being drawn again for another span).
 func (cc *compareCanvas) hideTip() {
+	for _, line := range cc.cursor {
+		line.Hide()
+		if fc := fyne.CurrentApp().Driver().CanvasForObject(cc); fc != nil {
+			fc.Refresh(line)
+		}
+	}
 	cc.tip.place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(darkTheme()))
 }
 

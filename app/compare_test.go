@@ -441,6 +441,16 @@ func TestCompareTooltips(t *testing.T) {
 	if !c.canvas.tip.visible() {
 		t.Error("tooltip hidden")
 	}
+	// The cursor line runs through both runs' panels and both heap lanes
+	// at the pointer's x (not through the distributions between).
+	for i, want := range [][2]int{{l.Panels[0].Min.Y, l.Panels[1].Max.Y}, {l.Heaps[0].Min.Y, l.Heaps[1].Max.Y}} {
+		cur := c.canvas.cursor[i]
+		if !cur.Visible() || int(cur.Position().X) != x || int(cur.Position().Y) != want[0] ||
+			int(cur.Position().Y+cur.Size().Height+0.5) != want[1] {
+			t.Errorf("cursor line %d shown %v at %v, %v tall; want x %d, y %d to %d",
+				i, cur.Visible(), cur.Position(), cur.Size().Height, x, want[0], want[1])
+		}
+	}
 	// The GC stops' bin under the pointer.
 	if len(l.Distributions) == 0 {
 		t.Fatal("no distributions in the layout")
@@ -450,6 +460,9 @@ func TestCompareTooltips(t *testing.T) {
 	if len(tip) != 3 || !strings.HasPrefix(tip[0], "GC stops from ") || !strings.HasPrefix(tip[1], "A: ") || !strings.Contains(tip[2], "of 75") {
 		t.Errorf("over the GC stops' first bin the tooltip says %q", tip)
 	}
+	if c.canvas.cursor[0].Visible() || c.canvas.cursor[1].Visible() {
+		t.Error("a cursor line over a distribution, which has no time axis")
+	}
 	// A's heap lane.
 	lane := l.Heaps[0]
 	hover(int(l.Axes[0].X0+0.5*l.Axes[0].Width), (lane.Min.Y+lane.Max.Y)/2)
@@ -458,8 +471,8 @@ func TestCompareTooltips(t *testing.T) {
 	}
 	// Leaving hides it.
 	ui(c.canvas.MouseOut)
-	if c.canvas.tip.visible() {
-		t.Error("the tooltip stays after the pointer left")
+	if c.canvas.tip.visible() || c.canvas.cursor[0].Visible() || c.canvas.cursor[1].Visible() {
+		t.Error("the tooltip or the cursor line stays after the pointer left")
 	}
 }
 

@@ -44,6 +44,30 @@ func (r *compareReader) reset() {
 	r.mu.Unlock()
 }
 
+// cursorAt returns the device rows the cursor line at device pixel (x, y)
+// spans: through both runs' panels, and through both heap lanes (none
+// without heaps) but not the distributions between, whose x is no time;
+// false when the point is not over a time axis of the panels or lanes.
+func (r *compareReader) cursorAt(x, y float64) (spans [2][2]int, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l := &r.layout
+	pt := image.Pt(int(math.Floor(x)), int(math.Floor(y)))
+	for i := range 2 {
+		ax := l.Axes[i]
+		inTime := ax.Width > 0 && x >= ax.X0 && x < ax.X0+ax.Width
+		ok = ok || (inTime && (pt.In(l.Panels[i]) || pt.In(l.Heaps[i])))
+	}
+	if !ok {
+		return spans, false
+	}
+	spans[0] = [2]int{l.Panels[0].Min.Y, l.Panels[1].Max.Y}
+	if !l.Heaps[1].Empty() {
+		spans[1] = [2]int{l.Heaps[0].Min.Y, l.Heaps[1].Max.Y}
+	}
+	return spans, true
+}
+
 // runTag is how the picture calls run i.
 func runTag(i int) string { return [2]string{"A", "B"}[i] }
 
