@@ -799,9 +799,9 @@ func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
 		col := fg
 		switch verdict {
 		case compare.VerdictBetter:
-			col = compare.ColourBetter
+			col = compare.TextColour(compare.ColourBetter, darkTheme())
 		case compare.VerdictWorse:
-			col = compare.ColourWorse
+			col = compare.TextColour(compare.ColourWorse, darkTheme())
 		}
 		word := ""
 		if verdict == compare.VerdictBetter || verdict == compare.VerdictWorse {

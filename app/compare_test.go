@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"image"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -161,9 +162,9 @@ func TestDiffTableListsEveryRow(t *testing.T) {
 		if txt, ok := o.(*canvas.Text); ok {
 			cells = append(cells, txt.Text)
 			switch txt.Color {
-			case compare.ColourWorse:
+			case compare.TextColour(compare.ColourWorse, darkTheme()):
 				worse++
-			case compare.ColourBetter:
+			case compare.TextColour(compare.ColourBetter, darkTheme()):
 				better++
 			}
 		}
@@ -493,6 +494,50 @@ func TestRunStatusesTakeOneLine(t *testing.T) {
 	for _, want := range []string{"A: parwork-N1.eventlog — complete", "B: parwork-N2.eventlog — complete"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the states say %q, not %q", got, want)
+		}
+	}
+}
+
+// TestDiffTableVerdictsReadOnDark: the better and worse cells of the table
+// of differences read on a dark theme's background at least as well as
+// WCAG's 4.5:1 asks of body text ("worse" red was 3.0:1 there), and keep
+// the verdicts' own colours on a light one.
+func TestDiffTableVerdictsReadOnDark(t *testing.T) {
+	a, _ := newTestApp(t)
+	c := openCompareAndWait(t, a, parworkN1, parworkN2)
+	defer fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), theme.VariantLight})
+	lum := func(col color.Color) float64 {
+		r, g, b, _ := col.RGBA()
+		ch := func(v uint32) float64 {
+			x := float64(v) / 0xffff
+			if x <= 0.03928 {
+				return x / 12.92
+			}
+			return math.Pow((x+0.055)/1.055, 2.4)
+		}
+		return 0.2126*ch(r) + 0.7152*ch(g) + 0.0722*ch(b)
+	}
+	for _, variant := range []fyne.ThemeVariant{theme.VariantDark, theme.VariantLight} {
+		fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), variant})
+		bg := lum(theme.Color(theme.ColorNameBackground))
+		n := 0
+		for _, o := range test.LaidOutObjects(diffTable(c.cmp)) {
+			txt, ok := o.(*canvas.Text)
+			if !ok || (txt.Text != "worse" && txt.Text != "better") {
+				continue
+			}
+			n++
+			l := lum(txt.Color)
+			contrast := (max(l, bg) + 0.05) / (min(l, bg) + 0.05)
+			if variant == theme.VariantDark && contrast < 4.5 {
+				t.Errorf("%q on the dark background: contrast %.1f:1", txt.Text, contrast)
+			}
+			if want := map[string]color.RGBA{"worse": compare.ColourWorse, "better": compare.ColourBetter}[txt.Text]; variant == theme.VariantLight && txt.Color != want {
+				t.Errorf("%q drawn in %v on a light theme, not %v", txt.Text, txt.Color, want)
+			}
+		}
+		if n == 0 {
+			t.Fatal("no verdicts in the table")
 		}
 	}
 }

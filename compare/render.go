@@ -122,17 +122,17 @@ func newPen(img *image.RGBA, s float64, dark bool) *pen {
 		gutter: min(int(110*s), b.Dx()/4), pal: timeline.PaletteFor(dark), dark: dark}
 }
 
-// runText returns the colour of text about a run drawn in colour c (ColourA
-// or ColourB): c itself, or on dark surroundings c mixed with white, so
-// that it reads as well as the picture's other text (A's blue on the dark
-// background was 2.7:1).
-func (r *pen) runText(c color.RGBA) color.RGBA {
-	return RunTextColour(c, r.dark)
+// textIn returns the colour of text drawn in colour c (a run's, a
+// verdict's): c itself, or on dark surroundings c mixed with white, so that
+// it reads as well as the picture's other text (A's blue on the dark
+// background was 2.7:1, "worse" red 3.0:1).
+func (r *pen) textIn(c color.RGBA) color.RGBA {
+	return TextColour(c, r.dark)
 }
 
-// RunTextColour returns the colour in which text about a run whose colour
-// is c is drawn: c, or on dark surroundings c mixed 45% with white.
-func RunTextColour(c color.RGBA, dark bool) color.RGBA {
+// TextColour returns the colour in which text in colour c (a run's, a
+// verdict's) is drawn: c, or on dark surroundings c mixed 45% with white.
+func TextColour(c color.RGBA, dark bool) color.RGBA {
 	if !dark {
 		return c
 	}
@@ -178,8 +178,8 @@ func RenderWithHeaps(a, b *Run, heapA, heapB *heapview.Heap, c *Comparison, opt 
 	axA, axB := opt.Viewport(a.Model.End, b.Model.End).Axes(opt.Width, opt.Scale)
 	heap := img.SubImage(image.Rect(0, opt.Height, opt.Width, height)).(*image.RGBA)
 	runs := [2]heapview.CompareRun{
-		{Name: "A", Heap: heapA, Axis: axA, Colour: ColourA, TextColour: RunTextColour(ColourA, opt.Dark)},
-		{Name: "B", Heap: heapB, Axis: axB, Colour: ColourB, TextColour: RunTextColour(ColourB, opt.Dark)},
+		{Name: "A", Heap: heapA, Axis: axA, Colour: ColourA, TextColour: TextColour(ColourA, opt.Dark)},
+		{Name: "B", Heap: heapB, Axis: axB, Colour: ColourB, TextColour: TextColour(ColourB, opt.Dark)},
 	}
 	if err := heapview.DrawCompare(heap, runs, opt.Dark, opt.Scale); err != nil {
 		return nil, err
@@ -259,7 +259,7 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 		}
 		cr.fill(0, y+int(2*s), int(4*s), y+panelH-int(2*s), col)
 		// The name goes left of the panel's key, where the view draws nothing.
-		cr.text(tag+": "+cr.fit(run.Name, float64(cr.gutter)-24*s), 8*s, float64(y+panelH)-11*s, 0, 0.5, cr.runText(col))
+		cr.text(tag+": "+cr.fit(run.Name, float64(cr.gutter)-24*s), 8*s, float64(y+panelH)-11*s, 0, 0.5, cr.textIn(col))
 		cr.fill(0, y+panelH-1, cr.w, y+panelH, cr.pal.RowRule)
 	}
 	if opt.Align.Label != "" {
@@ -343,7 +343,7 @@ func (r *pen) drawCompareHead(a, b *Run, c *Comparison) int {
 		}
 	}
 	if len(parts) > 0 {
-		r.text(parts[0], 8*s, y, 0, 0.5, headColour)
+		r.text(parts[0], 8*s, y, 0, 0.5, r.textIn(headColour))
 		if len(parts) > 1 {
 			r.text(strings.Join(parts[1:], ",  "), 8*s+r.textWidth(parts[0])+24*s, y, 0, 0.5, r.pal.Text)
 		}
@@ -361,7 +361,7 @@ func (r *pen) drawCompareHead(a, b *Run, c *Comparison) int {
 		if i == 1 {
 			col, tag = ColourB, "B"
 		}
-		r.text(tag+": "+r.fit(run.Name, barX-24*s), 8*s, y+6*s, 0, 0.5, r.runText(col))
+		r.text(tag+": "+r.fit(run.Name, barX-24*s), 8*s, y+6*s, 0, 0.5, r.textIn(col))
 		m := run.Model
 		var d timeline.Durations
 		for _, hd := range m.RangeTimes(0, m.End) {
@@ -503,8 +503,8 @@ func (r *pen) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 		y := float64(y0) + float64(i+1)*lineH + lineH/2
 		if i == 0 {
 			hy := float64(y0) + lineH/2
-			r.text("A", x+nameW+valW, hy, 1, 0.5, r.runText(ColourA))
-			r.text("B", x+nameW+2*valW, hy, 1, 0.5, r.runText(ColourB))
+			r.text("A", x+nameW+valW, hy, 1, 0.5, r.textIn(ColourA))
+			r.text("B", x+nameW+2*valW, hy, 1, 0.5, r.textIn(ColourB))
 			r.text("change", x+nameW+2*valW+chW, hy, 1, 0.5, r.pal.Text)
 		}
 		if ln.row == nil {
@@ -522,7 +522,7 @@ func (r *pen) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 		}
 		r.text(va, x+nameW+valW, y, 1, 0.5, r.pal.Text)
 		r.text(vb, x+nameW+2*valW, y, 1, 0.5, r.pal.Text)
-		r.text(showChange(row), x+nameW+2*valW+chW, y, 1, 0.5, VerdictColour(row.Verdict()))
+		r.text(showChange(row), x+nameW+2*valW+chW, y, 1, 0.5, r.textIn(VerdictColour(row.Verdict())))
 	}
 	if len(shown) < len(lines) {
 		k := len(shown)
@@ -558,8 +558,8 @@ func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) image.Rectangle {
 		figures[0], figures[1] = r.fit(figures[0], (width-gap)/2), r.fit(figures[1], (width-gap)/2)
 	}
 	figY := float64(y0) + 21*s
-	r.text(figures[0], float64(x0), figY, 0, 0.5, r.runText(ColourA))
-	r.text(figures[1], float64(x0)+r.textWidth(figures[0])+gap, figY, 0, 0.5, r.runText(ColourB))
+	r.text(figures[0], float64(x0), figY, 0, 0.5, r.textIn(ColourA))
+	r.text(figures[1], float64(x0)+r.textWidth(figures[0])+gap, figY, 0, 0.5, r.textIn(ColourB))
 	top := y0 + int(32*s)
 	base := y1 - int(16*s)
 	if base-top < int(10*s) || len(h.Edges) < 2 {

@@ -237,10 +237,10 @@ func TestHistogramFiguresOfBothRuns(t *testing.T) {
 	}
 }
 
-// TestRunTextReadsOnDark: text in a run's colour reads on the dark
-// background at least as well as WCAG's 4.5:1 asks of body text; A's blue
-// was 2.7:1 there. On light surroundings the runs' colours are used as
-// they are.
+// TestRunTextReadsOnDark: text in a run's or a verdict's colour reads on
+// the dark background at least as well as WCAG's 4.5:1 asks of body text;
+// A's blue was 2.7:1 there, "worse" red 3.0:1. On light surroundings the
+// colours are used as they are.
 func TestRunTextReadsOnDark(t *testing.T) {
 	lum := func(c color.RGBA) float64 {
 		ch := func(v uint8) float64 {
@@ -257,12 +257,12 @@ func TestRunTextReadsOnDark(t *testing.T) {
 		return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 	}
 	bg := timeline.PaletteFor(true).Background
-	for _, c := range []color.RGBA{ColourA, ColourB} {
-		if got := contrast(RunTextColour(c, true), bg); got < 4.5 {
+	for _, c := range []color.RGBA{ColourA, ColourB, ColourWorse, ColourBetter, ColourSame} {
+		if got := contrast(TextColour(c, true), bg); got < 4.5 {
 			t.Errorf("text in %v on the dark background: contrast %.1f:1", c, got)
 		}
-		if RunTextColour(c, false) != c {
-			t.Errorf("on light surroundings %v is drawn as %v", c, RunTextColour(c, false))
+		if TextColour(c, false) != c {
+			t.Errorf("on light surroundings %v is drawn as %v", c, TextColour(c, false))
 		}
 	}
 }
