@@ -16,9 +16,11 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/compare"
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -61,6 +63,8 @@ type CompareWindow struct {
 	align  *widget.Select
 	pic    *picture
 	canvas *compareCanvas
+	// reader reads the picture at the pointer for the canvas's tooltip.
+	reader compareReader
 	// offsetRow, shown while alignOffset is chosen, holds offsetEntry
 	// (where the offset is typed) and alignError (why the last offset or
 	// choice could not be applied).
@@ -121,6 +125,11 @@ func (a *App) openCompareSegments(paths [2]string, segs [2]int, names [2]string,
 	// closes is dropped.
 	c.win.SetOnClosed(func() { c.closed, c.coveredGen = true, c.coveredGen+1 })
 	c.win.Show()
+	// It opens no larger than the screen (1280×900 is taller than a
+	// 1280×800 one).
+	if a.started {
+		fyne.Do(func() { fitToScreen(c.win) })
+	}
 	go c.load()
 	return c
 }
@@ -168,6 +177,7 @@ func (c *CompareWindow) runs() (*compare.Run, *compare.Run) {
 func (c *CompareWindow) show() {
 	a, b := c.runs()
 	c.cmp = compare.Compare(a, b, compare.Options{})
+	c.reader.reset()
 	options := []string{alignStart, alignOffset}
 	for _, l := range commonSpanLabels(a.Model, b.Model) {
 		options = append(options, alignSpanPrefix+l)
@@ -203,7 +213,9 @@ func (c *CompareWindow) show() {
 	tables := container.NewVBox(runStatuses(a, b), diffTable(c.cmp), c.covered)
 	split := container.NewVSplit(c.canvas, container.NewVScroll(tables))
 	split.Offset = 0.8
-	c.win.SetContent(container.NewBorder(container.NewVBox(bar, c.offsetRow), nil, nil, nil, split))
+	// Whatever the content needs beyond the window scrolls rather than
+	// growing the window past the screen.
+	c.win.SetContent(fitWindow(container.NewBorder(container.NewVBox(bar, c.offsetRow), nil, nil, nil, split)))
 }
 
 // maxAlignChooserWidth is the widest the alignment chooser is made to show
@@ -336,7 +348,12 @@ func runStatuses(a, b *compare.Run) fyne.CanvasObject {
 		}
 		return s
 	}
-	box := container.NewVBox(widget.NewLabel(line("A", a)), widget.NewLabel(line("B", b)))
+	// One line for both (wrapped if narrow): the pane under the picture
+	// is short, and two lines left room for only a row of the table at
+	// 1280×800.
+	both := widget.NewLabel(line("A", a) + "     " + line("B", b))
+	both.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(both)
 	if a.Partial() || b.Partial() {
 		note := widget.NewLabel("No verdicts on the whole runs: a run did not finish, so its figures cover only what it logged. " +
 			"The comparison over the time both runs cover is below the table.")
@@ -379,17 +396,24 @@ func (c *CompareWindow) render() renderFunc {
 	heapA, heapB := c.logs[0].Heap, c.logs[1].Heap
 	align := c.alignment
 	from, to := c.span.From, c.span.To
+	reader := &c.reader
 	return func(w, h int, scale float64) (*image.RGBA, error) {
+		var layout compare.PictureLayout
 		draw := func(w, h int) (*image.RGBA, error) {
 			return compare.RenderWithHeaps(a, b, heapA, heapB, cmp, compare.PictureOptions{
-				Width: w, Height: h, Scale: scale, Align: align, From: from, To: to, OmitTable: true, Dark: darkTheme()})
+				Width: w, Height: h, Scale: scale, Align: align, From: from, To: to, OmitTable: true, Dark: darkTheme(), Layout: &layout})
 		}
 		img, err := draw(w, h)
 		// A pane too small for the picture's furniture gets the picture
-		// drawn taller and shown scaled down, rather than nothing.
+		// drawn taller and shown scaled down, rather than nothing (and no
+		// tooltips: its layout is not the pane's).
 		for tall := max(h, minComparePicture.Y); err != nil && tall <= 8*minComparePicture.Y; tall *= 2 {
 			img, err = draw(max(w, minComparePicture.X), tall)
 		}
+		if err != nil || layout.Size != image.Pt(w, h) {
+			layout = compare.PictureLayout{}
+		}
+		reader.setLayout(layout)
 		return img, err
 	}
 }
@@ -430,21 +454,101 @@ func (c *CompareWindow) swap() {
 }
 
 // compareCanvas shows the comparison picture and turns the mouse wheel into
-// zoom and drags into pans of both runs at once.
+// zoom and drags into pans of both runs at once; a tooltip at the pointer
+// says what is there, as the main window's track canvas does.
 type compareCanvas struct {
 	widget.BaseWidget
-	c *CompareWindow
+	c   *CompareWindow
+	tip *tooltip
+	// cursor is the line at the pointer's x through both runs' panels and
+	// heaps (one piece each): where the one run's time lines up with the
+	// other's.
+	cursor [2]*canvas.Rectangle
+	// pointer is where the pointer is over the canvas, hovering whether
+	// it is.
+	pointer  fyne.Position
+	hovering bool
 }
 
 func newCompareCanvas(c *CompareWindow) *compareCanvas {
-	cc := &compareCanvas{c: c}
+	cc := &compareCanvas{c: c, tip: newTooltip()}
+	for i := range cc.cursor {
+		cc.cursor[i] = canvas.NewRectangle(color.Transparent)
+		cc.cursor[i].Hide()
+	}
 	cc.ExtendBaseWidget(cc)
 	return cc
 }
 
-// CreateRenderer shows the picture's raster.
+// CreateRenderer shows the picture's raster under the tooltip.
 func (cc *compareCanvas) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(cc.c.pic.raster)
+	return &compareCanvasRenderer{cc: cc, objects: append([]fyne.CanvasObject{cc.c.pic.raster, cc.cursor[0], cc.cursor[1]}, cc.tip.objects()...)}
+}
+
+// compareCanvasRenderer lays the tooltip over the picture.
+type compareCanvasRenderer struct {
+	cc      *compareCanvas
+	objects []fyne.CanvasObject
+}
+
+func (r *compareCanvasRenderer) Layout(size fyne.Size) { r.cc.c.pic.raster.Resize(size) }
+
+func (r *compareCanvasRenderer) MinSize() fyne.Size { return r.cc.c.pic.raster.MinSize() }
+
+func (r *compareCanvasRenderer) Refresh() { canvas.Refresh(r.cc.c.pic.raster) }
+
+func (r *compareCanvasRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+func (r *compareCanvasRenderer) Destroy() {}
+
+// MouseIn starts the tooltip.
+func (cc *compareCanvas) MouseIn(ev *desktop.MouseEvent) { cc.MouseMoved(ev) }
+
+// MouseMoved shows the tooltip of what is under the pointer.
+func (cc *compareCanvas) MouseMoved(ev *desktop.MouseEvent) {
+	cc.pointer, cc.hovering = ev.Position, true
+	cc.placeTip()
+}
+
+// MouseOut hides the tooltip.
+func (cc *compareCanvas) MouseOut() {
+	cc.hovering = false
+	cc.placeTip()
+}
+
+// placeTip shows, beside the pointer, what the picture shows there (the
+// picture as last drawn: a zoom or pan redraws it, and the tooltip follows
+// at the next move).
+func (cc *compareCanvas) placeTip() {
+	var lines []string
+	c := cc.c
+	th := paint.ThemeFor(darkTheme())
+	var spans [2][2]int
+	cursor := false
+	x := float64(0)
+	scale := float64(1)
+	if cc.hovering && c.logs[0] != nil && c.logs[1] != nil {
+		_, scale = cc.devicePixels()
+		var y float64
+		x, y = float64(cc.pointer.X)*scale, float64(cc.pointer.Y)*scale
+		lines = c.reader.tipAt(x, y, [2]*timeline.Model{c.logs[0].Model, c.logs[1].Model}, [2]*heapview.Heap{c.logs[0].Heap, c.logs[1].Heap}, scale)
+		spans, cursor = c.reader.cursorAt(x, y)
+	}
+	s := float32(scale)
+	for i, line := range cc.cursor {
+		if !cursor || spans[i][1] <= spans[i][0] {
+			line.Hide()
+		} else {
+			line.FillColor = straight(paint.WithAlpha(th.Cursor, 0xb0))
+			line.Move(fyne.NewPos(float32(math.Floor(x))/s, float32(spans[i][0])/s))
+			line.Resize(fyne.NewSize(max(1/s, 1), float32(spans[i][1]-spans[i][0])/s))
+			line.Show()
+		}
+		if fc := fyne.CurrentApp().Driver().CanvasForObject(cc); fc != nil {
+			fc.Refresh(line)
+		}
+	}
+	cc.tip.place(cc, lines, cc.pointer, cc.Size(), th)
 }
 
 // devicePixels returns the picture's width in device pixels and the pixel
@@ -466,6 +570,19 @@ func (cc *compareCanvas) Scrolled(ev *fyne.ScrollEvent) {
 	}
 	at := cc.c.span.TimeAt(float64(ev.Position.X)*scale, w, scale)
 	cc.c.zoom(math.Pow(2, -float64(ev.Scrolled.DY)/40), at)
+	cc.hideTip()
+}
+
+// hideTip hides the tooltip and the cursor line until the pointer next moves (the picture is
+// being drawn again for another span).
+func (cc *compareCanvas) hideTip() {
+	for _, line := range cc.cursor {
+		line.Hide()
+		if fc := fyne.CurrentApp().Driver().CanvasForObject(cc); fc != nil {
+			fc.Refresh(line)
+		}
+	}
+	cc.tip.place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(darkTheme()))
 }
 
 // Dragged pans both runs with the pointer.
@@ -476,6 +593,7 @@ func (cc *compareCanvas) Dragged(ev *fyne.DragEvent) {
 	}
 	ppn := cc.c.span.PixelsPerNs(w, scale)
 	cc.c.setSpan(cc.c.span.Pan(-float64(ev.Dragged.DX) * scale / ppn))
+	cc.hideTip()
 }
 
 // DragEnd ends a pan.
@@ -619,11 +737,15 @@ func (w *Window) chooseCompare() {
 	})
 }
 
+// maxDiffHeaderWidth is the widest a run's name heads its column of the
+// table of differences, in Fyne units.
+const maxDiffHeaderWidth = 220
+
 // diffTable lays out every row of the table of differences, the change
 // coloured by whether it is better or worse (the picture has room for only
 // some of them).
 func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
-	g := container.NewGridWithColumns(6)
+	g := container.New(newColumnsLayout(6, 4*theme.Padding()))
 	cell := func(text string, c color.Color, bold bool, align fyne.TextAlign) {
 		t := canvas.NewText(text, c)
 		t.TextStyle.Bold = bold
@@ -631,7 +753,12 @@ func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
 		g.Add(t)
 	}
 	fg := theme.Color(theme.ColorNameForeground)
-	for _, h := range []string{"", "A: " + cmp.A, "B: " + cmp.B, "B − A", "change", ""} {
+	// A run's name heads its column, cut short if long (the window's
+	// legend and the lines above the table say it whole).
+	header := func(s string) string {
+		return fitText(s, maxDiffHeaderWidth, theme.TextSize(), fyne.TextStyle{Bold: true})
+	}
+	for _, h := range []string{"", header("A: " + cmp.A), header("B: " + cmp.B), "B − A", "change", ""} {
 		cell(h, fg, true, fyne.TextAlignTrailing)
 	}
 	group := ""
@@ -672,9 +799,9 @@ func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
 		col := fg
 		switch verdict {
 		case compare.VerdictBetter:
-			col = compare.ColourBetter
+			col = compare.TextColour(compare.ColourBetter, darkTheme())
 		case compare.VerdictWorse:
-			col = compare.ColourWorse
+			col = compare.TextColour(compare.ColourWorse, darkTheme())
 		}
 		word := ""
 		if verdict == compare.VerdictBetter || verdict == compare.VerdictWorse {

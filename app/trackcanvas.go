@@ -75,9 +75,10 @@ type trackCanvas struct {
 	cursor, cursorBack           *canvas.Rectangle
 	cursorText                   *canvas.Text
 	axisMasks                    []*canvas.Rectangle // over the tick labels the cursor's and selection's texts overlap
-	selShade, selBack, tipBack   *canvas.Rectangle
+	selShade, selBack, tipBack   *canvas.Rectangle   // tipBack: tip's box
 	selLabel                     *canvas.Text
-	tipLines                     []*canvas.Text
+	tip                          *tooltip       // what is under the pointer
+	tipLines                     []*canvas.Text // tip's lines
 	objects                      []fyne.CanvasObject
 	autoFocus                    bool
 	lastClick                    tracks.Hit
@@ -108,20 +109,16 @@ func newTrackCanvas(src timeline.Source, heap *heapview.Heap, prof *heapview.Pro
 	c.selBack = canvas.NewRectangle(color.Transparent)
 	c.selLabel = canvas.NewText("", color.Black)
 	c.selLabel.TextStyle.Bold = true
-	c.tipBack = canvas.NewRectangle(color.Transparent)
+	c.tip = newTooltip()
+	c.tipBack, c.tipLines = c.tip.back, c.tip.lines
 	c.objects = []fyne.CanvasObject{c.raster}
 	for i := 0; i < maxAxisMasks; i++ {
 		m := canvas.NewRectangle(color.Transparent)
 		c.axisMasks = append(c.axisMasks, m)
 		c.objects = append(c.objects, m)
 	}
-	c.objects = append(c.objects, c.selShade, c.cursor, c.selBack, c.selLabel, c.cursorBack, c.cursorText, c.tipBack)
-	for i := 0; i < maxTipLines; i++ {
-		t := canvas.NewText("", color.Black)
-		t.TextStyle.Bold = i == 0
-		c.tipLines = append(c.tipLines, t)
-		c.objects = append(c.objects, t)
-	}
+	c.objects = append(c.objects, c.selShade, c.cursor, c.selBack, c.selLabel, c.cursorBack, c.cursorText)
+	c.objects = append(c.objects, c.tip.objects()...)
 	for _, o := range c.objects[1:] {
 		o.Hide()
 	}
@@ -386,43 +383,7 @@ func (c *trackCanvas) placeOverlays() {
 		show(m, i < masks)
 	}
 	// The tooltip, beside the pointer, inside the canvas.
-	n := min(len(o.tip), maxTipLines)
-	show(c.tipBack, n > 0)
-	var w, h float32
-	for i, t := range c.tipLines {
-		show(t, i < n)
-		if i >= n {
-			continue
-		}
-		t.Text = o.tip[i]
-		t.TextSize = theme.TextSize() * 0.9
-		t.Color = straight(th.TooltipText)
-		ts := fyne.MeasureText(t.Text, t.TextSize, t.TextStyle)
-		w = max(w, ts.Width)
-		h += ts.Height
-	}
-	if n > 0 {
-		w += 4 * pad
-		h += 2 * pad
-		x, y := o.tipAnchor.X+16, o.tipAnchor.Y+18
-		if x+w > o.size.Width {
-			x = max(o.tipAnchor.X-16-w, 0)
-		}
-		if y+h > o.size.Height {
-			y = max(o.tipAnchor.Y-12-h, 0)
-		}
-		c.tipBack.FillColor = straight(th.Tooltip)
-		c.tipBack.StrokeColor = straight(th.TooltipEdge)
-		c.tipBack.StrokeWidth = 1
-		c.tipBack.CornerRadius = 4
-		c.tipBack.Move(fyne.NewPos(x, y))
-		c.tipBack.Resize(fyne.NewSize(w, h))
-		ty := y + pad
-		for _, t := range c.tipLines[:n] {
-			t.Move(fyne.NewPos(x+2*pad, ty))
-			ty += fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Height
-		}
-	}
+	c.tip.place(c, o.tip, o.tipAnchor, o.size, th)
 	for _, obj := range c.objects[1:] {
 		canvas.Refresh(obj)
 	}

@@ -84,22 +84,26 @@ func (a *App) startedRunning() {
 // work area of the screen, and centres it. Only a window of the desktop
 // driver that has been shown knows its screen and pixel scale; others are
 // left alone.
-func (w *Window) fitScreen() {
+func (w *Window) fitScreen() { fitToScreen(w.win) }
+
+// fitToScreen shrinks win, if it is larger, to screenShare of the work
+// area of the screen, and centres it (see Window.fitScreen).
+func fitToScreen(win fyne.Window) {
 	area, ok := screenWorkArea()
 	if !ok {
 		return
 	}
-	scale := w.win.Canvas().Scale()
+	scale := win.Canvas().Scale()
 	if scale <= 0 {
 		return
 	}
 	most := fyne.NewSize(float32(area.Width)*screenShare/scale, float32(area.Height)*screenShare/scale)
-	size := w.win.Canvas().Size()
+	size := win.Canvas().Size()
 	if size.Width <= most.Width && size.Height <= most.Height {
 		return
 	}
-	w.win.Resize(size.Min(most).Max(windowMinSize))
-	w.win.CenterOnScreen()
+	win.Resize(size.Min(most).Max(windowMinSize))
+	win.CenterOnScreen()
 }
 
 // screenWorkArea returns the size, in screen pixels, of the primary

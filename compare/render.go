@@ -35,6 +35,32 @@ type PictureOptions struct {
 	OmitTable bool
 	// Dark draws for dark surroundings.
 	Dark bool
+	// Layout, if not nil, is filled with where the picture's parts were
+	// drawn.
+	Layout *PictureLayout
+}
+
+// PictureLayout says where Render and RenderWithHeaps drew what, in the
+// picture's pixels, for reading the picture at the pointer.
+type PictureLayout struct {
+	// Size is the picture's size.
+	Size image.Point
+	// Panels are the runs' timeline panels (A's, then B's), Axes their
+	// time axes, and Rows the activity graphs and HEC rows drawn in each.
+	Panels [2]image.Rectangle
+	Axes   [2]timeline.Axis
+	Rows   [2][]timeline.PanelRow
+	// Distributions are the distributions drawn and where their bars are.
+	Distributions []DistributionArea
+	// Heaps are the lanes of the runs' heaps (empty without heaps).
+	Heaps [2]image.Rectangle
+}
+
+// DistributionArea is where the bars of a distribution are drawn: Plot
+// spans its bins, evenly, from left to right.
+type DistributionArea struct {
+	Plot      image.Rectangle
+	Histogram *Histogram
 }
 
 // Viewport returns the shared time scale of the options for runs ending at
@@ -87,12 +113,31 @@ type pen struct {
 	w, h   int
 	gutter int
 	pal    timeline.Palette
+	dark   bool
 }
 
 func newPen(img *image.RGBA, s float64, dark bool) *pen {
 	b := img.Bounds()
 	return &pen{img: img, c: paint.NewRaster(img), face: paint.FaceFor(paint.Regular, 11, s), s: s, w: b.Dx(), h: b.Dy(),
-		gutter: min(int(110*s), b.Dx()/4), pal: timeline.PaletteFor(dark)}
+		gutter: min(int(110*s), b.Dx()/4), pal: timeline.PaletteFor(dark), dark: dark}
+}
+
+// textIn returns the colour of text drawn in colour c (a run's, a
+// verdict's): c itself, or on dark surroundings c mixed with white, so that
+// it reads as well as the picture's other text (A's blue on the dark
+// background was 2.7:1, "worse" red 3.0:1).
+func (r *pen) textIn(c color.RGBA) color.RGBA {
+	return TextColour(c, r.dark)
+}
+
+// TextColour returns the colour in which text in colour c (a run's, a
+// verdict's) is drawn: c, or on dark surroundings c mixed 45% with white.
+func TextColour(c color.RGBA, dark bool) color.RGBA {
+	if !dark {
+		return c
+	}
+	mix := func(v uint8) uint8 { return uint8(float64(v) + 0.45*float64(255-int(v)) + 0.5) }
+	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), c.A}
 }
 
 // fill paints [x0, x1) × [y0, y1).
@@ -132,12 +177,16 @@ func RenderWithHeaps(a, b *Run, heapA, heapB *heapview.Heap, c *Comparison, opt 
 	copy(img.Pix, top.Pix)
 	axA, axB := opt.Viewport(a.Model.End, b.Model.End).Axes(opt.Width, opt.Scale)
 	heap := img.SubImage(image.Rect(0, opt.Height, opt.Width, height)).(*image.RGBA)
-	err = heapview.DrawCompare(heap, [2]heapview.CompareRun{
-		{Name: "A", Heap: heapA, Axis: axA, Colour: ColourA},
-		{Name: "B", Heap: heapB, Axis: axB, Colour: ColourB},
-	}, opt.Dark)
-	if err != nil {
+	runs := [2]heapview.CompareRun{
+		{Name: "A", Heap: heapA, Axis: axA, Colour: ColourA, TextColour: TextColour(ColourA, opt.Dark)},
+		{Name: "B", Heap: heapB, Axis: axB, Colour: ColourB, TextColour: TextColour(ColourB, opt.Dark)},
+	}
+	if err := heapview.DrawCompare(heap, runs, opt.Dark, opt.Scale); err != nil {
 		return nil, err
+	}
+	if opt.Layout != nil {
+		opt.Layout.Size = img.Bounds().Size()
+		opt.Layout.Heaps = heapview.CompareLanes(heap.Bounds(), runs, opt.Scale)
 	}
 	return img, nil
 }
@@ -163,6 +212,11 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 		s = 1
 	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, opt.Height))
+	layout := opt.Layout
+	if layout == nil {
+		layout = new(PictureLayout)
+	}
+	*layout = PictureLayout{Size: img.Bounds().Size()}
 	cr := newPen(img, s, opt.Dark)
 	cr.fill(0, 0, cr.w, cr.h, cr.pal.Background)
 
@@ -186,11 +240,17 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 			ax = axB
 		}
 		panelH := heights[i]
-		panel, err := timeline.RenderPanel(run.Model, opt.View, opt.Width, panelH, s, ax, timeline.PaletteFor(opt.Dark))
+		panel, rows, err := timeline.RenderPanelRows(run.Model, opt.View, opt.Width, panelH, s, ax, timeline.PaletteFor(opt.Dark))
 		if err != nil {
 			return nil, fmt.Errorf("rendering comparison: run %s: %w", run.Name, err)
 		}
 		y := head + heights[0]*i
+		layout.Panels[i] = panel.Bounds().Add(image.Pt(0, y))
+		layout.Axes[i] = ax
+		for _, row := range rows {
+			row.Rect = row.Rect.Add(image.Pt(0, y))
+			layout.Rows[i] = append(layout.Rows[i], row)
+		}
 		draw.Draw(img, panel.Bounds().Add(image.Pt(0, y)), panel, image.Point{}, draw.Src)
 		// A coloured tab on the left edge says which run the panel shows.
 		col, tag := ColourA, "A"
@@ -199,7 +259,7 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 		}
 		cr.fill(0, y+int(2*s), int(4*s), y+panelH-int(2*s), col)
 		// The name goes left of the panel's key, where the view draws nothing.
-		cr.text(tag+": "+cr.fit(run.Name, float64(cr.gutter)-24*s), 8*s, float64(y+panelH)-11*s, 0, 0.5, col)
+		cr.text(tag+": "+cr.fit(run.Name, float64(cr.gutter)-24*s), 8*s, float64(y+panelH)-11*s, 0, 0.5, cr.textIn(col))
 		cr.fill(0, y+panelH-1, cr.w, y+panelH, cr.pal.RowRule)
 	}
 	if opt.Align.Label != "" {
@@ -210,8 +270,8 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 	if opt.OmitTable {
 		// The distributions side by side.
 		mid := cr.w / 2
-		cr.drawHistogram(&c.GCPauses, int(8*s), y0, mid-int(12*s), opt.Height-int(4*s))
-		cr.drawHistogram(&c.ThreadRuns, mid+int(12*s), y0, cr.w-int(8*s), opt.Height-int(4*s))
+		layout.distribution(&c.GCPauses, cr.drawHistogram(&c.GCPauses, int(8*s), y0, mid-int(12*s), opt.Height-int(4*s)))
+		layout.distribution(&c.ThreadRuns, cr.drawHistogram(&c.ThreadRuns, mid+int(12*s), y0, cr.w-int(8*s), opt.Height-int(4*s)))
 		return img, nil
 	}
 	// Table on the left, distributions on the right.
@@ -219,9 +279,16 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 	cr.drawDiffTable(c, int(8*s), y0, tableW-int(8*s), opt.Height-int(4*s))
 	hx := tableW + int(12*s)
 	hh := (opt.Height - y0 - int(8*s)) / 2
-	cr.drawHistogram(&c.GCPauses, hx, y0, cr.w-int(8*s), y0+hh-int(4*s))
-	cr.drawHistogram(&c.ThreadRuns, hx, y0+hh+int(4*s), cr.w-int(8*s), opt.Height-int(4*s))
+	layout.distribution(&c.GCPauses, cr.drawHistogram(&c.GCPauses, hx, y0, cr.w-int(8*s), y0+hh-int(4*s)))
+	layout.distribution(&c.ThreadRuns, cr.drawHistogram(&c.ThreadRuns, hx, y0+hh+int(4*s), cr.w-int(8*s), opt.Height-int(4*s)))
 	return img, nil
+}
+
+// distribution notes the bars of h drawn in plot (none if plot is empty).
+func (l *PictureLayout) distribution(h *Histogram, plot image.Rectangle) {
+	if !plot.Empty() {
+		l.Distributions = append(l.Distributions, DistributionArea{Plot: plot, Histogram: h})
+	}
 }
 
 // panelHeights shares room pixels between the two runs' panels in
@@ -276,7 +343,7 @@ func (r *pen) drawCompareHead(a, b *Run, c *Comparison) int {
 		}
 	}
 	if len(parts) > 0 {
-		r.text(parts[0], 8*s, y, 0, 0.5, headColour)
+		r.text(parts[0], 8*s, y, 0, 0.5, r.textIn(headColour))
 		if len(parts) > 1 {
 			r.text(strings.Join(parts[1:], ",  "), 8*s+r.textWidth(parts[0])+24*s, y, 0, 0.5, r.pal.Text)
 		}
@@ -294,7 +361,7 @@ func (r *pen) drawCompareHead(a, b *Run, c *Comparison) int {
 		if i == 1 {
 			col, tag = ColourB, "B"
 		}
-		r.text(tag+": "+r.fit(run.Name, barX-24*s), 8*s, y+6*s, 0, 0.5, col)
+		r.text(tag+": "+r.fit(run.Name, barX-24*s), 8*s, y+6*s, 0, 0.5, r.textIn(col))
 		m := run.Model
 		var d timeline.Durations
 		for _, hd := range m.RangeTimes(0, m.End) {
@@ -436,8 +503,8 @@ func (r *pen) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 		y := float64(y0) + float64(i+1)*lineH + lineH/2
 		if i == 0 {
 			hy := float64(y0) + lineH/2
-			r.text("A", x+nameW+valW, hy, 1, 0.5, ColourA)
-			r.text("B", x+nameW+2*valW, hy, 1, 0.5, ColourB)
+			r.text("A", x+nameW+valW, hy, 1, 0.5, r.textIn(ColourA))
+			r.text("B", x+nameW+2*valW, hy, 1, 0.5, r.textIn(ColourB))
 			r.text("change", x+nameW+2*valW+chW, hy, 1, 0.5, r.pal.Text)
 		}
 		if ln.row == nil {
@@ -455,7 +522,7 @@ func (r *pen) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 		}
 		r.text(va, x+nameW+valW, y, 1, 0.5, r.pal.Text)
 		r.text(vb, x+nameW+2*valW, y, 1, 0.5, r.pal.Text)
-		r.text(showChange(row), x+nameW+2*valW+chW, y, 1, 0.5, VerdictColour(row.Verdict()))
+		r.text(showChange(row), x+nameW+2*valW+chW, y, 1, 0.5, r.textIn(VerdictColour(row.Verdict())))
 	}
 	if len(shown) < len(lines) {
 		k := len(shown)
@@ -466,40 +533,46 @@ func (r *pen) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 }
 
 // drawHistogram draws a distribution of both runs in [x0, x1) × [y0, y1):
-// per logarithmic bin, A's bar and B's bar side by side, heights on one
-// count scale, with the bin edges of whole decades labelled.
-func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
+// its title, then each run's count and quantiles in the run's colour and
+// the scale of the bars; per logarithmic bin, A's bar and B's bar side by
+// side, heights on one scale (counts, or shares of each run's count when
+// the counts differ) whose top is ruled, with the bin edges of whole
+// decades labelled. It returns where the bars are (empty if none).
+func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) image.Rectangle {
 	s := r.s
-	mean := func(sum uint64, n int) string {
-		if n == 0 {
-			return "—"
-		}
-		return timeline.FormatDuration(sum / uint64(n))
+	width := float64(x1 - x0)
+	gap := 14 * s
+	// The title, and at its right the scale of the bars.
+	peak := h.peak()
+	scale := ""
+	if len(h.Edges) >= 2 {
+		scale = histogramScale(h, peak)
+		r.text(scale, float64(x1), float64(y0)+7*s, 1, 0.5, r.pal.Axis)
 	}
-	title := fmt.Sprintf("%s — A: %d, mean %s, median %s, p90 %s;  B: %d, mean %s, median %s, p90 %s", h.Title,
-		h.TotalA, mean(h.SumA, h.TotalA), timeline.FormatDuration(h.QuantA.P50), timeline.FormatDuration(h.QuantA.P90),
-		h.TotalB, mean(h.SumB, h.TotalB), timeline.FormatDuration(h.QuantB.P50), timeline.FormatDuration(h.QuantB.P90))
-	r.text(r.fit(title, float64(x1-x0)), float64(x0), float64(y0)+7*s, 0, 0.5, r.pal.Text)
-	top := y0 + int(18*s)
+	r.text(r.fit(h.Title, width-r.textWidth(scale)-gap), float64(x0), float64(y0)+7*s, 0, 0.5, r.pal.Text)
+	// The runs' figures on a line of their own, in their colours: after
+	// the title on one line, B's were cut off at 1280 pixels.
+	figures := [2]string{histogramFigures("A", h.TotalA, h.SumA, h.QuantA), histogramFigures("B", h.TotalB, h.SumB, h.QuantB)}
+	if r.textWidth(figures[0])+gap+r.textWidth(figures[1]) > width {
+		// Each run gets half the line, cut to fit.
+		figures[0], figures[1] = r.fit(figures[0], (width-gap)/2), r.fit(figures[1], (width-gap)/2)
+	}
+	figY := float64(y0) + 21*s
+	r.text(figures[0], float64(x0), figY, 0, 0.5, r.textIn(ColourA))
+	r.text(figures[1], float64(x0)+r.textWidth(figures[0])+gap, figY, 0, 0.5, r.textIn(ColourB))
+	top := y0 + int(32*s)
 	base := y1 - int(16*s)
 	if base-top < int(10*s) || len(h.Edges) < 2 {
 		if len(h.Edges) < 2 {
 			r.text("none in either run", float64(x0), float64(top)+8*s, 0, 0.5, r.pal.Axis)
 		}
-		return
+		return image.Rectangle{}
 	}
+	// The top of the scale, ruled across the plot.
+	r.fill(x0, top, x1, top+1, r.pal.Grid)
 	// Runs with different counts are compared as shares of their counts.
 	bins := len(h.A)
-	value := func(k, i int) float64 {
-		if h.SameCounts() {
-			return float64([][]int{h.A, h.B}[k][i])
-		}
-		return []func(int) float64{h.FractionA, h.FractionB}[k](i)
-	}
-	peak := 1e-300
-	for i := 0; i < bins; i++ {
-		peak = max(peak, value(0, i), value(1, i))
-	}
+	value := h.barValue
 	bw := float64(x1-x0) / float64(bins)
 	for i := 0; i < bins; i++ {
 		bx := float64(x0) + float64(i)*bw
@@ -536,9 +609,45 @@ func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) {
 		r.text(label, lx, float64(base)+10*s, 0.5, 0.5, r.pal.Text)
 		lastX = lx + w/2
 	}
-	peakLabel := fmt.Sprintf("%.0f", peak)
-	if !h.SameCounts() {
-		peakLabel = fmt.Sprintf("%.1f%% of each run's count", 100*peak)
+	return image.Rect(x0, top, x1, base)
+}
+
+// histogramFigures says how many durations a run has and their mean,
+// median and 90th percentile: "A: 90, mean 10.8 µs, median 4.83 µs, p90
+// 23.4 µs".
+func histogramFigures(tag string, n int, sum uint64, q Quantiles) string {
+	if n == 0 {
+		return tag + ": none"
 	}
-	r.text(peakLabel, float64(x1), float64(top)+4*s, 1, 0.5, r.pal.Axis)
+	return fmt.Sprintf("%s: %d, mean %s, median %s, p90 %s", tag, n, timeline.FormatDuration(sum/uint64(n)),
+		timeline.FormatDuration(q.P50), timeline.FormatDuration(q.P90))
+}
+
+// barValue is the height of run k's (0: A, 1: B) bar of bin i: its count,
+// or its share of the run's count when the runs' counts differ.
+func (h *Histogram) barValue(k, i int) float64 {
+	if h.SameCounts() {
+		return float64([][]int{h.A, h.B}[k][i])
+	}
+	return []func(int) float64{h.FractionA, h.FractionB}[k](i)
+}
+
+// peak is the tallest bar's value (a tiny positive number when there are
+// none).
+func (h *Histogram) peak() float64 {
+	peak := 1e-300
+	for i := range h.A {
+		peak = max(peak, h.barValue(0, i), h.barValue(1, i))
+	}
+	return peak
+}
+
+// histogramScale says what the bars' heights are and the value of the
+// ruled top of the scale: "bars: count, top line 44", or, when the runs'
+// counts differ, "bars: share of its run, top line 58.7%".
+func histogramScale(h *Histogram, peak float64) string {
+	if h.SameCounts() {
+		return fmt.Sprintf("bars: count, top line %.0f", peak)
+	}
+	return fmt.Sprintf("bars: share of its run, top line %.1f%%", 100*peak)
 }

@@ -2,7 +2,9 @@ package compare
 
 import (
 	"image"
+	"image/color"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/hecscope/hecscope/timeline"
@@ -192,5 +194,75 @@ func TestPanelHeights(t *testing.T) {
 	}
 	if h := panelHeights(500, 1, 0, 1); h[0] != 250 {
 		t.Errorf("no HECs counts as one: %v", h)
+	}
+}
+
+// TestHistogramFiguresOfBothRuns draws N1's and N2's GC stops at the width
+// the compare window gives them at 1280 pixels: B's figures are drawn, in
+// B's colour, and whole. Drawn after the title on one line they were cut
+// off at "p90 23.4 µ…" of A's.
+func TestHistogramFiguresOfBothRuns(t *testing.T) {
+	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
+	b := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
+	h := &Compare(a, b, Options{}).GCPauses
+	if h.SameCounts() {
+		t.Fatalf("the runs have as many GC stops (%d): the test wants shares", h.TotalA)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 620, 110))
+	p := newPen(img, 1, false)
+	p.fill(0, 0, 620, 110, p.pal.Background)
+	p.drawHistogram(h, 0, 0, 620, 110)
+	// Amber text (red well above blue) in the rows above the bars.
+	amber := 0
+	for y := 0; y < 30; y++ {
+		for x := 0; x < 620; x++ {
+			if c := img.RGBAAt(x, y); int(c.R) > int(c.B)+80 {
+				amber++
+			}
+		}
+	}
+	if amber < 20 {
+		t.Errorf("%d amber pixels in the caption: B's figures are not drawn in B's colour", amber)
+	}
+	figB := histogramFigures("B", h.TotalB, h.SumB, h.QuantB)
+	if need := p.textWidth(histogramFigures("A", h.TotalA, h.SumA, h.QuantA)) + p.textWidth(figB) + 14; need > 620 {
+		t.Errorf("the runs' figures need %.0f px of 620", need)
+	}
+	scale := histogramScale(h, h.peak())
+	if need := p.textWidth("GC stops") + p.textWidth(scale) + 14; need > 620 {
+		t.Errorf("the title and the scale need %.0f px of 620", need)
+	}
+	if !strings.Contains(scale, "share of its run") || !strings.HasSuffix(scale, "%") {
+		t.Errorf("scale %q", scale)
+	}
+}
+
+// TestRunTextReadsOnDark: text in a run's or a verdict's colour reads on
+// the dark background at least as well as WCAG's 4.5:1 asks of body text;
+// A's blue was 2.7:1 there, "worse" red 3.0:1. On light surroundings the
+// colours are used as they are.
+func TestRunTextReadsOnDark(t *testing.T) {
+	lum := func(c color.RGBA) float64 {
+		ch := func(v uint8) float64 {
+			x := float64(v) / 255
+			if x <= 0.03928 {
+				return x / 12.92
+			}
+			return math.Pow((x+0.055)/1.055, 2.4)
+		}
+		return 0.2126*ch(c.R) + 0.7152*ch(c.G) + 0.0722*ch(c.B)
+	}
+	contrast := func(a, b color.RGBA) float64 {
+		la, lb := lum(a), lum(b)
+		return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+	}
+	bg := timeline.PaletteFor(true).Background
+	for _, c := range []color.RGBA{ColourA, ColourB, ColourWorse, ColourBetter, ColourSame} {
+		if got := contrast(TextColour(c, true), bg); got < 4.5 {
+			t.Errorf("text in %v on the dark background: contrast %.1f:1", c, got)
+		}
+		if TextColour(c, false) != c {
+			t.Errorf("on light surroundings %v is drawn as %v", c, TextColour(c, false))
+		}
 	}
 }

@@ -43,7 +43,7 @@ func TestDrawCompareHeaps(t *testing.T) {
 		{Name: "A", Heap: heaps[0], Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}},
 		{Name: "B", Heap: heaps[1], Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}},
 	}
-	if err := DrawCompare(img, runs, false); err != nil {
+	if err := DrawCompare(img, runs, false, 1); err != nil {
 		t.Fatal(err)
 	}
 	// Both live lines are drawn in their run's colour, B's further right
@@ -70,10 +70,94 @@ func TestDrawCompareHeaps(t *testing.T) {
 
 	// Without heaps: a message, no error, no run colour in the plot.
 	empty := image.NewRGBA(image.Rect(0, 0, 600, 200))
-	if err := DrawCompare(empty, [2]CompareRun{{Name: "A", Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}}, {Name: "B", Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}}}, false); err != nil {
+	if err := DrawCompare(empty, [2]CompareRun{{Name: "A", Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}}, {Name: "B", Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}}}, false, 1); err != nil {
 		t.Fatal(err)
 	}
 	if n := countColour(empty, blue); n > 12*12 {
 		t.Errorf("%d run-coloured pixels without heaps", n)
+	}
+}
+
+// TestDrawCompareHeapsInLanes: each run's heap is drawn in a lane of its
+// own, A's above B's, so neither area is drawn over the other. Overlaid,
+// the two areas mixed into a brown over the time both runs had a heap (the
+// whole of N1's run against N2's) and the live lines lay on one another.
+func TestDrawCompareHeapsInLanes(t *testing.T) {
+	var heaps [2]*Heap
+	for i, name := range []string{"parwork-N1", "parwork-N2"} {
+		f, err := os.Open("../testdata/ghc-9.0.2/" + name + ".eventlog")
+		if err != nil {
+			t.Skip(err)
+		}
+		d, err := collect(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		heaps[i] = d.Heap
+	}
+	endA, endB := heaps[0].Size.Time[heaps[0].Size.Len()-1], heaps[1].Size.Time[heaps[1].Size.Len()-1]
+	axA, axB := timeline.Viewport{EndA: endA, EndB: endB}.Axes(1000, 1)
+	blue := color.RGBA{0x20, 0x40, 0xc0, 0xff}
+	orange := color.RGBA{0xe0, 0x80, 0x00, 0xff}
+	img := image.NewRGBA(image.Rect(0, 0, 1000, 200))
+	if err := DrawCompare(img, [2]CompareRun{{Name: "A", Heap: heaps[0], Axis: axA, Colour: blue}, {Name: "B", Heap: heaps[1], Axis: axB, Colour: orange}}, false, 1); err != nil {
+		t.Fatal(err)
+	}
+	// The rows in which each run's area and line are drawn, in the middle
+	// of the time both ran.
+	x := int(axA.X(endA / 2))
+	rows := func(c color.RGBA) (first, last int) {
+		first, last = -1, -1
+		for y := 30; y < 200; y++ {
+			px := img.RGBAAt(x, y)
+			// Its line, or its translucent area over the background (the
+			// grid and frame are greys).
+			tinted := (c.B > c.R && int(px.B) > int(px.R)+24) || (c.R > c.B && int(px.R) > int(px.B)+24)
+			if tinted {
+				if first < 0 {
+					first = y
+				}
+				last = y
+			}
+		}
+		return first, last
+	}
+	a0, a1 := rows(blue)
+	b0, b1 := rows(orange)
+	if a0 < 0 || b0 < 0 || a1 >= b0 {
+		t.Errorf("at x=%d A's heap is drawn in rows %d–%d, B's in %d–%d: not one lane above the other", x, a0, a1, b0, b1)
+	}
+}
+
+// TestDrawCompareHeapsScalesItsText: on a screen of device pixel ratio 2
+// the heaps' legend is drawn twice as tall, as the rest of the compare
+// picture is; it was drawn 12 px tall at every ratio, half the size of the
+// picture's other text on such a screen.
+func TestDrawCompareHeapsScalesItsText(t *testing.T) {
+	inkRows := func(scale float64) int {
+		w, h := int(1000*scale), int(200*scale)
+		axA, axB := timeline.Viewport{EndA: 1e6, EndB: 2e6}.Axes(w, scale)
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		runs := [2]CompareRun{{Name: "A", Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}}, {Name: "B", Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}}}
+		if err := DrawCompare(img, runs, false, scale); err != nil {
+			t.Fatal(err)
+		}
+		lanes := CompareLanes(img.Bounds(), runs, scale)
+		bg := img.RGBAAt(0, 0)
+		n := 0
+		for y := 0; y < lanes[0].Min.Y; y++ {
+			for x := 0; x < w; x++ {
+				if img.RGBAAt(x, y) != bg {
+					n++
+					break
+				}
+			}
+		}
+		return n
+	}
+	one, two := inkRows(1), inkRows(2)
+	if one == 0 || float64(two) < 1.6*float64(one) {
+		t.Errorf("the legend's text spans %d rows at scale 1 and %d at scale 2", one, two)
 	}
 }

@@ -78,6 +78,21 @@ type renderer struct {
 	key    []keyItem
 	hecCol [][]Column // HEC columns, computed once per frame
 	pal    Palette
+	// rows are the activity graphs and HEC rows drawn, where they are.
+	rows []PanelRow
+}
+
+// PanelRow is a row of a panel RenderPanelRows drew: an activity graph or
+// a HEC's states.
+type PanelRow struct {
+	// Rect is where the row is drawn, in the panel's pixels.
+	Rect image.Rectangle
+	// HEC is the index in Model.HECs of the HEC whose states the row shows,
+	// or of the one HEC whose activity it graphs; -1 for the activity of
+	// all HECs.
+	HEC int
+	// Activity says the row graphs activity rather than showing states.
+	Activity bool
 }
 
 type keyItem struct {
@@ -230,6 +245,11 @@ func (r *renderer) colDur(i int) uint64 { return r.ax.ColumnTime(i+1) - r.ax.Col
 // HECs in caps (all if nil) as a filled graph in [y0, y1).
 func (r *renderer) drawActivity(y0, y1 int, caps []int, title string) {
 	cols := r.hecColumns()
+	row := PanelRow{Rect: image.Rect(r.gutter, y0, r.gutter+r.plotW, y1), HEC: -1, Activity: true}
+	if len(caps) == 1 {
+		row.HEC = caps[0]
+	}
+	r.rows = append(r.rows, row)
 	if caps == nil {
 		for c := range cols {
 			caps = append(caps, c)
@@ -283,6 +303,7 @@ func (r *renderer) blend(x, y int, c color.RGBA, a float64) {
 // bars whose height is their share of the column, thread ids on spans wide
 // enough for them, and instant events when few enough to tell apart.
 func (r *renderer) drawHEC(c int, y0, y1 int) {
+	r.rows = append(r.rows, PanelRow{Rect: image.Rect(r.gutter, y0, r.gutter+r.plotW, y1), HEC: c})
 	cols := r.hecColumns()[c]
 	h := float64(y1 - y0)
 	for i := range cols {

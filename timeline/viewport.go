@@ -144,12 +144,20 @@ func (sp Viewport) Axes(width int, s float64) (Axis, Axis) {
 // Viewport.Axes): the view's gutter and plot are moved to where the axis
 // puts them. pal is the palette (PaletteFor).
 func RenderPanel(m *Model, view string, w, h int, s float64, ax Axis, pal Palette) (*image.RGBA, error) {
+	img, _, err := RenderPanelRows(m, view, w, h, s, ax, pal)
+	return img, err
+}
+
+// RenderPanelRows draws as RenderPanel does and also returns where it drew
+// the activity graphs and the HECs' rows (for reading the panel at the
+// pointer).
+func RenderPanelRows(m *Model, view string, w, h int, s float64, ax Axis, pal Palette) (*image.RGBA, []PanelRow, error) {
 	if view == "" {
 		view = "timeline"
 	}
 	drawView, ok := viewFuncs[view]
 	if !ok {
-		return nil, fmt.Errorf("unknown view %q (views: %s)", view, strings.Join(Views(), ", "))
+		return nil, nil, fmt.Errorf("unknown view %q (views: %s)", view, strings.Join(Views(), ", "))
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	r := newRenderer(img, m, 0, 1, s, pal)
@@ -158,7 +166,7 @@ func RenderPanel(m *Model, view string, w, h int, s float64, ax Axis, pal Palett
 	r.ax = NewAxis(ax.From, ax.To, float64(r.gutter), float64(r.plotW))
 	r.fill(0, 0, r.w, r.h, r.pal.Background)
 	drawView(r)
-	return img, nil
+	return img, r.rows, nil
 }
 
 // FindMarker returns the time of the earliest user marker of the run whose
