@@ -1,9 +1,17 @@
 package app
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 // TestEnvTextIsBounded: the Process tab's environment shows at most
@@ -30,5 +38,93 @@ func TestEnvTextIsBounded(t *testing.T) {
 	}
 	if got := envText([]string{"A=1", "B=2"}); got != "A=1\nB=2" {
 		t.Errorf("two variables: %q", got)
+	}
+}
+
+// TestNoticeSaysImpossibleTimestamps: a log with an event whose time lies
+// outside its block's range (a flipped byte) says so in the window's
+// notice, as `hecscope summary` does; the window said nothing.
+func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
+	data, err := os.ReadFile(parworkN2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first event after the first block marker (type 2, time 8, size
+	// 4, end 8, capability 2): its time's top byte.
+	at := bytes.Index(data, []byte("datb")) + 4 + 24
+	data[at+2] = 0x7f
+	path := filepath.Join(t.TempDir(), "flipped.eventlog")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := loadEventlog(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Log.Close()
+	notice := ingestStatusNotice(ev)
+	if !strings.Contains(notice, "1 event has an impossible timestamp (first: byte ") || !strings.Contains(notice, "shown at the latest time their block allows") {
+		t.Errorf("notice %q", notice)
+	}
+	healthy, err := loadEventlog(context.Background(), parworkN2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer healthy.Log.Close()
+	if n := ingestStatusNotice(healthy); n != "" {
+		t.Errorf("a healthy log's notice: %q", n)
+	}
+}
+
+// TestSnapshotNoticeLeavesTheAxisAlone: in a --snapshot, a notice that
+// wraps onto a second line pushes the canvas down instead of lying over
+// its time axis (the real window lays out again on its next frame; the
+// snapshot drew after one layout).
+func TestSnapshotNoticeLeavesTheAxisAlone(t *testing.T) {
+	data, err := os.ReadFile(parworkN2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(data, []byte("datb")) + 4 + 24
+	data[at+2] = 0x7f
+	path := filepath.Join(t.TempDir(), "flipped.eventlog")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fa := test.NewApp()
+	defer fa.Quit()
+	w, err := snapshotWindow(fa, path, SnapshotOptions{Size: fyne.NewSize(1280, 800)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := w.view.(*eventlogView)
+	var notice *widget.Label
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *widget.Label:
+			if strings.HasPrefix(x.Text, "This eventlog is damaged") {
+				notice = x
+			}
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(w.win.Content())
+	if notice == nil {
+		t.Fatal("no notice in the window")
+	}
+	d := fa.Driver()
+	// A label drawn in less height than its text needs at its width spills
+	// over what lies below it.
+	bottom := d.AbsolutePositionForObject(notice).Y + max(notice.Size().Height, notice.MinSize().Height)
+	if top := d.AbsolutePositionForObject(v.canvas).Y; bottom > top {
+		t.Errorf("the notice ends at y %.0f, below the canvas's top at %.0f", bottom, top)
 	}
 }

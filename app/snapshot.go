@@ -99,6 +99,12 @@ func snapshotWindow(fa fyne.App, path string, opt SnapshotOptions) (*Window, err
 	if opt.Size.Width > 0 && opt.Size.Height > 0 {
 		w.win.Resize(opt.Size)
 	}
+	// Text that wraps (a notice) knows its height only once laid out at its
+	// width: lay the window out again, as the real window does on its next
+	// frame, or the notice's second line overlaps the time axis.
+	size := w.win.Canvas().Size()
+	w.win.Resize(size.AddWidthHeight(0, 1))
+	w.win.Resize(size)
 	if v, ok := w.view.(*eventlogView); ok && v.canvas != nil {
 		if opt.AllTracks {
 			v.showAllTracks()

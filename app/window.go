@@ -448,5 +448,17 @@ func ingestStatusNotice(ev *Eventlog) string {
 		// run never had, and missing from the one they belong to.
 		fmt.Fprintf(&b, "This eventlog is damaged: %s. Such blocks' events are shown on the capability they claim.", cf)
 	}
+	tf := ev.Summary.TimeFaults
+	if ev.Log != nil {
+		tf = ev.Log.TimeFaults
+	}
+	if tf.Count > 0 {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		// The summary and the CLI say so; the window said nothing, and a
+		// block of a capability drawn idle for a while was unexplained.
+		fmt.Fprintf(&b, "This eventlog is damaged: %s. Such events are shown at the latest time their block allows.", tf)
+	}
 	return b.String()
 }
