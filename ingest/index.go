@@ -137,8 +137,13 @@ func (ix *Index) scan(r io.ReaderAt, size int64) error {
 					c = NoCap
 				}
 				end := pos + bsize
-				if end > size {
-					end = size
+				if end > size || (end < size && !ix.blockOrEndAt(r, end)) {
+					// The size is wrong (a corrupt marker) or the log is cut
+					// inside the block: find where the block really ends.
+					var err error
+					if end, err = ix.blockEnd(r, size, pos, pos+bsize); err != nil {
+						return err
+					}
 				}
 				ix.Pieces = append(ix.Pieces, Piece{Offset: pos, End: end, Declared: pos + bsize, Cap: c, Block: true,
 					BlockStart: binary.BigEndian.Uint64(m[2:]), BlockEnd: binary.BigEndian.Uint64(m[14:])})
@@ -164,6 +169,46 @@ func (ix *Index) scan(r io.ReaderAt, size int64) error {
 	ix.End = pos
 	ix.Status = Status{State: StateTruncated, Offset: pos}
 	return nil
+}
+
+// blockOrEndAt reports whether a block marker or the end marker begins at
+// byte pos, as one does where every block of a healthy log ends.
+func (ix *Index) blockOrEndAt(r io.ReaderAt, pos int64) bool {
+	var b [2]byte
+	if n, _ := r.ReadAt(b[:], pos); n < 2 {
+		return false
+	}
+	id := binary.BigEndian.Uint16(b[:])
+	return id == idDataEnd || id == uint16(KindBlockMarker)
+}
+
+// blockEnd finds where the block whose marker is at pos ends when its
+// declared end (pos plus its size) does not fall where the next block or
+// the end marker begins: at the next block marker, or at the first event
+// boundary from declared on (where a decoder reading the file in order
+// leaves the block), or where the data ends. A corrupt size so takes the
+// block no further than its own events: one declaring 4 GiB swallowed every
+// later block of its capability, and one pointing inside an event made the
+// index stop there, as if the log were cut.
+func (ix *Index) blockEnd(r io.ReaderAt, size, pos, declared int64) (int64, error) {
+	pr := newPieceReader(r, ix)
+	pr.reset(Piece{Offset: pos, End: size, Cap: NoCap})
+	var ev Event
+	for {
+		at := pr.d.Offset()
+		if at >= declared && at > pos {
+			return at, nil
+		}
+		if !pr.next(&ev) {
+			if pr.err != nil {
+				return 0, pr.err
+			}
+			return min(pr.d.Offset(), size), nil
+		}
+		if ev.Kind == KindBlockMarker && at > pos {
+			return at, nil
+		}
+	}
 }
 
 // looseEnd decodes events from pos until a block marker, the end marker or

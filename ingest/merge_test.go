@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -209,6 +211,91 @@ func TestShowFileMatchesShowBuffer(t *testing.T) {
 			if wst != gst {
 				t.Errorf("%s cut at %d: status %v, buffered %v", filepath.Base(f), cut, gst, wst)
 			}
+		}
+	}
+}
+
+// TestCorruptBlockSizeTakesTheBlockNoFurther: a block marker whose size is
+// wrong — pointing inside an event, or 4 GiB — leaves the block where its
+// events end (the next marker), as a decoder reading the file in order
+// does, and one pointing at an event boundary inside the block ends it
+// there, as that decoder does too: the index and the in-order decoder give
+// every capability the same events. Before, a size pointing inside an event
+// made the index stop there (the app and render said the log was cut at
+// that byte, the summary read on), and a size of 4 GiB swallowed every
+// later block of the file into one capability.
+func TestCorruptBlockSizeTakesTheBlockNoFurther(t *testing.T) {
+	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := NewIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var block Piece
+	for _, p := range ix.Pieces {
+		if p.Block && p.Cap == 0 {
+			block = p
+			break
+		}
+	}
+	if block.End >= int64(len(data)) {
+		t.Fatal("no block of capability 0 followed by another")
+	}
+	// perCap counts the events of each capability, merged from the index
+	// and read in order.
+	perCap := func(log []byte) (merged, inOrder map[int32]int, st Status) {
+		ix, err := NewIndex(bytes.NewReader(log), int64(len(log)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		merged, inOrder = map[int32]int{}, map[int32]int{}
+		m := NewMerge(bytes.NewReader(log), ix, MergeOptions{})
+		for e := m.Next(); e != nil; e = m.Next() {
+			merged[e.Cap]++
+		}
+		st = m.Status()
+		m.Close()
+		rd := NewReader(bytes.NewReader(log))
+		var ev Event
+		for rd.Next(&ev) {
+			inOrder[ev.Cap]++
+		}
+		return merged, inOrder, st
+	}
+	healthy, _, _ := perCap(data)
+	for _, c := range []struct {
+		name  string
+		size  uint32
+		whole bool // the block keeps all its events
+	}{
+		{"inside its last event", uint32(block.End-block.Offset) - 1, true},
+		{"4 GiB", 0xFFFFFFFF, true},
+		{"at its first event's end", 0, false}, // filled in below
+	} {
+		log := bytes.Clone(data)
+		size := c.size
+		if size == 0 {
+			// The marker and the block's first event.
+			d := ix.DecoderAt(block.Offset, NoCap, 0)
+			d.Feed(data[block.Offset:block.End])
+			var ev Event
+			if !d.Next(&ev) || ev.Kind != KindBlockMarker || !d.Next(&ev) {
+				t.Fatal("no event after the block's marker")
+			}
+			size = uint32(ev.Offset + int64(len(ev.Raw)) - block.Offset)
+		}
+		binary.BigEndian.PutUint32(log[block.Offset+10:], size)
+		merged, inOrder, st := perCap(log)
+		if st.State != StateComplete {
+			t.Errorf("%s: the merge ended %v", c.name, st)
+		}
+		if !maps.Equal(merged, inOrder) {
+			t.Errorf("%s: merged %v, read in order %v", c.name, merged, inOrder)
+		}
+		if c.whole && !maps.Equal(merged, healthy) {
+			t.Errorf("%s: %v, want the healthy log's %v", c.name, merged, healthy)
 		}
 	}
 }
