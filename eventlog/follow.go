@@ -111,6 +111,7 @@ func (r *Log) rebuild(ctx context.Context) error {
 		if fit := 4 * max(last, followSpan); tooCoarse(grid, fit, f.opt.buckets()) || tooCoarse(listGrid, fit, listBuckets) {
 			to, limit = last, fit
 			grid, listGrid = timeline.GridFor(limit, f.opt.buckets()), timeline.GridFor(limit, listBuckets)
+			bd = nil // the first reading's models are garbage while the second builds
 			if bd, err = r.build(ctx, ix, f.opt, grid, listGrid, from, to, time.Now()); err != nil {
 				return err
 			}
@@ -231,15 +232,19 @@ func (r *Log) Poll(ctx context.Context) (bool, error) {
 // event takes one event read on.
 func (f *follower) event(ev *ingest.Event) {
 	bd := f.bd
-	if bd.events == 0 || ev.Time < bd.first {
-		bd.first = ev.Time
+	// A corrupt block marker's time is not the run's (ingest.SpansRun).
+	if ingest.SpansRun(ev) {
+		if !bd.timed || ev.Time < bd.first {
+			bd.first = ev.Time
+		}
+		bd.last = max(bd.last, ev.Time)
+		f.maxTime = max(f.maxTime, ev.Time)
+		bd.timed = true
+		if ev.Time >= f.limit {
+			f.rebuild = true
+		}
 	}
-	bd.last = max(bd.last, ev.Time)
 	bd.events++
-	f.maxTime = max(f.maxTime, ev.Time)
-	if ev.Time >= f.limit {
-		f.rebuild = true
-	}
 	b := bd.listGrid.Bucket(ev.Time)
 	f.buckets[min(b, len(f.buckets)-1)]++
 	f.piece(ev)
@@ -273,10 +278,13 @@ func (f *follower) piece(ev *ingest.Event) {
 	}
 	p := &f.pieces[f.cur]
 	p.End = ev.Offset + n
-	if !p.Known || ev.Time < p.First {
-		p.First = ev.Time
+	if ingest.SpansRun(ev) {
+		if !p.Timed || ev.Time < p.First {
+			p.First = ev.Time
+		}
+		p.Last = max(p.Last, ev.Time)
+		p.Timed = true
 	}
-	p.Last = max(p.Last, ev.Time)
 	p.Events++
 	p.Known = true
 }

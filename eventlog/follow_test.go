@@ -192,3 +192,19 @@ func TestFollowAbsurdBlockEndKeepsTheGrids(t *testing.T) {
 		t.Errorf("%d events, want %d", damaged.Events, healthy.Events)
 	}
 }
+
+// TestFollowAbsurdBlockStartKeepsTheGrids: a followed log whose block
+// marker declares an absurd start (after its end) keeps the grids and span
+// of the same log without it, while it grows and once it is whole: the
+// follower took the marker's time as the run's, and sized its grid for
+// 4 × 2^56 ns.
+func TestFollowAbsurdBlockStartKeepsTheGrids(t *testing.T) {
+	// Capability 1's block, a third into the file, in small pieces: the
+	// marker comes while following, not in the first reading.
+	healthy := grow(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", 40)
+	damaged := grow(t, absurdBlockTimeOf(t, 1, 2), 40)
+	h, d := healthy.Overview(), damaged.Overview()
+	if d.Grid != h.Grid || d.Start != h.Start || d.End != h.End {
+		t.Errorf("run %d–%d ns on a %d ns grid, want %d–%d on %d", d.Start, d.End, d.Grid.Width(), h.Start, h.End, h.Grid.Width())
+	}
+}

@@ -314,6 +314,7 @@ func span(ix *ingest.Index) (from, to uint64) {
 type streamCount struct {
 	events      atomic.Int64
 	first, last atomic.Uint64
+	timed       atomic.Bool // first and last hold times
 	// buckets counts the stream's events per bucket of the event list's
 	// grid; read only once the stream has ended.
 	buckets []uint32
@@ -342,16 +343,19 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	// and every view then decodes the whole file for what it draws (a
 	// snapshot of a 47 MB log took three minutes instead of one second).
 	// The events' own times, each checked against its block as it was
-	// decoded, say where the run ends: when the grids are more than twice
-	// as coarse as those times ask for, the models are built again on grids
-	// sized by them. A healthy log's markers end with its events, so this
-	// costs only damaged logs a second reading.
+	// decoded, say where the run ends: when the grids are more than eight
+	// times as coarse as those times ask for, the models are built again on
+	// grids sized by them. A healthy log's last marker can end well after
+	// its last event (one of the corpus's ends at 4.3× it): a grid up to 8×
+	// coarser than it might be still has thousands of buckets over the run,
+	// so only a damaged log pays for a second reading.
 	if last := bd.last; last > 0 && (tooCoarse(grid, last, opt.buckets()) || tooCoarse(listGrid, last, listBuckets)) {
 		to = last
 		if grid.On() {
 			grid = timeline.GridFor(to, opt.buckets())
 		}
 		listGrid = timeline.GridFor(to, listBuckets)
+		bd = nil // the first reading's models are garbage while the second builds
 		if bd, err = r.build(ctx, ix, opt, grid, listGrid, from, to, start); err != nil {
 			return err
 		}
@@ -391,10 +395,10 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	return nil
 }
 
-// tooCoarse reports whether grid g, of buckets buckets, is more than twice
-// as coarse as the grid for a run ending at last.
+// tooCoarse reports whether grid g, of buckets buckets, is more than eight
+// times as coarse as the grid for a run ending at last.
 func tooCoarse(g timeline.Grid, last uint64, buckets int) bool {
-	return g.On() && g.Shift > timeline.GridFor(last, buckets).Shift+1
+	return g.On() && g.Shift > timeline.GridFor(last, buckets).Shift+3
 }
 
 // buckets returns the overview's resolution.
@@ -420,6 +424,7 @@ type building struct {
 	faults      ingest.TimeFaults
 	events      int64
 	first, last uint64
+	timed       bool // first and last hold times
 }
 
 // buckets sums the streams' event counts per bucket of the list grid.
@@ -489,6 +494,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 				if !timed || e.Time < first {
 					first, timed = e.Time, true
 					sc.first.Store(first)
+					sc.timed.Store(true)
 				}
 				if e.Time > last {
 					last = e.Time
@@ -527,7 +533,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		var lo, hi uint64
 		for _, sc := range bd.counts {
 			k := sc.events.Load()
-			if k == 0 {
+			if k == 0 || !sc.timed.Load() {
 				continue
 			}
 			if f := sc.first.Load(); n == 0 || f < lo {
@@ -592,11 +598,12 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	}
 	bd.status, bd.faults = m.Status(), m.TimeFaults()
 	for _, p := range ix.Pieces {
-		if p.Events > 0 {
-			if bd.events == 0 || p.First < bd.first {
+		if p.Timed {
+			if !bd.timed || p.First < bd.first {
 				bd.first = p.First
 			}
 			bd.last = max(bd.last, p.Last)
+			bd.timed = true
 		}
 		bd.events += p.Events
 	}

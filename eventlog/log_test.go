@@ -539,6 +539,12 @@ func absurdBlockEnd(t *testing.T) string {
 // and returns the file's path.
 func absurdBlockTime(t *testing.T, at int64) string {
 	t.Helper()
+	return absurdBlockTimeOf(t, 0, at)
+}
+
+// absurdBlockTimeOf is absurdBlockTime of capability c's first block.
+func absurdBlockTimeOf(t *testing.T, c int32, at int64) string {
+	t.Helper()
 	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
 	if err != nil {
 		t.Fatal(err)
@@ -549,7 +555,7 @@ func absurdBlockTime(t *testing.T, at int64) string {
 	}
 	patched := false
 	for _, p := range ix.Pieces {
-		if p.Block && p.Cap == 0 {
+		if p.Block && p.Cap == c {
 			// The marker: type (2), time (8), size (4), end time (8), cap (2).
 			binary.BigEndian.PutUint64(data[p.Offset+at:], 1<<56)
 			patched = true
@@ -557,9 +563,9 @@ func absurdBlockTime(t *testing.T, at int64) string {
 		}
 	}
 	if !patched {
-		t.Fatal("no block of capability 0")
+		t.Fatalf("no block of capability %d", c)
 	}
-	path := filepath.Join(t.TempDir(), fmt.Sprintf("absurd-%d.eventlog", at))
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("absurd-%d-%d.eventlog", c, at))
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -643,6 +649,43 @@ func TestAbsurdBlockStartStretchesNothing(t *testing.T) {
 		}
 		if damaged.Events != healthy.Events {
 			t.Errorf("%d events, want %d", damaged.Events, healthy.Events)
+		}
+	}
+}
+
+// TestEmptyBlockWithImpossibleRangeStretchesNothing: a block holding only
+// its marker, whose marker declares a start after its end, does not
+// stretch the run: the piece had no time, and the run was taken to start at
+// 0. (The run now starts at its first event with a time it can trust; the
+// healthy log's starts at that marker.)
+func TestEmptyBlockWithImpossibleRangeStretchesNothing(t *testing.T) {
+	const src = "../testdata/corpus/ghc-events__ghc-9.2-events.eventlog"
+	healthy := open(t, src, Options{})
+	var empty *ingest.Piece
+	for i, p := range healthy.ix().Pieces {
+		if p.Block && p.Events == 1 {
+			empty = &healthy.ix().Pieces[i]
+			break
+		}
+	}
+	if empty == nil {
+		t.Fatal("no block of only its marker in the log")
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The marker: type (2), start (8), size (4), end (8), capability (2).
+	binary.BigEndian.PutUint64(data[empty.Offset+2:], empty.BlockEnd+1)
+	path := filepath.Join(t.TempDir(), "empty-block.eventlog")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []Options{{}, {ExactBelow: -1}} {
+		damaged := open(t, path, opt)
+		h, d := healthy.Overview(), damaged.Overview()
+		if d.Start < h.Start || d.End != h.End {
+			t.Errorf("exact below %d: the run is %d–%d ns, want within %d–%d", opt.ExactBelow, d.Start, d.End, h.Start, h.End)
 		}
 	}
 }

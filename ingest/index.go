@@ -36,6 +36,10 @@ type Piece struct {
 	Events      int64
 	First, Last uint64
 	Known       bool
+	// Timed says whether First and Last hold times: whether the piece has
+	// an event that spans the run (a block of nothing but a corrupt marker
+	// has none).
+	Timed bool
 }
 
 // An Index locates the pieces of an eventlog's data section, so that any

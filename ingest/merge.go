@@ -251,15 +251,14 @@ func (m *Merge) read(s *mergeStream) {
 		// is kept only if the event is in bounds and the tap lets it pass.
 		b.evs = b.evs[:len(b.evs)+1]
 		ev := &b.evs[len(b.evs)-1]
-		timed := false
 		for pr.next(ev) {
 			n++
 			if SpansRun(ev) {
-				if !timed || ev.Time < st.First {
+				if !st.Timed || ev.Time < st.First {
 					st.First = ev.Time
 				}
 				st.Last = max(st.Last, ev.Time)
-				timed = true
+				st.Timed = true
 			}
 			st.Events++
 			if n&1023 == 0 {
@@ -406,7 +405,7 @@ func (m *Merge) finish() {
 	for _, s := range m.streams {
 		for _, st := range s.stats {
 			p := &m.ix.Pieces[st.piece]
-			p.Events, p.First, p.Last, p.Known = st.Events, st.First, st.Last, true
+			p.Events, p.First, p.Last, p.Known, p.Timed = st.Events, st.First, st.Last, true, st.Timed
 		}
 	}
 }
