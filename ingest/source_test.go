@@ -308,8 +308,15 @@ func TestSourceReopen(t *testing.T) {
 	got, _ = readSource(t, next)
 	next.Close()
 	sameEvents(t, got, want)
-	if len(said) != 1 || !strings.HasPrefix(said[0], "waiting for the program to listen") {
+	// Between the listener's bind and its listen a dial is refused: a busy
+	// machine can show both "no such file" and "connection refused".
+	if len(said) == 0 || len(said) > 2 {
 		t.Fatalf("unix: said %q", said)
+	}
+	for _, s := range said {
+		if !strings.HasPrefix(s, "waiting for the program to listen") {
+			t.Fatalf("unix: said %q", said)
+		}
 	}
 
 	fifo := filepath.Join(dir, "prog.fifo")
