@@ -9,6 +9,9 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
+// pixBytes is c as the four bytes of an RGBA image's pixel.
+func pixBytes(c color.RGBA) [4]uint8 { return [4]uint8{c.R, c.G, c.B, c.A} }
+
 // countColour counts the pixels of img exactly of colour c.
 func countColour(img *image.RGBA, c [4]uint8) int {
 	n := 0
@@ -20,7 +23,17 @@ func countColour(img *image.RGBA, c [4]uint8) int {
 	return n
 }
 
-func TestDrawCompareHeaps(t *testing.T) {
+// The runs' colours in the compare tests.
+var (
+	runBlue   = color.RGBA{0x20, 0x40, 0xc0, 0xff}
+	runOrange = color.RGBA{0xe0, 0x80, 0x00, 0xff}
+)
+
+// parworkRuns returns parwork-N1 (A, blue) and -N2 (B, orange) as compare
+// runs with their heaps, on axes 1000 pixels wide that end at each run's
+// last heap sample, skipping the test if the logs are absent.
+func parworkRuns(t *testing.T) [2]CompareRun {
+	t.Helper()
 	var heaps [2]*Heap
 	for i, name := range []string{"parwork-N1", "parwork-N2"} {
 		f, err := os.Open("../testdata/ghc-9.0.2/" + name + ".eventlog")
@@ -36,13 +49,17 @@ func TestDrawCompareHeaps(t *testing.T) {
 	}
 	endA, endB := heaps[0].Size.Time[heaps[0].Size.Len()-1], heaps[1].Size.Time[heaps[1].Size.Len()-1]
 	axA, axB := timeline.Viewport{EndA: endA, EndB: endB}.Axes(1000, 1)
-	blue := [4]uint8{0x20, 0x40, 0xc0, 0xff}
-	orange := [4]uint8{0xe0, 0x80, 0x00, 0xff}
-	img := image.NewRGBA(image.Rect(0, 0, 1000, 300))
-	runs := [2]CompareRun{
-		{Name: "A", Heap: heaps[0], Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}},
-		{Name: "B", Heap: heaps[1], Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}},
+	return [2]CompareRun{
+		{Name: "A", Heap: heaps[0], Axis: axA, Colour: runBlue},
+		{Name: "B", Heap: heaps[1], Axis: axB, Colour: runOrange},
 	}
+}
+
+func TestDrawCompareHeaps(t *testing.T) {
+	runs := parworkRuns(t)
+	heaps, axA, axB := [2]*Heap{runs[0].Heap, runs[1].Heap}, runs[0].Axis, runs[1].Axis
+	blue, orange := pixBytes(runBlue), pixBytes(runOrange)
+	img := image.NewRGBA(image.Rect(0, 0, 1000, 300))
 	if err := DrawCompare(img, runs, false, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +87,7 @@ func TestDrawCompareHeaps(t *testing.T) {
 
 	// Without heaps: a message, no error, no run colour in the plot.
 	empty := image.NewRGBA(image.Rect(0, 0, 600, 200))
-	if err := DrawCompare(empty, [2]CompareRun{{Name: "A", Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}}, {Name: "B", Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}}}, false, 1); err != nil {
+	if err := DrawCompare(empty, [2]CompareRun{{Name: "A", Axis: axA, Colour: runBlue}, {Name: "B", Axis: axB, Colour: runOrange}}, false, 1); err != nil {
 		t.Fatal(err)
 	}
 	if n := countColour(empty, blue); n > 12*12 {
@@ -83,25 +100,10 @@ func TestDrawCompareHeaps(t *testing.T) {
 // the two areas mixed into a brown over the time both runs had a heap (the
 // whole of N1's run against N2's) and the live lines lay on one another.
 func TestDrawCompareHeapsInLanes(t *testing.T) {
-	var heaps [2]*Heap
-	for i, name := range []string{"parwork-N1", "parwork-N2"} {
-		f, err := os.Open("../testdata/ghc-9.0.2/" + name + ".eventlog")
-		if err != nil {
-			t.Skip(err)
-		}
-		d, err := collect(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		heaps[i] = d.Heap
-	}
-	endA, endB := heaps[0].Size.Time[heaps[0].Size.Len()-1], heaps[1].Size.Time[heaps[1].Size.Len()-1]
-	axA, axB := timeline.Viewport{EndA: endA, EndB: endB}.Axes(1000, 1)
-	blue := color.RGBA{0x20, 0x40, 0xc0, 0xff}
-	orange := color.RGBA{0xe0, 0x80, 0x00, 0xff}
+	runs := parworkRuns(t)
+	axA, endA := runs[0].Axis, runs[0].Heap.Size.Time[runs[0].Heap.Size.Len()-1]
 	img := image.NewRGBA(image.Rect(0, 0, 1000, 200))
-	if err := DrawCompare(img, [2]CompareRun{{Name: "A", Heap: heaps[0], Axis: axA, Colour: blue}, {Name: "B", Heap: heaps[1], Axis: axB, Colour: orange}}, false, 1); err != nil {
+	if err := DrawCompare(img, runs, false, 1); err != nil {
 		t.Fatal(err)
 	}
 	// The rows in which each run's area and line are drawn, in the middle
@@ -123,8 +125,8 @@ func TestDrawCompareHeapsInLanes(t *testing.T) {
 		}
 		return first, last
 	}
-	a0, a1 := rows(blue)
-	b0, b1 := rows(orange)
+	a0, a1 := rows(runBlue)
+	b0, b1 := rows(runOrange)
 	if a0 < 0 || b0 < 0 || a1 >= b0 {
 		t.Errorf("at x=%d A's heap is drawn in rows %d–%d, B's in %d–%d: not one lane above the other", x, a0, a1, b0, b1)
 	}
@@ -139,7 +141,7 @@ func TestDrawCompareHeapsScalesItsText(t *testing.T) {
 		w, h := int(1000*scale), int(200*scale)
 		axA, axB := timeline.Viewport{EndA: 1e6, EndB: 2e6}.Axes(w, scale)
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
-		runs := [2]CompareRun{{Name: "A", Axis: axA, Colour: color.RGBA{0x20, 0x40, 0xc0, 0xff}}, {Name: "B", Axis: axB, Colour: color.RGBA{0xe0, 0x80, 0x00, 0xff}}}
+		runs := [2]CompareRun{{Name: "A", Axis: axA, Colour: runBlue}, {Name: "B", Axis: axB, Colour: runOrange}}
 		if err := DrawCompare(img, runs, false, scale); err != nil {
 			t.Fatal(err)
 		}
