@@ -45,18 +45,7 @@ func TestEnvTextIsBounded(t *testing.T) {
 // outside its block's range (a flipped byte) says so in the window's
 // notice, as `hecscope summary` does; the window said nothing.
 func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
-	data, err := os.ReadFile(parworkN2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The first event after the first block marker (type 2, time 8, size
-	// 4, end 8, capability 2): its time's top byte.
-	at := bytes.Index(data, []byte("datb")) + 4 + 24
-	data[at+2] = 0x7f
-	path := filepath.Join(t.TempDir(), "flipped.eventlog")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := flippedTimeLog(t)
 	ev, err := loadEventlog(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -81,16 +70,7 @@ func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
 // its time axis (the real window lays out again on its next frame; the
 // snapshot drew after one layout).
 func TestSnapshotNoticeLeavesTheAxisAlone(t *testing.T) {
-	data, err := os.ReadFile(parworkN2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := bytes.Index(data, []byte("datb")) + 4 + 24
-	data[at+2] = 0x7f
-	path := filepath.Join(t.TempDir(), "flipped.eventlog")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := flippedTimeLog(t)
 	fa := test.NewApp()
 	defer fa.Quit()
 	w, err := snapshotWindow(fa, path, SnapshotOptions{Size: fyne.NewSize(1280, 800)})
@@ -127,4 +107,23 @@ func TestSnapshotNoticeLeavesTheAxisAlone(t *testing.T) {
 	if top := d.AbsolutePositionForObject(v.canvas).Y; bottom > top {
 		t.Errorf("the notice ends at y %.0f, below the canvas's top at %.0f", bottom, top)
 	}
+}
+
+// flippedTimeLog writes parwork-N2 with the top byte of one event's time
+// set, far outside its block's range, and returns the file's path.
+func flippedTimeLog(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(parworkN2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first event after the first block marker (type 2, time 8, size
+	// 4, end 8, capability 2): its time's top byte.
+	at := bytes.Index(data, []byte("datb")) + 4 + 24
+	data[at+2] = 0x7f
+	path := filepath.Join(t.TempDir(), "flipped.eventlog")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

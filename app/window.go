@@ -436,29 +436,26 @@ func ingestStatusNotice(ev *Eventlog) string {
 	if b.Len() > 0 && ev.Status.State != ingest.StateComplete {
 		fmt.Fprintf(&b, " Shown: the %d events before that point.", ev.Events)
 	}
-	cf := ev.Summary.CapFaults
+	// say adds a sentence.
+	say := func(format string, args ...any) {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, format, args...)
+	}
+	cf, tf := ev.Summary.CapFaults, ev.Summary.TimeFaults
 	if ev.Log != nil {
-		cf = ev.Log.CapFaults
+		cf, tf = ev.Log.CapFaults, ev.Log.TimeFaults
 	}
 	if cf.Count > 0 {
-		if b.Len() > 0 {
-			b.WriteString(" ")
-		}
 		// A corrupt block marker: its events are on a capability the
 		// run never had, and missing from the one they belong to.
-		fmt.Fprintf(&b, "This eventlog is damaged: %s. Such blocks' events are shown on the capability they claim.", cf)
-	}
-	tf := ev.Summary.TimeFaults
-	if ev.Log != nil {
-		tf = ev.Log.TimeFaults
+		say("This eventlog is damaged: %s. Such blocks' events are shown on the capability they claim.", cf)
 	}
 	if tf.Count > 0 {
-		if b.Len() > 0 {
-			b.WriteString(" ")
-		}
 		// The summary and the CLI say so; the window said nothing, and a
 		// block of a capability drawn idle for a while was unexplained.
-		fmt.Fprintf(&b, "This eventlog is damaged: %s. Such events are shown at the latest time their block allows.", tf)
+		say("This eventlog is damaged: %s. Such events are shown at the latest time their block allows.", tf)
 	}
 	return b.String()
 }
