@@ -21,7 +21,7 @@ type runOpener struct {
 // open loads the run of part p and its heap counters.
 func (o *runOpener) open(p logPart) (*compare.Run, *heapview.Heap, error) {
 	ctx := context.Background()
-	if st, err := os.Stat(p.path); err == nil && st.Mode().IsRegular() {
+	if isFile(p.path) {
 		return compare.Open(ctx, p.path, p.index)
 	}
 	f, err := os.Open(p.path)
