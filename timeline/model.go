@@ -347,7 +347,7 @@ func (b *Builder) slot(c int32) *hecSlot {
 	if c < 0 || c >= maxCapNumber {
 		return nil
 	}
-	if c >= maxCaps || (int(c) >= len(b.hecs)+capSlack && int(c) >= b.declared) {
+	if c >= maxCaps || b.beyondOthers(c) {
 		// Far beyond the capabilities seen or declared: a corrupt block
 		// marker, most likely. Its events are kept on a capability of that
 		// number (which the summary reports), apart from the dense ones so
@@ -391,6 +391,12 @@ func (b *Builder) slots() []*hecSlot {
 	return out
 }
 
+// beyondOthers reports whether capability c lies further than capSlack
+// beyond the capabilities seen or declared: a corrupt number, most likely.
+func (b *Builder) beyondOthers(c int32) bool {
+	return int(c) >= len(b.hecs)+capSlack && int(c) >= b.declared
+}
+
 // capSlack is how far beyond the capabilities seen or declared (by the
 // RTS's startup or capability creation) a capability number may be before
 // it is taken for a corrupt one: GHC numbers them densely from 0.
@@ -416,7 +422,7 @@ func (b *Builder) declare(c int32) {
 	if i, found := slices.BinarySearch(b.created, c); !found {
 		b.created = slices.Insert(b.created, i, c)
 	}
-	if int(c) >= len(b.hecs)+capSlack && int(c) >= b.declared {
+	if b.beyondOthers(c) {
 		// Far beyond the capabilities seen or declared (GHC creates them
 		// in order from 0): a corrupt number, most likely, whose events go
 		// apart (see slot). Declaring it must not make the thousands of
