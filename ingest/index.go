@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 )
 
 // A Piece is a stretch of an eventlog's data section that decodes on its
@@ -195,35 +196,30 @@ func (ix *Index) blockOrEndAt(r io.ReaderAt, pos int64) bool {
 // later block of its capability, and one pointing inside an event made the
 // index stop there, as if the log were cut.
 func (ix *Index) blockEnd(r io.ReaderAt, size, pos, declared int64) (int64, error) {
-	pr := newPieceReader(r, ix)
-	pr.reset(Piece{Offset: pos, End: size, Cap: NoCap})
-	var ev Event
-	for {
-		at := pr.d.Offset()
-		if at >= declared && at > pos {
-			return at, nil
-		}
-		if !pr.next(&ev) {
-			if pr.err != nil {
-				return 0, pr.err
-			}
-			return min(pr.d.Offset(), size), nil
-		}
-		if ev.Kind == KindBlockMarker && at > pos {
-			return at, nil
-		}
-	}
+	end, _, err := ix.eventsEnd(r, size, pos, declared)
+	return min(end, size), err
 }
 
 // looseEnd decodes events from pos until a block marker, the end marker or
 // the end of the data, and returns where they stop. The status is
 // StateDecoding if a block marker follows, else how the data section ends.
 func (ix *Index) looseEnd(r io.ReaderAt, size, pos int64) (int64, Status, error) {
+	return ix.eventsEnd(r, size, pos, math.MaxInt64)
+}
+
+// eventsEnd decodes events from pos until a block marker after pos, the
+// first event boundary from limit on, the end marker or the end of the
+// data, and returns where they stop. The status is StateDecoding if a block
+// marker or limit stopped them, else how the data section ends.
+func (ix *Index) eventsEnd(r io.ReaderAt, size, pos, limit int64) (int64, Status, error) {
 	pr := newPieceReader(r, ix)
 	pr.reset(Piece{Offset: pos, End: size, Cap: NoCap})
 	var ev Event
 	for {
 		at := pr.d.Offset()
+		if at >= limit && at > pos {
+			return at, Status{}, nil
+		}
 		if !pr.next(&ev) {
 			if pr.err != nil {
 				return 0, Status{}, pr.err
