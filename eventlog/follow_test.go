@@ -202,7 +202,7 @@ func TestFollowAbsurdBlockStartKeepsTheGrids(t *testing.T) {
 	// Capability 1's block, a third into the file, in small pieces: the
 	// marker comes while following, not in the first reading.
 	healthy := grow(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", 40)
-	damaged := grow(t, absurdBlockTimeOf(t, 1, 2), 40)
+	damaged := grow(t, absurdBlockTime(t, 1, 2), 40)
 	h, d := healthy.Overview(), damaged.Overview()
 	if d.Grid != h.Grid || d.Start != h.Start || d.End != h.End {
 		t.Errorf("run %d–%d ns on a %d ns grid, want %d–%d on %d", d.Start, d.End, d.Grid.Width(), h.Start, h.End, h.Grid.Width())

@@ -531,19 +531,13 @@ func TestAbsurdBlockEndCostsNothing(t *testing.T) {
 // returns the file's path.
 func absurdBlockEnd(t *testing.T) string {
 	t.Helper()
-	return absurdBlockTime(t, 14)
+	return absurdBlockTime(t, 0, 14)
 }
 
-// absurdBlockTime writes parwork-N2 with the time at byte at of its first
-// block marker of capability 0 (2: its start, 14: its end) set to 2^56 ns,
-// and returns the file's path.
-func absurdBlockTime(t *testing.T, at int64) string {
-	t.Helper()
-	return absurdBlockTimeOf(t, 0, at)
-}
-
-// absurdBlockTimeOf is absurdBlockTime of capability c's first block.
-func absurdBlockTimeOf(t *testing.T, c int32, at int64) string {
+// absurdBlockTime writes parwork-N2 with the time at byte at of capability
+// c's first block marker (2: its start, 14: its end) set to 2^56 ns, and
+// returns the file's path.
+func absurdBlockTime(t *testing.T, c int32, at int64) string {
 	t.Helper()
 	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
 	if err != nil {
@@ -638,7 +632,7 @@ func TestLoadingCountsTheFileWhileItLoads(t *testing.T) {
 // marker's own time counted as an event's, and the window's time axis ran
 // to 72,057,594 s with the whole run in one pixel column.
 func TestAbsurdBlockStartStretchesNothing(t *testing.T) {
-	path := absurdBlockTime(t, 2)
+	path := absurdBlockTime(t, 0, 2)
 	for _, opt := range []Options{{}, {ExactBelow: -1}} {
 		healthy := open(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", opt)
 		damaged := open(t, path, opt)
