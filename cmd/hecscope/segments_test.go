@@ -124,20 +124,7 @@ func TestCommandsReadSegment(t *testing.T) {
 			if errs != note {
 				t.Errorf("%v: stderr %q, want %q", args, errs, note)
 			}
-			if c.out {
-				w, err := os.ReadFile(alone)
-				if err != nil {
-					t.Fatal(err)
-				}
-				g, err := os.ReadFile(joinedOut)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, got = string(w), string(g)
-			}
-			if len(want) == 0 || got != want {
-				t.Errorf("%v gives %d bytes unlike the log alone's %d", args, len(got), len(want))
-			}
+			sameAsAlone(t, args, c.out, alone, joinedOut, want, got)
 		})
 	}
 	code, _, errs := hecscope(t, "render", "--segment", "4", joined, "-o", filepath.Join(dir, "none.png"))
@@ -264,24 +251,33 @@ func TestTwoRunCommandsReadSegments(t *testing.T) {
 				!strings.Contains(errs, "this is the 2nd (--segment-b N picks another") {
 				t.Fatalf("%v: exit %d, stderr %q", args, code, errs)
 			}
-			if c.out {
-				w, err := os.ReadFile(aloneOut)
-				if err != nil {
-					t.Fatal(err)
-				}
-				g, err := os.ReadFile(joinedOut)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, got = string(w), string(g)
-			}
-			if len(want) == 0 || got != want {
-				t.Errorf("%v gives %d bytes unlike the log alone's %d", args, len(got), len(want))
-			}
+			sameAsAlone(t, args, c.out, aloneOut, joinedOut, want, got)
 			args = append([]string{args[0], "--segment", "2"}, c.args(joined, joined, joinedOut)[1:]...)
 			if code, _, errs := hecscope(t, args...); code != 2 || !strings.Contains(errs, "--segment-a N and --segment-b N") {
 				t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 			}
 		})
+	}
+}
+
+// sameAsAlone checks that the command args, run on one eventlog of a file
+// holding several, gave what it gives on that log alone: its standard
+// output (got, want), or with out the bytes of the file it wrote
+// (joinedOut, aloneOut).
+func sameAsAlone(t *testing.T, args []string, out bool, aloneOut, joinedOut, want, got string) {
+	t.Helper()
+	if out {
+		w, err := os.ReadFile(aloneOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := os.ReadFile(joinedOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, got = string(w), string(g)
+	}
+	if len(want) == 0 || got != want {
+		t.Errorf("%v gives %d bytes unlike the log alone's %d", args, len(got), len(want))
 	}
 }
