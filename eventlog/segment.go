@@ -1,7 +1,6 @@
 package eventlog
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 
@@ -28,25 +27,17 @@ type Segment struct {
 // that wrote it (see programOf).
 const programLook = 1 << 20
 
-// eventlogMagic begins every eventlog: the header's begin and the header
-// events' begin markers.
-var eventlogMagic = []byte("hdrbhetb")
-
 // mayHoldMore reports whether the file f (size bytes, indexed as ix) may
 // hold another eventlog after the first: whether an eventlog's header
-// begins where the first one's data section or end marker ends. It reads
-// at most two stretches of 8 bytes.
+// begins (after the block markers a GHC 9.0 RTS writes before it, see
+// ingest.HeaderAt) where the first one's data section or end marker ends.
 func mayHoldMore(f io.ReaderAt, ix *ingest.Index, size int64) bool {
 	at := []int64{ix.End}
 	if ix.Status.State == ingest.StateComplete && ix.Status.Offset != ix.End {
 		at = append(at, ix.Status.Offset)
 	}
-	b := make([]byte, len(eventlogMagic))
 	for _, off := range at {
-		if off <= 0 || off+int64(len(b)) > size {
-			continue
-		}
-		if n, _ := f.ReadAt(b, off); n == len(b) && bytes.Equal(b, eventlogMagic) {
+		if _, ok := ingest.HeaderAt(f, off, size); ok && off > 0 {
 			return true
 		}
 	}

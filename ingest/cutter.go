@@ -16,7 +16,9 @@ type cutter struct {
 	// them), when the bytes after it are whatever follows the stream.
 	used int
 	data bool // the data section has begun
-	// headerLen is the length of the header, "datb" included; 0 until known.
+	// headerLen is the stream offset where the data section begins (the
+	// header's end, "datb" included); 0 until known. The header handed on
+	// is its bytes from c.d.Stray() on.
 	headerLen int64
 }
 
@@ -71,6 +73,12 @@ func (c *cutter) drain(each func(*Event)) []byte {
 	}
 	if !c.data {
 		return nil
+	}
+	if c.done == 0 && c.d.stray > 0 {
+		// Block markers before the header are not handed on: what the
+		// cutter hands on is a well-formed eventlog (see strayPrefix).
+		c.start += int(c.d.stray)
+		c.done = c.d.stray
 	}
 	upTo := c.d.Offset()
 	if c.d.phase == phaseDone && c.d.status.State != StateComplete {

@@ -97,6 +97,10 @@ type Decoder struct {
 	header Header
 	plans  []plan
 
+	// stray is how many bytes of block markers came before the header
+	// (see strayPrefix).
+	stray int64
+
 	blockCap  int32 // capability of the block being read
 	remaining int64 // bytes left in that block
 	// times checks events against their block's declared time range (see
@@ -163,6 +167,11 @@ func (d *Decoder) Header() *Header {
 	return &d.header
 }
 
+// Stray returns how many bytes of block markers came before the header
+// and were skipped: a GHC 9.0 RTS that starts logging again writes one
+// (see strayPrefix).
+func (d *Decoder) Stray() int64 { return d.stray }
+
 // Offset returns the number of bytes consumed so far.
 func (d *Decoder) Offset() int64 { return d.base + int64(d.pos) }
 
@@ -212,9 +221,21 @@ func (d *Decoder) readHeader() bool {
 		avail := len(d.buf) - d.pos
 		switch d.phase {
 		case phaseHeaderBegin:
+			if d.stray == 0 {
+				n, more := strayPrefix(d.buf[d.pos:])
+				if more {
+					return d.starve()
+				}
+				d.pos += n
+				d.stray = int64(n)
+				avail -= n
+			}
 			// Reject a stream as soon as its first bytes differ from the
 			// magic, so even a tiny non-eventlog is called corrupt.
 			if !bytes.HasPrefix([]byte(eventlogMagic), d.buf[d.pos:d.pos+min(avail, 8)]) {
+				if d.stray > 0 {
+					return d.corrupt(d.Offset(), "header begin marker not found after %d block markers", d.stray/strayMarkerLen)
+				}
 				return d.corrupt(d.Offset(), "header begin marker not found (not an eventlog)")
 			}
 			if avail < 8 {

@@ -154,7 +154,7 @@ func (r *Relay) Run(src io.Reader, rec *Recorder) (Status, error) {
 			first := s.c.done == 0
 			b := s.c.feed(buf[:n], s.add)
 			if first && len(b) > 0 && s.header == nil {
-				s.header = append([]byte(nil), b[:min(int(s.c.headerLen), len(b))]...)
+				s.header = append([]byte(nil), b[:min(int(s.c.headerLen-s.c.d.Stray()), len(b))]...)
 			}
 			if s.c.data && r.cur != s {
 				r.cur = s
@@ -210,7 +210,8 @@ func (s *relayStream) add(ev *Event) {
 	if s.replay == nil {
 		h := s.header
 		if h == nil { // the header and this event came in one read
-			h = s.c.buf[s.c.start : s.c.start+int(s.c.headerLen-s.c.done)]
+			from := max(0, s.c.d.Stray()-s.c.done) // markers before the header are not handed on
+			h = s.c.buf[s.c.start+int(from) : s.c.start+int(s.c.headerLen-s.c.done)]
 		}
 		s.replay = NewReplay(s.c.d.Header(), h)
 		s.replay.Budget = s.budget

@@ -1,15 +1,17 @@
 package ingest
 
 import (
-	"bytes"
 	"fmt"
 	"io"
+	"math"
 )
 
 // A Segment is one eventlog of a file that holds several one after another:
 // a program that restarts its logging (as a FIFO or socket stream of
 // successive runs, recorded, does) writes a whole new eventlog, header
-// first, after the last one's end marker.
+// first, after the last one's end marker. A GHC 9.0 RTS writes a block
+// marker or two before that header (see strayPrefix); the segment begins
+// with them.
 type Segment struct {
 	// Offset is the segment's first byte (its header) and End the byte
 	// after its last (its end marker, or the end of the file).
@@ -36,7 +38,6 @@ func FindSegments(r io.ReaderAt, size int64) ([]Segment, error) {
 		return nil, fmt.Errorf("finding eventlog segments: the file is empty")
 	}
 	var out []Segment
-	magic := make([]byte, len(eventlogMagic))
 	for at := int64(0); at < size && len(out) < MaxSegments; {
 		ix, err := NewIndex(io.NewSectionReader(r, at, size-at), size-at)
 		if err != nil {
@@ -61,11 +62,7 @@ func FindSegments(r io.ReaderAt, size int64) ([]Segment, error) {
 		if st.State != StateComplete || next >= size {
 			break
 		}
-		n, err := r.ReadAt(magic, next)
-		if n < len(magic) || !bytes.Equal(magic, []byte(eventlogMagic)) {
-			if err != nil && err != io.EOF {
-				return out, fmt.Errorf("reading eventlog segments at byte %d: %w", next, err)
-			}
+		if _, ok := HeaderAt(r, next, size); !ok {
 			break
 		}
 		at = next
@@ -81,12 +78,17 @@ func FindSegments(r io.ReaderAt, size int64) ([]Segment, error) {
 }
 
 // endsInBlock reports whether the bytes at off are the start of an
-// eventlog's header right after an end marker (0xFFFF).
+// eventlog's header (after block markers, see HeaderAt) right after an end
+// marker (0xFFFF).
 func endsInBlock(r io.ReaderAt, off int64) bool {
 	if off < 2 {
 		return false
 	}
-	b := make([]byte, 2+len(eventlogMagic))
+	b := make([]byte, 2)
 	n, _ := r.ReadAt(b, off-2)
-	return n == len(b) && b[0] == 0xFF && b[1] == 0xFF && bytes.Equal(b[2:], []byte(eventlogMagic))
+	if n < 2 || b[0] != 0xFF || b[1] != 0xFF {
+		return false
+	}
+	_, ok := HeaderAt(r, off, math.MaxInt64)
+	return ok
 }
