@@ -41,6 +41,11 @@ const writePiece = 64 << 10
 // full it is dropped after the write in progress, so that what it received
 // ends on an event boundary. A viewer that closes its connection, or takes
 // no bytes for QuietTimeout, is dropped too.
+//
+// The program serves one client, the relay; viewers send control commands
+// (see Command) to the relay, which passes each whole command on to the
+// program while a stream is read from its socket, from loopback viewers
+// only unless ControlFrom says otherwise.
 type Relay struct {
 	// ViewerBuffer bounds the bytes queued for one viewer, and the state
 	// kept for late joiners (0: DefaultViewerBuffer).
@@ -49,8 +54,12 @@ type Relay struct {
 	// for it (0: DefaultQuietTimeout).
 	QuietTimeout time.Duration
 	// Logf, if set, is told about viewers joining, leaving and being
-	// dropped, and about accept errors.
+	// dropped, about accept errors, and about the control commands viewers
+	// send.
 	Logf func(format string, args ...any)
+	// ControlFrom says whether a viewer at addr may send control commands
+	// on to the program (see Command). nil: loopback viewers only.
+	ControlFrom func(addr net.Addr) bool
 
 	mu sync.Mutex
 	// cur is the stream a viewer joining now gets: the one being read once
@@ -59,8 +68,11 @@ type Relay struct {
 	streams      []*relayStream // all so far, to close their recordings
 	numbered     int
 	viewers      map[*viewer]struct{}
-	closed       bool
-	wg           sync.WaitGroup
+	// upstream takes control commands to the program while a stream is
+	// read from a source that can (a socket Source); nil otherwise.
+	upstream commandSender
+	closed   bool
+	wg       sync.WaitGroup
 }
 
 // relayStream is one stream the relay read or is reading.
@@ -140,6 +152,9 @@ func (r *Relay) Run(src io.Reader, rec *Recorder) (Status, error) {
 	s.n = r.numbered
 	r.reading = s
 	r.streams = append(r.streams, s)
+	if up, ok := src.(commandSender); ok {
+		r.upstream = up
+	}
 	r.mu.Unlock()
 
 	buf := make([]byte, 256<<10)
@@ -200,8 +215,44 @@ func (r *Relay) Run(src io.Reader, rec *Recorder) (Status, error) {
 			}
 		}
 	}
-	r.reading = nil
+	r.reading, r.upstream = nil, nil
 	return s.status, rerr
+}
+
+// commandSender is a source that takes control commands (*Source).
+type commandSender interface {
+	Send(Command) error
+}
+
+// control passes a command a viewer sent on to the program, if the viewer
+// may send commands and a program is connected.
+func (r *Relay) control(v *viewer, cmd Command) {
+	allowed := isLoopback(v.conn.RemoteAddr())
+	if r.ControlFrom != nil {
+		allowed = r.ControlFrom(v.conn.RemoteAddr())
+	}
+	if !allowed {
+		r.logf("relay: refused %s from viewer %s: only loopback viewers may send commands unless --allow-control-from names them", cmd, v.name)
+		return
+	}
+	r.mu.Lock()
+	up := r.upstream
+	r.mu.Unlock()
+	if up == nil {
+		r.logf("relay: %s from viewer %s not sent: no program is connected, or its source takes no commands", cmd, v.name)
+		return
+	}
+	if err := up.Send(cmd); err != nil {
+		r.logf("relay: %s from viewer %s: %v", cmd, v.name, err)
+		return
+	}
+	r.logf("relay: viewer %s sent %s to the program", v.name, cmd)
+}
+
+// isLoopback reports whether addr is a loopback TCP address.
+func isLoopback(addr net.Addr) bool {
+	a, ok := addr.(*net.TCPAddr)
+	return ok && a.IP.IsLoopback()
 }
 
 // add is called for each decoded event of s, with r.mu held.
@@ -372,14 +423,17 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// watch reads v's connection, on which a viewer sends nothing: when it
-// ends, the viewer has gone, and is dropped even if nothing was being sent
-// to it.
+// watch reads v's connection, on which a viewer sends nothing but control
+// commands (passed on to the program, see control): when it ends, the
+// viewer has gone, and is dropped even if nothing was being sent to it.
 func (r *Relay) watch(v *viewer) {
 	defer r.wg.Done()
 	buf := make([]byte, 512)
+	var p controlParser
 	for {
-		if _, err := v.conn.Read(buf); err != nil {
+		n, err := v.conn.Read(buf)
+		p.feed(buf[:n], func(cmd Command) { r.control(v, cmd) })
+		if err != nil {
 			break
 		}
 	}

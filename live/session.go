@@ -59,9 +59,10 @@ type Session struct {
 	connText string // what the connection does, in words
 	connErr  error  // why the last attempt or connection failed
 	retryAt  time.Time
-	desc     string    // the source in words, once open
-	streams  []*Stream // those whose header arrived
-	all      []*Stream // every stream started and not dropped, to close
+	desc     string         // the source in words, once open
+	src      *ingest.Source // the connection being read, nil between them
+	streams  []*Stream      // those whose header arrived
+	all      []*Stream      // every stream started and not dropped, to close
 	current  *Stream
 	numbered int
 	closed   bool
@@ -226,12 +227,15 @@ func (s *Session) run() {
 		}
 		pause = retryFirst
 		s.mu.Lock()
-		s.desc = src.Desc
+		s.desc, s.src = src.Desc, src
 		s.mu.Unlock()
 		s.setConn(connOpen, "reading "+src.Desc, nil)
 		stop := context.AfterFunc(ctx, func() { src.Close() })
 		err = s.read(ctx, src)
 		stop()
+		s.mu.Lock()
+		s.src = nil
+		s.mu.Unlock()
 		src.Close()
 		cancel()
 		prev = src

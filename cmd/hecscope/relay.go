@@ -15,7 +15,7 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 )
 
-const relayUsage = "usage: hecscope relay --from URL [--listen 127.0.0.1:4242] [--buffer BYTES] [--record FILE] [--exit-at-end]"
+const relayUsage = "usage: hecscope relay --from URL [--listen 127.0.0.1:4242] [--buffer BYTES] [--record FILE] [--allow-control-from CIDR,…] [--exit-at-end]"
 
 // runRelay reads a program's live eventlog streams and serves them over TCP
 // to any number of viewers (hecscope --attach tcp://ADDR): one stream after
@@ -27,6 +27,7 @@ func runRelay(args []string) int {
 	listen := fs.String("listen", "127.0.0.1:4242", "address to serve viewers on (loopback unless you say otherwise)")
 	buffer := fs.Int("buffer", ingest.DefaultViewerBuffer, "bytes queued for one viewer before it is dropped, and the most kept for viewers that join late")
 	record := fs.String("record", "", "write the streams to this eventlog file (the second to FILE-2.eventlog, …); without it they go to a temporary directory removed at exit")
+	controlFrom := fs.String("allow-control-from", "", "comma-separated addresses or CIDR ranges of non-loopback viewers whose control commands are passed on to the program (loopback viewers always are)")
 	exitAtEnd := fs.Bool("exit-at-end", false, "exit when the first stream ends instead of waiting for the program's next run")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -65,6 +66,10 @@ func runRelay(args []string) int {
 	}
 	relay := ingest.NewRelay()
 	relay.ViewerBuffer = *buffer
+	if relay.ControlFrom, err = controlAllowed(*controlFrom); err != nil {
+		say("--allow-control-from: %v", err)
+		return 2
+	}
 	relay.Logf = func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, "hecscope "+format+"\n", args...)
 	}
@@ -130,4 +135,47 @@ func streamFile(name string, n int) string {
 	}
 	ext := filepath.Ext(name)
 	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(name, ext), n, ext)
+}
+
+// controlAllowed reads --allow-control-from: the viewers, besides loopback
+// ones, whose control commands the relay passes on to the program.
+func controlAllowed(list string) (func(net.Addr) bool, error) {
+	var nets []*net.IPNet
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if !strings.Contains(f, "/") {
+			ip := net.ParseIP(f)
+			if ip == nil {
+				return nil, fmt.Errorf("%q is neither an IP address nor a CIDR range", f)
+			}
+			bits := 8 * len(ip.To16())
+			if ip.To4() != nil {
+				ip, bits = ip.To4(), 32
+			}
+			f = fmt.Sprintf("%s/%d", ip, bits)
+		}
+		_, n, err := net.ParseCIDR(f)
+		if err != nil {
+			return nil, err
+		}
+		nets = append(nets, n)
+	}
+	return func(addr net.Addr) bool {
+		a, ok := addr.(*net.TCPAddr)
+		if !ok {
+			return false
+		}
+		if a.IP.IsLoopback() {
+			return true
+		}
+		for _, n := range nets {
+			if n.Contains(a.IP) {
+				return true
+			}
+		}
+		return false
+	}, nil
 }

@@ -1,0 +1,80 @@
+package live
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/fakesocket"
+)
+
+// TestSessionAgainstFakeLibrary watches a program that serves its eventlog
+// as eventlog-socket does (a block marker before the header, blocks
+// written as they fill, the last flush lost at exit in some runs): the
+// window's session reads it whole, records a well-formed eventlog, sends
+// control commands on its connection, and says "cut" of a stream whose end
+// marker never came, never "complete".
+func TestSessionAgainstFakeLibrary(t *testing.T) {
+	data := readLog(t, "parwork-N2.eventlog")
+	for _, drop := range []bool{false, true} {
+		dir := t.TempDir()
+		p, err := fakesocket.ListenUnix(dir, fakesocket.Options{Log: data, Chunk: 32 << 10, Pause: 2 * time.Millisecond, DropLastFlush: drop})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := Start(p.URL(), Options{RecordDir: dir})
+		waitText(t, s, "events/s")
+		if why := s.ControlRefusal(); why != "" {
+			t.Fatalf("a socket source refuses commands: %s", why)
+		}
+		census, _ := ingest.ParseCommand("requestHeapCensus")
+		if err := s.Send(census); err != nil {
+			t.Fatal(err)
+		}
+		waitUntil(t, "the program to read the command", func() bool { return len(p.Commands()) == 1 })
+		p.Exit()
+		if drop {
+			st := waitText(t, s, "ended: cut at byte")
+			if strings.Contains(st.Text, "complete") {
+				t.Errorf("a stream without its end marker: %q", st.Text)
+			}
+		} else {
+			waitText(t, s, "ended: complete")
+			rec, err := os.ReadFile(s.Current().RecordingPath())
+			if err != nil || !bytes.Equal(rec, data) {
+				t.Errorf("the recording is %d bytes (%v), want the %d of the log without the block marker", len(rec), err, len(data))
+			}
+		}
+		if c := p.Commands(); c[0] != (fakesocket.Command{Namespace: "eventlog-socket", ID: 5}) {
+			t.Errorf("the program read %+v", c)
+		}
+		if err := s.Send(census); !errors.Is(err, ErrNotConnected) {
+			t.Errorf("sending after the end: %v, want ErrNotConnected", err)
+		}
+		s.Close()
+	}
+}
+
+// TestSessionFIFORefusesCommands: a FIFO carries the eventlog one way, so
+// the session says why it cannot send a command.
+func TestSessionFIFORefusesCommands(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "prog.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	s := Start("fifo://"+fifo, Options{RecordDir: t.TempDir()})
+	defer s.Close()
+	census, _ := ingest.ParseCommand("requestHeapCensus")
+	if why := s.ControlRefusal(); !strings.Contains(why, "FIFO") {
+		t.Errorf("refusal %q", why)
+	}
+	if err := s.Send(census); err == nil || !strings.Contains(err.Error(), "FIFO") {
+		t.Errorf("Send: %v", err)
+	}
+}
