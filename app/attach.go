@@ -123,6 +123,8 @@ type liveView struct {
 	pause     *widget.Button
 	// paused freezes what is shown (the session records on).
 	paused bool
+	// census is a census request being watched for (see watchCensus).
+	census *censusRequest
 	// canvas is the timeline of the current stream, made when its first
 	// timed events arrive (nil before), drawing src; timelineBox holds it,
 	// or a note while there is nothing to draw.
@@ -517,6 +519,7 @@ func (v *liveView) refresh() {
 	if v.auto.Checked != st.Auto {
 		v.auto.SetChecked(st.Auto)
 	}
+	v.watchCensus(now)
 }
 
 // models returns the models of the stream drawn, nil if there is none.

@@ -410,7 +410,11 @@ func (w *Window) setMenu() {
 
 	about := fyne.NewMenuItem("About hecscope", func() { showAbout(w.win) })
 	keys := fyne.NewMenuItem("Keyboard Shortcuts", func() { showShortcuts(w.win) })
-	w.win.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("File", file...), fyne.NewMenu("View", goTo), fyne.NewMenu("Help", keys, about)))
+	menus := []*fyne.Menu{fyne.NewMenu("File", file...), fyne.NewMenu("View", goTo)}
+	if lv, ok := w.view.(*liveView); ok {
+		menus = append(menus, lv.controlMenu(w.win))
+	}
+	w.win.SetMainMenu(fyne.NewMainMenu(append(menus, fyne.NewMenu("Help", keys, about))...))
 }
 
 // ingestStatusNotice describes a load that did not end cleanly, or returns
