@@ -206,3 +206,12 @@ func (s *Source) Send(cmd Command) error {
 	}
 	return nil
 }
+
+// Send sends cmd on the watched connection, if it takes commands (a socket
+// Source): the relay reads its source through a Watcher.
+func (w *Watcher) Send(cmd Command) error {
+	if s, ok := w.r.(commandSender); ok {
+		return s.Send(cmd)
+	}
+	return fmt.Errorf("sending %s: %w", cmd, ErrNoControl)
+}

@@ -370,8 +370,9 @@ func (r *Recorder) finish() {
 	}
 }
 
-// Close finishes the recording (see Finish) and closes the file. An
-// automatic recording whose stream never got past its header is removed.
+// Close finishes the recording (see Finish) and closes the file. A
+// recording whose stream never brought a whole header (the connection
+// closed, or sent no eventlog) is removed: it would be an empty file.
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -388,8 +389,10 @@ func (r *Recorder) Close() error {
 	if cerr := r.f.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("recording %s: %w", r.path, cerr)
 	}
-	if r.dir != "" && !r.c.data {
-		os.Remove(r.path)
+	if !r.c.data {
+		if rerr := os.Remove(r.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
+			err = fmt.Errorf("recording: removing the empty %s: %w", r.path, rerr)
+		}
 	}
 	return err
 }

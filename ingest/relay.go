@@ -144,7 +144,10 @@ func (r *Relay) quiet() time.Duration {
 // viewers, recording it with rec (nil: not recorded; viewers that join
 // after its end then wait for the next stream). The relay owns rec from
 // then on, and closes it in Close. Run returns how the stream ended, and an
-// error if reading src failed. Calls to Run must not overlap.
+// error if reading src failed. A source that ended before a whole header
+// (it closed, or sent no eventlog) leaves no trace: it takes no stream
+// number, and rec is closed at once, which removes its empty file. Calls to
+// Run must not overlap.
 func (r *Relay) Run(src io.Reader, rec *Recorder) (Status, error) {
 	s := &relayStream{c: newCutter(), rec: rec, budget: int(r.limit())}
 	r.mu.Lock()
@@ -198,6 +201,18 @@ func (r *Relay) Run(src io.Reader, rec *Recorder) (Status, error) {
 	s.status = s.c.d.Status()
 	if rec != nil {
 		s.status = rec.Status() // it knows a cut mark
+	}
+	if !s.c.data {
+		// No viewer got anything of it, and it is not r.cur.
+		r.streams = r.streams[:len(r.streams)-1]
+		r.numbered--
+		r.reading = nil
+		if rec != nil {
+			if err := rec.Close(); err != nil && rerr == nil {
+				rerr = fmt.Errorf("relay: %w", err)
+			}
+		}
+		return s.status, rerr
 	}
 	if s.c.data && s.c.d.Status().State != StateComplete {
 		if canMark(s.c.d.Header()) {

@@ -136,16 +136,21 @@ func CheckSource(rawURL string) error {
 
 // Reopen waits for the next stream at rawURL and opens it: the first one if
 // prev is nil, else the one after prev's stream, which has ended. A socket
-// that refuses the connection (the program is not running, or not yet
-// listening) is tried again, first after 100 ms, the pause doubling up to
-// 2 s; a FIFO is opened again, which waits for the program's next run to
-// open it; a followed file is opened again once it has been rewritten
-// (truncated or replaced) by a new run. waiting (if not nil) is told in
-// words what Reopen waits for, each time that changes. Other errors (a bad
-// URL, a path that is not a FIFO) are returned at once; ctx ends the wait.
-func Reopen(ctx context.Context, rawURL string, prev *Source, waiting func(what string)) (*Source, error) {
+// that refuses the connection or does not exist (the program is not
+// running, or not yet listening) is tried again; a FIFO is opened again,
+// which waits for the program's next run to open it; a followed file is
+// opened again once it has been rewritten (truncated or replaced) by a new
+// run. The pauses between tries are retry's (see Retry.NobodyListens; nil:
+// a fresh policy). waiting (if not nil) is told in words what Reopen waits
+// for, each time that changes. Other errors (a bad URL, a path that is not
+// a FIFO, a connection that fails otherwise) are returned at once, for the
+// caller to note with retry.Failed; ctx ends the wait.
+func Reopen(ctx context.Context, rawURL string, prev *Source, retry *Retry, waiting func(what string)) (*Source, error) {
 	if err := CheckSource(rawURL); err != nil {
 		return nil, err
+	}
+	if retry == nil {
+		retry = new(Retry)
 	}
 	said := ""
 	say := func(what string) {
@@ -154,26 +159,14 @@ func Reopen(ctx context.Context, rawURL string, prev *Source, waiting func(what 
 		}
 		said = what
 	}
-	pause := 100 * time.Millisecond
-	sleep := func() error {
-		t := time.NewTimer(pause)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-		}
-		pause = min(2*pause, 2*time.Second)
-		return nil
-	}
 	if prev != nil && prev.follow != nil {
 		for !prev.follow.rewritten() {
 			say("waiting for " + prev.follow.path + " to be written again by the program's next run")
-			if err := sleep(); err != nil {
+			retry.NobodyListens()
+			if err := retry.Wait(ctx); err != nil {
 				return nil, fmt.Errorf("live source %q: %w", rawURL, err)
 			}
 		}
-		pause = 100 * time.Millisecond
 	}
 	for {
 		src, err := OpenSourceNotify(ctx, rawURL, say)
@@ -184,7 +177,8 @@ func Reopen(ctx context.Context, rawURL string, prev *Source, waiting func(what 
 			return nil, err
 		}
 		say(fmt.Sprintf("waiting for the program to listen (%v)", errors.Unwrap(err)))
-		if err := sleep(); err != nil {
+		retry.NobodyListens()
+		if err := retry.Wait(ctx); err != nil {
 			return nil, fmt.Errorf("live source %q: %w", rawURL, err)
 		}
 	}

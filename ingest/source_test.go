@@ -261,7 +261,7 @@ func TestSourceReopen(t *testing.T) {
 			time.Sleep(300 * time.Millisecond)
 			then()
 		}()
-		src, err := Reopen(ctx, url, prev, func(s string) { said <- s })
+		src, err := Reopen(ctx, url, prev, nil, func(s string) { said <- s })
 		if err != nil {
 			t.Fatalf("Reopen %s: %v", url, err)
 		}

@@ -26,16 +26,38 @@
 //     that brings nothing, never takes away what is shown);
 //     Session.Streams lists every stream so far.
 //   - Session.Status: the state in words (connecting, waiting for a writer,
-//     header received and waiting for the first block — with the reason
-//     for a GHC 9.0 RTS —, receiving with events/s, bytes and the age of
-//     the newest data, ended, failed and why; "joined at 12.4s" for a
-//     stream joined mid-run), and the same as fields.
+//     a socket connected that sends nothing — with what that usually
+//     means —, header received and waiting for the first block — with the
+//     reason for a GHC 9.0 RTS —, receiving with events/s, bytes and the
+//     age of the newest data, ended, failed and why, stopped retrying;
+//     "joined at 12.4s" for a stream joined mid-run), and the same as
+//     fields.
 //   - Session.Changed: a channel told when the status or the current
 //     stream changes (the app may also just refresh on a timer).
 //   - Session.Reconnect and Session.SetAutoReconnect.
 //   - Stream.RecordingPath (for Save to Library, or to open the run as a
 //     file), Stream.ReaderAt and Stream.Recorded (to decode detail from the
 //     recording while it grows), Stream.JoinedAt, Stream.Sink.
+//
+// # Reconnecting
+//
+// With auto-reconnect, the session follows ingest.Retry, the policy the
+// relay follows too, so that a viewer never hammers the program it
+// watches: it pauses 0.1 s before a reconnection, doubling after each
+// failed attempt up to 5 s, and at least 1 s from the third failure in a
+// row on. An attempt fails if the source could not be opened, or if its
+// connection ended before an eventlog header and some events arrived (a
+// socket that accepts and closes, or sends something that is not an
+// eventlog); each failed connection is closed before the pause. After
+// five attempts in a row that failed the same way, the session stops and
+// Status says why; Reconnect (or turning auto-reconnect on again) starts
+// afresh. A socket that is not there or refuses is waited for, as long as
+// it takes, at the same pace.
+//
+// GHC's eventlog-socket library serves one client at a time: a second
+// client is connected, but gets nothing until the first leaves. When a
+// socket has sent nothing for 1.5 s, Status says so, what it usually
+// means, and that hecscope relay lets several viewers share the program.
 //
 // Pausing and following are the view's business: the session never stops
 // recording or feeding the model; a paused view just keeps drawing the

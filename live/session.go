@@ -15,12 +15,6 @@ import (
 // readSize is how much a session asks its source for at a time.
 const readSize = 256 << 10
 
-// Pauses between automatic attempts that fail: the first, and the longest.
-const (
-	retryFirst = 250 * time.Millisecond
-	retryMax   = 5 * time.Second
-)
-
 // keepSinks is how many of the newest streams keep their sinks (models);
 // older streams keep only their recordings.
 const keepSinks = 2
@@ -35,8 +29,15 @@ type Options struct {
 	NewSink func(*Stream) Sink
 	// AutoReconnect makes the session connect again whenever a connection
 	// fails or ends: it then waits for the program's next run (a FIFO's
-	// next writer, a followed file written again, a socket that accepts).
+	// next writer, a followed file written again, a socket that accepts),
+	// pausing between attempts as ingest.Retry says, and stops after five
+	// attempts in a row that failed the same way (Status says why;
+	// Reconnect starts again).
 	AutoReconnect bool
+
+	// after makes the timers of the pauses between attempts (nil:
+	// time.After); tests give a fake clock.
+	after func(time.Duration) <-chan time.Time
 }
 
 // Session watches the live eventlog streams at one URL (see the package
@@ -59,10 +60,13 @@ type Session struct {
 	connText string // what the connection does, in words
 	connErr  error  // why the last attempt or connection failed
 	retryAt  time.Time
-	desc     string         // the source in words, once open
-	src      *ingest.Source // the connection being read, nil between them
-	streams  []*Stream      // those whose header arrived
-	all      []*Stream      // every stream started and not dropped, to close
+	openedAt time.Time       // when the connection under way opened
+	watch    *ingest.Watcher // what the connection under way brought
+	silent   string          // what it means when it brings nothing (see silentWords)
+	desc     string          // the source in words, once open
+	src      *ingest.Source  // the connection being read, nil between them
+	streams  []*Stream       // those whose header arrived
+	all      []*Stream       // every stream started and not dropped, to close
 	current  *Stream
 	numbered int
 	closed   bool
@@ -82,7 +86,8 @@ const (
 // Close stops it.
 func Start(url string, opts Options) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Session{url: url, opts: opts, ctx: ctx, cancel: cancel, changed: make(chan struct{}, 1), auto: opts.AutoReconnect}
+	s := &Session{url: url, opts: opts, ctx: ctx, cancel: cancel, changed: make(chan struct{}, 1), auto: opts.AutoReconnect,
+		conn: connConnecting, connText: "connecting to " + url}
 	s.wg.Add(1)
 	go s.run()
 	return s
@@ -193,9 +198,9 @@ func (s *Session) setConn(c connState, text string, err error) {
 func (s *Session) run() {
 	defer s.wg.Done()
 	var prev *ingest.Source // the last source opened, once its connection ended
-	pause := retryFirst
+	retry := &ingest.Retry{After: s.opts.after}
 	for first := true; ; first = false {
-		if !first && !s.waitForAttempt(&pause) {
+		if !first && !s.waitForAttempt(retry) {
 			return
 		}
 		ctx, cancel := context.WithCancel(s.ctx)
@@ -213,65 +218,76 @@ func (s *Session) run() {
 		var src *ingest.Source
 		var err error
 		if auto {
-			src, err = ingest.Reopen(ctx, s.url, prev, waiting)
+			src, err = ingest.Reopen(ctx, s.url, prev, retry, waiting)
 		} else {
 			src, err = ingest.OpenSourceNotify(ctx, s.url, waiting)
 		}
 		if err != nil {
+			kicked := ctx.Err() != nil // by Reconnect, which starts afresh
 			cancel()
 			if s.ctx.Err() != nil {
 				return
 			}
+			if kicked {
+				err = nil
+			} else if stop := retry.Failed(err.Error()); stop != nil {
+				err = stop
+			}
 			s.setConn(connIdle, "", err)
 			continue
 		}
-		pause = retryFirst
+		w := ingest.NewWatcher(src)
 		s.mu.Lock()
-		s.desc, s.src = src.Desc, src
+		s.desc, s.src, s.silent, s.watch, s.openedAt = src.Desc, src, silentWords(src), w, time.Now()
 		s.mu.Unlock()
 		s.setConn(connOpen, "reading "+src.Desc, nil)
+		// Say why, once a socket has sent nothing for a while.
+		silent := time.AfterFunc(ingest.SilentAfter, s.notify)
 		stop := context.AfterFunc(ctx, func() { src.Close() })
-		err = s.read(ctx, src)
+		err = s.read(ctx, src, w)
 		stop()
+		silent.Stop()
 		s.mu.Lock()
 		s.src = nil
 		s.mu.Unlock()
 		src.Close()
+		kicked := ctx.Err() != nil // by Reconnect, which starts afresh
 		cancel()
 		prev = src
 		if s.ctx.Err() != nil {
 			return
 		}
+		if !kicked {
+			a := w.Attempt()
+			if why := a.Failure(); why != "" && err == nil {
+				err = errors.New(why)
+			}
+			if stop := retry.Ended(a); stop != nil {
+				err = stop
+			}
+		}
+		s.mu.Lock()
+		s.watch = nil
+		s.mu.Unlock()
 		s.setConn(connIdle, "", err)
 	}
 }
 
 // waitForAttempt waits until the next attempt should start: at once after
-// Reconnect, after pause (which then doubles) with auto-reconnect, else
-// until Reconnect. It returns false when the session is closed.
-func (s *Session) waitForAttempt(pause *time.Duration) bool {
+// Reconnect (which starts the retry policy afresh), after retry's pause
+// with auto-reconnect, else (or once retry says to stop) until Reconnect.
+// It returns false when the session is closed.
+func (s *Session) waitForAttempt(retry *ingest.Retry) bool {
 	for {
 		s.mu.Lock()
-		kick, auto, failed := s.kick, s.auto, s.connErr != nil
+		kick, auto := s.kick, s.auto
 		s.mu.Unlock()
 		if s.ctx.Err() != nil {
 			return false
 		}
 		if kick {
+			retry.Reset()
 			return true
-		}
-		var wait <-chan time.Time
-		if auto {
-			d := time.Duration(0)
-			if failed {
-				d = *pause
-				*pause = min(2**pause, retryMax)
-			}
-			s.mu.Lock()
-			s.conn, s.retryAt = connRetrying, time.Now().Add(d)
-			s.mu.Unlock()
-			s.notify()
-			wait = time.After(d)
 		}
 		ctx, cancel := context.WithCancel(s.ctx)
 		s.mu.Lock()
@@ -280,19 +296,24 @@ func (s *Session) waitForAttempt(pause *time.Duration) bool {
 			cancel()
 		}
 		s.mu.Unlock()
-		select {
-		case <-wait:
-			cancel()
-			return true
-		case <-ctx.Done():
-			cancel()
+		if auto && !retry.Stopped() {
+			s.mu.Lock()
+			s.conn, s.retryAt = connRetrying, time.Now().Add(retry.Pause())
+			s.mu.Unlock()
+			s.notify()
+			if retry.Wait(ctx) == nil {
+				cancel()
+				return true
+			}
 		}
+		<-ctx.Done()
+		cancel()
 	}
 }
 
-// read reads one connection until it ends: each stream it carries is
-// recorded and fed to its sink.
-func (s *Session) read(ctx context.Context, src *ingest.Source) error {
+// read reads one connection through its watcher until it ends: each stream
+// it carries is recorded and fed to its sink.
+func (s *Session) read(ctx context.Context, src *ingest.Source, w *ingest.Watcher) error {
 	buf := make([]byte, readSize)
 	var cur *Stream
 	defer func() {
@@ -302,7 +323,7 @@ func (s *Session) read(ctx context.Context, src *ingest.Source) error {
 		}
 	}()
 	for {
-		n, err := src.Read(buf)
+		n, err := w.Read(buf)
 		for data := buf[:n]; len(data) > 0; {
 			if cur == nil {
 				cur = s.newStream(ctx, src.Desc)

@@ -202,8 +202,8 @@ func decodeAll(t *testing.T, data []byte) []ingest.Event {
 
 // TestSessionReconnectKeepsData: after a stream ended, a reconnection that
 // fails says why and a connection that closes inside its header brings
-// nothing; the ended stream stays shown, with its model, until a new
-// stream's header has arrived.
+// nothing (and says so, a failed attempt); the ended stream stays shown,
+// with its model, until a new stream's header has arrived.
 func TestSessionReconnectKeepsData(t *testing.T) {
 	one := readLog(t, "parwork-N1.eventlog")
 	two := readLog(t, "parwork-N2.eventlog")
@@ -226,7 +226,7 @@ func TestSessionReconnectKeepsData(t *testing.T) {
 		return err != nil
 	})
 	s.Reconnect()
-	st := waitText(t, s, "connection: ")
+	st := waitText(t, s, "connection failed: ")
 	if st.Stream != first || st.Phase != PhaseEnded || st.Err == nil || !strings.HasPrefix(st.Text, "ended: complete") {
 		t.Fatalf("after a failed reconnect: stream %v, %v, %q", st.Stream == first, st.Phase, st.Text)
 	}
@@ -243,7 +243,7 @@ func TestSessionReconnectKeepsData(t *testing.T) {
 		s.mu.Lock()
 		started := len(s.all)
 		s.mu.Unlock()
-		return st.Phase == PhaseEnded && st.Err == nil && st.Stream == first && started == 1
+		return st.Phase == PhaseEnded && strings.HasSuffix(st.Text, "connection failed: the connection closed inside the eventlog header") && st.Stream == first && started == 1
 	})
 	if n := len(s.Streams()); n != 1 {
 		t.Fatalf("%d streams after a connection that brought only part of a header", n)

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -79,6 +80,7 @@ type Status struct {
 func (s *Session) Status() Status {
 	s.mu.Lock()
 	cur, conn, connText, err, retryAt, desc, auto := s.current, s.conn, s.connText, s.connErr, s.retryAt, s.desc, s.auto
+	watch, openedAt, silent := s.watch, s.openedAt, s.silent
 	pending := len(s.all) > 0 && s.all[len(s.all)-1] != cur && s.all[len(s.all)-1].Header() == nil
 	s.mu.Unlock()
 	now := time.Now()
@@ -89,7 +91,11 @@ func (s *Session) Status() Status {
 	case connConnecting:
 		connWords = connText
 	case connOpen:
-		if pending || cur == nil {
+		nothing := watch != nil && watch.Bytes() == 0
+		switch {
+		case nothing && silent != "" && now.Sub(openedAt) >= ingest.SilentAfter:
+			connWords = silent
+		case nothing || pending || cur == nil:
 			connWords = "connected to " + desc + "; waiting for the eventlog header"
 		}
 	case connRetrying:
@@ -108,7 +114,7 @@ func (s *Session) Status() Status {
 		case conn == connConnecting || conn == connRetrying:
 			st.Phase = PhaseConnecting
 		case err != nil:
-			st.Phase, connWords = PhaseFailed, fmt.Sprintf("failed: %v", err)
+			st.Phase, connWords = PhaseFailed, errWords(err)
 		default:
 			st.Phase, connWords = PhaseEnded, "the connection closed before any eventlog arrived"
 		}
@@ -136,11 +142,32 @@ func (s *Session) Status() Status {
 		case connWords != "":
 			parts = append(parts, "reconnecting: "+connWords)
 		case err != nil:
-			parts = append(parts, fmt.Sprintf("connection: %v", err))
+			parts = append(parts, "connection "+errWords(err))
 		}
 	}
 	st.Text = strings.Join(parts, " · ")
 	return st
+}
+
+// errWords says that the last attempt failed and why ("failed: …"), or
+// that the retry policy has stopped, why, and how to start again.
+func errWords(err error) string {
+	var stopped *ingest.StoppedError
+	if errors.As(err, &stopped) {
+		return err.Error() + " — press Reconnect to try again"
+	}
+	return "failed: " + err.Error()
+}
+
+// silentWords says what it means when src is connected but sends nothing,
+// and how several viewers can share one program; "" if src is not a
+// socket (see ingest.Source.SilentReason).
+func silentWords(src *ingest.Source) string {
+	why := src.SilentReason()
+	if why == "" {
+		return ""
+	}
+	return why + ". Several viewers can share one program through a relay that is its one client: hecscope relay --from " + src.URL + ", then hecscope --attach tcp://127.0.0.1:4242 in each viewer"
 }
 
 // streamWords says what a stream does or did.

@@ -31,7 +31,7 @@ func TestControlCommand(t *testing.T) {
 	waitCommands(t, p, 1)
 
 	r := startRelayProcess(t, "--from", p.URL())
-	r.waitFor(t, "stream 1: reading")
+	r.waitFor(t, "recording stream 1")
 	code, out, stderr = hecscope(t, "control", "--watch", "0", "tcp://"+r.addr, "my-app:9")
 	if code != 0 || !strings.Contains(out, "sent my-app:9") {
 		t.Fatalf("through the relay: exit %d, %q %q", code, out, stderr)

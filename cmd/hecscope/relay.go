@@ -11,16 +11,19 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/hecscope/hecscope/ingest"
 )
 
-const relayUsage = "usage: hecscope relay --from URL [--listen 127.0.0.1:4242] [--buffer BYTES] [--record FILE] [--allow-control-from CIDR,…] [--exit-at-end]"
+const relayUsage = "usage: hecscope relay --from URL [--listen 127.0.0.1:4242] [--buffer BYTES] [--record FILE] [--allow-control-from CIDR,…] [--exit-at-end] [--keep-trying]"
 
 // runRelay reads a program's live eventlog streams and serves them over TCP
 // to any number of viewers (hecscope --attach tcp://ADDR): one stream after
 // another, each time the program runs, until Ctrl+C (or, with
-// --exit-at-end, until the first stream ends).
+// --exit-at-end, until the first stream ends). Between connections it
+// pauses as ingest.Retry says, and it stops (exit 1) once five attempts in
+// a row failed the same way, unless --keep-trying.
 func runRelay(args []string) int {
 	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
 	from := fs.String("from", "", "the stream to read: fifo:///PATH, unix:///PATH, tcp://HOST:PORT or follow:///PATH")
@@ -29,6 +32,7 @@ func runRelay(args []string) int {
 	record := fs.String("record", "", "write the streams to this eventlog file (the second to FILE-2.eventlog, …); without it they go to a temporary directory removed at exit")
 	controlFrom := fs.String("allow-control-from", "", "comma-separated addresses or CIDR ranges of non-loopback viewers whose control commands are passed on to the program (loopback viewers always are)")
 	exitAtEnd := fs.Bool("exit-at-end", false, "exit when the first stream ends instead of waiting for the program's next run")
+	keepTrying := fs.Bool("keep-trying", false, "keep trying (pausing up to 5 s between attempts) when the source fails the same way five times in a row, instead of exiting")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -79,15 +83,35 @@ func runRelay(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	code := 0
-	var prev *ingest.Source
-	for n := 1; ; n++ {
-		src, err := ingest.Reopen(ctx, *from, prev, func(what string) { say("%s", what) })
-		if err != nil {
-			if ctx.Err() == nil {
-				say("%v", err)
+	retry := &ingest.Retry{}
+	// failed notes an attempt that failed, says so, and waits before the
+	// next one; it returns false when the relay stops instead.
+	failed := func(why string) bool {
+		if err := retry.Failed(why); err != nil {
+			var stopped *ingest.StoppedError
+			errors.As(err, &stopped)
+			if !*keepTrying {
+				say("%v; exiting (--keep-trying would keep trying)", err)
 				code = 1
+				return false
 			}
-			break
+			if stopped.Attempts == ingest.RetrySameLimit {
+				say("%v; trying on (--keep-trying), pausing up to %v between attempts, without saying so each time", err, ingest.RetryMax)
+			}
+		}
+		if !retry.Stopped() {
+			say("connection failed: %s; trying again in %v", why, retry.Pause())
+		}
+		return retry.Wait(ctx) == nil
+	}
+	var prev *ingest.Source
+	for n := 1; ; { // n numbers the streams, which have a header
+		src, err := ingest.Reopen(ctx, *from, prev, retry, func(what string) { say("%s", what) })
+		if err != nil {
+			if ctx.Err() != nil || !failed(err.Error()) {
+				break
+			}
+			continue
 		}
 		name := streamFile(recordings, n)
 		rec, err := ingest.NewRecorder(name)
@@ -97,28 +121,54 @@ func runRelay(args []string) int {
 			code = 1
 			break
 		}
-		say("stream %d: reading %s, recording to %s", n, src.Desc, name)
+		if !retry.Stopped() {
+			say("reading %s, recording stream %d to %s", src.Desc, n, name)
+		}
+		w := ingest.NewWatcher(src)
+		silent := time.AfterFunc(ingest.SilentAfter, func() {
+			if why := src.SilentReason(); why != "" && w.Bytes() == 0 {
+				say("%s. Let this relay be the program's one client, and attach every viewer to it: hecscope --attach tcp://%s", why, l.Addr())
+			}
+		})
 		closeOnStop := context.AfterFunc(ctx, func() { src.Close() })
-		st, err := relay.Run(src, rec)
+		st, err := relay.Run(w, rec)
 		closeOnStop()
+		silent.Stop()
 		src.Close()
 		prev = src
-		bytes, events, _, viewers := relay.Stats()
-		if err != nil && ctx.Err() == nil && !errors.Is(err, ingest.ErrRewritten) {
-			say("stream %d: %v", n, err)
+		a := w.Attempt()
+		if a.Header {
+			bytes, events, _, viewers := relay.Stats()
+			if err != nil && ctx.Err() == nil && !errors.Is(err, ingest.ErrRewritten) {
+				say("stream %d: %v", n, err)
+			}
+			say("stream %d %s after %d bytes, %d events; %d viewers", n, st, bytes, events, viewers)
+			if rerr := rec.Err(); rerr != nil {
+				say("%v", rerr)
+				code = 1
+			}
+			n++
 		}
-		say("stream %d %s after %d bytes, %d events; %d viewers", n, st, bytes, events, viewers)
-		if rerr := rec.Err(); rerr != nil {
-			say("%v", rerr)
-			code = 1
+		if ctx.Err() != nil {
+			break
 		}
-		if *exitAtEnd || ctx.Err() != nil {
-			if st.State == ingest.StateCorrupt && ctx.Err() == nil {
+		if *exitAtEnd && a.Header {
+			if st.State == ingest.StateCorrupt {
 				code = 1
 			}
 			break
 		}
-		say("stream %d is served whole to viewers that join now; waiting for the program's next run (Ctrl+C stops)", n)
+		if why := a.Failure(); why != "" {
+			if !failed(why) {
+				break
+			}
+			continue
+		}
+		retry.Reset()
+		say("stream %d is served whole to viewers that join now; waiting for the program's next run (Ctrl+C stops)", n-1)
+		if retry.Wait(ctx) != nil {
+			break
+		}
 	}
 	if err := relay.Close(); err != nil {
 		say("%v", err)
