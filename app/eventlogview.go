@@ -321,11 +321,15 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 		}
 		return v
 	}
-	facts := []fact{
+	var facts []fact
+	if s.InheritedFrom > 0 {
+		facts = append(facts, fact{"Identity", fmt.Sprintf("from eventlog %d of this file: logging was restarted, and a restarted eventlog does not repeat the program, its RTS and capabilities", s.InheritedFrom)})
+	}
+	facts = append(facts, []fact{
 		{"Program", orNone(s.Program)},
 		{"Arguments", orNone(strings.Join(s.Args, " "))},
 		{"RTS", orNone(s.RTS)},
-	}
+	}...)
 	if !s.StartWall.IsZero() {
 		facts = append(facts, fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST")})
 	}

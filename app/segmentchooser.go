@@ -55,7 +55,11 @@ func (w *Window) setTitle() {
 func segmentLabel(i int, g eventlog.Segment, n int) string {
 	parts := []string{fmt.Sprintf("Segment %d of %d", i+1, n)}
 	if g.Program != "" {
-		parts = append(parts, filepath.Base(g.Program))
+		name := filepath.Base(g.Program)
+		if g.Restarted {
+			name += " (logging restarted)"
+		}
+		parts = append(parts, name)
 	}
 	if g.Duration > 0 {
 		parts = append(parts, timeline.FormatDuration(g.Duration))

@@ -227,6 +227,13 @@ func Open(ctx context.Context, path string, opt Options) (*Log, error) {
 				r.Summary, r.SummaryErr = timeline.SummarizeFile(path)
 			} else {
 				r.Summary, r.SummaryErr = timeline.SummarizeAt(r.data, r.Size)
+				if r.Segment > 0 && r.SummaryErr == nil {
+					// A restarted eventlog names its program from the first.
+					g := r.Segments[0]
+					if first, err := timeline.SummarizeAt(io.NewSectionReader(r.file, g.Offset, g.End-g.Offset), g.End-g.Offset); err == nil {
+						r.Summary.Inherit(&first, 1)
+					}
+				}
 			}
 		}()
 	}

@@ -21,6 +21,10 @@ type Segment struct {
 	// Duration is the run's length in ns as its block markers declare it
 	// (0 for a log without them).
 	Duration uint64
+	// Restarted is set when the segment does not say which program wrote
+	// it, as an eventlog whose logging was restarted does not: Program is
+	// then the first segment's (see timeline.Summary.Inherit).
+	Restarted bool
 }
 
 // programLook bounds how much of a segment is decoded to find the program
@@ -67,8 +71,12 @@ func (r *Log) selectSegment(ix *ingest.Index, k int) (*ingest.Index, error) {
 		return ix, nil
 	}
 	for i := range r.Segments {
-		if err := r.Segments[i].describe(r.file); err != nil {
+		g := &r.Segments[i]
+		if err := g.describe(r.file); err != nil {
 			return nil, fmt.Errorf("segment %d of %d: %w", i+1, len(found), err)
+		}
+		if i > 0 && g.Program == "" && r.Segments[0].Program != "" {
+			g.Program, g.Restarted = r.Segments[0].Program, true
 		}
 	}
 	g := found[k]

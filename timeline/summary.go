@@ -63,6 +63,11 @@ type Summary struct {
 	// microseconds as if it were nanoseconds, so it shows a time a little
 	// later than this.)
 	StartWall time.Time
+	// InheritedFrom is set when the log does not say which program wrote
+	// it (a restarted eventlog, see Inherit): Program, Args, Env, RTS,
+	// StartWall and CreatedCaps are then those of the file's eventlog
+	// number InheritedFrom (counted from 1); 0 when they are the log's own.
+	InheritedFrom int
 
 	// FirstNS and LastNS are the smallest and largest event timestamps,
 	// exact; block markers do not count (ThreadScope does not see them).
@@ -1116,12 +1121,15 @@ func summarizeSegments(path string) ([]Segment, error) {
 		return nil, fmt.Errorf("summarising eventlog segments: %w", err)
 	}
 	out := make([]Segment, 0, len(found))
-	for _, g := range found {
+	for i, g := range found {
 		s, err := Summarize(io.NewSectionReader(f, g.Offset, g.End-g.Offset))
 		if err != nil {
 			return nil, fmt.Errorf("summarising eventlog segment at byte %d: %w", g.Offset, err)
 		}
 		s.Status = g.Status
+		if i > 0 {
+			s.Inherit(&out[0].Summary, 1)
+		}
 		out = append(out, Segment{Offset: g.Offset, End: g.End, Summary: s})
 	}
 	return out, nil

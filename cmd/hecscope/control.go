@@ -98,6 +98,7 @@ type streamWatch struct {
 	ev       ingest.Event
 	got      int64
 	latest   uint64 // the newest event time so far
+	events   int64  // events read so far
 	censuses int    // heap censuses begun since the count was reset
 	firstAt  uint64 // the first of them's time
 	ended    ingest.Status
@@ -124,6 +125,7 @@ func (w *streamWatch) readUntil(deadline time.Time, done func() bool) error {
 		w.d.Feed(buf[:n])
 		for w.d.Next(&w.ev) {
 			w.latest = max(w.latest, w.ev.Time)
+			w.events++
 			if w.ev.Kind == ingest.KindHeapProfSampleBegin {
 				if w.censuses == 0 {
 					w.firstAt = w.ev.Time
@@ -173,6 +175,10 @@ func (w *streamWatch) effect(cmd ingest.Command, sent uint64, watch time.Duratio
 	if w.censuses > 0 {
 		return fmt.Sprintf("%d heap census(es) arrived in the %v after sending, the first at %s", w.censuses, watch, paint.Time(w.firstAt, 1000))
 	}
-	return fmt.Sprintf("no heap census arrived in the %v after sending (the stream's newest event was at %s). Censuses need a program run with +RTS -h… and the library's control feature; "+
-		"a GHC 9.0 RTS keeps the census events in its global buffer until it fills or logging restarts, so they may arrive much later", watch, paint.Time(w.latest, 1000))
+	newest := "no event had arrived after the header yet"
+	if w.events > 0 {
+		newest = "the stream's newest event was at " + paint.Time(w.latest, 1000)
+	}
+	return fmt.Sprintf("no heap census arrived in the %v after sending (%s). A census needs a program run with +RTS -h… and built with the library's control feature; "+
+		"a GHC 9.0 RTS writes census events into its global buffer, sent when that fills, when a client connects again, or at exit (when the library may lose it), so they may arrive much later or never", watch, newest)
 }

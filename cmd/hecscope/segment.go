@@ -74,6 +74,9 @@ type logPart struct {
 	// index is the segment read (0-based), of count segments (1 for an
 	// ordinary file, or one that is not a regular file).
 	index, count int
+	// firstLength is the first segment's length: a restarted eventlog
+	// takes the program's identity from it (timeline.Summary.Inherit).
+	firstLength int64
 }
 
 // findPart finds segment n (counted from 1; 0 is the first) of the file at
@@ -111,6 +114,7 @@ func findPart(path string, n segmentFlag, flag string, stderr io.Writer) (logPar
 	}
 	g := found[k]
 	p.offset, p.length, p.index, p.count = g.Offset, g.End-g.Offset, k, len(found)
+	p.firstLength = found[0].End
 	if k == len(found)-1 {
 		// The last one with the bytes after it that are no eventlog, which
 		// its status counts.

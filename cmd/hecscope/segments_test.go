@@ -281,3 +281,44 @@ func sameAsAlone(t *testing.T, args []string, out bool, aloneOut, joinedOut, wan
 		t.Errorf("%v gives %d bytes unlike the log alone's %d", args, len(got), len(want))
 	}
 }
+
+// TestRestartedFIFOStream: a GHC 9.0.2 program that restarted its logging
+// three times (endEventLogging; startEventLogging), read from its FIFO,
+// holds 4 eventlogs, each after the first behind a block marker; each has
+// its events, and the later ones, which do not repeat the program's
+// identity, name the program from the first and say so.
+func TestRestartedFIFOStream(t *testing.T) {
+	const path = "../../testdata/ghc-9.0.2/restart4.eventlog"
+	code, out, stderr := hecscope(t, "summary", "--json", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var s struct {
+		Segments []struct {
+			Status       string `json:"status"`
+			Program      string `json:"program"`
+			IdentityFrom int    `json:"identity_from_segment"`
+			Events       uint64 `json:"events"`
+			Capabilities int    `json:"capabilities"`
+		} `json:"segments"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Segments) != 4 {
+		t.Fatalf("%d segments, want 4: %s", len(s.Segments), out)
+	}
+	for i, g := range s.Segments {
+		from := 0
+		if i > 0 {
+			from = 1
+		}
+		if g.Status != "complete" || g.Program != "./restart-fifo" || g.IdentityFrom != from || g.Events < 100 || g.Capabilities != 2 {
+			t.Errorf("segment %d: %+v", i+1, g)
+		}
+	}
+	code, out, _ = hecscope(t, "summary", "--segment", "3", path)
+	if code != 0 || !strings.Contains(out, "Identity:          from eventlog 1 of this file") || !strings.Contains(out, "Program:           ./restart-fifo") {
+		t.Errorf("summary --segment 3: exit %d\n%s", code, out)
+	}
+}

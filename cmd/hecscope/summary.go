@@ -55,6 +55,13 @@ func runSummary(args []string) int {
 		}
 		if part.segmented() {
 			s, err := readPart(part, timeline.SummarizeAt)
+			if part.index > 0 && err == nil {
+				first := part
+				first.index, first.offset, first.length = 0, 0, part.firstLength
+				if f, ferr := readPart(first, timeline.SummarizeAt); ferr == nil {
+					s.Inherit(&f, 1)
+				}
+			}
 			s.Status = part.fileStatus(s.Status)
 			shiftTimeFaults(&s.TimeFaults, part.offset)
 			return report(name, s, err, asJSON, os.Stdout, os.Stderr)
@@ -243,6 +250,10 @@ type jsonSummary struct {
 	Env            []string          `json:"env,omitempty"`
 	RTS            string            `json:"rts"`
 	StartWall      string            `json:"start_wall,omitempty"`
+	// IdentityFrom is the eventlog of the file (counted from 1) whose
+	// program, arguments, RTS, start time and capabilities these are: a
+	// restarted eventlog does not repeat them (timeline.Summary.Inherit).
+	IdentityFrom int `json:"identity_from_segment,omitempty"`
 	Events         uint64            `json:"events"`
 	BlockMarkers   uint64            `json:"block_markers"`
 	Capabilities   int               `json:"capabilities"`
@@ -284,6 +295,7 @@ type jsonSegment struct {
 	Status       string   `json:"status"`
 	Program      string   `json:"program"`
 	Args         []string `json:"args"`
+	IdentityFrom int      `json:"identity_from_segment,omitempty"`
 	Events       uint64   `json:"events"`
 	BlockMarkers uint64   `json:"block_markers"`
 	Capabilities int      `json:"capabilities"`
@@ -340,12 +352,13 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 	if !s.StartWall.IsZero() {
 		j.StartWall = s.StartWall.Format(time.RFC3339Nano)
 	}
+	j.IdentityFrom = s.InheritedFrom
 	j.TimeFaults = timeFaultsJSON(s.TimeFaults)
 	for _, g := range s.Segments {
 		gs := &g.Summary
 		js := jsonSegment{Offset: g.Offset, End: g.End, Status: gs.Status.State.String(), Program: gs.Program, Args: gs.Args,
 			Events: gs.Events, BlockMarkers: gs.BlockMarkers, Capabilities: gs.Capabilities, DurationNS: gs.TotalNS, GCNS: gs.GC.Total.ElapsedNS,
-			Productivity: gs.Productivity, MaxHeapLive: gs.Heap.MaxLive}
+			Productivity: gs.Productivity, MaxHeapLive: gs.Heap.MaxLive, IdentityFrom: gs.InheritedFrom}
 		if js.Args == nil {
 			js.Args = []string{}
 		}
@@ -403,6 +416,9 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	}
 	if s.CapFaults.Count > 0 {
 		row("Impossible capabilities:", s.CapFaults.String()+"; such blocks' events are counted on the capability they claim")
+	}
+	if s.InheritedFrom > 0 {
+		row("Identity:", fmt.Sprintf("from eventlog %d of this file: logging was restarted, and a restarted eventlog does not repeat the program, its RTS and capabilities", s.InheritedFrom))
 	}
 	row("Program:", unknown(s.Program))
 	row("Arguments:", strings.Join(s.Args, " "))
@@ -495,8 +511,12 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		segs.add("#", "Bytes", "Status", "Program", "Events", "Total time", "GC time", "Productivity")
 		for i, g := range s.Segments {
 			gs := &g.Summary
+			program := unknown(strings.Join(append([]string{gs.Program}, gs.Args...), " "))
+			if gs.InheritedFrom > 0 {
+				program = fmt.Sprintf("(restarted: as #%d)", gs.InheritedFrom)
+			}
 			segs.add(strconv.Itoa(i+1), fmt.Sprintf("%s–%s", commas(uint64(g.Offset)), commas(uint64(g.End))), gs.Status.State.String(),
-				unknown(strings.Join(append([]string{gs.Program}, gs.Args...), " ")), commas(gs.Events+gs.BlockMarkers), showTime(gs.TotalNS),
+				program, commas(gs.Events+gs.BlockMarkers), showTime(gs.TotalNS),
 				na(gs.HasHeap, showTime(gs.GC.Total.ElapsedNS)), na(gs.HasHeap, fmt.Sprintf("%.1f%%", 100*gs.Productivity)))
 		}
 		return segs.write(w, false)
