@@ -240,20 +240,20 @@ func genJSON(g timeline.GenStats) jsonGen {
 // gc_generations are every collection GHC reported (GCSummary.Reported,
 // gen -1, then GCSummary.Gens), as the text report's table.
 type jsonSummary struct {
-	Status         string            `json:"status"`
-	Offset         *int64            `json:"offset,omitempty"`
-	Reason         string            `json:"reason,omitempty"`
-	TimeFaults     *jsonTimeFaults   `json:"time_faults,omitempty"`
-	CapFaults      *jsonCapFaults    `json:"cap_faults,omitempty"`
-	Program        string            `json:"program"`
-	Args           []string          `json:"args"`
-	Env            []string          `json:"env,omitempty"`
-	RTS            string            `json:"rts"`
-	StartWall      string            `json:"start_wall,omitempty"`
+	Status     string          `json:"status"`
+	Offset     *int64          `json:"offset,omitempty"`
+	Reason     string          `json:"reason,omitempty"`
+	TimeFaults *jsonTimeFaults `json:"time_faults,omitempty"`
+	CapFaults  *jsonCapFaults  `json:"cap_faults,omitempty"`
+	Program    string          `json:"program"`
+	Args       []string        `json:"args"`
+	Env        []string        `json:"env,omitempty"`
+	RTS        string          `json:"rts"`
+	StartWall  string          `json:"start_wall,omitempty"`
 	// IdentityFrom is the eventlog of the file (counted from 1) whose
 	// program, arguments, RTS, start time and capabilities these are: a
 	// restarted eventlog does not repeat them (timeline.Summary.Inherit).
-	IdentityFrom int `json:"identity_from_segment,omitempty"`
+	IdentityFrom   int               `json:"identity_from_segment,omitempty"`
 	Events         uint64            `json:"events"`
 	BlockMarkers   uint64            `json:"block_markers"`
 	Capabilities   int               `json:"capabilities"`
