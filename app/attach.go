@@ -492,10 +492,10 @@ func (v *liveView) refresh() {
 			}
 			v.snap = snap
 		}
-		if v.snap != nil && (v.ev == nil || v.ev.Events != v.snap.Events || (st.Stats.Done && v.ev.Status != v.snap.Status)) &&
+		if v.snap != nil && (v.ev == nil || v.ev.Events != v.snap.Events || (st.Stats.Done && v.ev.Status != liveStatus(v.snap, m))) &&
 			(now.Sub(v.panelsAt) >= livePanelRefresh || st.Stats.Done) {
 			v.panelsAt = now
-			v.showPanels(liveEventlog(v.recordingPath(), v.snap, m.Summary()))
+			v.showPanels(liveEventlog(v.recordingPath(), v.snap, m))
 		}
 	}
 	text := st.Text

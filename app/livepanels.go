@@ -5,8 +5,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
-	"github.com/hecscope/hecscope/timeline"
 )
 
 // This file holds the tabs under a live window's timeline: the same as a
@@ -14,13 +14,23 @@ import (
 
 // liveEventlog makes the view's snapshot of a live stream from its models'
 // snapshot snap and the summary so far: what the tabs show.
-func liveEventlog(path string, snap *live.Snapshot, sum timeline.Summary) *Eventlog {
+func liveEventlog(path string, snap *live.Snapshot, m *live.Models) *Eventlog {
 	ev := &Eventlog{
-		Log: snap.Log, Path: path, Size: snap.Size, Status: snap.Status, Events: snap.Events,
-		Summary: sum, Model: snap.Model, Heap: snap.Heap, Profile: snap.Profile, List: snap.List,
+		Log: snap.Log, Path: path, Size: snap.Size, Status: liveStatus(snap, m), Events: snap.Events, Summary: m.Summary(),
+		Model: snap.Model, Heap: snap.Heap, Profile: snap.Profile, List: snap.List,
 	}
 	ev.markers = markersOf(ev.Model)
 	return ev
+}
+
+// liveStatus is how the stream shown stands: the snapshot's, until the
+// stream has ended; then how it ended (a stream cut before its end marker
+// leaves a recording that its follower can only call unfinished).
+func liveStatus(snap *live.Snapshot, m *live.Models) ingest.Status {
+	if st, ended := m.Ended(); ended && snap.Status.State == ingest.StateDecoding {
+		return st
+	}
+	return snap.Status
 }
 
 // buildTabs makes the tabs under the timeline, each showing what has not
