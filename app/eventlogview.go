@@ -325,8 +325,12 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 	if s.InheritedFrom > 0 {
 		facts = append(facts, fact{"Identity", fmt.Sprintf("from eventlog %d of this file: logging was restarted, and a restarted eventlog does not repeat the program, its RTS and capabilities", s.InheritedFrom)})
 	}
+	program := orNone(s.Program)
+	if s.Program == "" && s.RTS == "" {
+		program = "(not in the log: GHC before 9.2 writes the program's identity once, at startup, so an eventlog whose logging was restarted, as eventlog-socket does for each client, lacks it)"
+	}
 	facts = append(facts, []fact{
-		{"Program", orNone(s.Program)},
+		{"Program", program},
 		{"Arguments", orNone(strings.Join(s.Args, " "))},
 		{"RTS", orNone(s.RTS)},
 	}...)

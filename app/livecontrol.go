@@ -140,8 +140,9 @@ func (v *liveView) watchCensus(now time.Time) {
 	}
 	if now.Sub(r.at) >= censusWait {
 		v.readout.SetText(fmt.Sprintf("No heap census has arrived %v after %s. "+
-			"A census needs a program run with +RTS -h… (heap profiling) and built with eventlog-socket's control feature; "+
-			"a GHC 9.0 RTS also holds census events in its global buffer until it fills or logging restarts, so they can come much later.",
+			"A census needs a program run with +RTS -h… and built with eventlog-socket's control feature. "+
+			"A GHC 9.0 RTS keeps census events in its global buffer until the program exits, so they show in the Heap track only then "+
+			"(and on a Unix socket eventlog-socket loses that last flush in most runs: use TCP, or GHC ≥ 9.2 with --eventlog-flush-interval).",
 			censusWait, r.cmd))
 		v.census = nil
 	}
