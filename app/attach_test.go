@@ -87,9 +87,18 @@ func attachLiveLog(t *testing.T) *liveWindow {
 	if err != nil {
 		t.Fatal(err)
 	}
+	gate := make(chan struct{})
+	lw := attachTo(t, serveOnce(t, data, gate))
+	lw.gate = gate
+	return lw
+}
+
+// attachTo opens a 1200×800 window attached to url, recording to a
+// temporary directory.
+func attachTo(t *testing.T, url string) *liveWindow {
+	t.Helper()
 	a, _ := newTestApp(t)
-	lw := &liveWindow{t: t, w: a.newWindow(), dir: t.TempDir(), gate: make(chan struct{})}
-	url := serveOnce(t, data, lw.gate)
+	lw := &liveWindow{t: t, w: a.newWindow(), dir: t.TempDir()}
 	fyne.DoAndWait(func() {
 		// As onUI runs (a canvas of an earlier test may still draw).
 		uiMu.Lock()

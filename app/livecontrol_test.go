@@ -10,24 +10,7 @@ import (
 
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/internal/fakesocket"
-	"github.com/hecscope/hecscope/live"
 )
-
-// attachTo opens a 1200×800 window attached to url, recording to a
-// temporary directory.
-func attachTo(t *testing.T, url string) *liveWindow {
-	t.Helper()
-	a, _ := newTestApp(t)
-	lw := &liveWindow{t: t, w: a.newWindow(), dir: t.TempDir()}
-	fyne.DoAndWait(func() {
-		uiMu.Lock()
-		defer uiMu.Unlock()
-		lw.w.win.Resize(fyne.NewSize(1200, 800))
-		lw.w.attach(url, live.Options{RecordDir: lw.dir})
-	})
-	lw.v = lw.w.view.(*liveView)
-	return lw
-}
 
 // controlMenuOf returns the window's Control menu, nil if it has none.
 func controlMenuOf(w *Window) *fyne.Menu {
