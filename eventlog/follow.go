@@ -118,6 +118,7 @@ func (r *Log) rebuild(ctx context.Context) error {
 		}
 	}
 	bd.b.EndParallel()
+	reachBlocks(bd.b, ix.Pieces)
 	buckets := bd.buckets()
 	buckets = append(buckets, make([]uint32, max(listBucketsTo(listGrid, limit)-len(buckets), 0))...)
 	*f = follower{opt: f.opt, bd: bd, limit: limit, buckets: buckets, pieces: slices.Clone(ix.Pieces), cur: -1,
@@ -287,6 +288,10 @@ func (f *follower) piece(ev *ingest.Event) {
 	}
 	p.Events++
 	p.Known = true
+	if p.Block && p.End >= p.Declared {
+		// The block is whole: its capability is known up to its end.
+		reachBlock(f.bd.b, p)
+	}
 }
 
 // release hands the waiting events that no capability can still precede

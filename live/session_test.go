@@ -101,6 +101,7 @@ func fileModel(t *testing.T, data []byte) *timeline.Model {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	b.Finish()
 	return b.Snapshot()
 }
 

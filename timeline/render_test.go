@@ -25,6 +25,7 @@ func synthetic() *Model {
 	add(600, 0, ingest.KindGCEnd)
 	add(600, 1, ingest.KindRunThread, 2) // HEC 1 runs thread 2 in the second part
 	add(1000, 1, ingest.KindStopThread, 2, 5)
+	b.Finish()
 	return b.Snapshot()
 }
 

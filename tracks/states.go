@@ -25,7 +25,8 @@ func (f *frame) inset(y0, y1 int) (int, int) {
 // drawActivity draws the utilisation graph of HEC c (all HECs if c < 0):
 // per pixel column, the mean number of HECs running Haskell code as a
 // green area from the bottom, and on top of it the mean number in GC as
-// its own orange layer; the rest is idle.
+// its own orange layer; the mean number of HECs past their frontier, whose
+// state is not known, hatched from the top; the rest is idle.
 func (f *frame) drawActivity(c, y0, y1 int) {
 	if f.m == nil || len(f.hecCols) == 0 {
 		return
@@ -73,6 +74,28 @@ func (f *frame) drawActivity(c, y0, y1 int) {
 			f.c.Column(x0+i, gy, ry, gc)
 		}
 	}
+	// Unknown: a hatch from the top, as tall as the HECs not known there.
+	uy := func(i int) int {
+		var u float64
+		for _, k := range hecs {
+			u += float64(f.hecCols[k][i].Unknown)
+		}
+		if d := float64(f.colDur(i)); u > 0 && d > 0 {
+			return top + int(math.Round(u/d/n*h))
+		}
+		return top
+	}
+	for i := 0; i < f.n; {
+		y := uy(i)
+		j := i + 1
+		for j < f.n && uy(j) == y {
+			j++
+		}
+		if y > top {
+			f.hatch(x0+i, x0+j, top, y)
+		}
+		i = j
+	}
 }
 
 // hecInk returns the ink a single-state HEC column is drawn in.
@@ -96,7 +119,7 @@ func (f *frame) drawHEC(c, y0, y1 int) {
 	var mixed []int
 	f.fillRuns(top, bottom, func(i int) (color.RGBA, bool) {
 		col := &cols[i]
-		if col.Share == 0 {
+		if col.Share == 0 || col.MostlyUnknown() {
 			return color.RGBA{}, false
 		}
 		if col.Marks > 1 {
@@ -125,7 +148,9 @@ func (f *frame) drawHEC(c, y0, y1 int) {
 			f.c.Column(x0+i, float64(top), float64(top)+g/d*h, f.th.Ink(hecInk(phase)))
 		}
 	}
+	f.hatchRuns(top, bottom, func(i int) bool { return cols[i].MostlyUnknown() })
 	hec := &f.m.HECs[c]
+	f.drawFrontier(hec.Frontier(), y0, y1)
 	f.drawThreadIDs(&hec.Track, top, bottom)
 	if y1-y0 >= px(20, f.s) {
 		f.drawInstants(hec, top, top+(bottom-top)/3)
@@ -229,7 +254,7 @@ func (f *frame) drawThread(id TrackID, y0, y1 int) {
 	var tr *timeline.Track
 	f.fillRuns(top, bottom, func(i int) (color.RGBA, bool) {
 		col, ok := win.at(i)
-		if !ok || col.Share == 0 {
+		if !ok || col.Share == 0 || col.MostlyUnknown() {
 			return color.RGBA{}, false
 		}
 		reason := col.Reason
@@ -243,6 +268,10 @@ func (f *frame) drawThread(id TrackID, y0, y1 int) {
 		}
 		k := stateInk(col.State, reason)
 		return f.th.Ink(k), drawn(k)
+	})
+	f.hatchRuns(top, bottom, func(i int) bool {
+		col, ok := win.at(i)
+		return ok && col.MostlyUnknown()
 	})
 }
 
