@@ -363,15 +363,6 @@ type Busy struct {
 	Running, GC, Known, Unknown uint64
 }
 
-// Utilisation returns the share of the known HEC time spent running
-// Haskell code (0 when no HEC is known there).
-func (b Busy) Utilisation() float64 {
-	if b.Known == 0 {
-		return 0
-	}
-	return float64(b.Running) / float64(b.Known)
-}
-
 // BusyOf returns the activity of pixel column i from the columns of the
 // HECs (each HEC's Track.Columns over one axis).
 func BusyOf(cols [][]Column, i int) Busy {

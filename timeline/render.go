@@ -258,15 +258,16 @@ func (r *renderer) drawActivity(y0, y1 int, caps []int, title string) {
 	}
 	h := float64(y1 - y0)
 	maxv := float64(max(len(caps), 1))
+	sel := make([][]Column, len(caps))
+	for k, c := range caps {
+		sel[k] = cols[c]
+	}
 	for i := 0; i < r.plotW; i++ {
 		d := float64(r.colDur(i))
 		if d == 0 {
 			continue
 		}
-		var run float64
-		for _, c := range caps {
-			run += float64(cols[c][i].Time[StateRunning])
-		}
+		run := float64(BusyOf(sel, i).Running)
 		v := run / d / maxv * h
 		top := float64(y1) - v
 		it := int(math.Ceil(top))
@@ -277,10 +278,7 @@ func (r *renderer) drawActivity(y0, y1 int, caps []int, title string) {
 	}
 	// The HECs past their frontier, not known there: hatched from the top.
 	r.hatchColumns(y0, func(i int) int {
-		var u float64
-		for _, c := range caps {
-			u += float64(cols[c][i].Unknown)
-		}
+		u := float64(BusyOf(sel, i).Unknown)
 		if d := float64(r.colDur(i)); u > 0 && d > 0 {
 			return y0 + int(math.Round(u/d/maxv*h))
 		}

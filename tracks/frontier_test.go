@@ -303,6 +303,9 @@ func TestLiveFrontierNeverGuesses(t *testing.T) {
 		v := New(lg)
 		v.SetSize(1000, 600, 1)
 		img := v.Render()
+		if !hasHatchItem(v, "not received yet") {
+			t.Fatalf("%s: the legend has no entry for the hatch: %v", what, v.legendItems())
+		}
 		checkUnknownRow(t, what, v, img, TrackID{KindHEC, 1}, k1)
 		checkUnknownRow(t, what, v, img, TrackID{KindHECActivity, 1}, k1)
 		r, _ := v.TrackRect(TrackID{KindHEC, 1})
@@ -321,6 +324,17 @@ func TestLiveFrontierNeverGuesses(t *testing.T) {
 	if m.Growing || m.Partial() || m.NumOpenSpans() != 0 || m.NumUserSpans() != 1 {
 		t.Errorf("the whole stream: growing %v, partial %v, %d open spans, %d spans", m.Growing, m.Partial(), m.NumOpenSpans(), m.NumUserSpans())
 	}
+}
+
+// hasHatchItem reports whether the view's legend has the hatch's entry,
+// called name.
+func hasHatchItem(v *View, name string) bool {
+	for _, it := range v.legendItems() {
+		if it.hatch && it.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // cutParwork writes parwork-N2 cut at byte n to a temporary file and opens
@@ -406,6 +420,10 @@ func TestCutLogDrawsItsFrontier(t *testing.T) {
 	h = v.Hit(xPast, float64(r.Min.Y+r.Dy()/2))
 	if tip := strings.Join(h.Tip, " / "); !strings.Contains(tip, "of 1 HEC with data running") || strings.Contains(tip, "of 2 HECs") {
 		t.Errorf("activity past HEC 1's frontier: %q", tip)
+	}
+
+	if !hasHatchItem(v, "no data (log cut)") {
+		t.Errorf("the legend has no entry for the hatch: %v", v.legendItems())
 	}
 
 	// The open span.

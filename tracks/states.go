@@ -34,15 +34,12 @@ func (f *frame) drawActivity(c, y0, y1 int) {
 	top, bottom := f.inset(y0, y1)
 	top += px(2, f.s)
 	h := float64(bottom - top)
-	hecs := []int{c}
-	if c < 0 {
-		hecs = hecs[:0]
-		for i := range f.hecCols {
-			hecs = append(hecs, i)
-		}
-	}
 	if c >= len(f.hecCols) {
 		return
+	}
+	hecs := f.hecCols
+	if c >= 0 {
+		hecs = f.hecCols[c : c+1]
 	}
 	n := float64(max(len(hecs), 1))
 	// Lines at each whole number of HECs, when few.
@@ -59,12 +56,8 @@ func (f *frame) drawActivity(c, y0, y1 int) {
 		if d == 0 {
 			continue
 		}
-		var r, g float64
-		for _, k := range hecs {
-			col := &f.hecCols[k][i]
-			r += float64(col.Time[timeline.StateRunning])
-			g += float64(col.Time.GC())
-		}
+		b := timeline.BusyOf(hecs, i)
+		r, g := float64(b.Running), float64(b.GC)
 		ry := float64(bottom) - r/d/n*h
 		gy := ry - g/d/n*h
 		if r > 0 {
@@ -76,10 +69,7 @@ func (f *frame) drawActivity(c, y0, y1 int) {
 	}
 	// Unknown: a hatch from the top, as tall as the HECs not known there.
 	uy := func(i int) int {
-		var u float64
-		for _, k := range hecs {
-			u += float64(f.hecCols[k][i].Unknown)
-		}
+		u := float64(timeline.BusyOf(hecs, i).Unknown)
 		if d := float64(f.colDur(i)); u > 0 && d > 0 {
 			return top + int(math.Round(u/d/n*h))
 		}
