@@ -249,6 +249,23 @@ func Hatch(c Canvas, r image.Rectangle, fill, lines color.RGBA, step int) {
 	c.PopClip()
 }
 
+// HatchColumns hatches (Hatch) n pixel columns from x0 on, column i from
+// top down to bottom(i), each run of columns of one bottom as one
+// rectangle; a column whose bottom is not below top is left alone.
+func HatchColumns(c Canvas, x0, n, top int, bottom func(i int) int, fill, lines color.RGBA, step int) {
+	for i := 0; i < n; {
+		b := bottom(i)
+		j := i + 1
+		for j < n && bottom(j) == b {
+			j++
+		}
+		if b > top {
+			Hatch(c, image.Rect(x0+i, top, x0+j, b), fill, lines, step)
+		}
+		i = j
+	}
+}
+
 // The band palette: hues around the OKLCH colour wheel at four lightness
 // levels, so that neighbouring bands in a stack stay apart and black text
 // and lines remain readable over every colour; those too near a state's

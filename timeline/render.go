@@ -292,25 +292,11 @@ func (r *renderer) drawActivity(y0, y1 int, caps []int, title string) {
 	}
 }
 
-// hatchColumns hatches each plot column i from y0 down to bottom(i), in
-// runs of columns of one bottom: time whose state is not known.
+// hatchColumns hatches each plot column i from y0 down to bottom(i):
+// time whose state is not known (paint.HatchColumns).
 func (r *renderer) hatchColumns(y0 int, bottom func(i int) int) {
-	var c paint.Canvas
-	for i := 0; i < r.plotW; {
-		b := bottom(i)
-		j := i + 1
-		for j < r.plotW && bottom(j) == b {
-			j++
-		}
-		if b > y0 {
-			if c == nil {
-				c = paint.NewRaster(r.img)
-			}
-			paint.Hatch(c, image.Rect(r.colX(i), y0, r.colX(j), b), r.pal.Unknown, r.pal.UnknownHatch,
-				int(math.Round(paint.HatchStep*r.s)))
-		}
-		i = j
-	}
+	paint.HatchColumns(paint.NewRaster(r.img), r.gutter, r.plotW, y0, bottom, r.pal.Unknown, r.pal.UnknownHatch,
+		int(math.Round(paint.HatchStep*r.s)))
 }
 
 // drawFrontier marks where a cut log's data for a capability ends (its

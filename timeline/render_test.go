@@ -8,14 +8,20 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 )
 
-// synthetic builds a model of two HECs with known spans.
-func synthetic() *Model {
-	b := NewBuilder()
-	add := func(t uint64, cap int32, k ingest.Kind, args ...uint64) {
+// adder returns what adds an event of kind k at time t on capability cap,
+// with its arguments, to b.
+func adder(b *Builder) func(t uint64, cap int32, k ingest.Kind, args ...uint64) {
+	return func(t uint64, cap int32, k ingest.Kind, args ...uint64) {
 		ev := ingest.Event{Time: t, Cap: cap, Kind: k}
 		copy(ev.Args[:], args)
 		b.Add(&ev)
 	}
+}
+
+// synthetic builds a model of two HECs with known spans.
+func synthetic() *Model {
+	b := NewBuilder()
+	add := adder(b)
 	add(0, 0, ingest.KindCreateThread, 1)
 	add(0, 1, ingest.KindCreateThread, 2)
 	add(0, 0, ingest.KindRunThread, 1)       // HEC 0 runs thread 1 for the first half
@@ -184,11 +190,7 @@ func TestTimelineShowsEveryHEC(t *testing.T) {
 // activity as "1 HEC busy" out of 2.
 func TestRenderCutRunHatchesPastTheFrontier(t *testing.T) {
 	b := NewBuilder()
-	add := func(t uint64, cap int32, k ingest.Kind, args ...uint64) {
-		ev := ingest.Event{Time: t, Cap: cap, Kind: k}
-		copy(ev.Args[:], args)
-		b.Add(&ev)
-	}
+	add := adder(b)
 	add(0, 0, ingest.KindRunThread, 1)
 	add(100, 1, ingest.KindRunThread, 2)
 	add(200, 1, ingest.KindStopThread, 2, 3)

@@ -18,21 +18,21 @@ func (f *frame) hatch(x0, x1, y0, y1 int) {
 	paint.Hatch(f.c, image.Rect(x0, y0, x1, y1), f.th.Unknown, f.th.UnknownHatch, px(paint.HatchStep, f.s))
 }
 
-// hatchRuns hatches [top, bottom) of each run of plot columns i for which
+// hatchColumns hatches each plot column i from top down to bottom(i)
+// (paint.HatchColumns).
+func (f *frame) hatchColumns(top int, bottom func(i int) int) {
+	paint.HatchColumns(f.c, f.g.plot.Min.X, f.n, top, bottom, f.th.Unknown, f.th.UnknownHatch, px(paint.HatchStep, f.s))
+}
+
+// hatchRuns hatches [top, bottom) of each plot column i for which
 // unknown(i) holds.
 func (f *frame) hatchRuns(top, bottom int, unknown func(i int) bool) {
-	x0 := f.g.plot.Min.X
-	start := -1
-	for i := 0; i <= f.n; i++ {
-		u := i < f.n && unknown(i)
-		if u && start < 0 {
-			start = i
+	f.hatchColumns(top, func(i int) int {
+		if unknown(i) {
+			return bottom
 		}
-		if !u && start >= 0 {
-			f.hatch(x0+start, x0+i, top, bottom)
-			start = -1
-		}
-	}
+		return top
+	})
 }
 
 // drawFrontier marks, on a row from y0 to y1, where a cut log's data for a

@@ -68,24 +68,13 @@ func (f *frame) drawActivity(c, y0, y1 int) {
 		}
 	}
 	// Unknown: a hatch from the top, as tall as the HECs not known there.
-	uy := func(i int) int {
+	f.hatchColumns(top, func(i int) int {
 		u := float64(timeline.BusyOf(hecs, i).Unknown)
 		if d := float64(f.colDur(i)); u > 0 && d > 0 {
 			return top + int(math.Round(u/d/n*h))
 		}
 		return top
-	}
-	for i := 0; i < f.n; {
-		y := uy(i)
-		j := i + 1
-		for j < f.n && uy(j) == y {
-			j++
-		}
-		if y > top {
-			f.hatch(x0+i, x0+j, top, y)
-		}
-		i = j
-	}
+	})
 }
 
 // hecInk returns the ink a single-state HEC column is drawn in.
