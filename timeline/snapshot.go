@@ -334,10 +334,14 @@ func (b *Builder) snapshot(threads bool) *Model {
 	for i := len(b.prevThreads); i < len(m.Threads); i++ {
 		make1(i)
 	}
-	partial := m.Partial()
+	partial, open := m.Partial(), !b.finished && b.g.On()
 	for i := range m.Threads {
 		tr := &m.Threads[i].Track
 		tr.end, tr.horizon = b.end, b.end
+		if t := b.threadAt(int32(i)); open && t.ml != nil && t.ml.open {
+			// The marks of its bucket still being filled are not shown.
+			tr.end = min(b.end, max(b.g.start(t.ml.b), b.start))
+		}
 		if !partial {
 			continue
 		}
@@ -470,8 +474,9 @@ func (b *Builder) capEnd(c int) (uint64, bool) {
 // h) ends, given the end of its track as built (its last publication's,
 // for a parallel load): never past the run's end; where EndCapabilities or
 // FrontiersFrom says; while events still come, at the capability's latest
-// (or at the end its last block read whole declares, HECBuilder.Reach);
-// the run's end once the builder has finished.
+// (or at the end its last block read whole declares, HECBuilder.Reach),
+// or, with a grid, where the bucket still being filled begins (its marks
+// are not in the snapshot); the run's end once the builder has finished.
 func (b *Builder) frontier(c int32, h *HECBuilder, built uint64) uint64 {
 	if e, ok := b.capEnd(int(c)); ok {
 		return min(b.end, e)
@@ -484,7 +489,11 @@ func (b *Builder) frontier(c int32, h *HECBuilder, built uint64) uint64 {
 		// its last publication.
 		return min(built, b.end)
 	}
-	return min(b.end, max(h.known(), b.start))
+	fr := max(h.known(), b.start)
+	if h.marks.open {
+		fr = min(fr, max(h.g.start(h.marks.b), b.start))
+	}
+	return min(b.end, fr)
 }
 
 // known returns the time up to which the capability's events have all been
