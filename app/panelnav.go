@@ -171,26 +171,41 @@ func rangeSummary(ev *Eventlog, s *timeline.Summary) fyne.CanvasObject {
 }
 
 // rangeRows is the table of time per HEC and state over [from, to): one
-// row per HEC and one for all, running, GC and idle as durations and shares.
+// row per HEC and one for all, running, GC and idle as durations and
+// shares of the time known. Where a HEC is not known up to the end (a log
+// cut short, or still being received), a column "No data" gives the time
+// past its frontier, which counts neither as idle nor in the shares.
 func rangeRows(m *timeline.Model, from, to uint64) [][]string {
-	rows := [][]string{{"HEC", "Running", "GC", "Idle", "Running %", "GC %"}}
+	partial := m.Partial()
+	head := []string{"HEC", "Running", "GC", "Idle", "Running %", "GC %"}
+	if partial {
+		head = append(head, "No data")
+	}
+	rows := [][]string{head}
 	times := m.RangeTimes(from, to)
 	var all timeline.Durations
-	row := func(name string, d *timeline.Durations) []string {
+	var allUnknown uint64
+	row := func(name string, d *timeline.Durations, unknown uint64) []string {
 		total := float64(max(d.Total(), 1))
 		gc := d.GC()
-		return []string{name, timeline.FormatDuration(d[timeline.StateRunning]), timeline.FormatDuration(gc),
+		r := []string{name, timeline.FormatDuration(d[timeline.StateRunning]), timeline.FormatDuration(gc),
 			timeline.FormatDuration(d[timeline.StateIdle]),
 			percent(float64(d[timeline.StateRunning]) / total), percent(float64(gc) / total)}
+		if partial {
+			r = append(r, timeline.FormatDuration(unknown))
+		}
+		return r
 	}
 	for c := range times {
-		rows = append(rows, row(strconv.Itoa(int(m.HECs[c].Cap)), &times[c]))
+		u := m.HECs[c].Track.Unknown(from, to)
+		rows = append(rows, row(strconv.Itoa(int(m.HECs[c].Cap)), &times[c], u))
 		for s := range all {
 			all[s] += times[c][s]
 		}
+		allUnknown += u
 	}
 	if len(times) > 1 {
-		rows = append(rows, row("All", &all))
+		rows = append(rows, row("All", &all, allUnknown))
 	}
 	return rows
 }

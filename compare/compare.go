@@ -434,8 +434,9 @@ func (c *Comparison) labelRows(ma, mb *timeline.Model) {
 }
 
 // hecRows adds each HEC's shares of the run (from time 0 to the last
-// event): running Haskell code, and in any GC state (working, waiting or
-// synchronising: more than the GC time, which counts a collection once).
+// event, or to its frontier in a cut log): running Haskell code, and in
+// any GC state (working, waiting or synchronising: more than the GC time,
+// which counts a collection once).
 func (c *Comparison) hecRows(ma, mb *timeline.Model) {
 	sa, sb := shares(ma), shares(mb)
 	caps := make([]int32, 0, len(sa)+len(sb))
@@ -466,19 +467,24 @@ func (c *Comparison) hecRows(ma, mb *timeline.Model) {
 	}
 }
 
-// hecShare is the fractions of a run's wall time a HEC spent running a
-// thread and in a GC state.
+// hecShare is the fractions of a run's wall time (up to the HEC's
+// frontier) a HEC spent running a thread and in a GC state.
 type hecShare struct{ run, gc float64 }
 
 // shares returns the shares of [0, m.End] of each HEC, by capability
-// number; nil for a nil or empty model.
+// number, of the time it is known for (up to its frontier: a cut log's
+// HEC is not idle where its data ends, only unknown); nil for a nil or
+// empty model.
 func shares(m *timeline.Model) map[int32]hecShare {
 	if m == nil || m.End == 0 {
 		return nil
 	}
-	span := float64(m.End)
 	out := make(map[int32]hecShare, len(m.HECs))
 	for i, d := range m.RangeTimes(0, m.End) {
+		span := float64(d.Total())
+		if span == 0 {
+			continue
+		}
 		out[m.HECs[i].Cap] = hecShare{run: float64(d[timeline.StateRunning]) / span, gc: float64(d.GC()) / span}
 	}
 	return out

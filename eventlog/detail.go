@@ -17,12 +17,20 @@ type window struct {
 	from, to uint64
 	grid     timeline.Grid
 	model    *timeline.Model
+	// ov is the overview the window was made with, and known the time up
+	// to which every capability was known then (the earliest frontier):
+	// of a log still being read, a window shows later times only as they
+	// were known to ov.
+	ov    *timeline.Model
+	known uint64
 }
 
 // covers reports whether the window can draw [from, to) with buckets of at
-// most maxShift.
-func (w *window) covers(from, to uint64, maxShift uint8) bool {
-	return w.from <= from && to <= w.to && w.grid.Shift <= maxShift
+// most maxShift, the overview now being ov: a range past what every
+// capability was known up to when it was made needs a window made anew,
+// once more has been read.
+func (w *window) covers(from, to uint64, maxShift uint8, ov *timeline.Model) bool {
+	return w.from <= from && to <= w.to && w.grid.Shift <= maxShift && (to <= w.known || w.ov == ov)
 }
 
 // detailCache keeps the last windows made and makes at most one at a time:
@@ -82,7 +90,7 @@ func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timelin
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, w := range c.windows {
-		if w.covers(from, to, shift) {
+		if w.covers(from, to, shift, ov) {
 			copy(c.windows[1:i+1], c.windows[:i])
 			c.windows[0] = w
 			return w.model
@@ -115,7 +123,7 @@ func (c *detailCache) start(r *Log, req *detailRequest) {
 		c.building = false
 		next := c.next
 		c.next = nil
-		if next != nil && (err != nil || !w.covers(next.from, next.to, next.shift)) && !r.closed.Load() {
+		if next != nil && (err != nil || !w.covers(next.from, next.to, next.shift, r.Overview())) && !r.closed.Load() {
 			c.start(r, next)
 		} else if next != nil && next.ready != nil {
 			defer next.ready()
@@ -222,9 +230,16 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 		return ""
 	})
 	b.SetExtent(m.Events(), from, min(to, max(ov.End, from)))
-	if r.capEnds != nil {
-		b.EndCapabilities(r.capEnds)
-	}
+	// Each capability is known in the range as far as the overview knows
+	// it: a cut log's up to where its data ends, a followed log's up to
+	// what has been received.
+	b.FrontiersFrom(ov)
 	b.Finish()
-	return &window{from: from, to: to, grid: g, model: b.Snapshot()}, nil
+	known := uint64(math.MaxUint64)
+	if ov.Growing {
+		for i := range ov.HECs {
+			known = min(known, ov.HECs[i].Frontier())
+		}
+	}
+	return &window{from: from, to: to, grid: g, model: b.Snapshot(), ov: ov, known: known}, nil
 }

@@ -118,6 +118,7 @@ func (r *Log) rebuild(ctx context.Context) error {
 		}
 	}
 	bd.b.EndParallel()
+	reachBlocks(bd.b, ix.Pieces)
 	buckets := bd.buckets()
 	buckets = append(buckets, make([]uint32, max(listBucketsTo(listGrid, limit)-len(buckets), 0))...)
 	*f = follower{opt: f.opt, bd: bd, limit: limit, buckets: buckets, pieces: slices.Clone(ix.Pieces), cur: -1,
@@ -229,6 +230,23 @@ func (r *Log) Poll(ctx context.Context) (bool, error) {
 	return grew, nil
 }
 
+// EndFollow says that a followed log will not grow any more (its stream
+// ended): what Poll has read is all there is. A log that did not reach its
+// end marker is then cut short where the last whole event ends (Status
+// truncated there), and its models say so: each capability is known up to
+// its frontier, past which it is "no data", no longer "not received yet"
+// (timeline.Model.Cut). It is not safe to call while Poll runs.
+func (r *Log) EndFollow() {
+	f := r.following
+	if f == nil || f.done {
+		return
+	}
+	f.release(true)
+	f.done = true
+	r.Status = ingest.Status{State: ingest.StateTruncated, Offset: f.d.Offset()}
+	r.publish()
+}
+
 // event takes one event read on.
 func (f *follower) event(ev *ingest.Event) {
 	bd := f.bd
@@ -287,6 +305,10 @@ func (f *follower) piece(ev *ingest.Event) {
 	}
 	p.Events++
 	p.Known = true
+	if p.Block && p.End >= p.Declared {
+		// The block is whole: its capability is known up to its end.
+		reachBlock(f.bd.b, p)
+	}
 }
 
 // release hands the waiting events that no capability can still precede
@@ -339,6 +361,11 @@ func (r *Log) publish() {
 	r.Events = bd.events
 	bd.b.SetExtent(bd.events, bd.first, bd.last)
 	if f.done {
+		if r.Status.State != ingest.StateComplete {
+			// The stream was cut: each capability is known up to where
+			// its events stop, as for a cut file (load).
+			bd.b.EndCapabilities(bd.b.Frontiers())
+		}
 		bd.b.Finish()
 	}
 	r.overview.Store(bd.b.Snapshot())

@@ -208,3 +208,44 @@ func TestFollowAbsurdBlockStartKeepsTheGrids(t *testing.T) {
 		t.Errorf("run %d–%d ns on a %d ns grid, want %d–%d on %d", d.Start, d.End, d.Grid.Width(), h.Start, h.End, h.Grid.Width())
 	}
 }
+
+// TestEndFollowCutsTheLog: a followed log whose stream ends before its end
+// marker (parwork-N2's first 100,000 bytes: HEC 1's events stop at 25.3 ms
+// of 112.9 ms) shows HEC 1 as not received yet while it is followed, and,
+// once EndFollow says no more will come, as a cut log, truncated, each
+// capability known exactly as far as opening the cut file says — where
+// it stayed "still coming" for ever.
+func TestEndFollowCutsTheLog(t *testing.T) {
+	data, err := os.ReadFile("../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.eventlog")
+	if err := os.WriteFile(cut, data[:100_000], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := grow(t, cut, 7)
+	m := l.Overview()
+	if !l.Following() || !m.Growing || m.Cut || !m.Partial() {
+		t.Fatalf("while followed: following %v, growing %v, cut %v, partial %v", l.Following(), m.Growing, m.Cut, m.Partial())
+	}
+	l.EndFollow()
+	m = l.Overview()
+	if l.Following() || m.Growing || !m.Cut || l.Status.State != ingest.StateTruncated {
+		t.Fatalf("ended: following %v, growing %v, cut %v, status %v", l.Following(), m.Growing, m.Cut, l.Status)
+	}
+	o, err := Open(context.Background(), cut, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	want := o.Overview()
+	for c := range want.HECs {
+		if got, w := m.HECs[c].Frontier(), want.HECs[c].Frontier(); got != w {
+			t.Errorf("HEC %d's frontier %d, opening the file says %d", want.HECs[c].Cap, got, w)
+		}
+	}
+	if m.HECs[1].Frontier()+50_000_000 > m.End {
+		t.Errorf("HEC 1 known up to %d of %d", m.HECs[1].Frontier(), m.End)
+	}
+}

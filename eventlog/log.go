@@ -157,9 +157,6 @@ type Log struct {
 	events    *Events
 	following *follower // set for a followed log (Follow)
 	detail    detailCache
-	// capEnds is, for a log that is not complete, each capability's last
-	// event time (timeline.Builder.EndCapabilities); nil for a complete one.
-	capEnds []uint64
 }
 
 // loading is the size of the files whose Open is under way (see Loading).
@@ -386,10 +383,11 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	bd.heap = nil
 	bd.b.SetExtent(bd.events, bd.first, bd.last)
 	if bd.status.State != ingest.StateComplete {
-		// Cut short or damaged: each capability is known up to its last
-		// event, and is not drawn running on past it.
-		r.capEnds = bd.b.LastEvents()
-		bd.b.EndCapabilities(r.capEnds)
+		// Cut short or damaged: each capability is known up to its
+		// frontier (its last event, or the end of its last block read
+		// whole), and is not drawn running on past it.
+		reachBlocks(bd.b, ix.Pieces)
+		bd.b.EndCapabilities(bd.b.Frontiers())
 	}
 	bd.b.Finish()
 	if !opt.NoEventList {
@@ -400,6 +398,26 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	r.loaded.Store(true)
 	bd.report(model)
 	return nil
+}
+
+// reachBlocks tells b's capabilities the end times the markers of their
+// blocks read whole declare (timeline.HECBuilder.Reach): up to there each
+// capability's events are known, even past its last event.
+func reachBlocks(b *timeline.Builder, pieces []ingest.Piece) {
+	for i := range pieces {
+		reachBlock(b, &pieces[i])
+	}
+}
+
+// reachBlock tells b's capability of piece p, if p is a block read whole,
+// the end time its marker declares.
+func reachBlock(b *timeline.Builder, p *ingest.Piece) {
+	if !p.Block || p.Cap == ingest.NoCap || p.End < p.Declared || !p.Known {
+		return
+	}
+	if h := b.HEC(p.Cap); h != nil {
+		h.Reach(p.BlockEnd)
+	}
 }
 
 // tooCoarse reports whether grid g, of buckets buckets, is more than eight

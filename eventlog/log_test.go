@@ -39,6 +39,7 @@ func exactModel(t testing.TB, path string) (*timeline.Model, *heapview.Heap, *he
 		c.Add(&ev)
 	}
 	h, p := c.Result()
+	b.Finish()
 	return b.Snapshot(), h, p
 }
 

@@ -207,8 +207,12 @@ func (m *Models) follow(ctx context.Context) {
 		case <-m.ended:
 			// Everything recorded has been added: read what is left, to
 			// the end marker or to the last whole event of a stream that
-			// was cut.
+			// was cut, which then ends there.
 			poll()
+			if log != nil && log.Following() {
+				log.EndFollow()
+				publish()
+			}
 			return
 		case <-m.wake:
 		}

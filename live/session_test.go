@@ -101,6 +101,7 @@ func fileModel(t *testing.T, data []byte) *timeline.Model {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	b.Finish()
 	return b.Snapshot()
 }
 
@@ -438,5 +439,28 @@ func TestSessionNeverSlowsProgram(t *testing.T) {
 	ingest.ReadAll(bytes.NewReader(stream), func(*ingest.Event) error { want++; return nil })
 	if sink.events != want {
 		t.Fatalf("the model got %d events, want %d", sink.events, want)
+	}
+}
+
+// TestSessionCutStreamEndsAtItsFrontiers: a stream that ends before its end
+// marker (parwork-N2's first 100,000 bytes, then the connection closes)
+// leaves a model of a cut log, HEC 1 known up to 25.3 ms of 112.9 ms, not
+// one still waiting for HEC 1's events ("not received yet" for ever).
+func TestSessionCutStreamEndsAtItsFrontiers(t *testing.T) {
+	data := readLog(t, "parwork-N2.eventlog")[:100_000]
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "prog.sock")
+	serveUnix(t, sock, data)
+	s := Start("unix://"+sock, Options{RecordDir: dir})
+	defer s.Close()
+	waitText(t, s, "ended")
+	cur := s.Current()
+	<-cur.Done()
+	m := cur.Models().Timeline()
+	if m == nil || m.Growing || !m.Cut || len(m.HECs) != 2 {
+		t.Fatalf("model of the cut stream: %+v", m)
+	}
+	if fr := m.HECs[1].Frontier(); fr+50_000_000 > m.End || m.HECs[0].Frontier() != m.End {
+		t.Errorf("frontiers %d and %d of %d", m.HECs[0].Frontier(), fr, m.End)
 	}
 }

@@ -1,6 +1,7 @@
 package paint
 
 import (
+	"image"
 	"image/color"
 	"math"
 )
@@ -133,6 +134,11 @@ type Theme struct {
 	Idle color.RGBA
 	// Line draws a curve that has no colour of its own (the heap size).
 	Line color.RGBA
+	// Unknown fills time whose state is not known — a capability's events
+	// not received yet, or past where a log cut short ends — and
+	// UnknownHatch draws the diagonal lines over it (Hatch); Frontier
+	// marks where a cut log's data for a capability ends.
+	Unknown, UnknownHatch, Frontier color.RGBA
 	// Cursor is the pointer's time line; Selection shades a selected range
 	// (translucent); Hover highlights the track under the pointer
 	// (translucent).
@@ -144,48 +150,54 @@ type Theme struct {
 
 // Light is the theme for light surroundings, as ThreadScope draws.
 var Light = Theme{
-	Background:  rgb(0xffffff),
-	Header:      rgb(0xf4f4f6),
-	Group:       rgb(0xe6e6ea),
-	Stripe:      rgb(0xf8f8fa),
-	Text:        rgb(0x202020),
-	Dim:         rgb(0x707070),
-	Grid:        rgb(0xe4e4e4),
-	Axis:        rgb(0x606060),
-	Rule:        rgb(0xc8c8c8),
-	LabelOnBar:  rgb(0xffffff),
-	Idle:        rgb(0xd8d8d8),
-	Line:        rgb(0x101010),
-	Cursor:      rgb(0x1a1a1a),
-	Selection:   color.RGBA{0x3c, 0x78, 0xdc, 0x30},
-	Hover:       color.RGBA{0x00, 0x00, 0x00, 0x0c},
-	Tooltip:     rgb(0xfffff4),
-	TooltipText: rgb(0x202020),
-	TooltipEdge: rgb(0x909090),
+	Background:   rgb(0xffffff),
+	Header:       rgb(0xf4f4f6),
+	Group:        rgb(0xe6e6ea),
+	Stripe:       rgb(0xf8f8fa),
+	Text:         rgb(0x202020),
+	Dim:          rgb(0x707070),
+	Grid:         rgb(0xe4e4e4),
+	Axis:         rgb(0x606060),
+	Rule:         rgb(0xc8c8c8),
+	LabelOnBar:   rgb(0xffffff),
+	Idle:         rgb(0xd8d8d8),
+	Line:         rgb(0x101010),
+	Unknown:      rgb(0xeeeef3),
+	UnknownHatch: rgb(0xc2c2cc),
+	Frontier:     rgb(0x55555f),
+	Cursor:       rgb(0x1a1a1a),
+	Selection:    color.RGBA{0x3c, 0x78, 0xdc, 0x30},
+	Hover:        color.RGBA{0x00, 0x00, 0x00, 0x0c},
+	Tooltip:      rgb(0xfffff4),
+	TooltipText:  rgb(0x202020),
+	TooltipEdge:  rgb(0x909090),
 }
 
 // Dark is the theme for dark surroundings (a desktop's dark theme); its
 // background is that of Fyne's dark theme.
 var Dark = Theme{
-	Dark:        true,
-	Background:  rgb(0x171718),
-	Header:      rgb(0x202023),
-	Group:       rgb(0x2c2c31),
-	Stripe:      rgb(0x1c1c1e),
-	Text:        rgb(0xe4e4e4),
-	Dim:         rgb(0x9c9ca0),
-	Grid:        rgb(0x343438),
-	Axis:        rgb(0xa0a0a4),
-	Rule:        rgb(0x48484c),
-	LabelOnBar:  rgb(0xffffff),
-	Idle:        rgb(0x505054),
-	Line:        rgb(0xe8e8e8),
-	Cursor:      rgb(0xf0f0f0),
-	Selection:   color.RGBA{0x78, 0xaa, 0xff, 0x38},
-	Hover:       color.RGBA{0xff, 0xff, 0xff, 0x10},
-	Tooltip:     rgb(0x2a2a2e),
-	TooltipText: rgb(0xe8e8e8),
-	TooltipEdge: rgb(0x6c6c70),
+	Dark:         true,
+	Background:   rgb(0x171718),
+	Header:       rgb(0x202023),
+	Group:        rgb(0x2c2c31),
+	Stripe:       rgb(0x1c1c1e),
+	Text:         rgb(0xe4e4e4),
+	Dim:          rgb(0x9c9ca0),
+	Grid:         rgb(0x343438),
+	Axis:         rgb(0xa0a0a4),
+	Rule:         rgb(0x48484c),
+	LabelOnBar:   rgb(0xffffff),
+	Idle:         rgb(0x505054),
+	Line:         rgb(0xe8e8e8),
+	Unknown:      rgb(0x26262b),
+	UnknownHatch: rgb(0x46464e),
+	Frontier:     rgb(0xb4b4be),
+	Cursor:       rgb(0xf0f0f0),
+	Selection:    color.RGBA{0x78, 0xaa, 0xff, 0x38},
+	Hover:        color.RGBA{0xff, 0xff, 0xff, 0x10},
+	Tooltip:      rgb(0x2a2a2e),
+	TooltipText:  rgb(0xe8e8e8),
+	TooltipEdge:  rgb(0x6c6c70),
 }
 
 // ThemeFor returns Dark if dark is true, Light otherwise.
@@ -208,6 +220,50 @@ func (th *Theme) Ink(k Ink) color.RGBA {
 		return th.Background
 	}
 	return k.Color()
+}
+
+// HatchStep is the distance in pixels, at scale 1, between the lines of
+// the hatch over unknown time (Hatch).
+const HatchStep = 6
+
+// Hatch fills r with fill and diagonal lines of colour lines, step pixels
+// apart: time whose state is not known, in a theme's Unknown and
+// UnknownHatch. The lines are laid on the canvas's own grid (x + y a
+// multiple of step), so that neighbouring hatched rectangles join into one
+// pattern.
+func Hatch(c Canvas, r image.Rectangle, fill, lines color.RGBA, step int) {
+	if r.Empty() {
+		return
+	}
+	step = max(step, 3)
+	c.Fill(r, fill)
+	c.PushClip(r)
+	h := r.Dy()
+	// Lines x + y = k·step for every k whose line crosses r.
+	k0 := (r.Min.X + r.Min.Y) / step
+	for s := k0 * step; s <= r.Max.X+r.Max.Y; s += step {
+		// From its point at y = r.Max.Y up to y = r.Min.Y.
+		x0 := float64(s - r.Max.Y)
+		c.Line(x0, float64(r.Max.Y), x0+float64(h), float64(r.Min.Y), 1, lines)
+	}
+	c.PopClip()
+}
+
+// HatchColumns hatches (Hatch) n pixel columns from x0 on, column i from
+// top down to bottom(i), each run of columns of one bottom as one
+// rectangle; a column whose bottom is not below top is left alone.
+func HatchColumns(c Canvas, x0, n, top int, bottom func(i int) int, fill, lines color.RGBA, step int) {
+	for i := 0; i < n; {
+		b := bottom(i)
+		j := i + 1
+		for j < n && bottom(j) == b {
+			j++
+		}
+		if b > top {
+			Hatch(c, image.Rect(x0+i, top, x0+j, b), fill, lines, step)
+		}
+		i = j
+	}
 }
 
 // The band palette: hues around the OKLCH colour wheel at four lightness

@@ -26,7 +26,16 @@ type Column struct {
 	// Arg and Reason are those of the mark in force at the column's start.
 	Arg    uint32
 	Reason uint8
+	// Unknown is the ns of the column past the track's frontier and before
+	// its horizon (Track.Unknown): time whose state is not known, which
+	// Time leaves out rather than give it the last state known.
+	Unknown uint64
 }
+
+// MostlyUnknown reports whether more of the column lies past its track's
+// frontier than before it: the views draw it as not known, not in a
+// state.
+func (c *Column) MostlyUnknown() bool { return c.Unknown > 0 && c.Unknown > c.Time.Total() }
 
 // searchFrom returns the number of marks at or before tm, given that at
 // least lo are; it gallops forward from lo.
@@ -107,6 +116,11 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 	} else {
 		dst = dst[:n]
 		clear(dst)
+	}
+	if t.horizon > t.end {
+		for i := range dst {
+			dst[i].Unknown = t.Unknown(ax.ColumnTime(i), ax.ColumnTime(i+1))
+		}
 	}
 	if t.Len() == 0 && t.end == 0 {
 		return dst
@@ -340,18 +354,40 @@ func (h *HEC) SparkColumns(ax Axis, n int, k SparkKind, dst []int32) []int32 {
 	return dst
 }
 
-// Activity returns, per pixel column, the mean number of HECs running
-// Haskell code during the column (ThreadScope's activity profile).
-func (m *Model) Activity(ax Axis, n int, dst []float32) []float32 {
-	dst = append(dst[:0], make([]float32, max(n, 0))...)
-	var cols []Column
-	for c := range m.HECs {
-		cols = m.HECs[c].Track.Columns(ax, n, cols)
-		for i := range cols {
-			if tot := cols[i].Time.Total(); tot > 0 {
-				dst[i] += float32(cols[i].Time[StateRunning]) / float32(tot)
-			}
-		}
+// Busy is what the activity profile shows of one stretch of time, in ns
+// summed over the HECs: running Haskell code, in a GC phase, known at all
+// (before each HEC's frontier), and not known (from a HEC's frontier to
+// the run's end). A HEC with no data at a time is neither busy nor idle
+// there: it is left out of Known, the utilisation's denominator.
+type Busy struct {
+	Running, GC, Known, Unknown uint64
+}
+
+// BusyOf returns the activity of pixel column i from the columns of the
+// HECs (each HEC's Track.Columns over one axis).
+func BusyOf(cols [][]Column, i int) Busy {
+	var b Busy
+	for _, c := range cols {
+		col := &c[i]
+		b.Running += col.Time[StateRunning]
+		b.GC += col.Time.GC()
+		b.Known += col.Time.Total()
+		b.Unknown += col.Unknown
 	}
-	return dst
+	return b
+}
+
+// Activity returns, per pixel column, the HECs' activity there
+// (ThreadScope's activity profile: Running over the column's length is
+// the mean number of HECs running Haskell code).
+func (m *Model) Activity(ax Axis, n int) []Busy {
+	cols := make([][]Column, len(m.HECs))
+	for c := range m.HECs {
+		cols[c] = m.HECs[c].Track.Columns(ax, n, nil)
+	}
+	out := make([]Busy, max(n, 0))
+	for i := range out {
+		out[i] = BusyOf(cols, i)
+	}
+	return out
 }

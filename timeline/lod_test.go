@@ -101,10 +101,10 @@ func TestColumnsMatchNaive(t *testing.T) {
 					}
 				}
 			}
-			act := m.Activity(ax, n, nil)
-			for _, a := range act {
-				if a < 0 || a > float32(len(m.HECs))+1e-3 {
-					t.Fatalf("%s: activity %v out of [0, %d]", name, a, len(m.HECs))
+			for i, a := range m.Activity(ax, n) {
+				d := ax.ColumnTime(i+1) - ax.ColumnTime(i)
+				if a.Running+a.GC > a.Known || a.Known+a.Unknown > uint64(len(m.HECs))*d {
+					t.Fatalf("%s column %d: activity %+v out of %d HECs × %d ns", name, i, a, len(m.HECs), d)
 				}
 			}
 		}
@@ -139,6 +139,7 @@ func buildQuiet(b testing.TB, path string) (*Model, int64) {
 	for f.Next(&evScratch) {
 		bl.Add(&evScratch)
 	}
+	bl.Finish()
 	return bl.Snapshot(), f.Size
 }
 

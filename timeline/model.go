@@ -114,6 +114,9 @@ type UserSpan struct {
 	Label      int32  // string (Model.String)
 	ID         uint32 // numeric instance id, 0 when absent
 	Cap        int32  // HEC of the START message, ingest.NoCap if none
+	// Open says no STOP was seen (Model.OpenSpan): End is then where the
+	// log's knowledge of the span's capability ends, its frontier.
+	Open bool
 }
 
 // LabelStats sums the user spans of one label.
@@ -149,6 +152,7 @@ type HECBuilder struct {
 	seen      bool
 	anomalies int64
 	last      uint64 // the latest time seen
+	reached   uint64 // the capability's events are all known up to here (Reach)
 	// pub is the HEC as last published, for a parallel loader's snapshots.
 	pub atomic.Pointer[HEC]
 }
@@ -213,8 +217,9 @@ type spanKey struct {
 }
 
 type openSpan struct {
-	start uint64
-	cap   int32
+	start  uint64
+	cap    int32
+	thread uint32 // running on cap at the START (0: none known)
 }
 
 // Builder builds a Model from events in one pass. Without a grid (NewBuilder)
@@ -243,6 +248,8 @@ type Builder struct {
 	prevThreads []Thread                 // the last snapshot's threads
 	declared    int                      // capabilities the RTS declared
 	capEnds     []uint64                 // per capability: where the log's knowledge of it ends (EndCapabilities)
+	cut         bool                     // capEnds are where a log cut short stops, not data still to come
+	growing     bool                     // the models are of a range of a log still being read (FrontiersFrom)
 	created     []int32                  // the capabilities the RTS declared, in order
 	strs        []string
 	strIdx      map[string]int32
@@ -754,6 +761,12 @@ func (h *HECBuilder) settle(t uint64, final bool) {
 	}
 }
 
+// Reach says that every event of the capability up to time t has been
+// added: a block of its events was read whole, and its marker says it
+// ends at t. A model still growing knows the capability up to its latest
+// event or up to t, whichever is later (and never past the run's end).
+func (h *HECBuilder) Reach(t uint64) { h.reached = max(h.reached, t) }
+
 // Publish makes what the HEC has committed by time t visible to the
 // builder's snapshots (final: everything). A parallel loader calls it from
 // the capability's goroutine now and then, and with final at its end.
@@ -894,7 +907,11 @@ func (b *Builder) userMessage(t uint64, c int32, data []byte) {
 	}
 	st := &b.labels[li]
 	if start {
-		b.open[key] = append(b.open[key], openSpan{start: t, cap: c})
+		o := openSpan{start: t, cap: c}
+		if s := b.slot(c); s != nil {
+			o.thread = s.running
+		}
+		b.open[key] = append(b.open[key], o)
 		st.Open++
 		return
 	}

@@ -39,6 +39,7 @@ func build(t testing.TB, path string) (*Model, []ingest.Event) {
 		b.Add(&ev)
 		evs = append(evs, ev.Clone())
 	}
+	b.Finish()
 	return b.Snapshot(), evs
 }
 
@@ -214,6 +215,7 @@ func TestUserSpans(t *testing.T) {
 	msg(64, "STOP a")
 	msg(70, "STOP c")
 	msg(80, "START c")
+	b.Finish()
 	m := b.Snapshot()
 	stats := map[string]LabelStats{}
 	for _, s := range m.Labels {

@@ -17,12 +17,17 @@ type Palette struct {
 	Idle color.RGBA
 	// Line draws a curve that has no colour of its own (the heap size).
 	Line color.RGBA
+	// Unknown and UnknownHatch draw time whose state is not known (past a
+	// capability's frontier, paint.Hatch); Frontier marks where a cut
+	// log's data for a capability ends.
+	Unknown, UnknownHatch, Frontier color.RGBA
 }
 
 // palette returns the timeline palette of a paint theme.
 func palette(th paint.Theme) Palette {
 	return Palette{Background: th.Background, Text: th.Text, Grid: th.Grid, Axis: th.Axis, RowRule: th.Rule,
-		LabelOnBar: th.LabelOnBar, Idle: th.Idle, Line: th.Line}
+		LabelOnBar: th.LabelOnBar, Idle: th.Idle, Line: th.Line,
+		Unknown: th.Unknown, UnknownHatch: th.UnknownHatch, Frontier: th.Frontier}
 }
 
 // Light is the palette for light surroundings, as ThreadScope draws

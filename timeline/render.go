@@ -13,6 +13,7 @@ import (
 	"github.com/fogleman/gg"
 	"github.com/golang/freetype/truetype"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/math/fixed"
@@ -257,15 +258,16 @@ func (r *renderer) drawActivity(y0, y1 int, caps []int, title string) {
 	}
 	h := float64(y1 - y0)
 	maxv := float64(max(len(caps), 1))
+	sel := make([][]Column, len(caps))
+	for k, c := range caps {
+		sel[k] = cols[c]
+	}
 	for i := 0; i < r.plotW; i++ {
 		d := float64(r.colDur(i))
 		if d == 0 {
 			continue
 		}
-		var run float64
-		for _, c := range caps {
-			run += float64(cols[c][i].Time[StateRunning])
-		}
+		run := float64(BusyOf(sel, i).Running)
 		v := run / d / maxv * h
 		top := float64(y1) - v
 		it := int(math.Ceil(top))
@@ -274,12 +276,39 @@ func (r *renderer) drawActivity(y0, y1 int, caps []int, title string) {
 			r.blend(r.colX(i), it-1, ColourActivity, frac)
 		}
 	}
+	// The HECs past their frontier, not known there: hatched from the top.
+	r.hatchColumns(y0, func(i int) int {
+		u := float64(BusyOf(sel, i).Unknown)
+		if d := float64(r.colDur(i)); u > 0 && d > 0 {
+			return y0 + int(math.Round(u/d/maxv*h))
+		}
+		return y0
+	})
 	r.fill(r.gutter, y1, r.gutter+r.plotW, y1+1, r.pal.RowRule)
 	r.rowLabel(title, y0, y1)
 	if len(caps) > 1 {
 		r.text(fmt.Sprintf("%d", len(caps)), float64(r.gutter)-4*r.s, float64(y0)+6*r.s, 1, 0.5, r.pal.Text)
 		r.text("0", float64(r.gutter)-4*r.s, float64(y1)-4*r.s, 1, 0.5, r.pal.Text)
 	}
+}
+
+// hatchColumns hatches each plot column i from y0 down to bottom(i):
+// time whose state is not known (paint.HatchColumns).
+func (r *renderer) hatchColumns(y0 int, bottom func(i int) int) {
+	paint.HatchColumns(paint.NewRaster(r.img), r.gutter, r.plotW, y0, bottom, r.pal.Unknown, r.pal.UnknownHatch,
+		int(math.Round(paint.HatchStep*r.s)))
+}
+
+// drawFrontier marks where a cut log's data for a capability ends (its
+// frontier fr) on a row from y0 to y1, when that is in view before the
+// run's end.
+func (r *renderer) drawFrontier(fr uint64, y0, y1 int) {
+	if !r.m.Cut || fr >= r.m.End || fr < r.ax.From || fr > r.ax.To {
+		return
+	}
+	x := int(math.Round(r.ax.X(fr)))
+	w := max(int(math.Round(2*r.s)), 1)
+	r.fill(x-w/2, y0, x-w/2+w, y1, r.pal.Frontier)
 }
 
 // blend mixes colour c with coverage a into one pixel.
@@ -329,6 +358,13 @@ func (r *renderer) drawHEC(c int, y0, y1 int) {
 			y = top
 		}
 	}
+	r.hatchColumns(y0, func(i int) int {
+		if cols[i].MostlyUnknown() {
+			return y1
+		}
+		return y0
+	})
+	r.drawFrontier(r.m.HECs[c].Frontier(), y0, y1)
 	r.fill(r.gutter, y1, r.gutter+r.plotW, y1+1, r.pal.RowRule)
 	r.rowLabel(fmt.Sprintf("HEC %d", r.m.HECs[c].Cap), y0, y1)
 	r.drawThreadIDs(&r.m.HECs[c].Track, y0, y1)

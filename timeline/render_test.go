@@ -8,14 +8,20 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 )
 
-// synthetic builds a model of two HECs with known spans.
-func synthetic() *Model {
-	b := NewBuilder()
-	add := func(t uint64, cap int32, k ingest.Kind, args ...uint64) {
+// adder returns what adds an event of kind k at time t on capability cap,
+// with its arguments, to b.
+func adder(b *Builder) func(t uint64, cap int32, k ingest.Kind, args ...uint64) {
+	return func(t uint64, cap int32, k ingest.Kind, args ...uint64) {
 		ev := ingest.Event{Time: t, Cap: cap, Kind: k}
 		copy(ev.Args[:], args)
 		b.Add(&ev)
 	}
+}
+
+// synthetic builds a model of two HECs with known spans.
+func synthetic() *Model {
+	b := NewBuilder()
+	add := adder(b)
 	add(0, 0, ingest.KindCreateThread, 1)
 	add(0, 1, ingest.KindCreateThread, 2)
 	add(0, 0, ingest.KindRunThread, 1)       // HEC 0 runs thread 1 for the first half
@@ -25,6 +31,7 @@ func synthetic() *Model {
 	add(600, 0, ingest.KindGCEnd)
 	add(600, 1, ingest.KindRunThread, 2) // HEC 1 runs thread 2 in the second part
 	add(1000, 1, ingest.KindStopThread, 2, 5)
+	b.Finish()
 	return b.Snapshot()
 }
 
@@ -173,5 +180,63 @@ func TestTimelineShowsEveryHEC(t *testing.T) {
 		if want := 1 + len(m.HECs); rules != want { // activity + each HEC
 			t.Fatalf("height %d: %d row rules, want %d (a HEC row was dropped)", h, rules, want)
 		}
+	}
+}
+
+// TestRenderCutRunHatchesPastTheFrontier: the compare picture of a cut
+// run (HEC 1's events stop at 200 ns of 1000) draws HEC 1's row and the
+// activity's share of it as not known past its frontier — the hatch, no
+// state — with the frontier's mark, where it drew HEC 1 as idle and the
+// activity as "1 HEC busy" out of 2.
+func TestRenderCutRunHatchesPastTheFrontier(t *testing.T) {
+	b := NewBuilder()
+	add := adder(b)
+	add(0, 0, ingest.KindRunThread, 1)
+	add(100, 1, ingest.KindRunThread, 2)
+	add(200, 1, ingest.KindStopThread, 2, 3)
+	add(1000, 0, ingest.KindStopThread, 1, 3)
+	b.EndCapabilities(b.Frontiers())
+	b.Finish()
+	m := b.Snapshot()
+	if fr := m.HECs[1].Frontier(); fr != 200 || !m.Cut {
+		t.Fatalf("HEC 1's frontier %d, cut %v", fr, m.Cut)
+	}
+	ax := NewAxis(0, 1000, 40, 500)
+	img, rows, err := RenderPanelRows(m, "timeline", 560, 300, 1, ax, Light)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, row := range rows {
+		if row.HEC != 1 && !(row.Activity && row.HEC < 0) {
+			continue
+		}
+		checked++
+		x0 := int(ax.X(200))
+		if row.HEC == 1 && !row.Activity && colourAt(img, x0, row.Rect.Min.Y+row.Rect.Dy()/2) != Light.Frontier {
+			t.Errorf("no frontier mark at x %d on HEC 1's row", x0)
+		}
+		hatch := 0
+		// HEC 1's row whole; the activity's top half (HEC 1's share).
+		y1 := row.Rect.Max.Y
+		if row.Activity {
+			y1 = row.Rect.Min.Y + row.Rect.Dy()/2 - 2
+		}
+		for x := x0 + 3; x < row.Rect.Max.X-1; x++ {
+			for y := row.Rect.Min.Y + 1; y < y1; y++ {
+				switch c := colourAt(img, x, y); c {
+				case ColourRunning, ColourActivity, ColourGC, ColourGCWaiting:
+					t.Fatalf("row %+v: HEC 1 (or its share of the activity) drawn %v at x %d, y %d, past its frontier", row, c, x, y)
+				case Light.Unknown, Light.UnknownHatch:
+					hatch++
+				}
+			}
+		}
+		if hatch < (row.Rect.Max.X-x0)*(y1-row.Rect.Min.Y)/3 {
+			t.Errorf("row %+v: %d pixels hatched past HEC 1's frontier", row, hatch)
+		}
+	}
+	if checked != 2 {
+		t.Fatalf("%d rows checked, want HEC 1's and the activity", checked)
 	}
 }

@@ -1,13 +1,25 @@
 package timeline
 
-import "slices"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Model is an immutable snapshot of everything the builder has seen: safe to
 // read from any number of goroutines while the builder goes on adding events.
 // Times are ns since the RTS started.
 type Model struct {
-	// Start and End are the times of the first and last events.
+	// Start and End are the times of the first and last events. End is the
+	// run's end as far as the model knows it ("now" for a log still being
+	// read); each HEC is known up to its frontier (HEC.Frontier), which
+	// for a complete log is End.
 	Start, End uint64
+	// Growing says the log is still being read (a live stream, a followed
+	// file, a load under way): a HEC's frontier short of End is data not
+	// received yet. Cut says the log was cut short (truncated or damaged):
+	// a HEC's frontier short of End is where its data ends.
+	Growing, Cut bool
 	// Events is the number of events added.
 	Events int64
 	// Anomalies counts events that contradicted the state of their HEC (a
@@ -31,6 +43,7 @@ type Model struct {
 	global    chunkView[Instant]
 	markers   chunkView[Instant]
 	userSpans chunkView[UserSpan]
+	openSpans []UserSpan
 	tidx      *threadIndex
 }
 
@@ -66,6 +79,35 @@ func (m *Model) HECIndex(c int32) int {
 		return -1
 	}
 	return i
+}
+
+// Frontier returns the time up to which the capability's events are known:
+// received so far (a log still being read), or written before the log was
+// cut; the run's end (Model.End) for a complete log. Past it, until
+// Model.End, its state is not known (Track.Unknown).
+func (h *HEC) Frontier() uint64 { return h.Track.End() }
+
+// Lead returns the index in HECs of the capability known furthest, and its
+// frontier: the one the others are behind (-1 and 0 without HECs).
+func (m *Model) Lead() (int, uint64) {
+	lead, at := -1, uint64(0)
+	for i := range m.HECs {
+		if f := m.HECs[i].Frontier(); lead < 0 || f > at {
+			lead, at = i, f
+		}
+	}
+	return lead, at
+}
+
+// Partial reports whether some capability is not known up to the run's
+// end (its frontier is short of End).
+func (m *Model) Partial() bool {
+	for i := range m.HECs {
+		if m.HECs[i].Frontier() < m.End {
+			return true
+		}
+	}
+	return false
 }
 
 // Used reports whether the capability logged any event of its own (a
@@ -184,6 +226,18 @@ func (m *Model) NumUserSpans() int { return m.userSpans.Len() }
 // UserSpan returns the i-th user span, in order of their STOP messages.
 func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.At(i) }
 
+// NumOpenSpans returns the number of user spans whose START has no STOP
+// in a log cut short or still being read (a complete log's have none: its
+// STARTs without STOP are counted in LabelStats.Open only).
+func (m *Model) NumOpenSpans() int { return len(m.openSpans) }
+
+// OpenSpan returns the i-th open user span, in order of start, with Open
+// set. Its End is as far as it is known to last: its capability's frontier
+// (the earliest frontier if it has none), or the frontier or finish of the
+// thread that ran there at its START if earlier (the STOP comes from that
+// thread, wherever it runs then).
+func (m *Model) OpenSpan(i int) UserSpan { return m.openSpans[i] }
+
 // Snapshot returns the model of the events added so far. It costs time in
 // the number of threads and HECs, not of events: the snapshot shares the
 // builder's storage, which the builder only ever appends to (or copies before
@@ -204,6 +258,8 @@ func (b *Builder) snapshot(threads bool) *Model {
 	m := &Model{
 		Start:     b.start,
 		End:       b.end,
+		Growing:   b.growing || !b.finished,
+		Cut:       b.cut,
 		Events:    b.events,
 		Anomalies: b.anomalies,
 		Grid:      b.g,
@@ -230,23 +286,15 @@ func (b *Builder) snapshot(threads bool) *Model {
 			hv = h.view(b.end)
 		}
 		m.Anomalies += h.anomalies
-		if b.parallel && !b.finished {
-			// A capability read in its own goroutine has got as far as
-			// its last publication: past that its last state is not
-			// known yet, and is not drawn as lasting.
-			hv.Track.end = min(hv.Track.end, b.end)
-		} else {
-			hv.Track.end = b.end
-		}
-		if e, ok := b.capEnd(int(sl.cap)); ok {
-			hv.Track.end = min(hv.Track.end, e)
-		}
+		hv.Track.end = b.frontier(sl.cap, h, hv.Track.end)
+		hv.Track.horizon = b.end
 		hv.msgs = sl.msgs.list.view()
 		hv.Cap = sl.cap
 		m.HECs[i] = hv
 	}
 	b.settleThreads(false)
 	if !threads {
+		m.openSpans = b.openSpans(m)
 		return m
 	}
 	// Threads are copied from the last snapshot, and only those that
@@ -286,26 +334,27 @@ func (b *Builder) snapshot(threads bool) *Model {
 	for i := len(b.prevThreads); i < len(m.Threads); i++ {
 		make1(i)
 	}
+	partial, open := m.Partial(), !b.finished && b.g.On()
 	for i := range m.Threads {
-		m.Threads[i].Track.end = b.end
-	}
-	if len(b.capEnds) > 0 {
-		// A thread last seen running on a capability whose events stop
-		// short of the run's end is not known to run on past them.
-		for i := range m.Threads {
-			tr := &m.Threads[i].Track
-			n := tr.Len()
-			if n == 0 {
-				continue
-			}
-			if last := tr.Mark(n - 1); last.State == StateRunning {
-				if e, ok := b.capEnd(int(last.Arg)); ok {
-					tr.end = max(last.Time, min(tr.end, e))
-				}
+		tr := &m.Threads[i].Track
+		tr.end, tr.horizon = b.end, b.end
+		if t := b.threadAt(int32(i)); open && t.ml != nil && t.ml.open {
+			// The marks of its bucket still being filled are not shown.
+			tr.end = min(b.end, max(b.g.start(t.ml.b), b.start))
+		}
+		if !partial {
+			continue
+		}
+		// A thread last on a capability known only up to its frontier is
+		// not known past it either.
+		if c, ok := tr.LastCap(); ok {
+			if h := m.HEC(c); h != nil {
+				tr.end = max(tr.Mark(tr.Len()-1).Time, min(tr.end, h.Frontier()))
 			}
 		}
 	}
 	b.dirty, b.prevThreads = b.dirty[:0], m.Threads
+	m.openSpans = b.openSpans(m)
 	return m
 }
 
@@ -364,19 +413,41 @@ func (b *Builder) retire(t *threadBuilder) {
 	t.ml, t.busy = nil, false
 }
 
-// EndCapabilities says that the log is known for capability c only up to
-// ends[c] (0: up to the run's end), as for a log cut short or damaged, where
-// each capability's events stop where its last block was cut: past its last
-// event a capability's state is not known. The models it makes then end
-// capability c's track at ends[c] instead of at the run's end, and the
-// track of a thread last seen running on c there too, so that nothing is
-// drawn or counted as running past what the log says.
-func (b *Builder) EndCapabilities(ends []uint64) { b.capEnds = slices.Clone(ends) }
+// EndCapabilities says that the log was cut short (truncated or damaged)
+// and is known for capability c only up to ends[c], its frontier (0: not
+// at all; a capability beyond ends is known to the run's end): each
+// capability's events stop where its last block was cut, and past them
+// its state is not known. The models it makes then end capability c's
+// track at ends[c] instead of at the run's end, and the track of a thread
+// last on c there too, so that nothing is drawn or counted past what the
+// log says (Model.Cut).
+func (b *Builder) EndCapabilities(ends []uint64) { b.capEnds, b.cut = slices.Clone(ends), true }
 
-// LastEvents returns each capability's latest event time so far (0 for a
-// capability without events), for EndCapabilities when a log read in one
-// pass turns out to be cut short.
-func (b *Builder) LastEvents() []uint64 {
+// FrontiersFrom gives the models it makes the frontiers of m's
+// capabilities (a model of a range of m's run knows each capability as far
+// as m does), and m's Growing and Cut.
+func (b *Builder) FrontiersFrom(m *Model) {
+	b.capEnds, b.cut, b.growing = nil, m.Cut, m.Growing
+	if !m.Partial() {
+		return
+	}
+	for i := range m.HECs {
+		h := &m.HECs[i]
+		if h.Cap < 0 || h.Cap >= maxCaps {
+			continue
+		}
+		for int(h.Cap) >= len(b.capEnds) {
+			b.capEnds = append(b.capEnds, math.MaxUint64)
+		}
+		b.capEnds[h.Cap] = h.Frontier()
+	}
+}
+
+// Frontiers returns each capability's frontier so far, by number: its
+// latest event, or the end its last block read whole declares if later
+// (HECBuilder.Reach); 0 for a capability without events. EndCapabilities
+// takes them when a log read in one pass turns out to be cut short.
+func (b *Builder) Frontiers() []uint64 {
 	var out []uint64
 	for _, sl := range b.slots() {
 		if sl == nil || sl.h == nil {
@@ -385,18 +456,102 @@ func (b *Builder) LastEvents() []uint64 {
 		for int(sl.cap) >= len(out) {
 			out = append(out, 0)
 		}
-		out[sl.cap] = sl.h.last
+		out[sl.cap] = sl.h.known()
 	}
 	return out
 }
 
 // capEnd returns where the log's knowledge of capability c ends, if
-// EndCapabilities said so.
+// EndCapabilities or FrontiersFrom said so.
 func (b *Builder) capEnd(c int) (uint64, bool) {
-	if c < 0 || c >= len(b.capEnds) || b.capEnds[c] == 0 {
+	if c < 0 || c >= len(b.capEnds) || b.capEnds[c] == math.MaxUint64 {
 		return 0, false
 	}
 	return max(b.capEnds[c], b.start), true
+}
+
+// frontier returns where the model's knowledge of capability c (built by
+// h) ends, given the end of its track as built (its last publication's,
+// for a parallel load): never past the run's end; where EndCapabilities or
+// FrontiersFrom says; while events still come, at the capability's latest
+// (or at the end its last block read whole declares, HECBuilder.Reach),
+// or, with a grid, where the bucket still being filled begins (its marks
+// are not in the snapshot); the run's end once the builder has finished.
+func (b *Builder) frontier(c int32, h *HECBuilder, built uint64) uint64 {
+	if e, ok := b.capEnd(int(c)); ok {
+		return min(b.end, e)
+	}
+	switch {
+	case b.finished:
+		return b.end
+	case b.parallel:
+		// Read in its own goroutine, the capability has got as far as
+		// its last publication.
+		return min(built, b.end)
+	}
+	fr := max(h.known(), b.start)
+	if h.marks.open {
+		fr = min(fr, max(h.g.start(h.marks.b), b.start))
+	}
+	return min(b.end, fr)
+}
+
+// known returns the time up to which the capability's events have all been
+// added: its latest event, or what Reach said if later.
+func (h *HECBuilder) known() uint64 { return max(h.last, h.reached) }
+
+// LastCap returns the capability a thread's track was last on: that of
+// its last mark if it is running or runnable, else that of the last run
+// before it, among its last 32 marks (false if none, and for a finished
+// thread, which is known to stay so). Past that capability's frontier the
+// thread's state is not known.
+func (t *Track) LastCap() (int32, bool) {
+	for i := t.Len() - 1; i >= 0 && i >= t.Len()-checkpointEvery; i-- {
+		switch m := t.Mark(i); m.State {
+		case StateFinished:
+			return 0, false
+		case StateRunning, StateRunnable:
+			if !m.Summary() {
+				return int32(m.Arg), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// openSpans returns the user spans whose STOP has not come, in a model
+// whose capabilities are not all known to the run's end (see OpenSpan).
+func (b *Builder) openSpans(m *Model) []UserSpan {
+	if len(b.open) == 0 || !m.Partial() {
+		return nil
+	}
+	earliest := m.End
+	for i := range m.HECs {
+		earliest = min(earliest, m.HECs[i].Frontier())
+	}
+	var out []UserSpan
+	for k, stack := range b.open {
+		for _, o := range stack {
+			end := earliest
+			if h := m.HEC(o.cap); h != nil {
+				end = h.Frontier()
+			}
+			if th := m.ThreadByID(o.thread); o.thread != 0 && th != nil {
+				end = min(end, th.Track.End())
+				if th.Finished != 0 {
+					end = min(end, th.Finished)
+				}
+			}
+			out = append(out, UserSpan{Start: o.start, End: max(end, o.start), Label: k.label, ID: k.id, Cap: o.cap, Open: true})
+		}
+	}
+	slices.SortFunc(out, func(a, b UserSpan) int {
+		if a.Start != b.Start {
+			return cmp.Compare(a.Start, b.Start)
+		}
+		return cmp.Compare(a.Label, b.Label)
+	})
+	return out
 }
 
 // Finish says that no more events will come: the next Snapshot holds every

@@ -43,6 +43,12 @@ func (r *renderer) drawThreadRows(rows []int) {
 			x := r.colX(i)
 			r.fill(x, y+1, x+1, y+rowH-1, colour)
 		}
+		r.hatchColumns(y+1, func(i int) int {
+			if cols[i].MostlyUnknown() {
+				return y + rowH - 1
+			}
+			return y + 1
+		})
 		name := m.ThreadName(th)
 		if th.Label >= 0 {
 			name = uitoa(uint64(th.ID)) + " " + name

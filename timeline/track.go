@@ -169,12 +169,20 @@ type Stretch struct {
 // steps, whatever the number of marks between them. An overview's track may
 // hold summary marks (Mark.Summary) for its busy stretches; times are exact
 // at a stretch's ends and shared out in proportion inside it.
+//
+// A track is known up to its End, its frontier: a capability's events, or
+// those of the capability a thread was last on, have been received (or,
+// in a log cut short, were written) up to there and no further. From End
+// to Horizon, the run's end as its model knows it, the track's state is
+// not known: Durations count no time there, and Columns count it as
+// Column.Unknown.
 type Track struct {
 	marks chunkView[Mark]
 	sums  chunkView[stretch]
 	// cps holds checkpoint k ≥ 1 at k-1 (see checkpoints.go).
-	cps checkpointView
-	end uint64 // the last mark's state lasts until end
+	cps     checkpointView
+	end     uint64 // the last mark's state lasts until end: the frontier
+	horizon uint64 // from end to horizon the state is not known
 }
 
 // checkpoint returns the time per state from 0 to marks[k*32].Time.
@@ -201,8 +209,24 @@ func (t *Track) Len() int { return t.marks.Len() }
 // Mark returns the i-th mark.
 func (t *Track) Mark(i int) Mark { return t.marks.At(i) }
 
-// End returns the time until which the last mark's state lasts.
+// End returns the time until which the last mark's state lasts: the
+// track's frontier, up to which it is known.
 func (t *Track) End() uint64 { return t.end }
+
+// Horizon returns the run's end as the track's model knows it: from End to
+// Horizon the track's state is not known (End = Horizon for a track known
+// to the end, as every track of a complete log is).
+func (t *Track) Horizon() uint64 { return max(t.horizon, t.end) }
+
+// Unknown returns how many ns of [from, to) lie between the track's
+// frontier and its horizon, where its state is not known.
+func (t *Track) Unknown(from, to uint64) uint64 {
+	lo, hi := max(from, t.end), min(to, t.horizon)
+	if hi <= lo {
+		return 0
+	}
+	return hi - lo
+}
 
 // Stretch returns what the summary mark m of this track summarises (the zero
 // Stretch for a mark that is not a summary).

@@ -98,6 +98,7 @@ func modelOf(t *testing.T, path string) *Model {
 	for r.Next(&ev) {
 		b.Add(&ev)
 	}
+	b.Finish()
 	return b.Snapshot()
 }
 

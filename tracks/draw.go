@@ -165,9 +165,9 @@ func (f *frame) window(tr *timeline.Track, first, finished uint64) (int, int, ti
 	if tr.Len() == 0 || f.ax.PixelsPerNs() > 0.01 {
 		return 0, f.n, f.ax
 	}
-	end := tr.End()
+	end := tr.Horizon() // to where its state is not known, if it is not
 	if finished > 0 {
-		end = min(end, finished)
+		end = min(tr.End(), finished)
 	}
 	first = min(first, tr.Mark(0).Time)
 	k0 := max(0, int(math.Floor(f.ax.X(first)-f.ax.X0))-1)

@@ -258,6 +258,7 @@ func (f *frame) drawGCs(y0, y1 int) {
 		return
 	}
 	top, bottom := f.inset(y0, y1)
+	f.hatchGCs(top, bottom)
 	pause, major, peak := f.gcColumns()
 	if peak == 0 {
 		return
@@ -275,6 +276,43 @@ func (f *frame) drawGCs(y0, y1 int) {
 		f.c.Column(f.g.plot.Min.X+x, float64(bottom)-h*(1.0/3+2.0/3*float64(p)/float64(peak)), float64(bottom), col)
 	}
 	paint.TextOnPlate(f.c, f.small, maxPauseWords+" "+paint.Duration(peak), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
+}
+
+// hatchGCs hatches the GC track from the earliest capability's frontier
+// to the run's end: a collection stops every capability, so past where one
+// of them is known the collections are not all known. The pauses known
+// there are drawn over it.
+func (f *frame) hatchGCs(top, bottom int) {
+	if f.m == nil || !f.m.Partial() {
+		return
+	}
+	e := earliestFrontier(f.m)
+	x0 := int(math.Round(math.Max(f.ax.X(e), float64(f.g.plot.Min.X))))
+	x1 := int(math.Round(math.Min(f.ax.X(f.m.End), float64(f.g.plot.Max.X))))
+	if x1 > x0 {
+		f.hatch(x0, x1, top, bottom)
+	}
+}
+
+// hitUnknownGCs describes the GC track where it is hatched (hatchGCs):
+// past the earliest capability's frontier.
+func (f *frame) hitUnknownGCs(h *Hit, col, y0, y1 int) {
+	if f.m == nil || !f.m.Partial() {
+		return
+	}
+	e := earliestFrontier(f.m)
+	if h.Time < e || h.Time >= f.m.End {
+		return
+	}
+	for i := range f.m.HECs {
+		if hec := &f.m.HECs[i]; hec.Frontier() == e {
+			h.Element, h.From, h.To = ElemUnknown, e, f.m.End
+			h.Tip = f.unknownTip("GCs", hec.Cap, e)
+			h.Tip = append(h.Tip, "a GC stops every HEC: those after "+f.when(e)+" may not all be known")
+			h.Anchor = f.spanRect(e, f.m.End, col, y0, y1)
+			return
+		}
+	}
 }
 
 // labelPlate is the colour of the box under a label written over a plot:
@@ -353,6 +391,7 @@ func (f *frame) hitGC(h *Hit, col, y0, y1 int) {
 	t0, t1 := f.colRange(col)
 	i := sort.Search(len(gcs), func(i int) bool { return gcs[i].End >= t0 })
 	if i == len(gcs) || gcs[i].Start > t1 {
+		f.hitUnknownGCs(h, col, y0, y1)
 		return
 	}
 	// The longest GC in the column.

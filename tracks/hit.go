@@ -53,6 +53,7 @@ const (
 	ElemHeap             // heap values at a time
 	ElemBand             // a heap-profile band at a time
 	ElemGC               // a GC pause
+	ElemUnknown          // time past a capability's frontier: not received yet, or past where a cut log ends
 )
 
 // Hit is what lies at a point of the frame: the area, the header part or
@@ -295,10 +296,22 @@ func (f *frame) spanRect(a, b uint64, col, y0, y1 int) image.Rectangle {
 func (f *frame) hitState(h *Hit, tr *timeline.Track, title string, thread bool, col, y0, y1 int) {
 	t0, t1 := f.colRange(col)
 	t := h.Time
-	if end := tr.End(); t >= end && end < f.m.End {
-		// A log cut short: nothing is known of this track past its end
-		// (timeline.Builder.EndCapabilities), and nothing is described.
-		h.Tip = []string{title, "nothing logged after " + f.when(end) + ": the log was cut short"}
+	if end := tr.End(); t >= end && t < tr.Horizon() {
+		// Past the track's frontier its state is not known, and no span
+		// is described.
+		c, ok := int32(-1), !thread
+		if thread {
+			c, ok = tr.LastCap()
+		} else if i := f.hecIndex(h.Track); i >= 0 {
+			c = f.m.HECs[i].Cap
+		}
+		h.Element, h.From, h.To = ElemUnknown, end, tr.Horizon()
+		if ok {
+			h.Tip = f.unknownTip(title, c, end)
+		} else {
+			h.Tip = []string{title, "not known after " + f.when(end)}
+		}
+		h.Anchor = f.spanRect(end, tr.Horizon(), col, y0, y1)
 		return
 	}
 	mk := tr.StateAt(t)
@@ -395,16 +408,22 @@ func (f *frame) hitActivity(h *Hit, id TrackID, col, y0, y1 int) {
 		return
 	}
 	var d timeline.Durations
+	var unknown uint64
 	n := 0
-	var unlogged []string // HECs a log cut short says nothing of here
+	var unlogged []string // HECs not known here
 	for c := range f.m.HECs {
 		if id.Kind == KindHECActivity && uint32(f.m.HECs[c].Cap) != id.ID {
 			continue
 		}
-		tr := &f.m.HECs[c].Track
-		if end := tr.End(); end <= t0 && end < f.m.End {
-			unlogged = append(unlogged, "HEC "+itoa(uint32(f.m.HECs[c].Cap))+": nothing logged after "+f.when(end))
-			continue
+		hec := &f.m.HECs[c]
+		tr := &hec.Track
+		if u := tr.Unknown(t0, t1); u > 0 {
+			unknown += u
+			what := "log ends at " + f.when(tr.End())
+			if f.m.Growing {
+				what = "not received yet"
+			}
+			unlogged = append(unlogged, behindText(f.m, hec.Cap, tr.End())+" ("+what+")")
 		}
 		dc := tr.Durations(t0, t1)
 		for s := range d {
@@ -419,11 +438,19 @@ func (f *frame) hitActivity(h *Hit, id TrackID, col, y0, y1 int) {
 		title = "HEC " + itoa(id.ID)
 	}
 	h.Tip = []string{title + " at " + f.when(h.Time)}
-	if n > 0 {
+	// Of the HECs known here: one not known is neither busy nor idle.
+	if known := float64(d.Total()) / span; known > 0 {
 		run, gc := float64(d[timeline.StateRunning])/span, float64(d.GC())/span
+		of := paint.CountOf(int64(n), "HEC", "HECs")
+		if unknown > 0 {
+			of = strconv.FormatFloat(known, 'f', 2, 64) + " HECs with data"
+			if k := math.Round(known); math.Abs(known-k) < 0.005 {
+				of = paint.CountOf(int64(k), "HEC with data", "HECs with data")
+			}
+		}
 		h.Tip = append(h.Tip,
-			strconv.FormatFloat(run, 'f', 2, 64)+" of "+paint.CountOf(int64(n), "HEC", "HECs")+" running Haskell code ("+paint.Percent(run/float64(n))+")",
-			strconv.FormatFloat(gc, 'f', 2, 64)+" in GC ("+paint.Percent(gc/float64(n))+")")
+			strconv.FormatFloat(run, 'f', 2, 64)+" of "+of+" running Haskell code ("+paint.Percent(run/known)+")",
+			strconv.FormatFloat(gc, 'f', 2, 64)+" in GC ("+paint.Percent(gc/known)+")")
 	}
 	h.Tip = append(h.Tip, unlogged...)
 	h.Anchor = f.spanRect(t0, t1, col, y0, y1)

@@ -10,6 +10,10 @@ func (f *frame) hitLegend(h *Hit, x, y int) {
 		if in(b) {
 			h.Name = items[i].name
 			h.Tip = []string{items[i].name}
+			if items[i].hatch {
+				h.Tip = append(h.Tip, "a HEC's state past the last time its events are known (its frontier):",
+					"neither busy nor idle, and left out of the activity and its figures")
+			}
 			h.Anchor = b
 			return
 		}

@@ -5,6 +5,7 @@ import (
 	"image/color"
 
 	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/timeline"
 )
 
 // legendMaxLines is how many lines of legend a frame shows at most (an
@@ -25,12 +26,16 @@ type legendItem struct {
 	name string
 	col  color.RGBA
 	line bool // a line's swatch, not a box's
+	// hatch: the hatch of time not known (past a capability's frontier),
+	// not a colour.
+	hatch bool
 }
 
 // legendCache keeps the legend's items for a layout version.
 type legendCache struct {
 	version int
 	dark    bool
+	unknown string // the name of the hatch's entry, "" without one
 	items   []legendItem
 }
 
@@ -38,8 +43,9 @@ type legendCache struct {
 // by its one name, for the groups shown.
 func (v *View) legendItems() []legendItem {
 	l := v.ensureLayout()
-	if v.legendCache.items != nil && v.legendCache.version == l.version && v.legendCache.dark == v.theme.Dark {
-		return v.legendCache.items
+	unknown := unknownName(v.overview())
+	if c := &v.legendCache; c.items != nil && c.version == l.version && c.dark == v.theme.Dark && c.unknown == unknown {
+		return c.items
 	}
 	shown := [NumGroups]bool{}
 	for _, r := range l.rows {
@@ -63,6 +69,9 @@ func (v *View) legendItems() []legendItem {
 	}
 	if shown[GroupActivity] || shown[GroupHECs] {
 		add(false, paint.InkGCSync, paint.InkGCWork, paint.InkGCIdle, paint.InkGCDone)
+	}
+	if unknown != "" && (shown[GroupActivity] || shown[GroupHECs] || shown[GroupThreads] || shown[GroupGC]) {
+		items = append(items, legendItem{ink: paint.NumInks, name: unknown, hatch: true})
 	}
 	if shown[GroupHECs] {
 		add(false, paint.InkCreateThread, paint.InkMigrate, paint.InkWakeup, paint.InkSeqGCRequest,
@@ -103,8 +112,22 @@ func (v *View) legendItems() []legendItem {
 	if shown[GroupGC] {
 		add(false, paint.InkMinorGC, paint.InkMajorGC)
 	}
-	v.legendCache = legendCache{version: l.version, dark: v.theme.Dark, items: items}
+	v.legendCache = legendCache{version: l.version, dark: v.theme.Dark, unknown: unknown, items: items}
 	return items
+}
+
+// unknownName names the hatch in the legend of a model some of whose
+// capabilities are not known to its end: "not received yet" while the log
+// is still read, "no data (log cut)" for a cut log; "" for a model known
+// to the end.
+func unknownName(m *timeline.Model) string {
+	switch {
+	case m == nil || !m.Partial():
+		return ""
+	case m.Growing:
+		return "not received yet"
+	}
+	return "no data (log cut)"
 }
 
 // legendLayout places the legend's items in rows across width w at scale
@@ -198,7 +221,10 @@ func (f *frame) drawLegend() {
 		r := boxes[i]
 		mid := float64(r.Min.Y+r.Max.Y) / 2
 		sw := image.Rect(r.Min.X, int(mid)-box/2, r.Min.X+box, int(mid)-box/2+box)
-		if it.line {
+		if it.hatch {
+			paint.Hatch(c, sw, f.th.Unknown, f.th.UnknownHatch, px(3, f.s))
+			paint.StrokeRect(c, sw, paint.WithAlpha(f.th.Text, 0x40))
+		} else if it.line {
 			c.Fill(image.Rect(sw.Min.X, int(mid)-max(1, px(1, f.s)), sw.Max.X, int(mid)+max(1, px(1, f.s))), it.col)
 		} else {
 			c.Fill(sw, it.col)

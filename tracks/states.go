@@ -25,7 +25,8 @@ func (f *frame) inset(y0, y1 int) (int, int) {
 // drawActivity draws the utilisation graph of HEC c (all HECs if c < 0):
 // per pixel column, the mean number of HECs running Haskell code as a
 // green area from the bottom, and on top of it the mean number in GC as
-// its own orange layer; the rest is idle.
+// its own orange layer; the mean number of HECs past their frontier, whose
+// state is not known, hatched from the top; the rest is idle.
 func (f *frame) drawActivity(c, y0, y1 int) {
 	if f.m == nil || len(f.hecCols) == 0 {
 		return
@@ -33,15 +34,12 @@ func (f *frame) drawActivity(c, y0, y1 int) {
 	top, bottom := f.inset(y0, y1)
 	top += px(2, f.s)
 	h := float64(bottom - top)
-	hecs := []int{c}
-	if c < 0 {
-		hecs = hecs[:0]
-		for i := range f.hecCols {
-			hecs = append(hecs, i)
-		}
-	}
 	if c >= len(f.hecCols) {
 		return
+	}
+	hecs := f.hecCols
+	if c >= 0 {
+		hecs = f.hecCols[c : c+1]
 	}
 	n := float64(max(len(hecs), 1))
 	// Lines at each whole number of HECs, when few.
@@ -58,12 +56,8 @@ func (f *frame) drawActivity(c, y0, y1 int) {
 		if d == 0 {
 			continue
 		}
-		var r, g float64
-		for _, k := range hecs {
-			col := &f.hecCols[k][i]
-			r += float64(col.Time[timeline.StateRunning])
-			g += float64(col.Time.GC())
-		}
+		b := timeline.BusyOf(hecs, i)
+		r, g := float64(b.Running), float64(b.GC)
 		ry := float64(bottom) - r/d/n*h
 		gy := ry - g/d/n*h
 		if r > 0 {
@@ -73,6 +67,14 @@ func (f *frame) drawActivity(c, y0, y1 int) {
 			f.c.Column(x0+i, gy, ry, gc)
 		}
 	}
+	// Unknown: a hatch from the top, as tall as the HECs not known there.
+	f.hatchColumns(top, func(i int) int {
+		u := float64(timeline.BusyOf(hecs, i).Unknown)
+		if d := float64(f.colDur(i)); u > 0 && d > 0 {
+			return top + int(math.Round(u/d/n*h))
+		}
+		return top
+	})
 }
 
 // hecInk returns the ink a single-state HEC column is drawn in.
@@ -96,7 +98,7 @@ func (f *frame) drawHEC(c, y0, y1 int) {
 	var mixed []int
 	f.fillRuns(top, bottom, func(i int) (color.RGBA, bool) {
 		col := &cols[i]
-		if col.Share == 0 {
+		if col.Share == 0 || col.MostlyUnknown() {
 			return color.RGBA{}, false
 		}
 		if col.Marks > 1 {
@@ -125,7 +127,9 @@ func (f *frame) drawHEC(c, y0, y1 int) {
 			f.c.Column(x0+i, float64(top), float64(top)+g/d*h, f.th.Ink(hecInk(phase)))
 		}
 	}
+	f.hatchRuns(top, bottom, func(i int) bool { return cols[i].MostlyUnknown() })
 	hec := &f.m.HECs[c]
+	f.drawFrontier(hec.Frontier(), y0, y1)
 	f.drawThreadIDs(&hec.Track, top, bottom)
 	if y1-y0 >= px(20, f.s) {
 		f.drawInstants(hec, top, top+(bottom-top)/3)
@@ -229,7 +233,7 @@ func (f *frame) drawThread(id TrackID, y0, y1 int) {
 	var tr *timeline.Track
 	f.fillRuns(top, bottom, func(i int) (color.RGBA, bool) {
 		col, ok := win.at(i)
-		if !ok || col.Share == 0 {
+		if !ok || col.Share == 0 || col.MostlyUnknown() {
 			return color.RGBA{}, false
 		}
 		reason := col.Reason
@@ -243,6 +247,10 @@ func (f *frame) drawThread(id TrackID, y0, y1 int) {
 		}
 		k := stateInk(col.State, reason)
 		return f.th.Ink(k), drawn(k)
+	})
+	f.hatchRuns(top, bottom, func(i int) bool {
+		col, ok := win.at(i)
+		return ok && col.MostlyUnknown()
 	})
 }
 

@@ -11,8 +11,8 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-// spanList is a set of user spans (indices into the overview's) sorted by
-// start, with the largest end of each prefix so that the spans overlapping
+// spanList is a set of user spans (indices as userSpan takes them) sorted
+// by start, with the largest end of each prefix so that the spans overlapping
 // a range are found with one binary search.
 type spanList struct {
 	idx    []int32
@@ -45,6 +45,20 @@ func spanThread(ov *timeline.Model, sp timeline.UserSpan) uint32 {
 	return mk.Arg
 }
 
+// numUserSpans returns how many user spans the model has: those a STOP
+// ended, then those still open where its capabilities' data ends
+// (timeline.Model.OpenSpan).
+func numUserSpans(m *timeline.Model) int { return m.NumUserSpans() + m.NumOpenSpans() }
+
+// userSpan returns the model's i-th user span, counting as numUserSpans
+// does.
+func userSpan(m *timeline.Model, i int) timeline.UserSpan {
+	if n := m.NumUserSpans(); i >= n {
+		return m.OpenSpan(i - n)
+	}
+	return m.UserSpan(i)
+}
+
 // userIndex returns the index of the overview's user spans, built on
 // first use for each overview.
 func (v *View) userIndex() *userIndex {
@@ -52,13 +66,13 @@ func (v *View) userIndex() *userIndex {
 	if ov == nil {
 		return &userIndex{}
 	}
-	if u := v.users; u != nil && u.ov == ov && u.n == ov.NumUserSpans() {
+	if u := v.users; u != nil && u.ov == ov && u.n == numUserSpans(ov) {
 		return u
 	}
-	u := &userIndex{ov: ov, n: ov.NumUserSpans(), byLabel: map[int32]*spanList{}, byThread: map[uint32]*spanList{}}
+	u := &userIndex{ov: ov, n: numUserSpans(ov), byLabel: map[int32]*spanList{}, byThread: map[uint32]*spanList{}}
 	u.thread = make([]uint32, u.n)
 	for i := 0; i < u.n; i++ {
-		sp := ov.UserSpan(i)
+		sp := userSpan(ov, i)
 		l := u.byLabel[sp.Label]
 		if l == nil {
 			l = &spanList{}
@@ -77,11 +91,11 @@ func (v *View) userIndex() *userIndex {
 		}
 	}
 	finish := func(l *spanList) {
-		sort.SliceStable(l.idx, func(a, b int) bool { return ov.UserSpan(int(l.idx[a])).Start < ov.UserSpan(int(l.idx[b])).Start })
+		sort.SliceStable(l.idx, func(a, b int) bool { return userSpan(ov, int(l.idx[a])).Start < userSpan(ov, int(l.idx[b])).Start })
 		l.maxEnd = make([]uint64, len(l.idx))
 		var m uint64
 		for k, i := range l.idx {
-			m = max(m, ov.UserSpan(int(i)).End)
+			m = max(m, userSpan(ov, int(i)).End)
 			l.maxEnd[k] = m
 		}
 	}
@@ -104,7 +118,7 @@ func (l *spanList) each(ov *timeline.Model, from, to uint64, fn func(i int, sp t
 	}
 	k := sort.Search(len(l.maxEnd), func(k int) bool { return l.maxEnd[k] >= from })
 	for ; k < len(l.idx); k++ {
-		sp := ov.UserSpan(int(l.idx[k]))
+		sp := userSpan(ov, int(l.idx[k]))
 		if sp.Start > to {
 			return
 		}
@@ -146,12 +160,19 @@ func (f *frame) drawSpans(l *spanList, y0, y1 int, withName bool) {
 			// A label's colour, worked out once per run of its spans.
 			colLabel, col = sp.Label, paint.BandColorFor(f.ov.String(sp.Label))
 		}
-		f.c.Fill(image.Rect(xa, top, xb, bottom), col)
+		if zig := px(4, f.s); sp.Open && xb-xa > 2*zig {
+			f.drawOpenEnd(xa, xb, top, bottom, zig, col)
+		} else {
+			f.c.Fill(image.Rect(xa, top, xb, bottom), col)
+		}
 		if xb-xa >= 3 {
 			f.c.Fill(image.Rect(xa, top, xa+1, bottom), paint.Mix(col, f.th.Text, 0.35))
 		}
 		if room := xb - xa - px(6, f.s); room > ellipsis && bottom-top >= f.small.Height()-2 {
 			text := paint.Duration(sp.End - sp.Start)
+			if sp.Open {
+				text = "≥ " + text
+			}
 			if withName {
 				text = spanName(f.ov, sp)
 			}
@@ -162,6 +183,24 @@ func (f *frame) drawSpans(l *spanList, y0, y1 int, withName bool) {
 		lastX = float64(xb)
 		return true
 	})
+}
+
+// drawOpenEnd draws the bar of a span left open, from xa to xb between
+// top and bottom, with a ragged right end zig pixels deep: the span goes
+// on past where the log's knowledge of it ends.
+func (f *frame) drawOpenEnd(xa, xb, top, bottom, zig int, col color.RGBA) {
+	f.c.Fill(image.Rect(xa, top, xb-zig, bottom), col)
+	teeth := max((bottom-top)/max(2*zig, 1), 1)
+	step := float64(bottom-top) / float64(2*teeth)
+	pts := []paint.Point{{X: float64(xb - zig), Y: float64(top)}}
+	for k := 0; k < 2*teeth; k++ {
+		x := float64(xb - zig)
+		if k%2 == 0 {
+			x = float64(xb)
+		}
+		pts = append(pts, paint.Point{X: x, Y: float64(top) + step*float64(k+1)})
+	}
+	f.c.Polygon(pts, col)
 }
 
 // drawUserLabel draws the spans of one label.
@@ -196,6 +235,14 @@ func (f *frame) hitSpans(h *Hit, l *spanList, col, y0, y1 int) {
 	u := f.v.userIndex()
 	h.Element, h.From, h.To = ElemUserSpan, best.Start, best.End
 	h.Tip = []string{spanName(f.ov, best), "from " + f.when(best.Start) + " for " + paint.Duration(best.End-best.Start)}
+	if best.Open {
+		h.Tip[1] = "from " + f.when(best.Start) + " for at least " + paint.Duration(best.End-best.Start)
+		if f.ov.Growing {
+			h.Tip = append(h.Tip, "open: its STOP not received yet")
+		} else {
+			h.Tip = append(h.Tip, "open: log cut before its STOP")
+		}
+	}
 	if best.Cap >= 0 {
 		where := "started on HEC " + strconv.Itoa(int(best.Cap))
 		if th := u.thread[bi]; th != 0 {
