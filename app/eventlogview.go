@@ -74,7 +74,7 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 	}
 	head := container.NewVBox(headRow)
 	if n := ingestStatusNotice(ev); n != "" {
-		head.Add(newNotice(n))
+		head.Add(newNotice(n, func() { v.root.Refresh() }))
 	}
 	s := &ev.Summary
 	v.tabs = container.NewAppTabs(

@@ -144,8 +144,10 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 	facts, bands := heapFacts(path, p)
 	header := widget.NewLabelWithStyle(filepath.Base(path)+" — heap profile", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewVBox(header)
+	v := &heapProfileView{samples: len(p.Samples)}
 	if p.Truncated {
-		top.Add(newNotice("This heap profile is cut off: its last sample is incomplete or its last line was dropped, as when the program was killed. The complete samples are shown."))
+		top.Add(newNotice("This heap profile is cut off: its last sample is incomplete or its last line was dropped, as when the program was killed. The complete samples are shown.",
+			func() { v.root.Refresh() }))
 	}
 	shown := bands[:min(len(bands), topLabels)]
 	table := widget.NewTable(
@@ -168,7 +170,6 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 	bandList := container.NewBorder(heading, nil, nil, nil, table)
 	body := container.NewHSplit(container.NewVScroll(factsGrid(facts)), bandList)
 	body.Offset = 0.4
-	v := &heapProfileView{samples: len(p.Samples)}
 	if prof, err := heapview.FromHeapProfile(p); err == nil {
 		if r := heapRender(p.Job, prof, nil); r != nil {
 			v.chart = newPicture(r)
