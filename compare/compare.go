@@ -301,12 +301,17 @@ func Compare(a, b *Run, opt Options) *Comparison {
 		f(sa.GC.Total.MeanPauseNS()), f(sb.GC.Total.MeanPauseNS()), ha, hb)
 	add("gc_collections_rts", "GC", "Collections (RTS's count)", UnitCount, BetterLower, float64(sa.GC.RTSCollections), float64(sb.GC.RTSCollections),
 		sa.GC.RTSCollections > 0, sb.GC.RTSCollections > 0)
-	add("gc_copied", "GC", "Copied", UnitBytes, BetterLower, f(sa.Heap.Copied), f(sb.Heap.Copied), ha, hb)
+	// A heap figure is there only if its log has its events: a log
+	// without HeapLive has no residency, not 0 (which made max_live
+	// −100 %).
+	hpa, hpb := &sa.Heap, &sb.Heap
+	add("gc_copied", "GC", "Copied", UnitBytes, BetterLower, f(hpa.Copied), f(hpb.Copied), hpa.HasStats, hpb.HasStats)
 
-	add("allocated", "Heap", "Allocated", UnitBytes, BetterLower, f(sa.Heap.Allocated), f(sb.Heap.Allocated), ha, hb)
-	add("alloc_rate", "Heap", "Allocation rate", UnitBytesPerSecond, BetterNeither, f(sa.Heap.AllocRate), f(sb.Heap.AllocRate), ha, hb)
-	add("max_heap", "Heap", "Max heap size", UnitBytes, BetterLower, f(sa.Heap.MaxSize), f(sb.Heap.MaxSize), ha, hb)
-	add("max_live", "Heap", "Max live", UnitBytes, BetterLower, f(sa.Heap.MaxLive), f(sb.Heap.MaxLive), ha, hb)
+	add("allocated", "Heap", "Allocated", UnitBytes, BetterLower, f(hpa.Allocated), f(hpb.Allocated), hpa.HasAllocated, hpb.HasAllocated)
+	add("alloc_rate", "Heap", "Allocation rate", UnitBytesPerSecond, BetterNeither, f(hpa.AllocRate), f(hpb.AllocRate),
+		sa.HasAllocRate() && ha, sb.HasAllocRate() && hb)
+	add("max_heap", "Heap", "Max heap size", UnitBytes, BetterLower, f(hpa.MaxSize), f(hpb.MaxSize), hpa.HasSize, hpb.HasSize)
+	add("max_live", "Heap", "Max live", UnitBytes, BetterLower, f(hpa.MaxLive), f(hpb.MaxLive), hpa.HasLive, hpb.HasLive)
 
 	spa, spb := len(sa.Sparks.PerCap) > 0, len(sb.Sparks.PerCap) > 0
 	ta, tb := &sa.Sparks.Total, &sb.Sparks.Total
