@@ -89,10 +89,10 @@ type bandPeak struct {
 // heapFacts lists a profile's facts and its bands by peak size, largest first.
 func heapFacts(path string, p *ingest.HeapProfile) ([]fact, []bandPeak) {
 	facts := []fact{
-		{"File", path},
-		{"Job", p.Job},
-		{"Date", p.Date},
-		{"Samples", strconv.Itoa(len(p.Samples))},
+		{"File", path, ""},
+		{"Job", p.Job, ""},
+		{"Date", p.Date, ""},
+		{"Samples", strconv.Itoa(len(p.Samples)), ""},
 	}
 	peaks := map[string]*bandPeak{}
 	var order []string
@@ -115,14 +115,14 @@ func heapFacts(path string, p *ingest.HeapProfile) ([]fact, []bandPeak) {
 		}
 	}
 	if n := len(p.Samples); n > 0 {
-		facts = append(facts, fact{"Sampled", fmt.Sprintf("from %g to %g %s", p.Samples[0].Time, p.Samples[n-1].Time, p.SampleUnit)})
+		facts = append(facts, fact{"Sampled", fmt.Sprintf("from %g to %g %s", p.Samples[0].Time, p.Samples[n-1].Time, p.SampleUnit), ""})
 	}
 	facts = append(facts,
-		fact{"Peak total", fmt.Sprintf("%s at %g %s", formatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit)},
-		fact{"Bands", strconv.Itoa(len(order))},
+		fact{"Peak total", fmt.Sprintf("%s at %g %s", formatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit), ""},
+		fact{"Bands", strconv.Itoa(len(order)), ""},
 	)
 	if len(p.Marks) > 0 {
-		facts = append(facts, fact{"Marks", strconv.Itoa(len(p.Marks))})
+		facts = append(facts, fact{"Marks", strconv.Itoa(len(p.Marks)), ""})
 	}
 	bands := make([]bandPeak, 0, len(order))
 	for _, l := range order {
