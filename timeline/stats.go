@@ -40,7 +40,8 @@ import (
 //     created in it.
 //
 // The run's description (Program, Args, Env, RTS, StartWall, Capabilities)
-// and Status are the whole log's. The error is non-nil only if reading src
+// and Status are the whole log's. A range reaching past the run's last
+// event ends with it (RangeTo). The error is non-nil only if reading src
 // failed or the range is empty.
 func SummarizeRange(src io.Reader, from, to uint64) (Summary, error) {
 	if to < from {
@@ -119,6 +120,10 @@ func SummarizeRange(src io.Reader, from, to uint64) (Summary, error) {
 	}
 	w := whole.Summary(r.Header(), r.Status())
 	s := part.Summary(r.Header(), r.Status())
+	// A range reaching past the run's last event ends with it.
+	if w.LastNS < to {
+		to = max(w.LastNS, from)
+	}
 	s.Range, s.RangeFrom, s.RangeTo = true, from, to
 	s.Program, s.Args, s.Env, s.RTS, s.StartWall = w.Program, w.Args, w.Env, w.RTS, w.StartWall
 	s.Capabilities, s.CapNumbers, s.CreatedCaps = w.Capabilities, w.CapNumbers, w.CreatedCaps
