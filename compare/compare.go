@@ -289,9 +289,24 @@ func Compare(a, b *Run, opt Options) *Comparison {
 	}
 
 	add("wall", "Time", "Wall time", UnitNS, BetterLower, f(sa.TotalNS), f(sb.TotalNS), true, true)
-	add("mutator", "Time", "Mutator time (ThreadScope's counting)", UnitNS, BetterLower, f(sa.MutatorNS), f(sb.MutatorNS), ha, hb)
-	add("gc", "Time", "GC time (ThreadScope's counting)", UnitNS, BetterLower, f(sa.GC.Total.ElapsedNS), f(sb.GC.Total.ElapsedNS), ha, hb)
-	add("productivity", "Time", "Productivity (ThreadScope's counting)", UnitFraction, BetterHigher, sa.Productivity, sb.Productivity, ha, hb)
+	// The GC time each summary's time figures use (ThreadScope's count for
+	// a whole run with heap events, the GC pauses for a stretch or an old
+	// log), compared only where both runs count it alike.
+	gcA, okA := sa.GCTime()
+	gcB, okB := sb.GCTime()
+	how := ""
+	switch {
+	case okA && okB && sa.GCFrom != sb.GCFrom:
+		how = " (" + gcCounting(sa.GCFrom) + " vs " + gcCounting(sb.GCFrom) + ": not compared)"
+		okA, okB = false, false
+	case okA:
+		how = " (" + gcCounting(sa.GCFrom) + ")"
+	case okB:
+		how = " (" + gcCounting(sb.GCFrom) + ")"
+	}
+	add("mutator", "Time", "Mutator time"+how, UnitNS, BetterLower, f(sa.MutatorNS), f(sb.MutatorNS), okA, okB)
+	add("gc", "Time", "GC time"+how, UnitNS, BetterLower, f(gcA), f(gcB), okA, okB)
+	add("productivity", "Time", "Productivity"+how, UnitFraction, BetterHigher, sa.Productivity, sb.Productivity, okA, okB)
 
 	add("gc_collections_threadscope", "GC", "Collections (ThreadScope's counting)", UnitCount, BetterLower,
 		float64(sa.GC.Total.Collections), float64(sb.GC.Total.Collections), ha, hb)
@@ -342,6 +357,14 @@ func Compare(a, b *Run, opt Options) *Comparison {
 }
 
 func f(v uint64) float64 { return float64(v) }
+
+// gcCounting names, for a row's name, how a summary's GC time counts.
+func gcCounting(from timeline.GCSource) string {
+	if from == timeline.GCFromThreadScope {
+		return "ThreadScope's counting"
+	}
+	return "GC pauses"
+}
 
 // distributionRows adds the count, mean, median, 90th percentile and
 // maximum of a distribution (runs without a model, or without any
