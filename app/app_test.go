@@ -86,6 +86,8 @@ func texts(o fyne.CanvasObject) []string {
 			out = append(out, x.Text)
 		case *copyLabel:
 			out = append(out, x.Text)
+		case *hintLabel:
+			out = append(out, x.Text)
 		case *widget.Button:
 			out = append(out, x.Text)
 		case *container.AppTabs:

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -120,5 +121,48 @@ func TestSelectionWrittenAlike(t *testing.T) {
 		if !strings.Contains(title, ": "+ends+" (") {
 			t.Errorf("selection %v: the status line says %q, the Selection tab %q", r, ends, title)
 		}
+	}
+}
+
+// TestSelectionFiguresAreTheRanges: with a range selected, the Selection
+// tab's figures are the range's, as `hecscope summary --from --to` gives
+// them (timeline.SummarizeRange): its GC time, the threads that ran in it;
+// what is the run's (the file) says so, and the whole run's size and load
+// time are gone. It said GC time 0 beside a HEC table with GC in it,
+// Threads 1 where three ran, and the file's size.
+func TestSelectionFiguresAreTheRanges(t *testing.T) {
+	v, _ := parworkView(t, eventlog.Options{})
+	summarised := make(chan struct{}, 1)
+	v.onSelSummary = func() { summarised <- struct{}{} }
+	ui(func() { v.tabs.Select(v.selTab) })
+	const from, to = 30_000_000, 60_000_000
+	ui(func() { v.canvas.setSelection(from, to, true) })
+	select {
+	case <-summarised:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the selection was not summarised within 30 s")
+	}
+	var got []string
+	ui(func() { got = texts(v.selection) })
+	want, err := summarizeLogRange(v.log, from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc, ok := want.GCTime()
+	if !ok || gc == 0 || want.ThreadsRan == 0 {
+		t.Fatalf("the range has GC time %d (%v) and %d threads that ran: the test proves nothing", gc, ok, want.ThreadsRan)
+	}
+	value := func(label string) string {
+		v, _ := valueAfter(got, label)
+		return v
+	}
+	if g := value("GC time"); g != timeline.FormatDuration(gc) {
+		t.Errorf("GC time %q, the range's %s", g, timeline.FormatDuration(gc))
+	}
+	if r := value("Threads ran"); !strings.HasPrefix(r, strconv.FormatUint(want.ThreadsRan, 10)) {
+		t.Errorf("Threads ran %q, the range's %d", r, want.ThreadsRan)
+	}
+	if value("File (the run's)") == "" || value("Size") != "" || value("Loaded in") != "" {
+		t.Errorf("the run's figures among the range's: %q", got)
 	}
 }

@@ -74,7 +74,7 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 	}
 	head := container.NewVBox(headRow)
 	if n := ingestStatusNotice(ev); n != "" {
-		head.Add(newNotice(n))
+		head.Add(newNotice(n, func() { v.root.Refresh() }))
 	}
 	s := &ev.Summary
 	v.tabs = container.NewAppTabs(
@@ -146,57 +146,112 @@ func (v *eventlogView) release() {
 }
 
 // fact is one labelled value of a facts panel.
-type fact struct{ label, value string }
+// fact is a labelled value of a facts grid; a hint, if any, shows while the
+// pointer rests on the value (why a figure reads "—").
+type fact struct{ label, value, hint string }
 
 func percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
 
 // summaryPanel shows the Time and Heap figures, as ThreadScope's tabs do,
-// and what the load found.
+// and what the load found; of a range (ev.Summary.Range, the Selection
+// tab), the range's figures, with what is the run's marked so. A figure the
+// log (or the range) has no events for reads "—", and its hint says what is
+// missing.
 func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 	s := &ev.Summary
-	run := []fact{
-		{"Size", formatBytes(ev.Size)},
+	var run []fact
+	if s.Range {
+		ran := paint.Count(int64(min(s.ThreadsRan, 1<<62)))
+		if n := len(s.ThreadsRanFirst); n > 0 {
+			ids := make([]string, n)
+			for i, id := range s.ThreadsRanFirst {
+				ids[i] = strconv.FormatUint(uint64(id), 10)
+			}
+			if uint64(n) < s.ThreadsRan {
+				ids = append(ids, "…")
+			}
+			ran += " (" + strings.Join(ids, ", ") + ")"
+		}
+		run = append(run,
+			fact{"Events", paint.EventCount(s.Events, s.BlockMarkers), ""},
+			fact{"Threads ran", ran, "The threads running on a HEC when the range begins, and those started in it."},
+			fact{"Threads created", paint.Count(int64(min(s.Threads, 1<<62))), ""},
+			fact{"HECs (the run's)", s.CapabilitiesText(), ""},
+			fact{"File (the run's)", formatBytes(ev.Size) + " · " + ev.Status.String(), ""},
+		)
+	} else {
+		run = append(run, fact{"Size", formatBytes(ev.Size), ""})
+		run = append(run, segmentFacts(ev)...)
+		run = append(run,
+			fact{"State", ev.Status.String(), ""},
+			fact{"Events", paint.EventCount(s.Events, s.BlockMarkers), ""},
+			fact{"Capabilities", s.CapabilitiesText(), ""},
+			fact{"Threads created", paint.Count(int64(min(s.Threads, 1<<62))), ""},
+			fact{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime)), ""},
+		)
 	}
-	run = append(run, segmentFacts(ev)...)
-	run = append(run, []fact{
-		{"State", ev.Status.String()},
-		{"Events", paint.EventCount(s.Events, s.BlockMarkers)},
-		{"Capabilities", s.CapabilitiesText()},
-		{"Threads", paint.Count(int64(min(s.Threads, 1<<62)))},
-		{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime))},
-	}...)
 	if ev.SummaryErr != nil {
-		run = append(run, fact{"Statistics", "not available: " + ev.SummaryErr.Error()})
+		run = append(run, fact{"Statistics", "not available: " + ev.SummaryErr.Error(), ""})
 	}
-	na := "n/a (no heap events)"
-	times := []fact{{"Total time", timeline.FormatDuration(s.TotalNS)}}
-	if s.HasHeap {
+	times := []fact{{"Total time", timeline.FormatDuration(s.TotalNS), ""}}
+	if gc, ok := s.GCTime(); ok {
+		from := "ThreadScope's count"
+		switch {
+		case s.GCFrom == timeline.GCFromPauses && s.Range:
+			from = "the pauses in the range"
+		case s.GCFrom == timeline.GCFromPauses:
+			from = "the GC events (no heap events)"
+		}
+		hint := "GC time from " + s.GCFrom.Describe() + "."
 		times = append(times,
-			fact{"Mutator time", timeline.FormatDuration(s.MutatorNS)},
-			fact{"GC time", timeline.FormatDuration(s.GC.Total.ElapsedNS)},
-			fact{"Productivity", percent(s.Productivity)},
+			fact{"Mutator time", timeline.FormatDuration(s.MutatorNS), ""},
+			fact{"GC time", timeline.FormatDuration(gc), hint},
+			fact{"GC time from", from, hint},
+			fact{"Productivity", percent(s.Productivity), ""},
 		)
 	} else {
-		times = append(times, fact{"Mutator time", na}, fact{"GC time", na}, fact{"Productivity", na})
+		why := "No GC time: " + s.GCFrom.Describe() + "."
+		times = append(times, absentFact("Mutator time", why), absentFact("GC time", why), absentFact("Productivity", why))
 	}
-	heap := []fact{}
-	if s.HasHeap {
-		heap = append(heap,
-			fact{"Total heap size", formatBytes(int64(min(s.Heap.MaxSize, 1<<62)))},
-			fact{"Max heap residency", formatBytes(int64(min(s.Heap.MaxLive, 1<<62)))},
-			fact{"Allocated", formatBytes(int64(min(s.Heap.Allocated, 1<<62)))},
-			fact{"Allocation rate", formatBytes(int64(min(s.Heap.AllocRate, 1<<62))) + "/s"},
-			fact{"Max slop", formatBytes(int64(min(s.Heap.MaxSlop, 1<<62)))},
-			fact{"Copied in GC", formatBytes(int64(min(s.Heap.Copied, 1<<62)))},
-		)
-	} else {
-		heap = append(heap, fact{"Heap", na})
+	// lacks says why a heap figure is absent: its events are not in the
+	// log, or not in the range.
+	lacks := func(kind, when string) string {
+		if s.Range {
+			return "No " + kind + " event in this range; GHC writes one " + when + "."
+		}
+		return "The log has no " + kind + " events; GHC writes one " + when + "."
+	}
+	h := &s.Heap
+	bytesFact := func(label string, v uint64, ok bool, why string) fact {
+		if !ok {
+			return absentFact(label, why)
+		}
+		return fact{label, formatBytes(int64(min(v, 1<<62))), ""}
+	}
+	rateWhy := lacks("HeapAllocated", "per HEC at each collection")
+	if h.HasAllocated {
+		rateWhy = "No mutator time to divide the allocation by."
+	}
+	rate := absentFact("Allocation rate", rateWhy)
+	if s.HasAllocRate() {
+		rate = fact{"Allocation rate", formatBytes(int64(min(h.AllocRate, 1<<62))) + "/s", ""}
+	}
+	heap := []fact{
+		bytesFact("Total heap size", h.MaxSize, h.HasSize, lacks("HeapSize", "at each collection")),
+		bytesFact("Max heap residency", h.MaxLive, h.HasLive, lacks("HeapLive", "after each major collection")),
+		bytesFact("Allocated", h.Allocated, h.HasAllocated, lacks("HeapAllocated", "per HEC at each collection")),
+		rate,
+		bytesFact("Max slop", h.MaxSlop, h.HasStats, lacks("GCStatsGHC", "at each collection (GHC 7.6 and later)")),
+		bytesFact("Copied in GC", h.Copied, h.HasStats, lacks("GCStatsGHC", "at each collection (GHC 7.6 and later)")),
 	}
 	return container.NewGridWithColumns(3,
 		section("Run", factsGrid(run)),
 		section("Time", factsGrid(times)),
 		section("Heap", factsGrid(heap)))
 }
+
+// absentFact is a figure the log lacks: "—", with why as its hint.
+func absentFact(label, why string) fact { return fact{label, "—", why} }
 
 // section puts a bold heading over content.
 func section(title string, content fyne.CanvasObject) fyne.CanvasObject {
@@ -222,11 +277,33 @@ func gcPanel(s *timeline.Summary) fyne.CanvasObject {
 	if s.GC.HasWorkBalance {
 		balance = strconv.FormatFloat(s.GC.WorkBalance, 'f', 2, 64) + "%"
 	}
-	facts := []fact{
-		{"ThreadScope's count", paint.CountOf(int64(s.GC.Total.Collections), "collection", "collections") + ", " +
-			timeline.FormatDuration(s.GC.Total.ElapsedNS) + " (the GC time of the Summary), max pause " + timeline.FormatDuration(s.GC.Total.MaxPauseNS)},
-		{"Parallel GC threads", strconv.Itoa(s.GC.ParThreads)},
-		{"Work balance", balance},
+	count := func(n int, ns, maxNS uint64, used bool) string {
+		the := ""
+		switch {
+		case used && s.Range:
+			the = " (the GC time above)"
+		case used:
+			the = " (the GC time of the Summary)"
+		}
+		return paint.CountOf(int64(n), "collection", "collections") + ", " + timeline.FormatDuration(ns) + the +
+			", max pause " + timeline.FormatDuration(maxNS)
+	}
+	var facts []fact
+	if s.HasHeap || s.Range {
+		facts = append(facts, fact{"ThreadScope's count", count(s.GC.Total.Collections, s.GC.Total.ElapsedNS, s.GC.Total.MaxPauseNS,
+			s.GCFrom == timeline.GCFromThreadScope), timeline.GCFromThreadScope.Describe() + "."})
+	} else {
+		facts = append(facts, absentFact("ThreadScope's count", "The log has no heap events, without which ThreadScope counts no collection."))
+	}
+	if p := s.GC.Pauses; p.Count > 0 || s.GCFrom == timeline.GCFromPauses {
+		facts = append(facts, fact{"Pauses from GC events", count(p.Count, p.ElapsedNS, p.MaxNS, s.GCFrom == timeline.GCFromPauses),
+			timeline.GCFromPauses.Describe() + "."})
+	}
+	facts = append(facts, fact{"Parallel GC threads", strconv.Itoa(s.GC.ParThreads), ""})
+	if s.Heap.HasStats {
+		facts = append(facts, fact{"Work balance", balance, ""})
+	} else {
+		facts = append(facts, absentFact("Work balance", "No GCStatsGHC events; GHC writes one at each collection (GHC 7.6 and later)."))
 	}
 	return container.NewVBox(caption, grid(rows), factsGrid(facts))
 }
@@ -275,8 +352,16 @@ func factsGrid(facts []fact) fyne.CanvasObject {
 	// The labels go in at once: each Container.Add lays the form out again.
 	cells := make([]fyne.CanvasObject, 0, 2*len(facts))
 	for _, f := range facts {
-		value := newCopyLabel(f.value)
-		value.Wrapping = fyne.TextWrapBreak
+		var value fyne.CanvasObject
+		if f.hint != "" {
+			l := newHintLabel(f.value, f.hint)
+			l.Wrapping = fyne.TextWrapBreak
+			value = l
+		} else {
+			l := newCopyLabel(f.value)
+			l.Wrapping = fyne.TextWrapBreak
+			value = l
+		}
 		cells = append(cells, widget.NewLabelWithStyle(f.label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), value)
 	}
 	return container.NewPadded(container.New(layout.NewFormLayout(), cells...))
@@ -323,19 +408,20 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 	}
 	var facts []fact
 	if s.InheritedFrom > 0 {
-		facts = append(facts, fact{"Identity", fmt.Sprintf("from eventlog %d of this file: logging was restarted, and a restarted eventlog does not repeat the program, its RTS and capabilities", s.InheritedFrom)})
+		facts = append(facts, fact{"Identity", fmt.Sprintf("from eventlog %d of this file", s.InheritedFrom),
+			"Logging was restarted, and a restarted eventlog does not repeat the program, its RTS and capabilities: they are those of the file's first eventlog."})
 	}
-	program := orNone(s.Program)
+	programHint := ""
 	if s.Program == "" && s.RTS == "" {
-		program = "(not in the log: GHC before 9.2 writes the program's identity once, at startup, so an eventlog whose logging was restarted, as eventlog-socket does for each client, lacks it)"
+		programHint = "GHC before 9.2 writes the program's identity once, at startup, so an eventlog whose logging was restarted (as eventlog-socket does for each client) lacks it."
 	}
 	facts = append(facts, []fact{
-		{"Program", program},
-		{"Arguments", orNone(strings.Join(s.Args, " "))},
-		{"RTS", orNone(s.RTS)},
+		{"Program", orNone(s.Program), programHint},
+		{"Arguments", orNone(strings.Join(s.Args, " ")), ""},
+		{"RTS", orNone(s.RTS), ""},
 	}...)
 	if !s.StartWall.IsZero() {
-		facts = append(facts, fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST")})
+		facts = append(facts, fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST"), ""})
 	}
 	env := newCopyLabel(orNone(envText(s.Env)))
 	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(s.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

@@ -32,7 +32,7 @@ func TestRangeRowsSayNoData(t *testing.T) {
 	}
 	rows := rangeRows(model(true), 0, 1000)
 	want := [][]string{
-		{"HEC", "Running", "GC", "Idle", "Running %", "GC %", "No data"},
+		{"HEC", "Running", "In GC", "Idle", "Running %", "In GC %", "No data"},
 		{"0", "1 µs", "0", "0", "100.0%", "0.0%", "0"},
 		{"1", "100 ns", "0", "100 ns", "50.0%", "0.0%", "800 ns"},
 		{"All", "1.1 µs", "0", "100 ns", "91.7%", "0.0%", "800 ns"},

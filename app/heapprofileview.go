@@ -89,10 +89,10 @@ type bandPeak struct {
 // heapFacts lists a profile's facts and its bands by peak size, largest first.
 func heapFacts(path string, p *ingest.HeapProfile) ([]fact, []bandPeak) {
 	facts := []fact{
-		{"File", path},
-		{"Job", p.Job},
-		{"Date", p.Date},
-		{"Samples", strconv.Itoa(len(p.Samples))},
+		{"File", path, ""},
+		{"Job", p.Job, ""},
+		{"Date", p.Date, ""},
+		{"Samples", strconv.Itoa(len(p.Samples)), ""},
 	}
 	peaks := map[string]*bandPeak{}
 	var order []string
@@ -115,14 +115,14 @@ func heapFacts(path string, p *ingest.HeapProfile) ([]fact, []bandPeak) {
 		}
 	}
 	if n := len(p.Samples); n > 0 {
-		facts = append(facts, fact{"Sampled", fmt.Sprintf("from %g to %g %s", p.Samples[0].Time, p.Samples[n-1].Time, p.SampleUnit)})
+		facts = append(facts, fact{"Sampled", fmt.Sprintf("from %g to %g %s", p.Samples[0].Time, p.Samples[n-1].Time, p.SampleUnit), ""})
 	}
 	facts = append(facts,
-		fact{"Peak total", fmt.Sprintf("%s at %g %s", formatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit)},
-		fact{"Bands", strconv.Itoa(len(order))},
+		fact{"Peak total", fmt.Sprintf("%s at %g %s", formatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit), ""},
+		fact{"Bands", strconv.Itoa(len(order)), ""},
 	)
 	if len(p.Marks) > 0 {
-		facts = append(facts, fact{"Marks", strconv.Itoa(len(p.Marks))})
+		facts = append(facts, fact{"Marks", strconv.Itoa(len(p.Marks)), ""})
 	}
 	bands := make([]bandPeak, 0, len(order))
 	for _, l := range order {
@@ -144,8 +144,10 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 	facts, bands := heapFacts(path, p)
 	header := widget.NewLabelWithStyle(filepath.Base(path)+" — heap profile", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	top := container.NewVBox(header)
+	v := &heapProfileView{samples: len(p.Samples)}
 	if p.Truncated {
-		top.Add(newNotice("This heap profile is cut off: its last sample is incomplete or its last line was dropped, as when the program was killed. The complete samples are shown."))
+		top.Add(newNotice("This heap profile is cut off: its last sample is incomplete or its last line was dropped, as when the program was killed. The complete samples are shown.",
+			func() { v.root.Refresh() }))
 	}
 	shown := bands[:min(len(bands), topLabels)]
 	table := widget.NewTable(
@@ -168,7 +170,6 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 	bandList := container.NewBorder(heading, nil, nil, nil, table)
 	body := container.NewHSplit(container.NewVScroll(factsGrid(facts)), bandList)
 	body.Offset = 0.4
-	v := &heapProfileView{samples: len(p.Samples)}
 	if prof, err := heapview.FromHeapProfile(p); err == nil {
 		if r := heapRender(p.Job, prof, nil); r != nil {
 			v.chart = newPicture(r)

@@ -306,13 +306,22 @@ func (v *LibraryWindow) showDetail() {
 		fmt.Fprintf(&b, "Mutator %s · GC %s · productivity %s\nThreadScope's count: %d collections, max pause %s\nAllocated %s · max heap %s · max live %s\n",
 			timeline.FormatDuration(f.MutatorNS), timeline.FormatDuration(f.GCNS), percent(f.Productivity),
 			f.Collections, timeline.FormatDuration(f.MaxPauseNS),
-			formatBytes(int64(min(f.Allocated, 1<<62))), formatBytes(int64(min(f.MaxHeapSize, 1<<62))), formatBytes(int64(min(f.MaxLive, 1<<62))))
+			formatBytes(int64(min(f.Allocated, 1<<62))), formatBytes(int64(min(f.MaxHeapSize, 1<<62))), maxLiveText(f))
 	}
 	if f.SparksCreated > 0 {
 		fmt.Fprintf(&b, "Sparks: %d created, %d converted, %d fizzled\n", f.SparksCreated, f.SparksConvert, f.SparksFizzled)
 	}
 	v.info.SetText(b.String())
 	v.detail.Show()
+}
+
+// maxLiveText is an entry's max live, "—" if its log had no HeapLive
+// events.
+func maxLiveText(f *library.Figures) string {
+	if f.NoLive {
+		return "— (no HeapLive events)"
+	}
+	return formatBytes(int64(min(f.MaxLive, 1<<62)))
 }
 
 // saveEdits writes the edited name, tags and note of the selected entry.

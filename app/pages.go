@@ -144,8 +144,10 @@ func showAbout(parent fyne.Window) {
 }
 
 // newNotice is a banner that says what is wrong with a file, in the theme's
-// warning colour so it reads on light and dark backgrounds alike.
-func newNotice(text string) fyne.CanvasObject {
+// warning colour so it reads on light and dark backgrounds alike. Its close
+// button hides it, then calls closed (if not nil), which lays out again
+// what holds it, so that what lies below takes its room.
+func newNotice(text string, closed func()) *fyne.Container {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameWarning))
 	bg.CornerRadius = theme.InputRadiusSize()
 	bg.FillColor = withAlpha(theme.Color(theme.ColorNameWarning), 0x40)
@@ -154,5 +156,14 @@ func newNotice(text string) fyne.CanvasObject {
 	icon := widget.NewIcon(theme.WarningIcon())
 	label := widget.NewLabel(text)
 	label.Wrapping = fyne.TextWrapWord
-	return container.NewStack(bg, container.NewBorder(nil, nil, container.NewPadded(icon), nil, label))
+	n := container.NewStack(bg)
+	dismiss := widget.NewButtonWithIcon("", theme.CancelIcon(), func() {
+		n.Hide()
+		if closed != nil {
+			closed()
+		}
+	})
+	dismiss.Importance = widget.LowImportance
+	n.Add(container.NewBorder(nil, nil, container.NewPadded(icon), container.NewCenter(dismiss), label))
+	return n
 }

@@ -115,9 +115,12 @@ func fillSelection(box *fyne.Container, ev *Eventlog, from, to uint64, sel bool,
 	step := readoutStep(to - from) // as the status line writes the selection
 	title = fmt.Sprintf("%s: %s – %s (%s)", title, paint.Time(from, step), paint.Time(to, step), paint.Duration(to-from))
 	summary = container.NewVBox()
+	caption := widget.NewLabel(hecTableCaption)
+	caption.Wrapping = fyne.TextWrapWord
 	box.Objects = []fyne.CanvasObject{
 		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		grid(rangeRows(m, from, to)),
+		caption,
 		userSpanPanel(m, from, to),
 		summary,
 	}
@@ -170,6 +173,11 @@ func rangeSummary(ev *Eventlog, s *timeline.Summary) fyne.CanvasObject {
 		widget.NewLabelWithStyle("Sparks", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), sparksPanel(s))
 }
 
+// hecTableCaption says what the Selection tab's table of time per HEC
+// counts, and why its GC column need not be the GC time below it.
+const hecTableCaption = "Time each HEC spent in each state (All: summed over the HECs). A HEC is in GC from its GC start to its GC end, " +
+	"waiting for the others included, so the HECs' time in GC can exceed the GC time below, which counts each collection's pause once."
+
 // rangeRows is the table of time per HEC and state over [from, to): one
 // row per HEC and one for all, running, GC and idle as durations and
 // shares of the time known. Where a HEC is not known up to the end (a log
@@ -177,7 +185,7 @@ func rangeSummary(ev *Eventlog, s *timeline.Summary) fyne.CanvasObject {
 // past its frontier, which counts neither as idle nor in the shares.
 func rangeRows(m *timeline.Model, from, to uint64) [][]string {
 	partial := m.Partial()
-	head := []string{"HEC", "Running", "GC", "Idle", "Running %", "GC %"}
+	head := []string{"HEC", "Running", "In GC", "Idle", "Running %", "In GC %"}
 	if partial {
 		head = append(head, "No data")
 	}

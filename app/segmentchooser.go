@@ -98,7 +98,7 @@ func segmentFacts(ev *Eventlog) []fact {
 		return nil
 	}
 	g := ev.Segments[ev.Segment]
-	return []fact{{"Segment", fmt.Sprintf("%d of %d · bytes %s–%s", ev.Segment+1, n, paint.Count(g.Offset), paint.Count(g.End))}}
+	return []fact{{"Segment", fmt.Sprintf("%d of %d · bytes %s–%s", ev.Segment+1, n, paint.Count(g.Offset), paint.Count(g.End)), ""}}
 }
 
 // chooserWidthMax bounds the chooser's width, so that the file's path

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 )
@@ -28,6 +31,13 @@ type SnapshotOptions struct {
 	// Segment is which eventlog (0-based) of a file holding several one
 	// after another to show.
 	Segment int
+	// SelectFrom and SelectTo, if SelectTo > SelectFrom, are a time range
+	// selected (ns), as Shift+drag selects one; the Selection tab then
+	// shows its figures once they are read.
+	SelectFrom, SelectTo uint64
+	// Tab, if not "", is the title of the tab shown below the timeline
+	// ("Summary", "GC", "Selection", …) instead of the first.
+	Tab string
 }
 
 // Snapshot opens path in a window as the app does, lays it out at
@@ -115,8 +125,44 @@ func snapshotWindow(fa fyne.App, path string, opt SnapshotOptions) (*Window, err
 			}
 			v.canvas.showRange(opt.From, min(opt.To, v.log.Model.End))
 		}
+		if err := snapshotTabs(v, opt); err != nil {
+			return nil, err
+		}
 	}
 	return w, nil
+}
+
+// snapshotTabs shows the tab opt names and makes the selection it asks
+// for, waiting for the selection's figures.
+func snapshotTabs(v *eventlogView, opt SnapshotOptions) error {
+	if opt.Tab != "" {
+		var item *container.TabItem
+		var titles []string
+		for _, ti := range v.tabs.Items {
+			titles = append(titles, ti.Text)
+			if ti.Text == opt.Tab {
+				item = ti
+			}
+		}
+		if item == nil {
+			return fmt.Errorf("snapshot: no tab %q (the tabs: %s)", opt.Tab, strings.Join(titles, ", "))
+		}
+		v.tabs.Select(item)
+	}
+	if opt.SelectTo <= opt.SelectFrom {
+		return nil
+	}
+	summarised := make(chan struct{}, 1)
+	prev := v.onSelSummary
+	v.onSelSummary = func() { summarised <- struct{}{} }
+	defer func() { v.onSelSummary = prev }()
+	v.canvas.setSelection(opt.SelectFrom, min(opt.SelectTo, v.log.Model.End), true)
+	select {
+	case <-summarised:
+	case <-time.After(2 * time.Minute):
+		return errors.New("snapshot: the selection was not summarised within 2 minutes")
+	}
+	return nil
 }
 
 // variantTheme is a theme whose colours are always those of one variant,

@@ -33,9 +33,10 @@ const (
 
 // fitWindow wraps a window's content so that it never asks the window for
 // more than windowMinSize: if the window is made smaller than what the
-// content needs, the content scrolls instead of the window growing.
+// content needs, the content scrolls instead of the window growing. A
+// hintLayer lies over the content, for its labels' hints (see hint.go).
 func fitWindow(content fyne.CanvasObject) fyne.CanvasObject {
-	s := container.NewScroll(content)
+	s := container.NewScroll(container.NewStack(content, newHintLayer()))
 	s.SetMinSize(windowMinSize)
 	return s
 }

@@ -289,9 +289,24 @@ func Compare(a, b *Run, opt Options) *Comparison {
 	}
 
 	add("wall", "Time", "Wall time", UnitNS, BetterLower, f(sa.TotalNS), f(sb.TotalNS), true, true)
-	add("mutator", "Time", "Mutator time (ThreadScope's counting)", UnitNS, BetterLower, f(sa.MutatorNS), f(sb.MutatorNS), ha, hb)
-	add("gc", "Time", "GC time (ThreadScope's counting)", UnitNS, BetterLower, f(sa.GC.Total.ElapsedNS), f(sb.GC.Total.ElapsedNS), ha, hb)
-	add("productivity", "Time", "Productivity (ThreadScope's counting)", UnitFraction, BetterHigher, sa.Productivity, sb.Productivity, ha, hb)
+	// The GC time each summary's time figures use (ThreadScope's count for
+	// a whole run with heap events, the GC pauses for a stretch or an old
+	// log), compared only where both runs count it alike.
+	gcA, okA := sa.GCTime()
+	gcB, okB := sb.GCTime()
+	how := ""
+	switch {
+	case okA && okB && sa.GCFrom != sb.GCFrom:
+		how = " (" + gcCounting(sa.GCFrom) + " vs " + gcCounting(sb.GCFrom) + ": not compared)"
+		okA, okB = false, false
+	case okA:
+		how = " (" + gcCounting(sa.GCFrom) + ")"
+	case okB:
+		how = " (" + gcCounting(sb.GCFrom) + ")"
+	}
+	add("mutator", "Time", "Mutator time"+how, UnitNS, BetterLower, f(sa.MutatorNS), f(sb.MutatorNS), okA, okB)
+	add("gc", "Time", "GC time"+how, UnitNS, BetterLower, f(gcA), f(gcB), okA, okB)
+	add("productivity", "Time", "Productivity"+how, UnitFraction, BetterHigher, sa.Productivity, sb.Productivity, okA, okB)
 
 	add("gc_collections_threadscope", "GC", "Collections (ThreadScope's counting)", UnitCount, BetterLower,
 		float64(sa.GC.Total.Collections), float64(sb.GC.Total.Collections), ha, hb)
@@ -301,12 +316,17 @@ func Compare(a, b *Run, opt Options) *Comparison {
 		f(sa.GC.Total.MeanPauseNS()), f(sb.GC.Total.MeanPauseNS()), ha, hb)
 	add("gc_collections_rts", "GC", "Collections (RTS's count)", UnitCount, BetterLower, float64(sa.GC.RTSCollections), float64(sb.GC.RTSCollections),
 		sa.GC.RTSCollections > 0, sb.GC.RTSCollections > 0)
-	add("gc_copied", "GC", "Copied", UnitBytes, BetterLower, f(sa.Heap.Copied), f(sb.Heap.Copied), ha, hb)
+	// A heap figure is there only if its log has its events: a log
+	// without HeapLive has no residency, not 0 (which made max_live
+	// −100 %).
+	hpa, hpb := &sa.Heap, &sb.Heap
+	add("gc_copied", "GC", "Copied", UnitBytes, BetterLower, f(hpa.Copied), f(hpb.Copied), hpa.HasStats, hpb.HasStats)
 
-	add("allocated", "Heap", "Allocated", UnitBytes, BetterLower, f(sa.Heap.Allocated), f(sb.Heap.Allocated), ha, hb)
-	add("alloc_rate", "Heap", "Allocation rate", UnitBytesPerSecond, BetterNeither, f(sa.Heap.AllocRate), f(sb.Heap.AllocRate), ha, hb)
-	add("max_heap", "Heap", "Max heap size", UnitBytes, BetterLower, f(sa.Heap.MaxSize), f(sb.Heap.MaxSize), ha, hb)
-	add("max_live", "Heap", "Max live", UnitBytes, BetterLower, f(sa.Heap.MaxLive), f(sb.Heap.MaxLive), ha, hb)
+	add("allocated", "Heap", "Allocated", UnitBytes, BetterLower, f(hpa.Allocated), f(hpb.Allocated), hpa.HasAllocated, hpb.HasAllocated)
+	add("alloc_rate", "Heap", "Allocation rate", UnitBytesPerSecond, BetterNeither, f(hpa.AllocRate), f(hpb.AllocRate),
+		sa.HasAllocRate() && ha, sb.HasAllocRate() && hb)
+	add("max_heap", "Heap", "Max heap size", UnitBytes, BetterLower, f(hpa.MaxSize), f(hpb.MaxSize), hpa.HasSize, hpb.HasSize)
+	add("max_live", "Heap", "Max live", UnitBytes, BetterLower, f(hpa.MaxLive), f(hpb.MaxLive), hpa.HasLive, hpb.HasLive)
 
 	spa, spb := len(sa.Sparks.PerCap) > 0, len(sb.Sparks.PerCap) > 0
 	ta, tb := &sa.Sparks.Total, &sb.Sparks.Total
@@ -337,6 +357,14 @@ func Compare(a, b *Run, opt Options) *Comparison {
 }
 
 func f(v uint64) float64 { return float64(v) }
+
+// gcCounting names, for a row's name, how a summary's GC time counts.
+func gcCounting(from timeline.GCSource) string {
+	if from == timeline.GCFromThreadScope {
+		return "ThreadScope's counting"
+	}
+	return "GC pauses"
+}
 
 // distributionRows adds the count, mean, median, 90th percentile and
 // maximum of a distribution (runs without a model, or without any

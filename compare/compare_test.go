@@ -306,3 +306,28 @@ func TestSparkRowsAddUpToTheSummarysTotal(t *testing.T) {
 		t.Errorf("created + dud + overflowed = %g, the summary's total %g", sum, want)
 	}
 }
+
+// TestAbsentFigureHasNoPercentage: a figure one run's log has no events
+// for is missing from its side, and the row makes no percentage or
+// verdict of it: parallelTest has heap events but no HeapLive, so its max
+// live is absent (it was 0, and compare said max_live −100 %).
+func TestAbsentFigureHasNoPercentage(t *testing.T) {
+	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
+	b := readRunFile(t, "../testdata/corpus/ghc-events__parallelTest.eventlog", "parallelTest")
+	if !b.Summary.HasHeap || b.Summary.Heap.HasLive {
+		t.Fatalf("parallelTest: heap %v, HeapLive %v", b.Summary.HasHeap, b.Summary.Heap.HasLive)
+	}
+	c := Compare(a, b, Options{})
+	r := rowByKey(t, c, "max_live")
+	if !r.HasA || r.HasB {
+		t.Fatalf("max_live: has A %v, has B %v", r.HasA, r.HasB)
+	}
+	if _, ok := r.Relative(); ok || r.Verdict() != VerdictMissing {
+		t.Errorf("max_live: a percentage of an absent figure (%v)", r.Verdict())
+	}
+	for _, key := range []string{"max_heap", "allocated"} {
+		if r := rowByKey(t, c, key); !r.HasA || !r.HasB {
+			t.Errorf("%s: has A %v, has B %v; both logs have its events", key, r.HasA, r.HasB)
+		}
+	}
+}

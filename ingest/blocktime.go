@@ -6,16 +6,32 @@ import (
 )
 
 // A block's marker declares the time of the block's first event and of its
-// last: every event the block holds happened in between. An event whose
-// timestamp lies outside that range is impossible (a flipped byte, a torn
-// write); were it believed, one such event could make a run of a second
-// last for centuries. The decoder reports each one (TimeFault) and hands
-// it out with the latest possible time instead: that of the event before it
-// in its block (the block's start time for its first), so that a
-// capability's events stay in time order and never leave their block.
+// last: the events the block holds happened in between, with one exception
+// GHC's RTS makes (rts/eventlog/EventLog.c and rts/Stats.c, as of GHC 9.0).
+// It stamps an event as it writes it into its capability's buffer, after
+// making room for it; making room may flush the full buffer: close the
+// block (its end time is taken then), write it out, and open a new block
+// whose marker is stamped after the write. A few events are stamped before
+// room is made for them (postEventAtTimestamp, postWallClockTime): GC_START
+// with the time stat_startGC takes, GC_END with the time stat_endGC takes
+// for its statistics before it posts GC_GLOBAL_SYNC and GC_STATS_GHC, and
+// WALL_CLOCK_TIME. When a flush happens between such an event's stamp and
+// its post, the event opens the new block (or follows those two) with a
+// time before the block's start: as long before as the write took (a
+// millisecond on a 170 MB log made here). Its time was taken while the
+// capability's previous block was open, so it lies in that block's range.
+//
+// So an event is where GHC could have put it if its time lies in its
+// block's range, or, for those kinds, in the range of the previous block of
+// the same capability; it keeps its time. Any other event's timestamp is
+// impossible (a flipped byte, a torn write); were it believed, one such
+// event could make a run of a second last for centuries. The decoder
+// reports each one (TimeFault) and hands it out with the latest possible
+// time instead: that of the event before it in its block (the block's
+// start time for its first), so that it never leaves its block.
 
 // TimeFault is an event whose timestamp lies outside the time range its
-// block's marker declares.
+// block's marker declares, where GHC could not have put it.
 type TimeFault struct {
 	// Offset is the byte where the event begins.
 	Offset int64
@@ -116,13 +132,36 @@ func SpansRun(ev *Event) bool {
 	return ev.Kind != KindBlockMarker || ev.Time <= ev.Args[1]
 }
 
+// blockRange is the time range a block marker declares.
+type blockRange struct {
+	lo, hi uint64
+}
+
+// possible reports whether the range's start is not after its end.
+func (r blockRange) possible() bool { return r.lo <= r.hi }
+
+// capRange is the range of the latest block of a capability (NoCap: of the
+// RTS's global buffer) a decoder has met.
+type capRange struct {
+	cap int32
+	blockRange
+}
+
 // blockTimes is a decoder's view of the block it is in: the range its
-// marker declares, and the faults found so far.
+// marker declares, the range of the capability's block before it, and the
+// faults found so far.
 type blockTimes struct {
 	// in says whether the decoder is in a block whose range is known, and
 	// lo and hi are that range.
 	in     bool
 	lo, hi uint64
+	// before is the range of the previous block of the block's capability,
+	// if there was one with a possible range (hasBefore).
+	before    blockRange
+	hasBefore bool
+	// seen is the latest block met of each capability (a few: a
+	// capability's blocks are 2 MiB each).
+	seen []capRange
 	// last is the latest good time in the block, given to a faulty event.
 	last uint64
 	// faulty says whether the last event checked was a fault.
@@ -130,22 +169,70 @@ type blockTimes struct {
 	faults TimeFaults
 }
 
-// enter starts a block whose marker declares [start, end]. A marker whose
-// end is before its start declares nothing to check against.
-func (b *blockTimes) enter(start, end uint64) {
+// enter starts a block of capability c whose marker declares [start, end].
+// A marker whose end is before its start declares nothing to check
+// against.
+func (b *blockTimes) enter(c int32, start, end uint64) {
 	b.faulty = false
+	b.before, b.hasBefore = b.latest(c)
+	b.saw(c, blockRange{start, end})
 	b.in, b.lo, b.hi, b.last = end >= start, start, end, start
+}
+
+// latest returns the range of the latest block of capability c met, if it
+// is possible.
+func (b *blockTimes) latest(c int32) (blockRange, bool) {
+	for _, s := range b.seen {
+		if s.cap == c {
+			return s.blockRange, s.possible()
+		}
+	}
+	return blockRange{}, false
+}
+
+// saw records r as the range of capability c's latest block.
+func (b *blockTimes) saw(c int32, r blockRange) {
+	for i := range b.seen {
+		if b.seen[i].cap == c {
+			b.seen[i].blockRange = r
+			return
+		}
+	}
+	b.seen = append(b.seen, capRange{c, r})
+}
+
+// forget drops what b knows of blocks met: a decoder started afresh. The
+// faults found stay.
+func (b *blockTimes) forget() {
+	b.in, b.faulty, b.hasBefore, b.seen = false, false, false, b.seen[:0]
+}
+
+// clone returns a copy of b that shares no memory with it.
+func (b blockTimes) clone() blockTimes {
+	b.seen = slices.Clone(b.seen)
+	b.faults.First = slices.Clone(b.faults.First)
+	return b
 }
 
 // leave ends the block.
 func (b *blockTimes) leave() { b.in, b.faulty = false, false }
 
+// stampedBeforeRoom reports whether GHC's RTS takes the time of events of
+// kind k before it makes room for them in its buffer (see above).
+func stampedBeforeRoom(k Kind) bool {
+	return k == KindGCStart || k == KindGCEnd || k == KindWallClockTime
+}
+
 // check looks at an event of the block (not its marker): a fault is
-// recorded and the event given the block's latest good time. Eden writes
-// a machine's creation with the machine's start time, which can be before
-// its block: only a time after the block's end is impossible for it.
+// recorded and the event given the block's latest good time. An event GHC
+// stamps before making room for it may lie in the range of its
+// capability's previous block instead (see above). Eden writes a machine's
+// creation with the machine's start time, which can be before its block:
+// only a time after the block's end is impossible for it.
 func (b *blockTimes) check(ev *Event) {
-	if !b.in || ev.Time-b.lo <= b.hi-b.lo || (ev.Kind == KindEdenCreateMachine && ev.Time <= b.hi) {
+	if !b.in || ev.Time-b.lo <= b.hi-b.lo ||
+		(stampedBeforeRoom(ev.Kind) && b.hasBefore && ev.Time-b.before.lo <= b.before.hi-b.before.lo) ||
+		(ev.Kind == KindEdenCreateMachine && ev.Time <= b.hi) {
 		b.faulty = false
 		b.last = max(b.last, ev.Time)
 		return
@@ -160,30 +247,26 @@ func (b *blockTimes) check(ev *Event) {
 // timestamps so far.
 func (d *Decoder) TimeFaults() TimeFaults { return d.times.faults }
 
-// blockRange returns the time range declared by the block holding byte
-// off, if off lies in a block of the index.
-func (ix *Index) blockRange(off int64) (lo, hi uint64, ok bool) {
-	i, _ := slices.BinarySearchFunc(ix.Pieces, off, func(p Piece, off int64) int {
-		switch {
-		case p.End <= off:
-			return -1
-		case p.Offset > off:
-			return 1
-		}
-		return 0
-	})
-	if i >= len(ix.Pieces) || !ix.Pieces[i].Block || ix.Pieces[i].Offset > off {
-		return 0, 0, false
-	}
-	return ix.Pieces[i].BlockStart, ix.Pieces[i].BlockEnd, true
-}
-
 // within sets the block state of a decoder starting at byte off of the log
-// ix indexes: that of the block holding off, if any. (The latest good time
-// is then the block's start: a fault is given no later time than that.)
-func (b *blockTimes) within(ix *Index, off int64) {
-	if lo, hi, ok := ix.blockRange(off); ok {
-		b.enter(lo, hi)
+// ix indexes: the latest block of each capability that begins before off,
+// and, if inBlock, the block holding off as the one the decoder is in. (The
+// latest good time is then the block's start: a fault is given no later
+// time than that.)
+func (b *blockTimes) within(ix *Index, off int64, inBlock bool) {
+	b.forget()
+	for i := range ix.Pieces {
+		p := &ix.Pieces[i]
+		if p.Offset >= off {
+			break
+		}
+		if !p.Block {
+			continue
+		}
+		if inBlock && p.End > off {
+			b.enter(p.Cap, p.BlockStart, p.BlockEnd)
+			continue
+		}
+		b.saw(p.Cap, blockRange{p.BlockStart, p.BlockEnd})
 	}
 }
 

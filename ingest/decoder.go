@@ -363,7 +363,7 @@ func (d *Decoder) readEvent(ev *Event) bool {
 		}
 		ev.Cap = d.blockCap
 		d.remaining = int64(ev.Args[0]) - int64(total)
-		d.times.enter(ev.Time, ev.Args[1])
+		d.times.enter(d.blockCap, ev.Time, ev.Args[1])
 	} else {
 		ev.Cap = d.blockCap
 		if d.remaining > 0 {

@@ -315,9 +315,7 @@ func (pr *pieceReader) next(ev *Event) bool {
 // are left from off on — or NoCap and 0 outside blocks.
 func (ix *Index) DecoderAt(off int64, cap int32, remaining int64) *Decoder {
 	d := &Decoder{header: *ix.Header, plans: ix.plans, phase: phaseData, base: off, blockCap: cap, remaining: remaining}
-	if remaining > 0 {
-		d.times.within(ix, off)
-	}
+	d.times.within(ix, off, remaining > 0)
 	return d
 }
 

@@ -242,6 +242,10 @@ func (m *Merge) read(s *mergeStream) {
 	for _, pi := range s.pieces {
 		p := m.ix.Pieces[pi]
 		if p.Known && (p.Last < m.opt.From || (m.opt.To != 0 && p.First > m.opt.To)) {
+			if p.Block {
+				// The next block's early events may lie in this one's range.
+				pr.d.times.saw(p.Cap, blockRange{p.BlockStart, p.BlockEnd})
+			}
 			continue
 		}
 		pr.reset(p)

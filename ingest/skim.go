@@ -438,36 +438,51 @@ func newSkimmer(src source, d *Decoder, sel Selection, fn func(*Event)) *skimmer
 
 // split cuts the data section starting at byte start into ranges that begin
 // at block markers, following the chain of block sizes from the first one.
-// Each range is at least rangeBytes long.
+// Each range is at least rangeBytes long, and starts knowing the latest
+// block of each capability before it (see blocktime.go).
 func (s *skimmer) split(start int64) ([]*skimRange, error) {
 	var ranges []*skimRange
 	prev := start
+	var seen, times blockTimes
 	if s.src.size-start >= 2*rangeBytes {
-		starts, err := s.blockStarts(start)
+		markers, err := s.blockStarts(start)
 		if err != nil {
 			return nil, err
 		}
-		for _, b := range starts {
-			if b-prev >= rangeBytes && s.src.size-b >= rangeBytes {
-				ranges = append(ranges, &skimRange{start: prev, end: b, blockCap: NoCap})
-				prev = b
+		for _, b := range markers {
+			if b.pos-prev >= rangeBytes && s.src.size-b.pos >= rangeBytes {
+				ranges = append(ranges, &skimRange{start: prev, end: b.pos, blockCap: NoCap, startTimes: times})
+				prev, times = b.pos, seen.clone()
+			}
+			if b.ranged {
+				seen.saw(b.cap, b.blockRange)
 			}
 		}
 	}
-	return append(ranges, &skimRange{start: prev, end: s.src.size, last: true, blockCap: NoCap}), nil
+	return append(ranges, &skimRange{start: prev, end: s.src.size, last: true, blockCap: NoCap, startTimes: times}), nil
 }
 
-// blockStarts returns the offsets of the block markers reached by jumping
-// from the one at start by their declared block sizes, up to the first
-// place that holds no block marker.
-func (s *skimmer) blockStarts(start int64) ([]int64, error) {
+// blockAt is a block marker found by blockStarts: where it is, and, if the
+// marker's layout holds them (ranged), its capability and time range.
+type blockAt struct {
+	pos    int64
+	cap    int32
+	ranged bool
+	blockRange
+}
+
+// blockStarts returns the block markers reached by jumping from the one at
+// start by their declared block sizes, up to the first place that holds no
+// block marker.
+func (s *skimmer) blockStarts(start int64) ([]blockAt, error) {
 	const id = uint16(KindBlockMarker)
 	if int(id) >= len(s.plans) || s.plans[id].kind != KindBlockMarker || s.plans[id].size == VariableSize || s.plans[id].size < 4 {
 		return nil, nil
 	}
 	head := int64(10 + s.plans[id].size)
-	m := make([]byte, 14)
-	var out []int64
+	// id, time, size, end time, capability
+	m := make([]byte, min(head, 24))
+	var out []blockAt
 	for pos := start; s.src.size-pos >= head; {
 		if err := s.src.read(m, pos); err != nil {
 			return nil, err
@@ -475,7 +490,14 @@ func (s *skimmer) blockStarts(start int64) ([]int64, error) {
 		if binary.BigEndian.Uint16(m) != id {
 			break
 		}
-		out = append(out, pos)
+		b := blockAt{pos: pos, cap: NoCap}
+		if len(m) == 24 {
+			b.ranged, b.lo, b.hi = true, binary.BigEndian.Uint64(m[2:]), binary.BigEndian.Uint64(m[14:])
+			if c := binary.BigEndian.Uint16(m[22:]); c != 0xFFFF {
+				b.cap = int32(c)
+			}
+		}
+		out = append(out, b)
 		size := int64(binary.BigEndian.Uint32(m[10:]))
 		if size < head {
 			break
@@ -599,7 +621,7 @@ func (s *skimmer) newCursor(r *skimRange) *cursor {
 	default:
 	}
 	r.tally = newRangeTally(len(s.want))
-	c := &cursor{r: r, base: r.start, blockCap: r.blockCap, remaining: r.remaining, times: r.startTimes, t: &r.tally}
+	c := &cursor{r: r, base: r.start, blockCap: r.blockCap, remaining: r.remaining, times: r.startTimes.clone(), t: &r.tally}
 	if s.src.file == nil {
 		r.buf = s.src.data[r.start:r.end:r.end]
 		c.win = r.buf

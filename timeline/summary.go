@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -80,12 +82,20 @@ type Summary struct {
 	// the program ran (it begins with a join mark, see ingest.JoinMark),
 	// the time from which its figures hold: every figure of the Summary
 	// covers only the events from then on, by the rules SummarizeRange
-	// applies to a selection. 0 for a log of the whole run.
+	// applies to a selection, but that the counters of allocation and
+	// sparks count from their first value after the join, and the heap
+	// size from its first sample after it (the recording holds none
+	// before). 0 for a log of the whole run.
 	JoinedNS uint64
-	// MutatorNS is ThreadScope's "Mutator time": TotalNS − GC.Total.ElapsedNS.
+	// GCFrom says where the GC time of the Time figures (GCTime), and so
+	// MutatorNS and Productivity, come from; GCFromNone when the log holds
+	// no GC events (they are then absent, not 0).
+	GCFrom GCSource
+	// MutatorNS is ThreadScope's "Mutator time": TotalNS less the GC time
+	// (GCTime); 0 when GCFrom is GCFromNone.
 	MutatorNS uint64
 	// Productivity is ThreadScope's productivity, MutatorNS / TotalNS, as a
-	// fraction in [0, 1]; 0 when TotalNS is 0.
+	// fraction in [0, 1]; 0 when TotalNS is 0 or GCFrom is GCFromNone.
 	Productivity float64
 
 	// Capabilities is the number of capabilities (HECs) that occur: those
@@ -114,6 +124,19 @@ type Summary struct {
 	// Threads counts the threads created (CreateThread events).
 	Threads uint64
 
+	// Range says the Summary is of a time range of the run
+	// (SummarizeRange), [RangeFrom, RangeTo] in ns: every figure is of the
+	// range, but for the run's description (Program, Args, Env, RTS,
+	// StartWall, Capabilities, CapNumbers, CreatedCaps) and Status.
+	Range              bool
+	RangeFrom, RangeTo uint64
+	// ThreadsRan counts, of a range, the threads that ran in it: those
+	// running on a HEC at its start and those a RunThread event in it
+	// started; ThreadsRanFirst are the lowest MaxThreadsListed of their
+	// ids, in increasing order.
+	ThreadsRan      uint64
+	ThreadsRanFirst []uint32
+
 	// HasHeap reports whether the log has heap information, by ThreadScope's
 	// rule: a HeapSize event with a non-zero size. Without it ThreadScope
 	// shows mutator time, GC time, productivity and the Heap and GC tabs as
@@ -131,6 +154,80 @@ type Summary struct {
 	// order: the Summary itself is the first one's. Nil for a file of one
 	// eventlog (or a stream).
 	Segments []Segment
+}
+
+// MaxThreadsListed is how many of the threads that ran in a range a Summary
+// lists by id (ThreadsRanFirst).
+const MaxThreadsListed = 10
+
+// GCSource is where a Summary's GC time comes from.
+type GCSource uint8
+
+const (
+	// GCFromNone: the log holds no GC events; there is no GC time.
+	GCFromNone GCSource = iota
+	// GCFromThreadScope: ThreadScope's count (GCSummary.Total), for a run
+	// whose log has heap events, as ThreadScope shows it.
+	GCFromThreadScope
+	// GCFromPauses: the collections' pauses (GCSummary.Pauses), from the
+	// GC start and end events: for a log without heap events (old GHCs),
+	// and for every range.
+	GCFromPauses
+)
+
+// String says where the GC time comes from, for a label or a JSON field:
+// "threadscope", "gc_events" or "none".
+func (g GCSource) String() string {
+	switch g {
+	case GCFromThreadScope:
+		return "threadscope"
+	case GCFromPauses:
+		return "gc_events"
+	}
+	return "none"
+}
+
+// Describe says in words where the GC time comes from, for a tooltip or a
+// footnote.
+func (g GCSource) Describe() string {
+	switch g {
+	case GCFromThreadScope:
+		return "ThreadScope's count: the collections led by a HEC that synchronised them, from its GC start to its GC end"
+	case GCFromPauses:
+		return "the GC start and end events: each collection from its GC start to its GC end on the HEC that ran it"
+	}
+	return "the log has no GC events"
+}
+
+// GCTime returns the GC time the Time figures use (GCFrom says whose), and
+// false if there is none.
+func (s *Summary) GCTime() (uint64, bool) {
+	switch s.GCFrom {
+	case GCFromThreadScope:
+		return s.GC.Total.ElapsedNS, true
+	case GCFromPauses:
+		return s.GC.Pauses.ElapsedNS, true
+	}
+	return 0, false
+}
+
+// Collections returns the number of collections the Time figures count
+// (GCFrom says whose) and their longest pause, and false if there are none
+// to count.
+func (s *Summary) Collections() (n int, maxPauseNS uint64, ok bool) {
+	switch s.GCFrom {
+	case GCFromThreadScope:
+		return s.GC.Total.Collections, s.GC.Total.MaxPauseNS, true
+	case GCFromPauses:
+		return s.GC.Pauses.Count, s.GC.Pauses.MaxNS, true
+	}
+	return 0, 0, false
+}
+
+// HasAllocRate reports whether the allocation rate is known: the log
+// records allocation, and the mutator time is known and not 0.
+func (s *Summary) HasAllocRate() bool {
+	return s.Heap.HasAllocated && s.GCFrom != GCFromNone && s.MutatorNS > 0
 }
 
 // Segment is one eventlog of a file that holds several: where it lies and
@@ -152,8 +249,14 @@ type TypeCount struct {
 	Count uint64
 }
 
-// HeapSummary is ThreadScope's "Heap" tab.
+// HeapSummary is ThreadScope's "Heap" tab. A figure whose events the log
+// (or the range) lacks is absent, not 0: its Has flag says so.
 type HeapSummary struct {
+	// HasSize, HasLive and HasAllocated say whether there are HeapSize,
+	// HeapLive and HeapAllocated events to give MaxSize, MaxLive and
+	// Allocated; HasStats whether there are GCStatsGHC events to give
+	// MaxSlop and Copied. (HeapLive comes only after a major collection.)
+	HasSize, HasLive, HasAllocated, HasStats bool
 	// MaxSize is the largest HeapSize value (bytes).
 	MaxSize uint64
 	// MaxLive is ThreadScope's "Max heap residency": the largest HeapLive
@@ -208,6 +311,13 @@ type GCSummary struct {
 	// ParThreads is the largest number of parallel GC threads of any
 	// GCStatsGHC event; 1 if there is none.
 	ParThreads int
+	// Pauses are the collections' pauses from the GC start and end events
+	// alone: each collection's from its GC start to its GC end on the HEC
+	// that ran it (that wrote its GCStatsGHC), as the GC table counts them
+	// (heapview.GC.Pause); in a log without GCStatsGHC events (GHC before
+	// 7.6), from the first HEC's GC start to the last one's GC end. Of a
+	// range: those that overlap it, clipped to it.
+	Pauses Pauses
 	// ParMaxCopied and ParTotalCopied sum the "max par copied" and "total par
 	// copied" bytes of the GCStatsGHC events, except the first one (which
 	// ThreadScope leaves out).
@@ -218,6 +328,14 @@ type GCSummary struct {
 	// ParThreads ≤ 1 or ParMaxCopied is 0.
 	WorkBalance    float64
 	HasWorkBalance bool
+}
+
+// Pauses counts GC pauses.
+type Pauses struct {
+	// Count is the number of pauses; ElapsedNS their total length and
+	// MaxNS the longest, exact to the ns.
+	Count            int
+	ElapsedNS, MaxNS uint64
 }
 
 // GCRowsDefinition says in words what GCSummary.Gens and Reported count,
@@ -365,6 +483,11 @@ type capState struct {
 	rtsStart  uint64
 	rtsHeld   []gcReport
 	lastPause uint64
+	lastStart uint64 // the start of the GC lastPause is of
+
+	// For Pauses: whether a GC is open on the capability, and since when.
+	stopOpen  bool
+	stopStart uint64
 
 	hasAlloc            bool
 	allocFirst, alloc   uint64
@@ -373,7 +496,8 @@ type capState struct {
 }
 
 // Summarizer accumulates a Summary from a stream of events in one pass. Its
-// memory depends on the number of capabilities and event types, not on the
+// memory depends on the number of capabilities and event types, and on the
+// number of collections (32 bytes each, for GCSummary.Pauses), not on the
 // length of the log.
 //
 // ThreadScope sorts all events by timestamp rounded up to the microsecond
@@ -413,12 +537,67 @@ type Summarizer struct {
 	hasFirstStats      bool
 	firstStatsUS       uint64
 	firstMax, firstTot uint64
-	firstCopied        uint64 // copied by the first GCStatsGHC
+
+	// stops is the union of the capabilities' GC intervals so far, in
+	// time order, disjoint; leads the collections' intervals on the
+	// capabilities that ran them (wrote their GCStatsGHC), in any order.
+	stops, leads []gcStop
 
 	// joined is set for a log that begins with a join mark: its figures
 	// cover only the events from time from on.
 	joined bool
 	from   uint64
+}
+
+// gcStop is a time the world was stopped for GC, [start, end] in ns.
+type gcStop struct{ start, end uint64 }
+
+// pausesIn counts the intervals of stops that overlap [from, to], each
+// clipped to it.
+func pausesIn(stops []gcStop, from, to uint64) Pauses {
+	var out Pauses
+	for _, p := range stops {
+		if p.end < from || p.start > to {
+			continue
+		}
+		d := min(p.end, to) - max(p.start, from)
+		out.Count++
+		out.ElapsedNS += d
+		out.MaxNS = max(out.MaxNS, d)
+	}
+	return out
+}
+
+// pausesIn counts the collections' pauses (GCSummary.Pauses) that overlap
+// [from, to], clipped to it.
+func (z *Summarizer) pausesIn(from, to uint64) Pauses {
+	if z.s.Heap.HasStats {
+		return pausesIn(z.leads, from, to)
+	}
+	return pausesIn(z.stops, from, to)
+}
+
+// addStop adds a capability's GC interval [start, end] to the union of
+// those seen. The capabilities' blocks come in any order, but each one's
+// intervals overlap the other capabilities' of the same collection, so the
+// union keeps about one interval per collection.
+func (z *Summarizer) addStop(start, end uint64) {
+	st := z.stops
+	i := sort.Search(len(st), func(i int) bool { return st[i].end >= start })
+	if i == len(st) {
+		z.stops = append(st, gcStop{start, end})
+		return
+	}
+	if st[i].start > end {
+		z.stops = slices.Insert(st, i, gcStop{start, end})
+		return
+	}
+	j := i
+	for j+1 < len(st) && st[j+1].start <= end {
+		j++
+	}
+	st[i] = gcStop{min(st[i].start, start), max(st[j].end, end)}
+	z.stops = slices.Delete(st, i+1, j+1)
 }
 
 // NewSummarizer returns an empty Summarizer.
@@ -488,10 +667,13 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 	case ingest.KindCreateThread:
 		s.Threads++
 	case ingest.KindHeapSize:
+		s.Heap.HasSize = true
 		s.Heap.MaxSize = max(s.Heap.MaxSize, ev.Args[1])
 	case ingest.KindHeapLive:
+		s.Heap.HasLive = true
 		s.Heap.MaxLive = max(s.Heap.MaxLive, ev.Args[1])
 	case ingest.KindHeapAllocated:
+		s.Heap.HasAllocated = true
 		if ev.Cap >= 0 {
 			c := z.cap(ev.Cap)
 			if !c.hasAlloc {
@@ -511,6 +693,7 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 			c.sparkAt = cur
 		}
 	case ingest.KindGCStatsGHC:
+		s.Heap.HasStats = true
 		z.addGCStats(ev, us)
 		r := gcReport{gen: int(min(ev.Args[1], maxGeneration+1)), par: int(min(ev.Args[5], 1<<16))}
 		if ev.Cap < 0 {
@@ -524,6 +707,9 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 			c.rtsHeld = append(c.rtsHeld, r)
 		} else {
 			z.report(r, c.lastPause)
+			if c.lastPause > 0 || c.lastStart > 0 {
+				z.leads = append(z.leads, gcStop{c.lastStart, c.lastStart + c.lastPause})
+			}
 		}
 	case ingest.KindGCGlobalSync:
 		if ev.Cap >= 0 {
@@ -539,15 +725,22 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 				z.report(r, 0) // a GC that never ended
 			}
 			c.rtsOpen, c.rtsStart, c.rtsHeld = true, ev.Time, c.rtsHeld[:0]
+			c.stopOpen, c.stopStart = true, ev.Time
 		}
 	case ingest.KindGCEnd:
 		if ev.Cap >= 0 {
 			c := z.cap(ev.Cap)
 			z.endGC(c, us)
+			if c.stopOpen {
+				z.addStop(c.stopStart, max(c.stopStart, ev.Time))
+				c.stopOpen = false
+			}
 			if c.rtsOpen {
 				c.lastPause = ev.Time - min(c.rtsStart, ev.Time)
+				c.lastStart = c.rtsStart
 				for _, r := range c.rtsHeld {
 					z.report(r, c.lastPause)
+					z.leads = append(z.leads, gcStop{c.rtsStart, c.rtsStart + c.lastPause})
 				}
 				c.rtsOpen, c.rtsHeld = false, c.rtsHeld[:0]
 			}
@@ -734,7 +927,6 @@ func (z *Summarizer) addGCStats(ev *ingest.Event, us uint64) {
 		z.hasFirstStats = true
 		z.firstStatsUS = us
 		z.firstMax, z.firstTot = parMax, parTot
-		z.firstCopied = ev.Args[2]
 	}
 }
 
@@ -919,15 +1111,10 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 		s.GC.WorkBalance = 100 * (float64(s.GC.ParTotalCopied)/float64(s.GC.ParMaxCopied) - 1) / float64(s.GC.ParThreads-1)
 	}
 
-	// A joined log: ThreadScope's rules for a selected range (see
-	// SummarizeRange) from the join on. The first GCStatsGHC is left out of
-	// Copied.
+	// A joined log: the rules for a selected range (see SummarizeRange)
+	// from the join on.
 	if z.joined {
 		s.JoinedNS = z.from
-		if z.hasFirstStats {
-			s.Heap.Copied -= min(z.firstCopied, s.Heap.Copied)
-			s.GC.Total.Copied = s.Heap.Copied
-		}
 	}
 
 	// Time.
@@ -937,13 +1124,23 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 			s.TotalNS = (Micros(s.LastNS) - min(Micros(z.from), Micros(s.LastNS))) * 1000
 		}
 	}
-	s.MutatorNS = s.TotalNS - min(s.GC.Total.ElapsedNS, s.TotalNS)
-	if s.TotalNS > 0 {
-		s.Productivity = float64(s.MutatorNS) / float64(s.TotalNS)
+	s.GC.Pauses = z.pausesIn(0, math.MaxUint64)
+	// ThreadScope's figures where it shows them (a log with heap
+	// information); else the GC events', which every GHC writes.
+	s.HasHeap = s.Heap.MaxSize != 0
+	switch {
+	case z.joined:
+		// A range of a run whose GHC writes GC events: none in it is a GC
+		// time of 0.
+		s.GCFrom = GCFromPauses
+	case s.HasHeap:
+		s.GCFrom = GCFromThreadScope
+	case s.GC.Pauses.Count > 0:
+		s.GCFrom = GCFromPauses
 	}
+	s.setMutator()
 
 	// Heap.
-	s.HasHeap = s.Heap.MaxSize != 0
 	s.Heap.Allocated = 0
 	s.Sparks = SparkSummary{}
 	for i, c := range z.caps {
@@ -996,10 +1193,26 @@ func (s *SparkSummary) addCap(c int, d [6]uint64) {
 	t.Fizzled += sc.Fizzled
 }
 
+// setMutator derives the mutator time and productivity from TotalNS and the
+// GC time GCFrom names; both are 0 (absent) without one.
+func (s *Summary) setMutator() {
+	s.MutatorNS, s.Productivity = 0, 0
+	gc, ok := s.GCTime()
+	if !ok {
+		return
+	}
+	s.MutatorNS = s.TotalNS - min(gc, s.TotalNS)
+	if s.TotalNS > 0 {
+		s.Productivity = float64(s.MutatorNS) / float64(s.TotalNS)
+	}
+}
+
 // setAllocRate derives the allocation rate, per second of mutator time
-// counted in whole microseconds as ThreadScope does.
+// counted in whole microseconds as ThreadScope does; 0 if it is not known
+// (HasAllocRate).
 func (s *Summary) setAllocRate() {
-	if s.MutatorNS > 0 && s.Heap.Allocated > 0 {
+	s.Heap.AllocRate = 0
+	if s.HasAllocRate() && s.MutatorNS >= 1000 && s.Heap.Allocated > 0 {
 		s.Heap.AllocRate = uint64(float64(s.Heap.Allocated) / (float64(s.MutatorNS/1000) / 1e6))
 	}
 }

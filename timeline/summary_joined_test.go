@@ -76,24 +76,40 @@ func TestSummaryJoined(t *testing.T) {
 			if got.JoinedNS != at || got.TotalNS != want.TotalNS || got.TotalNS >= whole.TotalNS {
 				t.Fatalf("%s joined at %d: JoinedNS %d, total %d ns; the range's total %d, the whole run's %d", name, at, got.JoinedNS, got.TotalNS, want.TotalNS, whole.TotalNS)
 			}
+			gotGC, _ := got.GCTime()
+			wantGC, _ := want.GCTime()
 			for _, c := range []struct {
 				what      string
 				got, want uint64
 			}{
 				{"events", got.Events, want.Events},
 				{"threads", got.Threads, want.Threads},
-				{"mutator ns", got.MutatorNS, want.MutatorNS},
 				{"collections", uint64(got.GC.Total.Collections), uint64(want.GC.Total.Collections)},
 				{"GC elapsed", got.GC.Total.ElapsedNS, want.GC.Total.ElapsedNS},
 				{"copied", got.Heap.Copied, want.Heap.Copied},
-				{"allocated", got.Heap.Allocated, want.Heap.Allocated},
-				{"max heap", got.Heap.MaxSize, want.Heap.MaxSize},
-				{"sparks", got.Sparks.Total.Total, want.Sparks.Total.Total},
 				{"first event", got.FirstNS, want.FirstNS},
 			} {
 				if c.got != c.want {
 					t.Errorf("%s joined at %d: %s %d, the range's %d", name, at, c.what, c.got, c.want)
 				}
+			}
+			// The recording lacks what came before the join: a collection
+			// begun before it, the counters' and the heap size's values then.
+			for _, c := range []struct {
+				what      string
+				got, want uint64
+			}{
+				{"GC time", gotGC, wantGC},
+				{"allocated", got.Heap.Allocated, want.Heap.Allocated},
+				{"max heap", got.Heap.MaxSize, want.Heap.MaxSize},
+				{"sparks", got.Sparks.Total.Total, want.Sparks.Total.Total},
+			} {
+				if c.got > c.want {
+					t.Errorf("%s joined at %d: %s %d, more than the range's %d", name, at, c.what, c.got, c.want)
+				}
+			}
+			if got.GCFrom != GCFromPauses || got.MutatorNS != got.TotalNS-gotGC {
+				t.Errorf("%s joined at %d: GC time from %v, mutator %d of %d", name, at, got.GCFrom, got.MutatorNS, got.TotalNS)
 			}
 			if got.Program != whole.Program || got.RTS != whole.RTS || got.Capabilities != whole.Capabilities {
 				t.Errorf("%s joined at %d: program %q, RTS %q, %d capabilities; want %q, %q, %d", name, at, got.Program, got.RTS, got.Capabilities, whole.Program, whole.RTS, whole.Capabilities)

@@ -304,14 +304,40 @@ func TestSummaryInvariants(t *testing.T) {
 			t.Errorf("%s: per-type counts sum to %d over %d types, want %d over %d", name, sum, len(s.Types), s.Events, len(perType))
 		}
 
-		// Time: mutator + GC = total, productivity = mutator / total.
-		if s.MutatorNS+s.GC.Total.ElapsedNS != s.TotalNS {
-			t.Errorf("%s: mutator %d + GC %d != total %d", name, s.MutatorNS, s.GC.Total.ElapsedNS, s.TotalNS)
+		// Time: mutator + GC = total, productivity = mutator / total, with
+		// the GC time of heap events (ThreadScope's), or else of the GC
+		// events; none without either.
+		gc, ok := s.GCTime()
+		wantFrom := GCFromNone
+		if s.HasHeap {
+			wantFrom = GCFromThreadScope
+		} else if s.GC.Pauses.Count > 0 {
+			wantFrom = GCFromPauses
+		}
+		if s.GCFrom != wantFrom || ok != (wantFrom != GCFromNone) {
+			t.Errorf("%s: GC time from %v (%v), want %v", name, s.GCFrom, ok, wantFrom)
+		}
+		if !ok {
+			if s.MutatorNS != 0 || s.Productivity != 0 || s.Heap.AllocRate != 0 {
+				t.Errorf("%s: no GC time, but mutator %d, productivity %v, allocation rate %d", name, s.MutatorNS, s.Productivity, s.Heap.AllocRate)
+			}
+		} else if s.MutatorNS+gc != s.TotalNS {
+			t.Errorf("%s: mutator %d + GC %d != total %d", name, s.MutatorNS, gc, s.TotalNS)
+		}
+		// With GCStatsGHC events, the pauses are those of the GC table.
+		if s.Heap.HasStats && (s.GC.Pauses.ElapsedNS != s.GC.Reported.ElapsedNS || s.GC.Pauses.MaxNS != s.GC.Reported.MaxPauseNS) {
+			t.Errorf("%s: pauses %+v, the GC table's total %+v", name, s.GC.Pauses, s.GC.Reported)
+		}
+		// A figure without its events is absent, not 0.
+		h := s.Heap
+		if (!h.HasLive && h.MaxLive != 0) || (!h.HasSize && h.MaxSize != 0) || (!h.HasAllocated && h.Allocated != 0) ||
+			(!h.HasStats && (h.MaxSlop != 0 || h.Copied != 0)) || (!s.HasAllocRate() && h.AllocRate != 0) {
+			t.Errorf("%s: figures without their events: %+v", name, h)
 		}
 		if s.TotalNS < s.LastNS || s.TotalNS-s.LastNS >= 1000 || s.FirstNS > s.LastNS {
 			t.Errorf("%s: total %d for events %d..%d", name, s.TotalNS, s.FirstNS, s.LastNS)
 		}
-		if p := float64(s.MutatorNS) / float64(s.TotalNS); s.Productivity != p {
+		if p := float64(s.MutatorNS) / float64(s.TotalNS); ok && s.Productivity != p {
 			t.Errorf("%s: productivity %v, want %v", name, s.Productivity, p)
 		}
 
@@ -508,6 +534,8 @@ func TestBackdatedGCEnd(t *testing.T) {
 	}
 	for _, c := range cases {
 		z := NewSummarizer()
+		// A log with heap information: its GC time is ThreadScope's.
+		z.Add(gcEv(ingest.KindHeapSize, 0, 900_000, 0, 1<<20))
 		z.Add(gcEv(ingest.KindGCStart, 1, 1_000_000))
 		z.Add(gcEv(ingest.KindGCStart, 0, 1_000_100))
 		z.Add(gcEv(ingest.KindGCGlobalSync, 1, 2_000_100))
@@ -681,6 +709,53 @@ func TestGensCountEveryCollection(t *testing.T) {
 		}
 		if s.Events != 14389 || s.BlockMarkers != 3 || s.ListedEvents() != 14392 {
 			t.Errorf("events %d, block markers %d, listed %d; want 14389, 3, 14392", s.Events, s.BlockMarkers, s.ListedEvents())
+		}
+	}
+}
+
+// TestGCTimeWithoutHeapEvents: a log without heap events (old GHCs) gets
+// its collections, GC time and productivity from its GC start and end
+// events, and says so (GCFrom); it said "0 collections, GC time 0,
+// productivity 100 %" while the GC track drew pauses of up to 13 ms.
+// ThreadScope's pc-short-N6 has 3,391 GC start/end pairs on 6 HECs: 566
+// collections.
+func TestGCTimeWithoutHeapEvents(t *testing.T) {
+	logs := []struct {
+		path        string
+		collections int
+	}{
+		{"../testdata/corpus/ThreadScope__sealions.eventlog", 0},
+		{"../testdata/corpus/ThreadScope__SumEulerPar1_sparks_detailed.eventlog", 0},
+		{"../../shared/corpus/public/ThreadScope__pc-short-N6.eventlog", 566},
+	}
+	for _, l := range logs {
+		if _, err := os.Stat(l.path); err != nil {
+			// The shared corpus beside the main checkout, or beside a
+			// worktree's directory of worktrees.
+			alt := "../" + l.path
+			if _, err2 := os.Stat(alt); err2 != nil {
+				t.Logf("%s: %v", l.path, err)
+				continue
+			}
+			l.path = alt
+		}
+		name := filepath.Base(l.path)
+		s := summarizeFile(t, l.path)
+		_, evs := build(t, l.path)
+		whole := factsOf(evs, 0, s.LastNS)
+		n, maxPause, ok := s.Collections()
+		gc, _ := s.GCTime()
+		if s.HasHeap || s.GCFrom != GCFromPauses || !ok || n == 0 || gc != whole.pauses {
+			t.Errorf("%s: heap %v, GC from %v: %d collections, GC time %d; the GC events give %d", name, s.HasHeap, s.GCFrom, n, gc, whole.pauses)
+		}
+		if l.collections != 0 && n != l.collections {
+			t.Errorf("%s: %d collections, want %d", name, n, l.collections)
+		}
+		if maxPause == 0 || maxPause > gc || s.MutatorNS != s.TotalNS-gc || s.Productivity <= 0 || s.Productivity >= 1 {
+			t.Errorf("%s: max pause %d, mutator %d of %d, productivity %v", name, maxPause, s.MutatorNS, s.TotalNS, s.Productivity)
+		}
+		if s.Heap.HasLive || s.Heap.HasSize || s.Heap.HasAllocated || s.HasAllocRate() {
+			t.Errorf("%s: heap figures without heap events: %+v", name, s.Heap)
 		}
 	}
 }

@@ -66,23 +66,26 @@ const (
 // can list and sort runs without decoding them (ThreadScope's definitions;
 // see timeline.Summary).
 type Figures struct {
-	Status        string  `json:"status"`
-	TotalNS       uint64  `json:"total_ns"`
-	MutatorNS     uint64  `json:"mutator_ns"`
-	GCNS          uint64  `json:"gc_ns"`
-	Productivity  float64 `json:"productivity"`
-	HasHeap       bool    `json:"has_heap"`
-	Collections   int     `json:"collections"`
-	MaxPauseNS    uint64  `json:"max_pause_ns"`
-	Allocated     uint64  `json:"allocated"`
-	MaxHeapSize   uint64  `json:"max_heap_size"`
-	MaxLive       uint64  `json:"max_live"`
-	Capabilities  int     `json:"capabilities"`
-	Threads       uint64  `json:"threads"`
-	SparksCreated uint64  `json:"sparks_created"`
-	SparksConvert uint64  `json:"sparks_converted"`
-	SparksFizzled uint64  `json:"sparks_fizzled"`
-	Events        uint64  `json:"events"`
+	Status       string  `json:"status"`
+	TotalNS      uint64  `json:"total_ns"`
+	MutatorNS    uint64  `json:"mutator_ns"`
+	GCNS         uint64  `json:"gc_ns"`
+	Productivity float64 `json:"productivity"`
+	HasHeap      bool    `json:"has_heap"`
+	Collections  int     `json:"collections"`
+	MaxPauseNS   uint64  `json:"max_pause_ns"`
+	Allocated    uint64  `json:"allocated"`
+	MaxHeapSize  uint64  `json:"max_heap_size"`
+	MaxLive      uint64  `json:"max_live"`
+	// NoLive says the log has no HeapLive events: MaxLive is absent, not 0
+	// (entries saved before it was kept read false).
+	NoLive        bool   `json:"no_live,omitempty"`
+	Capabilities  int    `json:"capabilities"`
+	Threads       uint64 `json:"threads"`
+	SparksCreated uint64 `json:"sparks_created"`
+	SparksConvert uint64 `json:"sparks_converted"`
+	SparksFizzled uint64 `json:"sparks_fizzled"`
+	Events        uint64 `json:"events"`
 }
 
 // Entry is one saved profile.
@@ -367,7 +370,7 @@ func figuresOf(s *timeline.Summary) Figures {
 		Status: s.Status.State.String(), TotalNS: s.TotalNS, MutatorNS: s.MutatorNS, GCNS: s.GC.Total.ElapsedNS,
 		Productivity: s.Productivity, HasHeap: s.HasHeap, Collections: s.GC.Total.Collections,
 		MaxPauseNS: s.GC.Total.MaxPauseNS, Allocated: s.Heap.Allocated, MaxHeapSize: s.Heap.MaxSize,
-		MaxLive: s.Heap.MaxLive, Capabilities: s.Capabilities, Threads: s.Threads,
+		MaxLive: s.Heap.MaxLive, NoLive: !s.Heap.HasLive, Capabilities: s.Capabilities, Threads: s.Threads,
 		SparksCreated: s.Sparks.Total.Created, SparksConvert: s.Sparks.Total.Converted,
 		SparksFizzled: s.Sparks.Total.Fizzled, Events: s.Events,
 	}

@@ -12,7 +12,7 @@
 //	                             "loaded N events in S s (first picture at F s)" to stderr,
 //	                             both times since the process started, and exit (to measure
 //	                             load time and peak memory from outside, e.g. /usr/bin/time -v)
-//	hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] [--segment N] FILE
+//	hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] FILE
 //	                             draw the window showing FILE with Fyne's software renderer
 //	                             (no display needed) and write it to OUT.png
 //
@@ -41,7 +41,7 @@ const usage = `usage: hecscope [FILE...]      open the desktop app (on each even
        hecscope-gui --quit-after-load FILE
                               load FILE in a window, print "loaded N events in S s
                               (first picture at F s)" and exit
-       hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--theme light|dark] [--segment N] FILE
+       hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] FILE
                               draw the window showing FILE, without a display, to OUT.png`
 
 func main() {

@@ -250,9 +250,20 @@ func TestSnapshotCommand(t *testing.T) {
 		{"--snapshot", out, "--from", "10ms", sample},
 		{"--snapshot", out, "--from", "10ms", "--to", "5ms", sample},
 		{"--snapshot", out, "--tracks", "some", sample},
+		{"--snapshot", out, "--select", "10ms", sample},
+		{"--snapshot", out, "--select", "20ms,10ms", sample},
 	} {
 		if code := snapshot(bad, io.Discard); code != 2 {
 			t.Errorf("%q exited %d, want 2 (usage)", bad, code)
 		}
+	}
+	// A selection shown in the Selection tab; a tab the view lacks.
+	stderr.Reset()
+	if code := snapshot([]string{"--snapshot", out, "--size", "640x480", "--select", "30ms,60ms", "--tab", "Selection", sample}, &stderr); code != 0 {
+		t.Errorf("--select --tab Selection exited %d: %s", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := snapshot([]string{"--snapshot", out, "--tab", "Nowhere", sample}, &stderr); code != 1 || !strings.Contains(stderr.String(), `no tab "Nowhere" (the tabs: Summary, GC`) {
+		t.Errorf("--tab Nowhere exited %d: %s", code, stderr.String())
 	}
 }

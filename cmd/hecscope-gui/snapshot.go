@@ -15,7 +15,7 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-const snapshotUsage = "usage: hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all|default] [--from T --to T] [--theme light|dark] [--segment N] FILE"
+const snapshotUsage = "usage: hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all|default] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] FILE"
 
 // snapshot implements `hecscope-gui --snapshot OUT.png ... FILE`: it draws
 // the window showing FILE with Fyne's software renderer (no display needed)
@@ -32,6 +32,8 @@ func snapshot(args []string, stderr io.Writer) int {
 	to := fs.String("to", "", "end of the time range shown")
 	themeName := fs.String("theme", "light", "light or dark")
 	segment := fs.String("segment", "1", "which eventlog of a file holding several one after another, from 1")
+	sel := fs.String("select", "", "a time range selected, T,T (as Shift+drag selects)")
+	tab := fs.String("tab", "", "the tab shown below the timeline (Summary, GC, Selection, …)")
 	usage := func(msg string) int {
 		fmt.Fprintf(stderr, "hecscope-gui: %s\n%s\n", msg, snapshotUsage)
 		return 2
@@ -90,6 +92,17 @@ func snapshot(args []string, stderr io.Writer) int {
 			return usage("--to must be after --from")
 		}
 	}
+
+	if *sel != "" {
+		a, b, ok := strings.Cut(*sel, ",")
+		var errA, errB error
+		opt.SelectFrom, errA = timeline.ParseTime(a)
+		opt.SelectTo, errB = timeline.ParseTime(b)
+		if !ok || errA != nil || errB != nil || opt.SelectTo <= opt.SelectFrom {
+			return usage(fmt.Sprintf("--select %q is not T,T with the second after the first (e.g. 292ms,1.486s)", *sel))
+		}
+	}
+	opt.Tab = *tab
 
 	img, err := app.Snapshot(fs.Arg(0), opt)
 	if err != nil {

@@ -20,7 +20,7 @@ type command struct {
 
 var commands = []command{
 	{"dump", "dump [--segment N] FILE   print every event as `ghc-events show` does", runDump},
-	{"summary", "summary [--json] [--segment N] FILE  print the run's summary statistics (of each eventlog a FILE holds one after another; --segment N: the Nth alone)", runSummary},
+	{"summary", "summary [--json] [--from T] [--to T] [--segment N] FILE  print the run's summary statistics (of each eventlog a FILE holds one after another; --segment N: the Nth alone; --from/--to: of that time range, as the app's Selection tab)", runSummary},
 	{"render", "render FILE -o out.png [--view ...] [--segment N] ...", runRender},
 	{"compare", "compare [--json] [--segment-a N] [--segment-b N] A B  print the differences between two runs (B against A)", runCompare},
 	{"spans", "spans [--json] [--from T] [--to T] [--segment N] FILE | --compare [--segment-a N] [--segment-b N] A B  statistics of the user spans (START/STOP x) and thread labels; --compare: two runs with a noise test", runSpans},

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -25,6 +27,9 @@ import (
 // is summarised up to the damage, reported on stderr, and exits 1; usage
 // errors exit 2.
 func runSummary(args []string) int {
+	if rangeArgs(args) {
+		return runSummaryRange(args)
+	}
 	segment, args, err := cutSegmentArg(args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope summary: %v\n%s\n", err, summaryUsage)
@@ -79,7 +84,53 @@ func shiftTimeFaults(t *ingest.TimeFaults, base int64) {
 	}
 }
 
-const summaryUsage = "usage: hecscope summary [--json] [--segment N] FILE   (--segment: only the Nth of the eventlogs a FILE holds one after another)"
+const summaryUsage = "usage: hecscope summary [--json] [--from T] [--to T] [--segment N] FILE   (--from/--to: the figures of that time range, as the app's Selection tab gives them; --segment: only the Nth of the eventlogs a FILE holds one after another)"
+
+// rangeArgs reports whether args ask for the summary of a time range.
+func rangeArgs(args []string) bool {
+	for _, a := range args {
+		for _, f := range []string{"-from", "--from", "-to", "--to"} {
+			if a == f || strings.HasPrefix(a, f+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runSummaryRange implements `hecscope summary --from T --to T [--json]
+// FILE`: the figures of the time range [T, T] (to the end of the run
+// without --to), computed by timeline.SummarizeRange as the app's
+// Selection tab computes them.
+func runSummaryRange(args []string) int {
+	var asJSON *bool
+	p, from, to, code, ok := rangeCommand("summary", summaryUsage, args, func(fs *flag.FlagSet) {
+		asJSON = fs.Bool("json", false, "print one JSON object")
+	})
+	if !ok {
+		return code
+	}
+	if to == 0 {
+		to = math.MaxUint64 // to the end of the run
+	}
+	read := func(src io.Reader) (timeline.Summary, error) { return timeline.SummarizeRange(src, from, to) }
+	var s timeline.Summary
+	var err error
+	if p.segmented() {
+		s, err = readPart(p, func(r io.ReaderAt, size int64) (timeline.Summary, error) {
+			return read(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20))
+		})
+		s.Status = p.fileStatus(s.Status)
+		shiftTimeFaults(&s.TimeFaults, p.offset)
+	} else {
+		var f *os.File
+		if f, err = os.Open(p.path); err == nil {
+			s, err = read(bufio.NewReaderSize(f, 1<<20))
+			f.Close()
+		}
+	}
+	return report(p.path, s, err, *asJSON, os.Stdout, os.Stderr)
+}
 
 // jsonAndFiles reads the arguments of a command that takes --json and file
 // names (summary, compare). If it returns ok false, the command is over:
@@ -236,15 +287,24 @@ func genJSON(g timeline.GenStats) jsonGen {
 // jsonSummary is the JSON report. events leaves out the block markers,
 // counted in block_markers (the text report and the event list show their
 // sum, as ghc-events' show lists them). gc_count, par_gc_count, gc_ns and
-// gc_max_pause_ns are ThreadScope's count (timeline.GCSummary.Total);
-// gc_generations are every collection GHC reported (GCSummary.Reported,
-// gen -1, then GCSummary.Gens), as the text report's table.
+// gc_max_pause_ns are ThreadScope's count (timeline.GCSummary.Total), null
+// for a log without heap events (ThreadScope shows them unavailable);
+// gc_time_ns, mutator_ns and productivity use the GC time gc_source names
+// ("threadscope", "gc_events" or "none": then they are null); gc_pauses
+// are the collections' pauses from the GC events (timeline.GCSummary.
+// Pauses); gc_generations are every collection GHC reported
+// (GCSummary.Reported, gen -1, then GCSummary.Gens), as the text report's
+// table. A figure the log (or the range) has no events for is null, never
+// 0. Of a range (--from/--to), range says which, every figure is of it but
+// for the run's description (program … capability_numbers), and
+// threads_ran counts the threads that ran in it.
 type jsonSummary struct {
 	Status     string          `json:"status"`
 	Offset     *int64          `json:"offset,omitempty"`
 	Reason     string          `json:"reason,omitempty"`
 	TimeFaults *jsonTimeFaults `json:"time_faults,omitempty"`
 	CapFaults  *jsonCapFaults  `json:"cap_faults,omitempty"`
+	Range      *jsonRange      `json:"range,omitempty"`
 	Program    string          `json:"program"`
 	Args       []string        `json:"args"`
 	Env        []string        `json:"env,omitempty"`
@@ -253,37 +313,65 @@ type jsonSummary struct {
 	// IdentityFrom is the eventlog of the file (counted from 1) whose
 	// program, arguments, RTS, start time and capabilities these are: a
 	// restarted eventlog does not repeat them (timeline.Summary.Inherit).
-	IdentityFrom   int               `json:"identity_from_segment,omitempty"`
-	Events         uint64            `json:"events"`
-	BlockMarkers   uint64            `json:"block_markers"`
-	Capabilities   int               `json:"capabilities"`
-	CapNumbers     []int32           `json:"capability_numbers,omitempty"`
-	Threads        uint64            `json:"threads"`
-	StartNS        uint64            `json:"start_ns"`
-	EndNS          uint64            `json:"end_ns"`
-	DurationNS     uint64            `json:"duration_ns"`
-	GCCount        int               `json:"gc_count"`
-	ParGCCount     int               `json:"par_gc_count"`
-	GCReported     int               `json:"gc_reported"`
-	GCNS           uint64            `json:"gc_ns"`
-	GCMaxPauseNS   uint64            `json:"gc_max_pause_ns"`
-	MutatorNS      uint64            `json:"mutator_ns"`
-	Productivity   float64           `json:"productivity"`
-	HasHeap        bool              `json:"has_heap"`
-	MaxHeapSize    uint64            `json:"max_heap_size"`
-	MaxHeapLive    uint64            `json:"max_heap_live"`
-	AllocatedBytes uint64            `json:"allocated_bytes"`
-	AllocRate      uint64            `json:"alloc_rate"`
-	MaxSlop        uint64            `json:"max_slop"`
-	CopiedBytes    uint64            `json:"copied_bytes"`
-	GCGenerations  []jsonGen         `json:"gc_generations"`
-	GCParThreads   int               `json:"gc_par_threads"`
-	GCWorkBalance  *float64          `json:"gc_work_balance,omitempty"`
-	Sparks         jsonSparks        `json:"sparks"`
-	SparksPerCap   []jsonSparks      `json:"sparks_per_cap"`
-	PerType        map[string]uint64 `json:"per_type"`
-	PerKind        map[string]uint64 `json:"per_kind"`
-	Segments       []jsonSegment     `json:"segments,omitempty"`
+	IdentityFrom    int               `json:"identity_from_segment,omitempty"`
+	Events          uint64            `json:"events"`
+	BlockMarkers    uint64            `json:"block_markers"`
+	Capabilities    int               `json:"capabilities"`
+	CapNumbers      []int32           `json:"capability_numbers,omitempty"`
+	Threads         uint64            `json:"threads"`
+	ThreadsRan      *uint64           `json:"threads_ran,omitempty"`
+	ThreadsRanFirst []uint32          `json:"threads_ran_first,omitempty"`
+	StartNS         uint64            `json:"start_ns"`
+	EndNS           uint64            `json:"end_ns"`
+	DurationNS      uint64            `json:"duration_ns"`
+	GCSource        string            `json:"gc_source"`
+	GCTimeNS        *uint64           `json:"gc_time_ns"`
+	GCPauses        *jsonPauses       `json:"gc_pauses"`
+	GCCount         *int              `json:"gc_count"`
+	ParGCCount      *int              `json:"par_gc_count"`
+	GCReported      int               `json:"gc_reported"`
+	GCNS            *uint64           `json:"gc_ns"`
+	GCMaxPauseNS    *uint64           `json:"gc_max_pause_ns"`
+	MutatorNS       *uint64           `json:"mutator_ns"`
+	Productivity    *float64          `json:"productivity"`
+	HasHeap         bool              `json:"has_heap"`
+	MaxHeapSize     *uint64           `json:"max_heap_size"`
+	MaxHeapLive     *uint64           `json:"max_heap_live"`
+	AllocatedBytes  *uint64           `json:"allocated_bytes"`
+	AllocRate       *uint64           `json:"alloc_rate"`
+	MaxSlop         *uint64           `json:"max_slop"`
+	CopiedBytes     *uint64           `json:"copied_bytes"`
+	GCGenerations   []jsonGen         `json:"gc_generations"`
+	GCParThreads    int               `json:"gc_par_threads"`
+	GCWorkBalance   *float64          `json:"gc_work_balance,omitempty"`
+	Sparks          jsonSparks        `json:"sparks"`
+	SparksPerCap    []jsonSparks      `json:"sparks_per_cap"`
+	PerType         map[string]uint64 `json:"per_type"`
+	PerKind         map[string]uint64 `json:"per_kind"`
+	Segments        []jsonSegment     `json:"segments,omitempty"`
+}
+
+// jsonRange is the time range a range's report is of, in ns (to: the
+// range's end, or the run's last event if that is earlier).
+type jsonRange struct {
+	FromNS uint64 `json:"from_ns"`
+	ToNS   uint64 `json:"to_ns"`
+}
+
+// jsonPauses is timeline.Pauses in the JSON report.
+type jsonPauses struct {
+	Count     int    `json:"count"`
+	ElapsedNS uint64 `json:"elapsed_ns"`
+	MaxNS     uint64 `json:"max_ns"`
+}
+
+// some returns a pointer to v if ok, else nil: a figure for the JSON
+// report that is null when absent.
+func some[T any](v T, ok bool) *T {
+	if !ok {
+		return nil
+	}
+	return &v
 }
 
 // jsonSegment is one eventlog of a file that holds several, in the JSON
@@ -300,12 +388,15 @@ type jsonSegment struct {
 	BlockMarkers uint64   `json:"block_markers"`
 	Capabilities int      `json:"capabilities"`
 	DurationNS   uint64   `json:"duration_ns"`
-	GCNS         uint64   `json:"gc_ns"`
-	Productivity float64  `json:"productivity"`
-	MaxHeapLive  uint64   `json:"max_heap_live"`
+	GCSource     string   `json:"gc_source"`
+	GCTimeNS     *uint64  `json:"gc_time_ns"`
+	Productivity *float64 `json:"productivity"`
+	MaxHeapLive  *uint64  `json:"max_heap_live"`
 }
 
 func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
+	gc, hasGC := s.GCTime()
+	h := &s.Heap
 	j := jsonSummary{
 		Status:         s.Status.State.String(),
 		Program:        s.Program,
@@ -321,25 +412,35 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 		StartNS:        s.FirstNS,
 		EndNS:          s.LastNS,
 		DurationNS:     s.TotalNS,
-		GCCount:        s.GC.Total.Collections,
-		ParGCCount:     s.GC.Total.ParCollections,
+		GCSource:       s.GCFrom.String(),
+		GCTimeNS:       some(gc, hasGC),
 		GCReported:     s.GC.RTSCollections,
-		GCNS:           s.GC.Total.ElapsedNS,
-		GCMaxPauseNS:   s.GC.Total.MaxPauseNS,
-		MutatorNS:      s.MutatorNS,
-		Productivity:   s.Productivity,
+		MutatorNS:      some(s.MutatorNS, hasGC),
+		Productivity:   some(s.Productivity, hasGC),
 		HasHeap:        s.HasHeap,
-		MaxHeapSize:    s.Heap.MaxSize,
-		MaxHeapLive:    s.Heap.MaxLive,
-		AllocatedBytes: s.Heap.Allocated,
-		AllocRate:      s.Heap.AllocRate,
-		MaxSlop:        s.Heap.MaxSlop,
-		CopiedBytes:    s.Heap.Copied,
+		MaxHeapSize:    some(h.MaxSize, h.HasSize),
+		MaxHeapLive:    some(h.MaxLive, h.HasLive),
+		AllocatedBytes: some(h.Allocated, h.HasAllocated),
+		AllocRate:      some(h.AllocRate, s.HasAllocRate()),
+		MaxSlop:        some(h.MaxSlop, h.HasStats),
+		CopiedBytes:    some(h.Copied, h.HasStats),
 		GCParThreads:   s.GC.ParThreads,
 		Sparks:         sparksJSON(s.Sparks.Total),
 		SparksPerCap:   []jsonSparks{},
 		PerType:        s.PerDesc(),
 		PerKind:        s.PerKind(),
+	}
+	if p := s.GC.Pauses; p.Count > 0 || s.GCFrom == timeline.GCFromPauses {
+		j.GCPauses = &jsonPauses{Count: p.Count, ElapsedNS: p.ElapsedNS, MaxNS: p.MaxNS}
+	}
+	if s.HasHeap || s.Range {
+		// ThreadScope's count, which it shows for logs with heap events.
+		t := s.GC.Total
+		j.GCCount, j.ParGCCount, j.GCNS, j.GCMaxPauseNS = &t.Collections, &t.ParCollections, &t.ElapsedNS, &t.MaxPauseNS
+	}
+	if s.Range {
+		j.Range = &jsonRange{FromNS: s.RangeFrom, ToNS: s.RangeTo}
+		j.ThreadsRan, j.ThreadsRanFirst = &s.ThreadsRan, s.ThreadsRanFirst
 	}
 	if j.Args == nil {
 		j.Args = []string{}
@@ -356,9 +457,11 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 	j.TimeFaults = timeFaultsJSON(s.TimeFaults)
 	for _, g := range s.Segments {
 		gs := &g.Summary
+		ggc, ok := gs.GCTime()
 		js := jsonSegment{Offset: g.Offset, End: g.End, Status: gs.Status.State.String(), Program: gs.Program, Args: gs.Args,
-			Events: gs.Events, BlockMarkers: gs.BlockMarkers, Capabilities: gs.Capabilities, DurationNS: gs.TotalNS, GCNS: gs.GC.Total.ElapsedNS,
-			Productivity: gs.Productivity, MaxHeapLive: gs.Heap.MaxLive, IdentityFrom: gs.InheritedFrom}
+			Events: gs.Events, BlockMarkers: gs.BlockMarkers, Capabilities: gs.Capabilities, DurationNS: gs.TotalNS,
+			GCSource: gs.GCFrom.String(), GCTimeNS: some(ggc, ok), Productivity: some(gs.Productivity, ok),
+			MaxHeapLive: some(gs.Heap.MaxLive, gs.Heap.HasLive), IdentityFrom: gs.InheritedFrom}
 		if js.Args == nil {
 			js.Args = []string{}
 		}
@@ -394,12 +497,6 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		}
 		return v
 	}
-	na := func(ok bool, v string) string {
-		if !ok {
-			return "(unavailable)"
-		}
-		return v
-	}
 
 	row("File:", name)
 	if len(s.Segments) > 1 {
@@ -417,56 +514,109 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	if s.CapFaults.Count > 0 {
 		row("Impossible capabilities:", s.CapFaults.String()+"; such blocks' events are counted on the capability they claim")
 	}
-	if s.InheritedFrom > 0 {
-		row("Identity:", fmt.Sprintf("from eventlog %d of this file: logging was restarted, and a restarted eventlog does not repeat the program, its RTS and capabilities", s.InheritedFrom))
+	run := "" // marks the run's description in a range's report
+	if s.Range {
+		row("Range:", fmt.Sprintf("%s – %s (%s): every figure is of the range, but those marked (the run's)",
+			showTime(s.RangeFrom), showTime(s.RangeTo), showTime(s.RangeTo-min(s.RangeFrom, s.RangeTo))))
+		run = " (the run's)"
 	}
-	row("Program:", unknown(s.Program))
-	row("Arguments:", strings.Join(s.Args, " "))
-	row("RTS:", unknown(s.RTS))
+	if s.InheritedFrom > 0 {
+		row("Identity"+run+":", fmt.Sprintf("from eventlog %d of this file: logging was restarted, and a restarted eventlog does not repeat the program, its RTS and capabilities", s.InheritedFrom))
+	}
+	row("Program"+run+":", unknown(s.Program))
+	row("Arguments"+run+":", strings.Join(s.Args, " "))
+	row("RTS"+run+":", unknown(s.RTS))
 	start := "(unknown)"
 	if !s.StartWall.IsZero() {
 		start = s.StartWall.Format("2006-01-02 15:04:05.000000000 UTC")
 	}
-	row("Start time:", start)
+	row("Start time"+run+":", start)
 	if len(s.Env) > 0 {
-		row("Environment:", fmt.Sprintf("%d variables", len(s.Env)))
+		row("Environment"+run+":", fmt.Sprintf("%d variables", len(s.Env)))
 	}
-	row("Capabilities:", s.CapabilitiesText())
+	row("Capabilities"+run+":", s.CapabilitiesText())
 	row("Events:", paint.EventCount(s.Events, s.BlockMarkers))
 	row("Threads created:", commas(s.Threads))
+	if s.Range {
+		ran := commas(s.ThreadsRan)
+		if n := len(s.ThreadsRanFirst); n > 0 {
+			ids := make([]string, n)
+			for i, id := range s.ThreadsRanFirst {
+				ids[i] = strconv.FormatUint(uint64(id), 10)
+			}
+			more := ""
+			if uint64(n) < s.ThreadsRan {
+				more = ", …"
+			}
+			ran += " (" + strings.Join(ids, ", ") + more + ")"
+		}
+		row("Threads ran:", ran)
+	}
 	row("First/last event:", fmt.Sprintf("%s / %s", showTime(s.FirstNS), showTime(s.LastNS)))
 	row("")
 	row("Time")
+	gcTime, hasGC := s.GCTime()
+	noGC := absent(timeline.GCFromNone.Describe())
 	row("  Total time:", showTime(s.TotalNS))
-	row("  Mutator time:", na(s.HasHeap, showTime(s.MutatorNS)))
-	row("  GC time:", na(s.HasHeap, showTime(s.GC.Total.ElapsedNS)))
-	row("  Productivity:", na(s.HasHeap, fmt.Sprintf("%.1f%% of mutator vs total", 100*s.Productivity)))
+	row("  Mutator time:", or(hasGC, showTime(s.MutatorNS), noGC))
+	row("  GC time:", or(hasGC, showTime(gcTime)+" ("+gcSourceText(s)+")", noGC))
+	row("  Productivity:", or(hasGC, fmt.Sprintf("%.1f%% of mutator vs total", 100*s.Productivity), noGC))
 	row("")
 	row("Heap")
 	h := s.Heap
-	row("  Maximum heap size:", na(s.HasHeap, showBytes(h.MaxSize, "")))
-	row("  Maximum heap residency:", na(s.HasHeap, showBytes(h.MaxLive, "")))
-	row("  Total allocated:", na(s.HasHeap && h.Allocated > 0, showBytes(h.Allocated, "")))
-	row("  Allocation rate:", na(s.HasHeap && h.AllocRate > 0, showBytes(h.AllocRate, "/s")+" of mutator time"))
-	row("  Maximum slop:", na(s.HasHeap, showBytes(h.MaxSlop, "")))
+	lacks := func(kind string) string {
+		if s.Range {
+			return absent("no " + kind + " event in the range")
+		}
+		return absent("the log has no " + kind + " events")
+	}
+	row("  Maximum heap size:", or(h.HasSize, showBytes(h.MaxSize, ""), lacks("HeapSize")))
+	row("  Maximum heap residency:", or(h.HasLive, showBytes(h.MaxLive, ""), lacks("HeapLive")))
+	row("  Total allocated:", or(h.HasAllocated, showBytes(h.Allocated, ""), lacks("HeapAllocated")))
+	rateMissing := lacks("HeapAllocated")
+	if h.HasAllocated {
+		rateMissing = absent("no mutator time to divide by")
+	}
+	row("  Allocation rate:", or(s.HasAllocRate(), showBytes(h.AllocRate, "/s")+" of mutator time", rateMissing))
+	row("  Maximum slop:", or(h.HasStats, showBytes(h.MaxSlop, ""), lacks("GCStatsGHC")))
 	row("")
 	row("GC")
-	row("  Copied during GC:", na(s.HasHeap && h.Copied > 0, showBytes(h.Copied, "")))
+	row("  Copied during GC:", or(h.HasStats, showBytes(h.Copied, ""), lacks("GCStatsGHC")))
 	bal := "N/A"
 	if s.GC.HasWorkBalance {
 		bal = fmt.Sprintf("%.2f%% (serial 0%%, perfect 100%%)", s.GC.WorkBalance)
 	}
-	row("  Parallel GC work balance:", na(s.HasHeap, bal))
-	row("  ThreadScope's count:", fmt.Sprintf("%s, %s (the GC time above), max pause %s",
-		paint.CountOf(int64(s.GC.Total.Collections), "collection", "collections"), showTime(s.GC.Total.ElapsedNS), showTime(s.GC.Total.MaxPauseNS)))
-	row("  Collections GHC reported:", fmt.Sprintf("%d, in the table below", s.GC.RTSCollections))
-	row("  The table counts:", timeline.GCRowsDefinition)
+	row("  Parallel GC work balance:", or(h.HasStats, bal, lacks("GCStatsGHC")))
+	if s.HasHeap || s.Range {
+		the := ""
+		if s.GCFrom == timeline.GCFromThreadScope {
+			the = " (the GC time above)"
+		}
+		row("  ThreadScope's count:", fmt.Sprintf("%s, %s%s, max pause %s",
+			paint.CountOf(int64(s.GC.Total.Collections), "collection", "collections"), showTime(s.GC.Total.ElapsedNS), the, showTime(s.GC.Total.MaxPauseNS)))
+	} else {
+		row("  ThreadScope's count:", absent("the log has no heap events, without which ThreadScope counts none"))
+	}
+	if p := s.GC.Pauses; p.Count > 0 || s.GCFrom == timeline.GCFromPauses {
+		the := ""
+		if s.GCFrom == timeline.GCFromPauses {
+			the = " (the GC time above)"
+		}
+		row("  Pauses from GC events:", fmt.Sprintf("%s, %s%s, max pause %s",
+			paint.CountOf(int64(p.Count), "collection", "collections"), showTime(p.ElapsedNS), the, showTime(p.MaxNS)))
+	}
+	if h.HasStats {
+		row("  Collections GHC reported:", fmt.Sprintf("%d, in the table below", s.GC.RTSCollections))
+		row("  The table counts:", timeline.GCRowsDefinition)
+	} else {
+		row("  Collections GHC reported:", lacks("GCStatsGHC"))
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 
 	var gc, sparks, events table
-	if s.HasHeap {
+	if h.HasStats {
 		gc.add("Generation", "Collections", "Par collections", "Elapsed time", "Avg pause", "Max pause", "Copied")
 		gcRow := func(label string, g timeline.GenStats) {
 			gc.add(label, strconv.Itoa(g.Collections), strconv.Itoa(g.ParCollections),
@@ -511,17 +661,45 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		segs.add("#", "Bytes", "Status", "Program", "Events", "Total time", "GC time", "Productivity")
 		for i, g := range s.Segments {
 			gs := &g.Summary
+			ggc, ok := gs.GCTime()
 			program := unknown(strings.Join(append([]string{gs.Program}, gs.Args...), " "))
 			if gs.InheritedFrom > 0 {
 				program = fmt.Sprintf("(restarted: as #%d)", gs.InheritedFrom)
 			}
 			segs.add(strconv.Itoa(i+1), fmt.Sprintf("%s–%s", commas(uint64(g.Offset)), commas(uint64(g.End))), gs.Status.State.String(),
 				program, commas(gs.Events+gs.BlockMarkers), showTime(gs.TotalNS),
-				na(gs.HasHeap, showTime(gs.GC.Total.ElapsedNS)), na(gs.HasHeap, fmt.Sprintf("%.1f%%", 100*gs.Productivity)))
+				or(ok, showTime(ggc), "—"), or(ok, fmt.Sprintf("%.1f%%", 100*gs.Productivity), "—"))
 		}
 		return segs.write(w, false)
 	}
 	return nil
+}
+
+// or returns v if ok, else missing: a figure, or what stands for it when
+// it is absent.
+func or(ok bool, v, missing string) string {
+	if ok {
+		return v
+	}
+	return missing
+}
+
+// absent is how the text report writes a figure the log lacks: a dash and
+// what is missing.
+func absent(why string) string { return "— (" + why + ")" }
+
+// gcSourceText says in a few words where a summary's GC time comes from.
+func gcSourceText(s *timeline.Summary) string {
+	switch s.GCFrom {
+	case timeline.GCFromThreadScope:
+		return "ThreadScope's count"
+	case timeline.GCFromPauses:
+		if s.Range {
+			return "the pauses in the range, from the GC events"
+		}
+		return "from the GC events: the log has no heap events"
+	}
+	return ""
 }
 
 // table is a small text table: the first column left-aligned, the others

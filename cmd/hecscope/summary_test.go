@@ -12,6 +12,7 @@ import (
 
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/internal/testlog"
+	"github.com/hecscope/hecscope/timeline"
 )
 
 // flippedLog writes a copy of the real log at path with byte 2 of one
@@ -206,5 +207,99 @@ func TestBlockOfImpossibleCapabilityIsReported(t *testing.T) {
 	code, _, errs = hecscope(t, "render", path, "-o", png)
 	if code != 0 || !strings.Contains(errs, claim) {
 		t.Errorf("render: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestSummaryRange: `summary --from --to --json` gives the figures of the
+// range, the same timeline.SummarizeRange gives the app's Selection tab:
+// the GC time of the pauses in it, the allocation its collections
+// counted, the threads that ran in it; the text report marks the run's
+// description as the run's. Without --to the range runs to the end of the
+// run.
+func TestSummaryRange(t *testing.T) {
+	path := "../../testdata/ghc-9.0.2/parwork-N2.eventlog"
+	const from, to = 30_000_000, 60_000_000
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want, err := timeline.SummarizeRange(f, from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := hecscope(t, "summary", "--from", "30ms", "--to", "60ms", "--json", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		Range struct {
+			ToNS uint64 `json:"to_ns"`
+		} `json:"range"`
+		Events     uint64  `json:"events"`
+		DurationNS uint64  `json:"duration_ns"`
+		GCSource   string  `json:"gc_source"`
+		GCTimeNS   *uint64 `json:"gc_time_ns"`
+		Allocated  *uint64 `json:"allocated_bytes"`
+		MaxLive    *uint64 `json:"max_heap_live"`
+		ThreadsRan *uint64 `json:"threads_ran"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	gc, _ := want.GCTime()
+	if got.Events != want.Events || got.DurationNS != want.TotalNS || got.GCSource != "gc_events" ||
+		got.GCTimeNS == nil || *got.GCTimeNS != gc || got.Allocated == nil || *got.Allocated != want.Heap.Allocated ||
+		got.ThreadsRan == nil || *got.ThreadsRan != want.ThreadsRan || (got.MaxLive != nil) != want.Heap.HasLive {
+		t.Errorf("summary --from --to: %s\nthe Selection tab's figures: %+v", out, want)
+	}
+	if gc == 0 || want.Heap.Allocated == 0 || want.ThreadsRan == 0 {
+		t.Errorf("the range 30-60 ms of parwork-N2 has GC time %d, allocated %d, %d threads that ran", gc, want.Heap.Allocated, want.ThreadsRan)
+	}
+	_, text, _ := hecscope(t, "summary", "--from", "30ms", "--to", "60ms", path)
+	for _, w := range []string{"Range:", "Program (the run's):", "Threads ran:", "the pauses in the range"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the range's text report lacks %q:\n%s", w, text)
+		}
+	}
+	// To the end of the run.
+	_, out, _ = hecscope(t, "summary", "--from", "30ms", "--json", path)
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Range.ToNS == 0 {
+		t.Errorf("summary --from alone: %v %s", err, out)
+	}
+}
+
+// TestSummaryAbsentIsNull: a figure the log has no events for is null in
+// the JSON report, never 0, and its row says what the log lacks:
+// parallelTest has heap events but no HeapLive (its residency was 0);
+// sealions, from GHC 7.x, has no heap events (it had 0 collections, GC
+// time 0 and productivity 1) and gets its GC time from its GC events.
+func TestSummaryAbsentIsNull(t *testing.T) {
+	var got map[string]any
+	_, out, _ := hecscope(t, "summary", "--json", corpus+"ghc-events__parallelTest.eventlog")
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["max_heap_live"] != nil || got["max_heap_size"] == nil || got["gc_source"] != "threadscope" {
+		t.Errorf("parallelTest: max_heap_live %v, max_heap_size %v, gc_source %v", got["max_heap_live"], got["max_heap_size"], got["gc_source"])
+	}
+	_, text, _ := hecscope(t, "summary", corpus+"ghc-events__parallelTest.eventlog")
+	if !strings.Contains(text, "Maximum heap residency:  — (the log has no HeapLive events)") {
+		t.Errorf("parallelTest's text report:\n%s", text)
+	}
+	_, out, _ = hecscope(t, "summary", "--json", corpus+"ThreadScope__sealions.eventlog")
+	got = nil
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"max_heap_size", "max_heap_live", "allocated_bytes", "alloc_rate", "max_slop", "copied_bytes", "gc_count", "gc_ns"} {
+		if got[k] != nil {
+			t.Errorf("sealions: %s %v, want null", k, got[k])
+		}
+	}
+	p, _ := got["gc_pauses"].(map[string]any)
+	if got["gc_source"] != "gc_events" || got["gc_time_ns"] == nil || p == nil || p["count"].(float64) < 1 ||
+		got["productivity"] == nil || got["productivity"].(float64) >= 1 {
+		t.Errorf("sealions: gc_source %v, gc_time_ns %v, gc_pauses %v, productivity %v", got["gc_source"], got["gc_time_ns"], p, got["productivity"])
 	}
 }
