@@ -41,7 +41,7 @@ func (v *liveView) controlMenu(win fyne.Window) *fyne.Menu {
 	if refusal != "" {
 		note("Not available: " + refusal)
 	} else {
-		note("A program without eventlog-socket's control feature ignores these; the readout says what arrived")
+		note("Ignored by a program built without eventlog-socket's control feature")
 	}
 	items = append(items, fyne.NewMenuItemSeparator())
 	for _, b := range ingest.BuiltinCommands {
