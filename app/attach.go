@@ -125,6 +125,10 @@ type liveView struct {
 	paused bool
 	// census is a census request being watched for (see watchCensus).
 	census *censusRequest
+	// waitingNote stands where the timeline will be until timed events
+	// arrive: what the window waits for, and the status in full (the
+	// status line cuts a long sentence, such as why a socket is silent).
+	waitingNote *widget.Label
 	// canvas is the timeline of the current stream, made when its first
 	// timed events arrive (nil before), drawing src; timelineBox holds it,
 	// or a note while there is nothing to draw.
@@ -216,7 +220,9 @@ func newLiveView(url string, opts live.Options) *liveView {
 	v.status.Truncation = fyne.TextTruncateEllipsis
 	v.readout = widget.NewLabel(liveReadoutHelp)
 	v.readout.Truncation = fyne.TextTruncateEllipsis
-	v.timelineBox = container.NewStack(widget.NewLabel(liveWaiting))
+	v.waitingNote = widget.NewLabel(liveWaiting)
+	v.waitingNote.Wrapping = fyne.TextWrapWord
+	v.timelineBox = container.NewStack(v.waitingNote)
 	v.reconnect = widget.NewButton("Reconnect", v.restart)
 	v.reconnect.Hide()
 	v.auto = widget.NewCheck("Reconnect by itself", func(on bool) {
@@ -475,7 +481,7 @@ func (v *liveView) refresh() {
 		// A new stream has its own run and scale.
 		v.stream, v.snap, v.shown, v.ev = cur, nil, nil, nil
 		v.canvas, v.src, v.events = nil, nil, nil
-		v.timelineBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
+		v.timelineBox.Objects = []fyne.CanvasObject{v.waitingNote}
 		v.timelineBox.Refresh()
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
 		v.eventsBox.Refresh()
@@ -511,6 +517,11 @@ func (v *liveView) refresh() {
 		text += " · " + vt
 	}
 	v.status.SetText(text)
+	if v.canvas == nil {
+		if note := liveWaiting + "\n\n" + st.Text; v.waitingNote.Text != note {
+			v.waitingNote.SetText(note)
+		}
+	}
 	if st.Phase == live.PhaseEnded || st.Phase == live.PhaseFailed || (st.Phase == live.PhaseConnecting && st.Err != nil) {
 		v.reconnect.Show()
 	} else {

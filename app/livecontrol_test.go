@@ -1,6 +1,7 @@
 package app
 
 import (
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -89,4 +90,33 @@ func TestLiveControlMenuDisabledForFIFO(t *testing.T) {
 			t.Errorf("%q is enabled", it.Label)
 		}
 	}
+}
+
+// TestLiveSilentSocketExplainedInFull: attached to a program whose one
+// connection another client holds, the window says in full, where the
+// timeline will be, why nothing comes and how a relay shares the program
+// (the status line cuts a sentence that long).
+func TestLiveSilentSocketExplainedInFull(t *testing.T) {
+	data, err := os.ReadFile(liveLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := fakesocket.ListenUnix(t.TempDir(), fakesocket.Options{Log: data, Chunk: 1 << 10, Pause: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Exit()
+	holder, err := net.Dial("unix", strings.TrimPrefix(p.URL(), "unix://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	for p.Accepted() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	lw := attachTo(t, p.URL())
+	lw.waitFor("the silent socket's explanation", func() bool {
+		return strings.Contains(lw.v.waitingNote.Text, "is connected but sends nothing") &&
+			strings.Contains(lw.v.waitingNote.Text, "hecscope relay --from "+p.URL())
+	})
 }
