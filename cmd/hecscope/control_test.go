@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -95,5 +96,29 @@ func waitCommands(t *testing.T, p *fakesocket.Program, n int) {
 			t.Fatalf("the program read %d commands, want %d", len(p.Commands()), n)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestAllowControlFrom: --allow-control-from lets loopback viewers and the
+// addresses and ranges it names send commands, and no others; a bad entry
+// is refused.
+func TestAllowControlFrom(t *testing.T) {
+	allow, err := controlAllowed("10.1.2.3, 192.168.0.0/16,fd00::/8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for addr, want := range map[string]bool{
+		"127.0.0.1": true, "::1": true, "10.1.2.3": true, "10.1.2.4": false,
+		"192.168.7.9": true, "172.16.0.1": false, "fd12::1": true, "2001:db8::1": false,
+	} {
+		if got := allow(&net.TCPAddr{IP: net.ParseIP(addr), Port: 5000}); got != want {
+			t.Errorf("%s: allowed %v, want %v", addr, got, want)
+		}
+	}
+	if none, _ := controlAllowed(""); none(&net.TCPAddr{IP: net.ParseIP("10.1.2.3")}) {
+		t.Error("with no list, a non-loopback viewer may send commands")
+	}
+	if _, err := controlAllowed("my-laptop"); err == nil {
+		t.Error("a host name was taken")
 	}
 }
