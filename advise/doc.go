@@ -95,7 +95,8 @@
 // nursery is under 64 MB, the suggestion is +RTS -A64m, with the number of
 // collections it would leave (allocation / (64 MB × HECs)); when the old
 // generation does, less live data, -F or --nonmoving-gc; when the parallel
-// GC threads waited more than they worked, -qg or -qn.
+// GC threads waited more than they worked, -qg or -qn. A heap-profiled run
+// (+RTS -h…) is said to be one: every census adds a major collection.
 //
 // gc-pause: collections that stopped the program 100 ms or more: a warning
 // when together they last 10 % of the range, an info otherwise. A long

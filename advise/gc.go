@@ -127,6 +127,10 @@ func (r *run) gc() []Finding {
 		parallelWaste = ws < gcWorkShare
 	}
 	var sug []string
+	if census, ok := r.heapProfiled(); ok {
+		ev = append(ev, "the run was heap-profiled ("+census+"): every census is a major collection")
+		sug = append(sug, "Heap profiling adds a major collection at every census: measure GC in a run without -h first.")
+	}
 	minor := !stats || gen[0].pause >= gen[1].pause
 	switch {
 	case minor && hasNursery && nur.bytes < gcNursery && alloc > 0:
@@ -175,6 +179,24 @@ func (r *run) gc() []Finding {
 		Evidence: ev, Suggestion: strings.Join(sug, " ")}}
 }
 
+// heapProfiled reports whether the run's RTS options ask for a heap
+// profile (-h, -hT, -hc, …), and says which, with the census interval.
+func (r *run) heapProfiled() (string, bool) {
+	prof, every := "", "0.1 s"
+	for _, o := range rtsOptions(r.sum.Args, r.sum.Env) {
+		switch {
+		case strings.HasPrefix(o, "-h"):
+			prof = o
+		case strings.HasPrefix(o, "-i") && len(o) > 2:
+			every = o[2:] + " s"
+		}
+	}
+	if prof == "" {
+		return "", false
+	}
+	return "+RTS " + prof + ", a census every " + every, true
+}
+
 // gcPauses reports the collections that stopped the program long.
 func (r *run) gcPauses() []Finding {
 	var long []heapview.GC
@@ -195,8 +217,8 @@ func (r *run) gcPauses() []Finding {
 		}
 	}
 	p := worst.Pause()
-	ev := []string{fmt.Sprintf("%s collections paused %s or more, %s in all (%s of the %s)",
-		count(len(long)), dur(pauseLong), dur(sum), pct(share(sum, r.span())), r.noun())}
+	ev := []string{fmt.Sprintf("%s paused %s or more, %s in all (%s of the %s)",
+		collectionsNoun(len(long)), dur(pauseLong), dur(sum), pct(share(sum, r.span())), r.noun())}
 	what := fmt.Sprintf("the longest, at %s: %s", at(worst.Start), dur(p))
 	var sug string
 	switch {

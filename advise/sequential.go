@@ -164,9 +164,15 @@ func (r *run) sequentialFinding(p period, n int, total uint64) Finding {
 	for _, s := range shares {
 		runs = append(runs, fmt.Sprintf("%s %s", hecName(r.hecs[s.k]), pct(share(s.run, d))))
 	}
-	var runnable uint64
+	// Runnable and blocked threads on average over the period's
+	// sequential windows (in a collection every thread is runnable).
+	var runnable, seqTime uint64
 	var blocked [numWaits]uint64
 	for i := p.first; i <= p.last; i++ {
+		if r.kinds[i] != windowSequential {
+			continue
+		}
+		seqTime += r.width(i)
 		runnable += r.runnable[i]
 		for w := range numWaits {
 			blocked[w] += r.blocked[w][i]
@@ -179,14 +185,14 @@ func (r *run) sequentialFinding(p period, n int, total uint64) Finding {
 	ev := []string{
 		fmt.Sprintf("%.2f of the %d HECs busy on average; time running Haskell code: %s (GC: %s of the HECs' time)",
 			share(busy, d), h, strings.Join(runs, ", "), pct(share(gc, d*uint64(h)))),
-		fmt.Sprintf("runnable threads waiting for a HEC: %.2f on average (none would be 0)", share(runnable, d)),
+		fmt.Sprintf("runnable threads waiting for a HEC outside GC: %.2f on average (none would be 0)", share(runnable, seqTime)),
 	}
 	if name, run := r.topRunner(from, to); run > 0 {
 		ev = append(ev, fmt.Sprintf("%s ran %s of it", name, pct(share(run, d))))
 	}
 	waiting := ""
 	for w := range numWaits {
-		if avg := share(blocked[w], d); avg >= 0.5 {
+		if avg := share(blocked[w], seqTime); avg >= 0.5 && w != waitUnknown {
 			ev = append(ev, fmt.Sprintf("threads blocked on %s meanwhile: %.1f on average", waitNames[w], avg))
 			if waiting == "" && w <= waitThrowTo {
 				waiting = waitNames[w]

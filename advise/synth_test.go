@@ -277,3 +277,28 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+// TestHeapProfiledGC checks that the gc finding says when a heap profile's
+// censuses add major collections, from the RTS options.
+func TestHeapProfiledGC(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"+RTS", "-hT", "-i0.05", "-RTS"}, "heap-profiled (+RTS -hT, a census every 0.05 s)"},
+		{[]string{"+RTS", "-h", "-RTS"}, "heap-profiled (+RTS -h, a census every 0.1 s)"},
+		{[]string{"+RTS", "-H64m", "-RTS"}, ""},
+	} {
+		s := newSynth(1)
+		s.create(0, 0, 1)
+		s.run(0, 1, 0, 800*ms, ingest.StopHeapOverflow)
+		s.gc(1, 800*ms, 1000*ms)
+		f := of(s.analyze(&timeline.Summary{Args: c.args}), KindGC)
+		if len(f) != 1 {
+			t.Fatalf("%v: %v, want one gc finding", c.args, f)
+		}
+		if got := says(f[0], "heap-profiled"); got != (c.want != "") || (c.want != "" && !says(f[0], c.want)) {
+			t.Errorf("%v: %q, want %q", c.args, f[0].Evidence, c.want)
+		}
+	}
+}
