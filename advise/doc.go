@@ -114,6 +114,11 @@
 // info; 10,000 or more that run under 10 µs each on average are a warning
 // (the scheduler's work per thread is then comparable to the thread's).
 //
+// A log cut short knows each capability only up to its last event: the
+// range analysed ends where the first HEC's knowledge ends, and a HEC
+// known for less than half the range is left out (rather than taken as
+// idle while the threads it ran wait for ever).
+//
 // Logs from old GHCs lack some events: without GC statistics there are no
 // generations, without spark counters no sparks finding, without heap
 // events no heap-growth or pauses; each finding says only what the log

@@ -138,10 +138,27 @@ func newRun(in Input) *run {
 	if to <= from {
 		return nil
 	}
-	r := &run{in: in, m: m, sum: in.Summary, heap: in.Heap, from: from, to: to}
+	r := &run{in: in, m: m, sum: in.Summary, heap: in.Heap, from: from}
 	if r.sum == nil {
 		r.sum = &timeline.Summary{}
 	}
+	// A log cut short knows each capability up to its last event (the
+	// model ends its track there): the range ends where the first of the
+	// HECs ends, leaving out a HEC known for less than half of it.
+	r.hecs = capabilities(m, r.sum)
+	known := r.hecs[:0]
+	end := to
+	for _, c := range r.hecs {
+		if e := m.HEC(c).Track.End(); e >= from+(to-from)/2 {
+			known = append(known, c)
+			end = min(end, e)
+		}
+	}
+	r.hecs, to = known, end
+	if to <= from {
+		return nil
+	}
+	r.to = to
 	if r.heap == nil {
 		r.heap = &heapview.Heap{}
 	}
@@ -152,7 +169,6 @@ func newRun(in Input) *run {
 		r.edges[i] = max(ax.ColumnTime(i), from)
 	}
 	r.edges[n] = to
-	r.hecs = capabilities(m, r.sum)
 	var cols []timeline.Column
 	for _, c := range r.hecs {
 		h := m.HEC(c)
