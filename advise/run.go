@@ -58,7 +58,6 @@ func waitOf(st ingest.StopStatus) wait {
 // run is a range of a run cut into windows, with what every HEC and the
 // threads did in each, and the per-thread figures the findings need.
 type run struct {
-	in       Input
 	m        *timeline.Model
 	sum      *timeline.Summary // never nil (empty without one)
 	heap     *heapview.Heap    // never nil (empty without one)
@@ -138,7 +137,7 @@ func newRun(in Input) *run {
 	if to <= from {
 		return nil
 	}
-	r := &run{in: in, m: m, sum: in.Summary, heap: in.Heap, from: from}
+	r := &run{m: m, sum: in.Summary, heap: in.Heap, from: from}
 	if r.sum == nil {
 		r.sum = &timeline.Summary{}
 	}
