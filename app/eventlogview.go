@@ -47,6 +47,8 @@ type eventlogView struct {
 	// spans and profile are the Spans and Profile tabs (nil without them).
 	spans   *spansView
 	profile *profileView
+	// findings is the Findings tab (nil without a timeline).
+	findings *findingsView
 
 	// segments chooses which eventlog of a file holding several the view
 	// shows (nil for a file of one); pickSegment, set by the window, loads
@@ -87,6 +89,7 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 		v.addNavPanels()
 		v.addEventPanels()
 		v.addAnalysisTabs() // Spans and Profile tabs: app/spansview.go, app/profileview.go
+		v.addFindingsTab()  // app/findingsview.go
 	}
 	var top fyne.CanvasObject
 	if v.canvas != nil {

@@ -25,6 +25,7 @@ var commands = []command{
 	{"compare", "compare [--json] [--segment-a N] [--segment-b N] A B  print the differences between two runs (B against A)", runCompare},
 	{"spans", "spans [--json] [--from T] [--to T] [--segment N] FILE | --compare [--segment-a N] [--segment-b N] A B  statistics of the user spans (START/STOP x) and thread labels; --compare: two runs with a noise test", runSpans},
 	{"profile", "profile [--json] [--from T] [--to T] [--segment N] FILE | --diff [--png OUT] [--segment-a N] [--segment-b N] A B  the cost-centre profile of a profiled run (+RTS -l -p); --diff: how B's shares differ from A's", runProfile},
+	{"advise", "advise [--json] [--from T] [--to T] [--segment N] FILE  what made the run slow: findings with the evidence from the log and a suggestion each", runAdvise},
 	{"export", "export --format chrome|speedscope|csv [--from T] [--to T] [--segment N] FILE -o OUT  the run for Perfetto, speedscope or a spreadsheet", runExport},
 	{"relay", "relay --from URL [--listen 127.0.0.1:4242] [--allow-control-from CIDR,…]  serve a program's live streams to any number of viewers, and pass their control commands on to it", runRelay},
 	{"control", "control URL COMMAND  send an eventlog-socket control command (requestHeapCensus, …, or NAMESPACE:ID) to a program or through a relay", runControl},
