@@ -4,6 +4,13 @@
 GO      ?= go
 SAMPLE  ?= testdata/ghc-9.0.2/parwork-N2.eventlog
 APT_PKGS := gcc pkg-config libgl1-mesa-dev libgl1-mesa-dri xorg-dev libgtk-3-dev xvfb imagemagick
+# test also needs Debian's GHC 9.0.2 and the parallel library that the test
+# programs import (testdata/haskell): the live tests build real GHC programs
+# and watch them (TestGHCSocket against the eventlog-socket imitation,
+# TestLiveGHCProgramThroughFIFO through a FIFO), and skip where ghc is
+# absent. Only test installs them (~73 MB download, ~780 MB installed), so
+# that run stays light.
+TEST_PKGS := ghc libghc-parallel-dev
 # install also needs the desktop databases' tools.
 INSTALL_PKGS := xdg-utils shared-mime-info desktop-file-utils
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -52,6 +59,7 @@ vet:
 # memory makes a resident set no measure of what the code holds. So does the
 # live test against a real GHC program, whose streams are too big for it.
 test: deps vet
+	@$(MAKE) --no-print-directory apt PKGS="$(TEST_PKGS)"
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -run 'Residency' ./ingest/
 	$(GO) test -count=1 -run 'TestGHCSocket' ./live/

@@ -8,20 +8,28 @@
 -- Modes:
 --   livework busy SECONDS     forks labelled threads and sparks parallel work
 --                             in rounds of ~20 ms for about SECONDS seconds
+--   livework busy stdin       the same until its standard input is closed
 --   livework quiet SECONDS    a traceEventIO every 100 ms and nothing else
+--   livework quiet stdin      the same until its standard input is closed
 --   livework threads N BATCH  forks N short threads, BATCH at a time (every
 --                             tenth labelled): with +RTS -N2 this saturates
 --                             both cores and writes ~17 MB/s of eventlog
 --
 -- With HECSCOPE_EVENTLOG_SOCKET=/path/to.sock in the environment, the
--- program serves its eventlog on that Unix socket, one client at a time,
--- as GHC's eventlog-socket library does (each client gets the eventlog from
--- a fresh start, header first); with HECSCOPE_EVENTLOG_SOCKET_WAIT=1 it
--- waits for the first client before it starts working. Run it then with
--- +RTS -l -ol/dev/null, so that the RTS's own file writer writes nowhere.
+-- program serves its eventlog on that Unix socket as Well-Typed's
+-- eventlog-socket library (0.1.3.0) does, rudely: one client at a time
+-- (others wait, connected and sent nothing), logging restarted for each
+-- without pausing the RTS (a block marker before the header), the end of
+-- the stream lost at exit when the client has not taken it, and control
+-- commands read from the client (see eventlog_socket.c). With
+-- HECSCOPE_EVENTLOG_SOCKET_WAIT=1 it waits for the first client before it
+-- starts working; with HECSCOPE_EVENTLOG_SOCKET_DEBUG=1 it says on stderr
+-- what the socket does. Run it with +RTS -l -ol/dev/null, so that the
+-- RTS's own file writer writes nowhere until the first client comes.
 module Main (main) where
 
 import Control.Concurrent
+import Control.Exception (finally)
 import Control.Monad
 import Control.Parallel (par, pseq)
 import Debug.Trace (traceEventIO)
@@ -29,6 +37,7 @@ import Foreign.C.String (CString, withCString)
 import Foreign.C.Types (CInt (..))
 import GHC.Conc (labelThread)
 import System.Environment (getArgs, lookupEnv)
+import System.IO (hFlush, stdout)
 import Data.Time.Clock (diffUTCTime, getCurrentTime)
 
 foreign import ccall safe "hecscope_eventlog_socket_start"
@@ -42,10 +51,12 @@ main = do
     withCString path $ \p -> c_socketStart p (if wait == Just "1" then 1 else 0)
   args <- getArgs
   case args of
+    ["busy", "stdin"] -> untilStdinCloses busyRound
     ["busy", s] -> forSeconds (read s) busyRound
+    ["quiet", "stdin"] -> untilStdinCloses quietRound
     ["quiet", s] -> forSeconds (read s) quietRound
     ["threads", n, b] -> manyThreads (read n) (read b)
-    _ -> error "usage: livework busy SECONDS | quiet SECONDS | threads N BATCH"
+    _ -> error "usage: livework busy SECONDS|stdin | quiet SECONDS|stdin | threads N BATCH"
   putStrLn "livework done"
 
 -- | Run rounds until the given number of seconds have passed.
@@ -56,6 +67,21 @@ forSeconds secs act = do
         act r
         now <- getCurrentTime
         when (realToFrac (diffUTCTime now start) < secs) $ go (r + 1)
+  go 1
+
+-- | Run rounds until standard input is closed (the tests end the program
+-- so, when they are done with it, whatever the machine's load). Each line
+-- read is echoed ("livework read LINE") by a thread that then blocks, and
+-- so returns to the scheduler, which takes a requested heap census then.
+untilStdinCloses :: (Int -> IO ()) -> IO ()
+untilStdinCloses act = do
+  closed <- newEmptyMVar
+  let echo l = putStrLn ("livework read " ++ l) >> hFlush stdout
+  _ <- forkIO $ (getContents >>= mapM_ echo . lines) `finally` putMVar closed ()
+  let go !r = do
+        act r
+        open <- isEmptyMVar closed
+        when open $ go (r + 1)
   go 1
 
 -- | One busy round: 200 labelled threads that each sum a little, and a
