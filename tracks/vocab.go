@@ -181,6 +181,8 @@ const (
 	pauseWords    = "pause"
 	maxPauseWords = "max pause"
 	stoppedWords  = "HECs stopped"
+	// gcShareWords says what the GC track's bars measure.
+	gcShareWords = "height: time in GC"
 )
 
 // gcText describes a GC: "minor GC (gen 0), pause 1.2 ms", and how long
