@@ -139,6 +139,10 @@ func (v *View) allocRates() []heapview.Rate {
 	}
 	if v.rates == nil {
 		v.rates = v.heap.AllocRate()
+		v.ratesPeak = 0
+		for _, r := range v.rates {
+			v.ratesPeak = math.Max(v.ratesPeak, r.BytesPerSec)
+		}
 	}
 	return v.rates
 }
@@ -163,7 +167,9 @@ func (f *frame) rateValues() []float64 {
 	return vals
 }
 
-// drawAlloc draws the allocation rate as a step line.
+// drawAlloc draws the allocation rate as a step line, scaled to the peak
+// in view (linear, with byte ticks, or on the log scale), and notes the
+// run's peak when the view is not the whole run.
 func (f *frame) drawAlloc(y0, y1 int) {
 	top, bottom := f.inset(y0, y1)
 	top += px(4, f.s)
@@ -175,9 +181,29 @@ func (f *frame) drawAlloc(y0, y1 int) {
 	if peak <= 0 {
 		return
 	}
-	yOf, labels := f.valueScale(peak*1.05, top, bottom, "/s")
-	f.drawLine(vals, yOf, math.Max(1.5, 1.5*f.s), f.th.Ink(paint.InkHeapAllocated))
-	labels()
+	log := f.v.LogScale(KindAlloc)
+	ink := f.th.Ink(paint.InkHeapAllocated)
+	w := math.Max(1.5, 1.5*f.s)
+	if log {
+		sc := newRateScale(true, peak, top, bottom)
+		f.drawLogGrid(sc, true, paint.ByteRate)
+		f.drawLine(vals, sc.y, w, ink)
+	} else {
+		yOf, labels := f.valueScale(peak*1.05, top, bottom, "/s")
+		f.drawLine(vals, yOf, w, ink)
+		labels()
+	}
+	if note := f.scaleNote(peak, f.v.ratesPeak, paint.ByteRate, "", log); log || note != "peak "+paint.ByteRate(peak) {
+		// The linear scale's ticks give the peak in view: the note is for
+		// the run's peak, or the log scale.
+		// At the left on the log scale (its labels are at the right), at
+		// the right on the linear one (its ticks' labels are at the left).
+		x := f.g.plot.Max.X - px(8, f.s) - f.small.Width(note)
+		if log {
+			x = f.g.plot.Min.X + px(4, f.s)
+		}
+		paint.TextOnPlate(f.c, f.small, note, x, top+f.small.Ascent(), f.th.Dim, f.labelPlate())
+	}
 }
 
 // bandValues returns per plot column the bands' values at the column's
