@@ -311,12 +311,20 @@ func gcPanel(s *timeline.Summary) fyne.CanvasObject {
 	return container.NewVBox(caption, grid(rows), factsGrid(facts))
 }
 
-// sparksPanel shows ThreadScope's spark statistics per capability.
+// sparksColumnsDefinition says what each column of the Sparks table
+// counts: the RTS counts a spark's creation on the HEC that created it and
+// its running on the HEC that ran it, which may have stolen it.
+const sparksColumnsDefinition = "Total created counts the sparks this HEC created (into its pool, dud or overflowed), Overflowed and Dud those of them; " +
+	"Converted (run) the sparks it ran, its own and those it stole from other HECs, so it can exceed Total; " +
+	"GC'd and Fizzled those it found collected or already evaluated, in its pool or when taking one."
+
+// sparksPanel shows ThreadScope's spark statistics per capability, with
+// what each column counts.
 func sparksPanel(s *timeline.Summary) fyne.CanvasObject {
 	if len(s.Sparks.PerCap) == 0 {
 		return widget.NewLabel("This log has no spark counters.")
 	}
-	rows := [][]string{{"HEC", "Total", "Converted", "Overflowed", "Dud", "GC'd", "Fizzled"}}
+	rows := [][]string{{"HEC", "Total created", "Converted (run)", "Overflowed", "Dud", "GC'd", "Fizzled"}}
 	row := func(name string, c timeline.SparkCounts) []string {
 		out := []string{name}
 		for _, n := range []uint64{c.Total, c.Converted, c.Overflowed, c.Dud, c.GCd, c.Fizzled} {
@@ -328,7 +336,9 @@ func sparksPanel(s *timeline.Summary) fyne.CanvasObject {
 		rows = append(rows, row(strconv.Itoa(c.Cap), c.SparkCounts))
 	}
 	rows = append(rows, row("Total", s.Sparks.Total))
-	return grid(rows)
+	caption := widget.NewLabel(sparksColumnsDefinition)
+	caption.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(grid(rows), caption)
 }
 
 // grid lays out a small table whose first row is its header, at the top

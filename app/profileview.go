@@ -7,11 +7,13 @@ import (
 	"image"
 	"math"
 	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/ingest"
@@ -28,7 +30,9 @@ const spreadBins = 200
 // run's time samples (+RTS -l -p), for the run or the timeline's
 // selection: a flame graph (click a frame to zoom into it, the top row to
 // zoom out) and the table of self and inherited shares, sorted by any
-// column. Picking a cost centre in the table highlights it in the flame
+// column. Shares are of the mutator's samples, as GHC's .prof counts them,
+// with GC's, idle and the RTS's samples given apart; a check box makes them
+// shares of all samples. Picking a cost centre in the table highlights it in the flame
 // graph and shows where its samples fall in time; clicking that strip
 // shows the stretch on the timeline.
 type profileView struct {
@@ -41,12 +45,21 @@ type profileView struct {
 	table *widget.Table
 	strip *stripWidget
 
-	prof    *ccprofile.Profile
-	rows    []ccprofile.Row
-	sortCol int
-	desc    bool
-	picked  *ccprofile.CostCentre
-	onLoad  func() // tests: called after a profile is shown
+	// withGC makes the shares of all samples; note says what they are of
+	// and which samples they leave out.
+	withGC *widget.Check
+	note   *widget.Label
+
+	// full is the profile of all samples, mutator that of the mutator's;
+	// prof is the one shown.
+	full, mutator *ccprofile.Profile
+	what          string
+	prof          *ccprofile.Profile
+	rows          []ccprofile.Row
+	sortCol       int
+	desc          bool
+	picked        *ccprofile.CostCentre
+	onLoad        func() // tests: called after a profile is shown
 	// onSpread (tests) is called after a cost centre's samples are placed.
 	onSpread func()
 	// mark (if set) shows where the picked cost centre's samples fall on
@@ -59,14 +72,18 @@ func newProfileView(pass func(context.Context) ingest.Pass, link rangeLink) *pro
 	v.scopedLoad = newScopedLoad[*ccprofile.Profile](link, "Profiling", "Cannot profile")
 	v.selected = rangeText
 	v.collect = func(from, to uint64) (*ccprofile.Profile, error) {
-		return ccprofile.Collect(v.pass(context.Background()), ccprofile.Options{From: from, To: to})
+		return ccprofile.Collect(v.pass(context.Background()), ccprofile.Options{From: from, To: to, Of: ccprofile.AllSamples})
 	}
 	v.scopedLoad.show = v.show
 	v.flame = newFlameWidget(v)
 	v.strip = newStripWidget(v)
 	v.table = widget.NewTable(
 		func() (int, int) { return len(v.rows), len(profileColumns) },
-		func() fyne.CanvasObject { return widget.NewLabel("00000.0%") },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("00000.0%")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
 		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.cell(id)) },
 	)
 	v.table.ShowHeaderRow = true
@@ -85,23 +102,38 @@ func newProfileView(pass func(context.Context) ingest.Pass, link rangeLink) *pro
 		col := id.Col
 		b.OnTapped = func() { v.sortBy(col) }
 	}
-	for c, w := range []float32{200, 160, 220, 80, 80} {
-		v.table.SetColumnWidth(c, w)
-	}
 	v.table.OnSelected = func(id widget.TableCellID) {
 		if id.Row >= 0 && id.Row < len(v.rows) {
 			v.pick(v.rows[id.Row].CC)
 		}
 	}
-	lower := container.NewBorder(v.strip, nil, nil, nil, v.table)
+	v.note = widget.NewLabel("")
+	v.note.Truncation = fyne.TextTruncateEllipsis
+	v.withGC = widget.NewCheck("Count GC and RTS samples", func(bool) {
+		if v.full != nil {
+			v.display()
+		}
+	})
+	lower := container.NewBorder(v.strip, nil, nil, nil, container.New(&profileTableLayout{v: v}, v.table))
 	split := container.NewVSplit(v.flame, lower)
 	split.Offset = 0.55
-	v.root = container.NewBorder(v.bar, nil, nil, nil, split)
+	top := container.NewVBox(v.bar, container.NewBorder(nil, nil, v.withGC, nil, v.note))
+	v.root = container.NewBorder(top, nil, nil, nil, split)
 	return v
 }
 
-// show puts a profile in the flame graph and table.
+// show puts a profile of all samples in the flame graph and table.
 func (v *profileView) show(p *ccprofile.Profile, what string) {
+	v.full, v.mutator, v.what = p, p.Mutator(), what
+	v.display()
+}
+
+// display shows the profile of the samples the check box asks for.
+func (v *profileView) display() {
+	p, what := v.mutator, v.what
+	if v.withGC.Checked {
+		p = v.full
+	}
 	v.prof = p
 	v.rows = slices.Clone(p.Rows)
 	v.sortRows()
@@ -111,10 +143,12 @@ func (v *profileView) show(p *ccprofile.Profile, what string) {
 	if v.mark != nil {
 		v.mark(nil)
 	}
-	if p.Samples == 0 {
+	if p.All == 0 {
 		v.status.SetText("No cost-centre samples in " + what + " (build with -prof -fprof-auto, run with +RTS -l -p).")
+		v.note.SetText("")
 	} else {
-		v.status.SetText(fmt.Sprintf("%d samples in %s — click a frame to zoom in, the top row to zoom out", p.Samples, what))
+		v.status.SetText(fmt.Sprintf("%d samples in %s — click a frame to zoom in, the top row to zoom out", p.All, what))
+		v.note.SetText(strings.Join(slices.DeleteFunc([]string{p.Basis(), p.ApartText()}, func(s string) bool { return s == "" }), " · "))
 	}
 	v.table.UnselectAll()
 	v.table.Refresh()
@@ -193,6 +227,10 @@ func (v *profileView) pick(cc *ccprofile.CostCentre) {
 	if p == nil || p.Samples == 0 {
 		return
 	}
+	if r := p.Row(cc.Label, cc.Module); r != nil {
+		v.status.SetText(fmt.Sprintf("%s (%s) %s: self %.1f%%, inherited %.1f%%", cc.Label, cc.Module, cc.Src,
+			100*p.SelfShare(*r), 100*p.InheritedShare(*r)))
+	}
 	v.strip.spread = nil
 	v.strip.Refresh()
 	gen := v.gen
@@ -217,6 +255,54 @@ func (v *profileView) pick(cc *ccprofile.CostCentre) {
 			}
 		})
 	}()
+}
+
+// profileTableLayout fits the table's columns to its width: the two
+// shares as wide as their headers, the rest shared by the cost centre
+// (30%), module (25%) and source (45%), whose text is cut short with an
+// ellipsis rather than run into the next column.
+type profileTableLayout struct {
+	v     *profileView
+	width float32
+}
+
+// Layout implements fyne.Layout.
+func (l *profileTableLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if size.Width != l.width {
+		l.width = size.Width
+		for c, w := range profileColumnWidths(size.Width) {
+			l.v.table.SetColumnWidth(c, w)
+		}
+	}
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+// profileTableRows is how many rows of the table the tab asks room for
+// when it is shown.
+const profileTableRows = 8
+
+// MinSize implements fyne.Layout: room for the header and
+// profileTableRows rows.
+func (l *profileTableLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	m := fyne.NewSize(0, (profileTableRows+1)*widget.NewLabel("Self").MinSize().Height)
+	for _, o := range objs {
+		m = m.Max(o.MinSize())
+	}
+	return m
+}
+
+// profileColumnWidths gives the table's columns their widths in a table
+// width wide.
+func profileColumnWidths(width float32) []float32 {
+	text := func(s string) float32 {
+		return fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{}).Width
+	}
+	share := max(text("Inherited ▼"), text("100.0%")) + 4*theme.InnerPadding()
+	rest := max(width-2*share-theme.ScrollBarSize()-4*theme.SeparatorThicknessSize(), 3*text("Module"))
+	return []float32{0.30 * rest, 0.25 * rest, 0.45 * rest, share, share}
 }
 
 // flameWidget draws the profile's flame graph and takes clicks on it.

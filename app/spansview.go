@@ -339,6 +339,7 @@ func (v *eventlogView) addAnalysisTabs() {
 			v.roomForTab(ti, sv.root)
 			sv.ensureLoaded()
 		case profileTab:
+			v.roomForTab(ti, pv.root)
 			pv.ensureLoaded()
 		}
 	}

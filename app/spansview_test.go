@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
@@ -297,4 +299,50 @@ func ui(f func()) {
 // filePass reads the eventlog at path as a tab reads its window's log.
 func filePass(path string) func(context.Context) ingest.Pass {
 	return func(ctx context.Context) ingest.Pass { return ingest.FilePass(ctx, path) }
+}
+
+// The Profile tab's shares are of the mutator's samples, as GHC's .prof
+// (gcwork.prof: build.\ 72.2%), with GC's given apart; the check box makes
+// them shares of all samples, GC's row included. The columns fill the
+// table's width and no more, at 1280 and 1920 px.
+func TestProfileViewSharesOf(t *testing.T) {
+	a := test.NewApp()
+	defer a.Quit()
+	v := newProfileView(filePass("../ccprofile/testdata/gcwork.eventlog"), (&fakeLink{}).link())
+	loaded := make(chan struct{}, 4)
+	v.onLoad = func() { loaded <- struct{}{} }
+	w := a.NewWindow("profile")
+	defer w.Close()
+	w.SetContent(v.root)
+	w.Resize(fyne.NewSize(1100, 700))
+	v.ensureLoaded()
+	waitFor(t, loaded, "the profile")
+	self := func(label string) string {
+		for i, r := range v.rows {
+			if r.CC.Label == label {
+				return v.cell(widget.TableCellID{Row: i, Col: 3})
+			}
+		}
+		return ""
+	}
+	if self(`build.\`) != "72.2%" || self("GC") != "" || !strings.Contains(v.note.Text, "245 mutator samples (of 477)") ||
+		!strings.Contains(v.note.Text, "GC 47% (226)") || !strings.Contains(v.status.Text, "477 samples") {
+		t.Errorf("mutator: build.\\ %q, GC %q; %q; %q", self(`build.\`), self("GC"), v.note.Text, v.status.Text)
+	}
+	v.withGC.SetChecked(true)
+	waitFor(t, loaded, "the profile of all samples")
+	if self(`build.\`) != "37.1%" || self("GC") != "47.4%" || !strings.Contains(v.note.Text, "all 477 samples") {
+		t.Errorf("all samples: build.\\ %q, GC %q; %q", self(`build.\`), self("GC"), v.note.Text)
+	}
+	for _, width := range []float32{1280, 1920} {
+		ws := profileColumnWidths(width)
+		sum := float32(0)
+		for _, x := range ws {
+			sum += x
+		}
+		header := fyne.MeasureText("Inherited ▼", theme.TextSize(), fyne.TextStyle{}).Width
+		if sum > width || ws[3] < header || ws[2] < 300 {
+			t.Errorf("columns at %g px: %v", width, ws)
+		}
+	}
 }

@@ -518,7 +518,8 @@ func (c *trackCanvas) DragEnd() {
 }
 
 // Tapped collapses or expands a group (its title), pins or unpins a track
-// (its pin), and otherwise tells the window what was clicked.
+// (its pin), puts rate tracks on a log scale or back (their "log" box),
+// and otherwise tells the window what was clicked.
 func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
 	c.focus()
 	c.mu.Lock()
@@ -530,6 +531,8 @@ func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
 		c.view.ToggleGroup(h.Group)
 	case h.Part == tracks.PartPin:
 		c.view.Pin(h.Track)
+	case h.Part == tracks.PartScale:
+		c.view.SetLogScale(h.Track.Kind, !c.view.LogScale(h.Track.Kind))
 	default:
 		acted = false
 		// A thread's runnable span shows what woke it; any other click

@@ -437,6 +437,36 @@ func (g geometry) headerParts(y0, y1 int) (name, pin, resize image.Rectangle) {
 	return
 }
 
+// scalePart returns, for a track row at y0..y1, where a rate track's log
+// scale toggle goes: left of the pin, on the name's line (empty when the
+// row is too low for it).
+func (g geometry) scalePart(y0, y1 int, small *paint.Face) image.Rectangle {
+	_, pin, _ := g.headerParts(y0, y1)
+	w := small.Width(logToggleWords) + px(8, g.s)
+	h := small.Height() + px(4, g.s)
+	top := y0 + px(3, g.s)
+	if top+h > pin.Max.Y {
+		return image.Rectangle{}
+	}
+	return image.Rect(pin.Min.X-w-px(2, g.s), top, pin.Min.X-px(2, g.s), top+h)
+}
+
+// drawScaleToggle draws a rate track's log scale toggle in rect: the word
+// in a box, filled when the log scale is on.
+func (f *frame) drawScaleToggle(rect image.Rectangle, on bool) {
+	if rect.Empty() {
+		return
+	}
+	ink := paint.WithAlpha(f.th.Dim, 0xa0)
+	if on {
+		f.c.Fill(rect, paint.WithAlpha(f.th.Dim, 0x50))
+		ink = f.th.Text
+	}
+	x0, y0, x1, y1 := float64(rect.Min.X)+0.5, float64(rect.Min.Y)+0.5, float64(rect.Max.X)-0.5, float64(rect.Max.Y)-0.5
+	f.c.Polyline([]paint.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}}, 1, ink)
+	f.c.Text(f.small, logToggleWords, rect.Min.X+px(4, f.s), f.small.Baseline(float64(rect.Min.Y+rect.Max.Y)/2), ink)
+}
+
 // drawHeader draws a track's header: name (cut to fit), pin toggle, and
 // for graphs their scale.
 func (f *frame) drawHeader(r row, y0, y1 int) {
@@ -456,6 +486,12 @@ func (f *frame) drawHeader(r row, y0, y1 int) {
 	}
 	text := f.v.Name(r.id)
 	x := name.Min.X
+	var toggle image.Rectangle
+	if rateKind(r.id.Kind) {
+		if toggle = g.scalePart(y0, y1, f.small); !toggle.Empty() {
+			name.Max.X = toggle.Min.X - px(2, f.s)
+		}
+	}
 	if r.id.Kind == KindThread || r.id.Kind == KindUserThread {
 		// The id in the dim colour, then the label.
 		id := itoa(r.id.ID)
@@ -472,6 +508,7 @@ func (f *frame) drawHeader(r row, y0, y1 int) {
 		}
 	}
 	f.drawPin(pin, f.v.Pinned(r.id), float64(y0+min(y1-y0, face.Height()+px(4, f.s)))/1)
+	f.drawScaleToggle(toggle, f.v.LogScale(r.id.Kind))
 }
 
 // drawPin draws the pin toggle in rect: filled when the track is pinned, a

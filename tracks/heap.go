@@ -139,6 +139,10 @@ func (v *View) allocRates() []heapview.Rate {
 	}
 	if v.rates == nil {
 		v.rates = v.heap.AllocRate()
+		v.ratesPeak = 0
+		for _, r := range v.rates {
+			v.ratesPeak = math.Max(v.ratesPeak, r.BytesPerSec)
+		}
 	}
 	return v.rates
 }
@@ -163,7 +167,9 @@ func (f *frame) rateValues() []float64 {
 	return vals
 }
 
-// drawAlloc draws the allocation rate as a step line.
+// drawAlloc draws the allocation rate as a step line, scaled to the peak
+// in view (linear, with byte ticks, or on the log scale), and notes the
+// run's peak when the view is not the whole run.
 func (f *frame) drawAlloc(y0, y1 int) {
 	top, bottom := f.inset(y0, y1)
 	top += px(4, f.s)
@@ -175,9 +181,29 @@ func (f *frame) drawAlloc(y0, y1 int) {
 	if peak <= 0 {
 		return
 	}
-	yOf, labels := f.valueScale(peak*1.05, top, bottom, "/s")
-	f.drawLine(vals, yOf, math.Max(1.5, 1.5*f.s), f.th.Ink(paint.InkHeapAllocated))
-	labels()
+	log := f.v.LogScale(KindAlloc)
+	ink := f.th.Ink(paint.InkHeapAllocated)
+	w := math.Max(1.5, 1.5*f.s)
+	if log {
+		sc := newRateScale(true, peak, top, bottom)
+		f.drawLogGrid(sc, true, paint.ByteRate)
+		f.drawLine(vals, sc.y, w, ink)
+	} else {
+		yOf, labels := f.valueScale(peak*1.05, top, bottom, "/s")
+		f.drawLine(vals, yOf, w, ink)
+		labels()
+	}
+	if note := f.scaleNote(peak, f.v.ratesPeak, paint.ByteRate, "", log); log || note != "peak "+paint.ByteRate(peak) {
+		// The linear scale's ticks give the peak in view: the note is for
+		// the run's peak, or the log scale.
+		// At the left on the log scale (its labels are at the right), at
+		// the right on the linear one (its ticks' labels are at the left).
+		x := f.g.plot.Max.X - px(8, f.s) - f.small.Width(note)
+		if log {
+			x = f.g.plot.Min.X + px(4, f.s)
+		}
+		paint.TextOnPlate(f.c, f.small, note, x, top+f.small.Ascent(), f.th.Dim, f.labelPlate())
+	}
 }
 
 // bandValues returns per plot column the bands' values at the column's
@@ -229,53 +255,79 @@ func (f *frame) drawBands(y0, y1 int) {
 	}
 }
 
-// gcColumns returns per plot column the longest pause of the GCs in it
-// and whether one was major, and the longest pause in view.
-func (f *frame) gcColumns() ([]uint64, []bool, uint64) {
+// gcColumns returns per plot column the ns of its time the HECs were
+// stopped for minor and for major GCs (heapview.GC.Stopped, clipped to
+// the column; 1 for a column shorter than a ns inside a GC), and the
+// longest pause in view.
+func (f *frame) gcColumns() (minor, major []float64, peak uint64) {
 	gcs := f.v.heap.GCs
-	pause := make([]uint64, f.n)
-	major := make([]bool, f.n)
-	var peak uint64
+	minor, major = make([]float64, f.n), make([]float64, f.n)
 	i := sort.Search(len(gcs), func(i int) bool { return gcs[i].End >= f.from })
 	for ; i < len(gcs) && gcs[i].Start <= f.to; i++ {
 		g := &gcs[i]
+		into := minor
+		if g.Major() {
+			into = major
+		}
 		x0 := int(math.Floor(f.ax.X(g.Start))) - f.g.plot.Min.X
 		x1 := max(int(math.Ceil(f.ax.X(g.End)))-f.g.plot.Min.X, x0+1)
 		for x := max(x0, 0); x < min(x1, f.n); x++ {
-			pause[x] = max(pause[x], g.Pause())
-			major[x] = major[x] || g.Major()
+			t0, t1 := f.colRange(x)
+			if lo, hi := max(g.Start, t0), min(g.End, t1); hi > lo {
+				into[x] += float64(hi - lo)
+			} else if t1 == t0 && g.Start <= t0 && t0 < g.End {
+				into[x]++ // a column shorter than a ns, inside the GC
+			}
 		}
 		peak = max(peak, g.Pause())
 	}
-	return pause, major, peak
+	return minor, major, peak
 }
 
-// drawGCs draws each GC pause as a bar, minor and major GCs in their
-// colours, as tall as the pause is long next to the longest in view (a
-// third of the track at least).
+// drawGCs draws in each column the share of its time spent in GC, as a
+// bar that tall (full height for a column inside one collection), major
+// GCs' share at the bottom in their colour, minor GCs' above it in
+// theirs; a column with any GC time shows at least a pixel. So at
+// overview zoom ten collections a millisecond are a low bar, not a solid
+// pause; the longest pause in view is written above.
 func (f *frame) drawGCs(y0, y1 int) {
 	if f.v.heap == nil {
 		return
 	}
 	top, bottom := f.inset(y0, y1)
 	f.hatchGCs(top, bottom)
-	pause, major, peak := f.gcColumns()
+	minor, major, peak := f.gcColumns()
 	if peak == 0 {
 		return
 	}
 	h := float64(bottom - top)
-	minor, maj := f.th.Ink(paint.InkMinorGC), f.th.Ink(paint.InkMajorGC)
-	for x, p := range pause {
-		if p == 0 {
+	one := math.Max(1, f.s) // the least bar: a device pixel or a point
+	minorInk, majorInk := f.th.Ink(paint.InkMinorGC), f.th.Ink(paint.InkMajorGC)
+	for x := range f.n {
+		if minor[x] == 0 && major[x] == 0 {
 			continue
 		}
-		col := minor
-		if major[x] {
-			col = maj
+		dur := float64(max(f.colDur(x), 1))
+		hMaj := h * math.Min(major[x]/dur, 1)
+		hMin := h * math.Min(minor[x]/dur, 1)
+		if hMaj+hMin < one {
+			// Too little to see: a pixel in the colour of the larger.
+			if major[x] >= minor[x] {
+				hMaj, hMin = one, 0
+			} else {
+				hMaj, hMin = 0, one
+			}
 		}
-		f.c.Column(f.g.plot.Min.X+x, float64(bottom)-h*(1.0/3+2.0/3*float64(p)/float64(peak)), float64(bottom), col)
+		hMin = math.Min(hMin, h-hMaj)
+		col := f.g.plot.Min.X + x
+		if hMaj > 0 {
+			f.c.Column(col, float64(bottom)-hMaj, float64(bottom), majorInk)
+		}
+		if hMin > 0 {
+			f.c.Column(col, float64(bottom)-hMaj-hMin, float64(bottom)-hMaj, minorInk)
+		}
 	}
-	paint.TextOnPlate(f.c, f.small, maxPauseWords+" "+paint.Duration(peak), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
+	paint.TextOnPlate(f.c, f.small, gcShareWords+" · "+maxPauseWords+" "+paint.Duration(peak), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
 }
 
 // hatchGCs hatches the GC track from the earliest capability's frontier
@@ -394,12 +446,17 @@ func (f *frame) hitGC(h *Hit, col, y0, y1 int) {
 		f.hitUnknownGCs(h, col, y0, y1)
 		return
 	}
-	// The longest GC in the column.
-	best := i
+	// The longest GC in the column, and the time in GC.
+	best, n := i, 0
+	var inGC uint64
 	for j := i; j < len(gcs) && gcs[j].Start <= t1; j++ {
 		if gcs[j].Pause() > gcs[best].Pause() {
 			best = j
 		}
+		if lo, hi := max(gcs[j].Start, t0), min(gcs[j].End, t1); hi > lo {
+			inGC += hi - lo
+		}
+		n++
 	}
 	g := &gcs[best]
 	h.Element, h.From, h.To = ElemGC, g.Start, g.End
@@ -409,6 +466,10 @@ func (f *frame) hitGC(h *Hit, col, y0, y1 int) {
 		if g.ParThreads > 1 {
 			h.Tip[len(h.Tip)-1] += " by " + itoa(g.ParThreads) + " GC threads"
 		}
+	}
+	if n > 1 || inGC < t1-t0 {
+		h.Tip = append(h.Tip, "this pixel's "+paint.Duration(t1-t0)+": "+paint.Percent(float64(inGC)/float64(max(t1-t0, 1)))+
+			" in GC, "+paint.Count(int64(n))+" GC"+map[bool]string{true: "", false: "s"}[n == 1])
 	}
 	h.Anchor = f.spanRect(g.Start, g.End, col, y0, y1)
 }

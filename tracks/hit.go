@@ -33,6 +33,7 @@ const (
 	PartName        // a track's name
 	PartPin         // a track's pin toggle
 	PartResize      // the bottom edge of a track's header: dragging it resizes the track
+	PartScale       // a rate track's log scale toggle (View.SetLogScale)
 )
 
 // Element is what lies under a point of a track's plot.
@@ -164,6 +165,12 @@ func (v *View) Hit(x, y float64) Hit {
 		switch {
 		case p.In(resize):
 			h.Part = PartResize
+		case rateKind(r.id.Kind) && p.In(g.scalePart(top, bottom, f.small)):
+			h.Part = PartScale
+			h.Tip = []string{"log scale: click to put these tracks on one"}
+			if v.LogScale(r.id.Kind) {
+				h.Tip = []string{"log scale: click for the linear scale"}
+			}
 		case p.In(pin):
 			h.Part = PartPin
 			h.Tip = []string{"pin to top"}

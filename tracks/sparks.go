@@ -110,14 +110,20 @@ func poolValues(h *timeline.HEC, ax timeline.Axis, n int) []float64 {
 }
 
 // sparkRates returns, per bin of bin plot columns, a HEC's rate of sparks
-// of each curve kind in sparks per ms: from its spark events when it has
-// any, else from its counters' samples.
+// of each curve kind in sparks per ms (see sparkRatesOn).
 func (f *frame) sparkRates(h *timeline.HEC, bin int) [len(sparkCurves)][]float64 {
+	return sparkRatesOn(h, f.ax, f.n, bin)
+}
+
+// sparkRatesOn returns, per bin of bin of the n columns of ax, a HEC's
+// rate of sparks of each curve kind in sparks per ms: from its spark
+// events when it has any, else from its counters' samples.
+func sparkRatesOn(h *timeline.HEC, ax timeline.Axis, n, bin int) [len(sparkCurves)][]float64 {
 	var out [len(sparkCurves)][]float64
-	nb := (f.n + bin - 1) / bin
+	nb := (n + bin - 1) / bin
 	// The bins are the columns of an axis bin times coarser: counting per
 	// bin walks the events' index a bin, not a pixel, at a time.
-	bax := timeline.Axis{From: f.ax.From, To: f.ax.To, X0: f.ax.X0, Width: f.ax.Width / float64(bin)}
+	bax := timeline.Axis{From: ax.From, To: ax.To, X0: ax.X0, Width: ax.Width / float64(bin)}
 	events := h.HasSparkEvents()
 	var cols, stolen []int32
 	if events {
@@ -176,13 +182,16 @@ func (f *frame) drawSparks(c, y0, y1 int) {
 	x0 := float64(f.g.plot.Min.X)
 	width := math.Max(1, 1.3*f.s)
 	if peak > 0 {
-		hgt := float64(rb - top - px(2, f.s))
+		log := f.v.LogScale(KindSparks)
+		sc := newRateScale(log, peak, top+px(2, f.s), rb)
+		perMs := func(v float64) string { return paint.Rate(v, "ms") }
+		f.drawLogGrid(sc, false, perMs)
 		for ki, r := range rates {
 			pts := make([]paint.Point, 0, len(r))
 			any := false
 			for b, v := range r {
 				any = any || v > 0
-				pts = append(pts, paint.Point{X: x0 + (float64(b)+0.5)*float64(bin), Y: float64(rb) - v/peak*hgt})
+				pts = append(pts, paint.Point{X: x0 + (float64(b)+0.5)*float64(bin), Y: sc.y(v)})
 			}
 			if !any {
 				continue
@@ -195,7 +204,9 @@ func (f *frame) drawSparks(c, y0, y1 int) {
 				paint.ColumnLine(f.c, pts, width, f.th.Ink(sparkInk(sparkCurves[ki])))
 			}
 		}
-		paint.TextOnPlate(f.c, f.small, "peak "+paint.Rate(peak, "ms"), f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
+		runPeak, runBin := f.sparkRunPeak(c, bin)
+		note := f.scaleNote(peak, runPeak, perMs, runBin, log)
+		paint.TextOnPlate(f.c, f.small, note, f.g.plot.Min.X+px(4, f.s), top+f.small.Ascent(), f.th.Dim, f.labelPlate())
 	} else {
 		f.c.Text(f.small, "no sparks", f.g.plot.Min.X+px(4, f.s), f.small.Baseline(float64(top+rb)/2), f.th.Dim)
 	}

@@ -59,6 +59,9 @@ type View struct {
 	scratch     scratch
 	users       *userIndex
 	rates       []heapview.Rate // the heap's allocation rates, computed on first use
+	ratesPeak   float64         // the highest of them
+	logScale    map[Kind]bool   // the rate kinds on a log scale (SetLogScale)
+	runPeaks    runPeakCache    // each HEC's highest spark rate over the run (sparkRunPeak)
 	legendCache legendCache
 }
 

@@ -181,6 +181,10 @@ const (
 	pauseWords    = "pause"
 	maxPauseWords = "max pause"
 	stoppedWords  = "HECs stopped"
+	// logToggleWords labels a rate track's log scale toggle.
+	logToggleWords = "log"
+	// gcShareWords says what the GC track's bars measure.
+	gcShareWords = "height: time in GC"
 )
 
 // gcText describes a GC: "minor GC (gen 0), pause 1.2 ms", and how long

@@ -13,17 +13,19 @@ import (
 	"github.com/hecscope/hecscope/paint"
 )
 
-const profileUsage = "usage: hecscope profile [--json] [--top N] [--from T] [--to T] [--segment N] FILE\n" +
-	"       hecscope profile --diff [--png OUT.png] [--width W] [--height H] [--json] [--top N] [--from T] [--to T] [--segment-a N] [--segment-b N] A B"
+const profileUsage = "usage: hecscope profile [--json] [--with-gc] [--top N] [--from T] [--to T] [--segment N] FILE\n" +
+	"       hecscope profile --diff [--png OUT.png] [--width W] [--height H] [--json] [--with-gc] [--top N] [--from T] [--to T] [--segment-a N] [--segment-b N] A B"
 
 // runProfile implements `hecscope profile [--json] [--from T --to T] FILE`:
 // the cost-centre table of a profiled run's time profile samples (self and
-// inherited shares, as GHC's .prof file gives them), for the run or the
-// samples taken in [from, to); with --diff, how run B's shares differ from
+// inherited shares of the mutator's samples, as GHC's .prof file gives
+// them, with GC's and the rest of the RTS's samples counted apart; with
+// --with-gc, shares of all samples), for the run or the samples taken in
+// [from, to); with --diff, how run B's shares differ from
 // run A's and the differential flame graph (cmd/hecscope/profile_diff.go).
 // Exit codes as summary.
 func runProfile(args []string) int {
-	var asJSON, diff bool
+	var asJSON, diff, withGC bool
 	var top, width, height int
 	var pngOut string
 	files, from, to, code, ok := rangeCommandFiles("profile", profileUsage, args, func() int {
@@ -35,6 +37,7 @@ func runProfile(args []string) int {
 		fs.BoolVar(&asJSON, "json", false, "print JSON")
 		fs.IntVar(&top, "top", 30, "text: cost centres to list (0: all)")
 		fs.BoolVar(&diff, "diff", false, "compare the profiles of two runs A and B")
+		fs.BoolVar(&withGC, "with-gc", false, "shares of all samples, GC's and the RTS's included (default: of the mutator's samples, as GHC's .prof)")
 		fs.StringVar(&pngOut, "png", "", "with --diff: write B's differential flame graph to this PNG")
 		fs.IntVar(&width, "width", 1600, "with --png: width in pixels")
 		fs.IntVar(&height, "height", 500, "with --png: height in pixels")
@@ -42,8 +45,12 @@ func runProfile(args []string) int {
 	if !ok {
 		return code
 	}
+	opt := ccprofile.Options{From: from, To: to}
+	if withGC {
+		opt.Of = ccprofile.AllSamples
+	}
 	if diff {
-		return runProfileDiff(files[0], files[1], ccprofile.Options{From: from, To: to}, profileDiffOutput{
+		return runProfileDiff(files[0], files[1], opt, profileDiffOutput{
 			json: asJSON, top: top, png: pngOut, width: width, height: height})
 	}
 	if pngOut != "" {
@@ -51,7 +58,7 @@ func runProfile(args []string) int {
 		return 2
 	}
 	file := files[0].path
-	p, err := profileOf(files[0], ccprofile.Options{From: from, To: to})
+	p, err := profileOf(files[0], opt)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hecscope: %v\n", err)
 		return 1
@@ -77,14 +84,29 @@ type jsonCostCentre struct {
 	Inherited float64 `json:"inherited"`
 }
 
-// writeProfileJSON writes {"samples":N,"cost_centres":[...]} with shares as
-// fractions of the samples (plus "interval_ns", the tick interval).
+// jsonApart counts the samples of the RTS's own stacks (ccprofile.Apart).
+type jsonApart struct {
+	GC       uint64 `json:"gc"`
+	Idle     uint64 `json:"idle"`
+	System   uint64 `json:"system"`
+	Overhead uint64 `json:"overhead"`
+}
+
+// writeProfileJSON writes {"share_of":…,"samples":N,"cost_centres":[...]}
+// with shares as fractions of the samples "share_of" names
+// ("mutator_samples", as GHC's .prof, or "all_samples"), "samples" their
+// number, "all_samples" every sample and "apart" those of the RTS's own
+// stacks (plus "interval_ns", the tick interval).
 func writeProfileJSON(w io.Writer, p *ccprofile.Profile) error {
 	out := struct {
+		ShareOf     string           `json:"share_of"`
 		Samples     uint64           `json:"samples"`
+		All         uint64           `json:"all_samples"`
+		Apart       jsonApart        `json:"apart"`
 		Interval    uint64           `json:"interval_ns"`
 		CostCentres []jsonCostCentre `json:"cost_centres"`
-	}{Samples: p.Samples, Interval: p.Interval, CostCentres: []jsonCostCentre{}}
+	}{ShareOf: p.Of.String(), Samples: p.Samples, All: p.All, Interval: p.Interval, CostCentres: []jsonCostCentre{},
+		Apart: jsonApart{GC: p.Apart.GC, Idle: p.Apart.Idle, System: p.Apart.System, Overhead: p.Apart.Overhead}}
 	for _, r := range p.Rows {
 		out.CostCentres = append(out.CostCentres, jsonCostCentre{Label: r.CC.Label, Module: r.CC.Module,
 			Src: r.CC.Src, Self: p.SelfShare(r), Inherited: p.InheritedShare(r)})
@@ -96,15 +118,22 @@ func writeProfileJSON(w io.Writer, p *ccprofile.Profile) error {
 
 // writeProfileText writes the top rows (all for top ≤ 0) as a table.
 func writeProfileText(w io.Writer, p *ccprofile.Profile, top int) error {
-	if p.Samples == 0 {
+	if p.All == 0 {
 		_, err := fmt.Fprintln(w, "no cost-centre samples (build with -prof, run with +RTS -l -p)")
 		return err
 	}
-	fmt.Fprintf(w, "%d samples", p.Samples)
+	fmt.Fprintf(w, "%d samples", p.All)
 	if p.Interval > 0 {
 		fmt.Fprintf(w, " @ %s", paint.Duration(p.Interval))
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\n%s\n", p.Basis())
+	if a := p.ApartText(); a != "" {
+		fmt.Fprintln(w, a)
+	}
+	if p.Samples == 0 {
+		_, err := fmt.Fprintln(w, "no samples of the program's own cost centres (--with-gc: shares of all samples)")
+		return err
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	io.WriteString(tw, "COST CENTRE\tMODULE\tSRC\t%self\t%inherited\n")
 	for i, r := range p.Rows {

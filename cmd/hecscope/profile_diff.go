@@ -72,14 +72,16 @@ type jsonCostCentreDiff struct {
 	InheritedB float64 `json:"inherited_b"`
 }
 
-// writeProfileDiffJSON writes {"samples_a","samples_b","cost_centres":[...]}
-// with shares as fractions of each run's samples.
+// writeProfileDiffJSON writes {"share_of","samples_a","samples_b",
+// "cost_centres":[...]} with shares as fractions of each run's samples of
+// the kind "share_of" names (see writeProfileJSON).
 func writeProfileDiffJSON(w io.Writer, d *ccprofile.Diff) error {
 	out := struct {
+		ShareOf     string               `json:"share_of"`
 		SamplesA    uint64               `json:"samples_a"`
 		SamplesB    uint64               `json:"samples_b"`
 		CostCentres []jsonCostCentreDiff `json:"cost_centres"`
-	}{SamplesA: d.A.Samples, SamplesB: d.B.Samples, CostCentres: []jsonCostCentreDiff{}}
+	}{ShareOf: d.B.Of.String(), SamplesA: d.A.Samples, SamplesB: d.B.Samples, CostCentres: []jsonCostCentreDiff{}}
 	for _, r := range d.Rows {
 		out.CostCentres = append(out.CostCentres, jsonCostCentreDiff{Label: r.Label, Module: r.Module, Src: r.Src,
 			SelfA: r.SelfA, SelfB: r.SelfB, InheritedA: r.InheritedA, InheritedB: r.InheritedB})
@@ -96,7 +98,12 @@ func writeProfileDiffText(w io.Writer, d *ccprofile.Diff, top int) error {
 			map[bool]string{true: "A", false: "B"}[d.A.Samples == 0])
 		return err
 	}
-	fmt.Fprintf(w, "A: %d samples, B: %d samples; shares in %% of each run's samples, change in percentage points\n", d.A.Samples, d.B.Samples)
+	kind := "mutator samples, as GHC's .prof counts them (GC's and the RTS's apart: A %s, B %s of all samples)"
+	kind = fmt.Sprintf(kind, paint.Percent(apartShare(d.A)), paint.Percent(apartShare(d.B)))
+	if d.B.Of == ccprofile.AllSamples {
+		kind = "samples, GC's and the RTS's included"
+	}
+	fmt.Fprintf(w, "A: %d samples, B: %d samples; shares in %% of each run's %s, change in percentage points\n", d.A.Samples, d.B.Samples, kind)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	io.WriteString(tw, "COST CENTRE\tMODULE\t%self A\t%self B\tchange\t%inh A\t%inh B\tchange\n")
 	for i, r := range d.Rows {
@@ -107,4 +114,12 @@ func writeProfileDiffText(w io.Writer, d *ccprofile.Diff, top int) error {
 			100*r.SelfA, 100*r.SelfB, 100*r.SelfChange(), 100*r.InheritedA, 100*r.InheritedB, 100*r.InheritedChange())
 	}
 	return tw.Flush()
+}
+
+// apartShare is the share of p's samples that its shares leave out.
+func apartShare(p *ccprofile.Profile) float64 {
+	if p.All == 0 {
+		return 0
+	}
+	return float64(p.All-p.Samples) / float64(p.All)
 }

@@ -43,10 +43,58 @@ func TestProfileCommand(t *testing.T) {
 		t.Errorf("without samples: exit %d %q", code, out)
 	}
 	png := filepath.Join(t.TempDir(), "flame.png")
+	gcShares(t)
 	if code, _, errOut := hecscope(t, "render", "--view", "flame", profwork, "-o", png, "--width", "400", "--height", "200"); code != 0 {
 		t.Fatalf("render flame: exit %d %s", code, errOut)
 	}
 	if img := readPNG(t, png); img.Bounds().Dx() != 400 {
 		t.Errorf("flame PNG %v", img.Bounds())
+	}
+}
+
+// gcShares checks the shares of the mutator's samples (the default, as
+// GHC's .prof: gcwork.prof has build.\ 72.2%, query.\ 17.1%) against those
+// of all samples (--with-gc), of a run whose samples are half GC's.
+func gcShares(t *testing.T) {
+	t.Helper()
+	const gcwork = "../../ccprofile/testdata/gcwork.eventlog"
+	type profile struct {
+		ShareOf     string `json:"share_of"`
+		Samples     uint64 `json:"samples"`
+		All         uint64 `json:"all_samples"`
+		Apart       struct{ GC, System uint64 }
+		CostCentres []struct {
+			Label string
+			Self  float64
+		} `json:"cost_centres"`
+	}
+	read := func(args ...string) (profile, map[string]float64) {
+		code, out, errOut := hecscope(t, append([]string{"profile", "--json"}, append(args, gcwork)...)...)
+		var p profile
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatal(err)
+		}
+		self := map[string]float64{}
+		for _, c := range p.CostCentres {
+			self[c.Label] = c.Self
+		}
+		return p, self
+	}
+	mut, ms := read()
+	all, as := read("--with-gc")
+	if mut.ShareOf != "mutator_samples" || all.ShareOf != "all_samples" || mut.All != all.Samples ||
+		mut.Samples+mut.Apart.GC+mut.Apart.System != mut.All || mut.Apart.GC < mut.All/3 {
+		t.Errorf("mutator %+v, all %+v", mut, all)
+	}
+	if math.Abs(ms["build.\\"]-0.722) > 0.005 || math.Abs(ms["query.\\"]-0.171) > 0.005 || ms["GC"] != 0 ||
+		as["build.\\"] > 0.5 || as["GC"] < 0.3 {
+		t.Errorf("self shares of the mutator's samples %v, of all %v", ms, as)
+	}
+	code, out, _ := hecscope(t, "profile", gcwork)
+	if code != 0 || !strings.Contains(out, "Shares of the 245 mutator samples (of 477)") || !strings.Contains(out, "\nGC 47% (226), system 1.3% (6) of all samples: not in the shares\n") {
+		t.Errorf("text: exit %d %q", code, out)
 	}
 }

@@ -29,6 +29,7 @@ type renderOptions struct {
 	bands         int    // heap view: named bands before OTHER (0 = default)
 	sort          string // heap view: band order, size, name or growth
 	dark          bool   // colours for a dark background
+	logRates      bool   // rate tracks (sparks) on a log scale
 	// part is the eventlog of the file drawn: the whole file, or one
 	// of several it holds one after another (--segment N).
 	part logPart
@@ -90,6 +91,7 @@ func runRender(args []string) int {
 	compare := fs.Bool("compare", false, "draw two eventlogs A B stacked for comparison")
 	align := fs.String("align", "start", "with --compare: where to line the runs up: start, marker:TEXT, span:LABEL or offset:T")
 	dark := fs.Bool("dark", false, "colours for a dark background")
+	logRates := fs.Bool("log", false, "track views: the spark rate tracks on a log scale")
 	var segment, segmentA, segmentB segmentFlag
 	fs.Var(&segment, "segment", "which eventlog (from 1) of a FILE holding several one after another")
 	fs.Var(&segmentA, "segment-a", "with --compare: which eventlog of A")
@@ -100,7 +102,7 @@ func runRender(args []string) int {
 		}
 		fmt.Fprintln(os.Stderr, "usage: hecscope render FILE -o out.png [--view "+strings.Join(viewNames(), "|")+
 			"] [--from T] [--to T] [--width W] [--height H] [--scale S]"+
-			" [--mode area|normalised|lines] [--bands N] [--sort size|name|growth] [--dark] [--segment N]\n"+
+			" [--mode area|normalised|lines] [--bands N] [--sort size|name|growth] [--dark] [--log] [--segment N]\n"+
 			"       (--segment N: the Nth of the eventlogs a FILE holds one after another; the first by default)")
 		return 2
 	}
@@ -137,7 +139,7 @@ func runRender(args []string) int {
 		return usage(fmt.Sprintf("unknown view %q", *view))
 	}
 	o := renderOptions{view: *view, width: *width, height: *height, scale: *scale,
-		mode: *mode, bands: *bands, sort: *sortBy, dark: *dark}
+		mode: *mode, bands: *bands, sort: *sortBy, dark: *dark, logRates: *logRates}
 	var err error
 	if o.from, err = timeline.ParseTime(*from); err != nil {
 		return usage(err.Error())
@@ -344,6 +346,7 @@ func renderTracksView(path string, o renderOptions) (*image.RGBA, error) {
 	v.SetGroupTotal(tracks.GroupThreads, run.threads)
 	v.SetSize(o.width, o.height, max(o.scale, 0.1))
 	v.SetDark(o.dark)
+	v.SetLogScale(tracks.KindSparks, o.logRates)
 	show := map[tracks.Group]bool{}
 	for _, g := range viewGroups[o.view] {
 		show[g] = true
