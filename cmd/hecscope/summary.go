@@ -642,7 +642,7 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	r := &s.RTSStats
 	row("  Maximum slop:", rtsFigure(r, r.HasMaxSlop, showBytes(r.MaxSlop, "")+" (the RTS's: of the major collections; exact)", timeline.WhyNoMaxSlop))
 	row("  ThreadScope's max slop:", or(h.HasStats, showBytes(h.MaxSlop, "")+" (of every collection)", lacks("GCStatsGHC")))
-	row("  "+whose+" alloc rate:", or(s.HasAllocRate(), showBytes(h.AllocRate, "/s")+" of "+whose+" mutator time", rateMissing))
+	row("  "+whose+" alloc rate:", or(s.HasAllocRate(), showBytes(h.AllocRate, "/s")+" of the mutator time above", rateMissing))
 	row("")
 	row("GC")
 	row("  Copied during GC:", or(h.HasStats, showBytes(h.Copied, ""), lacks("GCStatsGHC")))
@@ -785,10 +785,10 @@ func rtsFigure(r *timeline.RTSStats, ok bool, v, why string) string {
 }
 
 // timeOwner names whose definition the mutator and GC time of the Time
-// figures are: ThreadScope's, or the GC events' pauses.
+// figures are: ThreadScope's, or based on the GC events' pauses.
 func timeOwner(s *timeline.Summary) string {
 	if s.GCFrom == timeline.GCFromPauses {
-		return "Pauses'"
+		return "Pause-based"
 	}
 	return "ThreadScope's"
 }
