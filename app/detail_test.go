@@ -156,7 +156,7 @@ func TestSelectionFiguresAreTheRanges(t *testing.T) {
 		v, _ := valueAfter(got, label)
 		return v
 	}
-	if g := value("GC time"); g != timeline.FormatDuration(gc) {
+	if g := value("GC time (pauses)"); g != timeline.FormatDuration(gc) {
 		t.Errorf("GC time %q, the range's %s", g, timeline.FormatDuration(gc))
 	}
 	if r := value("Threads ran"); !strings.HasPrefix(r, strconv.FormatUint(want.ThreadsRan, 10)) {

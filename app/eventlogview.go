@@ -196,7 +196,13 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 	if ev.SummaryErr != nil {
 		run = append(run, fact{"Statistics", "not available: " + ev.SummaryErr.Error(), ""})
 	}
-	times := []fact{{"Total time", timeline.FormatDuration(s.TotalNS), ""}}
+	times := rtsTimeFacts(&s.RTSStats)
+	times = append(times, fact{"Total time (ThreadScope)", timeline.FormatDuration(s.TotalNS),
+		"ThreadScope's total time: from the RTS's start to the last event, in whole microseconds."})
+	whose := " (ThreadScope)"
+	if s.GCFrom == timeline.GCFromPauses {
+		whose = " (pauses)"
+	}
 	if gc, ok := s.GCTime(); ok {
 		from := "ThreadScope's count"
 		switch {
@@ -207,14 +213,14 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 		}
 		hint := "GC time from " + s.GCFrom.Describe() + "."
 		times = append(times,
-			fact{"Mutator time", timeline.FormatDuration(s.MutatorNS), ""},
-			fact{"GC time", timeline.FormatDuration(gc), hint},
+			fact{"Mutator time" + whose, timeline.FormatDuration(s.MutatorNS), ""},
+			fact{"GC time" + whose, timeline.FormatDuration(gc), hint},
 			fact{"GC time from", from, hint},
-			fact{"Productivity", percent(s.Productivity), ""},
+			fact{"Productivity" + whose, percent(s.Productivity), ""},
 		)
 	} else {
 		why := "No GC time: " + s.GCFrom.Describe() + "."
-		times = append(times, absentFact("Mutator time", why), absentFact("GC time", why), absentFact("Productivity", why))
+		times = append(times, absentFact("Mutator time"+whose, why), absentFact("GC time"+whose, why), absentFact("Productivity"+whose, why))
 	}
 	// lacks says why a heap figure is absent: its events are not in the
 	// log, or not in the range.
@@ -235,22 +241,75 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 	if h.HasAllocated {
 		rateWhy = "No mutator time to divide the allocation by."
 	}
-	rate := absentFact("Allocation rate", rateWhy)
+	rate := absentFact("Allocation rate"+whose, rateWhy)
 	if s.HasAllocRate() {
-		rate = fact{"Allocation rate", formatBytes(int64(min(h.AllocRate, 1<<62))) + "/s", ""}
+		rate = fact{"Allocation rate" + whose, formatBytes(int64(min(h.AllocRate, 1<<62))) + "/s",
+			"Per second of the mutator time above; -s's alloc rate is per second of mutator CPU time, which the eventlog lacks."}
 	}
+	r := &s.RTSStats
+	slop := rtsFact(r, "Max slop (RTS)", r.HasMaxSlop, formatBytes(int64(min(r.MaxSlop, 1<<62))),
+		"-s's maximum slop: of the major collections only. Exact.", timeline.WhyNoMaxSlop)
 	heap := []fact{
 		bytesFact("Total heap size", h.MaxSize, h.HasSize, lacks("HeapSize", "at each collection")),
 		bytesFact("Max heap residency", h.MaxLive, h.HasLive, lacks("HeapLive", "after each major collection")),
 		bytesFact("Allocated", h.Allocated, h.HasAllocated, lacks("HeapAllocated", "per HEC at each collection")),
 		rate,
-		bytesFact("Max slop", h.MaxSlop, h.HasStats, lacks("GCStatsGHC", "at each collection (GHC 7.6 and later)")),
+		slop,
+		bytesFact("Max slop (ThreadScope)", h.MaxSlop, h.HasStats, lacks("GCStatsGHC", "at each collection (GHC 7.6 and later)")),
 		bytesFact("Copied in GC", h.Copied, h.HasStats, lacks("GCStatsGHC", "at each collection (GHC 7.6 and later)")),
 	}
 	return container.NewGridWithColumns(3,
 		section("Run", factsGrid(run)),
 		section("Time", factsGrid(times)),
 		section("Heap", factsGrid(heap)))
+}
+
+// rtsTimeFacts are the Time figures of `+RTS -s` (timeline.RTSStats), or
+// one absent fact saying why the log has none.
+func rtsTimeFacts(r *timeline.RTSStats) []fact {
+	if !r.Available {
+		return []fact{absentFact("+RTS -s figures", "No -s figures: "+r.Why+".")}
+	}
+	const approx = "Approximate, within some 20 μs of the RTS's own: the eventlog does not mark where initialisation ends and shutdown begins, only the main OS thread's calls into Haskell next to them."
+	phase := func(label string, ns uint64, what string) fact {
+		if !r.HasPhases {
+			return absentFact(label, "Not known: "+r.PhasesWhy+".")
+		}
+		return fact{label, timeline.FormatDuration(ns), what + " " + approx}
+	}
+	out := []fact{
+		phase("Total elapsed (RTS)", r.ElapsedNS, "-s's Total time (elapsed): to the RTS's final report."),
+		phase("INIT elapsed (RTS)", r.InitNS, "-s's INIT time (elapsed)."),
+		phase("MUT elapsed (RTS)", r.MutatorNS, "-s's MUT time (elapsed): from INIT to the start of the program's exit, less GC."),
+	}
+	if r.HasGCElapsed {
+		out = append(out, fact{"GC elapsed (RTS)", timeline.FormatDuration(r.GCElapsedNS),
+			"-s's GC time (elapsed): every collection from its GC start to its GC end on the HEC that led it, which the RTS writes with the clock readings -s adds up. Exact."})
+	} else {
+		out = append(out, absentFact("GC elapsed (RTS)", "Not known: "+r.GCWhy+"."))
+	}
+	out = append(out, phase("EXIT elapsed (RTS)", r.ExitNS, "-s's EXIT time (elapsed), less GC."))
+	switch {
+	case r.HasProductivity:
+		out = append(out, fact{"Productivity (RTS)", percent(r.Productivity), "-s's productivity of total elapsed time: (total − GC − INIT − EXIT) / total. " + approx})
+	case !r.HasPhases:
+		out = append(out, absentFact("Productivity (RTS)", "Not known: "+r.PhasesWhy+"."))
+	default:
+		out = append(out, absentFact("Productivity (RTS)", "Not known: "+r.GCWhy+"."))
+	}
+	return out
+}
+
+// rtsFact is one RTS figure: value v with hint if the log has it (ok),
+// else absent, with the whole log's reason or why.
+func rtsFact(r *timeline.RTSStats, label string, ok bool, v, hint, why string) fact {
+	switch {
+	case !r.Available:
+		return absentFact(label, "No -s figures: "+r.Why+".")
+	case !ok:
+		return absentFact(label, "Not known: "+why+".")
+	}
+	return fact{label, v, hint}
 }
 
 // absentFact is a figure the log lacks: "—", with why as its hint.
@@ -274,7 +333,7 @@ func gcPanel(s *timeline.Summary) fyne.CanvasObject {
 		rows = append(rows, row(fmt.Sprintf("Gen %d", g.Gen), g))
 	}
 	rows = append(rows, row("Total", s.GC.Reported))
-	caption := widget.NewLabel("The table counts " + timeline.GCRowsDefinition + ".")
+	caption := widget.NewLabel("The table counts " + timeline.GCRowsDefinition + ": -s's rows by generation, exact.")
 	caption.Wrapping = fyne.TextWrapWord
 	balance := "n/a"
 	if s.GC.HasWorkBalance {
@@ -303,10 +362,17 @@ func gcPanel(s *timeline.Summary) fyne.CanvasObject {
 			timeline.GCFromPauses.Describe() + "."})
 	}
 	facts = append(facts, fact{"Parallel GC threads", strconv.Itoa(s.GC.ParThreads), ""})
+	r := &s.RTSStats
+	rtsBal := strconv.FormatFloat(100*r.WorkBalance, 'f', 2, 64) + "%"
+	if r.WorkBalance == 0 {
+		rtsBal = "0 (no parallel collection)"
+	}
+	facts = append(facts, rtsFact(r, "Work balance (RTS)", r.HasWorkBalance, rtsBal,
+		"-s's parallel GC work balance: the balanced bytes copied over the bytes copied, of the parallel collections (0 serial, 100% perfect). Exact.", timeline.WhyNoWorkBalance))
 	if s.Heap.HasStats {
-		facts = append(facts, fact{"Work balance", balance, ""})
+		facts = append(facts, fact{"Work balance (ThreadScope)", balance, "ThreadScope's formula, from the max and total bytes copied per GC thread."})
 	} else {
-		facts = append(facts, absentFact("Work balance", "No GCStatsGHC events; GHC writes one at each collection (GHC 7.6 and later)."))
+		facts = append(facts, absentFact("Work balance (ThreadScope)", "No GCStatsGHC events; GHC writes one at each collection (GHC 7.6 and later)."))
 	}
 	return container.NewVBox(caption, grid(rows), factsGrid(facts))
 }

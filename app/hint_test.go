@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/timeline"
 )
 
 // factValue returns the value label of the fact labelled label in o.
@@ -82,16 +83,67 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 	}
 	defer old.Log.Close()
 	panel = summaryPanel(old)
-	if gc := factValue(t, panel, "GC time").(*hintLabel); gc.Text == "—" || gc.Text == "0" {
+	if gc := factValue(t, panel, "GC time (pauses)").(*hintLabel); gc.Text == "—" || gc.Text == "0" {
 		t.Errorf("sealions: GC time %q", gc.Text)
 	}
 	if from := factValue(t, panel, "GC time from").(*hintLabel); from.Text != "the GC events (no heap events)" {
 		t.Errorf("sealions: GC time from %q", from.Text)
 	}
-	if p := factValue(t, panel, "Productivity").(*copyLabel); p.Text == "100.0%" || p.Text == "—" {
+	if p := factValue(t, panel, "Productivity (pauses)").(*copyLabel); p.Text == "100.0%" || p.Text == "—" {
 		t.Errorf("sealions: productivity %q", p.Text)
 	}
 	if live := factValue(t, panel, "Max heap residency").(*hintLabel); live.Text != "—" {
 		t.Errorf("sealions: max heap residency %q", live.Text)
+	}
+}
+
+// TestRTSFiguresBesideThreadScopes: the Summary and GC tabs give `+RTS
+// -s`'s figures, marked (RTS), beside ThreadScope's, marked (ThreadScope),
+// never one under the other's name: on a GHC 9.0.2 run the RTS's GC
+// elapsed time is every collection's, its work balance the one -s printed
+// (50.44%, rts-N2-A1m.s.txt); a profiled run with heap censuses has no RTS
+// GC time, and its hint says why.
+func TestRTSFiguresBesideThreadScopes(t *testing.T) {
+	fa := test.NewApp()
+	defer fa.Quit()
+	const dir = "../testdata/ghc-9.0.2/"
+	ev, err := loadEventlog(context.Background(), dir+"rts-N2-A1m.eventlog", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Log.Close()
+	s := &ev.Summary
+	panel := summaryPanel(ev)
+	gc := factValue(t, panel, "GC elapsed (RTS)").(*hintLabel)
+	if gc.Text != timeline.FormatDuration(s.GC.Reported.ElapsedNS) || !strings.Contains(gc.hint, "Exact") {
+		t.Errorf("GC elapsed (RTS) %q (%q), the collections' %s", gc.Text, gc.hint, timeline.FormatDuration(s.GC.Reported.ElapsedNS))
+	}
+	if ts := factValue(t, panel, "GC time (ThreadScope)").(*hintLabel); ts.Text != timeline.FormatDuration(s.GC.Total.ElapsedNS) {
+		t.Errorf("GC time (ThreadScope) %q, ThreadScope's count %d ns", ts.Text, s.GC.Total.ElapsedNS)
+	}
+	rts := factValue(t, panel, "Productivity (RTS)").(*hintLabel)
+	ts := factValue(t, panel, "Productivity (ThreadScope)").(*copyLabel)
+	if rts.Text != percent(s.RTSStats.Productivity) || ts.Text != percent(s.Productivity) || rts.Text == ts.Text {
+		t.Errorf("productivity: RTS %q, ThreadScope %q", rts.Text, ts.Text)
+	}
+	g := gcPanel(s)
+	if b := factValue(t, g, "Work balance (RTS)").(*hintLabel); b.Text != "50.44%" {
+		t.Errorf("Work balance (RTS) %q, -s printed 50.44%%", b.Text)
+	}
+	if b := factValue(t, g, "Work balance (ThreadScope)").(*hintLabel); b.Text == "50.44%" || b.Text == "—" {
+		t.Errorf("Work balance (ThreadScope) %q", b.Text)
+	}
+
+	prof, err := loadEventlog(context.Background(), dir+"rts-prof-hc.eventlog", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prof.Log.Close()
+	panel = summaryPanel(prof)
+	if gc := factValue(t, panel, "GC elapsed (RTS)").(*hintLabel); gc.Text != "—" || !strings.Contains(gc.hint, "heap censuses") {
+		t.Errorf("profiled run: GC elapsed (RTS) %q (%q)", gc.Text, gc.hint)
+	}
+	if mut := factValue(t, panel, "MUT elapsed (RTS)").(*hintLabel); mut.Text == "—" {
+		t.Errorf("profiled run: MUT elapsed (RTS) %q (%q)", mut.Text, mut.hint)
 	}
 }

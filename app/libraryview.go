@@ -213,7 +213,7 @@ func entrySubtitle(e *library.Entry) string {
 	}
 	parts = append(parts, timeline.FormatDuration(f.TotalNS), fmt.Sprintf("%d HEC", f.Capabilities))
 	if f.HasHeap {
-		parts = append(parts, "productivity "+percent(f.Productivity))
+		parts = append(parts, "ThreadScope's productivity "+percent(f.Productivity))
 	}
 	parts = append(parts, formatBytes(e.Size))
 	return strings.Join(parts, " · ")
@@ -303,7 +303,7 @@ func (v *LibraryWindow) showDetail() {
 	fmt.Fprintf(&b, "Saved: %s from %s\nSize: %s (%s)\n", e.Saved.Local().Format("2006-01-02 15:04:05"), e.Source, formatBytes(e.Size), f.Status)
 	fmt.Fprintf(&b, "Wall time %s · %d HECs · %d threads\n", timeline.FormatDuration(f.TotalNS), f.Capabilities, f.Threads)
 	if f.HasHeap {
-		fmt.Fprintf(&b, "Mutator %s · GC %s · productivity %s\nThreadScope's count: %d collections, max pause %s\nAllocated %s · max heap %s · max live %s\n",
+		fmt.Fprintf(&b, "ThreadScope's mutator %s · GC %s · productivity %s\nThreadScope's count: %d collections, max pause %s\nAllocated %s · max heap %s · max live %s\n",
 			timeline.FormatDuration(f.MutatorNS), timeline.FormatDuration(f.GCNS), percent(f.Productivity),
 			f.Collections, timeline.FormatDuration(f.MaxPauseNS),
 			formatBytes(int64(min(f.Allocated, 1<<62))), formatBytes(int64(min(f.MaxHeapSize, 1<<62))), maxLiveText(f))

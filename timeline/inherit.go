@@ -13,8 +13,9 @@ import "slices"
 // Inherit fills in what s lacks of the program's identity and of its
 // created capabilities from earlier, the Summary of an earlier eventlog of
 // the same program, numbered from (counted from 1, as the segments of a
-// file are), and records that it did in InheritedFrom. A Summary that has
-// its own identity keeps it.
+// file are), and records that it did in InheritedFrom; its RTS figures
+// are then withheld (WhyRestarted). A Summary that has its own identity
+// keeps it.
 func (s *Summary) Inherit(earlier *Summary, from int) {
 	if s.Program != "" || s.RTS != "" || !s.StartWall.IsZero() || len(s.Args) > 0 {
 		return
@@ -33,4 +34,5 @@ func (s *Summary) Inherit(earlier *Summary, from int) {
 		s.Capabilities = len(s.CapNumbers)
 	}
 	s.InheritedFrom = from
+	s.WithholdRTS(WhyRestarted)
 }

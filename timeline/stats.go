@@ -125,6 +125,7 @@ func SummarizeRange(src io.Reader, from, to uint64) (Summary, error) {
 		to = max(w.LastNS, from)
 	}
 	s.Range, s.RangeFrom, s.RangeTo = true, from, to
+	s.WithholdRTS("the figures are of a range; -s is of the whole run")
 	s.Program, s.Args, s.Env, s.RTS, s.StartWall = w.Program, w.Args, w.Env, w.RTS, w.StartWall
 	s.Capabilities, s.CapNumbers, s.CreatedCaps = w.Capabilities, w.CapNumbers, w.CreatedCaps
 	s.TimeFaults = r.TimeFaults()

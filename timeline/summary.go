@@ -18,7 +18,8 @@ import (
 // Summary is the statistics of a whole run, or of a time range of it, as
 // ThreadScope's "Time", "Heap", "GC", "Spark stats" and "Process info" tabs
 // define them, plus a few figures ThreadScope does not show (event counts,
-// threads created, decode status).
+// threads created, decode status), and those of `+RTS -s` by the RTS's
+// own definitions (RTSStats).
 //
 // Times are in nanoseconds. Where a figure is ThreadScope's, it is computed
 // the way ThreadScope computes it, including ThreadScope's rounding of every
@@ -148,6 +149,11 @@ type Summary struct {
 	GC GCSummary
 	// Sparks is the "Spark stats" tab.
 	Sparks SparkSummary
+	// RTSStats are the figures of `+RTS -s` by the RTS's definitions,
+	// those the fields above do not give alike (bytes allocated and
+	// copied, maximum residency, the collections by generation and the
+	// sparks they do), and which are exact.
+	RTSStats RTSStats
 
 	// Segments are, for a file holding several eventlogs one after another
 	// (a program that restarted its logging), the summary of each, in file
@@ -491,6 +497,7 @@ type capState struct {
 
 	hasAlloc            bool
 	allocFirst, alloc   uint64
+	allocLastNS         uint64 // the time of the last HeapAllocated
 	hasSparks           bool
 	sparkFirst, sparkAt [6]uint64 // created, dud, overflowed, converted, fizzled, gc'd
 }
@@ -547,6 +554,9 @@ type Summarizer struct {
 	// cover only the events from time from on.
 	joined bool
 	from   uint64
+
+	// rts accumulates what RTSStats needs beyond the figures above.
+	rts rtsAcc
 }
 
 // gcStop is a time the world was stopped for GC, [start, end] in ns.
@@ -666,6 +676,9 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 	switch ev.Kind {
 	case ingest.KindCreateThread:
 		s.Threads++
+	case ingest.KindHeapInfoGHC, ingest.KindHeapProfBegin, ingest.KindOSProcessPid,
+		ingest.KindTaskCreate, ingest.KindTaskDelete:
+		z.addRTS(ev)
 	case ingest.KindHeapSize:
 		s.Heap.HasSize = true
 		s.Heap.MaxSize = max(s.Heap.MaxSize, ev.Args[1])
@@ -681,6 +694,7 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 				c.allocFirst = ev.Args[1]
 			}
 			c.alloc = ev.Args[1]
+			c.allocLastNS = ev.Time
 		}
 	case ingest.KindSparkCounters:
 		if ev.Cap >= 0 {
@@ -695,6 +709,7 @@ func (z *Summarizer) Add(ev *ingest.Event) {
 	case ingest.KindGCStatsGHC:
 		s.Heap.HasStats = true
 		z.addGCStats(ev, us)
+		z.addRTS(ev)
 		r := gcReport{gen: int(min(ev.Args[1], maxGeneration+1)), par: int(min(ev.Args[5], 1<<16))}
 		if ev.Cap < 0 {
 			z.report(r, 0)
@@ -800,6 +815,8 @@ var SummarySelection = ingest.Selection{
 		ingest.KindProgramArgs, ingest.KindProgramEnv, ingest.KindRTSIdentifier, ingest.KindWallClockTime,
 		ingest.KindHeapSize, ingest.KindHeapLive,
 		ingest.KindGCStart, ingest.KindGCEnd, ingest.KindGCGlobalSync, ingest.KindGCStatsGHC,
+		ingest.KindHeapInfoGHC, ingest.KindHeapProfBegin, ingest.KindOSProcessPid,
+		ingest.KindTaskCreate, ingest.KindTaskDelete,
 	},
 	Ends: []ingest.Kind{ingest.KindHeapAllocated, ingest.KindSparkCounters},
 }
@@ -1165,6 +1182,7 @@ func (z *Summarizer) Summary(h *ingest.Header, st ingest.Status) Summary {
 		}
 	}
 	s.setAllocRate()
+	s.RTSStats = z.rtsStats(&s)
 	return s
 }
 

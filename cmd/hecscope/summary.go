@@ -313,42 +313,57 @@ type jsonSummary struct {
 	// IdentityFrom is the eventlog of the file (counted from 1) whose
 	// program, arguments, RTS, start time and capabilities these are: a
 	// restarted eventlog does not repeat them (timeline.Summary.Inherit).
-	IdentityFrom    int               `json:"identity_from_segment,omitempty"`
-	Events          uint64            `json:"events"`
-	BlockMarkers    uint64            `json:"block_markers"`
-	Capabilities    int               `json:"capabilities"`
-	CapNumbers      []int32           `json:"capability_numbers,omitempty"`
-	Threads         uint64            `json:"threads"`
-	ThreadsRan      *uint64           `json:"threads_ran,omitempty"`
-	ThreadsRanFirst []uint32          `json:"threads_ran_first,omitempty"`
-	StartNS         uint64            `json:"start_ns"`
-	EndNS           uint64            `json:"end_ns"`
-	DurationNS      uint64            `json:"duration_ns"`
-	GCSource        string            `json:"gc_source"`
-	GCTimeNS        *uint64           `json:"gc_time_ns"`
-	GCPauses        *jsonPauses       `json:"gc_pauses"`
-	GCCount         *int              `json:"gc_count"`
-	ParGCCount      *int              `json:"par_gc_count"`
-	GCReported      int               `json:"gc_reported"`
-	GCNS            *uint64           `json:"gc_ns"`
-	GCMaxPauseNS    *uint64           `json:"gc_max_pause_ns"`
-	MutatorNS       *uint64           `json:"mutator_ns"`
-	Productivity    *float64          `json:"productivity"`
-	HasHeap         bool              `json:"has_heap"`
-	MaxHeapSize     *uint64           `json:"max_heap_size"`
-	MaxHeapLive     *uint64           `json:"max_heap_live"`
-	AllocatedBytes  *uint64           `json:"allocated_bytes"`
-	AllocRate       *uint64           `json:"alloc_rate"`
-	MaxSlop         *uint64           `json:"max_slop"`
-	CopiedBytes     *uint64           `json:"copied_bytes"`
-	GCGenerations   []jsonGen         `json:"gc_generations"`
-	GCParThreads    int               `json:"gc_par_threads"`
-	GCWorkBalance   *float64          `json:"gc_work_balance,omitempty"`
-	Sparks          jsonSparks        `json:"sparks"`
-	SparksPerCap    []jsonSparks      `json:"sparks_per_cap"`
-	PerType         map[string]uint64 `json:"per_type"`
-	PerKind         map[string]uint64 `json:"per_kind"`
-	Segments        []jsonSegment     `json:"segments,omitempty"`
+	IdentityFrom    int         `json:"identity_from_segment,omitempty"`
+	Events          uint64      `json:"events"`
+	BlockMarkers    uint64      `json:"block_markers"`
+	Capabilities    int         `json:"capabilities"`
+	CapNumbers      []int32     `json:"capability_numbers,omitempty"`
+	Threads         uint64      `json:"threads"`
+	ThreadsRan      *uint64     `json:"threads_ran,omitempty"`
+	ThreadsRanFirst []uint32    `json:"threads_ran_first,omitempty"`
+	StartNS         uint64      `json:"start_ns"`
+	EndNS           uint64      `json:"end_ns"`
+	DurationNS      uint64      `json:"duration_ns"`
+	GCSource        string      `json:"gc_source"`
+	GCTimeNS        *uint64     `json:"gc_time_ns"`
+	GCPauses        *jsonPauses `json:"gc_pauses"`
+	GCCount         *int        `json:"gc_count"`
+	ParGCCount      *int        `json:"par_gc_count"`
+	GCReported      int         `json:"gc_reported"`
+	GCNS            *uint64     `json:"gc_ns"`
+	GCMaxPauseNS    *uint64     `json:"gc_max_pause_ns"`
+	MutatorNS       *uint64     `json:"mutator_ns"`
+	Productivity    *float64    `json:"productivity"`
+	HasHeap         bool        `json:"has_heap"`
+	MaxHeapSize     *uint64     `json:"max_heap_size"`
+	MaxHeapLive     *uint64     `json:"max_heap_live"`
+	AllocatedBytes  *uint64     `json:"allocated_bytes"`
+	AllocRate       *uint64     `json:"alloc_rate"`
+	CopiedBytes     *uint64     `json:"copied_bytes"`
+	GCGenerations   []jsonGen   `json:"gc_generations"`
+	GCParThreads    int         `json:"gc_par_threads"`
+	// The figures of `+RTS -s` by the RTS's definitions (timeline.
+	// RTSStats): elapsed times in ns, productivity and work balance as
+	// fractions; each null when the log lacks what it needs, with the
+	// reason in rts_absent under the field's name (or "all").
+	RTSElapsedNS        *uint64           `json:"rts_elapsed_ns"`
+	RTSInitElapsedNS    *uint64           `json:"rts_init_elapsed_ns"`
+	RTSMutatorElapsedNS *uint64           `json:"rts_mutator_elapsed_ns"`
+	RTSGCElapsedNS      *uint64           `json:"rts_gc_elapsed_ns"`
+	RTSExitElapsedNS    *uint64           `json:"rts_exit_elapsed_ns"`
+	RTSProductivity     *float64          `json:"rts_productivity"`
+	MaxSlop             *uint64           `json:"max_slop"`
+	GCWorkBalance       *float64          `json:"gc_work_balance"`
+	RTSAbsent           map[string]string `json:"rts_absent,omitempty"`
+	// ThreadScope's definitions of the same: the slop of every
+	// collection, and its work balance formula in percent.
+	ThreadScopeMaxSlop     *uint64           `json:"threadscope_max_slop"`
+	ThreadScopeWorkBalance *float64          `json:"threadscope_gc_work_balance,omitempty"`
+	Sparks                 jsonSparks        `json:"sparks"`
+	SparksPerCap           []jsonSparks      `json:"sparks_per_cap"`
+	PerType                map[string]uint64 `json:"per_type"`
+	PerKind                map[string]uint64 `json:"per_kind"`
+	Segments               []jsonSegment     `json:"segments,omitempty"`
 }
 
 // jsonRange is the time range a range's report is of, in ns (to: the
@@ -398,37 +413,37 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 	gc, hasGC := s.GCTime()
 	h := &s.Heap
 	j := jsonSummary{
-		Status:         s.Status.State.String(),
-		Program:        s.Program,
-		Args:           s.Args,
-		Env:            s.Env,
-		RTS:            s.RTS,
-		Events:         s.Events,
-		BlockMarkers:   s.BlockMarkers,
-		Capabilities:   s.Capabilities,
-		CapNumbers:     s.OddCapNumbers(),
-		CapFaults:      capFaultsJSON(s.CapFaults),
-		Threads:        s.Threads,
-		StartNS:        s.FirstNS,
-		EndNS:          s.LastNS,
-		DurationNS:     s.TotalNS,
-		GCSource:       s.GCFrom.String(),
-		GCTimeNS:       some(gc, hasGC),
-		GCReported:     s.GC.RTSCollections,
-		MutatorNS:      some(s.MutatorNS, hasGC),
-		Productivity:   some(s.Productivity, hasGC),
-		HasHeap:        s.HasHeap,
-		MaxHeapSize:    some(h.MaxSize, h.HasSize),
-		MaxHeapLive:    some(h.MaxLive, h.HasLive),
-		AllocatedBytes: some(h.Allocated, h.HasAllocated),
-		AllocRate:      some(h.AllocRate, s.HasAllocRate()),
-		MaxSlop:        some(h.MaxSlop, h.HasStats),
-		CopiedBytes:    some(h.Copied, h.HasStats),
-		GCParThreads:   s.GC.ParThreads,
-		Sparks:         sparksJSON(s.Sparks.Total),
-		SparksPerCap:   []jsonSparks{},
-		PerType:        s.PerDesc(),
-		PerKind:        s.PerKind(),
+		Status:             s.Status.State.String(),
+		Program:            s.Program,
+		Args:               s.Args,
+		Env:                s.Env,
+		RTS:                s.RTS,
+		Events:             s.Events,
+		BlockMarkers:       s.BlockMarkers,
+		Capabilities:       s.Capabilities,
+		CapNumbers:         s.OddCapNumbers(),
+		CapFaults:          capFaultsJSON(s.CapFaults),
+		Threads:            s.Threads,
+		StartNS:            s.FirstNS,
+		EndNS:              s.LastNS,
+		DurationNS:         s.TotalNS,
+		GCSource:           s.GCFrom.String(),
+		GCTimeNS:           some(gc, hasGC),
+		GCReported:         s.GC.RTSCollections,
+		MutatorNS:          some(s.MutatorNS, hasGC),
+		Productivity:       some(s.Productivity, hasGC),
+		HasHeap:            s.HasHeap,
+		MaxHeapSize:        some(h.MaxSize, h.HasSize),
+		MaxHeapLive:        some(h.MaxLive, h.HasLive),
+		AllocatedBytes:     some(h.Allocated, h.HasAllocated),
+		AllocRate:          some(h.AllocRate, s.HasAllocRate()),
+		ThreadScopeMaxSlop: some(h.MaxSlop, h.HasStats),
+		CopiedBytes:        some(h.Copied, h.HasStats),
+		GCParThreads:       s.GC.ParThreads,
+		Sparks:             sparksJSON(s.Sparks.Total),
+		SparksPerCap:       []jsonSparks{},
+		PerType:            s.PerDesc(),
+		PerKind:            s.PerKind(),
 	}
 	if p := s.GC.Pauses; p.Count > 0 || s.GCFrom == timeline.GCFromPauses {
 		j.GCPauses = &jsonPauses{Count: p.Count, ElapsedNS: p.ElapsedNS, MaxNS: p.MaxNS}
@@ -473,8 +488,9 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 	}
 	if s.GC.HasWorkBalance {
 		b := s.GC.WorkBalance
-		j.GCWorkBalance = &b
+		j.ThreadScopeWorkBalance = &b
 	}
+	setRTSJSON(&j, &s.RTSStats)
 	for _, c := range s.Sparks.PerCap {
 		cs := sparksJSON(c.SparkCounts)
 		capNo := c.Cap
@@ -484,6 +500,46 @@ func writeSummaryJSON(w io.Writer, s *timeline.Summary) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(&j)
+}
+
+// setRTSJSON fills the report's RTS figures from r, and rts_absent with
+// why those it leaves null are.
+func setRTSJSON(j *jsonSummary, r *timeline.RTSStats) {
+	if !r.Available {
+		j.RTSAbsent = map[string]string{"all": r.Why}
+		return
+	}
+	j.RTSAbsent = map[string]string{}
+	j.RTSGCElapsedNS = some(r.GCElapsedNS, r.HasGCElapsed)
+	if !r.HasGCElapsed {
+		j.RTSAbsent["rts_gc_elapsed_ns"] = r.GCWhy
+	}
+	if r.HasPhases {
+		j.RTSElapsedNS, j.RTSInitElapsedNS = &r.ElapsedNS, &r.InitNS
+		j.RTSMutatorElapsedNS, j.RTSExitElapsedNS = &r.MutatorNS, &r.ExitNS
+	} else {
+		for _, k := range []string{"rts_elapsed_ns", "rts_init_elapsed_ns", "rts_mutator_elapsed_ns", "rts_exit_elapsed_ns"} {
+			j.RTSAbsent[k] = r.PhasesWhy
+		}
+	}
+	j.RTSProductivity = some(r.Productivity, r.HasProductivity)
+	switch {
+	case !r.HasPhases:
+		j.RTSAbsent["rts_productivity"] = r.PhasesWhy
+	case !r.HasProductivity:
+		j.RTSAbsent["rts_productivity"] = r.GCWhy
+	}
+	j.MaxSlop = some(r.MaxSlop, r.HasMaxSlop)
+	if !r.HasMaxSlop {
+		j.RTSAbsent["max_slop"] = timeline.WhyNoMaxSlop
+	}
+	j.GCWorkBalance = some(r.WorkBalance, r.HasWorkBalance)
+	if !r.HasWorkBalance {
+		j.RTSAbsent["gc_work_balance"] = timeline.WhyNoWorkBalance
+	}
+	if len(j.RTSAbsent) == 0 {
+		j.RTSAbsent = nil
+	}
 }
 
 // writeSummaryText writes the human-readable report: ThreadScope's tabs in
@@ -555,12 +611,14 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	row("First/last event:", fmt.Sprintf("%s / %s", showTime(s.FirstNS), showTime(s.LastNS)))
 	row("")
 	row("Time")
+	writeRTSTimes(row, &s.RTSStats)
 	gcTime, hasGC := s.GCTime()
 	noGC := absent(timeline.GCFromNone.Describe())
-	row("  Total time:", showTime(s.TotalNS))
-	row("  Mutator time:", or(hasGC, showTime(s.MutatorNS), noGC))
-	row("  GC time:", or(hasGC, showTime(gcTime)+" ("+gcSourceText(s)+")", noGC))
-	row("  Productivity:", or(hasGC, fmt.Sprintf("%.1f%% of mutator vs total", 100*s.Productivity), noGC))
+	whose := timeOwner(s)
+	row("  ThreadScope's total time:", showTime(s.TotalNS))
+	row("  "+whose+" mutator time:", or(hasGC, showTime(s.MutatorNS)+" (total time less the GC time below)", noGC))
+	row("  "+whose+" GC time:", or(hasGC, showTime(gcTime)+" ("+gcSourceText(s)+")", noGC))
+	row("  "+whose+" productivity:", or(hasGC, fmt.Sprintf("%.1f%% (mutator time / total time)", 100*s.Productivity), noGC))
 	row("")
 	row("Heap")
 	h := s.Heap
@@ -571,22 +629,33 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		return absent("the log has no " + kind + " events")
 	}
 	row("  Maximum heap size:", or(h.HasSize, showBytes(h.MaxSize, ""), lacks("HeapSize")))
-	row("  Maximum heap residency:", or(h.HasLive, showBytes(h.MaxLive, ""), lacks("HeapLive")))
+	live := showBytes(h.MaxLive, "")
+	if r := &s.RTSStats; r.Available && r.Generations > 0 {
+		live += fmt.Sprintf(" (%s)", paint.CountOf(int64(r.MajorGCs), "sample", "samples"))
+	}
+	row("  Maximum heap residency:", or(h.HasLive, live, lacks("HeapLive")))
 	row("  Total allocated:", or(h.HasAllocated, showBytes(h.Allocated, ""), lacks("HeapAllocated")))
 	rateMissing := lacks("HeapAllocated")
 	if h.HasAllocated {
 		rateMissing = absent("no mutator time to divide by")
 	}
-	row("  Allocation rate:", or(s.HasAllocRate(), showBytes(h.AllocRate, "/s")+" of mutator time", rateMissing))
-	row("  Maximum slop:", or(h.HasStats, showBytes(h.MaxSlop, ""), lacks("GCStatsGHC")))
+	r := &s.RTSStats
+	row("  Maximum slop:", rtsFigure(r, r.HasMaxSlop, showBytes(r.MaxSlop, "")+" (the RTS's: of the major collections; exact)", timeline.WhyNoMaxSlop))
+	row("  ThreadScope's max slop:", or(h.HasStats, showBytes(h.MaxSlop, "")+" (of every collection)", lacks("GCStatsGHC")))
+	row("  "+whose+" alloc rate:", or(s.HasAllocRate(), showBytes(h.AllocRate, "/s")+" of the mutator time above", rateMissing))
 	row("")
 	row("GC")
 	row("  Copied during GC:", or(h.HasStats, showBytes(h.Copied, ""), lacks("GCStatsGHC")))
+	rtsBal := fmt.Sprintf("%.2f%% (the RTS's: balanced / copied of the parallel collections; exact)", 100*r.WorkBalance)
+	if r.WorkBalance == 0 {
+		rtsBal = "0 (no parallel collection: -s prints no work balance)"
+	}
+	row("  Parallel GC work balance:", rtsFigure(r, r.HasWorkBalance, rtsBal, timeline.WhyNoWorkBalance))
 	bal := "N/A"
 	if s.GC.HasWorkBalance {
-		bal = fmt.Sprintf("%.2f%% (serial 0%%, perfect 100%%)", s.GC.WorkBalance)
+		bal = fmt.Sprintf("%.2f%% (its formula from the max and total par copied)", s.GC.WorkBalance)
 	}
-	row("  Parallel GC work balance:", or(h.HasStats, bal, lacks("GCStatsGHC")))
+	row("  ThreadScope's work balance:", or(h.HasStats, bal, lacks("GCStatsGHC")))
 	if s.HasHeap || s.Range {
 		the := ""
 		if s.GCFrom == timeline.GCFromThreadScope {
@@ -607,7 +676,11 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	}
 	if h.HasStats {
 		row("  Collections GHC reported:", fmt.Sprintf("%d, in the table below", s.GC.RTSCollections))
-		row("  The table counts:", timeline.GCRowsDefinition)
+		rows := timeline.GCRowsDefinition
+		if s.RTSStats.Available {
+			rows += ": -s's Gen rows, exact"
+		}
+		row("  The table counts:", rows)
 	} else {
 		row("  Collections GHC reported:", lacks("GCStatsGHC"))
 	}
@@ -673,6 +746,51 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		return segs.write(w, false)
 	}
 	return nil
+}
+
+// writeRTSTimes writes the Time rows of `+RTS -s` (timeline.RTSStats),
+// each in -s's format and to the ns, saying how exact it is.
+func writeRTSTimes(row func(...string), r *timeline.RTSStats) {
+	if !r.Available {
+		row("  +RTS -s figures:", absent(r.Why))
+		return
+	}
+	sec := func(ns uint64) string { return fmt.Sprintf("%.3fs (%.3f ms)", float64(ns)/1e9, float64(ns)/1e6) }
+	approx := func(ns uint64, how string) string {
+		return or(r.HasPhases, sec(ns)+", approximate: "+how, absent(r.PhasesWhy))
+	}
+	row("  Total time (elapsed):", approx(r.ElapsedNS, "to the RTS's final report"))
+	row("  INIT time (elapsed):", approx(r.InitNS, "to the program's main entering Haskell"))
+	row("  MUT time (elapsed):", approx(r.MutatorNS, "main's time in Haskell, less GC"))
+	row("  GC time (elapsed):", or(r.HasGCElapsed, sec(r.GCElapsedNS)+", exact: every collection, GC start to end on the HEC that led it", absent(r.GCWhy)))
+	row("  EXIT time (elapsed):", approx(r.ExitNS, "from main's return to the report, less GC"))
+	why := r.PhasesWhy
+	if r.HasPhases {
+		why = r.GCWhy
+	}
+	row("  Productivity:", or(r.HasProductivity, fmt.Sprintf("%.1f%% of total elapsed, approximate", 100*r.Productivity), absent(why)))
+	row("  Not in the eventlog:", "-s's CPU (user) times, and its alloc rate and productivity of total user made of them; fragmentation; TASKS")
+}
+
+// rtsFigure is the text of one RTS figure: v if the log has it (ok), else
+// why not (the whole log's reason, or why).
+func rtsFigure(r *timeline.RTSStats, ok bool, v, why string) string {
+	switch {
+	case !r.Available:
+		return absent("no -s figures: see Time")
+	case !ok:
+		return absent(why)
+	}
+	return v
+}
+
+// timeOwner names whose definition the mutator and GC time of the Time
+// figures are: ThreadScope's, or based on the GC events' pauses.
+func timeOwner(s *timeline.Summary) string {
+	if s.GCFrom == timeline.GCFromPauses {
+		return "Pause-based"
+	}
+	return "ThreadScope's"
 }
 
 // or returns v if ok, else missing: a figure, or what stands for it when

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -95,7 +96,7 @@ func TestImpossibleTimestampDoesNotStretchTheRun(t *testing.T) {
 		t.Errorf("summary says nothing of the impossible timestamp on stderr: %q", errs)
 	}
 	_, text, _ := hecscope(t, "summary", path)
-	if !strings.Contains(text, "Impossible times:") || !strings.Contains(text, "Total time:    112.927ms") {
+	if !strings.Contains(text, "Impossible times:") || !strings.Contains(text, "ThreadScope's total time:    112.927ms") {
 		t.Errorf("summary text:\n%s", text)
 	}
 
@@ -284,7 +285,7 @@ func TestSummaryAbsentIsNull(t *testing.T) {
 		t.Errorf("parallelTest: max_heap_live %v, max_heap_size %v, gc_source %v", got["max_heap_live"], got["max_heap_size"], got["gc_source"])
 	}
 	_, text, _ := hecscope(t, "summary", corpus+"ghc-events__parallelTest.eventlog")
-	if !strings.Contains(text, "Maximum heap residency:  — (the log has no HeapLive events)") {
+	if !strings.Contains(text, "Maximum heap residency:    — (the log has no HeapLive events)") {
 		t.Errorf("parallelTest's text report:\n%s", text)
 	}
 	_, out, _ = hecscope(t, "summary", "--json", corpus+"ThreadScope__sealions.eventlog")
@@ -301,5 +302,54 @@ func TestSummaryAbsentIsNull(t *testing.T) {
 	if got["gc_source"] != "gc_events" || got["gc_time_ns"] == nil || p == nil || p["count"].(float64) < 1 ||
 		got["productivity"] == nil || got["productivity"].(float64) >= 1 {
 		t.Errorf("sealions: gc_source %v, gc_time_ns %v, gc_pauses %v, productivity %v", got["gc_source"], got["gc_time_ns"], p, got["productivity"])
+	}
+}
+
+// TestSummaryRTSFigures: the report gives `+RTS -s`'s figures under -s's
+// names and ThreadScope's under ThreadScope's. On a GHC 9.0.2 run saved
+// with its -s output, the work balance and slop in --json are -s's (50.44%
+// and 40,232 bytes, where ThreadScope's formula gives another balance), the
+// GC elapsed time is the sum of the collections' and prints as -s's; on a
+// profiled run with heap censuses, whose -s takes their time out of GC
+// time, the GC time and productivity are null and say why.
+func TestSummaryRTSFigures(t *testing.T) {
+	const dir = "../../testdata/ghc-9.0.2/"
+	var got map[string]any
+	_, out, _ := hecscope(t, "summary", "--json", dir+"rts-N2-A1m.eventlog")
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	gens := got["gc_generations"].([]any)
+	total := gens[0].(map[string]any)["elapsed_ns"].(float64)
+	bal, _ := got["gc_work_balance"].(float64)
+	tsBal, _ := got["threadscope_gc_work_balance"].(float64)
+	if got["rts_gc_elapsed_ns"] != total || fmt.Sprintf("%.2f", 100*bal) != "50.44" || tsBal == 0 || fmt.Sprintf("%.2f", tsBal) == "50.44" ||
+		got["max_slop"] != 40232.0 || got["threadscope_max_slop"] == nil || got["rts_absent"] != nil {
+		t.Errorf("rts-N2-A1m: rts_gc_elapsed_ns %v (collections' %v), gc_work_balance %v, threadscope_gc_work_balance %v, max_slop %v, threadscope_max_slop %v, rts_absent %v",
+			got["rts_gc_elapsed_ns"], total, got["gc_work_balance"], got["threadscope_gc_work_balance"], got["max_slop"], got["threadscope_max_slop"], got["rts_absent"])
+	}
+	mut, _ := got["rts_mutator_elapsed_ns"].(float64)
+	elapsed, _ := got["rts_elapsed_ns"].(float64)
+	if p, ok := got["rts_productivity"].(float64); !ok || mut == 0 || elapsed == 0 || math.Abs(p-mut/elapsed) > 1e-3 {
+		t.Errorf("rts-N2-A1m: rts_productivity %v, rts_mutator_elapsed_ns %v, rts_elapsed_ns %v", got["rts_productivity"], mut, elapsed)
+	}
+	_, text, _ := hecscope(t, "summary", dir+"rts-N2-A1m.eventlog")
+	for _, want := range []string{"GC time (elapsed):", fmt.Sprintf("%.3fs (", total/1e9), "ThreadScope's GC time:", "ThreadScope's productivity:",
+		"Parallel GC work balance:    50.44%", "ThreadScope's work balance:", "Maximum slop:", "ThreadScope's max slop:"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("rts-N2-A1m's text report has no %q:\n%s", want, text)
+		}
+	}
+
+	got = nil
+	_, out, _ = hecscope(t, "summary", "--json", dir+"rts-prof-hc.eventlog")
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	why, _ := got["rts_absent"].(map[string]any)
+	if got["rts_gc_elapsed_ns"] != nil || got["rts_productivity"] != nil || got["rts_mutator_elapsed_ns"] == nil ||
+		why == nil || !strings.Contains(fmt.Sprint(why["rts_gc_elapsed_ns"]), "heap censuses") {
+		t.Errorf("rts-prof-hc: rts_gc_elapsed_ns %v, rts_productivity %v, rts_mutator_elapsed_ns %v, rts_absent %v",
+			got["rts_gc_elapsed_ns"], got["rts_productivity"], got["rts_mutator_elapsed_ns"], why)
 	}
 }

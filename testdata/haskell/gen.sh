@@ -7,6 +7,10 @@
 #                                   written to testdata/ghc-9.0.2/
 #   testdata/haskell/gen.sh big     build + big.eventlog and big200.eventlog
 #   testdata/haskell/gen.sh build   build only
+#   testdata/haskell/gen.sh rts     build RtsStats (threaded and not) and
+#                                   HeapWork (profiled); the logs with their
+#                                   `+RTS -s` output (rts-*.eventlog,
+#                                   rts-*.s.txt) written to testdata/ghc-9.0.2/
 #   testdata/haskell/gen.sh verify  check $OUT/big*.eventlog with the reference
 #                                   parser: event counts by kind (refshow | awk),
 #                                   refread --check (ghc-events count == raw framing
@@ -144,6 +148,33 @@ small_logs() { # destdir
   done
 }
 
+build_rts() {
+  build_one rtsstats "$HERE/RtsStats.hs" -O2 -threaded -rtsopts -eventlog
+  build_one rtsstats-nt "$HERE/RtsStats.hs" -O2 -rtsopts -eventlog
+  build_one heapwork-prof "$HERE/HeapWork.hs" -O2 -prof -fprof-auto -rtsopts -eventlog
+}
+
+# rts_log DEST NAME PROG ARGS... : run PROG with -l -s, keeping its eventlog
+# as DEST/NAME.eventlog and what -s wrote (to stderr) as DEST/NAME.s.txt.
+rts_log() {
+  local d="$1" name="$2" prog="$3" dir="$OUT/scratch/rts"; shift 3
+  say "$prog $* -> $d/$name.*"
+  rm -rf "$dir"; mkdir -p "$dir"
+  cp "$OUT/$prog" "$dir/$prog"
+  (cd "$dir" && "./$prog" "$@" >stdout.txt 2>stderr.txt)
+  mv "$dir/$prog.eventlog" "$d/$name.eventlog"
+  mv "$dir/stderr.txt" "$d/$name.s.txt"
+}
+
+rts_logs() { # destdir
+  local d="$1"
+  rts_log "$d" rts-N1-A64m rtsstats 16 2000 +RTS -N1 -A64m -l -s -RTS
+  rts_log "$d" rts-N2-A1m rtsstats 16 2000 +RTS -N2 -A1m -l -s -RTS
+  rts_log "$d" rts-N4-A64k rtsstats 2 1000 +RTS -N4 -A64k -l -s -RTS
+  rts_log "$d" rts-nt-A1m rtsstats-nt 16 2000 +RTS -A1m -l -s -RTS
+  rts_log "$d" rts-prof-hc heapwork-prof 1 +RTS -hc -l -s -RTS
+}
+
 report() {
   local f
   for f in "$@"; do
@@ -191,6 +222,10 @@ case "$MODE" in
     verify ;;
   build)
     build ;;
+  rts)
+    build_rts
+    rts_logs "$REPO/testdata/ghc-9.0.2"
+    report "$REPO"/testdata/ghc-9.0.2/rts-*.eventlog ;;
   small)
     build
     small_logs "$REPO/testdata/ghc-9.0.2"
@@ -209,6 +244,6 @@ case "$MODE" in
     big_log "$OUT/big200.eventlog" "$BIG200_SCALE" "$BIG200_MIN"
     report "$OUT"/tiny.eventlog "$OUT"/small/* "$OUT"/big.eventlog "$OUT"/big200.eventlog ;;
   *)
-    echo "usage: $0 [all|small|big|build|verify]" >&2; exit 2 ;;
+    echo "usage: $0 [all|small|big|build|verify|rts]" >&2; exit 2 ;;
 esac
 rm -rf "$OUT/scratch"
