@@ -277,9 +277,11 @@ func TestSpeedscope(t *testing.T) {
 		t.Fatalf("schema %q, %d profiles", doc.Schema, len(doc.Profiles))
 	}
 	pr := doc.Profiles[0]
-	if pr.Type != "sampled" || pr.Unit != "nanoseconds" || uint64(len(pr.Samples)) != p.Samples || len(pr.Weights) != len(pr.Samples) ||
-		pr.EndValue-pr.StartValue != p.Samples*p.Interval {
-		t.Fatalf("profile %s %s, %d samples %d weights, %d..%d; want %d samples", pr.Type, pr.Unit, len(pr.Samples), len(pr.Weights), pr.StartValue, pr.EndValue, p.Samples)
+	// Speedscope gets every sample, the RTS's own (GC, system) included,
+	// as their stacks: p.All, not the mutator's p.Samples that shares use.
+	if pr.Type != "sampled" || pr.Unit != "nanoseconds" || uint64(len(pr.Samples)) != p.All || len(pr.Weights) != len(pr.Samples) ||
+		pr.EndValue-pr.StartValue != p.All*p.Interval {
+		t.Fatalf("profile %s %s, %d samples %d weights, %d..%d; want %d samples", pr.Type, pr.Unit, len(pr.Samples), len(pr.Weights), pr.StartValue, pr.EndValue, p.All)
 	}
 	heavy := -1
 	for i, f := range doc.Shared.Frames {
