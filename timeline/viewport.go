@@ -1,8 +1,6 @@
 package timeline
 
 import (
-	"fmt"
-	"image"
 	"math"
 	"strings"
 )
@@ -127,36 +125,6 @@ func (sp Viewport) Axes(x0, width float64) (Axis, Axis) {
 		return NewAxis(rFrom, rTo, left, float64(rTo-rFrom)*ppn)
 	}
 	return axis(sp.AlignA, sp.EndA), axis(sp.AlignB, sp.EndB)
-}
-
-// RenderPanel draws one run's timeline view (one of Views(); "" for
-// "timeline") in an image w×h pixels at scale s, on axis ax (from
-// Viewport.Axes): the view's gutter and plot are moved to where the axis
-// puts them. pal is the palette (PaletteFor).
-func RenderPanel(m *Model, view string, w, h int, s float64, ax Axis, pal Palette) (*image.RGBA, error) {
-	img, _, err := RenderPanelRows(m, view, w, h, s, ax, pal)
-	return img, err
-}
-
-// RenderPanelRows draws as RenderPanel does and also returns where it drew
-// the activity graphs and the HECs' rows (for reading the panel at the
-// pointer).
-func RenderPanelRows(m *Model, view string, w, h int, s float64, ax Axis, pal Palette) (*image.RGBA, []PanelRow, error) {
-	if view == "" {
-		view = "timeline"
-	}
-	drawView, ok := viewFuncs[view]
-	if !ok {
-		return nil, nil, fmt.Errorf("unknown view %q (views: %s)", view, strings.Join(Views(), ", "))
-	}
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	r := newRenderer(img, m, 0, 1, s, pal)
-	r.gutter = int(math.Round(ax.X0))
-	r.plotW = max(int(math.Round(ax.Width)), 1)
-	r.ax = NewAxis(ax.From, ax.To, float64(r.gutter), float64(r.plotW))
-	r.fill(0, 0, r.w, r.h, r.pal.Background)
-	drawView(r)
-	return img, r.rows, nil
 }
 
 // FindMarker returns the time of the earliest user marker of the run whose
