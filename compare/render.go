@@ -283,7 +283,7 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 		panelH := heights[i]
 		v.SetSize(opt.Width, panelH, s)
 		v.SetAxis(axes[i])
-		v.FitTracks()
+		fitPanel(v)
 		panel := image.Rect(0, y, opt.Width, y+panelH)
 		v.Draw(paint.NewRaster(alias(img, panel)))
 		layout.Panels[i], layout.Views[i], layout.Axes[i] = panel, v, v.Axis()
@@ -359,6 +359,17 @@ func panelViews(a, b *Run, opt PictureOptions, s float64) ([2]*tracks.View, erro
 		views[i] = v
 	}
 	return views, nil
+}
+
+// fitPanel sizes the tracks of panel v to fill it. When they would get
+// less than half their default heights, the markers' track is unpinned
+// first, leaving them its room (the axis's flags still show the markers).
+func fitPanel(v *tracks.View) {
+	markers := tracks.TrackID{Kind: tracks.KindMarkers}
+	if _, content, area := v.Scroll(); v.Pinned(markers) && 2*area < content {
+		v.Pin(markers)
+	}
+	v.FitTracks()
 }
 
 // runTags are how the picture calls the runs.

@@ -203,6 +203,34 @@ func TestComparePanelsAreTrackViews(t *testing.T) {
 	}
 }
 
+// TestPanelsPinTheMarkersWhenThereIsRoom: the markers' track, with their
+// texts, tops each panel of a large picture; a small one leaves it out
+// for the tracks, which then all fit (B's HEC rows were cut off under it
+// in `render --compare --width 800`, whose timelines get 480 px of 600).
+func TestPanelsPinTheMarkersWhenThereIsRoom(t *testing.T) {
+	a := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N1.eventlog", "N1")
+	b := readRunFile(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog", "N2")
+	c := Compare(a, b, Options{})
+	markers := tracks.TrackID{Kind: tracks.KindMarkers}
+	for _, size := range []struct {
+		w, h   int
+		pinned bool
+	}{{1600, 1200, true}, {800, 480, false}} {
+		var l PictureLayout
+		if _, err := RenderWithHeaps(a, b, nil, nil, c, PictureOptions{Width: size.w, Height: size.h, Layout: &l}); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range l.Views {
+			if v.Pinned(markers) != size.pinned {
+				t.Errorf("%dx%d: run %d's markers' track pinned %v", size.w, size.h, i, v.Pinned(markers))
+			}
+			if _, content, area := v.Scroll(); content > area {
+				t.Errorf("%dx%d: run %d's tracks %d px high in %d", size.w, size.h, i, content, area)
+			}
+		}
+	}
+}
+
 // TestRenderCutRunHatchesPastTheFrontier: the compare picture of a cut
 // run (HEC 1's events stop at 200 ns of 1000) draws HEC 1's track and the
 // activity's share of it as not known past its frontier — the hatch, no
