@@ -232,8 +232,11 @@ func RenderWithHeaps(a, b *Run, heapA, heapB *heapview.Heap, c *Comparison, opt 
 
 // Render draws two runs for comparison: a headline of the main
 // differences and a bar per run whose length is its wall time, split into
-// the HECs' running, GC and idle time; the two runs' timelines stacked on
-// one time scale (aligned at AlignA/AlignB); the table of differences
+// the HECs' running, GC and idle time; the two runs' panels stacked on
+// one time scale (aligned at AlignA/AlignB), each the tracks of opt.View
+// drawn by a tracks.View of the run, as the main window draws them (with
+// their axis, names, legend and theme; opt.Layout gets the views, to read
+// the panels at the pointer); the table of differences
 // coloured better/worse; and the GC pause and thread run distributions of
 // both runs over the same bins. c is Compare(a, b); both runs need models.
 func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
