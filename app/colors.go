@@ -14,7 +14,7 @@ func withAlpha(c color.Color, a uint8) color.Color {
 }
 
 // darkTheme reports whether the theme's background is dark, so that the
-// pictures are drawn to match it (timeline.Dark) rather than as white
+// pictures are drawn to match it (paint.Dark) rather than as white
 // panes in a dark window.
 func darkTheme() bool {
 	r, g, b, _ := theme.Color(theme.ColorNameBackground).RGBA()

@@ -531,7 +531,7 @@ func (cc *compareCanvas) placeTip() {
 		_, scale = cc.devicePixels()
 		var y float64
 		x, y = float64(cc.pointer.X)*scale, float64(cc.pointer.Y)*scale
-		lines = c.reader.tipAt(x, y, [2]*timeline.Model{c.logs[0].Model, c.logs[1].Model}, [2]*heapview.Heap{c.logs[0].Heap, c.logs[1].Heap}, scale)
+		lines = c.reader.tipAt(x, y, [2]*heapview.Heap{c.logs[0].Heap, c.logs[1].Heap})
 		spans, cursor = c.reader.cursorAt(x, y)
 	}
 	s := float32(scale)
@@ -568,7 +568,8 @@ func (cc *compareCanvas) Scrolled(ev *fyne.ScrollEvent) {
 	if w <= 0 {
 		return
 	}
-	at := cc.c.span.TimeAt(float64(ev.Position.X)*scale, w, scale)
+	x0, pw := compare.Plot(w, scale)
+	at := cc.c.span.TimeAt(float64(ev.Position.X)*scale, x0, pw)
 	cc.c.zoom(math.Pow(2, -float64(ev.Scrolled.DY)/40), at)
 	cc.hideTip()
 }
@@ -591,7 +592,8 @@ func (cc *compareCanvas) Dragged(ev *fyne.DragEvent) {
 	if w <= 0 {
 		return
 	}
-	ppn := cc.c.span.PixelsPerNs(w, scale)
+	_, pw := compare.Plot(w, scale)
+	ppn := cc.c.span.PixelsPerNs(pw)
 	cc.c.setSpan(cc.c.span.Pan(-float64(ev.Dragged.DX) * scale / ppn))
 	cc.hideTip()
 }

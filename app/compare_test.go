@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // openCompareAndWait opens a compare window and waits until both runs are
@@ -93,13 +94,14 @@ func TestCompareWindow(t *testing.T) {
 	// pans both; a double click shows both whole.
 	c.canvas.Resize(fyne.NewSize(1200, 900))
 	whole := c.span.Length()
-	at := c.span.TimeAt(600, 1200, 1)
+	x0, pw := compare.Plot(1200, 1)
+	at := c.span.TimeAt(600, x0, pw)
 	c.canvas.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(600, 300)}, Scrolled: fyne.NewDelta(0, 80)})
 	from, to := c.span.View()
 	if to-from > whole/3 || to-from < whole/5 || from > at || to < at {
 		t.Fatalf("after zooming in: [%d, %d] of %d around %d", from, to, whole, at)
 	}
-	axA, axB := c.span.Axes(1200, 1)
+	axA, axB := c.span.Axes(compare.Plot(1200, 1))
 	if axA.PixelsPerNs() != axB.PixelsPerNs() || math.Abs(axA.X(ta)-axB.X(tb)) > 1e-6 {
 		t.Errorf("zoom not linked: %+v %+v", axA, axB)
 	}
@@ -218,7 +220,7 @@ func checkAligned(t *testing.T, c *CompareWindow, ta, tb uint64) {
 	if c.span.AlignA != c.alignment.A || c.span.AlignB != c.alignment.B {
 		t.Errorf("view aligned at %d/%d, alignment %+v", c.span.AlignA, c.span.AlignB, c.alignment)
 	}
-	axA, axB := c.span.Axes(1200, 1)
+	axA, axB := c.span.Axes(compare.Plot(1200, 1))
 	if math.Abs(axA.X(ta)-axB.X(tb)) > 1e-6 {
 		t.Errorf("A at %d drawn at x=%.3f, B at %d at x=%.3f", ta, axA.X(ta), tb, axB.X(tb))
 	}
@@ -423,22 +425,28 @@ func TestCompareTooltips(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := c.reader.layout
-	// B's HEC 1, at 40% of the way along B's axis.
-	var row timeline.PanelRow
-	for _, r := range l.Rows[1] {
-		if !r.Activity && r.HEC == 1 {
-			row = r
-		}
-	}
-	if row.Rect.Empty() {
-		t.Fatalf("no row of B's HEC 1 in %+v", l.Rows[1])
+	// B's HEC 1, at 40% of the way along B's axis: where B's track view
+	// drew it.
+	row, ok := l.TrackRect(1, tracks.TrackID{Kind: tracks.KindHEC, ID: 1})
+	if !ok {
+		t.Fatal("B's panel has no track of HEC 1")
 	}
 	axB := l.Axes[1]
 	x := int(axB.X0 + 0.4*axB.Width)
-	hover(x, (row.Rect.Min.Y+row.Rect.Max.Y)/2)
-	if len(tip) < 2 || !strings.HasPrefix(tip[0], "B at ") || !strings.Contains(tip[0], "A at ") || !strings.Contains(strings.Join(tip[1:], "\n"), "HEC 1") {
+	hover(x, (row.Min.Y+row.Max.Y)/2)
+	if len(tip) < 2 || !strings.HasPrefix(tip[0], "B at ") || !strings.Contains(tip[0], "A at ") || tip[1] != "HEC 1" {
 		t.Errorf("over B's HEC 1 the tooltip says %q", tip)
 	}
+	// Its track view says the same there.
+	if _, h := l.Hit(float64(x)+0.5, float64(row.Min.Y+row.Max.Y)/2+0.5); !slices.Equal(h.Tip, tip[1:]) {
+		t.Errorf("the tooltip says %q, B's track view %q", tip[1:], h.Tip)
+	}
+	// Over a track's header, its name.
+	hover(20, (row.Min.Y+row.Max.Y)/2)
+	if len(tip) == 0 || tip[0] != "HEC 1" {
+		t.Errorf("over B's HEC 1's header the tooltip says %q", tip)
+	}
+	hover(x, (row.Min.Y+row.Max.Y)/2)
 	if !c.canvas.tip.visible() {
 		t.Error("tooltip hidden")
 	}

@@ -10,23 +10,18 @@ import (
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
-	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
 )
 
-// compareReader reads the compare picture at the pointer: the state of a
-// run's HEC (as the main window's track canvas says it, through a
-// tracks.View of the run), a distribution's bin, a run's heap.
+// compareReader reads the compare picture at the pointer: what a run's
+// panel shows (as the main window's track canvas says it: the track view
+// that drew the panel hit-tests it), a distribution's bin, a run's heap.
 type compareReader struct {
 	mu sync.Mutex
 	// layout is where the picture last drawn at the canvas's size put its
-	// parts (zero when it was drawn at another size, scaled to fit).
+	// parts and the track views that drew its panels (zero when it was
+	// drawn at another size, scaled to fit).
 	layout compare.PictureLayout
-	// views hit-test each run's panel: a tracks.View of the run over the
-	// panel's axis (rebuilt when the axis changes), with viewAxes the
-	// axes they were set up for.
-	views    [2]*tracks.View
-	viewAxes [2]timeline.Axis
 }
 
 // setLayout keeps the layout of the picture just drawn.
@@ -36,13 +31,8 @@ func (r *compareReader) setLayout(l compare.PictureLayout) {
 	r.mu.Unlock()
 }
 
-// reset forgets the layout and the runs' views (the runs were swapped).
-func (r *compareReader) reset() {
-	r.mu.Lock()
-	r.layout = compare.PictureLayout{}
-	r.views, r.viewAxes = [2]*tracks.View{}, [2]timeline.Axis{}
-	r.mu.Unlock()
-}
+// reset forgets the layout (the runs were swapped).
+func (r *compareReader) reset() { r.setLayout(compare.PictureLayout{}) }
 
 // cursorAt returns the device rows the cursor line at device pixel (x, y)
 // spans: through both runs' panels, and through both heap lanes (none
@@ -72,9 +62,8 @@ func (r *compareReader) cursorAt(x, y float64) (spans [2][2]int, ok bool) {
 func runTag(i int) string { return [2]string{"A", "B"}[i] }
 
 // tipAt returns the lines of the tooltip of what the picture shows at
-// device pixel (x, y), none for nothing. models and heaps are the runs'
-// (A's first), scale the device pixel ratio.
-func (r *compareReader) tipAt(x, y float64, models [2]*timeline.Model, heaps [2]*heapview.Heap, scale float64) []string {
+// device pixel (x, y), none for nothing. heaps are the runs' (A's first).
+func (r *compareReader) tipAt(x, y float64, heaps [2]*heapview.Heap) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	l := &r.layout
@@ -91,26 +80,16 @@ func (r *compareReader) tipAt(x, y float64, models [2]*timeline.Model, heaps [2]
 		return ax.Time(x), true
 	}
 	step := func(i int) uint64 { return tracks.PointStep(l.Axes[i].PixelsPerNs()) }
-	for i := range 2 {
-		if !pt.In(l.Panels[i]) {
-			continue
+	if i, h := l.Hit(x, y); i >= 0 {
+		if !h.HasTime {
+			return h.Tip // a track's name, a legend's entry
 		}
-		t, ok := timeAt(i)
-		if !ok {
-			return nil
-		}
-		title := fmt.Sprintf("%s at %s", runTag(i), paint.Time(t, step(i)))
+		// Both runs' times at x, then what the run's track view says.
+		title := fmt.Sprintf("%s at %s", runTag(i), paint.Time(h.Time, step(i)))
 		if to, ok := timeAt(1 - i); ok {
 			title += fmt.Sprintf("  ·  %s at %s", runTag(1-i), paint.Time(to, step(1-i)))
 		}
-		lines := []string{title}
-		for _, row := range l.Rows[i] {
-			if pt.In(row.Rect) {
-				lines = append(lines, r.rowTip(i, row, t, y, models[i], scale)...)
-				break
-			}
-		}
-		return lines
+		return append([]string{title}, h.Tip...)
 	}
 	for _, d := range l.Distributions {
 		if pt.In(d.Plot) {
@@ -137,58 +116,6 @@ func (r *compareReader) tipAt(x, y float64, models [2]*timeline.Model, heaps [2]
 		return lines
 	}
 	return nil
-}
-
-// rowTip returns what the track canvas's tooltip says about the HEC row or
-// activity graph row of run i at time t: the same track of a tracks.View
-// of the run, hit at t and at the height in its row that y is in row.
-func (r *compareReader) rowTip(i int, row timeline.PanelRow, t uint64, y float64, m *timeline.Model, scale float64) []string {
-	id := tracks.TrackID{Kind: tracks.KindActivity}
-	switch {
-	case row.HEC >= len(m.HECs):
-		return nil
-	case row.Activity && row.HEC >= 0:
-		id = tracks.TrackID{Kind: tracks.KindHECActivity, ID: uint32(m.HECs[row.HEC].Cap)}
-	case !row.Activity:
-		id = tracks.TrackID{Kind: tracks.KindHEC, ID: uint32(m.HECs[row.HEC].Cap)}
-	}
-	v := r.view(i, m, scale)
-	if !v.Reveal(id) {
-		return nil
-	}
-	rect, ok := v.TrackRect(id)
-	if !ok {
-		return nil
-	}
-	// The same height within the track as within the row.
-	frac := (y - float64(row.Rect.Min.Y)) / float64(max(row.Rect.Dy(), 1))
-	ty := float64(rect.Min.Y) + math.Min(math.Max(frac, 0), 0.999)*float64(rect.Dy())
-	h := v.Hit(v.X(t), ty)
-	if h.Area != tracks.AreaPlot {
-		return nil
-	}
-	return h.Tip
-}
-
-// view returns a tracks.View of run i (model m) whose plot spans the
-// panel's axis: as many pixels for the same times.
-func (r *compareReader) view(i int, m *timeline.Model, scale float64) *tracks.View {
-	ax := r.layout.Axes[i]
-	if r.views[i] != nil && r.viewAxes[i] == ax {
-		return r.views[i]
-	}
-	v := tracks.New(timeline.Exact(m))
-	v.SetDark(darkTheme())
-	width := max(int(math.Round(ax.Width)), 1)
-	// Tall enough for every HEC's track; the header and scroll bar come
-	// on top of the plot's width.
-	height := 4000
-	v.SetSize(width+400, height, scale)
-	w, _, _ := v.Size()
-	v.SetSize(w+width-v.PlotRect().Dx(), height, scale)
-	v.SetRange(ax.From, ax.To)
-	r.views[i], r.viewAxes[i] = v, ax
-	return v
 }
 
 // distributionTip says what bin of distribution d is at device x, and how

@@ -7,13 +7,13 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 )
 
 // countRunning counts the pixels of img in the running-thread green.
 func countRunning(img image.Image) int {
-	wr, wg, wb, _ := timeline.ColourRunning.RGBA()
+	wr, wg, wb, _ := paint.InkRunning.Color().RGBA()
 	n := 0
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	"math"
 	"strings"
 
@@ -12,12 +11,13 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // PictureOptions says how Render draws two runs.
 type PictureOptions struct {
-	// View is the timeline view drawn for each run (one of
-	// timeline.Views(); "" means "timeline").
+	// View is the view of the tracks drawn for each run (one of
+	// tracks.Views(); "" means DefaultView).
 	View string
 	// Width and Height are the image size in device pixels.
 	Width, Height int
@@ -45,15 +45,38 @@ type PictureOptions struct {
 type PictureLayout struct {
 	// Size is the picture's size.
 	Size image.Point
-	// Panels are the runs' timeline panels (A's, then B's), Axes their
-	// time axes, and Rows the activity graphs and HEC rows drawn in each.
+	// Panels are the runs' panels (A's, then B's), each drawn by the
+	// track view in Views (the frame's pixel (0, 0) at the panel's top
+	// left), and Axes the time axes of their plots: one time scale.
 	Panels [2]image.Rectangle
+	Views  [2]*tracks.View
 	Axes   [2]timeline.Axis
-	Rows   [2][]timeline.PanelRow
 	// Distributions are the distributions drawn and where their bars are.
 	Distributions []DistributionArea
 	// Heaps are the lanes of the runs' heaps (empty without heaps).
 	Heaps [2]image.Rectangle
+}
+
+// Hit returns which run's panel is at pixel (x, y) of the picture (-1 for
+// none) and what its track view says is there (tracks.View.Hit).
+func (l *PictureLayout) Hit(x, y float64) (int, tracks.Hit) {
+	pt := image.Pt(int(math.Floor(x)), int(math.Floor(y)))
+	for i, p := range l.Panels {
+		if pt.In(p) && l.Views[i] != nil {
+			return i, l.Views[i].Hit(x-float64(p.Min.X), y-float64(p.Min.Y))
+		}
+	}
+	return -1, tracks.Hit{}
+}
+
+// TrackRect returns where run i's panel drew track id, in the picture's
+// pixels, and false if it did not draw it.
+func (l *PictureLayout) TrackRect(i int, id tracks.TrackID) (image.Rectangle, bool) {
+	if i < 0 || i > 1 || l.Views[i] == nil {
+		return image.Rectangle{}, false
+	}
+	r, ok := l.Views[i].TrackRect(id)
+	return r.Add(l.Panels[i].Min), ok
 }
 
 // DistributionArea is where the bars of a distribution are drawn: Plot
@@ -63,10 +86,22 @@ type DistributionArea struct {
 	Histogram *Histogram
 }
 
+// DefaultView is the view of the tracks a comparison draws for each run
+// unless told another: the activity graphs and each HEC's states.
+const DefaultView = "hecs"
+
 // Viewport returns the shared time scale of the options for runs ending at
 // endA and endB.
 func (opt PictureOptions) Viewport(endA, endB uint64) timeline.Viewport {
 	return timeline.Viewport{AlignA: opt.Align.A, AlignB: opt.Align.B, EndA: endA, EndB: endB, From: opt.From, To: opt.To}
+}
+
+// Plot returns where the shared time scale runs in a picture width pixels
+// wide at scale s: from x0 over w pixels, the plot of the runs' track
+// views (tracks.PlotSpan), which the heaps under them share.
+func Plot(width int, s float64) (x0, w float64) {
+	a, b := tracks.PlotSpan(width, s)
+	return float64(a), float64(b - a)
 }
 
 // Colours that tell the two runs and the verdicts apart.
@@ -112,14 +147,14 @@ type pen struct {
 	s      float64
 	w, h   int
 	gutter int
-	pal    timeline.Palette
+	th     paint.Theme
 	dark   bool
 }
 
 func newPen(img *image.RGBA, s float64, dark bool) *pen {
 	b := img.Bounds()
 	return &pen{img: img, c: paint.NewRaster(img), face: paint.FaceFor(paint.Regular, 11, s), s: s, w: b.Dx(), h: b.Dy(),
-		gutter: min(int(110*s), b.Dx()/4), pal: timeline.PaletteFor(dark), dark: dark}
+		gutter: min(int(110*s), b.Dx()/4), th: paint.ThemeFor(dark), dark: dark}
 }
 
 // textIn returns the colour of text drawn in colour c (a run's, a
@@ -169,13 +204,19 @@ func RenderWithHeaps(a, b *Run, heapA, heapB *heapview.Heap, c *Comparison, opt 
 	height := opt.Height
 	heapH := height / 5
 	opt.Height = height - heapH
+	layout := opt.Layout
+	if layout == nil {
+		layout = new(PictureLayout)
+	}
+	opt.Layout = layout
 	top, err := Render(a, b, c, opt)
 	if err != nil {
 		return nil, err
 	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, height))
 	copy(img.Pix, top.Pix)
-	axA, axB := opt.Viewport(a.Model.End, b.Model.End).Axes(opt.Width, opt.Scale)
+	// The heaps on the axes the runs' panels drew.
+	axA, axB := layout.Axes[0], layout.Axes[1]
 	heap := img.SubImage(image.Rect(0, opt.Height, opt.Width, height)).(*image.RGBA)
 	runs := [2]heapview.CompareRun{
 		{Name: "A", Heap: heapA, Axis: axA, Colour: ColourA, TextColour: TextColour(ColourA, opt.Dark)},
@@ -184,17 +225,18 @@ func RenderWithHeaps(a, b *Run, heapA, heapB *heapview.Heap, c *Comparison, opt 
 	if err := heapview.DrawCompare(heap, runs, opt.Dark, opt.Scale); err != nil {
 		return nil, err
 	}
-	if opt.Layout != nil {
-		opt.Layout.Size = img.Bounds().Size()
-		opt.Layout.Heaps = heapview.CompareLanes(heap.Bounds(), runs, opt.Scale)
-	}
+	layout.Size = img.Bounds().Size()
+	layout.Heaps = heapview.CompareLanes(heap.Bounds(), runs, opt.Scale)
 	return img, nil
 }
 
 // Render draws two runs for comparison: a headline of the main
 // differences and a bar per run whose length is its wall time, split into
-// the HECs' running, GC and idle time; the two runs' timelines stacked on
-// one time scale (aligned at AlignA/AlignB); the table of differences
+// the HECs' running, GC and idle time; the two runs' panels stacked on
+// one time scale (aligned at AlignA/AlignB), each the tracks of opt.View
+// drawn by a tracks.View of the run, as the main window draws them (with
+// their axis, names, legend and theme; opt.Layout gets the views, to read
+// the panels at the pointer); the table of differences
 // coloured better/worse; and the GC pause and thread run distributions of
 // both runs over the same bins. c is Compare(a, b); both runs need models.
 func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
@@ -218,7 +260,7 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 	}
 	*layout = PictureLayout{Size: img.Bounds().Size()}
 	cr := newPen(img, s, opt.Dark)
-	cr.fill(0, 0, cr.w, cr.h, cr.pal.Background)
+	cr.fill(0, 0, cr.w, cr.h, cr.th.Background)
 
 	// Furniture heights: headline and bars, then the two timelines, then the
 	// table and distributions.
@@ -231,39 +273,31 @@ func Render(a, b *Run, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 	if room < int(160*s) {
 		return nil, fmt.Errorf("rendering comparison: image height %d too small", opt.Height)
 	}
-	heights := panelHeights(room, s, len(a.Model.HECs), len(b.Model.HECs))
-
-	axA, axB := opt.Viewport(a.Model.End, b.Model.End).Axes(opt.Width, s)
-	for i, run := range []*Run{a, b} {
-		ax := axA
-		if i == 1 {
-			ax = axB
-		}
+	views, err := panelViews(a, b, opt, s)
+	if err != nil {
+		return nil, err
+	}
+	x0, pw := Plot(opt.Width, s)
+	axes := [2]timeline.Axis{}
+	axes[0], axes[1] = opt.Viewport(a.Model.End, b.Model.End).Axes(x0, pw)
+	heights := panelHeights(room, views, opt.Width, s)
+	y := head
+	for i, v := range views {
 		panelH := heights[i]
-		panel, rows, err := timeline.RenderPanelRows(run.Model, opt.View, opt.Width, panelH, s, ax, timeline.PaletteFor(opt.Dark))
-		if err != nil {
-			return nil, fmt.Errorf("rendering comparison: run %s: %w", run.Name, err)
-		}
-		y := head + heights[0]*i
-		layout.Panels[i] = panel.Bounds().Add(image.Pt(0, y))
-		layout.Axes[i] = ax
-		for _, row := range rows {
-			row.Rect = row.Rect.Add(image.Pt(0, y))
-			layout.Rows[i] = append(layout.Rows[i], row)
-		}
-		draw.Draw(img, panel.Bounds().Add(image.Pt(0, y)), panel, image.Point{}, draw.Src)
-		// A coloured tab on the left edge says which run the panel shows.
-		col, tag := ColourA, "A"
-		if i == 1 {
-			col, tag = ColourB, "B"
-		}
-		cr.fill(0, y+int(2*s), int(4*s), y+panelH-int(2*s), col)
-		// The name goes left of the panel's key, where the view draws nothing.
-		cr.text(tag+": "+cr.fit(run.Name, float64(cr.gutter)-24*s), 8*s, float64(y+panelH)-11*s, 0, 0.5, cr.textIn(col))
-		cr.fill(0, y+panelH-1, cr.w, y+panelH, cr.pal.RowRule)
+		v.SetSize(opt.Width, panelH, s)
+		v.SetAxis(axes[i])
+		fitPanel(v)
+		panel := image.Rect(0, y, opt.Width, y+panelH)
+		v.Draw(paint.NewRaster(alias(img, panel)))
+		layout.Panels[i], layout.Views[i], layout.Axes[i] = panel, v, v.Axis()
+		// A coloured tab on the left edge says which run the panel shows
+		// (its caption names it).
+		cr.fill(0, y+int(2*s), int(4*s), y+panelH-int(2*s), runColours[i])
+		cr.fill(0, y+panelH-1, cr.w, y+panelH, cr.th.Rule)
+		y += panelH
 	}
 	if opt.Align.Label != "" {
-		cr.text(opt.Align.Label, float64(cr.w)-8*s, float64(head)-6*s, 1, 0, timeline.ColourMarker)
+		cr.text(opt.Align.Label, float64(cr.w)-8*s, float64(head)-6*s, 1, 0, paint.InkMarker.Color())
 	}
 
 	y0 := head + heights[0] + heights[1] + int(6*s)
@@ -291,20 +325,84 @@ func (l *PictureLayout) distribution(h *Histogram, plot image.Rectangle) {
 	}
 }
 
-// panelHeights shares room pixels between the two runs' panels in
-// proportion to the height at which the timeline view draws each run's
-// activity graph and all its HEC rows at full height (60 px at scale 1):
-// a run with more HECs gets a taller panel.
-func panelHeights(room int, s float64, hecsA, hecsB int) [2]int {
-	need := func(hecs int) float64 {
-		n := float64(max(hecs, 1))
-		// Axis and key (46), a gap (4), rows of 60 with a spare 6, and the
-		// activity graph of a quarter of the rest, at most 90.
-		rows := 60*n + 6
-		return s * (46 + rows + math.Min(90, rows/3))
+// alias returns an image of r's size whose pixel (0, 0) is img's pixel
+// r.Min: drawing in it draws in img.
+func alias(img *image.RGBA, r image.Rectangle) *image.RGBA {
+	r = r.Intersect(img.Bounds())
+	if r.Empty() {
+		return image.NewRGBA(image.Rectangle{})
 	}
-	na, nb := need(hecsA), need(hecsB)
-	a := int(float64(room) * na / (na + nb))
+	return &image.RGBA{Pix: img.Pix[img.PixOffset(r.Min.X, r.Min.Y):], Stride: img.Stride, Rect: image.Rectangle{Max: r.Size()}}
+}
+
+// runColours are the runs' colours, A's then B's.
+var runColours = [2]color.RGBA{ColourA, ColourB}
+
+// panelViews returns the track views that draw the runs' panels: each
+// run's tracks of opt's view, without group titles, under its markers'
+// track, named in its colour.
+func panelViews(a, b *Run, opt PictureOptions, s float64) ([2]*tracks.View, error) {
+	name := opt.View
+	if name == "" {
+		name = DefaultView
+	}
+	var views [2]*tracks.View
+	for i, run := range []*Run{a, b} {
+		v := tracks.New(timeline.Exact(run.Model))
+		v.SetSize(opt.Width, opt.Height, s)
+		v.SetDark(opt.Dark)
+		v.SetTitles(false)
+		if err := v.SetView(name); err != nil {
+			return views, fmt.Errorf("rendering comparison: %w", err)
+		}
+		v.SetCaption(runTags[i]+": "+run.Name, TextColour(runColours[i], opt.Dark))
+		// The markers' texts over the tracks (a run without markers has
+		// no such track, and nothing is pinned).
+		v.Pin(tracks.TrackID{Kind: tracks.KindMarkers})
+		views[i] = v
+	}
+	return views, nil
+}
+
+// fitPanel sizes the tracks of panel v to fill it. When they would get
+// less than half their default heights, the markers' track is unpinned
+// first, leaving them its room (the axis's flags still show the markers).
+func fitPanel(v *tracks.View) {
+	markers := tracks.TrackID{Kind: tracks.KindMarkers}
+	if _, content, area := v.Scroll(); v.Pinned(markers) && 2*area < content {
+		v.Pin(markers)
+	}
+	v.FitTracks()
+}
+
+// runTags are how the picture calls the runs.
+var runTags = [2]string{"A", "B"}
+
+// panelHeights shares room pixels between the runs' panels, whose views
+// are views in a picture width pixels wide at scale s: each gets its axis
+// and legend, and a share of the rest in proportion to the height its
+// tracks take at their default heights (a run with more HECs gets a
+// taller panel).
+func panelHeights(room int, views [2]*tracks.View, width int, s float64) [2]int {
+	var fixed, content [2]int
+	for i, v := range views {
+		v.SetSize(width, room/2, s)
+		fixed[i] = room/2 - v.TracksRect().Dy()
+		_, content[i], _ = v.Scroll()
+	}
+	return shareHeights(room, fixed, content)
+}
+
+// shareHeights gives each of two panels its fixed height and a share of
+// the rest of room in proportion to its content (equal shares without
+// content).
+func shareHeights(room int, fixed, content [2]int) [2]int {
+	free := max(room-fixed[0]-fixed[1], 0)
+	total := content[0] + content[1]
+	a := fixed[0] + free/2
+	if total > 0 {
+		a = fixed[0] + int(float64(free)*float64(content[0])/float64(total))
+	}
 	return [2]int{a, room - a}
 }
 
@@ -345,7 +443,7 @@ func (r *pen) drawCompareHead(a, b *Run, c *Comparison) int {
 	if len(parts) > 0 {
 		r.text(parts[0], 8*s, y, 0, 0.5, r.textIn(headColour))
 		if len(parts) > 1 {
-			r.text(strings.Join(parts[1:], ",  "), 8*s+r.textWidth(parts[0])+24*s, y, 0, 0.5, r.pal.Text)
+			r.text(strings.Join(parts[1:], ",  "), 8*s+r.textWidth(parts[0])+24*s, y, 0, 0.5, r.th.Text)
 		}
 	}
 	y += 14 * s
@@ -376,7 +474,7 @@ func (r *pen) drawCompareHead(a, b *Run, c *Comparison) int {
 			for _, part := range []struct {
 				v float64
 				c color.RGBA
-			}{{float64(d[timeline.StateRunning]), timeline.ColourRunning}, {float64(d.GC()), timeline.ColourGC}, {total - float64(d[timeline.StateRunning]) - float64(d.GC()), r.pal.Idle}} {
+			}{{float64(d[timeline.StateRunning]), paint.InkRunning.Color()}, {float64(d.GC()), paint.InkGCWork.Color()}, {total - float64(d[timeline.StateRunning]) - float64(d.GC()), r.th.Idle}} {
 				pw := w * part.v / total
 				r.fill(int(math.Round(x)), int(y), int(math.Round(x+pw)), int(y+12*s), part.c)
 				x += pw
@@ -387,9 +485,9 @@ func (r *pen) drawCompareHead(a, b *Run, c *Comparison) int {
 		lx := barX + w + 6*s
 		if lx+r.textWidth(label) > float64(r.w) {
 			lx = barX + 4*s
-			r.text(label, lx, y+6*s, 0, 0.5, r.pal.LabelOnBar)
+			r.text(label, lx, y+6*s, 0, 0.5, r.th.LabelOnBar)
 		} else {
-			r.text(label, lx, y+6*s, 0, 0.5, r.pal.Text)
+			r.text(label, lx, y+6*s, 0, 0.5, r.th.Text)
 		}
 		y += 16 * s
 	}
@@ -505,14 +603,14 @@ func (r *pen) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 			hy := float64(y0) + lineH/2
 			r.text("A", x+nameW+valW, hy, 1, 0.5, r.textIn(ColourA))
 			r.text("B", x+nameW+2*valW, hy, 1, 0.5, r.textIn(ColourB))
-			r.text("change", x+nameW+2*valW+chW, hy, 1, 0.5, r.pal.Text)
+			r.text("change", x+nameW+2*valW+chW, hy, 1, 0.5, r.th.Text)
 		}
 		if ln.row == nil {
-			r.text(ln.group, x, y, 0, 0.5, r.pal.Axis) // "" for a gap
+			r.text(ln.group, x, y, 0, 0.5, r.th.Axis) // "" for a gap
 			continue
 		}
 		row := ln.row
-		r.text(r.fit(row.Name, nameW-8*s), x+6*s, y, 0, 0.5, r.pal.Text)
+		r.text(r.fit(row.Name, nameW-8*s), x+6*s, y, 0, 0.5, r.th.Text)
 		va, vb := "—", "—"
 		if row.HasA {
 			va = showCompareValue(row.A, row.Unit)
@@ -520,15 +618,15 @@ func (r *pen) drawDiffTable(c *Comparison, x0, y0, x1, y1 int) {
 		if row.HasB {
 			vb = showCompareValue(row.B, row.Unit)
 		}
-		r.text(va, x+nameW+valW, y, 1, 0.5, r.pal.Text)
-		r.text(vb, x+nameW+2*valW, y, 1, 0.5, r.pal.Text)
+		r.text(va, x+nameW+valW, y, 1, 0.5, r.th.Text)
+		r.text(vb, x+nameW+2*valW, y, 1, 0.5, r.th.Text)
 		r.text(showChange(row), x+nameW+2*valW+chW, y, 1, 0.5, r.textIn(VerdictColour(row.Verdict())))
 	}
 	if len(shown) < len(lines) {
 		k := len(shown)
 		x := float64(x0) + float64(k/rowsPer)*colW
 		y := float64(y0) + float64(k%rowsPer+1)*lineH + lineH/2
-		r.text(fmt.Sprintf("… %d more lines not shown", len(lines)-len(shown)), x, y, 0, 0.5, r.pal.Axis)
+		r.text(fmt.Sprintf("… %d more lines not shown", len(lines)-len(shown)), x, y, 0, 0.5, r.th.Axis)
 	}
 }
 
@@ -547,9 +645,9 @@ func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) image.Rectangle {
 	scale := ""
 	if len(h.Edges) >= 2 {
 		scale = histogramScale(h, peak)
-		r.text(scale, float64(x1), float64(y0)+7*s, 1, 0.5, r.pal.Axis)
+		r.text(scale, float64(x1), float64(y0)+7*s, 1, 0.5, r.th.Axis)
 	}
-	r.text(r.fit(h.Title, width-r.textWidth(scale)-gap), float64(x0), float64(y0)+7*s, 0, 0.5, r.pal.Text)
+	r.text(r.fit(h.Title, width-r.textWidth(scale)-gap), float64(x0), float64(y0)+7*s, 0, 0.5, r.th.Text)
 	// The runs' figures on a line of their own, in their colours: after
 	// the title on one line, B's were cut off at 1280 pixels.
 	figures := [2]string{histogramFigures("A", h.TotalA, h.SumA, h.QuantA), histogramFigures("B", h.TotalB, h.SumB, h.QuantB)}
@@ -564,12 +662,12 @@ func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) image.Rectangle {
 	base := y1 - int(16*s)
 	if base-top < int(10*s) || len(h.Edges) < 2 {
 		if len(h.Edges) < 2 {
-			r.text("none in either run", float64(x0), float64(top)+8*s, 0, 0.5, r.pal.Axis)
+			r.text("none in either run", float64(x0), float64(top)+8*s, 0, 0.5, r.th.Axis)
 		}
 		return image.Rectangle{}
 	}
 	// The top of the scale, ruled across the plot.
-	r.fill(x0, top, x1, top+1, r.pal.Grid)
+	r.fill(x0, top, x1, top+1, r.th.Grid)
 	// Runs with different counts are compared as shares of their counts.
 	bins := len(h.A)
 	value := h.barValue
@@ -591,7 +689,7 @@ func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) image.Rectangle {
 			r.fill(int(math.Round(xa)), int(math.Round(float64(base)-ht)), int(math.Round(xa+half)), base, col)
 		}
 	}
-	r.fill(x0, base, x1, base+1, r.pal.Axis)
+	r.fill(x0, base, x1, base+1, r.th.Axis)
 	// Label the decade edges (every binsPerDecade-th edge), as room allows.
 	lastX := math.Inf(-1)
 	for i, e := range h.Edges {
@@ -604,9 +702,9 @@ func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) image.Rectangle {
 		if x-w/2 < lastX+6*s {
 			continue
 		}
-		r.fill(int(x), base, int(x)+1, base+int(4*s), r.pal.Axis)
+		r.fill(int(x), base, int(x)+1, base+int(4*s), r.th.Axis)
 		lx := math.Min(math.Max(x, float64(x0)+w/2), float64(x1)-w/2)
-		r.text(label, lx, float64(base)+10*s, 0.5, 0.5, r.pal.Text)
+		r.text(label, lx, float64(base)+10*s, 0.5, 0.5, r.th.Text)
 		lastX = lx + w/2
 	}
 	return image.Rect(x0, top, x1, base)

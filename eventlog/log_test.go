@@ -151,7 +151,7 @@ func TestWindowMatchesExact(t *testing.T) {
 			checked := 0
 			for i := range em.Threads {
 				th := &em.Threads[i]
-				if !timeline.AliveIn(th, from, to) {
+				if !aliveIn(th, from, to) {
 					continue
 				}
 				wi := w.ThreadIndex(th.ID)
@@ -683,4 +683,10 @@ func TestEmptyBlockWithImpossibleRangeStretchesNothing(t *testing.T) {
 			t.Errorf("exact below %d: the run is %d–%d ns, want within %d–%d", opt.ExactBelow, d.Start, d.End, h.Start, h.End)
 		}
 	}
+}
+
+// aliveIn reports whether a thread had a row in a view of [from, to]: it
+// has marks, the first before to, and did not finish before from.
+func aliveIn(th *timeline.Thread, from, to uint64) bool {
+	return th.Track.Len() > 0 && th.First < to && (th.Finished == 0 || th.Finished > from)
 }

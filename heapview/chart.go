@@ -73,7 +73,7 @@ type Chart struct {
 	// a chart that must line up with other rows on one time axis, whose
 	// viewer shows the bands' names and values elsewhere.
 	NoLegend bool
-	// Dark draws for dark surroundings (timeline.Dark's background).
+	// Dark draws for dark surroundings (paint.Dark's background).
 	Dark bool
 }
 
@@ -122,20 +122,20 @@ type furniture struct {
 
 var (
 	lightFurniture = furniture{
-		background: timeline.Light.Background,
+		background: paint.Light.Background,
 		text:       color.RGBA{0x22, 0x22, 0x22, 0xff},
 		dim:        color.RGBA{0x70, 0x70, 0x70, 0xff},
-		grid:       timeline.Light.Grid,
+		grid:       paint.Light.Grid,
 		frame:      color.RGBA{0xa0, 0xa0, 0xa0, 0xff},
-		size:       timeline.Light.Line,
+		size:       paint.Light.Line,
 	}
 	darkFurniture = furniture{
-		background: timeline.Dark.Background,
-		text:       timeline.Dark.Text,
+		background: paint.Dark.Background,
+		text:       paint.Dark.Text,
 		dim:        color.RGBA{0x9c, 0x9c, 0xa0, 0xff},
-		grid:       timeline.Dark.Grid,
+		grid:       paint.Dark.Grid,
 		frame:      color.RGBA{0x68, 0x68, 0x6c, 0xff},
-		size:       timeline.Dark.Line,
+		size:       paint.Dark.Line,
 	}
 )
 

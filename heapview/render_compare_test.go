@@ -48,7 +48,7 @@ func parworkRuns(t *testing.T) [2]CompareRun {
 		heaps[i] = d.Heap
 	}
 	endA, endB := heaps[0].Size.Time[heaps[0].Size.Len()-1], heaps[1].Size.Time[heaps[1].Size.Len()-1]
-	axA, axB := timeline.Viewport{EndA: endA, EndB: endB}.Axes(1000, 1)
+	axA, axB := timeline.Viewport{EndA: endA, EndB: endB}.Axes(110, 882)
 	return [2]CompareRun{
 		{Name: "A", Heap: heaps[0], Axis: axA, Colour: runBlue},
 		{Name: "B", Heap: heaps[1], Axis: axB, Colour: runOrange},
@@ -139,7 +139,7 @@ func TestDrawCompareHeapsInLanes(t *testing.T) {
 func TestDrawCompareHeapsScalesItsText(t *testing.T) {
 	inkRows := func(scale float64) int {
 		w, h := int(1000*scale), int(200*scale)
-		axA, axB := timeline.Viewport{EndA: 1e6, EndB: 2e6}.Axes(w, scale)
+		axA, axB := timeline.Viewport{EndA: 1e6, EndB: 2e6}.Axes(110*scale, float64(w)-118*scale)
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		runs := [2]CompareRun{{Name: "A", Axis: axA, Colour: runBlue}, {Name: "B", Axis: axB, Colour: runOrange}}
 		if err := DrawCompare(img, runs, false, scale); err != nil {

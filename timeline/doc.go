@@ -1,7 +1,9 @@
 // Package timeline holds what hecscope draws on its time lines: the shared
 // time axis, a model of the run built in one pass over the decoded events,
-// level-of-detail queries over it, a renderer into *image.RGBA, and the run's
-// summary statistics (Summarizer, SummarizeRange).
+// level-of-detail queries over it, the shared time scale of two runs
+// compared (Viewport), and the run's summary statistics (Summarizer,
+// SummarizeRange). It draws nothing: package tracks draws every picture of
+// the tracks, with paint's palette and fonts.
 //
 // # Time axis
 //
@@ -73,16 +75,4 @@
 // snapshot). So one goroutine can add events and publish snapshots (as
 // eventlog's follow does, through an atomic pointer) while others read the
 // snapshots published without locks.
-//
-// # Rendering
-//
-// RenderPanel draws, for the side-by-side pictures of compare (every other
-// picture is drawn by package tracks), the views "timeline" (activity profile and one
-// row per HEC: running green, GC orange, GC waiting beige, as ThreadScope
-// colours them, with thread ids on spans wide enough and instant events as
-// ticks when few enough to tell apart), "threads" (one row per thread alive
-// in the range, coloured by state and by why it is blocked), "activity"
-// (whole run and per HEC) and "sparks" (per HEC spark rates and pool size),
-// with user markers as lines across the rows and a key. Fills write pixels
-// directly; text and the spark curves use gg with the Go fonts.
 package timeline

@@ -1,8 +1,6 @@
 package timeline
 
 import (
-	"fmt"
-	"image"
 	"math"
 	"strings"
 )
@@ -83,90 +81,50 @@ func (sp Viewport) Pan(delta float64) Viewport {
 	return sp
 }
 
-// viewportPlot returns the plot's left pixel and width in an image width
-// pixels wide at scale s (as the timeline views lay it out).
-func viewportPlot(width int, s float64) (gutter, plotW int) {
-	if !(s > 0) {
-		s = 1
-	}
-	gutter = min(int(110*s), width/4)
-	return gutter, max(width-gutter-int(8*s), 1)
-}
-
-// TimeAt returns the shared time at pixel x of a comparison picture width
-// pixels wide at scale s, clamped to the visible span.
-func (sp Viewport) TimeAt(x float64, width int, s float64) uint64 {
-	gutter, plotW := viewportPlot(width, s)
+// TimeAt returns the shared time at pixel x of a picture whose plot spans
+// width pixels from x0, clamped to the visible span.
+func (sp Viewport) TimeAt(x, x0, width float64) uint64 {
 	from, to := sp.View()
-	f := math.Min(math.Max((x-float64(gutter))/float64(plotW), 0), 1)
+	f := math.Min(math.Max((x-x0)/math.Max(width, 1), 0), 1)
 	return from + uint64(f*float64(to-from))
 }
 
-// PixelsPerNs returns how many pixels a ns of shared time takes in a
-// picture width pixels wide at scale s.
-func (sp Viewport) PixelsPerNs(width int, s float64) float64 {
-	_, plotW := viewportPlot(width, s)
+// PixelsPerNs returns how many pixels a ns of shared time takes on a plot
+// width pixels wide.
+func (sp Viewport) PixelsPerNs(width float64) float64 {
 	from, to := sp.View()
-	return float64(plotW) / float64(to-from)
+	return math.Max(width, 1) / float64(to-from)
 }
 
-// Axes returns the axes on which a picture width pixels wide at scale s
-// (a comparison's, and a heap chart drawn under it) puts runs A and B: one ns is as wide in both, and time AlignA of A and time AlignB of B
-// fall on the same x. Each axis covers the part of its run inside the
-// visible span; a run that starts later in shared time than the view (the
-// one with the shorter lead-in) starts further right. A run wholly outside
-// the view gets an empty axis at the plot's right edge.
-func (sp Viewport) Axes(width int, s float64) (Axis, Axis) {
-	gutter, plotW := viewportPlot(width, s)
+// Axes returns the axes on which a picture whose plot spans width pixels
+// from x0 (a comparison's, and a heap chart drawn under it) puts runs A
+// and B: one ns is as wide in both, and time AlignA of A and time AlignB
+// of B fall on the same x. Each axis covers the part of its run inside the
+// visible span, to the plot's right edge; a run that starts later in
+// shared time than the view (the one with the shorter lead-in) starts
+// further right. A run wholly outside the view gets an empty axis at the
+// plot's right edge.
+func (sp Viewport) Axes(x0, width float64) (Axis, Axis) {
+	width = math.Max(width, 1)
 	from, to := sp.View()
 	lead := sp.Lead()
-	ppn := float64(plotW) / float64(to-from)
+	ppn := width / float64(to-from)
 	axis := func(align, end uint64) Axis {
 		align = min(align, end)
 		// Run time t is at shared time t + lead − align.
 		off := lead - align
 		if to <= off {
-			return NewAxis(0, 1, float64(gutter+plotW), 1)
+			return NewAxis(0, 1, x0+width, 1)
 		}
 		rFrom := uint64(0)
-		x0 := float64(gutter) + float64(off-min(off, from))*ppn
+		left := x0 + float64(off-min(off, from))*ppn
 		if from > off {
 			rFrom = from - off
 		}
 		rTo := to - off
-		return NewAxis(rFrom, rTo, x0, float64(rTo-rFrom)*ppn)
+		return NewAxis(rFrom, rTo, left, float64(rTo-rFrom)*ppn)
 	}
 	return axis(sp.AlignA, sp.EndA), axis(sp.AlignB, sp.EndB)
-}
-
-// RenderPanel draws one run's timeline view (one of Views(); "" for
-// "timeline") in an image w×h pixels at scale s, on axis ax (from
-// Viewport.Axes): the view's gutter and plot are moved to where the axis
-// puts them. pal is the palette (PaletteFor).
-func RenderPanel(m *Model, view string, w, h int, s float64, ax Axis, pal Palette) (*image.RGBA, error) {
-	img, _, err := RenderPanelRows(m, view, w, h, s, ax, pal)
-	return img, err
-}
-
-// RenderPanelRows draws as RenderPanel does and also returns where it drew
-// the activity graphs and the HECs' rows (for reading the panel at the
-// pointer).
-func RenderPanelRows(m *Model, view string, w, h int, s float64, ax Axis, pal Palette) (*image.RGBA, []PanelRow, error) {
-	if view == "" {
-		view = "timeline"
-	}
-	drawView, ok := viewFuncs[view]
-	if !ok {
-		return nil, nil, fmt.Errorf("unknown view %q (views: %s)", view, strings.Join(Views(), ", "))
-	}
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	r := newRenderer(img, m, 0, 1, s, pal)
-	r.gutter = int(math.Round(ax.X0))
-	r.plotW = max(int(math.Round(ax.Width)), 1)
-	r.ax = NewAxis(ax.From, ax.To, float64(r.gutter), float64(r.plotW))
-	r.fill(0, 0, r.w, r.h, r.pal.Background)
-	drawView(r)
-	return img, r.rows, nil
 }
 
 // FindMarker returns the time of the earliest user marker of the run whose

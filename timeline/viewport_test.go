@@ -9,7 +9,7 @@ import (
 )
 
 func TestViewportAxes(t *testing.T) {
-	axA, axB := Viewport{AlignA: 30e6, AlignB: 50e6, EndA: 80e6, EndB: 110e6}.Axes(1600, 1)
+	axA, axB := Viewport{AlignA: 30e6, AlignB: 50e6, EndA: 80e6, EndB: 110e6}.Axes(110, 1482)
 	if axA.PixelsPerNs() != axB.PixelsPerNs() {
 		t.Errorf("scales differ: %v %v", axA.PixelsPerNs(), axB.PixelsPerNs())
 	}
@@ -24,7 +24,7 @@ func TestViewportAxes(t *testing.T) {
 		t.Errorf("right ends %v %v", ra, rb)
 	}
 	// Aligned at the start: one axis.
-	a0, b0 := Viewport{EndA: 10, EndB: 20}.Axes(1000, 1)
+	a0, b0 := Viewport{EndA: 10, EndB: 20}.Axes(110, 882)
 	if a0.X(7) != b0.X(7) {
 		t.Errorf("start-aligned axes differ: %+v %+v", a0, b0)
 	}
@@ -41,9 +41,9 @@ func TestViewportZoomIsLinked(t *testing.T) {
 	if from, to := z.View(); from != 25e6 || to != 80e6 {
 		t.Fatalf("zoomed view [%d, %d], want [25ms, 80ms]", from, to)
 	}
-	axA, axB := z.Axes(1600, 1)
-	if math.Abs(axA.PixelsPerNs()-axB.PixelsPerNs()) > 1e-15 || math.Abs(axA.PixelsPerNs()-z.PixelsPerNs(1600, 1)) > 1e-15 {
-		t.Errorf("scales %v %v %v", axA.PixelsPerNs(), axB.PixelsPerNs(), z.PixelsPerNs(1600, 1))
+	axA, axB := z.Axes(110, 1482)
+	if math.Abs(axA.PixelsPerNs()-axB.PixelsPerNs()) > 1e-15 || math.Abs(axA.PixelsPerNs()-z.PixelsPerNs(1482)) > 1e-15 {
+		t.Errorf("scales %v %v %v", axA.PixelsPerNs(), axB.PixelsPerNs(), z.PixelsPerNs(1482))
 	}
 	if math.Abs(axA.X(30e6)-axB.X(50e6)) > 1e-6 {
 		t.Errorf("alignment points at %v and %v", axA.X(30e6), axB.X(50e6))
@@ -54,7 +54,7 @@ func TestViewportZoomIsLinked(t *testing.T) {
 		t.Errorf("axes A [%d, %d] at %v, B [%d, %d] at %v", axA.From, axA.To, axA.X0, axB.From, axB.To, axB.X0)
 	}
 	// The point under the pointer stays put.
-	if got := z.TimeAt(axB.X(50e6), 1600, 1); got < 50e6-100 || got > 50e6+100 {
+	if got := z.TimeAt(axB.X(50e6), 110, 1482); got < 50e6-100 || got > 50e6+100 {
 		t.Errorf("TimeAt under the anchor: %d", got)
 	}
 	// Panning moves both and stops at the ends.
@@ -78,7 +78,7 @@ func TestViewportZoomIsLinked(t *testing.T) {
 	// A run that starts right of the view (A, aligned 50 ms later in
 	// shared time) gets an empty axis at the right edge.
 	far := Viewport{AlignA: 0, AlignB: 50e6, EndA: 10e6, EndB: 100e6, From: 0, To: 40e6}
-	fa, fb := far.Axes(1000, 1)
+	fa, fb := far.Axes(110, 882)
 	if fa.X0 != 1000-8 || fa.Width != 1 || fb.From != 0 || fb.To != 40e6 || fb.X0 != 110 {
 		t.Errorf("axes outside %+v, inside %+v", fa, fb)
 	}

@@ -125,8 +125,12 @@ func (f *frame) drawAxis() {
 	base := a.Max.Y - 1
 	c.Fill(image.Rect(0, base, a.Max.X, a.Max.Y), f.th.Axis)
 	c.Fill(image.Rect(f.g.header.Max.X-1, a.Min.Y, f.g.header.Max.X, a.Max.Y), f.th.Rule)
-	span := "span " + paint.Duration(f.to-f.from)
-	c.Text(f.small, f.small.Fit(span, f.g.header.Dx()-px(16, f.s)), px(8, f.s), f.small.Baseline(float64(a.Min.Y+a.Max.Y)/2), f.th.Dim)
+	if f.v.caption != "" {
+		c.Text(f.bold, f.bold.Fit(f.v.caption, f.g.header.Dx()-px(16, f.s)), px(8, f.s), f.bold.Baseline(float64(a.Min.Y+a.Max.Y)/2), f.v.captionCol)
+	} else {
+		span := "span " + paint.Duration(f.to-f.from)
+		c.Text(f.small, f.small.Fit(span, f.g.header.Dx()-px(16, f.s)), px(8, f.s), f.small.Baseline(float64(a.Min.Y+a.Max.Y)/2), f.th.Dim)
+	}
 
 	c.PushClip(image.Rect(f.g.plot.Min.X, a.Min.Y, f.g.plot.Max.X, a.Max.Y))
 	defer c.PopClip()

@@ -74,4 +74,16 @@
 // group, not just the scrolled window, with the axis and the whole
 // legend — over the visible range or the selection, onto any
 // paint.Canvas: paint.Raster for PNG, paint.SVG for SVG.
+//
+// # Views and panels
+//
+// Views() names the views of a run a picture shows ("timeline", "hecs",
+// "activity", "sparks", "threads"), each a set of expanded groups:
+// SetView shows one (hecscope render --view). A View is also a panel of a
+// larger picture, the comparison's, which stacks a View per run: SetTitles(false)
+// leaves out the groups' titles (and so the collapsed groups), FitTracks
+// sizes the tracks to fill the panel, SetAxis puts the plot on the axis
+// the picture lays out for that run on the runs' shared time scale
+// (PlotSpan says where the plot of a frame of a width runs), and
+// SetCaption names the run in the axis's corner.
 package tracks

@@ -58,7 +58,7 @@ func (g geometry) ax(from, to uint64) timeline.Axis {
 // geometry lays out the view's frame.
 func (v *View) geometry() geometry {
 	l := v.ensureLayout()
-	return geometryFor(v.w, v.h, v.scale, l.pinnedH, v.legendHeight(v.w, v.legendLines()))
+	return v.place(geometryFor(v.w, v.h, v.scale, l.pinnedH, v.legendHeight(v.w, v.legendLines())))
 }
 
 // Axis returns the mapping between times and device x of the current

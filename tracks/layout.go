@@ -246,8 +246,10 @@ func (v *View) ensureLayout() *layout {
 		if len(ids) == 0 {
 			continue
 		}
-		l.rows = append(l.rows, row{y: y, h: th, group: g, title: true})
-		y += th
+		if !v.noTitles {
+			l.rows = append(l.rows, row{y: y, h: th, group: g, title: true})
+			y += th
+		}
 		for _, id := range ids {
 			if _, pinned := exists[id]; pinned {
 				exists[id] = true

@@ -63,6 +63,16 @@ type View struct {
 	logScale    map[Kind]bool   // the rate kinds on a log scale (SetLogScale)
 	runPeaks    runPeakCache    // each HEC's highest spark rate over the run (sparkRunPeak)
 	legendCache legendCache
+
+	// A panel of a larger picture (tracks/panel.go): noTitles hides the
+	// groups' titles (SetTitles); placed says the plot spans device x
+	// plotX[0] to plotX[1] (SetAxis); caption, in captionCol, names the
+	// frame (SetCaption).
+	noTitles   bool
+	placed     bool
+	plotX      [2]int
+	caption    string
+	captionCol color.RGBA
 }
 
 // New returns a view of the run src gives, showing all of it, at 800×600
@@ -183,7 +193,7 @@ func (v *View) Range() (from, to uint64) {
 // Follow shows the last width ns of the run and keeps showing its last
 // width ns as it grows (width 0: all of it, as Fit does).
 func (v *View) Follow(width uint64) {
-	v.followEnd, v.followWidth = true, width
+	v.followEnd, v.followWidth, v.placed = true, width, false
 	if width > 0 {
 		v.followWidth = max(width, minSpan)
 	}
@@ -206,12 +216,12 @@ func (v *View) SourceChanged() {
 // run grows.
 func (v *View) Fit() {
 	v.from, v.to = 0, max(v.runEnd(), minSpan)
-	v.followEnd, v.followWidth = true, 0
+	v.followEnd, v.followWidth, v.placed = true, 0, false
 }
 
 // SetRange shows [from, to), kept inside the run and at least 100 ns long.
 func (v *View) SetRange(from, to uint64) {
-	v.followEnd = false
+	v.followEnd, v.placed = false, false
 	end := max(v.runEnd(), minSpan)
 	if to > end {
 		to = end

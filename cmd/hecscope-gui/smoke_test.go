@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/hecscope/hecscope/ingest"
-	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/paint"
 )
 
 // TestMain lets a test run the app in a child process: the test binary is
@@ -96,7 +96,7 @@ func TestWindowShowsTimeline(t *testing.T) {
 		if err := exec.Command(grab, "-display", display, "-window", "root", shot).Run(); err != nil {
 			continue // the server may not be up yet
 		}
-		green = countColour(t, shot, timeline.ColourRunning)
+		green = countColour(t, shot, paint.InkRunning.Color())
 		if green > 2000 {
 			t.Logf("the window shows the timeline (%d running-green pixels)", green)
 			return

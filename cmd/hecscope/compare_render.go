@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"image"
 	"os"
+	"strings"
 
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // compareRender is what `hecscope render --compare A B` draws, after the
@@ -32,13 +34,14 @@ type compareRender struct {
 
 // runRenderCompare implements `hecscope render --compare A B -o out.png
 // [--align start|marker:TEXT|span:LABEL|offset:T] [--from T] [--to T] [--view V] [--width W]
-// [--height H] [--scale S]`: both runs' timelines stacked on one time axis
-// with the table of differences, the two distributions and the two heaps
-// on one scale. --from and --to select a stretch of the shared time scale:
+// [--height H] [--scale S]`: both runs' tracks of view V (compare.DefaultView
+// unless given) stacked on one time axis with the table of differences, the
+// two distributions and the two heaps on one scale. --from and --to select a stretch of the shared time scale:
 // the runs' own time when they are aligned at the start; otherwise, the
 // time of the run whose alignment point comes later. fs is the render
 // command's parsed flags (for --from and --to, and to tell whether
-// --height was given: without it the comparison is 3/4 as high as wide).
+// --height and --view were given: without --height the comparison is 3/4
+// as high as wide).
 func runRenderCompare(fs *flag.FlagSet, c compareRender) int {
 	if len(c.files) != 2 {
 		return renderCompareUsage("--compare needs two eventlogs A B")
@@ -46,10 +49,19 @@ func runRenderCompare(fs *flag.FlagSet, c compareRender) int {
 	if c.out == "" {
 		return renderCompareUsage("-o out.png needed")
 	}
-	heightSet := false
-	fs.Visit(func(f *flag.Flag) { heightSet = heightSet || f.Name == "height" })
+	heightSet, viewSet := false, false
+	fs.Visit(func(f *flag.Flag) {
+		heightSet = heightSet || f.Name == "height"
+		viewSet = viewSet || f.Name == "view"
+	})
 	if !heightSet {
 		c.height = max(c.width*3/4, 300)
+	}
+	if !viewSet {
+		c.view = compare.DefaultView
+	}
+	if _, ok := tracks.ViewGroups(c.view); !ok {
+		return renderCompareUsage(fmt.Sprintf("--view %q: with --compare one of %s", c.view, strings.Join(tracks.Views(), ", ")))
 	}
 	var err error
 	if f := fs.Lookup("from"); f != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hecscope/hecscope/compare"
 )
 
 const parwork = "../../testdata/ghc-9.0.2/parwork-"
@@ -155,12 +157,42 @@ func TestRenderCompare(t *testing.T) {
 		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog"}, 2, "-o out.png"},
 		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--from", "30ms", "--to", "20ms"}, 2, "--to must be after --from"},
 		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--from", "soon"}, 2, "usage"},
+		{[]string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--view", "heap"}, 2, "hecs, sparks"},
 	}
 	for _, c := range cases {
 		code, _, errOut := hecscope(t, c.args...)
 		if code != c.code || !strings.Contains(errOut, c.msg) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", c.args, code, errOut, c.code, c.msg)
 		}
+	}
+}
+
+// TestRenderCompareViews: the runs' panels show the view of the tracks
+// --view names (the comparison's default without one), as render's views
+// do.
+func TestRenderCompareViews(t *testing.T) {
+	dir := t.TempDir()
+	pics := map[string][]byte{}
+	for _, view := range []string{"", compare.DefaultView, "timeline"} {
+		out := filepath.Join(dir, "cmp-"+view+".png")
+		args := []string{"render", "--compare", parwork + "N1.eventlog", parwork + "N2.eventlog", "-o", out, "--width", "800"}
+		if view != "" {
+			args = append(args, "--view", view)
+		}
+		if code, _, errOut := hecscope(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pics[view] = b
+	}
+	if !bytes.Equal(pics[""], pics[compare.DefaultView]) {
+		t.Errorf("without --view the comparison is not its view %q", compare.DefaultView)
+	}
+	if bytes.Equal(pics[""], pics["timeline"]) {
+		t.Error("--view timeline drew the default view")
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,21 +44,9 @@ type renderView func(path string, o renderOptions) (*image.RGBA, error)
 var renderViews = map[string]renderView{}
 
 func init() {
-	for v := range viewGroups {
+	for _, v := range tracks.Views() {
 		renderViews[v] = renderTracksView
 	}
-}
-
-// viewGroups are, for each view drawn as the app's track canvas draws the
-// run, the groups of tracks it shows expanded; the others show their
-// titles only (a group the run has nothing for is not shown).
-var viewGroups = map[string][]tracks.Group{
-	// What a window shows at first, without the threads (a big run has
-	// hundreds of thousands: see "threads") and the heap (see "heap").
-	"timeline": {tracks.GroupActivity, tracks.GroupHECs, tracks.GroupSparks, tracks.GroupUser},
-	"activity": {tracks.GroupActivity},
-	"sparks":   {tracks.GroupSparks},
-	"threads":  {tracks.GroupThreads},
 }
 
 // viewNames returns the --view names, sorted.
@@ -210,10 +199,10 @@ type loadedRun struct {
 // (with a notice); a corrupt one is an error.
 func loadTimeline(path string, o renderOptions) (run loadedRun, err error) {
 	opt := eventlog.Options{NoSummary: true, NoEventList: true, NoHeap: true, Segment: o.part.index}
-	switch o.view {
-	case "timeline", "sparks", "activity":
-		opt.NoThreads = true // only the view that shows threads needs them
-	case "threads":
+	groups, _ := tracks.ViewGroups(o.view)
+	if !slices.Contains(groups, tracks.GroupThreads) {
+		opt.NoThreads = true // only a view that shows threads needs them
+	} else {
 		// Only the rows the picture has room for (a thread's track is at
 		// least 14 points high).
 		rows, alive, err := threadRows(o.part, o.from, o.to, o.height/int(14*max(o.scale, 1))+1)
@@ -347,12 +336,8 @@ func renderTracksView(path string, o renderOptions) (*image.RGBA, error) {
 	v.SetSize(o.width, o.height, max(o.scale, 0.1))
 	v.SetDark(o.dark)
 	v.SetLogScale(tracks.KindSparks, o.logRates)
-	show := map[tracks.Group]bool{}
-	for _, g := range viewGroups[o.view] {
-		show[g] = true
-	}
-	for g := range tracks.NumGroups {
-		v.SetCollapsed(g, !show[g])
+	if err := v.SetView(o.view); err != nil {
+		return nil, err
 	}
 	to := o.to
 	if to == 0 {

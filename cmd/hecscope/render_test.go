@@ -40,8 +40,8 @@ func TestRenderDark(t *testing.T) {
 				t.Fatalf("%v: exit %d", argv, code)
 			}
 			img := readPNG(t, out)
-			want := timeline.PaletteFor(dark).Background
-			if len(c) > 3 && viewGroups[c[3]] != nil {
+			want := paint.ThemeFor(dark).Background
+			if len(c) > 3 && slices.Contains(tracks.Views(), c[3]) {
 				want = paint.ThemeFor(dark).Header
 			}
 			if got := color.RGBAModel.Convert(img.At(1, 1)).(color.RGBA); got != want {
@@ -110,8 +110,8 @@ func TestRenderIsTheTrackCanvas(t *testing.T) {
 		v := tracks.New(timeline.Exact(m))
 		v.SetSize(900, 700, c.scale)
 		v.SetDark(c.dark)
-		for g := range tracks.NumGroups {
-			v.SetCollapsed(g, !slices.Contains(viewGroups[c.view], g))
+		if err := v.SetView(c.view); err != nil {
+			t.Fatal(err)
 		}
 		to := c.tt
 		if to == 0 {
