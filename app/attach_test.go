@@ -58,16 +58,6 @@ func serveOnce(t *testing.T, data []byte, gate chan struct{}) string {
 	return "tcp://" + l.Addr().String()
 }
 
-func mustOpen(t *testing.T, path string) *os.File {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
-}
-
 // liveWindow is a test's window attached to liveLog, served in uneven
 // chunks that stop after half the bytes until gate is closed, and recorded
 // to dir.

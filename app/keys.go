@@ -175,29 +175,6 @@ func (l *keyList) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// keyCheck is a check box that keeps Space (which toggles it) and passes
-// other keys on to the time view.
-type keyCheck struct{ widget.Check }
-
-func newKeyCheck(label string, changed func(bool)) *keyCheck {
-	c := &keyCheck{}
-	c.Text, c.OnChanged = label, changed
-	c.ExtendBaseWidget(c)
-	return c
-}
-
-// TypedRune keeps Space and passes other runes on.
-func (c *keyCheck) TypedRune(r rune) {
-	if r == ' ' {
-		c.Check.TypedRune(r)
-		return
-	}
-	forwardRune(c, r)
-}
-
-// TypedKey passes keys on.
-func (c *keyCheck) TypedKey(ev *fyne.KeyEvent) { forwardKey(c, ev) }
-
 // keySelect is a drop-down that keeps the keys that open it (Space, Up,
 // Down) and passes other keys on to the time view.
 type keySelect struct{ widget.Select }

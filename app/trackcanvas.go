@@ -771,23 +771,6 @@ func (c *trackCanvas) sourceGrew() {
 	c.changed()
 }
 
-// setSource replaces the run shown (a newer snapshot of a live run, or
-// another source of the same run), keeping the view's range and settings.
-func (c *trackCanvas) setSource(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) {
-	c.with(func(v *tracks.View) {
-		from, to := v.Range()
-		follow, width := v.Following()
-		v.SetSource(src)
-		v.SetHeap(heap, prof)
-		if follow {
-			v.Follow(width)
-		} else {
-			v.SetRange(from, to)
-		}
-	})
-	c.changed()
-}
-
 // setGrowing says whether the source grows (a live run): the keys then
 // zoom at the end of a view that follows it, so that it goes on following.
 func (c *trackCanvas) setGrowing(grows bool) {

@@ -36,17 +36,6 @@ func tableHash(s []byte) uint32 {
 	return uint32(maphash.Bytes(tableSeed, s))
 }
 
-// hashName is FNV-1a over the bytes of s: a hash that is the same in every
-// run, for choosing colours.
-func hashName(s []byte) uint32 {
-	h := uint32(2166136261)
-	for _, c := range s {
-		h ^= uint32(c)
-		h *= 16777619
-	}
-	return h
-}
-
 // intern returns the index of s, adding it if it is new.
 func (n *names) intern(s []byte) int {
 	if 4*(len(n.end)+1) > 3*len(n.slots) {

@@ -63,9 +63,6 @@ func (r *Reader) Status() Status { return r.d.Status() }
 // Err returns the error that stopped reading from the source, if any.
 func (r *Reader) Err() error { return r.err }
 
-// Offset returns the number of bytes decoded so far.
-func (r *Reader) Offset() int64 { return r.d.Offset() }
-
 // File is an eventlog file open for decoding.
 type File struct {
 	*Reader

@@ -79,3 +79,26 @@ func TestSessionFIFORefusesCommands(t *testing.T) {
 		t.Errorf("Send: %v", err)
 	}
 }
+
+// TestReconnectsNeverKillTheProgram: a program like eventlog-socket's,
+// which keeps every client's descriptor and dies past 16, sending garbage
+// (not an eventlog) to each client: a session that reconnects by itself
+// stops after a few attempts with the reason, and the program lives. The
+// reconnect storm of an earlier hecscope killed such a program.
+func TestReconnectsNeverKillTheProgram(t *testing.T) {
+	p, err := fakesocket.ListenUnix(t.TempDir(), fakesocket.Options{Garbage: []byte("HTTP/1.1 400 Bad Request\r\n\r\n"), MaxFDs: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Exit()
+	s := Start(p.URL(), Options{RecordDir: t.TempDir(), AutoReconnect: true})
+	defer s.Close()
+	waitText(t, s, "stopped after")
+	time.Sleep(1500 * time.Millisecond) // nothing more comes after the stop
+	if err := p.Died(); err != nil {
+		t.Fatalf("the program died: %v", err)
+	}
+	if n, leaked := p.Accepted(), p.Leaked(); n > 6 || leaked > 6 {
+		t.Errorf("%d connections, %d descriptors kept by the program; want at most 6", n, leaked)
+	}
+}

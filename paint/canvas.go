@@ -58,11 +58,6 @@ func TextCentered(c Canvas, f *Face, s string, x, y float64, col color.RGBA) {
 	c.Text(f, s, int(x-float64(f.Width(s))/2+0.5), f.Baseline(y), col)
 }
 
-// TextRight draws s with its right end at x, vertically centred on y.
-func TextRight(c Canvas, f *Face, s string, x, y float64, col color.RGBA) {
-	c.Text(f, s, int(x+0.5)-f.Width(s), f.Baseline(y), col)
-}
-
 // TextOnPlate draws s with its baseline at (x, y) on a box of colour
 // plate a little larger than the text, so that a label written over a plot
 // stays readable where curves or bars run under it.

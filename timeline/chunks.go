@@ -185,9 +185,6 @@ func (l *timeList) add(t uint64) {
 	l.last = t
 }
 
-// len returns the number of times.
-func (l *timeList) len() int { return l.n }
-
 // view returns an immutable view of the times added so far.
 func (l *timeList) view() timeView {
 	cur := l.cur

@@ -186,19 +186,26 @@ func (p *Program) serve() {
 func (p *Program) client(c net.Conn) bool {
 	hup := make(chan struct{})
 	go p.read(c, hup)
-	stream := p.o.Garbage
-	if stream == nil {
-		stream = append(strayMarker(), p.o.Log...)
-	}
-	body, end := stream, []byte(nil)
-	if p.o.Garbage == nil && len(stream) >= 2 {
-		body, end = stream[:len(stream)-2], stream[len(stream)-2:]
-	}
 	left := func() bool {
 		p.mu.Lock()
 		p.leaked = append(p.leaked, c) // never closed: the library's way
 		p.mu.Unlock()
 		return true
+	}
+	if p.o.Garbage != nil {
+		c.Write(p.o.Garbage)
+		select {
+		case <-hup:
+			return left()
+		case <-p.exiting:
+			c.Close()
+			return false
+		}
+	}
+	stream := append(strayMarker(), p.o.Log...)
+	body, end := stream, []byte(nil)
+	if len(stream) >= 2 {
+		body, end = stream[:len(stream)-2], stream[len(stream)-2:]
 	}
 	for off := 0; off < len(body); {
 		n := min(p.o.Chunk, len(body)-off)
