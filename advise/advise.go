@@ -74,6 +74,25 @@ type Finding struct {
 	Evidence []string
 	// Suggestion is what to try: an RTS flag or a change to the code.
 	Suggestion string
+	// Tracks are the timeline's tracks that show the evidence.
+	Tracks Tracks
+}
+
+// MaxThreads is the most threads a finding's Tracks name.
+const MaxThreads = 100
+
+// Tracks names what of the timeline shows a finding: the HECs and the
+// threads it is about, and whether the GC pauses, the heap or the HECs'
+// sparks show it too.
+type Tracks struct {
+	// Caps are the HECs, by capability number, in ascending order.
+	Caps []int32
+	// Threads are thread ids, those that matter most first (at most
+	// MaxThreads of them).
+	Threads []uint32
+	// GC: the GC pauses show it; Heap: the heap's size and live data;
+	// Sparks: the spark counters of the HECs in Caps.
+	GC, Heap, Sparks bool
 }
 
 // Input is what Analyze reads: the models of one loaded eventlog.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,6 +91,18 @@ func TestSequentialBottleneck(t *testing.T) {
 	if f.Severity != Problem || !says(f, "main (thread") {
 		t.Errorf("sequential: %v %q %q, want a problem naming the main thread", f.Severity, f.Title, f.Evidence)
 	}
+	// Its tracks: both HECs, and the main thread that ran alone.
+	if !slices.Equal(f.Tracks.Caps, []int32{0, 1}) || len(f.Tracks.Threads) != 1 || label(m, f.Tracks.Threads[0]) != "main" {
+		t.Errorf("sequential tracks %+v, want HECs 0 and 1 and the main thread", f.Tracks)
+	}
+}
+
+// label returns the label of thread id in m ("" if none).
+func label(m *timeline.Model, id uint32) string {
+	if th := m.ThreadByID(id); th != nil && th.Label >= 0 {
+		return m.String(th.Label)
+	}
+	return ""
 }
 
 // TestGCPressure: a tiny nursery (-A16k) makes GC a problem, and the
@@ -101,6 +114,9 @@ func TestGCPressure(t *testing.T) {
 		if !says(f, s) {
 			t.Errorf("gc finding does not say %q: %q %q", s, f.Evidence, f.Suggestion)
 		}
+	}
+	if tr := f.Tracks; !tr.GC || len(tr.Caps) == 0 || tr.Heap || tr.Sparks || len(tr.Threads) != 0 {
+		t.Errorf("gc finding's tracks %+v, want the GC pauses and the HECs", tr)
 	}
 }
 
@@ -114,15 +130,29 @@ func TestUselessSparks(t *testing.T) {
 			t.Errorf("sparks finding does not say %q: %q %q", s, f.Title, f.Evidence)
 		}
 	}
+	if tr := f.Tracks; !tr.Sparks || !slices.Equal(tr.Caps, []int32{0, 1}) || tr.GC {
+		t.Errorf("sparks finding's tracks %+v, want the spark tracks of HECs 0 and 1", tr)
+	}
 }
 
 // TestMVarLock: four workers serialised by one MVar are a blocking
 // warning or worse about an MVar, naming the workers.
 func TestMVarLock(t *testing.T) {
-	fs, _ := analyzeLog(t, adviseLog("mvar"))
+	fs, m := analyzeLog(t, adviseLog("mvar"))
 	f := one(t, fs, KindBlocking, Warning)
 	if !says(f, "an MVar") || !says(f, "worker-") {
 		t.Errorf("blocking finding: %q %q, want the MVar and the workers", f.Title, f.Evidence)
+	}
+	// Its tracks are the blocked threads: the workers, whose thread
+	// tracks show them blocked.
+	workers := 0
+	for _, id := range f.Tracks.Threads {
+		if strings.HasPrefix(label(m, id), "worker-") {
+			workers++
+		}
+	}
+	if workers < 3 || len(f.Tracks.Caps) != 0 {
+		t.Errorf("blocking finding's tracks %+v: %d workers, want the workers' threads", f.Tracks, workers)
 	}
 	for _, s := range of(fs, KindSequential) {
 		if !strings.Contains(s.Suggestion, "blocked on an MVar") {
@@ -138,6 +168,9 @@ func TestLazyAccumulator(t *testing.T) {
 	f := one(t, fs, KindHeapGrowth, Warning)
 	if !says(f, "modifyIORef") || !says(f, "then it fell to") {
 		t.Errorf("heap-growth finding: %q %q", f.Evidence, f.Suggestion)
+	}
+	if !f.Tracks.Heap {
+		t.Errorf("heap-growth finding's tracks %+v, want the heap", f.Tracks)
 	}
 }
 
@@ -166,6 +199,23 @@ func TestOtherLogsAreSane(t *testing.T) {
 			}
 			if f.Title == "" || len(f.Evidence) == 0 || f.Suggestion == "" {
 				t.Errorf("%s: empty title, evidence or suggestion: %+v", name, f)
+			}
+			// Its tracks are the run's: HECs it has and threads it ran.
+			if len(f.Tracks.Threads) > MaxThreads || !slices.IsSorted(f.Tracks.Caps) {
+				t.Errorf("%s: tracks %+v", name, f.Tracks)
+			}
+			for _, c := range f.Tracks.Caps {
+				if m.HEC(c) == nil {
+					t.Errorf("%s: HEC %d is not the run's", name, c)
+				}
+			}
+			for _, id := range f.Tracks.Threads {
+				if m.ThreadByID(id) == nil {
+					t.Errorf("%s: thread %d is not the run's", name, id)
+				}
+			}
+			if len(f.Tracks.Caps)+len(f.Tracks.Threads) == 0 && !f.Tracks.GC && !f.Tracks.Heap {
+				t.Errorf("%s: no tracks", name)
 			}
 			for _, e := range append(f.Evidence, f.Title) {
 				if strings.Contains(e, "NaN") || strings.Contains(e, "Inf") || strings.Contains(e, "%!") {

@@ -139,6 +139,10 @@ func (r *run) blockingFinding(w wait, ts []*blockedThread, sev Severity, contend
 			"(in the threaded RTS these too block on an MVar, through the I/O manager), or for nothing: a deadlock that the RTS " +
 			"reports as BlockedIndefinitelyOnMVar when no other thread can wake them. The CPU is not what it waits for."
 	}
+	var threads []uint32
+	for _, b := range ts[:min(len(ts), MaxThreads)] {
+		threads = append(threads, r.m.Threads[b.index].ID)
+	}
 	for i, b := range ts {
 		if i == blockListed {
 			ev = append(ev, fmt.Sprintf("and %s more", count(len(ts)-blockListed)))
@@ -147,7 +151,8 @@ func (r *run) blockingFinding(w wait, ts []*blockedThread, sev Severity, contend
 		ev = append(ev, fmt.Sprintf("%s: blocked on %s %s of its %s, %s", r.threadName(b.index), waitNames[w],
 			pct(share(b.on[w], b.life)), dur(b.life), between(b.first, b.last)))
 	}
-	return Finding{Kind: KindBlocking, Severity: sev, From: from, To: to, Title: title, Evidence: ev, Suggestion: sug}
+	return Finding{Kind: KindBlocking, Severity: sev, From: from, To: to, Title: title, Evidence: ev, Suggestion: sug,
+		Tracks: Tracks{Threads: threads}}
 }
 
 // threadsNoun writes "1 thread" or "N threads".

@@ -2,9 +2,10 @@
 // Analyze reads the models of a run (the timeline's HEC and thread tracks,
 // the summary's GC, spark and heap figures, the heap's collections) and
 // returns findings, each with a kind, a severity, a time range, a one-line
-// title, the evidence in figures from the log, and a suggestion (an RTS
-// flag or a change to the code). It decodes nothing itself and draws
-// nothing: `hecscope advise` prints the findings, the app lists them.
+// title, the evidence in figures from the log, a suggestion (an RTS flag
+// or a change to the code), and the tracks of the timeline that show it.
+// It decodes nothing itself and draws nothing: `hecscope advise` prints
+// the findings, the app lists them and marks them on its timeline.
 //
 // # How it looks
 //
@@ -116,6 +117,16 @@
 // threads: 1000 threads or more created at 1000 a second or more are an
 // info; 10,000 or more that run under 10 µs each on average are a warning
 // (the scheduler's work per thread is then comparable to the thread's).
+//
+// # Tracks
+//
+// Each finding names what of the timeline shows it (Finding.Tracks): a
+// sequential period its HECs and the thread that ran; an imbalance the
+// busiest HEC and those that did 0.7 of its work or less; blocking the
+// blocked threads, the longest blocked first (at most MaxThreads); sparks
+// the HECs' spark tracks; gc and gc-pause the GC pauses and the HECs,
+// whose states show the collections; heap-growth the heap's live data and
+// the GC pauses; threads the HECs, whose events show the threads created.
 //
 // A log cut short knows each capability only up to its last event: the
 // range analysed ends where the first HEC's knowledge ends, and a HEC

@@ -176,7 +176,7 @@ func (r *run) gc() []Finding {
 	}
 	return []Finding{{Kind: KindGC, Severity: sev, From: r.from, To: r.to,
 		Title:    fmt.Sprintf("Garbage collection takes %s of the HECs' time (%s collections)", pct(s), count(n)),
-		Evidence: ev, Suggestion: strings.Join(sug, " ")}}
+		Evidence: ev, Suggestion: strings.Join(sug, " "), Tracks: Tracks{Caps: r.caps(), GC: true}}}
 }
 
 // heapProfiled reports whether the run's RTS options ask for a heap
@@ -245,7 +245,7 @@ func (r *run) gcPauses() []Finding {
 	}
 	return []Finding{{Kind: KindGCPause, Severity: sev, From: worst.Start, To: worst.End,
 		Title:    fmt.Sprintf("%s stopped the program for %s or more; the longest for %s", collectionsNoun(len(long)), dur(pauseLong), dur(p)),
-		Evidence: ev, Suggestion: sug}}
+		Evidence: ev, Suggestion: sug, Tracks: Tracks{Caps: r.caps(), GC: true}}}
 }
 
 // collectionsNoun writes "1 collection" or "N collections".
@@ -325,5 +325,6 @@ func (r *run) heapGrowth() []Finding {
 		Evidence: ev,
 		Suggestion: "If the program is not meant to keep this data, find what grows with a heap profile (+RTS -hT, or -hy/-hc in a profiled build). " +
 			"Common causes: lazy accumulators (foldl, modifyIORef, Data.Map.Lazy's insertWith, a lazy State) that build chains of thunks, " +
-			"and a reference kept to the head of a list that is consumed elsewhere."}}
+			"and a reference kept to the head of a list that is consumed elsewhere.",
+		Tracks: Tracks{Heap: true, GC: true}}}
 }

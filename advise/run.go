@@ -390,6 +390,14 @@ func (r *run) totals() []timeline.Durations {
 	return out
 }
 
+// caps returns the HECs analysed, in ascending order (for a finding's
+// Tracks).
+func (r *run) caps() []int32 {
+	out := slices.Clone(r.hecs)
+	slices.Sort(out)
+	return out
+}
+
 // threadName names the thread at index k of the model: its label and id,
 // or "thread N".
 func (r *run) threadName(k int) string {

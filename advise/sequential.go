@@ -187,8 +187,10 @@ func (r *run) sequentialFinding(p period, n int, total uint64) Finding {
 			share(busy, d), h, strings.Join(runs, ", "), pct(share(gc, d*uint64(h)))),
 		fmt.Sprintf("runnable threads waiting for a HEC outside GC: %.2f on average (none would be 0)", share(runnable, seqTime)),
 	}
-	if name, run := r.topRunner(from, to); run > 0 {
-		ev = append(ev, fmt.Sprintf("%s ran %s of it", name, pct(share(run, d))))
+	tracks := Tracks{Caps: r.caps()}
+	if k, run := r.topRunner(from, to); run > 0 {
+		ev = append(ev, fmt.Sprintf("%s ran %s of it", r.threadName(k), pct(share(run, d))))
+		tracks.Threads = []uint32{r.m.Threads[k].ID}
 	}
 	waiting := ""
 	for w := range numWaits {
@@ -218,12 +220,12 @@ func (r *run) sequentialFinding(p period, n int, total uint64) Finding {
 	}
 	return Finding{Kind: KindSequential, Severity: sev, From: from, To: to,
 		Title:    fmt.Sprintf("Only one HEC busy at a time for %s (%s of the %s), %s", dur(d), pct(share(d, span)), r.noun(), between(from, to)),
-		Evidence: ev, Suggestion: sug}
+		Evidence: ev, Suggestion: sug, Tracks: tracks}
 }
 
-// topRunner returns the thread that ran most during [from, to) and how
-// long.
-func (r *run) topRunner(from, to uint64) (string, uint64) {
+// topRunner returns the index in the model of the thread that ran most
+// during [from, to), and how long; -1 and 0 if none ran.
+func (r *run) topRunner(from, to uint64) (int, uint64) {
 	best, bestK := uint64(0), -1
 	for k := range r.m.Threads {
 		th := &r.m.Threads[k]
@@ -234,10 +236,7 @@ func (r *run) topRunner(from, to uint64) (string, uint64) {
 			best, bestK = run, k
 		}
 	}
-	if bestK < 0 {
-		return "", 0
-	}
-	return r.threadName(bestK), best
+	return bestK, best
 }
 
 // imbalance reports HECs that did less of the parallel work than the
@@ -313,8 +312,16 @@ func (r *run) imbalance() []Finding {
 			"processes, or -N above the number of cores), or the threads were tied to a busy HEC (forkOn, or +RTS -qm, which stops " +
 			"threads migrating). Keep -N within the free cores, and use forkIO rather than forkOn."
 	}
+	// The tracks: the busiest HEC and those that fell short of it.
+	var caps []int32
+	for k := range util {
+		if k == best || util[k] <= imbRatio*util[best] {
+			caps = append(caps, r.hecs[k])
+		}
+	}
+	slices.Sort(caps)
 	return []Finding{{Kind: KindImbalance, Severity: sev, From: r.edges[first], To: r.edges[last+1],
 		Title: fmt.Sprintf("The HECs share the parallel work unevenly: %s busy %s, %s only %s",
 			hecName(r.hecs[best]), pct(util[best]), hecName(r.hecs[worst]), pct(util[worst])),
-		Evidence: ev, Suggestion: sug}}
+		Evidence: ev, Suggestion: sug, Tracks: Tracks{Caps: caps}}}
 }

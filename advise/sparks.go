@@ -54,7 +54,8 @@ func (r *run) sparks() []Finding {
 		return []Finding{{Kind: KindSparks, Severity: Info, From: r.from, To: r.to,
 			Title:      fmt.Sprintf("%s sparks on a single HEC: none can run in parallel", count(c.Total)),
 			Evidence:   []string{fmt.Sprintf("%s sparks, %s converted, on 1 HEC", count(c.Total), count(c.Converted))},
-			Suggestion: "Run with +RTS -N (one HEC per core) so that the sparks can run in parallel (the program must be built with -threaded)."}}
+			Suggestion: "Run with +RTS -N (one HEC per core) so that the sparks can run in parallel (the program must be built with -threaded).",
+			Tracks:     Tracks{Caps: r.caps(), Sparks: true}}}
 	}
 	waste := c.Dud + c.Overflowed + c.Fizzled + c.GCd
 	ws := share(waste, c.Total)
@@ -102,7 +103,7 @@ func (r *run) sparks() []Finding {
 		title += fmt.Sprintf(" (mostly %s)", worst)
 	}
 	return []Finding{{Kind: KindSparks, Severity: sev, From: r.from, To: r.to, Title: title,
-		Evidence: ev, Suggestion: strings.Join(sug, " ")}}
+		Evidence: ev, Suggestion: strings.Join(sug, " "), Tracks: Tracks{Caps: r.caps(), Sparks: true}}}
 }
 
 // threads reports many threads created for little work each.
@@ -125,5 +126,7 @@ func (r *run) threads() []Finding {
 			fmt.Sprintf("they ran %s in all, %s each on average", dur(f.createdRunning), dur(mean)),
 		},
 		Suggestion: "Every thread costs a trip through the scheduler to create, run and finish. Give each thread more work " +
-			"(a pool of workers taking items from a queue); for pure parallel work, sparks (par, Strategies) cost less than threads."}}
+			"(a pool of workers taking items from a queue); for pure parallel work, sparks (par, Strategies) cost less than threads.",
+		// The HECs' tracks show the threads' creation.
+		Tracks: Tracks{Caps: r.caps()}}}
 }

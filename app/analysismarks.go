@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/hecscope/hecscope/advise"
 	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -25,6 +26,29 @@ func rangeMark(from, to uint64) *tracks.Highlight {
 		return nil
 	}
 	return &tracks.Highlight{From: from, To: to, Weights: []float64{1}}
+}
+
+// findingMark is the canvas highlight of a finding: its range, and the
+// tracks of the run that show it; nil for none. The first of those tracks
+// (as tracks.View.FindingTracks orders them) is brought into view.
+func (c *trackCanvas) findingMark(f *advise.Finding) *tracks.Highlight {
+	if f == nil {
+		return nil
+	}
+	h := &tracks.Highlight{From: f.From, To: max(f.To, f.From+1), Weights: []float64{1}}
+	c.with(func(v *tracks.View) {
+		h.Tracks = v.FindingTracks(f)
+		if len(h.Tracks) > 0 {
+			v.Reveal(h.Tracks[0])
+		}
+	})
+	return h
+}
+
+// setFindings flags fs on the canvas's axis (nil: none).
+func (c *trackCanvas) setFindings(fs []advise.Finding) {
+	c.with(func(v *tracks.View) { v.SetFindings(fs) })
+	c.redraw()
 }
 
 // setHighlight shows h on the canvas (a strip along the axis and a faint

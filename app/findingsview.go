@@ -19,30 +19,34 @@ const findingsRows = 6
 
 // findingsView is the Findings tab: what made the run (or the timeline's
 // selection) slow, as package advise finds it, most severe first. Picking
-// a finding shows its evidence and suggestion, marks its range on the
-// timeline and zooms the timeline to it.
+// a finding shows its evidence and suggestion, marks its range and its
+// tracks on the timeline and zooms the timeline to it, until another is
+// picked or Esc clears it.
 type findingsView struct {
 	*scopedLoad[[]advise.Finding]
 	root   fyne.CanvasObject
-	list   *widget.List
+	list   *keyList
 	detail *widget.Label
 
 	findings []advise.Finding
+	picked   int    // the finding picked, -1 for none
 	onLoad   func() // tests: called after findings are shown
-	// mark (if set) marks the range of the finding picked on the timeline;
-	// to ≤ from clears it.
-	mark func(from, to uint64)
+	// mark (if set) marks the finding picked on the timeline, its range
+	// and its tracks; nil clears the mark.
+	mark func(f *advise.Finding)
+	// flags (if set) flags the findings listed on the timeline.
+	flags func(fs []advise.Finding)
 }
 
 // newFindingsView makes the tab; analyze finds what made [from, to] slow
 // (both 0: the whole run).
 func newFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), link rangeLink) *findingsView {
-	v := &findingsView{}
+	v := &findingsView{picked: -1}
 	v.scopedLoad = newScopedLoad[[]advise.Finding](link, "Looking through", "Cannot look for findings")
 	v.selected = func(from, to uint64) string { return "the selection " + rangeText(from, to) }
 	v.collect = analyze
 	v.scopedLoad.show = v.show
-	v.list = widget.NewList(
+	v.list = newKeyList(
 		func() int { return len(v.findings) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("PROBLEM  heap-growth  000 ms – 000 ms  a title")
@@ -64,11 +68,14 @@ func newFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), li
 	return v
 }
 
-// show puts the findings in the list.
+// show puts the findings in the list and flags them on the timeline.
 func (v *findingsView) show(fs []advise.Finding, what string) {
-	v.findings = fs
+	v.findings, v.picked = fs, -1
 	if v.mark != nil {
-		v.mark(0, 0)
+		v.mark(nil)
+	}
+	if v.flags != nil {
+		v.flags(fs)
 	}
 	v.detail.SetText("Select a finding to see its evidence and what to try.")
 	if len(fs) == 0 {
@@ -108,21 +115,62 @@ func detailText(f advise.Finding) string {
 	return b.String()
 }
 
-// pick shows finding i: its detail, its range marked and zoomed to on the
-// timeline (with a margin of a tenth on either side).
+// pick shows finding i: its detail, its range and tracks marked on the
+// timeline, which zooms to the range (with a margin of a tenth on either
+// side).
 func (v *findingsView) pick(i widget.ListItemID) {
 	if i < 0 || i >= len(v.findings) {
 		return
 	}
-	f := v.findings[i]
-	v.detail.SetText(detailText(f))
+	v.picked = i
+	f := &v.findings[i]
+	v.detail.SetText(detailText(*f))
 	if v.mark != nil {
-		v.mark(f.From, f.To)
+		v.mark(f)
 	}
 	if v.link.show != nil && f.To > f.From {
 		pad := max((f.To-f.From)/10, 1000)
 		v.link.show(f.From-min(f.From, pad), f.To+pad)
 	}
+}
+
+// choose picks one of the findings of a flag clicked on the timeline
+// (indices in the list, in its order): the first, or the one after the
+// finding picked if that is one of them, so that clicking a cluster again
+// goes through its findings. The list then shows the whole run's findings
+// (or the selection's) as the flags did, even if the tab was not shown
+// yet.
+func (v *findingsView) choose(indices []int) {
+	if len(indices) == 0 {
+		return
+	}
+	v.loaded = true
+	next := indices[0]
+	for k, i := range indices {
+		if i == v.picked {
+			next = indices[(k+1)%len(indices)]
+		}
+	}
+	if next == v.picked {
+		v.pick(next) // the list selects it already: zoom to it again
+		return
+	}
+	v.list.Select(next)
+}
+
+// clear unpicks the finding picked, taking its mark off the timeline, and
+// reports whether there was one (Esc).
+func (v *findingsView) clear() bool {
+	if v.picked < 0 {
+		return false
+	}
+	v.picked = -1
+	v.list.UnselectAll()
+	if v.mark != nil {
+		v.mark(nil)
+	}
+	v.detail.SetText("Select a finding to see its evidence and what to try.")
+	return true
 }
 
 // analyzer returns what the Findings tab runs for the log of ev: advise
@@ -150,16 +198,27 @@ func analyzer(ev *Eventlog) func(from, to uint64) ([]advise.Finding, error) {
 
 // addFindingsTab adds the Findings tab to v, linked to its canvas as the
 // Spans and Profile tabs are: it looks through the log the first time it
-// is shown, follows the canvas's selection, and shows the finding picked
-// on the canvas.
+// is shown (unless the window did as it loaded the log), follows the
+// canvas's selection, and shows the finding picked on the canvas, with
+// its tracks. The canvas flags the findings listed; clicking a flag picks
+// its finding here, and Esc on the canvas unpicks it.
 func (v *eventlogView) addFindingsTab() {
 	c := v.canvas
 	fv := newFindingsView(analyzer(v.log), rangeLink{selection: c.Selection, show: c.showRange})
 	m := &marker{c: c} // app/analysismarks.go
-	fv.mark = func(from, to uint64) { m.show(rangeMark(from, to)) }
+	fv.mark = func(f *advise.Finding) { m.show(c.findingMark(f)) }
+	fv.flags = c.setFindings
 	// In a scroller, so that it asks nothing of the window's minimum size.
 	tab := container.NewTabItem("Findings", container.NewScroll(fv.root))
 	v.addTab(tab)
+	c.onFinding = func(indices []int) {
+		fv.choose(indices)
+		v.tabs.Select(tab)
+	}
+	c.onEscape = fv.clear
+	if v.log.analysed {
+		fv.presetRun(v.log.findings)
+	}
 	prev := v.tabs.OnSelected
 	v.tabs.OnSelected = func(ti *container.TabItem) {
 		if prev != nil {

@@ -46,7 +46,7 @@ var keyBindings = []keyBinding{
 	{actPanRight, []rune{'d', 'D'}, []fyne.KeyName{fyne.KeyRight}, "→  D", "pan right by a tenth of the view"},
 	{actFit, []rune{'0'}, nil, "0", "fit the whole run"},
 	{actZoomSelection, []rune{'z', 'Z'}, nil, "Z", "zoom to the selection"},
-	{actClearSelection, nil, []fyne.KeyName{fyne.KeyEscape}, "Esc", "clear the selection"},
+	{actClearSelection, nil, []fyne.KeyName{fyne.KeyEscape}, "Esc", "clear the selection and the finding picked"},
 	{actStart, nil, []fyne.KeyName{fyne.KeyHome}, "Home", "go to the start of the run"},
 	{actEnd, nil, []fyne.KeyName{fyne.KeyEnd}, "End", "go to the end of the run (in a live window: follow the newest events)"},
 	{actBookmark, []rune{'b', 'B'}, nil, "B", "bookmark the selection's start, or the view's centre"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hecscope/hecscope/advise"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
@@ -89,6 +90,11 @@ type Eventlog struct {
 	LoadTime time.Duration
 	// markers are the log's user markers, for the bookmarks and the finder.
 	markers []bookmarkMark
+	// findings are advise's findings over the whole run, and analysed
+	// says whether they were looked for (the window does as it loads the
+	// log, so that the canvas flags them from the start).
+	findings []advise.Finding
+	analysed bool
 }
 
 // bookmarkMark is a USER_MARKER of the log: its time and text.

@@ -34,6 +34,8 @@ type scopedLoad[R any] struct {
 
 	gen    int // counts loads, so that a stale one is dropped
 	loaded bool
+	// preset: the whole run's result is shown already (see preset).
+	preset bool
 }
 
 // newScopedLoad returns a tab's load skeleton; the caller sets selected,
@@ -51,13 +53,24 @@ func newScopedLoad[R any](link rangeLink, doing, failed string) *scopedLoad[R] {
 }
 
 // ensureLoaded loads the first time the tab is shown, over the selection
-// if there is one.
+// if there is one (over the whole run only if that was not preset).
 func (l *scopedLoad[R]) ensureLoaded() {
 	if !l.loaded {
 		_, _, has := l.link.selection()
 		followSelection(l.scope, false, has)
+		if l.preset && !has {
+			l.loaded = true
+			return
+		}
 		l.load()
 	}
+}
+
+// presetRun shows r, computed over the whole run before the tab was
+// shown, so that showing the tab computes it again only for a selection.
+func (l *scopedLoad[R]) presetRun(r R) {
+	l.preset = true
+	l.show(r, "the whole run")
 }
 
 // load computes the result over the scope in the background and shows it,

@@ -85,6 +85,8 @@ type trackCanvas struct {
 	onView                       func(from, to uint64)
 	onSelect                     func(from, to uint64, ok, final bool)
 	onTap                        func(h tracks.Hit)
+	onFinding                    func(indices []int) // a finding's flag was clicked (tracks.Hit.Findings)
+	onEscape                     func() bool         // Esc: unpick what is picked; reports whether something was
 	onBookmark                   func()
 	onTrackChange                func()
 	cursorShown, selShown, tipOn bool
@@ -519,7 +521,8 @@ func (c *trackCanvas) DragEnd() {
 
 // Tapped collapses or expands a group (its title), pins or unpins a track
 // (its pin), puts rate tracks on a log scale or back (their "log" box),
-// and otherwise tells the window what was clicked.
+// picks the finding of a flag on the axis, and otherwise tells the window
+// what was clicked.
 func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
 	c.focus()
 	c.mu.Lock()
@@ -549,6 +552,10 @@ func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
 		if c.onTrackChange != nil {
 			c.onTrackChange()
 		}
+		return
+	}
+	if h.Element == tracks.ElemFinding && c.onFinding != nil {
+		c.onFinding(h.Findings)
 		return
 	}
 	if c.onTap != nil && h.Area == tracks.AreaPlot {
@@ -679,6 +686,9 @@ func (c *trackCanvas) viewAction(a viewAction) bool {
 		done = false
 	}
 	c.mu.Unlock()
+	if a == actClearSelection && c.onEscape != nil && c.onEscape() {
+		done = true
+	}
 	if a == actBookmark && done {
 		c.onBookmark()
 		return true

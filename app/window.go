@@ -290,6 +290,13 @@ func loadView(ctx context.Context, path string, seg int, report func(Progress)) 
 	if err != nil {
 		return nil, nil, err
 	}
+	// The findings are flagged on the canvas from the start. It costs a
+	// tenth of the time loading took or less on a quiet machine (advise's
+	// package doc), up to a quarter on a busy one (a 178 MB log: 0.12 to
+	// 0.52 s after 1.7 to 3.0 s), but makes the window draw the same
+	// flags whenever it is looked at.
+	ev.findings, _ = analyzer(ev)(0, 0)
+	ev.analysed = true
 	return func() fileView { return newEventlogView(ev) }, func() { go ev.Log.Close() }, nil
 }
 

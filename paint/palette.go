@@ -12,7 +12,8 @@ import (
 // keep ThreadScope's colours where its users know them: running code dark
 // green, GC work orange, thread creation light blue, GC requests cyan and
 // dark blue, migration dark red, wakeups green, shutdown brown, markers
-// pink.
+// pink. Findings (package advise) are flagged by severity: info slate,
+// warning amber, problem red.
 type Ink uint8
 
 // The inks.
@@ -62,6 +63,10 @@ const (
 	InkMajorGC
 	// Activity: HECs running Haskell code, the utilisation graph.
 	InkActivity
+	// Findings, by severity.
+	InkFindingInfo
+	InkFindingWarning
+	InkFindingProblem
 	NumInks
 )
 
@@ -75,6 +80,7 @@ var inkNames = [NumInks]string{
 	"sparks GC'd", "spark pool size",
 	"heap size", "live data", "blocks size", "allocated", "minor GC", "major GC",
 	"HECs running Haskell code",
+	"info finding", "warning finding", "problem finding",
 }
 
 func rgb(v uint32) color.RGBA { return color.RGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 0xff} }
@@ -89,6 +95,11 @@ var inkColors = [NumInks]color.RGBA{
 	rgb(0xffa500), rgb(0x5080c0),
 	rgb(0x101010), rgb(0x1f4eb4), rgb(0x8a5a00), rgb(0x7a3fb0), rgb(0xf0a040), rgb(0xc02020),
 	rgb(0x006400),
+	// OKLCH (0.60, 0.05, 255°), (0.76, 0.15, 85°), (0.58, 0.20, 27°): apart
+	// from the highlight's orange, and each at least 3:1 against the dark
+	// theme's header and, but for the amber (drawn with a darker rim), the
+	// light theme's.
+	rgb(0x6c829e), rgb(0xdca81c), rgb(0xd73431),
 }
 
 // Name returns the ink's name, such as "running" or "GC work".
@@ -222,6 +233,15 @@ func (th *Theme) Ink(k Ink) color.RGBA {
 	return k.Color()
 }
 
+// TextOn returns the colour of text drawn on a fill of colour c: near
+// black on a light fill, white on a dark one.
+func TextOn(c color.RGBA) color.RGBA {
+	if l, _, _ := OKLab(c); l > 0.7 {
+		return rgb(0x202020)
+	}
+	return rgb(0xffffff)
+}
+
 // HatchStep is the distance in pixels, at scale 1, between the lines of
 // the hatch over unknown time (Hatch).
 const HatchStep = 6
@@ -306,8 +326,8 @@ func buildBandPalette() []BandColor {
 // or GC: such a colour would be mistaken for one of them.
 func NearState(c color.RGBA) bool {
 	for k := Ink(0); k < NumInks; k++ {
-		if k == InkIdle || k == InkFinished || (k > InkFinished && k < InkMarker) || (k > InkBookmark && k < InkHeapLive) || k == InkActivity {
-			continue // not drawn, or thin ticks and curves of their own tracks
+		if k == InkIdle || k == InkFinished || (k > InkFinished && k < InkMarker) || (k > InkBookmark && k < InkHeapLive) || k >= InkActivity {
+			continue // not drawn, or thin ticks and curves of their own tracks, or flags on the axis
 		}
 		if Distance(c, k.Color()) < minStateSpace {
 			return true

@@ -61,3 +61,38 @@ func TestInkNames(t *testing.T) {
 		t.Error("Theme.Ink")
 	}
 }
+
+// contrast is the WCAG contrast ratio of two colours (1 to 21).
+func contrast(a, b color.RGBA) float64 {
+	lum := func(c color.RGBA) float64 {
+		return 0.2126*linear(c.R) + 0.7152*linear(c.G) + 0.0722*linear(c.B)
+	}
+	x, y := lum(a), lum(b)
+	if x < y {
+		x, y = y, x
+	}
+	return (x + 0.05) / (y + 0.05)
+}
+
+// TestFindingInks checks that the severities' colours look apart, stand
+// out of the dark theme's header (the light theme's amber has a rim), and
+// that the text TextOn picks for each reads on it.
+func TestFindingInks(t *testing.T) {
+	sev := []Ink{InkFindingInfo, InkFindingWarning, InkFindingProblem}
+	for i, a := range sev {
+		for _, b := range sev[i+1:] {
+			if d := Distance(a.Color(), b.Color()); d < 0.15 {
+				t.Errorf("%s and %s look alike (%.3f)", a.Name(), b.Name(), d)
+			}
+		}
+		if c := contrast(a.Color(), Dark.Header); c < 3 {
+			t.Errorf("%s on the dark header: contrast %.2f", a.Name(), c)
+		}
+		if c := contrast(a.Color(), TextOn(a.Color())); c < 3.9 {
+			t.Errorf("text on %s: contrast %.2f", a.Name(), c)
+		}
+	}
+	if TextOn(Light.Background) == TextOn(Dark.Background) {
+		t.Error("TextOn picks one colour on white and on black")
+	}
+}

@@ -43,6 +43,8 @@
 //	v.SetTrackHeight(h.Track, v.TrackHeight(h.Track)+dy) // drag from h.Part == PartResize
 //	v.Reveal(id)             // a finder's jump: expands the group, scrolls the track into view
 //	v.SetBookmarks(bs)
+//	v.SetFindings(fs)        // advise's findings, flagged along the axis's top
+//	v.SetHighlight(h)        // a range along the axis; with h.Tracks = v.FindingTracks(&f), a finding's tracks
 //
 // Hit(x, y) says what is at a point: the Area (axis, header, plot,
 // legend, scroll bar), the header Part, the Group and Track, the track's
@@ -50,7 +52,8 @@
 // a plot the Element there — a span with its thread, state, start, length
 // and why it stopped; a pixel column of several spans; a summarised
 // stretch of an overview ("N changes … zoom in for detail"); instant
-// events; utilisation; a user span; a marker or bookmark cluster; heap
+// events; utilisation; a user span; a marker or bookmark cluster, or a
+// finding's flag (Findings: which, in the list's order); heap
 // values; a band; a GC — as the lines of a tooltip (Tip) and the rectangle
 // it is about (Anchor). Hit again after every zoom, pan or scroll: it
 // answers for the frame as it is now.

@@ -99,7 +99,8 @@ func (v *View) drawFrame(c paint.Canvas, g geometry, from, to uint64, scrollY in
 	f.drawWakeup(l) // tracks/wakeup.go
 	f.drawAxis()
 	f.drawAxisFlags()
-	f.drawHighlight() // tracks/highlight.go
+	f.drawHighlight()    // tracks/highlight.go
+	f.drawFindingFlags() // tracks/findings.go
 	f.drawLegend()
 	if !export {
 		f.drawScrollbar(l)

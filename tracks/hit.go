@@ -55,6 +55,7 @@ const (
 	ElemBand             // a heap-profile band at a time
 	ElemGC               // a GC pause
 	ElemUnknown          // time past a capability's frontier: not received yet, or past where a cut log ends
+	ElemFinding          // a finding's flag on the axis, or a cluster of them (Hit.Findings)
 )
 
 // Hit is what lies at a point of the frame: the area, the header part or
@@ -80,6 +81,9 @@ type Hit struct {
 	Element  Element
 	From, To uint64
 	Thread   uint32
+	// Findings are the findings of an ElemFinding flag, as indices in the
+	// list given to SetFindings, in its order.
+	Findings []int
 	// Tip holds the tooltip's lines, the first one its title; empty for
 	// nothing to say.
 	Tip []string

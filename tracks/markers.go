@@ -193,11 +193,14 @@ func (f *frame) hitFlags(h *Hit, cs []cluster, el Element, x, y0, y1 int, text f
 	return false
 }
 
-// hitAxis fills in the flag of a marker or bookmark under (x, y) on the
-// axis.
+// hitAxis fills in the flag of a finding, marker or bookmark under (x, y)
+// on the axis.
 func (f *frame) hitAxis(h *Hit, x, y int) {
 	mr, br := f.axisFlags()
+	fr := f.findingBand()
 	switch {
+	case y < fr.Max.Y+1 && len(f.v.findings) > 0:
+		f.hitFindings(h, x)
 	case y >= mr.Min.Y && y < mr.Max.Y+1 && f.ov != nil:
 		f.hitFlags(h, f.markerClusters(), ElemMarker, x, mr.Min.Y, mr.Max.Y, f.markerText)
 	case y >= br.Min.Y && y < br.Max.Y:

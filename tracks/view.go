@@ -34,8 +34,9 @@ type View struct {
 	bandCols []color.RGBA
 
 	bookmarks []Bookmark
-	highlight *Highlight // SetHighlight (tracks/highlight.go)
-	wakeup    *Wakeup    // ShowWakeup (tracks/wakeup.go)
+	highlight *Highlight    // SetHighlight (tracks/highlight.go)
+	findings  []findingFlag // SetFindings (tracks/findings.go), by start
+	wakeup    *Wakeup       // ShowWakeup (tracks/wakeup.go)
 
 	totals [NumGroups]int // SetGroupTotal (tracks/grouptotal.go)
 

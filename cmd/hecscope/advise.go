@@ -118,6 +118,12 @@ type jsonFinding struct {
 	Title      string          `json:"title"`
 	Evidence   []string        `json:"evidence"`
 	Suggestion string          `json:"suggestion"`
+	// The tracks that show it (advise.Tracks), those it has.
+	Caps    []int32  `json:"caps,omitempty"`
+	Threads []uint32 `json:"threads,omitempty"`
+	GC      bool     `json:"gc,omitempty"`
+	Heap    bool     `json:"heap,omitempty"`
+	Sparks  bool     `json:"sparks,omitempty"`
 }
 
 // writeAdviseJSON writes {"findings":[...]}.
@@ -127,7 +133,8 @@ func writeAdviseJSON(w io.Writer, fs []advise.Finding) error {
 	}{Findings: []jsonFinding{}}
 	for _, f := range fs {
 		out.Findings = append(out.Findings, jsonFinding{Kind: f.Kind, Severity: f.Severity, From: f.From, To: f.To,
-			Title: f.Title, Evidence: f.Evidence, Suggestion: f.Suggestion})
+			Title: f.Title, Evidence: f.Evidence, Suggestion: f.Suggestion,
+			Caps: f.Tracks.Caps, Threads: f.Tracks.Threads, GC: f.Tracks.GC, Heap: f.Tracks.Heap, Sparks: f.Tracks.Sparks})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -18,6 +18,9 @@ type jsonFindings struct {
 		Title      string   `json:"title"`
 		Evidence   []string `json:"evidence"`
 		Suggestion string   `json:"suggestion"`
+		Caps       []int32  `json:"caps"`
+		Threads    []uint32 `json:"threads"`
+		GC         bool     `json:"gc"`
 	} `json:"findings"`
 }
 
@@ -36,6 +39,10 @@ func TestAdviseCommand(t *testing.T) {
 	f := got.Findings[0]
 	if f.From == 0 || f.To <= f.From || f.Title == "" || len(f.Evidence) == 0 || f.Suggestion == "" {
 		t.Errorf("first finding %+v", f)
+	}
+	// Its tracks: both HECs and the thread that ran alone, no GC.
+	if len(f.Caps) != 2 || len(f.Threads) != 1 || f.GC || strings.Contains(out, `"heap"`) {
+		t.Errorf("first finding's tracks: caps %v, threads %v, gc %v", f.Caps, f.Threads, f.GC)
 	}
 	for _, field := range []string{`"kind"`, `"severity"`, `"from_ns"`, `"to_ns"`, `"title"`, `"evidence"`, `"suggestion"`} {
 		if !strings.Contains(out, field) {
