@@ -611,10 +611,13 @@ func (c *CompareWindow) exportImage() {
 	}
 	name := "compare-" + strings.TrimSuffix(c.names[0], filepath.Ext(c.names[0])) + "-" +
 		strings.TrimSuffix(c.names[1], filepath.Ext(c.names[1])) + ".png"
-	pickFileToSave(c.win, c.app.useNative, name, pngFilters, func(path string) {
+	pickFileToSave(c.win, c.app.useNative, "Export the comparison as PNG", name, pngFilters, func(path string) {
 		if err := writePNG(path, img); err != nil {
 			dialog.ShowError(err, c.win)
+			return
 		}
+		b := img.Bounds()
+		dialog.ShowInformation("Export", exportedMessage("the comparison", b.Dx(), b.Dy(), []string{path}), c.win)
 	})
 }
 

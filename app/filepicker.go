@@ -79,9 +79,10 @@ func pickFileToOpen(parent fyne.Window, useNative bool, done func(path string)) 
 	}, fallback, done)
 }
 
-// pickFileToSave asks the user where to save a file named like suggested
-// and calls done with the chosen path on Fyne's loop, as pickFileToOpen does.
-func pickFileToSave(parent fyne.Window, useNative bool, suggested string, filters []native.FileFilter, done func(path string)) {
+// pickFileToSave asks the user where to save a file named like suggested,
+// in a dialog titled title, and calls done with the chosen path on Fyne's
+// loop, as pickFileToOpen does.
+func pickFileToSave(parent fyne.Window, useNative bool, title, suggested string, filters []native.FileFilter, done func(path string)) {
 	fallback := func() {
 		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 			if err != nil {
@@ -100,7 +101,7 @@ func pickFileToSave(parent fyne.Window, useNative bool, suggested string, filter
 		d.Show()
 	}
 	runPicker(parent, useNative, "choosing where to save", func() (string, error) {
-		return nativeFile("Export view as PNG", true, suggested, filters)
+		return nativeFile(title, true, suggested, filters)
 	}, fallback, done)
 }
 

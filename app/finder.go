@@ -123,7 +123,7 @@ func (w *Window) finderItems() []findItem {
 		items = append(items, findItem{kind: "command", title: "Reload the file", detail: "Ctrl+R", do: w.Reload})
 	}
 	if w.view != nil && w.view.hasPicture() {
-		items = append(items, findItem{kind: "command", title: "Export the view as PNG…", detail: "Ctrl+E", do: w.exportImage})
+		items = append(items, findItem{kind: "command", title: "Export the view as PNG…", detail: "Ctrl+E", do: func() { w.exportImage(1) }})
 	}
 	if v, ok := w.view.(*eventlogView); ok {
 		items = append(items, v.finderItems()...)

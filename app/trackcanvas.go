@@ -88,6 +88,11 @@ type trackCanvas struct {
 	onBookmark                   func()
 	onTrackChange                func()
 	cursorShown, selShown, tipOn bool
+
+	// onHasSelection hears when the canvas gains or loses its selection
+	// (hadSelection: whether it had one when last told).
+	onHasSelection func(has bool)
+	hadSelection   bool
 }
 
 // newTrackCanvas returns the canvas of a run: src gives its timeline
@@ -499,8 +504,8 @@ func (c *trackCanvas) Dragged(ev *fyne.DragEvent) {
 	c.mu.Unlock()
 	c.pointer, c.hovering = ev.Position, true
 	c.changed()
-	if mode == dragSelect && selected && c.onSelect != nil {
-		c.onSelect(sf, st, true, false)
+	if mode == dragSelect && selected {
+		c.selected(sf, st, true, false)
 	}
 }
 
@@ -512,8 +517,8 @@ func (c *trackCanvas) DragEnd() {
 	from, to, ok := c.view.Selection()
 	c.mu.Unlock()
 	c.redraw()
-	if mode == dragSelect && c.onSelect != nil {
-		c.onSelect(from, to, ok, true)
+	if mode == dragSelect {
+		c.selected(from, to, ok, true)
 	}
 }
 
@@ -682,9 +687,9 @@ func (c *trackCanvas) viewAction(a viewAction) bool {
 	}
 	if done {
 		c.changed()
-		if selChanged && c.onSelect != nil {
+		if selChanged {
 			f, t, ok := c.Selection()
-			c.onSelect(f, t, ok, true)
+			c.selected(f, t, ok, true)
 		}
 	}
 	return done
@@ -714,8 +719,26 @@ func (c *trackCanvas) setSelection(from, to uint64, ok bool) {
 		}
 	})
 	c.redraw()
+	c.selected(from, to, ok, true)
+}
+
+// selected tells the window that the selection changed to [from, to) (ok:
+// there is one; final: the gesture is over), and, once it is over,
+// whether the canvas gained or lost a selection.
+func (c *trackCanvas) selected(from, to uint64, ok, final bool) {
 	if c.onSelect != nil {
-		c.onSelect(from, to, ok, true)
+		c.onSelect(from, to, ok, final)
+	}
+	if !final {
+		return
+	}
+	c.mu.Lock()
+	changed := ok != c.hadSelection
+	c.hadSelection = ok
+	tell := c.onHasSelection
+	c.mu.Unlock()
+	if changed && tell != nil {
+		tell(ok)
 	}
 }
 

@@ -275,6 +275,15 @@ func (v *View) ensureLayout() *layout {
 	return l
 }
 
+// GroupSize returns how many tracks group g has, shown or collapsed
+// (pinned ones included).
+func (v *View) GroupSize(g Group) int {
+	if g >= NumGroups {
+		return 0
+	}
+	return v.ensureLayout().counts[g]
+}
+
 // visible returns the rows of rs that overlap content [y0, y1).
 func visible(rs []row, y0, y1 int) []row {
 	i := sort.Search(len(rs), func(i int) bool { return rs[i].y+rs[i].h > y0 })
