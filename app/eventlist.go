@@ -58,15 +58,18 @@ func newEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav
 	l.list = newKeyList(
 		func() int { return min(l.len()-l.base, l.window) },
 		func() fyne.CanvasObject {
-			tm := widget.NewLabel("00000000000")
+			// The columns keep the width of their widest text, so that
+			// they line up from row to row.
+			tm := widget.NewLabel(timeColumnTemplate)
 			tm.Alignment = fyne.TextAlignTrailing
 			tm.TextStyle = fyne.TextStyle{Monospace: true}
-			hec := widget.NewLabel("cap 00")
+			hec := widget.NewLabel("cap 000")
 			hec.TextStyle = fyne.TextStyle{Monospace: true}
 			txt := widget.NewLabel("")
 			txt.TextStyle = fyne.TextStyle{Monospace: true}
 			txt.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, container.NewHBox(tm, hec), nil, txt)
+			left := container.NewHBox(container.NewGridWrap(tm.MinSize(), tm), container.NewGridWrap(hec.MinSize(), hec))
+			return container.NewBorder(nil, nil, left, nil, txt)
 		},
 		l.updateRow,
 	)
@@ -189,18 +192,54 @@ func (l *eventList) scrollToRow(i int) {
 	l.list.ScrollTo(i - l.base)
 }
 
-// rowTexts returns row i's time, capability and text as shown.
+// timeColumnTemplate is as wide as the widest time the Events tab writes
+// in a run of less than 10,000 s.
+const timeColumnTemplate = "0000.000000000 s"
+
+// noCap is what the Events tab writes for the capability of an event of
+// none (the RTS's global events, such as its block of events).
+const noCap = "—"
+
+// rowTexts returns row i's time, capability and text as shown: the time
+// as the timeline's axis writes times, to the ns; "cap N", or noCap for
+// an event of no capability.
 func (l *eventList) rowTexts(i int) (tm, hec, text string) {
 	ev, err := l.x.Get(int64(i))
 	if err != nil {
 		return "", "", err.Error()
 	}
-	l.text = ingest.AppendEventText(l.text[:0], l.header, &ev)
-	hec = ""
-	if ev.Cap != ingest.NoCap {
-		hec = "cap " + strconv.Itoa(int(ev.Cap))
+	l.text = appendShownText(l.text[:0], l.header, &ev)
+	return paint.Time(ev.Time, 1), capText(ev.Cap), string(l.text)
+}
+
+// capText writes a capability: "cap 3", or noCap for none.
+func capText(c int32) string {
+	if c == ingest.NoCap || c < 0 {
+		return noCap
 	}
-	return strconv.FormatUint(ev.Time, 10), hec, string(l.text)
+	return "cap " + strconv.Itoa(int(c))
+}
+
+// appendShownText appends the text the Events tab shows for ev (h, its
+// log's header, may be nil): `ghc-events show`'s, but for a block marker,
+// whose capability and end time it writes as the tab's columns do (ghc-events
+// writes the global block's capability as 65535, and the time in ns).
+func appendShownText(dst []byte, h *ingest.Header, ev *ingest.Event) []byte {
+	if ev.Kind != ingest.KindBlockMarker {
+		return ingest.AppendEventText(dst, h, ev)
+	}
+	c := int32(ev.Args[2])
+	if ev.Args[2] == 0xFFFF {
+		c = ingest.NoCap
+	}
+	dst = append(dst, "event block: cap "...)
+	if c == ingest.NoCap {
+		dst = append(dst, noCap...)
+	} else {
+		dst = strconv.AppendInt(dst, int64(c), 10)
+	}
+	dst = append(dst, ", end time: "...)
+	return append(dst, paint.Time(ev.Args[1], 1)...)
 }
 
 // updateRow fills the row object o with row i.
@@ -218,8 +257,8 @@ func (l *eventList) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		}
 	}
 	tm, hec, text := l.rowTexts(i)
-	left.Objects[0].(*widget.Label).SetText(tm)
-	left.Objects[1].(*widget.Label).SetText(hec)
+	left.Objects[0].(*fyne.Container).Objects[0].(*widget.Label).SetText(tm)
+	left.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(hec)
 	txt.SetText(text)
 }
 
