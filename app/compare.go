@@ -730,11 +730,17 @@ func markerTexts(m *timeline.Model) []markerText {
 	return out
 }
 
-// chooseCompare asks for two eventlogs, A then B, and opens a window
-// comparing them.
+// Titles of the file choosers of a comparison.
+const (
+	chooseRunATitle = "Compare: choose Run A (the run compared against)"
+	chooseRunBTitle = "Compare: choose Run B (compared with Run A)"
+)
+
+// chooseCompare asks for two eventlogs, Run A then Run B, each chooser
+// saying which it asks for, and opens a window comparing them.
 func (w *Window) chooseCompare() {
-	pickFileToOpen(w.win, w.app.useNative, func(pathA string) {
-		pickFileToOpen(w.win, w.app.useNative, func(pathB string) {
+	pickRunToOpen(w.win, w.app.useNative, chooseRunATitle, func(pathA string) {
+		pickRunToOpen(w.win, w.app.useNative, chooseRunBTitle, func(pathB string) {
 			w.app.OpenCompare(pathA, "", pathB, "")
 		})
 	})
@@ -844,7 +850,11 @@ func (w *Window) chooseCompareWith() {
 	if s := segmentName(w.segment, w.segments); s != "" {
 		nameA = filepath.Base(a) + " (" + s + ")"
 	}
-	pickFileToOpen(w.win, w.app.useNative, func(pathB string) {
+	shown := nameA
+	if shown == "" {
+		shown = filepath.Base(a)
+	}
+	pickRunToOpen(w.win, w.app.useNative, "Compare with "+shown+" (Run A): choose Run B", func(pathB string) {
 		w.app.openCompareSegments([2]string{a, pathB}, [2]int{seg, 0}, [2]string{nameA, ""}, nil)
 	})
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -52,11 +53,11 @@ var openFilters = []native.FileFilter{
 	{Desc: "All files", Extensions: []string{"*"}},
 }
 
-// pickFileToOpen asks the user for a file to open and calls done with its
-// path on Fyne's loop; done is not called if the user cancels. It tries the
-// system chooser first, off Fyne's loop, and falls back to Fyne's dialog in
-// parent when that cannot start.
-func pickFileToOpen(parent fyne.Window, useNative bool, done func(path string)) {
+// pickFileToOpen asks the user for a file to open, in a dialog titled
+// title, and calls done with its path on Fyne's loop; done is not called if
+// the user cancels. It tries the system chooser first, off Fyne's loop, and
+// falls back to Fyne's dialog in parent when that cannot start.
+func pickFileToOpen(parent fyne.Window, useNative bool, title string, done func(path string)) {
 	fallback := func() {
 		d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
 			if err != nil {
@@ -71,12 +72,25 @@ func pickFileToOpen(parent fyne.Window, useNative bool, done func(path string)) 
 			done(path)
 		}, parent)
 		d.SetFilter(storage.NewExtensionFileFilter([]string{".eventlog", ".hp"}))
+		d.SetTitleText(title)
 		d.Resize(fyne.NewSize(760, 520))
 		d.Show()
 	}
 	runPicker(parent, useNative, "choosing a file", func() (string, error) {
-		return nativeFile("Open GHC eventlog", false, "", openFilters)
+		return nativeFile(title, false, "", openFilters)
 	}, fallback, done)
+}
+
+// nativeShowsTitle reports whether the system chooser shows the title it
+// is given: sqweek/dialog's GTK chooser (Linux) ignores it and writes
+// "Open File" or "Save File".
+var nativeShowsTitle = runtime.GOOS != "linux"
+
+// pickRunToOpen is pickFileToOpen for a chooser whose title must be seen
+// (which run of a comparison it asks for): where the system chooser would
+// not show it, Fyne's own chooser is used.
+func pickRunToOpen(parent fyne.Window, useNative bool, title string, done func(path string)) {
+	pickFileToOpen(parent, useNative && nativeShowsTitle, title, done)
 }
 
 // pickFileToSave asks the user where to save a file named like suggested,
@@ -97,6 +111,7 @@ func pickFileToSave(parent fyne.Window, useNative bool, title, suggested string,
 			done(path)
 		}, parent)
 		d.SetFileName(suggested)
+		d.SetTitleText(title)
 		d.Resize(fyne.NewSize(760, 520))
 		d.Show()
 	}

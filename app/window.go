@@ -111,7 +111,7 @@ func (w *Window) empty() bool { return w.view == nil && w.loading == nil }
 
 // chooseFile asks for a file and opens it.
 func (w *Window) chooseFile() {
-	pickFileToOpen(w.win, w.app.useNative, w.openHere)
+	pickFileToOpen(w.win, w.app.useNative, "Open a GHC eventlog or heap profile", w.openHere)
 }
 
 func (w *Window) dropped(uris []fyne.URI) {
