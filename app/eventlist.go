@@ -339,6 +339,6 @@ func (v *eventlogView) addEventPanels() {
 	v.bookmarks = newBookmarkPanel(ev.bookmarkKey(), ev.markers, v.canvas)
 	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.setBookmarks(userBookmarks(bs)) }
 	v.bookmarks.onChange(v.bookmarks.marks)
-	v.canvas.onBookmark = v.bookmarks.addHere
+	v.canvas.onBookmark = v.bookmarks.addAtKey
 	v.addTab(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
 }

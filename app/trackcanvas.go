@@ -85,7 +85,7 @@ type trackCanvas struct {
 	onView                       func(from, to uint64)
 	onSelect                     func(from, to uint64, ok, final bool)
 	onTap                        func(h tracks.Hit)
-	onBookmark                   func()
+	onBookmark                   func(t, step uint64, atPointer bool) // B: at the pointer's time t (to step ns), if atPointer
 	onTrackChange                func()
 	cursorShown, selShown, tipOn bool
 
@@ -680,9 +680,14 @@ func (c *trackCanvas) viewAction(a viewAction) bool {
 	default:
 		done = false
 	}
+	var at, step uint64
+	var atPointer bool
+	if a == actBookmark && done {
+		at, step, atPointer = c.pointerTime()
+	}
 	c.mu.Unlock()
 	if a == actBookmark && done {
-		c.onBookmark()
+		c.onBookmark(at, step, atPointer)
 		return true
 	}
 	if done {
@@ -693,6 +698,23 @@ func (c *trackCanvas) viewAction(a viewAction) bool {
 		}
 	}
 	return done
+}
+
+// pointerTime returns, under the lock, the time under the pointer when it
+// is over the plot, rounded to a pixel's precision step as the cursor's
+// label writes it; ok is false when the pointer is elsewhere.
+func (c *trackCanvas) pointerTime() (t, step uint64, ok bool) {
+	if !c.hovering {
+		return 0, 0, false
+	}
+	x, y := c.dev(c.pointer)
+	plot := c.view.PlotRect()
+	h := c.view.Hit(x, y)
+	if !h.HasTime || x < float64(plot.Min.X) || x >= float64(plot.Max.X) {
+		return 0, 0, false
+	}
+	step = tracks.PointStep(c.view.Axis().PixelsPerNs())
+	return (h.Time + step/2) / step * step, step, true
 }
 
 // View returns the visible time range.
