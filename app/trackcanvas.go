@@ -93,6 +93,8 @@ type trackCanvas struct {
 	// (hadSelection: whether it had one when last told).
 	onHasSelection func(has bool)
 	hadSelection   bool
+	// jumpPinned: the last jump (jumpTo) pinned the track it marked.
+	jumpPinned bool
 }
 
 // newTrackCanvas returns the canvas of a run: src gives its timeline
@@ -790,11 +792,35 @@ func (c *trackCanvas) centreOn(t uint64) {
 	c.showRange(start, start+w)
 }
 
-// reveal expands a track's group and scrolls it into view; false if the
-// run has no such track.
-func (c *trackCanvas) reveal(id tracks.TrackID) bool {
+// jumpTo is a jump to a track (the finder's): it expands the track's
+// group, marks the track and pins it, until the next jump, which unpins it
+// again unless the user had pinned it before; false if the run has no such
+// track.
+func (c *trackCanvas) jumpTo(id tracks.TrackID) bool {
 	var ok bool
-	c.with(func(v *tracks.View) { ok = v.Reveal(id) })
+	c.with(func(v *tracks.View) {
+		scroll, _, _ := v.Scroll()
+		if ok = v.Reveal(id); !ok {
+			return
+		}
+		prev := v.Marked()
+		ours := c.jumpPinned // the previous jump pinned prev
+		if prev != id {
+			if ours && v.Pinned(prev) {
+				v.Pin(prev) // unpins it
+			}
+			ours = false
+		}
+		if !v.Pinned(id) {
+			// Pinned, it is in view at the top: the tracks stay scrolled
+			// as they were.
+			v.Pin(id)
+			v.ScrollTo(scroll)
+			ours = true
+		}
+		c.jumpPinned = ours
+		v.SetMarked(id)
+	})
 	c.changed()
 	return ok
 }

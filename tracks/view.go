@@ -49,6 +49,7 @@ type View struct {
 	scrollY     int
 	collapsed   [NumGroups]bool
 	pins        []TrackID
+	marked      TrackID             // SetMarked
 	heights     map[TrackID]float64 // in points
 	selFrom     uint64
 	selTo       uint64
@@ -354,6 +355,14 @@ func (v *View) Pinned(id TrackID) bool {
 	}
 	return false
 }
+
+// SetMarked marks a track (the one the host jumped to): its header is
+// tinted and its row outlined in the selection's colour. The zero TrackID
+// marks none.
+func (v *View) SetMarked(id TrackID) { v.marked = id }
+
+// Marked returns the marked track (the zero TrackID if none).
+func (v *View) Marked() TrackID { return v.marked }
 
 // SetTrackHeight sets a track's height in device pixels (kept between 8
 // and 600 points).
