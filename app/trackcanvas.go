@@ -792,6 +792,15 @@ func (c *trackCanvas) centreOn(t uint64) {
 	c.showRange(start, start+w)
 }
 
+// reveal expands a track's group and scrolls it into view; false if the
+// run has no such track.
+func (c *trackCanvas) reveal(id tracks.TrackID) bool {
+	var ok bool
+	c.with(func(v *tracks.View) { ok = v.Reveal(id) })
+	c.changed()
+	return ok
+}
+
 // jumpTo is a jump to a track (the finder's): it expands the track's
 // group, marks the track and pins it, until the next jump, which unpins it
 // again unless the user had pinned it before; false if the run has no such
