@@ -11,6 +11,7 @@ import (
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // eventList is the Events tab: every event of the log in time order, as
@@ -309,6 +310,51 @@ func (l *eventList) selectRow(i int) {
 	}
 }
 
+// showAtLook is how many rows past a time showAt looks through for an
+// event of the thread or capability asked for.
+const showAtLook = 1 << 16
+
+// showAt selects, without moving the timeline, the first event at or after
+// t for which match holds (any, if match is nil or none does within
+// showAtLook rows), scrolling the list to it, and returns its row (-1 if
+// the log has no event at or after t).
+func (l *eventList) showAt(t uint64, match func(ev *ingest.Event) bool) int {
+	i := l.rowAt(t)
+	if i >= l.len() {
+		return -1
+	}
+	if match != nil {
+		l.x.Scan(int64(i), true, func(j int64, ev *ingest.Event) bool {
+			if int(j)-i >= showAtLook {
+				return false
+			}
+			if match(ev) {
+				i = int(j)
+				return false
+			}
+			return true
+		})
+	}
+	l.scrollToRow(i)
+	l.quiet = true
+	l.list.Select(i - l.base)
+	l.quiet = false
+	l.selected = i
+	return i
+}
+
+// trackEvents returns what tells the events of a track: a thread's, a
+// HEC's (nil for the others, which no event field names).
+func trackEvents(id tracks.TrackID) func(ev *ingest.Event) bool {
+	switch id.Kind {
+	case tracks.KindThread:
+		return func(ev *ingest.Event) bool { th, ok := threadOf(ev); return ok && th == id.ID }
+	case tracks.KindHEC, tracks.KindHECActivity, tracks.KindSparks:
+		return func(ev *ingest.Event) bool { return ev.Cap == int32(id.ID) }
+	}
+	return nil
+}
+
 // addEventPanels adds the Events and Bookmarks tabs to v, and makes the
 // list follow the timeline.
 func (v *eventlogView) addEventPanels() {
@@ -327,6 +373,18 @@ func (v *eventlogView) addEventPanels() {
 	}
 	eventsTab := container.NewTabItem("Events", container.NewScroll(v.events.root))
 	v.addTab(eventsTab)
+	// The menu of a track's plot shows the track's events from the time
+	// under the pointer.
+	v.canvas.contextItems = func(h tracks.Hit) []*fyne.MenuItem {
+		if !h.HasTime {
+			return nil
+		}
+		t, match := h.Time, trackEvents(h.Track)
+		return []*fyne.MenuItem{fyne.NewMenuItem("Show in Events", func() {
+			v.tabs.Select(eventsTab)
+			v.events.showAt(t, match)
+		})}
+	}
 	prevTab := v.tabs.OnSelected
 	v.tabs.OnSelected = func(ti *container.TabItem) {
 		if prevTab != nil {

@@ -19,6 +19,7 @@ var mouseHelp = [][2]string{
 	{"Double-click a span", "zoom to that span (elsewhere: fit the run; on a header's bottom edge: its default height)"},
 	{"Click a group's title, a pin", "collapse or expand the group; pin the track to the top"},
 	{"Drag a header's bottom edge", "resize the track"},
+	{"Right-click a track", "pin or hide it, zoom to the span there, copy its name or the time, show its events from there"},
 }
 
 // commandHelp lists the window's shortcuts with Ctrl (Cmd on macOS).

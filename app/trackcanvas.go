@@ -95,6 +95,9 @@ type trackCanvas struct {
 	hadSelection   bool
 	// jumpPinned: the last jump (jumpTo) pinned the track it marked.
 	jumpPinned bool
+	// contextItems, if set, gives the window's items of the menu of what
+	// is under the pointer in a plot (see contextMenu).
+	contextItems func(h tracks.Hit) []*fyne.MenuItem
 }
 
 // newTrackCanvas returns the canvas of a run: src gives its timeline
@@ -579,6 +582,84 @@ func (c *trackCanvas) DoubleTapped(ev *fyne.PointEvent) {
 	}
 	c.mu.Unlock()
 	c.changed()
+}
+
+// TappedSecondary opens the menu of what is under the pointer (see
+// contextMenu).
+func (c *trackCanvas) TappedSecondary(ev *fyne.PointEvent) {
+	c.focus()
+	m := c.contextMenu(ev.Position)
+	if m == nil {
+		return
+	}
+	c.MouseOut() // the menu covers the tooltip's place
+	if fc := fyne.CurrentApp().Driver().CanvasForObject(c); fc != nil {
+		widget.ShowPopUpMenuAtPosition(m, fc, ev.AbsolutePosition)
+	}
+}
+
+// contextMenu returns the menu of the track under canvas point p: pin or
+// unpin it, hide it, copy its name; in its plot, copy the time under the
+// pointer and zoom to the span there; bring hidden tracks back; and the
+// window's own items (contextItems). Nil if there is nothing to offer.
+func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
+	c.mu.Lock()
+	x, y := c.dev(p)
+	v := c.view
+	h := v.Hit(x, y)
+	var items []*fyne.MenuItem
+	id := h.Track
+	if id.Kind != 0 {
+		pin := "Pin to the Top"
+		if v.Pinned(id) {
+			pin = "Unpin"
+		}
+		items = append(items,
+			fyne.NewMenuItem(pin, func() { c.trackChange(func(v *tracks.View) { v.Pin(id) }) }),
+			fyne.NewMenuItem("Hide Track", func() { c.trackChange(func(v *tracks.View) { v.Hide(id) }) }))
+	}
+	if h.Area == tracks.AreaPlot && h.To > h.From && (h.Element == tracks.ElemSpan || h.Element == tracks.ElemUserSpan || h.Element == tracks.ElemGC) {
+		from, to := h.From, h.To
+		items = append(items, fyne.NewMenuItem("Zoom to Span ("+paint.Duration(to-from)+")", func() {
+			m := uint64(float64(to-from) * spanZoomMargin)
+			c.showRange(from-min(m, from), to+m)
+		}))
+	}
+	if id.Kind != 0 {
+		name := v.Name(id)
+		items = append(items, fyne.NewMenuItem("Copy Name", func() { fyne.CurrentApp().Clipboard().SetContent(name) }))
+	}
+	if h.Area == tracks.AreaPlot && h.HasTime {
+		at := paint.Time(h.Time, tracks.PointStep(v.Axis().PixelsPerNs()))
+		items = append(items, fyne.NewMenuItem("Copy Time ("+at+")", func() { fyne.CurrentApp().Clipboard().SetContent(at) }))
+	}
+	if n := v.NumHidden(); n > 0 {
+		items = append(items, fyne.NewMenuItem("Show "+paint.CountOf(int64(n), "Hidden Track", "Hidden Tracks"), func() {
+			c.trackChange(func(v *tracks.View) { v.ShowHidden() })
+		}))
+	}
+	more := c.contextItems
+	c.mu.Unlock()
+	if more != nil && h.Area == tracks.AreaPlot {
+		if extra := more(h); len(extra) > 0 {
+			items = append(items, fyne.NewMenuItemSeparator())
+			items = append(items, extra...)
+		}
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	return fyne.NewMenu("", items...)
+}
+
+// trackChange changes the view's tracks (pins, hidden tracks) and tells
+// the window, as a click on a pin does.
+func (c *trackCanvas) trackChange(f func(v *tracks.View)) {
+	c.with(f)
+	c.changed()
+	if c.onTrackChange != nil {
+		c.onTrackChange()
+	}
 }
 
 // MouseIn starts the cursor and tooltip.

@@ -426,6 +426,9 @@ func (f *frame) drawTitle(r row, y0, y1 int) {
 	if n := f.counts[r.group]; n > 1 || r.group == GroupThreads {
 		label += "  " + paint.Count(int64(n))
 	}
+	if n := f.v.ensureLayout().hidden[r.group]; n > 0 {
+		label += "  (" + paint.Count(int64(n)) + " hidden)"
+	}
 	x := px(20, f.s)
 	f.c.Text(f.bold, f.bold.Fit(label, f.g.header.Dx()-x-px(4, f.s)), x, f.bold.Baseline(mid), f.th.Text)
 }

@@ -140,8 +140,9 @@ type layout struct {
 	ov           *timeline.Model
 	nThreads     int
 	version      int
-	// counts is how many tracks each group has (trackSet's lengths).
-	counts [NumGroups]int
+	// counts is how many tracks each group has (trackSet's lengths),
+	// hidden how many of them are hidden.
+	counts, hidden [NumGroups]int
 }
 
 // trackSet is the tracks each group has for a model and heap: what exists,
@@ -243,12 +244,17 @@ func (v *View) ensureLayout() *layout {
 	for g := Group(0); g < NumGroups; g++ {
 		ids := v.trackSet(g)
 		l.counts[g] = len(ids)
+		l.hidden[g] = 0
 		if len(ids) == 0 {
 			continue
 		}
 		l.rows = append(l.rows, row{y: y, h: th, group: g, title: true})
 		y += th
 		for _, id := range ids {
+			if v.hidden[id] {
+				l.hidden[g]++
+				continue
+			}
 			if _, pinned := exists[id]; pinned {
 				exists[id] = true
 				continue
