@@ -263,11 +263,11 @@ func exportedMessage(what string, w, h int, paths []string) string {
 func allTracksNotice(p exportPlan, err error) (string, bool) {
 	var tooMany *tracks.ErrTooManyPages
 	if errors.As(err, &tooMany) {
-		return fmt.Sprintf("All tracks are not exported: %v.\n\nCollapse the Threads group (click its title) "+
+		return fmt.Sprintf("Not exported: %v.\n\nCollapse the Threads group (click its title) "+
 			"or pin the tracks you want and export the view.", err), false
 	}
 	if err != nil {
-		return "All tracks are not exported: " + err.Error() + ".", false
+		return "Not exported: " + err.Error() + ".", false
 	}
 	s := fmt.Sprintf("All %s make a picture %s × %s px.", countOf(p.n, "track"),
 		paint.Count(int64(p.w)), paint.Count(int64(p.h)))

@@ -60,7 +60,7 @@ type ErrTooManyPages struct {
 
 // Error says how big the export would be.
 func (e *ErrTooManyPages) Error() string {
-	return fmt.Sprintf("all %s tracks would make a picture %s × %s px, %d pages of at most %s px (the most is %d)",
+	return fmt.Sprintf("the %s tracks would make a picture %s × %s px: %d pages of at most %s px, and the most is %d",
 		paint.Count(int64(e.Tracks)), paint.Count(int64(e.Width)), paint.Count(int64(e.Height)),
 		e.Pages, paint.Count(MaxPageHeight), MaxPages)
 }
