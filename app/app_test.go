@@ -375,12 +375,19 @@ func TestHeapProfileShowsFacts(t *testing.T) {
 	if len(notices(w)) != 0 {
 		t.Errorf("complete profile shows notices %q", notices(w))
 	}
-	if menuItem(w, "Export View as PNG…") == nil {
-		t.Error("no Export item for a heap profile with a chart")
+	if menuItem(w, "Export View as PNG…") == nil || menuItem(w, "View as PNG at ×2 (HiDPI)…") == nil {
+		t.Error("no Export items for a heap profile with a chart")
+	}
+	if menuItem(w, "All Tracks as PNG…") != nil {
+		t.Error("a heap profile offers to export tracks")
 	}
 	w.Fyne().Resize(fyne.NewSize(900, 700))
-	if img := w.view.picture(1); img == nil || colourCount(img) < 4 {
-		t.Error("the heap profile's chart is missing or blank")
+	img := w.view.picture(1)
+	if img == nil || colourCount(img) < 4 {
+		t.Fatal("the heap profile's chart is missing or blank")
+	}
+	if img2 := w.view.picture(2); img2 == nil || img2.Bounds().Dx() != 2*img.Bounds().Dx() {
+		t.Errorf("the chart at ×2 is not twice as wide as at ×1 (%v)", img.Bounds())
 	}
 
 	killed, _ := filepath.Abs("../ingest/testdata/hp/killed.hp")
@@ -459,9 +466,20 @@ func TestOpenFillsAnEmptyWindow(t *testing.T) {
 
 // menuItem finds a File menu item by label.
 func menuItem(w *Window, label string) *fyne.MenuItem {
-	for _, it := range w.Fyne().MainMenu().Items[0].Items {
+	return findMenuItem(w.Fyne().MainMenu().Items[0].Items, label)
+}
+
+// findMenuItem returns the item labelled label among items or in their
+// submenus, nil if there is none.
+func findMenuItem(items []*fyne.MenuItem, label string) *fyne.MenuItem {
+	for _, it := range items {
 		if it.Label == label {
 			return it
+		}
+		if it.ChildMenu != nil {
+			if sub := findMenuItem(it.ChildMenu.Items, label); sub != nil {
+				return sub
+			}
 		}
 	}
 	return nil

@@ -137,6 +137,9 @@ type liveView struct {
 	timelineBox *fyne.Container
 	tabs        *container.AppTabs
 	root        fyne.CanvasObject
+	// onHasSelection, set by the window, hears when the timeline gains or
+	// loses its selection (a new stream's canvas has none).
+	onHasSelection func(has bool)
 	// panels are the tabs under the timeline, stale those not rebuilt
 	// since the panels' snapshot changed (rebuilt when shown).
 	panels map[*container.TabItem]func()
@@ -326,6 +329,7 @@ func (v *liveView) showModel(snap *live.Snapshot) {
 	v.src = &liveSource{ov: snap.Model, log: snap.Log, heap: snap.Heap, prof: snap.Profile, ready: v.detailReady}
 	v.canvas = newTrackCanvas(v.src, snap.Heap, snap.Profile)
 	v.canvas.autoFocus = true
+	v.canvas.onHasSelection = v.onHasSelection
 	v.canvas.setGrowing(true)
 	v.canvas.with(func(tv *tracks.View) { tv.Follow(v.span) })
 	v.canvas.onView = func(from, to uint64) {
@@ -402,9 +406,9 @@ func (v *liveView) keyTarget() keyTarget {
 
 func (v *liveView) hasPicture() bool { return true }
 
-// picture draws the canvas as shown (every track of the expanded groups,
-// the axis and the legend) at the canvas's width for scale; nil before
-// the first timed events.
+// picture draws the timeline as the canvas shows it, at its size in
+// device pixels for the pixel ratio scale; nil before the first timed
+// events.
 func (v *liveView) picture(scale float32) image.Image { return v.canvas.picture(scale) }
 
 // start starts the session and the refreshing of the picture.
@@ -480,6 +484,9 @@ func (v *liveView) refresh() {
 	if cur := st.Stream; cur != v.stream {
 		// A new stream has its own run and scale.
 		v.stream, v.snap, v.shown, v.ev = cur, nil, nil, nil
+		if v.canvas != nil && v.onHasSelection != nil {
+			v.onHasSelection(false)
+		}
 		v.canvas, v.src, v.events = nil, nil, nil
 		v.timelineBox.Objects = []fyne.CanvasObject{v.waitingNote}
 		v.timelineBox.Refresh()

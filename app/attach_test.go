@@ -163,17 +163,21 @@ func TestAttachWindowGrows(t *testing.T) {
 		t.Fatal("no Attach… menu item")
 	}
 	// The canvas exports as a file window's does.
-	if menuItem(w, "Export View as SVG…") == nil || menuItem(w, "Export Selection as PNG…") == nil {
+	if menuItem(w, "View as SVG…") == nil || menuItem(w, "Selection as PNG…") == nil {
 		t.Fatal("no canvas export items in the menu")
 	}
-	var svg bytes.Buffer
+	svgPath := filepath.Join(t.TempDir(), "live.svg")
 	lw.locked(func() {
-		if err := v.canvas.export(&svg, exportSVG, false, 1); err != nil {
+		if _, _, _, err := v.canvas.writeExport(canvasExport{format: exportSVG}, svgPath, nil); err != nil {
 			t.Fatal(err)
 		}
 	})
-	if !bytes.Contains(svg.Bytes(), []byte("<svg")) || !bytes.Contains(svg.Bytes(), []byte("HEC 1")) {
-		t.Fatalf("SVG export of %d bytes has no HEC 1 track", svg.Len())
+	svg, err := os.ReadFile(svgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("HEC 1")) {
+		t.Fatalf("SVG export of %d bytes has no HEC 1 track", len(svg))
 	}
 }
 

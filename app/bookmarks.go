@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -102,7 +103,7 @@ func newBookmarkPanel(path string, markers []bookmarkMark, nav timeNav) *bookmar
 	}
 	add := widget.NewButton("Bookmark this time", func() { b.addHere() })
 	b.root = container.NewBorder(container.NewHBox(add,
-		widget.NewLabel("(the selection's start, or the view's centre)")), nil, nil, nil, b.list)
+		widget.NewLabel("(the selection's start, or the view's centre; B over the timeline: the time at the pointer)")), nil, nil, nil, b.list)
 	return b
 }
 
@@ -182,6 +183,17 @@ func (b *bookmarkPanel) save() {
 	if b.onChange != nil {
 		b.onChange(b.marks)
 	}
+}
+
+// addAtKey is the B key: it bookmarks t, the time under the pointer
+// written to step ns as the cursor writes it, if atPointer (the pointer is
+// over the timeline), else as addHere does.
+func (b *bookmarkPanel) addAtKey(t, step uint64, atPointer bool) {
+	if !atPointer {
+		b.addHere()
+		return
+	}
+	b.add(t, "Bookmark at "+paint.Time(t, step))
 }
 
 // addHere bookmarks the selection's start, or the view's centre.

@@ -1,14 +1,18 @@
 package app
 
 import (
+	"image"
 	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
@@ -122,4 +126,50 @@ func TestBKeyBookmarks(t *testing.T) {
 		t.Errorf("no user bookmark at the view's centre (3 ms): %+v", v.bookmarks.marks)
 	}
 	v.bookmarks.remove(0) // leave the preferences as they were
+}
+
+// TestBKeyBookmarksThePointersTime: B bookmarks the time under the
+// pointer, as the cursor's label writes it, while the pointer is over the
+// timeline's plot; elsewhere the view's centre.
+func TestBKeyBookmarksThePointersTime(t *testing.T) {
+	v := openEvents(t, parworkN2)
+	c, b := v.canvas, v.bookmarks
+	t.Cleanup(func() { saveUserBookmarks(b.prefs, b.path, nil) })
+	user := func() []bookmark {
+		var out []bookmark
+		for _, m := range b.marks {
+			if !m.marker {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	var plot image.Rectangle
+	c.with(func(tv *tracks.View) { plot = tv.PlotRect() })
+	s := float32(c.scale)
+	// A quarter of the way across the plot, in the first track.
+	pos := fyne.NewPos(float32(plot.Min.X+plot.Dx()/4)/s, float32(plot.Min.Y+10)/s)
+	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
+	var want uint64
+	var label string
+	c.with(func(tv *tracks.View) {
+		x := float64(pos.X) * c.scale
+		step := tracks.PointStep(tv.Axis().PixelsPerNs())
+		want = (tv.Time(x) + step/2) / step * step
+		label = paint.Time(want, step)
+	})
+	c.TypedRune('b')
+	got := user()
+	if len(got) != 1 || got[0].time != want || got[0].name != "Bookmark at "+label {
+		t.Fatalf("B over the plot: %+v, want one at %d named after %q", got, want, label)
+	}
+	if centre := c.centre(); want > centre-centre/4 && want < centre+centre/4 {
+		t.Fatalf("the pointer's time %d is too near the centre %d to tell them apart", want, centre)
+	}
+	// With the pointer gone, B bookmarks the view's centre.
+	c.MouseOut()
+	c.TypedRune('b')
+	if got := user(); len(got) != 2 || !slices.ContainsFunc(got, func(m bookmark) bool { return m.time == c.centre() }) {
+		t.Errorf("B with the pointer elsewhere: %+v, want one at the centre %d", got, c.centre())
+	}
 }

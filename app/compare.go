@@ -613,10 +613,13 @@ func (c *CompareWindow) exportImage() {
 	}
 	name := "compare-" + strings.TrimSuffix(c.names[0], filepath.Ext(c.names[0])) + "-" +
 		strings.TrimSuffix(c.names[1], filepath.Ext(c.names[1])) + ".png"
-	pickFileToSave(c.win, c.app.useNative, name, pngFilters, func(path string) {
+	pickFileToSave(c.win, c.app.useNative, "Export the comparison as PNG", name, pngFilters, func(path string) {
 		if err := writePNG(path, img); err != nil {
 			dialog.ShowError(err, c.win)
+			return
 		}
+		b := img.Bounds()
+		dialog.ShowInformation("Export", exportedMessage("the comparison", b.Dx(), b.Dy(), []string{path}), c.win)
 	})
 }
 
@@ -729,11 +732,17 @@ func markerTexts(m *timeline.Model) []markerText {
 	return out
 }
 
-// chooseCompare asks for two eventlogs, A then B, and opens a window
-// comparing them.
+// Titles of the file choosers of a comparison.
+const (
+	chooseRunATitle = "Compare: choose Run A (the run compared against)"
+	chooseRunBTitle = "Compare: choose Run B (compared with Run A)"
+)
+
+// chooseCompare asks for two eventlogs, Run A then Run B, each chooser
+// saying which it asks for, and opens a window comparing them.
 func (w *Window) chooseCompare() {
-	pickFileToOpen(w.win, w.app.useNative, func(pathA string) {
-		pickFileToOpen(w.win, w.app.useNative, func(pathB string) {
+	pickRunToOpen(w.win, w.app.useNative, chooseRunATitle, func(pathA string) {
+		pickRunToOpen(w.win, w.app.useNative, chooseRunBTitle, func(pathB string) {
 			w.app.OpenCompare(pathA, "", pathB, "")
 		})
 	})
@@ -843,7 +852,11 @@ func (w *Window) chooseCompareWith() {
 	if s := segmentName(w.segment, w.segments); s != "" {
 		nameA = filepath.Base(a) + " (" + s + ")"
 	}
-	pickFileToOpen(w.win, w.app.useNative, func(pathB string) {
+	shown := nameA
+	if shown == "" {
+		shown = filepath.Base(a)
+	}
+	pickRunToOpen(w.win, w.app.useNative, "Compare with "+shown+" (Run A): choose Run B", func(pathB string) {
 		w.app.openCompareSegments([2]string{a, pathB}, [2]int{seg, 0}, [2]string{nameA, ""}, nil)
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // eventList is the Events tab: every event of the log in time order, as
@@ -58,15 +59,18 @@ func newEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav
 	l.list = newKeyList(
 		func() int { return min(l.len()-l.base, l.window) },
 		func() fyne.CanvasObject {
-			tm := widget.NewLabel("00000000000")
+			// The columns keep the width of their widest text, so that
+			// they line up from row to row.
+			tm := widget.NewLabel(timeColumnTemplate)
 			tm.Alignment = fyne.TextAlignTrailing
 			tm.TextStyle = fyne.TextStyle{Monospace: true}
-			hec := widget.NewLabel("cap 00")
+			hec := widget.NewLabel("cap 000")
 			hec.TextStyle = fyne.TextStyle{Monospace: true}
 			txt := widget.NewLabel("")
 			txt.TextStyle = fyne.TextStyle{Monospace: true}
 			txt.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, container.NewHBox(tm, hec), nil, txt)
+			left := container.NewHBox(container.NewGridWrap(tm.MinSize(), tm), container.NewGridWrap(hec.MinSize(), hec))
+			return container.NewBorder(nil, nil, left, nil, txt)
 		},
 		l.updateRow,
 	)
@@ -189,18 +193,54 @@ func (l *eventList) scrollToRow(i int) {
 	l.list.ScrollTo(i - l.base)
 }
 
-// rowTexts returns row i's time, capability and text as shown.
+// timeColumnTemplate is as wide as the widest time the Events tab writes
+// in a run of less than 10,000 s.
+const timeColumnTemplate = "0000.000000000 s"
+
+// noCap is what the Events tab writes for the capability of an event of
+// none (the RTS's global events, such as its block of events).
+const noCap = "—"
+
+// rowTexts returns row i's time, capability and text as shown: the time
+// as the timeline's axis writes times, to the ns; "cap N", or noCap for
+// an event of no capability.
 func (l *eventList) rowTexts(i int) (tm, hec, text string) {
 	ev, err := l.x.Get(int64(i))
 	if err != nil {
 		return "", "", err.Error()
 	}
-	l.text = ingest.AppendEventText(l.text[:0], l.header, &ev)
-	hec = ""
-	if ev.Cap != ingest.NoCap {
-		hec = "cap " + strconv.Itoa(int(ev.Cap))
+	l.text = appendShownText(l.text[:0], l.header, &ev)
+	return paint.Time(ev.Time, 1), capText(ev.Cap), string(l.text)
+}
+
+// capText writes a capability: "cap 3", or noCap for none.
+func capText(c int32) string {
+	if c == ingest.NoCap || c < 0 {
+		return noCap
 	}
-	return strconv.FormatUint(ev.Time, 10), hec, string(l.text)
+	return "cap " + strconv.Itoa(int(c))
+}
+
+// appendShownText appends the text the Events tab shows for ev (h, its
+// log's header, may be nil): `ghc-events show`'s, but for a block marker,
+// whose capability and end time it writes as the tab's columns do (ghc-events
+// writes the global block's capability as 65535, and the time in ns).
+func appendShownText(dst []byte, h *ingest.Header, ev *ingest.Event) []byte {
+	if ev.Kind != ingest.KindBlockMarker {
+		return ingest.AppendEventText(dst, h, ev)
+	}
+	c := int32(ev.Args[2])
+	if ev.Args[2] == 0xFFFF {
+		c = ingest.NoCap
+	}
+	dst = append(dst, "event block: cap "...)
+	if c == ingest.NoCap {
+		dst = append(dst, noCap...)
+	} else {
+		dst = strconv.AppendInt(dst, int64(c), 10)
+	}
+	dst = append(dst, ", end time: "...)
+	return append(dst, paint.Time(ev.Args[1], 1)...)
 }
 
 // updateRow fills the row object o with row i.
@@ -218,8 +258,8 @@ func (l *eventList) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		}
 	}
 	tm, hec, text := l.rowTexts(i)
-	left.Objects[0].(*widget.Label).SetText(tm)
-	left.Objects[1].(*widget.Label).SetText(hec)
+	left.Objects[0].(*fyne.Container).Objects[0].(*widget.Label).SetText(tm)
+	left.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(hec)
 	txt.SetText(text)
 }
 
@@ -270,6 +310,51 @@ func (l *eventList) selectRow(i int) {
 	}
 }
 
+// showAtLook is how many rows past a time showAt looks through for an
+// event of the thread or capability asked for.
+const showAtLook = 1 << 16
+
+// showAt selects, without moving the timeline, the first event at or after
+// t for which match holds (any, if match is nil or none does within
+// showAtLook rows), scrolling the list to it, and returns its row (-1 if
+// the log has no event at or after t).
+func (l *eventList) showAt(t uint64, match func(ev *ingest.Event) bool) int {
+	i := l.rowAt(t)
+	if i >= l.len() {
+		return -1
+	}
+	if match != nil {
+		l.x.Scan(int64(i), true, func(j int64, ev *ingest.Event) bool {
+			if int(j)-i >= showAtLook {
+				return false
+			}
+			if match(ev) {
+				i = int(j)
+				return false
+			}
+			return true
+		})
+	}
+	l.scrollToRow(i)
+	l.quiet = true
+	l.list.Select(i - l.base)
+	l.quiet = false
+	l.selected = i
+	return i
+}
+
+// trackEvents returns what tells the events of a track: a thread's, a
+// HEC's (nil for the others, which no event field names).
+func trackEvents(id tracks.TrackID) func(ev *ingest.Event) bool {
+	switch id.Kind {
+	case tracks.KindThread:
+		return func(ev *ingest.Event) bool { th, ok := threadOf(ev); return ok && th == id.ID }
+	case tracks.KindHEC, tracks.KindHECActivity, tracks.KindSparks:
+		return func(ev *ingest.Event) bool { return ev.Cap == int32(id.ID) }
+	}
+	return nil
+}
+
 // addEventPanels adds the Events and Bookmarks tabs to v, and makes the
 // list follow the timeline.
 func (v *eventlogView) addEventPanels() {
@@ -288,6 +373,18 @@ func (v *eventlogView) addEventPanels() {
 	}
 	eventsTab := container.NewTabItem("Events", container.NewScroll(v.events.root))
 	v.addTab(eventsTab)
+	// The menu of a track's plot shows the track's events from the time
+	// under the pointer.
+	v.canvas.contextItems = func(h tracks.Hit) []*fyne.MenuItem {
+		if !h.HasTime {
+			return nil
+		}
+		t, match := h.Time, trackEvents(h.Track)
+		return []*fyne.MenuItem{fyne.NewMenuItem("Show in Events", func() {
+			v.tabs.Select(eventsTab)
+			v.events.showAt(t, match)
+		})}
+	}
 	prevTab := v.tabs.OnSelected
 	v.tabs.OnSelected = func(ti *container.TabItem) {
 		if prevTab != nil {
@@ -300,6 +397,6 @@ func (v *eventlogView) addEventPanels() {
 	v.bookmarks = newBookmarkPanel(ev.bookmarkKey(), ev.markers, v.canvas)
 	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.setBookmarks(userBookmarks(bs)) }
 	v.bookmarks.onChange(v.bookmarks.marks)
-	v.canvas.onBookmark = v.bookmarks.addHere
+	v.canvas.onBookmark = v.bookmarks.addAtKey
 	v.addTab(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
 }

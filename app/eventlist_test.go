@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 )
 
 // showEvents returns every event of the file at path, stable-sorted by
@@ -59,15 +60,48 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 	if l.list.Length() != len(want) || int64(len(want)) != v.log.Events {
 		t.Fatalf("list has %d rows, want %d events (load counted %d)", l.list.Length(), len(want), v.log.Events)
 	}
-	for _, i := range []int{0, 1, 2, 100, len(want) / 2, len(want) - 2, len(want) - 1} {
-		_, _, text := l.rowTexts(i)
+	global, cap1 := -1, -1 // the first rows of the global block marker and of cap 1
+	for i := range want {
+		if global < 0 && want[i].Kind == ingest.KindBlockMarker && want[i].Cap == ingest.NoCap {
+			global = i
+		}
+		if cap1 < 0 && want[i].Kind != ingest.KindBlockMarker && want[i].Cap == 1 {
+			cap1 = i
+		}
+	}
+	if global < 0 || cap1 < 0 {
+		t.Fatalf("no global block marker (%d) or event of cap 1 (%d)", global, cap1)
+	}
+	for _, i := range []int{1, 2, 100, cap1, len(want) / 2, len(want) - 2, len(want) - 1} {
+		tm, hec, text := l.rowTexts(i)
 		wantText := string(ingest.AppendEventText(nil, h, &want[i]))
-		if text != wantText {
+		if text != wantText && want[i].Kind != ingest.KindBlockMarker {
 			t.Errorf("row %d: %q, want %q", i, text, wantText)
 		}
 		if got := l.time(i); got != want[i].Time {
 			t.Errorf("row %d: time %d, want %d", i, got, want[i].Time)
 		}
+		// The time as the axis writes it (to the ns), the capability as
+		// "cap N".
+		wantCap := "cap " + strconv.Itoa(int(want[i].Cap))
+		if want[i].Cap == ingest.NoCap {
+			wantCap = "—"
+		}
+		if tm != paint.Time(want[i].Time, 1) || hec != wantCap {
+			t.Errorf("row %d at %d ns on cap %d: time %q, %q", i, want[i].Time, want[i].Cap, tm, hec)
+		}
+	}
+	// The RTS's global block: no capability, written "—" (not "cap
+	// 65535"), its end time as the axis writes times.
+	tm, hec, text := l.rowTexts(global)
+	wantText := "event block: cap —, end time: " + paint.Time(want[global].Args[1], 1)
+	if hec != "—" || text != wantText || tm != paint.Time(want[global].Time, 1) {
+		t.Errorf("global block marker: %q %q %q, want — and %q", tm, hec, text, wantText)
+	}
+	// The search finds what the rows show.
+	hits, _, _, err := findEvents(l.x, h, &eventQuery{text: []byte("cap —")}, nil, nil)
+	if err != nil || len(hits) == 0 || hits[0] != int64(global) {
+		t.Errorf("searching %q: %v, %v; the global block marker is row %d", "cap —", hits[:min(len(hits), 3)], err, global)
 	}
 	// Every row, with its capability, in order.
 	for i := range want {
@@ -225,7 +259,7 @@ func TestEventListWindowMovesAlongTheIndex(t *testing.T) {
 	l.updateRow(4321-l.base, o)
 	shown := texts(o)
 	wantText := string(ingest.AppendEventText(nil, h, &want[4321]))
-	if !slices.Contains(shown, wantText) || !slices.Contains(shown, strconv.FormatUint(want[4321].Time, 10)) {
+	if !slices.Contains(shown, wantText) || !slices.Contains(shown, paint.Time(want[4321].Time, 1)) {
 		t.Errorf("row 4321 shows %q, want time %d and %q", shown, want[4321].Time, wantText)
 	}
 	// Following the timeline to the start moves it back.

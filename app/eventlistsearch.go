@@ -66,7 +66,7 @@ func (q *eventQuery) match(h *ingest.Header, ev *ingest.Event, buf []byte) (bool
 	if len(q.text) == 0 {
 		return true, buf
 	}
-	buf = ingest.AppendEventText(buf[:0], h, ev)
+	buf = appendShownText(buf[:0], h, ev)
 	lowerASCII(buf)
 	return bytes.Contains(buf, q.text), buf
 }

@@ -1,13 +1,20 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/tracks"
 	native "github.com/sqweek/dialog"
 )
 
@@ -34,71 +41,339 @@ func writePNG(path string, img image.Image) error {
 	return nil
 }
 
-// writeCanvas saves the canvas to path as PNG or SVG: the whole canvas as
-// shown, over the visible range or (selection) the selected one, at the
-// pixel ratio scale.
-func writeCanvas(path string, c *trackCanvas, f exportFormat, selection bool, scale float64) error {
+// exportFormat is a picture format the canvas exports to.
+type exportFormat uint8
+
+const (
+	exportPNG exportFormat = iota
+	exportSVG
+)
+
+// ext returns the format's file extension.
+func (f exportFormat) ext() string {
+	if f == exportSVG {
+		return ".svg"
+	}
+	return ".png"
+}
+
+// canvasExport is one of the timeline's picture exports.
+type canvasExport struct {
+	format exportFormat
+	// all exports every track shown (cut into pages past
+	// tracks.MaxPageHeight); otherwise the frame as the canvas shows it.
+	all bool
+	// selection exports the frame over the selected range.
+	selection bool
+	// zoom is the picture's pixels per device pixel of the canvas (0: 1).
+	zoom float64
+}
+
+// what names the export in messages.
+func (e canvasExport) what() string {
+	switch {
+	case e.all:
+		return "all tracks"
+	case e.selection:
+		return "the selection"
+	}
+	return "the view"
+}
+
+// errNoSelection is why the selection cannot be exported.
+var errNoSelection = errors.New("nothing is selected (Shift+drag on the timeline selects a range)")
+
+// options returns the tracks' export options of e, under the lock.
+func (c *trackCanvas) options(e canvasExport) (tracks.ExportOptions, error) {
+	opt := tracks.ExportOptions{All: e.all, Zoom: e.zoom}
+	if e.selection {
+		from, to, ok := c.view.Selection()
+		if !ok || to <= from {
+			return opt, errNoSelection
+		}
+		opt.From, opt.To = from, to
+	} else {
+		opt.From, opt.To = c.view.Range()
+	}
+	return opt, nil
+}
+
+// exportPlan is what an export would write now.
+type exportPlan struct {
+	pages []tracks.ExportPage
+	// w and h are its size as one picture, n the tracks it shows.
+	w, h, n int
+	// collapsed names the collapsed groups an export of all tracks leaves
+	// out, with their tracks: "Threads (4,916 tracks)".
+	collapsed []string
+}
+
+// exportPlan returns what e would write now, or why it cannot be
+// written.
+func (c *trackCanvas) exportPlan(e canvasExport) (exportPlan, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var p exportPlan
+	opt, err := c.options(e)
+	if err != nil {
+		return p, err
+	}
+	p.w, p.h, p.n = c.view.ExportSize(opt)
+	for g := tracks.Group(0); g < tracks.NumGroups; g++ {
+		if n := c.view.GroupSize(g); n > 0 && c.view.Collapsed(g) {
+			p.collapsed = append(p.collapsed, fmt.Sprintf("%s (%s)", g, countOf(n, "track")))
+		}
+	}
+	p.pages, err = c.view.ExportPages(opt)
+	return p, err
+}
+
+// countOf writes n things: "1 track", "4,916 tracks".
+func countOf(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return paint.Count(int64(n)) + " " + thing + "s"
+}
+
+// pagePaths returns the files n pages saved as path are written to: path
+// itself for one page, else path with -1, -2, … before its extension
+// (numbered with as many digits as the last).
+func pagePaths(path string, n int) []string {
+	if n == 1 {
+		return []string{path}
+	}
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext)
+	digits := len(fmt.Sprint(n))
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s-%0*d%s", base, digits, i+1, ext)
+	}
+	return out
+}
+
+// writeExport writes e of the canvas as it is now to path (to one file
+// per page, see pagePaths) and returns the files written and the size of
+// the picture they make; progress, if not nil, hears before each page how
+// many are written of how many. Each page is drawn under the lock and
+// encoded outside it (encoding a page of 16,000 px takes a second), so
+// that the canvas goes on drawing meanwhile. A page that could not be
+// written is removed.
+func (c *trackCanvas) writeExport(e canvasExport, path string, progress func(done, of int)) (paths []string, w, h int, err error) {
+	c.mu.Lock()
+	opt, err := c.options(e)
+	var pages []tracks.ExportPage
+	if err == nil {
+		w, h, _ = c.view.ExportSize(opt)
+		pages, err = c.view.ExportPages(opt)
+	}
+	c.mu.Unlock()
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("exporting %s: %w", e.what(), err)
+	}
+	paths = pagePaths(path, len(pages))
+	for i, p := range pages {
+		if progress != nil {
+			progress(i, len(pages))
+		}
+		if err := c.writePage(e.format, opt, p, paths[i]); err != nil {
+			return paths[:i], w, h, err
+		}
+	}
+	return paths, w, h, nil
+}
+
+// writePage draws page p of opt's export of the canvas and writes it as f
+// to path.
+func (c *trackCanvas) writePage(f exportFormat, opt tracks.ExportOptions, p tracks.ExportPage, path string) error {
 	out, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("exporting the timeline: %w", err)
 	}
-	if err := c.export(out, f, selection, scale); err != nil {
-		out.Close()
-		os.Remove(path)
-		return fmt.Errorf("%w (to %s)", err, path)
+	if f == exportSVG {
+		s := paint.NewSVG(p.Width, p.Height)
+		c.with(func(v *tracks.View) { v.Export(s, opt, p) })
+		_, err = s.WriteTo(out)
+	} else {
+		img := image.NewRGBA(image.Rect(0, 0, p.Width, p.Height))
+		c.with(func(v *tracks.View) { v.Export(paint.NewRaster(img), opt, p) })
+		err = png.Encode(out, img)
 	}
-	if err := out.Close(); err != nil {
+	if err == nil {
+		err = out.Close()
+	} else {
+		out.Close()
+	}
+	if err != nil {
+		os.Remove(path)
 		return fmt.Errorf("exporting the timeline to %s: %w", path, err)
 	}
 	return nil
 }
 
-// exportMenuItems returns the File menu's export items for what the
-// window shows, binding their shortcuts with bind: a timeline exports as
-// PNG or SVG, the visible range or the selection; another picture as PNG.
+// writeInBackground writes e of c to path off Fyne's loop, showing the
+// pages' progress when there are several (pages: how many there were
+// when asked), and then says where they went or what went wrong.
+func (w *Window) writeInBackground(c *trackCanvas, e canvasExport, path string, pages int) {
+	var d dialog.Dialog
+	var bar *widget.ProgressBar
+	var note *widget.Label
+	if pages > 1 {
+		bar, note = widget.NewProgressBar(), widget.NewLabel("")
+		d = dialog.NewCustomWithoutButtons("Exporting "+e.what(), container.NewVBox(note, bar), w.win)
+		d.Resize(fyne.NewSize(420, d.MinSize().Height))
+		d.Show()
+	}
+	go func() {
+		paths, pw, ph, err := c.writeExport(e, path, func(done, of int) {
+			if bar == nil {
+				return
+			}
+			onUI(func() {
+				note.SetText(fmt.Sprintf("Writing page %d of %d…", done+1, of))
+				bar.SetValue(float64(done) / float64(of))
+			})
+		})
+		onUI(func() {
+			if d != nil {
+				d.Hide()
+			}
+			if err != nil {
+				dialog.ShowError(err, w.win)
+				return
+			}
+			dialog.ShowInformation("Export", exportedMessage(e.what(), pw, ph, paths), w.win)
+		})
+	}()
+}
+
+// exportedMessage says where an export of what went: one file, or the
+// pages written.
+func exportedMessage(what string, w, h int, paths []string) string {
+	size := paint.Count(int64(w)) + " × " + paint.Count(int64(h)) + " px"
+	if len(paths) == 1 {
+		return fmt.Sprintf("Exported %s (%s) to\n%s", what, size, paths[0])
+	}
+	return fmt.Sprintf("Exported %s (%s in all) as %d pages:\n%s", what, size, len(paths), strings.Join(paths, "\n"))
+}
+
+// allTracksNotice says, before an export of all tracks, how big it is,
+// how it is written and what it leaves out; or, when it is refused, why.
+func allTracksNotice(p exportPlan, err error) (string, bool) {
+	var tooMany *tracks.ErrTooManyPages
+	if errors.As(err, &tooMany) {
+		return fmt.Sprintf("Not exported: %v.\n\nCollapse the Threads group (click its title) "+
+			"or pin the tracks you want and export the view.", err), false
+	}
+	if err != nil {
+		return "Not exported: " + err.Error() + ".", false
+	}
+	s := fmt.Sprintf("All %s make a picture %s × %s px.", countOf(p.n, "track"),
+		paint.Count(int64(p.w)), paint.Count(int64(p.h)))
+	if len(p.pages) > 1 {
+		s += fmt.Sprintf("\nTaller than %s px, it is written as %d pages\n(name-1, name-2, … after the name you choose),\n"+
+			"each with the time axis and the legend.", paint.Count(tracks.MaxPageHeight), len(p.pages))
+	}
+	if len(p.collapsed) > 0 {
+		s += "\nLeft out, collapsed: " + strings.Join(p.collapsed, ", ") + "."
+	}
+	return s, true
+}
+
+// exportMenuItems returns the File menu's picture exports for what the
+// window shows, binding their shortcuts with bind: the view as PNG at the
+// size it is shown, and a submenu of the others: the view at twice that
+// size (for HiDPI screens) and, for a timeline, the view as SVG, all
+// tracks, and the selection, whose items are enabled only while there is
+// one.
 func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
+	w.selItems = nil
 	if w.view == nil || !w.view.hasPicture() {
 		return nil
 	}
-	png := fyne.NewMenuItem("Export View as PNG…", w.exportImage)
+	png := fyne.NewMenuItem("Export View as PNG…", func() { w.exportImage(1) })
 	png.Shortcut = shortcut(fyne.KeyE)
 	bind(png)
+	more := fyne.NewMenuItem("Export Picture", nil)
+	png2 := fyne.NewMenuItem("View as PNG at ×2 (HiDPI)…", func() { w.exportImage(2) })
+	more.ChildMenu = fyne.NewMenu("", png2)
 	h, ok := w.view.(canvasHolder)
 	if !ok {
-		return []*fyne.MenuItem{png}
+		return []*fyne.MenuItem{png, more}
 	}
 	if v, ok := h.(*eventlogView); ok && v.canvas == nil {
-		return []*fyne.MenuItem{png}
+		return []*fyne.MenuItem{png, more}
 	}
 	// A live window's canvas comes with the stream's first events, and is
 	// replaced by the next stream's: taken when the item is chosen.
-	export := func(f exportFormat, selection bool) func() {
+	export := func(e canvasExport) func() {
 		return func() {
 			c := h.timelineCanvas()
 			if c == nil {
 				dialog.ShowInformation("Export", "There is no timeline to export yet.", w.win)
 				return
 			}
-			w.exportCanvas(c, f, selection)
+			w.exportCanvas(c, e)
 		}
 	}
-	png.Action = export(exportPNG, false)
-	return []*fyne.MenuItem{
-		png,
-		fyne.NewMenuItem("Export View as SVG…", export(exportSVG, false)),
-		fyne.NewMenuItem("Export Selection as PNG…", export(exportPNG, true)),
-		fyne.NewMenuItem("Export Selection as SVG…", export(exportSVG, true)),
+	selPNG := fyne.NewMenuItem("Selection as PNG…", export(canvasExport{format: exportPNG, selection: true}))
+	selSVG := fyne.NewMenuItem("Selection as SVG…", export(canvasExport{format: exportSVG, selection: true}))
+	w.selItems = []*fyne.MenuItem{selPNG, selSVG}
+	has := false
+	if c := h.timelineCanvas(); c != nil {
+		_, _, has = c.Selection()
 	}
+	w.enableSelectionItems(has)
+	h.watchSelection(func(has bool) {
+		if w.enableSelectionItems(has) {
+			if m := w.win.MainMenu(); m != nil {
+				w.win.SetMainMenu(m)
+			}
+		}
+	})
+	more.ChildMenu.Items = append(more.ChildMenu.Items,
+		fyne.NewMenuItem("View as SVG…", export(canvasExport{format: exportSVG})),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("All Tracks as PNG…", export(canvasExport{format: exportPNG, all: true})),
+		fyne.NewMenuItem("All Tracks as SVG…", export(canvasExport{format: exportSVG, all: true})),
+		fyne.NewMenuItemSeparator(),
+		selPNG, selSVG)
+	return []*fyne.MenuItem{png, more}
+}
+
+// enableSelectionItems enables the selection's export items if there is
+// a selection, else disables them, and reports whether any changed.
+func (w *Window) enableSelectionItems(has bool) bool {
+	changed := false
+	for _, it := range w.selItems {
+		if it.Disabled == has {
+			it.Disabled = !has
+			changed = true
+		}
+	}
+	return changed
 }
 
 // canvasHolder is a view whose timeline is a track canvas.
 type canvasHolder interface {
 	// timelineCanvas returns the canvas, nil while there is none.
 	timelineCanvas() *trackCanvas
+	// watchSelection has f called, on Fyne's loop, whenever the timeline
+	// gains or loses its selection.
+	watchSelection(f func(has bool))
 }
 
 // timelineCanvas returns the log's canvas (nil if it has no timed events).
 func (v *eventlogView) timelineCanvas() *trackCanvas { return v.canvas }
+
+// watchSelection has f called when the canvas gains or loses its
+// selection.
+func (v *eventlogView) watchSelection(f func(has bool)) {
+	if v.canvas != nil {
+		v.canvas.onHasSelection = f
+	}
+}
 
 // timelineCanvas returns the current stream's canvas, nil before its first
 // timed events.
@@ -108,25 +383,62 @@ func (v *liveView) timelineCanvas() *trackCanvas {
 	return v.canvas
 }
 
-// exportCanvas asks where to save the canvas as PNG or SVG — the visible
-// range or the selection — and saves it there.
-func (w *Window) exportCanvas(c *trackCanvas, f exportFormat, selection bool) {
-	if _, _, ok := c.Selection(); selection && !ok {
+// watchSelection has f called when the current stream's canvas, or any
+// later one, gains or loses its selection.
+func (v *liveView) watchSelection(f func(has bool)) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.onHasSelection = f
+	if v.canvas != nil {
+		v.canvas.onHasSelection = f
+	}
+}
+
+// exportCanvas exports e of the canvas: it asks where to save it and saves
+// it there, after saying, for all tracks, how big the picture is and in
+// how many pages it is written (or why it is not); then it says where the
+// files went.
+func (w *Window) exportCanvas(c *trackCanvas, e canvasExport) {
+	plan, err := c.exportPlan(e)
+	if errors.Is(err, errNoSelection) {
 		dialog.ShowInformation("Export", "Nothing is selected: Shift+drag on the timeline selects a range.", w.win)
 		return
 	}
-	ext, filters := ".png", pngFilters
-	if f == exportSVG {
-		ext, filters = ".svg", svgFilters
+	filters := pngFilters
+	if e.format == exportSVG {
+		filters = svgFilters
 	}
 	name := w.fileStem()
-	if selection {
+	switch {
+	case e.all:
+		name += "-all-tracks"
+	case e.selection:
 		name += "-selection"
 	}
-	scale := float64(w.win.Canvas().Scale())
-	pickFileToSave(w.win, w.app.useNative, name+ext, filters, func(path string) {
-		if err := writeCanvas(path, c, f, selection, scale); err != nil {
+	save := func() {
+		pickFileToSave(w.win, w.app.useNative, "Export "+e.what()+" as "+strings.ToUpper(e.format.ext()[1:]), name+e.format.ext(), filters, func(path string) {
+			w.writeInBackground(c, e, path, len(plan.pages))
+		})
+	}
+	if !e.all {
+		if err != nil {
 			dialog.ShowError(err, w.win)
+			return
 		}
-	})
+		save()
+		return
+	}
+	text, ok := allTracksNotice(plan, err)
+	if !ok {
+		dialog.ShowInformation("Export All Tracks", text, w.win)
+		return
+	}
+	d := dialog.NewConfirm("Export All Tracks", text+"\n\nChoose where to save it?", func(yes bool) {
+		if yes {
+			save()
+		}
+	}, w.win)
+	d.SetConfirmText("Choose File…")
+	d.SetDismissText("Cancel")
+	d.Show()
 }

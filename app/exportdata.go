@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -46,7 +47,7 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 			if to > 0 {
 				name += "-selection"
 			}
-			pickFileToSave(w.win, w.app.useNative, name+d.ext, d.filters, func(out string) {
+			pickFileToSave(w.win, w.app.useNative, strings.TrimSuffix(d.title, "…"), name+d.ext, d.filters, func(out string) {
 				go func() {
 					err := exportData(v.log, d.format, from, to, out)
 					onUI(func() {

@@ -3,6 +3,9 @@ package app
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -23,7 +26,7 @@ var nativeMu sync.Mutex
 // the user picks a file or cancels. It must not run on Fyne's event loop.
 // It returns ("", nil) on cancel and errNoNativeDialog if the chooser could
 // not be started.
-func nativeFile(title string, save bool, startFile string, filters []native.FileFilter) (path string, err error) {
+func nativeFile(title string, save bool, startDir, startFile string, filters []native.FileFilter) (path string, err error) {
 	nativeMu.Lock()
 	defer nativeMu.Unlock()
 	defer func() {
@@ -34,6 +37,9 @@ func nativeFile(title string, save bool, startFile string, filters []native.File
 	}()
 	b := native.File().Title(title)
 	b.Filters = filters
+	if startDir != "" {
+		b = b.SetStartDir(startDir)
+	}
 	if save {
 		b = b.SetStartFile(startFile)
 		path, err = b.Save()
@@ -52,11 +58,16 @@ var openFilters = []native.FileFilter{
 	{Desc: "All files", Extensions: []string{"*"}},
 }
 
-// pickFileToOpen asks the user for a file to open and calls done with its
-// path on Fyne's loop; done is not called if the user cancels. It tries the
-// system chooser first, off Fyne's loop, and falls back to Fyne's dialog in
-// parent when that cannot start.
-func pickFileToOpen(parent fyne.Window, useNative bool, done func(path string)) {
+// pickFileToOpen asks the user for a file to open, in a dialog titled
+// title, and calls done with its path on Fyne's loop; done is not called if
+// the user cancels. It tries the system chooser first, off Fyne's loop, and
+// falls back to Fyne's dialog in parent when that cannot start.
+func pickFileToOpen(parent fyne.Window, useNative bool, title string, done func(path string)) {
+	start := lastFolder()
+	chosen := func(path string) {
+		rememberFolder(path)
+		done(path)
+	}
 	fallback := func() {
 		d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
 			if err != nil {
@@ -68,20 +79,40 @@ func pickFileToOpen(parent fyne.Window, useNative bool, done func(path string)) 
 			}
 			path := rc.URI().Path()
 			rc.Close()
-			done(path)
+			chosen(path)
 		}, parent)
 		d.SetFilter(storage.NewExtensionFileFilter([]string{".eventlog", ".hp"}))
+		d.SetTitleText(title)
+		startIn(d, start)
 		d.Resize(fyne.NewSize(760, 520))
 		d.Show()
 	}
 	runPicker(parent, useNative, "choosing a file", func() (string, error) {
-		return nativeFile("Open GHC eventlog", false, "", openFilters)
-	}, fallback, done)
+		return nativeFile(title, false, start, "", openFilters)
+	}, fallback, chosen)
 }
 
-// pickFileToSave asks the user where to save a file named like suggested
-// and calls done with the chosen path on Fyne's loop, as pickFileToOpen does.
-func pickFileToSave(parent fyne.Window, useNative bool, suggested string, filters []native.FileFilter, done func(path string)) {
+// nativeShowsTitle reports whether the system chooser shows the title it
+// is given: sqweek/dialog's GTK chooser (Linux) ignores it and writes
+// "Open File" or "Save File".
+var nativeShowsTitle = runtime.GOOS != "linux"
+
+// pickRunToOpen is pickFileToOpen for a chooser whose title must be seen
+// (which run of a comparison it asks for): where the system chooser would
+// not show it, Fyne's own chooser is used.
+func pickRunToOpen(parent fyne.Window, useNative bool, title string, done func(path string)) {
+	pickFileToOpen(parent, useNative && nativeShowsTitle, title, done)
+}
+
+// pickFileToSave asks the user where to save a file named like suggested,
+// in a dialog titled title, and calls done with the chosen path on Fyne's
+// loop, as pickFileToOpen does.
+func pickFileToSave(parent fyne.Window, useNative bool, title, suggested string, filters []native.FileFilter, done func(path string)) {
+	start := lastFolder()
+	chosen := func(path string) {
+		rememberFolder(path)
+		done(path)
+	}
 	fallback := func() {
 		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 			if err != nil {
@@ -93,15 +124,58 @@ func pickFileToSave(parent fyne.Window, useNative bool, suggested string, filter
 			}
 			path := wc.URI().Path()
 			wc.Close()
-			done(path)
+			chosen(path)
 		}, parent)
 		d.SetFileName(suggested)
+		d.SetTitleText(title)
+		startIn(d, start)
 		d.Resize(fyne.NewSize(760, 520))
 		d.Show()
 	}
 	runPicker(parent, useNative, "choosing where to save", func() (string, error) {
-		return nativeFile("Export view as PNG", true, suggested, filters)
-	}, fallback, done)
+		return nativeFile(title, true, start, suggested, filters)
+	}, fallback, chosen)
+}
+
+// lastFolderKey is the setting that keeps the folder of the file last
+// chosen in a file chooser.
+const lastFolderKey = "lastFolder"
+
+// lastFolder returns the folder the file choosers start in: the folder of
+// the file last chosen in one, if it is still there; "" (the chooser's
+// own choice) if there is none.
+func lastFolder() string {
+	l := currentSettings().StringList(lastFolderKey)
+	if len(l) == 0 || l[0] == "" {
+		return ""
+	}
+	if st, err := os.Stat(l[0]); err != nil || !st.IsDir() {
+		return ""
+	}
+	return l[0]
+}
+
+// rememberFolder keeps the folder of path, a file just chosen, for the
+// next chooser.
+func rememberFolder(path string) {
+	dir := filepath.Dir(path)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if l := currentSettings().StringList(lastFolderKey); len(l) == 1 && l[0] == dir {
+		return
+	}
+	currentSettings().SetStringList(lastFolderKey, []string{dir})
+}
+
+// startIn has Fyne's chooser d start in dir ("": where it would).
+func startIn(d *dialog.FileDialog, dir string) {
+	if dir == "" {
+		return
+	}
+	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+		d.SetLocation(l)
+	}
 }
 
 // runPicker runs the system chooser off Fyne's loop and, back on it, calls

@@ -123,7 +123,7 @@ func (w *Window) finderItems() []findItem {
 		items = append(items, findItem{kind: "command", title: "Reload the file", detail: "Ctrl+R", do: w.Reload})
 	}
 	if w.view != nil && w.view.hasPicture() {
-		items = append(items, findItem{kind: "command", title: "Export the view as PNG…", detail: "Ctrl+E", do: w.exportImage})
+		items = append(items, findItem{kind: "command", title: "Export the view as PNG…", detail: "Ctrl+E", do: func() { w.exportImage(1) }})
 	}
 	if v, ok := w.view.(*eventlogView); ok {
 		items = append(items, v.finderItems()...)
@@ -135,8 +135,8 @@ func (w *Window) finderItems() []findItem {
 }
 
 // finderItems returns the HECs, threads, labels and markers of the log,
-// each jumping to its track on the canvas (expanding its group and
-// scrolling it into view) and to its time.
+// each jumping to its track on the canvas (marked and pinned until the
+// next jump, see trackCanvas.jumpTo) and to its time.
 func (v *eventlogView) finderItems() []findItem {
 	m := v.log.Model
 	if v.canvas == nil || m == nil {
@@ -150,7 +150,7 @@ func (v *eventlogView) finderItems() []findItem {
 		n := int(m.HECs[c].Cap)
 		id := tracks.TrackID{Kind: tracks.KindHEC, ID: uint32(n)}
 		items = append(items, findItem{kind: "HEC", title: "HEC " + strconv.Itoa(n), detail: "capability " + strconv.Itoa(n),
-			do: func() { v.canvas.reveal(id) }})
+			do: func() { v.canvas.jumpTo(id) }})
 	}
 	// Times to a hundred-thousandth of the run: enough to tell items apart
 	// (choosing one goes to its exact time), no digits of noise.
@@ -212,13 +212,13 @@ func (v *eventlogView) revealThread(id uint32) {
 		return
 	}
 	v.showAround(threadLife(m, th))
-	v.canvas.reveal(tracks.TrackID{Kind: tracks.KindThread, ID: id})
+	v.canvas.jumpTo(tracks.TrackID{Kind: tracks.KindThread, ID: id})
 }
 
 // revealLabel shows label's track over the first span of label.
 func (v *eventlogView) revealLabel(label int32) {
 	m := v.log.Model
-	v.canvas.reveal(tracks.TrackID{Kind: tracks.KindUserLabel, ID: uint32(label)})
+	v.canvas.jumpTo(tracks.TrackID{Kind: tracks.KindUserLabel, ID: uint32(label)})
 	for i := 0; i < m.NumUserSpans(); i++ {
 		if s := m.UserSpan(i); s.Label == label {
 			v.showAround(s.Start, s.End)
@@ -229,7 +229,7 @@ func (v *eventlogView) revealLabel(label int32) {
 
 // revealMarker centres the view on a marker and shows the markers' track.
 func (v *eventlogView) revealMarker(at uint64) {
-	v.canvas.reveal(tracks.TrackID{Kind: tracks.KindMarkers})
+	v.canvas.jumpTo(tracks.TrackID{Kind: tracks.KindMarkers})
 	v.canvas.centreOn(at)
 }
 

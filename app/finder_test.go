@@ -115,3 +115,37 @@ func canvasTrackRect(c *trackCanvas, id tracks.TrackID) (r image.Rectangle, ok b
 	c.with(func(tv *tracks.View) { r, ok = tv.TrackRect(id) })
 	return r, ok
 }
+
+// TestFinderJumpMarksAndPinsTheTrack: a jump marks its track and pins it
+// until the next jump, which unpins it, unless the user had pinned it.
+func TestFinderJumpMarksAndPinsTheTrack(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	state := func(id tracks.TrackID) (marked, pinned bool) {
+		c.with(func(tv *tracks.View) { marked, pinned = tv.Marked() == id, tv.Pinned(id) })
+		return
+	}
+	hec1 := tracks.TrackID{Kind: tracks.KindHEC, ID: 1}
+	markers := tracks.TrackID{Kind: tracks.KindMarkers}
+	finderOn(t, w, "HEC 1")
+	if m, p := state(hec1); !m || !p {
+		t.Fatalf("after jumping to HEC 1: marked %v, pinned %v", m, p)
+	}
+	if r, ok := canvasTrackRect(c, hec1); !ok || r.Min.Y > c.view.PinnedRect().Max.Y {
+		t.Errorf("HEC 1's track is at %v, not in the pinned area %v", r, c.view.PinnedRect())
+	}
+	finderOn(t, w, "round 3")
+	if m, p := state(hec1); m || p {
+		t.Errorf("after the next jump HEC 1 is still marked (%v) or pinned (%v)", m, p)
+	}
+	if m, p := state(markers); !m || !p {
+		t.Errorf("after jumping to a marker its track: marked %v, pinned %v", m, p)
+	}
+	// A track the user pinned stays pinned after the jump that marked it.
+	c.with(func(tv *tracks.View) { tv.Pin(hec1) })
+	finderOn(t, w, "HEC 1")
+	finderOn(t, w, "round 3")
+	if m, p := state(hec1); m || !p {
+		t.Errorf("the user's pin: after jumping to HEC 1 and away, marked %v, pinned %v", m, p)
+	}
+}

@@ -49,7 +49,7 @@ var keyBindings = []keyBinding{
 	{actClearSelection, nil, []fyne.KeyName{fyne.KeyEscape}, "Esc", "clear the selection and the finding picked"},
 	{actStart, nil, []fyne.KeyName{fyne.KeyHome}, "Home", "go to the start of the run"},
 	{actEnd, nil, []fyne.KeyName{fyne.KeyEnd}, "End", "go to the end of the run (in a live window: follow the newest events)"},
-	{actBookmark, []rune{'b', 'B'}, nil, "B", "bookmark the selection's start, or the view's centre"},
+	{actBookmark, []rune{'b', 'B'}, nil, "B", "bookmark the time at the pointer (else the selection's start or the view's centre)"},
 	{actScrollUp, nil, []fyne.KeyName{fyne.KeyUp, fyne.KeyPageUp}, "↑  PgUp", "scroll the tracks up"},
 	{actScrollDown, nil, []fyne.KeyName{fyne.KeyDown, fyne.KeyPageDown}, "↓  PgDn", "scroll the tracks down"},
 }

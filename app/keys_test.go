@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 // pressKey presses key in canvas c as the desktop driver does: the focused
@@ -106,6 +109,35 @@ func TestShortcutHelpListsEveryKey(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("the help does not list %q", b.help)
+		}
+	}
+}
+
+// TestShortcutsDialogDoesNotScrollSideways: in a window of 1280×800 the
+// Keyboard Shortcuts dialog scrolls only up and down, and every row fits
+// its width (the descriptions wrap).
+func TestShortcutsDialogDoesNotScrollSideways(t *testing.T) {
+	a, _ := newTestApp(t)
+	w := a.ShowStart()
+	w.Fyne().Resize(fyne.NewSize(1280, 800))
+	ui(func() { showShortcuts(w.win) })
+	scroll := dialogWidget(t, w, func(*container.Scroll) bool { return true })
+	if scroll.Direction != container.ScrollVerticalOnly {
+		t.Errorf("the list scrolls %v, want up and down only", scroll.Direction)
+	}
+	if content, view := scroll.Content.MinSize().Width, scroll.Size().Width; content > view || view < 600 {
+		t.Errorf("the rows need %g units, the dialog shows %g", content, view)
+	}
+	for _, o := range test.LaidOutObjects(scroll.Content) {
+		l, ok := o.(*widget.Label)
+		if !ok || l.TextStyle.Bold {
+			continue
+		}
+		if l.Wrapping != fyne.TextWrapWord {
+			t.Errorf("%q does not wrap", l.Text)
+		}
+		if p := l.Position().X + l.Size().Width; p > scroll.Size().Width+1 {
+			t.Errorf("%q ends at %g, past the dialog's %g", l.Text, p, scroll.Size().Width)
 		}
 	}
 }

@@ -19,6 +19,7 @@ var mouseHelp = [][2]string{
 	{"Double-click a span", "zoom to that span (elsewhere: fit the run; on a header's bottom edge: its default height)"},
 	{"Click a group's title, a pin", "collapse or expand the group; pin the track to the top"},
 	{"Drag a header's bottom edge", "resize the track"},
+	{"Right-click a track", "pin or hide it, zoom to the span there, copy its name or the time, show its events from there"},
 }
 
 // commandHelp lists the window's shortcuts with Ctrl (Cmd on macOS).
@@ -26,7 +27,7 @@ var commandHelp = [][2]string{
 	{"Ctrl+P  Ctrl+K", "go to a thread, label, marker, HEC or command (type part of its name)"},
 	{"Ctrl+O", "open a file (in this window if it is empty, else in a new one)"},
 	{"Ctrl+R", "reload the file"},
-	{"Ctrl+E", "export the view as PNG"},
+	{"Ctrl+E", "export the view as PNG (File > Export Picture: twice the size, SVG, all tracks, the selection)"},
 	{"Ctrl+W", "close the window"},
 }
 
@@ -38,19 +39,23 @@ func shortcutHelp() [][2]string {
 	return append(out, commandHelp...)
 }
 
-// showShortcuts opens the Help > Keyboard Shortcuts dialog: one line per
-// control, unwrapped, scrolling if the window is small.
+// showShortcuts opens the Help > Keyboard Shortcuts dialog: one row per
+// control, the keys in bold, the description wrapped to the dialog's width
+// (it never scrolls sideways), the whole scrolling up and down if the
+// window is small.
 func showShortcuts(win fyne.Window) {
 	form := container.New(layout.NewFormLayout())
 	for _, sc := range shortcutHelp() {
 		form.Add(widget.NewLabelWithStyle(sc[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
-		form.Add(widget.NewLabel(sc[1]))
+		desc := widget.NewLabel(sc[1])
+		desc.Wrapping = fyne.TextWrapWord
+		form.Add(desc)
 	}
 	note := widget.NewLabel("The keys work whatever has the keyboard, except a text field: Esc there gives them back.")
-	// The list scrolls, so that the dialog fits a small window.
-	list := container.NewScroll(container.NewVBox(form, note))
+	note.Wrapping = fyne.TextWrapWord
+	list := container.NewVScroll(container.NewVBox(form, note))
 	size := win.Canvas().Size()
-	list.SetMinSize(fyne.NewSize(min(760, size.Width*0.9), min(560, size.Height*0.7)))
+	list.SetMinSize(fyne.NewSize(min(900, size.Width*0.85), min(600, size.Height*0.75)))
 	d := dialog.NewCustom("Keyboard Shortcuts", "Close", list, win)
 	d.Show()
 }

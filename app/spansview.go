@@ -18,6 +18,8 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/spans"
+	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // rangeLink is what an analysis tab needs of the timeline: the selected
@@ -69,6 +71,9 @@ type spansView struct {
 	// mark (if set) marks the instance picked on the timeline; to ≤ from
 	// clears it.
 	mark func(from, to uint64)
+	// reveal (if set) scrolls the timeline to the track of an instance of
+	// label l.
+	reveal func(l *spans.Label, in spans.Instance)
 }
 
 func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spansView {
@@ -130,6 +135,9 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 		if v.link.show != nil {
 			pad := max(in.Duration()/10, 1000)
 			v.link.show(in.Start-min(in.Start, pad), in.End+pad)
+		}
+		if v.reveal != nil && v.label != nil {
+			v.reveal(v.label, in)
 		}
 	}
 	detail := container.NewBorder(v.title, nil, nil, nil,
@@ -311,6 +319,21 @@ func (v *spansView) drawHistogram(w, h int, scale float64) (*image.RGBA, error) 
 	return img, nil
 }
 
+// instanceTrack returns the track of the timeline that shows instance in
+// of label l: a thread label's thread, a user span label's track (or, if
+// the model has no such label, the spans of the thread that ran it).
+func instanceTrack(m *timeline.Model, l *spans.Label, in spans.Instance) (tracks.TrackID, bool) {
+	if l.Kind == spans.Thread {
+		return tracks.TrackID{Kind: tracks.KindThread, ID: in.Thread}, in.Thread != 0
+	}
+	for i := range m.Labels {
+		if m.String(m.Labels[i].Label) == l.Name {
+			return tracks.TrackID{Kind: tracks.KindUserLabel, ID: uint32(m.Labels[i].Label)}, true
+		}
+	}
+	return tracks.TrackID{Kind: tracks.KindUserThread, ID: in.Thread}, in.Thread != 0
+}
+
 // addAnalysisTabs adds the Spans and Profile tabs to v, linked to its
 // canvas: they measure the log the first time they are shown, follow the
 // canvas's selection (a final selection switches them to it, clearing it
@@ -322,6 +345,11 @@ func (v *eventlogView) addAnalysisTabs() {
 	pv := newProfileView(v.log.Log.Pass, link)
 	sm, pm := &marker{c: c}, &marker{c: c} // app/analysismarks.go
 	sv.mark = func(from, to uint64) { sm.show(rangeMark(from, to)) }
+	sv.reveal = func(l *spans.Label, in spans.Instance) {
+		if id, ok := instanceTrack(v.log.Model, l, in); ok {
+			c.reveal(id)
+		}
+	}
 	pv.mark = func(s *ccprofile.Spread) { pm.show(sampleMarks(s)) }
 	// In scrollers, so that they ask nothing of the window's minimum size
 	// (they get the whole tab whenever it is larger than they need).

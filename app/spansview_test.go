@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/spans"
 	"github.com/hecscope/hecscope/tracks"
 )
 
@@ -268,7 +269,36 @@ func TestSpansInstanceShownAndMarkedOnTheCanvas(t *testing.T) {
 	if sv.label == nil || len(sv.longest) == 0 {
 		t.Fatal("sleep not picked")
 	}
+	// The tracks at the top made tall, the label's track is out of view
+	// until an instance is picked.
+	var id tracks.TrackID
+	ui(func() {
+		var ok bool
+		id, ok = instanceTrack(v.log.Model, sv.label, sv.longest[1])
+		if !ok || id.Kind != tracks.KindUserLabel {
+			t.Fatalf("sleep's track: %v, %v", id, ok)
+		}
+		v.canvas.with(func(tv *tracks.View) {
+			tv.SetTrackHeight(tracks.TrackID{Kind: tracks.KindActivity}, 600)
+			tv.ScrollTo(0)
+		})
+	})
+	if _, ok := canvasTrackRect(v.canvas, id); ok {
+		t.Fatal("sleep's track is in view before an instance is picked")
+	}
 	ui(func() { sv.list.Select(1) })
+	if _, ok := canvasTrackRect(v.canvas, id); !ok {
+		t.Error("picking an instance did not scroll its track into view")
+	}
+	// A thread label's instance is its thread; a label the timeline does
+	// not know, the spans of the thread that ran it.
+	in7 := spans.Instance{Thread: 7}
+	if id, ok := instanceTrack(v.log.Model, &spans.Label{Name: "worker", Kind: spans.Thread}, in7); !ok || id != (tracks.TrackID{Kind: tracks.KindThread, ID: 7}) {
+		t.Errorf("a thread label's instance: %v", id)
+	}
+	if id, ok := instanceTrack(v.log.Model, &spans.Label{Name: "no such label"}, in7); !ok || id != (tracks.TrackID{Kind: tracks.KindUserThread, ID: 7}) {
+		t.Errorf("an unknown label's instance: %v", id)
+	}
 	in := sv.longest[1]
 	from, to := v.canvas.View()
 	if from > in.Start || to < in.End || to-from > 2*in.Duration() {

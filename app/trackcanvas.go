@@ -85,11 +85,21 @@ type trackCanvas struct {
 	onView                       func(from, to uint64)
 	onSelect                     func(from, to uint64, ok, final bool)
 	onTap                        func(h tracks.Hit)
-	onFinding                    func(indices []int) // a finding's flag was clicked (tracks.Hit.Findings)
-	onEscape                     func() bool         // Esc: unpick what is picked; reports whether something was
-	onBookmark                   func()
+	onFinding                    func(indices []int)                  // a finding's flag was clicked (tracks.Hit.Findings)
+	onEscape                     func() bool                          // Esc: unpick what is picked; reports whether something was
+	onBookmark                   func(t, step uint64, atPointer bool) // B: at the pointer's time t (to step ns), if atPointer
 	onTrackChange                func()
 	cursorShown, selShown, tipOn bool
+
+	// onHasSelection hears when the canvas gains or loses its selection
+	// (hadSelection: whether it had one when last told).
+	onHasSelection func(has bool)
+	hadSelection   bool
+	// jumpPinned: the last jump (jumpTo) pinned the track it marked.
+	jumpPinned bool
+	// contextItems, if set, gives the window's items of the menu of what
+	// is under the pointer in a plot (see contextMenu).
+	contextItems func(h tracks.Hit) []*fyne.MenuItem
 }
 
 // newTrackCanvas returns the canvas of a run: src gives its timeline
@@ -501,8 +511,8 @@ func (c *trackCanvas) Dragged(ev *fyne.DragEvent) {
 	c.mu.Unlock()
 	c.pointer, c.hovering = ev.Position, true
 	c.changed()
-	if mode == dragSelect && selected && c.onSelect != nil {
-		c.onSelect(sf, st, true, false)
+	if mode == dragSelect && selected {
+		c.selected(sf, st, true, false)
 	}
 }
 
@@ -514,8 +524,8 @@ func (c *trackCanvas) DragEnd() {
 	from, to, ok := c.view.Selection()
 	c.mu.Unlock()
 	c.redraw()
-	if mode == dragSelect && c.onSelect != nil {
-		c.onSelect(from, to, ok, true)
+	if mode == dragSelect {
+		c.selected(from, to, ok, true)
 	}
 }
 
@@ -582,6 +592,84 @@ func (c *trackCanvas) DoubleTapped(ev *fyne.PointEvent) {
 	}
 	c.mu.Unlock()
 	c.changed()
+}
+
+// TappedSecondary opens the menu of what is under the pointer (see
+// contextMenu).
+func (c *trackCanvas) TappedSecondary(ev *fyne.PointEvent) {
+	c.focus()
+	m := c.contextMenu(ev.Position)
+	if m == nil {
+		return
+	}
+	c.MouseOut() // the menu covers the tooltip's place
+	if fc := fyne.CurrentApp().Driver().CanvasForObject(c); fc != nil {
+		widget.ShowPopUpMenuAtPosition(m, fc, ev.AbsolutePosition)
+	}
+}
+
+// contextMenu returns the menu of the track under canvas point p: pin or
+// unpin it, hide it, copy its name; in its plot, copy the time under the
+// pointer and zoom to the span there; bring hidden tracks back; and the
+// window's own items (contextItems). Nil if there is nothing to offer.
+func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
+	c.mu.Lock()
+	x, y := c.dev(p)
+	v := c.view
+	h := v.Hit(x, y)
+	var items []*fyne.MenuItem
+	id := h.Track
+	if id.Kind != 0 {
+		pin := "Pin to the Top"
+		if v.Pinned(id) {
+			pin = "Unpin"
+		}
+		items = append(items,
+			fyne.NewMenuItem(pin, func() { c.trackChange(func(v *tracks.View) { v.Pin(id) }) }),
+			fyne.NewMenuItem("Hide Track", func() { c.trackChange(func(v *tracks.View) { v.Hide(id) }) }))
+	}
+	if h.Area == tracks.AreaPlot && h.To > h.From && (h.Element == tracks.ElemSpan || h.Element == tracks.ElemUserSpan || h.Element == tracks.ElemGC) {
+		from, to := h.From, h.To
+		items = append(items, fyne.NewMenuItem("Zoom to Span ("+paint.Duration(to-from)+")", func() {
+			m := uint64(float64(to-from) * spanZoomMargin)
+			c.showRange(from-min(m, from), to+m)
+		}))
+	}
+	if id.Kind != 0 {
+		name := v.Name(id)
+		items = append(items, fyne.NewMenuItem("Copy Name", func() { fyne.CurrentApp().Clipboard().SetContent(name) }))
+	}
+	if h.Area == tracks.AreaPlot && h.HasTime {
+		at := paint.Time(h.Time, tracks.PointStep(v.Axis().PixelsPerNs()))
+		items = append(items, fyne.NewMenuItem("Copy Time ("+at+")", func() { fyne.CurrentApp().Clipboard().SetContent(at) }))
+	}
+	if n := v.NumHidden(); n > 0 {
+		items = append(items, fyne.NewMenuItem("Show "+paint.CountOf(int64(n), "Hidden Track", "Hidden Tracks"), func() {
+			c.trackChange(func(v *tracks.View) { v.ShowHidden() })
+		}))
+	}
+	more := c.contextItems
+	c.mu.Unlock()
+	if more != nil && h.Area == tracks.AreaPlot {
+		if extra := more(h); len(extra) > 0 {
+			items = append(items, fyne.NewMenuItemSeparator())
+			items = append(items, extra...)
+		}
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	return fyne.NewMenu("", items...)
+}
+
+// trackChange changes the view's tracks (pins, hidden tracks) and tells
+// the window, as a click on a pin does.
+func (c *trackCanvas) trackChange(f func(v *tracks.View)) {
+	c.with(f)
+	c.changed()
+	if c.onTrackChange != nil {
+		c.onTrackChange()
+	}
 }
 
 // MouseIn starts the cursor and tooltip.
@@ -685,22 +773,44 @@ func (c *trackCanvas) viewAction(a viewAction) bool {
 	default:
 		done = false
 	}
+	var at, step uint64
+	var atPointer bool
+	if a == actBookmark && done {
+		at, step, atPointer = c.pointerTime()
+	}
 	c.mu.Unlock()
 	if a == actClearSelection && c.onEscape != nil && c.onEscape() {
 		done = true
 	}
 	if a == actBookmark && done {
-		c.onBookmark()
+		c.onBookmark(at, step, atPointer)
 		return true
 	}
 	if done {
 		c.changed()
-		if selChanged && c.onSelect != nil {
+		if selChanged {
 			f, t, ok := c.Selection()
-			c.onSelect(f, t, ok, true)
+			c.selected(f, t, ok, true)
 		}
 	}
 	return done
+}
+
+// pointerTime returns, under the lock, the time under the pointer when it
+// is over the plot, rounded to a pixel's precision step as the cursor's
+// label writes it; ok is false when the pointer is elsewhere.
+func (c *trackCanvas) pointerTime() (t, step uint64, ok bool) {
+	if !c.hovering {
+		return 0, 0, false
+	}
+	x, y := c.dev(c.pointer)
+	plot := c.view.PlotRect()
+	h := c.view.Hit(x, y)
+	if !h.HasTime || x < float64(plot.Min.X) || x >= float64(plot.Max.X) {
+		return 0, 0, false
+	}
+	step = tracks.PointStep(c.view.Axis().PixelsPerNs())
+	return (h.Time + step/2) / step * step, step, true
 }
 
 // View returns the visible time range.
@@ -727,8 +837,26 @@ func (c *trackCanvas) setSelection(from, to uint64, ok bool) {
 		}
 	})
 	c.redraw()
+	c.selected(from, to, ok, true)
+}
+
+// selected tells the window that the selection changed to [from, to) (ok:
+// there is one; final: the gesture is over), and, once it is over,
+// whether the canvas gained or lost a selection.
+func (c *trackCanvas) selected(from, to uint64, ok, final bool) {
 	if c.onSelect != nil {
-		c.onSelect(from, to, ok, true)
+		c.onSelect(from, to, ok, final)
+	}
+	if !final {
+		return
+	}
+	c.mu.Lock()
+	changed := ok != c.hadSelection
+	c.hadSelection = ok
+	tell := c.onHasSelection
+	c.mu.Unlock()
+	if changed && tell != nil {
+		tell(ok)
 	}
 }
 
@@ -763,6 +891,39 @@ func (c *trackCanvas) centreOn(t uint64) {
 func (c *trackCanvas) reveal(id tracks.TrackID) bool {
 	var ok bool
 	c.with(func(v *tracks.View) { ok = v.Reveal(id) })
+	c.changed()
+	return ok
+}
+
+// jumpTo is a jump to a track (the finder's): it expands the track's
+// group, marks the track and pins it, until the next jump, which unpins it
+// again unless the user had pinned it before; false if the run has no such
+// track.
+func (c *trackCanvas) jumpTo(id tracks.TrackID) bool {
+	var ok bool
+	c.with(func(v *tracks.View) {
+		scroll, _, _ := v.Scroll()
+		if ok = v.Reveal(id); !ok {
+			return
+		}
+		prev := v.Marked()
+		ours := c.jumpPinned // the previous jump pinned prev
+		if prev != id {
+			if ours && v.Pinned(prev) {
+				v.Pin(prev) // unpins it
+			}
+			ours = false
+		}
+		if !v.Pinned(id) {
+			// Pinned, it is in view at the top: the tracks stay scrolled
+			// as they were.
+			v.Pin(id)
+			v.ScrollTo(scroll)
+			ours = true
+		}
+		c.jumpPinned = ours
+		v.SetMarked(id)
+	})
 	c.changed()
 	return ok
 }

@@ -2,10 +2,13 @@ package app
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -503,40 +506,182 @@ func TestCanvasFollowsAGrowingSource(t *testing.T) {
 	}
 }
 
-// TestCanvasExports exports the canvas as PNG and SVG, over the view and
-// over the selection.
+// decodePNG reads the PNG file at path.
+func decodePNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
+}
+
+// TestCanvasExports exports the view at the canvas's pixel size and twice
+// it, the selection (refused without one), and all tracks, cut into pages
+// when taller than tracks.MaxPageHeight.
 func TestCanvasExports(t *testing.T) {
 	_, v, _ := openNav(t, parworkN2)
 	c := v.canvas
-	var buf bytes.Buffer
-	if err := c.export(&buf, exportPNG, true, 1); err == nil {
-		t.Error("exporting the selection with none gave no error")
+	dir := t.TempDir()
+	var dw, dh int
+	c.with(func(tv *tracks.View) { dw, dh, _ = tv.Size() })
+
+	paths, w, h, err := c.writeExport(canvasExport{format: exportPNG}, filepath.Join(dir, "view.png"), nil)
+	if err != nil || len(paths) != 1 || w != dw || h != dh {
+		t.Fatalf("view export: %v %d×%d, %v; canvas %d×%d", paths, w, h, err, dw, dh)
 	}
-	buf.Reset()
-	if err := c.export(&buf, exportPNG, false, 2); err != nil {
+	if b := decodePNG(t, paths[0]).Bounds(); b.Dx() != dw || b.Dy() != dh {
+		t.Errorf("view PNG %v, canvas %d×%d", b, dw, dh)
+	}
+	paths, _, _, err = c.writeExport(canvasExport{format: exportPNG, zoom: 2}, filepath.Join(dir, "view2.png"), nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := png.Decode(&buf)
-	if err != nil {
-		t.Fatalf("the PNG export does not decode: %v", err)
+	if b := decodePNG(t, paths[0]).Bounds(); b.Dx() != 2*dw || b.Dy() != 2*dh {
+		t.Errorf("view PNG at ×2 %v, canvas %d×%d", b, dw, dh)
 	}
-	size := c.Size()
-	if b := img.Bounds(); math.Abs(float64(b.Dx())-float64(size.Width)*2) > 2 || b.Dy() < int(size.Height) {
-		t.Errorf("PNG export at scale 2 is %v for a canvas of %v units", b, size)
+
+	if _, _, _, err := c.writeExport(canvasExport{format: exportPNG, selection: true}, filepath.Join(dir, "none.png"), nil); !errors.Is(err, errNoSelection) {
+		t.Errorf("exporting the selection with none: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none.png")); err == nil {
+		t.Error("a file was written for no selection")
 	}
 	summarised := summaries(v)
 	c.setSelection(v.log.Model.End/4, v.log.Model.End/2, true)
 	summarised(t)
-	buf.Reset()
-	if err := c.export(&buf, exportSVG, true, 1); err != nil {
+	paths, _, _, err = c.writeExport(canvasExport{format: exportSVG, selection: true}, filepath.Join(dir, "sel.svg"), nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	svg := buf.String()
-	if !strings.HasPrefix(strings.TrimSpace(svg), "<svg") && !strings.HasPrefix(strings.TrimSpace(svg), "<?xml") {
+	svg, _ := os.ReadFile(paths[0])
+	if !bytes.HasPrefix(bytes.TrimSpace(svg), []byte("<svg")) && !bytes.HasPrefix(bytes.TrimSpace(svg), []byte("<?xml")) {
 		t.Errorf("SVG export starts %q", svg[:min(len(svg), 40)])
 	}
-	if !strings.Contains(svg, "HEC 0") {
+	if !bytes.Contains(svg, []byte("HEC 0")) {
 		t.Error("the SVG export lacks HEC 0's track")
+	}
+
+	// All tracks, every one at its tallest: more than one page, each at
+	// most MaxPageHeight, together showing every track.
+	var ids []tracks.TrackID
+	c.with(func(tv *tracks.View) {
+		for g := tracks.Group(0); g < tracks.NumGroups; g++ {
+			tv.SetCollapsed(g, false)
+		}
+		ids = tv.Tracks()
+		for _, id := range ids {
+			tv.SetTrackHeight(id, 600)
+		}
+	})
+	all := canvasExport{format: exportPNG, all: true}
+	plan, err := c.exportPlan(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, aw, ah, n := plan.pages, plan.w, plan.h, plan.n
+	if n != len(ids) || ah < 600*len(ids) || len(pages) < 2 || aw != dw {
+		t.Fatalf("all %d tracks at 600 px: %d pages, %d×%d of %d tracks", len(ids), len(pages), aw, ah, n)
+	}
+	notice, ok := allTracksNotice(plan, nil)
+	if !ok || !strings.Contains(notice, paint.Count(int64(ah))+" px") || !strings.Contains(notice, strconv.Itoa(len(pages))+" pages") ||
+		strings.Contains(notice, "Left out") {
+		t.Errorf("notice %q for %d pages of a picture %d px tall", notice, len(pages), ah)
+	}
+	var heard []int
+	paths, _, _, err = c.writeExport(all, filepath.Join(dir, "all.png"), func(done, of int) {
+		if of != len(pages) {
+			t.Errorf("progress of %d pages, want %d", of, len(pages))
+		}
+		heard = append(heard, done)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(heard) != len(pages) || heard[len(heard)-1] != len(pages)-1 {
+		t.Errorf("progress heard %v for %d pages", heard, len(pages))
+	}
+	if len(paths) != len(pages) || filepath.Base(paths[0]) != "all-1.png" {
+		t.Fatalf("wrote %v for %d pages", paths, len(pages))
+	}
+	for _, p := range paths {
+		if b := decodePNG(t, p).Bounds(); b.Dy() > tracks.MaxPageHeight || b.Dx() != dw {
+			t.Errorf("%s is %v", p, b)
+		}
+	}
+	msg := exportedMessage("all tracks", aw, ah, paths)
+	for _, p := range paths {
+		if !strings.Contains(msg, p) {
+			t.Errorf("the message %q does not name %s", msg, p)
+		}
+	}
+	// Refused with the reason when it would take too many pages.
+	refusal, notOK := allTracksNotice(exportPlan{}, &tracks.ErrTooManyPages{Width: 1912, Height: 400_000, Pages: 26, Tracks: 20_000})
+	if notOK || !strings.Contains(refusal, "400,000 px") || !strings.Contains(refusal, "26 pages") {
+		t.Errorf("too many pages: %q, %v", refusal, notOK)
+	}
+	// A collapsed group is said to be left out.
+	c.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
+	plan, err = c.exportPlan(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notice, _ := allTracksNotice(plan, nil); !strings.Contains(notice, "Left out, collapsed: Threads (") {
+		t.Errorf("notice with the threads collapsed: %q", notice)
+	}
+}
+
+// TestPagePaths numbers the pages after the name chosen.
+func TestPagePaths(t *testing.T) {
+	if got := pagePaths("/a/x.png", 1); len(got) != 1 || got[0] != "/a/x.png" {
+		t.Errorf("one page: %v", got)
+	}
+	got := pagePaths("/a/x.png", 12)
+	if len(got) != 12 || got[0] != "/a/x-01.png" || got[11] != "/a/x-12.png" {
+		t.Errorf("twelve pages: %v", got)
+	}
+}
+
+// TestSelectionExportsFollowTheSelection: the File menu's exports of the
+// selection are disabled without a selection, enabled once there is one
+// (the menu refreshed), and disabled again when it is cleared.
+func TestSelectionExportsFollowTheSelection(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	enabled := func() bool {
+		png, svg := menuItem(w, "Selection as PNG…"), menuItem(w, "Selection as SVG…")
+		if png == nil || svg == nil {
+			t.Fatal("no selection export items")
+		}
+		if png.Disabled != svg.Disabled {
+			t.Fatal("the PNG and SVG items disagree")
+		}
+		return !png.Disabled
+	}
+	if enabled() {
+		t.Error("selection exports enabled with no selection")
+	}
+	if menuItem(w, "Export View as PNG…").Disabled || menuItem(w, "All Tracks as PNG…").Disabled {
+		t.Error("view exports disabled")
+	}
+	plot := c.view.PlotRect()
+	s := float32(c.scale)
+	canvasDrag(c, fyne.NewPos(float32(plot.Min.X+40)/s, float32(plot.Min.Y+20)/s), 200, 0, fyne.KeyModifierShift)
+	if _, _, ok := c.Selection(); !ok || !enabled() {
+		t.Error("Shift+drag selected, but the selection exports are not enabled")
+	}
+	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if enabled() {
+		t.Error("Esc cleared the selection, but the selection exports are enabled")
+	}
+	c.setSelection(10, 1000, true)
+	if !enabled() {
+		t.Error("a selection set, the exports not enabled")
 	}
 }
 

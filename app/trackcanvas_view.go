@@ -1,11 +1,8 @@
 package app
 
 import (
-	"bytes"
 	"fmt"
 	"image"
-	"image/png"
-	"io"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -68,67 +65,29 @@ func (v *eventlogView) showAllTracks() {
 // hasPicture reports whether the view has a canvas to export.
 func (v *eventlogView) hasPicture() bool { return v.canvas != nil }
 
-// picture draws the whole canvas as shown (every track of the expanded
-// groups, the axis and the legend) at the canvas's width for scale.
+// picture draws the timeline as the canvas shows it, at its size in
+// device pixels for the pixel ratio scale.
 func (v *eventlogView) picture(scale float32) image.Image { return v.canvas.picture(scale) }
 
-// picture draws the whole canvas as shown at its width for scale (nil
-// without a canvas, or if it cannot be drawn): what the windows copy and
-// print.
+// picture draws the canvas's frame as shown — its size, its scroll, its
+// range — at the pixel ratio scale (twice the canvas's draws twice as
+// many pixels each way); nil without a canvas. The cursor, the selection
+// and the tooltip, laid over the frame on screen, are not drawn.
 func (c *trackCanvas) picture(scale float32) image.Image {
 	if c == nil {
 		return nil
 	}
-	var buf bytes.Buffer
-	if err := c.export(&buf, exportPNG, false, float64(scale)); err != nil {
-		return nil
-	}
-	img, err := png.Decode(&buf)
-	if err != nil {
-		return nil
-	}
-	return img
-}
-
-// exportFormat is a picture format the canvas exports to.
-type exportFormat uint8
-
-const (
-	exportPNG exportFormat = iota
-	exportSVG
-)
-
-// export writes the whole canvas as shown — every track of the expanded
-// groups, the axis and the legend — over the visible range, or over the
-// selection if selection is true, as PNG or SVG at the canvas's width and
-// the pixel ratio scale (0: the canvas's).
-func (c *trackCanvas) export(w io.Writer, f exportFormat, selection bool, scale float64) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	v := c.view
-	opt := tracks.ExportOptions{Scale: scale}
-	from, to, ok := v.Selection()
-	if selection {
-		if !ok || to <= from {
-			return fmt.Errorf("exporting the selection: nothing is selected (Shift+drag on the timeline selects)")
-		}
-		opt.From, opt.To = from, to
-	} else {
-		opt.From, opt.To = v.Range()
-	}
-	if vw, _, vs := v.Size(); scale > 0 && vs > 0 {
-		opt.Width = int(float64(vw) / vs * scale)
-	}
-	var err error
-	if f == exportSVG {
-		err = v.ExportSVG(w, opt)
-	} else {
-		err = v.ExportPNG(w, opt)
-	}
+	opt := tracks.ExportOptions{Zoom: float64(scale) / c.scale}
+	opt.From, opt.To = c.view.Range()
+	pages, err := c.view.ExportPages(opt)
 	if err != nil {
-		return fmt.Errorf("exporting the timeline: %w", err)
+		return nil
 	}
-	return nil
+	img := image.NewRGBA(image.Rect(0, 0, pages[0].Width, pages[0].Height))
+	c.view.Export(paint.NewRaster(img), opt, pages[0])
+	return img
 }
 
 // showTap fills the Details tab with what was clicked on the canvas.

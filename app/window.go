@@ -51,6 +51,9 @@ type Window struct {
 	// onPreviewDrawn, if set, is called from the goroutine that draws once
 	// the loading page has first drawn a picture of what has been read.
 	onPreviewDrawn func()
+	// selItems are the File menu's exports of the timeline's selection,
+	// enabled only while there is one.
+	selItems []*fyne.MenuItem
 }
 
 // fileView is the content shown for a loaded file.
@@ -108,7 +111,7 @@ func (w *Window) empty() bool { return w.view == nil && w.loading == nil }
 
 // chooseFile asks for a file and opens it.
 func (w *Window) chooseFile() {
-	pickFileToOpen(w.win, w.app.useNative, w.openHere)
+	pickFileToOpen(w.win, w.app.useNative, "Open a GHC eventlog or heap profile", w.openHere)
 }
 
 func (w *Window) dropped(uris []fyne.URI) {
@@ -343,21 +346,29 @@ func (w *Window) recentChanged() {
 }
 
 // exportImage asks where to save and writes the view's picture as PNG, at
-// the size the window shows it in device pixels.
-func (w *Window) exportImage() {
+// the size the window shows it in device pixels times zoom (2 for a
+// picture as sharp on a screen of twice the density), then says where it
+// went.
+func (w *Window) exportImage(zoom float32) {
 	if w.view == nil {
 		return
 	}
-	img := w.view.picture(w.win.Canvas().Scale())
+	img := w.view.picture(w.win.Canvas().Scale() * zoom)
 	if img == nil {
 		dialog.ShowInformation("Export", "There is no picture to export.", w.win)
 		return
 	}
-	name := w.fileStem() + ".png"
-	pickFileToSave(w.win, w.app.useNative, name, pngFilters, func(path string) {
+	name := w.fileStem()
+	if zoom != 1 {
+		name += fmt.Sprintf("@%gx", zoom)
+	}
+	pickFileToSave(w.win, w.app.useNative, "Export the view as PNG", name+".png", pngFilters, func(path string) {
 		if err := writePNG(path, img); err != nil {
 			dialog.ShowError(err, w.win)
+			return
 		}
+		b := img.Bounds()
+		dialog.ShowInformation("Export", exportedMessage("the view", b.Dx(), b.Dy(), []string{path}), w.win)
 	})
 }
 

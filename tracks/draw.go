@@ -353,7 +353,22 @@ func (f *frame) drawRowRange(rows []row, base int) {
 		f.c.PushClip(image.Rect(0, y0, f.g.header.Max.X, y1).Intersect(rect))
 		f.drawHeader(r, y0, y1)
 		f.c.PopClip()
+		if r.id == f.v.marked {
+			f.drawMark(rect)
+		}
 	}
+}
+
+// drawMark marks a track's row (rect: header and plot): its header tinted,
+// a bar at its left edge and an outline round it, in the selection's hue.
+func (f *frame) drawMark(rect image.Rectangle) {
+	ink := paint.WithAlpha(f.th.Selection, 0xff)
+	w := max(px(1.5, f.s), 1)
+	f.c.Fill(image.Rect(rect.Min.X, rect.Min.Y, f.g.header.Max.X, rect.Max.Y), f.th.Selection)
+	f.c.Fill(image.Rect(rect.Min.X, rect.Min.Y, rect.Min.X+px(4, f.s), rect.Max.Y), ink)
+	f.c.Fill(image.Rect(rect.Min.X, rect.Min.Y, rect.Max.X, rect.Min.Y+w), ink)
+	f.c.Fill(image.Rect(rect.Min.X, rect.Max.Y-w, rect.Max.X, rect.Max.Y), ink)
+	f.c.Fill(image.Rect(rect.Max.X-w, rect.Min.Y, rect.Max.X, rect.Max.Y), ink)
 }
 
 // hecIndex returns the index in the model's HECs of the capability whose
@@ -411,6 +426,9 @@ func (f *frame) drawTitle(r row, y0, y1 int) {
 	label := r.group.String()
 	if n := f.counts[r.group]; n > 1 || r.group == GroupThreads {
 		label += "  " + paint.Count(int64(n))
+	}
+	if n := f.v.ensureLayout().hidden[r.group]; n > 0 {
+		label += "  (" + paint.Count(int64(n)) + " hidden)"
 	}
 	x := px(20, f.s)
 	f.c.Text(f.bold, f.bold.Fit(label, f.g.header.Dx()-x-px(4, f.s)), x, f.bold.Baseline(mid), f.th.Text)

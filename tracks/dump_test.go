@@ -2,6 +2,7 @@ package tracks
 
 import (
 	"context"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/paint"
 )
 
 // TestDumpPictures writes frames and exports of real logs for a person to
@@ -90,11 +92,20 @@ func writeExports(t *testing.T, base string, v *View) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opt := ExportOptions{MaxHeight: 6000}
+		opt := ExportOptions{All: true, PageHeight: 6000}
+		pages, err := v.ExportPages(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pages[0]
 		if svg {
-			err = v.ExportSVG(f, opt)
+			s := paint.NewSVG(p.Width, p.Height)
+			v.Export(s, opt, p)
+			_, err = s.WriteTo(f)
 		} else {
-			err = v.ExportPNG(f, opt)
+			img := image.NewRGBA(image.Rect(0, 0, p.Width, p.Height))
+			v.Export(paint.NewRaster(img), opt, p)
+			err = png.Encode(f, img)
 		}
 		if err != nil {
 			t.Fatal(err)

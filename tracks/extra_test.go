@@ -3,9 +3,10 @@ package tracks
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"image"
-	"image/png"
 	"io"
+	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -167,32 +168,17 @@ func TestClustering(t *testing.T) {
 	}
 }
 
-// TestExport exports the whole canvas as SVG and PNG: every track, not
-// just those in view, and an SVG that parses.
-func TestExport(t *testing.T) {
-	m := synthModel(2, 300, 60_000)
-	v := New(timeline.Exact(m))
-	v.SetHeap(tinyHeap(), nil)
-	v.SetSize(1000, 500, 1)
-	_, content, viewport := v.Scroll()
-	if content <= viewport {
-		t.Fatal("the tracks fit the view: nothing to test")
-	}
-	w, h := v.ExportSize(ExportOptions{})
-	if w != 1000 || h < content+v.AxisRect().Dy() {
-		t.Fatalf("export %d×%d for content %d", w, h, content)
-	}
-	var svg bytes.Buffer
-	if err := v.ExportSVG(&svg, ExportOptions{}); err != nil {
-		t.Fatal(err)
-	}
+// svgTexts returns the texts of an SVG document, failing if it is not
+// well-formed.
+func svgTexts(t *testing.T, doc []byte) map[string]bool {
+	t.Helper()
 	texts := map[string]bool{}
-	d := xml.NewDecoder(bytes.NewReader(svg.Bytes()))
+	d := xml.NewDecoder(bytes.NewReader(doc))
 	inText := false
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
-			break
+			return texts
 		}
 		if err != nil {
 			t.Fatalf("SVG export is not well-formed: %v", err)
@@ -206,36 +192,167 @@ func TestExport(t *testing.T) {
 			}
 		}
 	}
+}
+
+// colours counts the colours of img, up to 100.
+func colours(img *image.RGBA) int {
+	seen := map[uint32]bool{}
+	for i := 0; i+3 < len(img.Pix) && len(seen) < 100; i += 4 * 97 {
+		seen[uint32(img.Pix[i])<<16|uint32(img.Pix[i+1])<<8|uint32(img.Pix[i+2])] = true
+	}
+	return len(seen)
+}
+
+// exportSVG exports page p of opt as SVG and returns its texts.
+func exportSVG(t *testing.T, v *View, opt ExportOptions, p ExportPage) map[string]bool {
+	t.Helper()
+	s := paint.NewSVG(p.Width, p.Height)
+	v.Export(s, opt, p)
+	return svgTexts(t, s.Bytes())
+}
+
+// TestExportAllTracks exports every track, not just those in view, as SVG
+// and PNG, on one page and cut into pages.
+func TestExportAllTracks(t *testing.T) {
+	m := synthModel(2, 300, 60_000)
+	v := New(timeline.Exact(m))
+	v.SetHeap(tinyHeap(), nil)
+	v.SetSize(1000, 500, 1)
+	_, content, viewport := v.Scroll()
+	if content <= viewport {
+		t.Fatal("the tracks fit the view: nothing to test")
+	}
+	all := ExportOptions{All: true, PageHeight: 1 << 30}
+	w, h, n := v.ExportSize(all)
+	if w != 1000 || h < content+v.AxisRect().Dy() || n < 300 {
+		t.Fatalf("export %d×%d of %d tracks for content %d", w, h, n, content)
+	}
+	pages, err := v.ExportPages(all)
+	if err != nil || len(pages) != 1 || pages[0].Width != w || pages[0].Height != h || pages[0].Tracks != n {
+		t.Fatalf("one page of %d×%d: %+v, %v", w, h, pages, err)
+	}
+	texts := exportSVG(t, v, all, pages[0])
 	last := m.Threads[len(m.Threads)-1]
 	for _, want := range []string{"All HECs", "HEC 1", "thread " + itoa(last.ID), "GC pauses", "major GC", "heap size"} {
 		if !texts[want] {
 			t.Errorf("SVG export lacks %q", want)
 		}
 	}
-	var pngBuf bytes.Buffer
-	if err := v.ExportPNG(&pngBuf, ExportOptions{Width: 800, Scale: 2}); err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(&pngBuf)
+	all2 := all
+	all2.Zoom = 2
+	p2, err := v.ExportPages(all2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if img.Bounds().Dx() != 800 || img.Bounds().Dy() < 2*content {
-		t.Errorf("PNG export %v at scale 2", img.Bounds())
+	if p2[0].Width != 2000 || p2[0].Height < 2*content {
+		t.Errorf("export %d×%d at zoom 2", p2[0].Width, p2[0].Height)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, p2[0].Width, p2[0].Height))
+	v.Export(paint.NewRaster(img), all2, p2[0])
+	if colours(img) < 4 {
+		t.Error("the export at zoom 2 is blank")
 	}
 	// The view is as it was.
 	if w, h, s := v.Size(); w != 1000 || h != 500 || s != 1 {
 		t.Errorf("view left at %d×%d×%v", w, h, s)
 	}
-	// A selection exports its range; a height cap leaves tracks out.
-	v.SetSelection(m.End/4, m.End/2)
-	e := v.plan(ExportOptions{MaxHeight: 800})
-	v.SetSize(1000, 500, 1)
-	if e.from != m.End/4 || e.to != m.End/2 || e.h > 800 || e.left == 0 {
-		t.Errorf("selection export [%d, %d] %d high, %d left out", e.from, e.to, e.h, e.left)
+
+	// Cut into pages of at most 2,000 px: every track on one page, the
+	// pages one after the other, each with the axis and the legend.
+	paged := ExportOptions{All: true, PageHeight: 2000}
+	pages, err = v.ExportPages(paged)
+	if err != nil {
+		t.Fatal(err)
 	}
-	r := image.NewRGBA(image.Rect(0, 0, e.w, e.h))
-	v.Export(paint.NewRaster(r), ExportOptions{MaxHeight: 800})
+	if len(pages) < 3 {
+		t.Fatalf("%d pages of 2,000 px for a picture %d px tall", len(pages), h)
+	}
+	sum := 0
+	for i, p := range pages {
+		sum += p.Tracks
+		if p.Height > 2000 || p.Width != w || p.Tracks == 0 {
+			t.Errorf("page %d: %+v", i, p)
+		}
+		if i > 0 && p.top != pages[i-1].bottom {
+			t.Errorf("page %d starts at %d, page %d ends at %d", i, p.top, i-1, pages[i-1].bottom)
+		}
+	}
+	if sum != n || pages[len(pages)-1].bottom != content {
+		t.Errorf("the pages show %d of %d tracks, down to %d of %d", sum, n, pages[len(pages)-1].bottom, content)
+	}
+	first, lastPage := exportSVG(t, v, paged, pages[0]), exportSVG(t, v, paged, pages[len(pages)-1])
+	if !first["All HECs"] || first["thread "+itoa(last.ID)] || !lastPage["thread "+itoa(last.ID)] || lastPage["All HECs"] {
+		t.Error("the first page does not begin the tracks, or the last does not end them")
+	}
+	if !lastPage["major GC"] || !first["major GC"] {
+		t.Error("a page lacks the legend")
+	}
+
+	// Too many pages: refused, saying how big it would be.
+	_, err = v.ExportPages(ExportOptions{All: true, PageHeight: 300})
+	var tooMany *ErrTooManyPages
+	if !errors.As(err, &tooMany) || tooMany.Pages <= MaxPages || tooMany.Height != h || tooMany.Tracks != n {
+		t.Errorf("pages of 300 px: %v", err)
+	}
+}
+
+// TestExportView exports the frame as the view shows it: its size (twice
+// it at zoom 2), its scroll, the tracks in view only, over a range given.
+func TestExportView(t *testing.T) {
+	m := synthModel(2, 300, 60_000)
+	v := New(timeline.Exact(m))
+	v.SetHeap(tinyHeap(), nil)
+	v.SetSize(1000, 500, 1)
+	last := "thread " + itoa(m.Threads[len(m.Threads)-1].ID)
+	view := ExportOptions{}
+	pages, err := v.ExportPages(view)
+	if err != nil || len(pages) != 1 || pages[0].Width != 1000 || pages[0].Height != 500 {
+		t.Fatalf("view export: %+v, %v", pages, err)
+	}
+	if w, h, _ := v.ExportSize(view); w != 1000 || h != 500 {
+		t.Errorf("view export %d×%d", w, h)
+	}
+	texts := exportSVG(t, v, view, pages[0])
+	if !texts["All HECs"] || texts[last] {
+		t.Error("the view's export is not the tracks in view")
+	}
+	v.ScrollBy(1e9)
+	pages, _ = v.ExportPages(view)
+	if texts := exportSVG(t, v, view, pages[0]); texts["All HECs"] || !texts[last] {
+		t.Error("the view's export does not follow its scroll")
+	}
+	// At zoom 2: twice the pixels, the same tracks (the scroll doubled).
+	z2 := ExportOptions{Zoom: 2}
+	pages, _ = v.ExportPages(z2)
+	if pages[0].Width != 2000 || pages[0].Height != 1000 {
+		t.Fatalf("zoom 2: %+v", pages[0])
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 2000, 1000))
+	v.Export(paint.NewRaster(img), z2, pages[0])
+	if colours(img) < 4 {
+		t.Error("the view's export at zoom 2 is blank")
+	}
+	if texts := exportSVG(t, v, z2, pages[0]); !texts[last] {
+		t.Error("at zoom 2 the export does not keep the scroll")
+	}
+	if w, h, s := v.Size(); w != 1000 || h != 500 || s != 1 {
+		t.Errorf("view left at %d×%d×%v", w, h, s)
+	}
+	if off, content, viewport := v.Scroll(); off != content-viewport {
+		t.Errorf("scroll left at %d, was %d", off, content-viewport)
+	}
+	// A range given is the range exported: its ticks are on the axis.
+	from, to := v.Range()
+	sel := ExportOptions{From: m.End / 4, To: m.End / 2}
+	pages, _ = v.ExportPages(sel)
+	texts = exportSVG(t, v, sel, pages[0])
+	wide := exportSVG(t, v, view, pages[0])
+	if maps.Equal(texts, wide) {
+		t.Error("the export over a quarter of the run writes what the whole view does")
+	}
+	if f, tt := v.Range(); f != from || tt != to {
+		t.Errorf("the view's range moved to [%d, %d]", f, tt)
+	}
 }
 
 // TestLegendSaysWhatItLeavesOut: a frame too narrow for its legend draws

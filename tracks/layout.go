@@ -140,8 +140,9 @@ type layout struct {
 	ov           *timeline.Model
 	nThreads     int
 	version      int
-	// counts is how many tracks each group has (trackSet's lengths).
-	counts [NumGroups]int
+	// counts is how many tracks each group has (trackSet's lengths),
+	// hidden how many of them are hidden.
+	counts, hidden [NumGroups]int
 }
 
 // trackSet is the tracks each group has for a model and heap: what exists,
@@ -243,6 +244,7 @@ func (v *View) ensureLayout() *layout {
 	for g := Group(0); g < NumGroups; g++ {
 		ids := v.trackSet(g)
 		l.counts[g] = len(ids)
+		l.hidden[g] = 0
 		if len(ids) == 0 {
 			continue
 		}
@@ -251,6 +253,10 @@ func (v *View) ensureLayout() *layout {
 			y += th
 		}
 		for _, id := range ids {
+			if v.hidden[id] {
+				l.hidden[g]++
+				continue
+			}
 			if _, pinned := exists[id]; pinned {
 				exists[id] = true
 				continue
@@ -275,6 +281,15 @@ func (v *View) ensureLayout() *layout {
 	}
 	l.pinnedH = y
 	return l
+}
+
+// GroupSize returns how many tracks group g has, shown or collapsed
+// (pinned ones included).
+func (v *View) GroupSize(g Group) int {
+	if g >= NumGroups {
+		return 0
+	}
+	return v.ensureLayout().counts[g]
 }
 
 // visible returns the rows of rs that overlap content [y0, y1).

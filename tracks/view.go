@@ -50,6 +50,8 @@ type View struct {
 	scrollY     int
 	collapsed   [NumGroups]bool
 	pins        []TrackID
+	marked      TrackID             // SetMarked
+	hidden      map[TrackID]bool    // Hide
 	heights     map[TrackID]float64 // in points
 	selFrom     uint64
 	selTo       uint64
@@ -343,9 +345,47 @@ func (v *View) SetCollapsed(g Group, collapsed bool) {
 // Collapsed reports whether a group is collapsed.
 func (v *View) Collapsed(g Group) bool { return g < NumGroups && v.collapsed[g] }
 
+// Hide hides a track (unpinning it) until ShowHidden, or a Pin or Reveal
+// of it.
+func (v *View) Hide(id TrackID) {
+	if v.hidden[id] {
+		return
+	}
+	if v.Pinned(id) {
+		v.Pin(id)
+	}
+	if v.hidden == nil {
+		v.hidden = map[TrackID]bool{}
+	}
+	v.hidden[id] = true
+	v.version++
+	v.clampScroll()
+}
+
+// NumHidden returns how many tracks are hidden.
+func (v *View) NumHidden() int { return len(v.hidden) }
+
+// ShowHidden shows the hidden tracks again.
+func (v *View) ShowHidden() {
+	if len(v.hidden) > 0 {
+		v.hidden = nil
+		v.version++
+		v.clampScroll()
+	}
+}
+
+// unhide shows a hidden track again.
+func (v *View) unhide(id TrackID) {
+	if v.hidden[id] {
+		delete(v.hidden, id)
+		v.version++
+	}
+}
+
 // Pin pins a track to the top, above the scrolled tracks, or unpins a
-// pinned one.
+// pinned one. A hidden track is shown again.
 func (v *View) Pin(id TrackID) {
+	v.unhide(id)
 	for i, p := range v.pins {
 		if p == id {
 			v.pins = append(v.pins[:i], v.pins[i+1:]...)
@@ -368,6 +408,14 @@ func (v *View) Pinned(id TrackID) bool {
 	}
 	return false
 }
+
+// SetMarked marks a track (the one the host jumped to): its header is
+// tinted and its row outlined in the selection's colour. The zero TrackID
+// marks none.
+func (v *View) SetMarked(id TrackID) { v.marked = id }
+
+// Marked returns the marked track (the zero TrackID if none).
+func (v *View) Marked() TrackID { return v.marked }
 
 // SetTrackHeight sets a track's height in device pixels (kept between 8
 // and 600 points).
@@ -404,11 +452,12 @@ func (v *View) Tracks() []TrackID {
 	return out
 }
 
-// Reveal expands a track's group and scrolls so that the track is in
-// view (a pinned track is always in view); false if there is no such
-// track.
+// Reveal expands a track's group, shows the track if it is hidden, and
+// scrolls so that it is in view (a pinned track is always in view); false
+// if there is no such track.
 func (v *View) Reveal(id TrackID) bool {
 	v.SetCollapsed(id.Kind.group(), false)
+	v.unhide(id)
 	l := v.ensureLayout()
 	if _, ok := find(l.pinned, id); ok {
 		return true

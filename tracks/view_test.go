@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -444,5 +445,42 @@ func TestHiDPI(t *testing.T) {
 	img := v2.Render()
 	if img.Bounds().Dx() != 1800 {
 		t.Fatal("frame size")
+	}
+}
+
+// TestHideTracks: a hidden track leaves the layout (and the pins), its
+// group's title counts it as hidden, and ShowHidden, Pin or Reveal bring
+// it back.
+func TestHideTracks(t *testing.T) {
+	v := tinyView(t)
+	hec := TrackID{Kind: KindHEC, ID: 0}
+	gc := TrackID{Kind: KindGC}
+	has := func(id TrackID) bool { return slices.Contains(v.Tracks(), id) }
+	n := len(v.Tracks())
+	v.Pin(hec)
+	v.Hide(hec)
+	v.Hide(gc)
+	if has(hec) || has(gc) || v.Pinned(hec) || len(v.Tracks()) != n-2 || v.NumHidden() != 2 {
+		t.Fatalf("after hiding two tracks: %d of %d shown, HEC 0 pinned %v", len(v.Tracks()), n, v.Pinned(hec))
+	}
+	if _, ok := v.TrackRect(gc); ok {
+		t.Error("a hidden track has a place in the frame")
+	}
+	svg := paint.NewSVG(v.w, v.h)
+	v.Draw(svg)
+	if !strings.Contains(string(svg.Bytes()), "(1 hidden)") {
+		t.Error("no group title says it has a hidden track")
+	}
+	if !v.Reveal(gc) || !has(gc) || v.NumHidden() != 1 {
+		t.Error("Reveal did not show the hidden GC track")
+	}
+	v.ShowHidden()
+	if !has(hec) || len(v.Tracks()) != n || v.NumHidden() != 0 {
+		t.Errorf("after ShowHidden %d of %d tracks", len(v.Tracks()), n)
+	}
+	v.Hide(hec)
+	v.Pin(hec)
+	if !has(hec) || !v.Pinned(hec) {
+		t.Error("pinning a hidden track did not show it")
 	}
 }

@@ -1,0 +1,120 @@
+package app
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/tracks"
+)
+
+// menuLabels returns the labels of m's items.
+func menuLabels(m *fyne.Menu) []string {
+	var out []string
+	for _, it := range m.Items {
+		out = append(out, it.Label)
+	}
+	return out
+}
+
+// menuAction returns the action of m's item whose label starts with
+// prefix, failing if there is none.
+func menuAction(t *testing.T, m *fyne.Menu, prefix string) func() {
+	t.Helper()
+	for _, it := range m.Items {
+		if strings.HasPrefix(it.Label, prefix) {
+			return it.Action
+		}
+	}
+	t.Fatalf("no %q in the menu %q", prefix, menuLabels(m))
+	return nil
+}
+
+// TestTrackMenu: a right click on a thread's plot offers to pin it, hide
+// it, zoom to the span under the pointer, copy its name or the time, and
+// show its events from that time; each does what it says.
+func TestTrackMenu(t *testing.T) {
+	_, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	th := v.log.Model.ThreadByID(5)
+	id := tracks.TrackID{Kind: tracks.KindThread, ID: 5}
+	c.showRange(th.First, th.First+(th.Finished-th.First)/40)
+	c.reveal(id)
+	from, to := c.View()
+	at := from + (to-from)/2
+	p := trackAt(t, c, id, at)
+	m := c.contextMenu(p)
+	if m == nil {
+		t.Fatal("no menu on a thread's plot")
+	}
+	for _, want := range []string{"Pin to the Top", "Hide Track", "Zoom to Span", "Copy Name", "Copy Time", "Show in Events"} {
+		if !slices.ContainsFunc(menuLabels(m), func(l string) bool { return strings.HasPrefix(l, want) }) {
+			t.Errorf("the menu %q lacks %q", menuLabels(m), want)
+		}
+	}
+	var h tracks.Hit
+	c.with(func(tv *tracks.View) { h = tv.Hit(float64(p.X)*c.scale, float64(p.Y)*c.scale) })
+
+	menuAction(t, m, "Copy Name")()
+	if got := fyne.CurrentApp().Clipboard().Content(); got != h.Name || !strings.Contains(got, "main") {
+		t.Errorf("Copy Name copied %q, want %q", got, h.Name)
+	}
+	menuAction(t, m, "Copy Time")()
+	if got := fyne.CurrentApp().Clipboard().Content(); !slices.Contains(menuLabels(m), "Copy Time ("+got+")") {
+		t.Errorf("Copy Time copied %q; the menu says %q", got, menuLabels(m))
+	}
+
+	// Show in Events: the Events tab, the thread's first event from the
+	// time under the pointer selected.
+	menuAction(t, m, "Show in Events")()
+	if v.tabs.Selected().Text != "Events" {
+		t.Errorf("the %q tab is shown, not Events", v.tabs.Selected().Text)
+	}
+	i := v.events.selected
+	ev, err := v.events.x.Get(int64(i))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tid, ok := threadOf(&ev); !ok || tid != 5 || ev.Time < h.Time {
+		t.Errorf("Show in Events selected row %d: %s at %d (pointer at %d)", i, ingest.AppendEventText(nil, nil, &ev), ev.Time, h.Time)
+	}
+	if f, tt := c.View(); f != from || tt != to {
+		t.Errorf("Show in Events moved the timeline to [%d, %d]", f, tt)
+	}
+
+	menuAction(t, m, "Zoom to Span")()
+	if f, tt := c.View(); f > h.From || tt < h.To || tt-f > 2*(h.To-h.From)+2*minSpanForTest {
+		t.Errorf("Zoom to Span shows [%d, %d] for the span [%d, %d]", f, tt, h.From, h.To)
+	}
+
+	menuAction(t, m, "Pin to the Top")()
+	c.with(func(tv *tracks.View) {
+		if !tv.Pinned(id) {
+			t.Error("Pin to the Top did not pin the thread")
+		}
+	})
+	m = c.contextMenu(trackAt(t, c, id, at))
+	menuAction(t, m, "Unpin")()
+	menuAction(t, m, "Hide Track")()
+	c.with(func(tv *tracks.View) {
+		if slices.Contains(tv.Tracks(), id) || tv.Pinned(id) {
+			t.Error("Hide Track left the thread shown")
+		}
+	})
+	// Anywhere on the plot, the menu now offers the hidden track back.
+	hec0 := tracks.TrackID{Kind: tracks.KindHEC, ID: 0}
+	c.reveal(hec0)
+	m = c.contextMenu(trackAt(t, c, hec0, at))
+	menuAction(t, m, "Show 1 Hidden Track")()
+	c.with(func(tv *tracks.View) {
+		if !slices.Contains(tv.Tracks(), id) {
+			t.Error("Show 1 Hidden Track did not bring the thread back")
+		}
+	})
+}
+
+// minSpanForTest is the least margin a zoom to a span leaves (the view is
+// at least 100 ns wide).
+const minSpanForTest = 100
