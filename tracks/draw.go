@@ -339,11 +339,13 @@ func (f *frame) drawRowRange(rows []row, base int) {
 			continue
 		}
 		rect := image.Rect(0, y0, f.g.plot.Max.X, y1)
-		if r.id.Kind == KindThread || r.id.Kind == KindUserThread {
+		if r.id.Kind == KindThread {
 			if (r.y/max(r.h, 1))%2 == 1 {
 				f.c.Fill(image.Rect(f.g.plot.Min.X, y0, f.g.plot.Max.X, y1), f.th.Stripe)
 			}
-		} else if i+1 < len(rows) && !rows[i+1].title || i+1 == len(rows) {
+		} else if r.id.Kind == KindUserThread || i+1 < len(rows) && !rows[i+1].title || i+1 == len(rows) {
+			// A rule under each track but the last of a group, and
+			// under each thread's spans, which stack several rows.
 			f.c.Fill(image.Rect(f.g.plot.Min.X, y1-1, f.g.plot.Max.X, y1), f.th.Rule)
 		}
 		f.c.PushClip(image.Rect(f.g.plot.Min.X, y0, f.g.plot.Max.X, y1))
@@ -401,7 +403,9 @@ func (f *frame) drawTrack(id TrackID, y0, y1 int) {
 	}
 }
 
-// drawTitle draws a group's title row: its toggle, name and track count.
+// drawTitle draws a group's title row: its toggle, name and track count,
+// and on the User events title the switch of its spans by thread or by
+// label.
 func (f *frame) drawTitle(r row, y0, y1 int) {
 	f.c.Fill(image.Rect(0, y0, f.g.plot.Max.X, y1), f.th.Group)
 	f.c.Fill(image.Rect(0, y1-1, f.g.plot.Max.X, y1), f.th.Rule)
@@ -412,7 +416,14 @@ func (f *frame) drawTitle(r row, y0, y1 int) {
 		label += "  " + paint.Count(int64(n))
 	}
 	x := px(20, f.s)
-	f.c.Text(f.bold, f.bold.Fit(label, f.g.header.Dx()-x-px(4, f.s)), x, f.bold.Baseline(mid), f.th.Text)
+	right := f.g.header.Max.X - px(4, f.s)
+	if r.group == GroupUser {
+		if sw := f.spansPart(y0, y1); !sw.Empty() {
+			f.drawSpansSwitch(sw)
+			right = sw.Min.X - px(4, f.s)
+		}
+	}
+	f.c.Text(f.bold, f.bold.Fit(label, right-x), x, f.bold.Baseline(mid), f.th.Text)
 }
 
 // drawToggle draws a group's disclosure triangle centred on (x, y):

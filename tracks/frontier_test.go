@@ -446,6 +446,7 @@ func TestCutLogDrawsItsFrontier(t *testing.T) {
 			label = m.Labels[i].Label
 		}
 	}
+	v.SetSpansByLabel(true)
 	r, ok := v.TrackRect(TrackID{KindUserLabel, uint32(label)})
 	if !ok {
 		t.Fatal("no phase-2 row")
