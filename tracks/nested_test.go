@@ -89,17 +89,18 @@ func TestSpansNestedByThread(t *testing.T) {
 		tm       uint64
 		label    string // "" for nothing there
 		from, to uint64
+		in       string // the tip's last line ends so: the span it is nested in
 	}{
-		{want[0], 0, 250, "phase1", 100, 900},
-		{want[0], 1, 250, "phase1.step", 150, 400},
-		{want[0], 2, 250, "phase1.inner", 200, 300},
-		{want[0], 2, 350, "", 0, 0},
-		{want[0], 1, 500, "phase1.step", 450, 600},
-		{want[0], 2, 500, "", 0, 0},
-		{want[1], 0, 400, "a", 100, 500},
-		{want[1], 1, 400, "b", 300, 700},
-		{want[1], 0, 820, "c", 800, 850},
-		{want[1], 1, 820, "", 0, 0},
+		{want[0], 0, 250, "phase1", 100, 900, ""},
+		{want[0], 1, 250, "phase1.step", 150, 400, "in phase1"},
+		{want[0], 2, 250, "phase1.inner", 200, 300, "in phase1.step"},
+		{want[0], 2, 350, "", 0, 0, ""},
+		{want[0], 1, 500, "phase1.step", 450, 600, "in phase1"},
+		{want[0], 2, 500, "", 0, 0, ""},
+		{want[1], 0, 400, "a", 100, 500, ""},
+		{want[1], 1, 400, "b", 300, 700, "thread's spans"}, // overlaps a, not in it
+		{want[1], 0, 820, "c", 800, 850, ""},
+		{want[1], 1, 820, "", 0, 0, ""},
 	} {
 		h := at(c.id, c.row, c.tm)
 		if c.label == "" {
@@ -112,8 +113,8 @@ func TestSpansNestedByThread(t *testing.T) {
 			h.Depth != c.row || h.Thread != c.id.ID || h.Track != c.id {
 			t.Errorf("thread %d row %d at %d: %+v, want %s [%d, %d] at depth %d", c.id.ID, c.row, c.tm, h, c.label, c.from, c.to, c.row)
 		}
-		if nested := strings.Contains(strings.Join(h.Tip, "|"), "nested "); nested != (c.row > 0) {
-			t.Errorf("thread %d row %d: tip %q", c.id.ID, c.row, h.Tip)
+		if nested := strings.Contains(strings.Join(h.Tip, "|"), "nested "); nested != (c.row > 0) || !strings.HasSuffix(h.Tip[len(h.Tip)-1], c.in) {
+			t.Errorf("thread %d row %d: tip %q, want it nested in %q", c.id.ID, c.row, h.Tip, c.in)
 		}
 	}
 	// Each row is drawn in its span's label's colour (one pixel in from

@@ -143,6 +143,27 @@ func (l *spanList) finish(ov *timeline.Model) {
 	}
 }
 
+// enclosing returns the span that span i is nested in: the one a row
+// above it in its thread's track that holds all of it, if any (a span
+// that overlaps one above without nesting is in none).
+func (u *userIndex) enclosing(i int) (timeline.UserSpan, bool) {
+	d := int(u.depth[i])
+	rows := u.byThread[u.thread[i]]
+	if d == 0 || d > len(rows) {
+		return timeline.UserSpan{}, false
+	}
+	sp := userSpan(u.ov, i)
+	var out timeline.UserSpan
+	found := false
+	rows[d-1].each(u.ov, sp.Start, sp.Start, func(_ int, p timeline.UserSpan) bool {
+		if p.Start <= sp.Start && p.End >= sp.End {
+			out, found = p, true
+		}
+		return true
+	})
+	return out, found
+}
+
 // rows returns how many rows (nesting depths) the spans of thread id
 // take, at least one.
 func (u *userIndex) rows(id uint32) int { return max(len(u.byThread[id]), 1) }
@@ -312,7 +333,11 @@ func (f *frame) hitSpans(h *Hit, l *spanList, col, y0, y1 int) {
 		h.Tip = append(h.Tip, where)
 	}
 	if h.Depth > 0 {
-		h.Tip = append(h.Tip, "nested "+strconv.Itoa(h.Depth)+" deep in its thread's spans")
+		line := "nested " + strconv.Itoa(h.Depth) + " deep in its thread's spans"
+		if in, ok := f.v.userIndex().enclosing(bi); ok {
+			line += ", in " + spanName(f.ov, in)
+		}
+		h.Tip = append(h.Tip, line)
 	}
 	h.Anchor = f.spanRect(best.Start, best.End, col, y0, y1)
 }
