@@ -310,7 +310,7 @@ func (f *frame) drawRows(rows []row, area image.Rectangle, base int) {
 	workers := min(runtime.GOMAXPROCS(0), len(rows)/6)
 	if !ok || workers < 2 {
 		f.c.PushClip(area)
-		f.drawRowRange(rows, base)
+		f.drawRowRange(rows, 0, len(rows), base)
 		f.c.PopClip()
 		return
 	}
@@ -325,14 +325,16 @@ func (f *frame) drawRows(rows []row, area image.Rectangle, base int) {
 		wf.c = paint.NewRaster(ras.Image())
 		wf.c.PushClip(clip)
 		wf.inst = nil
-		wf.drawRowRange(rows[lo:hi], base)
+		wf.drawRowRange(rows, lo, hi, base)
 	})
 }
 
-// drawRowRange draws rows (the current clip set) whose content y 0 is at
-// device y base.
-func (f *frame) drawRowRange(rows []row, base int) {
-	for i, r := range rows {
+// drawRowRange draws rows[lo:hi] (the current clip set) whose content y
+// 0 is at device y base. (The rows after hi decide the rules, so that
+// bands drawn in parallel draw what one pass would.)
+func (f *frame) drawRowRange(rows []row, lo, hi, base int) {
+	for i := lo; i < hi; i++ {
+		r := rows[i]
 		y0, y1 := base+r.y, base+r.y+r.h
 		if r.title {
 			f.drawTitle(r, y0, y1)
@@ -343,9 +345,10 @@ func (f *frame) drawRowRange(rows []row, base int) {
 			if (r.y/max(r.h, 1))%2 == 1 {
 				f.c.Fill(image.Rect(f.g.plot.Min.X, y0, f.g.plot.Max.X, y1), f.th.Stripe)
 			}
-		} else if r.id.Kind == KindUserThread || i+1 < len(rows) && !rows[i+1].title || i+1 == len(rows) {
+		} else if r.id.Kind == KindUserThread || r.id.Kind == KindUserLabel || i+1 < len(rows) && !rows[i+1].title || i+1 == len(rows) {
 			// A rule under each track but the last of a group, and
-			// under each thread's spans, which stack several rows.
+			// under every track of spans (a thread's stack several
+			// rows), whatever follows.
 			f.c.Fill(image.Rect(f.g.plot.Min.X, y1-1, f.g.plot.Max.X, y1), f.th.Rule)
 		}
 		f.c.PushClip(image.Rect(f.g.plot.Min.X, y0, f.g.plot.Max.X, y1))
