@@ -622,3 +622,44 @@ func TestRevealLabelShowsItsSpansTrack(t *testing.T) {
 		}
 	}
 }
+
+// TestSpansSwitchIsRemembered clicks the User events title's switch:
+// the spans are then shown by label, and a view opened later shows them
+// so too; a second click puts them back by thread.
+func TestSpansSwitchIsRemembered(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	// Find the switch: scan the headers' column, the User events title
+	// scrolled into view (just above its markers).
+	var at fyne.Position
+	found := false
+	c.with(func(tv *tracks.View) {
+		tv.Reveal(tracks.TrackID{Kind: tracks.KindMarkers})
+		tv.ScrollTracks(-3)
+		hr := tv.HeaderRect()
+		for y := hr.Min.Y; y < hr.Max.Y && !found; y += 2 {
+			for x := hr.Max.X - 1; x > hr.Min.X && !found; x -= 2 {
+				if h := tv.Hit(float64(x), float64(y)); h.Part == tracks.PartSpans {
+					at, found = fyne.NewPos(float32(x)/float32(c.scale), float32(y)/float32(c.scale)), true
+				}
+			}
+		}
+	})
+	if !found {
+		t.Fatal("no spans switch on the User events title")
+	}
+	for _, want := range []bool{true, false} {
+		c.Tapped(&fyne.PointEvent{Position: at})
+		var now bool
+		c.with(func(tv *tracks.View) { now = tv.SpansByLabel() })
+		if now != want {
+			t.Fatalf("after a click on the switch: by label %v, want %v", now, want)
+		}
+		later := newEventlogView(v.log)
+		later.rememberSpans(w.app.settings)
+		later.canvas.with(func(tv *tracks.View) { now = tv.SpansByLabel() })
+		if now != want {
+			t.Errorf("a view opened after the click: by label %v, want %v", now, want)
+		}
+	}
+}
