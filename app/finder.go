@@ -215,12 +215,15 @@ func (v *eventlogView) revealThread(id uint32) {
 	v.canvas.jumpTo(tracks.TrackID{Kind: tracks.KindThread, ID: id})
 }
 
-// revealLabel shows label's track over the first span of label.
+// revealLabel shows the first span of label, and the track it is in
+// (its label's or its thread's).
 func (v *eventlogView) revealLabel(label int32) {
 	m := v.log.Model
-	v.canvas.jumpTo(tracks.TrackID{Kind: tracks.KindUserLabel, ID: uint32(label)})
 	for i := 0; i < m.NumUserSpans(); i++ {
 		if s := m.UserSpan(i); s.Label == label {
+			var id tracks.TrackID
+			v.canvas.with(func(tv *tracks.View) { id = tv.SpanTrack(s) })
+			v.canvas.jumpTo(id)
 			v.showAround(s.Start, s.End)
 			return
 		}

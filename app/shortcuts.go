@@ -11,13 +11,14 @@ import (
 // mouseHelp lists the timeline's mouse controls.
 var mouseHelp = [][2]string{
 	{"Ctrl+wheel", "zoom in and out at the pointer"},
-	{"Wheel", "scroll the tracks"},
+	{"Wheel", "scroll the tracks, three thread tracks a notch"},
 	{"Shift+wheel, horizontal scroll", "pan left and right"},
 	{"Drag", "pan"},
 	{"Shift+drag", "select a range (its length is shown on the axis; the tabs describe it)"},
 	{"Click a span", "show its details in the Details tab; on a thread's runnable span, link it to what woke it"},
 	{"Double-click a span", "zoom to that span (elsewhere: fit the run; on a header's bottom edge: its default height)"},
 	{"Click a group's title, a pin", "collapse or expand the group; pin the track to the top"},
+	{"Click \"by thread\" on User events", "show the spans in a track per label, or back nested per thread"},
 	{"Drag a header's bottom edge", "resize the track"},
 	{"Right-click a track", "pin or hide it, zoom to the span there, copy its name or the time, show its events from there"},
 }

@@ -320,13 +320,17 @@ func (v *spansView) drawHistogram(w, h int, scale float64) (*image.RGBA, error) 
 }
 
 // instanceTrack returns the track of the timeline that shows instance in
-// of label l: a thread label's thread, a user span label's track (or, if
-// the model has no such label, the spans of the thread that ran it).
-func instanceTrack(m *timeline.Model, l *spans.Label, in spans.Instance) (tracks.TrackID, bool) {
+// of label l: a thread label's thread; a user span's thread's spans, or,
+// with the spans shown by label (byLabel), its label's track (the
+// thread's spans if the model has no such label).
+func instanceTrack(m *timeline.Model, l *spans.Label, in spans.Instance, byLabel bool) (tracks.TrackID, bool) {
 	if l.Kind == spans.Thread {
 		return tracks.TrackID{Kind: tracks.KindThread, ID: in.Thread}, in.Thread != 0
 	}
 	for i := range m.Labels {
+		if !byLabel {
+			break
+		}
 		if m.String(m.Labels[i].Label) == l.Name {
 			return tracks.TrackID{Kind: tracks.KindUserLabel, ID: uint32(m.Labels[i].Label)}, true
 		}
@@ -346,7 +350,9 @@ func (v *eventlogView) addAnalysisTabs() {
 	sm, pm := &marker{c: c}, &marker{c: c} // app/analysismarks.go
 	sv.mark = func(from, to uint64) { sm.show(rangeMark(from, to)) }
 	sv.reveal = func(l *spans.Label, in spans.Instance) {
-		if id, ok := instanceTrack(v.log.Model, l, in); ok {
+		var byLabel bool
+		c.with(func(tv *tracks.View) { byLabel = tv.SpansByLabel() })
+		if id, ok := instanceTrack(v.log.Model, l, in, byLabel); ok {
 			c.reveal(id)
 		}
 	}

@@ -274,8 +274,8 @@ func TestSpansInstanceShownAndMarkedOnTheCanvas(t *testing.T) {
 	var id tracks.TrackID
 	ui(func() {
 		var ok bool
-		id, ok = instanceTrack(v.log.Model, sv.label, sv.longest[1])
-		if !ok || id.Kind != tracks.KindUserLabel {
+		id, ok = instanceTrack(v.log.Model, sv.label, sv.longest[1], false)
+		if !ok || id.Kind != tracks.KindUserThread {
 			t.Fatalf("sleep's track: %v, %v", id, ok)
 		}
 		v.canvas.with(func(tv *tracks.View) {
@@ -293,11 +293,15 @@ func TestSpansInstanceShownAndMarkedOnTheCanvas(t *testing.T) {
 	// A thread label's instance is its thread; a label the timeline does
 	// not know, the spans of the thread that ran it.
 	in7 := spans.Instance{Thread: 7}
-	if id, ok := instanceTrack(v.log.Model, &spans.Label{Name: "worker", Kind: spans.Thread}, in7); !ok || id != (tracks.TrackID{Kind: tracks.KindThread, ID: 7}) {
+	if id, ok := instanceTrack(v.log.Model, &spans.Label{Name: "worker", Kind: spans.Thread}, in7, false); !ok || id != (tracks.TrackID{Kind: tracks.KindThread, ID: 7}) {
 		t.Errorf("a thread label's instance: %v", id)
 	}
-	if id, ok := instanceTrack(v.log.Model, &spans.Label{Name: "no such label"}, in7); !ok || id != (tracks.TrackID{Kind: tracks.KindUserThread, ID: 7}) {
+	if id, ok := instanceTrack(v.log.Model, &spans.Label{Name: "no such label"}, in7, true); !ok || id != (tracks.TrackID{Kind: tracks.KindUserThread, ID: 7}) {
 		t.Errorf("an unknown label's instance: %v", id)
+	}
+	// With the spans shown by label, a user span's instance is its label's track.
+	if id, ok := instanceTrack(v.log.Model, sv.label, sv.longest[1], true); !ok || id.Kind != tracks.KindUserLabel {
+		t.Errorf("by label, sleep's instance: %v", id)
 	}
 	in := sv.longest[1]
 	from, to := v.canvas.View()

@@ -20,6 +20,7 @@ import (
 // Steps of the canvas's controls.
 const (
 	wheelZoomUnits = 40   // Ctrl+wheel units that halve or double the visible span
+	wheelTracks    = 3    // the thread tracks a wheel notch scrolls (wheelNotchUnits)
 	keyZoomFactor  = 0.5  // + halves the span, - doubles it
 	keyPanFraction = 0.1  // A, D and the arrows pan by this share of the view
 	spanZoomMargin = 0.05 // double-clicking a span leaves this share each side
@@ -414,7 +415,8 @@ func modifiers() fyne.KeyModifier {
 	return 0
 }
 
-// Scrolled scrolls the tracks with the wheel; with Ctrl (or Cmd) held it
+// Scrolled scrolls the tracks with the wheel, wheelTracks thread tracks a
+// notch; with Ctrl (or Cmd) held it
 // zooms at the pointer, a factor of two every 40 units; Shift+wheel and
 // horizontal scrolling (trackpads) pan.
 func (c *trackCanvas) Scrolled(ev *fyne.ScrollEvent) {
@@ -438,7 +440,7 @@ func (c *trackCanvas) scrolled(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
 	case math.Abs(dx) > math.Abs(dy):
 		c.view.Pan(dx * s)
 	default:
-		c.view.ScrollBy(-dy * s)
+		c.view.ScrollTracks(-dy / wheelNotchUnits * wheelTracks)
 	}
 	c.mu.Unlock()
 	c.pointer, c.hovering = ev.Position, true
@@ -531,8 +533,9 @@ func (c *trackCanvas) DragEnd() {
 
 // Tapped collapses or expands a group (its title), pins or unpins a track
 // (its pin), puts rate tracks on a log scale or back (their "log" box),
-// picks the finding of a flag on the axis, and otherwise tells the window
-// what was clicked.
+// picks the finding of a flag on the axis, shows user spans by label or
+// by thread (the User events title's switch), and otherwise tells the
+// window what was clicked.
 func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
 	c.focus()
 	c.mu.Lock()
@@ -546,6 +549,8 @@ func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
 		c.view.Pin(h.Track)
 	case h.Part == tracks.PartScale:
 		c.view.SetLogScale(h.Track.Kind, !c.view.LogScale(h.Track.Kind))
+	case h.Part == tracks.PartSpans:
+		c.view.SetSpansByLabel(!c.view.SpansByLabel())
 	default:
 		acted = false
 		// A thread's runnable span shows what woke it; any other click

@@ -133,14 +133,18 @@ func TestCanvasWheelScrollsCtrlWheelZoomsDragPans(t *testing.T) {
 	x0, _, x1, _ := unitsOf(c, plot)
 	p := fyne.NewPos(x0+(x1-x0)*0.75, 300)
 
-	// The wheel alone scrolls the tracks and keeps the time range.
-	var before int
-	c.with(func(tv *tracks.View) { before, _, _ = tv.Scroll() })
-	wheel(c, p, 0, -60, 0)
+	// The wheel alone scrolls the tracks, three thread tracks a notch,
+	// and keeps the time range.
+	var before, row int
+	c.with(func(tv *tracks.View) {
+		before, _, _ = tv.Scroll()
+		row = tv.TrackHeight(tracks.TrackID{Kind: tracks.KindThread, ID: v.log.Model.Threads[0].ID})
+	})
+	wheel(c, p, 0, -2*wheelNotchUnits, 0)
 	var after int
 	c.with(func(tv *tracks.View) { after, _, _ = tv.Scroll() })
-	if after <= before {
-		t.Errorf("the wheel did not scroll the tracks down (offset %d → %d)", before, after)
+	if after-before != 2*3*row {
+		t.Errorf("two notches of the wheel scrolled the tracks from %d to %d, want down %d (six tracks of %d)", before, after, 6*row, row)
 	}
 	if from, to := c.View(); from != 0 || to != end {
 		t.Errorf("the wheel changed the range to [%d, %d]", from, to)
@@ -735,6 +739,72 @@ func TestCursorTimeHidesTheTickLabelsItOverlaps(t *testing.T) {
 	for _, m := range c.axisMasks {
 		if m.Visible() {
 			t.Errorf("a tick label is hidden at %v with the cursor's time between two", m.Position())
+		}
+	}
+}
+
+// TestRevealLabelShowsItsSpansTrack checks that finding a span label
+// shows the track its first span is drawn in: its thread's, by default,
+// and its label's when the spans are shown by label.
+func TestRevealLabelShowsItsSpansTrack(t *testing.T) {
+	_, v, _ := openNav(t, parworkN2)
+	m := v.log.Model
+	sp := m.UserSpan(0)
+	for _, byLabel := range []bool{false, true} {
+		want := tracks.TrackID{Kind: tracks.KindUserThread, ID: sp.Thread}
+		if byLabel {
+			want = tracks.TrackID{Kind: tracks.KindUserLabel, ID: uint32(sp.Label)}
+		}
+		v.canvas.with(func(tv *tracks.View) {
+			tv.SetSpansByLabel(byLabel)
+			tv.SetCollapsed(tracks.GroupUser, true)
+		})
+		v.revealLabel(sp.Label)
+		var ok bool
+		v.canvas.with(func(tv *tracks.View) { _, ok = tv.TrackRect(want) })
+		if !ok || sp.Thread == 0 {
+			t.Errorf("by label %v: %q's track %v not shown (its thread %d)", byLabel, m.String(sp.Label), want, sp.Thread)
+		}
+	}
+}
+
+// TestSpansSwitchIsRemembered clicks the User events title's switch:
+// the spans are then shown by label, and a view opened later shows them
+// so too; a second click puts them back by thread.
+func TestSpansSwitchIsRemembered(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	c := v.canvas
+	// Find the switch: scan the headers' column, the User events title
+	// scrolled into view (just above its markers).
+	var at fyne.Position
+	found := false
+	c.with(func(tv *tracks.View) {
+		tv.Reveal(tracks.TrackID{Kind: tracks.KindMarkers})
+		tv.ScrollTracks(-3)
+		hr := tv.HeaderRect()
+		for y := hr.Min.Y; y < hr.Max.Y && !found; y += 2 {
+			for x := hr.Max.X - 1; x > hr.Min.X && !found; x -= 2 {
+				if h := tv.Hit(float64(x), float64(y)); h.Part == tracks.PartSpans {
+					at, found = fyne.NewPos(float32(x)/float32(c.scale), float32(y)/float32(c.scale)), true
+				}
+			}
+		}
+	})
+	if !found {
+		t.Fatal("no spans switch on the User events title")
+	}
+	for _, want := range []bool{true, false} {
+		c.Tapped(&fyne.PointEvent{Position: at})
+		var now bool
+		c.with(func(tv *tracks.View) { now = tv.SpansByLabel() })
+		if now != want {
+			t.Fatalf("after a click on the switch: by label %v, want %v", now, want)
+		}
+		later := newEventlogView(v.log)
+		later.rememberSpans(w.app.settings)
+		later.canvas.with(func(tv *tracks.View) { now = tv.SpansByLabel() })
+		if now != want {
+			t.Errorf("a view opened after the click: by label %v, want %v", now, want)
 		}
 	}
 }

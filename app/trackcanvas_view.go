@@ -125,3 +125,29 @@ func userBookmarks(bs []bookmark) []tracks.Bookmark {
 	}
 	return out
 }
+
+// prefSpansByLabel is the settings key that remembers whether the User
+// events group shows its spans by label (1) or by thread (0).
+const prefSpansByLabel = "tracks.spansByLabel"
+
+// rememberSpans shows the spans as the settings say they were last shown
+// and remembers each switch of the User events title.
+func (v *eventlogView) rememberSpans(s Settings) {
+	if v.canvas == nil {
+		return
+	}
+	byLabel := s.FloatWithFallback(prefSpansByLabel, 0) == 1
+	v.canvas.with(func(tv *tracks.View) { tv.SetSpansByLabel(byLabel) })
+	v.canvas.onTrackChange = func() {
+		var now bool
+		v.canvas.with(func(tv *tracks.View) { now = tv.SpansByLabel() })
+		if now != byLabel {
+			byLabel = now
+			val := 0.0
+			if now {
+				val = 1
+			}
+			s.SetFloat(prefSpansByLabel, val)
+		}
+	}
+}

@@ -204,6 +204,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 				if ev, ok := view.(*eventlogView); ok {
 					w.segments = len(ev.log.Segments)
 					ev.pickSegment = func(k int) { w.loadSegment(path, k, w.segments) }
+					ev.rememberSpans(w.app.settings)
 					w.setTitle()
 				}
 				w.setContent(view.content())

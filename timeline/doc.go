@@ -34,8 +34,9 @@
 // back-dates; a mark stamped before its predecessor is moved up to it.
 //
 // User messages "START x" / "STOP x" (the ghc-events-analyze convention; a
-// leading number, "START 3 x", is an instance id) become UserSpans, summed
-// per label in LabelStats (count, total, min, max, mean).
+// leading number, "START 3 x", is an instance id) become UserSpans, each
+// with the HEC and the thread that began it, summed per label in
+// LabelStats (count, total, min, max, mean).
 //
 // # Level of detail
 //

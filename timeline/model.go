@@ -114,6 +114,7 @@ type UserSpan struct {
 	Label      int32  // string (Model.String)
 	ID         uint32 // numeric instance id, 0 when absent
 	Cap        int32  // HEC of the START message, ingest.NoCap if none
+	Thread     uint32 // thread running on Cap at the START, 0 if none known
 	// Open says no STOP was seen (Model.OpenSpan): End is then where the
 	// log's knowledge of the span's capability ends, its frontier.
 	Open bool
@@ -929,7 +930,7 @@ func (b *Builder) userMessage(t uint64, c int32, data []byte) {
 	st.Open--
 	end := max(t, o.start)
 	d := end - o.start
-	b.userSpans.add(UserSpan{Start: o.start, End: end, Label: key.label, ID: id, Cap: o.cap})
+	b.userSpans.add(UserSpan{Start: o.start, End: end, Label: key.label, ID: id, Cap: o.cap, Thread: o.thread})
 	if st.Count == 0 || d < st.Min {
 		st.Min = d
 	}

@@ -260,3 +260,38 @@ func TestUserSpansOnCorpus(t *testing.T) {
 		t.Errorf("%d spans+open, %d START messages", total, starts)
 	}
 }
+
+// TestUserSpanThread checks that a span records the thread that ran on
+// its START's HEC, whoever runs there at its STOP, and none where no
+// thread ran.
+func TestUserSpanThread(t *testing.T) {
+	b := NewBuilder()
+	add := func(tm uint64, c int32, k ingest.Kind, th uint64, text string) {
+		e := ingest.Event{Time: tm, Cap: c, Kind: k, Data: []byte(text)}
+		e.Args[0] = th
+		b.Add(&e)
+	}
+	add(0, 0, ingest.KindCreateThread, 7, "")
+	add(0, 0, ingest.KindCreateThread, 8, "")
+	add(0, 0, ingest.KindRunThread, 7, "")
+	add(10, 0, ingest.KindUserMsg, 0, "START x")
+	add(20, 0, ingest.KindStopThread, 7, "")
+	add(25, 0, ingest.KindRunThread, 8, "")
+	add(30, 0, ingest.KindUserMsg, 0, "STOP x")
+	add(40, 0, ingest.KindUserMsg, 0, "START y")
+	add(45, 1, ingest.KindUserMsg, 0, "START z")
+	add(50, 0, ingest.KindUserMsg, 0, "STOP y")
+	add(55, 1, ingest.KindUserMsg, 0, "STOP z")
+	b.Finish()
+	m := b.Snapshot()
+	want := map[string]uint32{"x": 7, "y": 8, "z": 0}
+	if m.NumUserSpans() != len(want) {
+		t.Fatalf("%d spans, want %d", m.NumUserSpans(), len(want))
+	}
+	for i := 0; i < m.NumUserSpans(); i++ {
+		sp := m.UserSpan(i)
+		if l := m.String(sp.Label); sp.Thread != want[l] {
+			t.Errorf("span %s: thread %d, want %d", l, sp.Thread, want[l])
+		}
+	}
+}

@@ -542,7 +542,7 @@ func (b *Builder) openSpans(m *Model) []UserSpan {
 					end = min(end, th.Finished)
 				}
 			}
-			out = append(out, UserSpan{Start: o.start, End: max(end, o.start), Label: k.label, ID: k.id, Cap: o.cap, Open: true})
+			out = append(out, UserSpan{Start: o.start, End: max(end, o.start), Label: k.label, ID: k.id, Cap: o.cap, Thread: o.thread, Open: true})
 		}
 	}
 	slices.SortFunc(out, func(a, b UserSpan) int {

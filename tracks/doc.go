@@ -10,7 +10,10 @@
 // (each HEC's states, the running thread's id on wide spans, instant
 // events as ticks), GC (pauses), Heap (size, live data, blocks,
 // allocation rate, heap-profile bands), Sparks, User events (markers and
-// bookmarks, START/STOP spans by label and by thread) and, last because
+// bookmarks in one track; START/STOP spans in one track per thread,
+// stacked as a flame chart — a row per nesting depth, each span in its
+// label's colour and named where it fits — or, as the group title's
+// switch or SetSpansByLabel chooses, in one track per label) and, last because
 // a big run has thousands, Threads (one track per thread, coloured by
 // state and why it blocked). A group exists
 // when the run has something for it. A TrackID (kind and id: a HEC, a
@@ -33,13 +36,15 @@
 //
 //	v.ZoomAt(x, factor)      // wheel: factor > 1 zooms in about x
 //	v.Pan(dx)                // drag: positive dx shows earlier times
-//	v.ScrollBy(dy)           // wheel without modifier: tracks up/down
+//	v.ScrollTracks(n)        // wheel without modifier: n thread tracks up/down (3 a notch)
+//	v.ScrollBy(dy)           // or by device pixels
 //	v.Fit(); v.SetRange(from, to)
 //	text := v.Select(x0, x1) // Shift+drag: selects, returns "12.4 ms" for the axis
 //	v.ZoomToSelection(); v.ClearSelection(); v.Selection()
 //	h := v.Hit(x, y)         // hover and click: see below
 //	v.ToggleGroup(h.Group)   // click on a title (h.Part == PartToggle)
 //	v.Pin(h.Track)           // click on h.Part == PartPin
+//	v.SetSpansByLabel(!v.SpansByLabel()) // click on h.Part == PartSpans
 //	v.SetTrackHeight(h.Track, v.TrackHeight(h.Track)+dy) // drag from h.Part == PartResize
 //	v.Reveal(id)             // a finder's jump: expands the group, scrolls the track into view
 //	v.SetBookmarks(bs)
@@ -52,9 +57,10 @@
 // a plot the Element there — a span with its thread, state, start, length
 // and why it stopped; a pixel column of several spans; a summarised
 // stretch of an overview ("N changes … zoom in for detail"); instant
-// events; utilisation; a user span; a marker or bookmark cluster, or a
-// finding's flag (Findings: which, in the list's order); heap
-// values; a band; a GC — as the lines of a tooltip (Tip) and the rectangle
+// events; utilisation; a user span with its thread and Depth among the
+// thread's nested spans; a marker or bookmark cluster, or a finding's
+// flag (Findings: which, in the list's order); heap values; a band; a
+// GC — as the lines of a tooltip (Tip) and the rectangle
 // it is about (Anchor). Hit again after every zoom, pan or scroll: it
 // answers for the frame as it is now.
 //

@@ -311,7 +311,7 @@ func (f *frame) drawRows(rows []row, area image.Rectangle, base int) {
 	workers := min(runtime.GOMAXPROCS(0), len(rows)/6)
 	if !ok || workers < 2 {
 		f.c.PushClip(area)
-		f.drawRowRange(rows, base)
+		f.drawRowRange(rows, 0, len(rows), base)
 		f.c.PopClip()
 		return
 	}
@@ -326,25 +326,30 @@ func (f *frame) drawRows(rows []row, area image.Rectangle, base int) {
 		wf.c = paint.NewRaster(ras.Image())
 		wf.c.PushClip(clip)
 		wf.inst = nil
-		wf.drawRowRange(rows[lo:hi], base)
+		wf.drawRowRange(rows, lo, hi, base)
 	})
 }
 
-// drawRowRange draws rows (the current clip set) whose content y 0 is at
-// device y base.
-func (f *frame) drawRowRange(rows []row, base int) {
-	for i, r := range rows {
+// drawRowRange draws rows[lo:hi] (the current clip set) whose content y
+// 0 is at device y base. (The rows after hi decide the rules, so that
+// bands drawn in parallel draw what one pass would.)
+func (f *frame) drawRowRange(rows []row, lo, hi, base int) {
+	for i := lo; i < hi; i++ {
+		r := rows[i]
 		y0, y1 := base+r.y, base+r.y+r.h
 		if r.title {
 			f.drawTitle(r, y0, y1)
 			continue
 		}
 		rect := image.Rect(0, y0, f.g.plot.Max.X, y1)
-		if r.id.Kind == KindThread || r.id.Kind == KindUserThread {
+		if r.id.Kind == KindThread {
 			if (r.y/max(r.h, 1))%2 == 1 {
 				f.c.Fill(image.Rect(f.g.plot.Min.X, y0, f.g.plot.Max.X, y1), f.th.Stripe)
 			}
-		} else if i+1 < len(rows) && !rows[i+1].title || i+1 == len(rows) {
+		} else if r.id.Kind == KindUserThread || r.id.Kind == KindUserLabel || i+1 < len(rows) && !rows[i+1].title || i+1 == len(rows) {
+			// A rule under each track but the last of a group, and
+			// under every track of spans (a thread's stack several
+			// rows), whatever follows.
 			f.c.Fill(image.Rect(f.g.plot.Min.X, y1-1, f.g.plot.Max.X, y1), f.th.Rule)
 		}
 		f.c.PushClip(image.Rect(f.g.plot.Min.X, y0, f.g.plot.Max.X, y1))
@@ -417,7 +422,9 @@ func (f *frame) drawTrack(id TrackID, y0, y1 int) {
 	}
 }
 
-// drawTitle draws a group's title row: its toggle, name and track count.
+// drawTitle draws a group's title row: its toggle, name and track count,
+// and on the User events title the switch of its spans by thread or by
+// label.
 func (f *frame) drawTitle(r row, y0, y1 int) {
 	f.c.Fill(image.Rect(0, y0, f.g.plot.Max.X, y1), f.th.Group)
 	f.c.Fill(image.Rect(0, y1-1, f.g.plot.Max.X, y1), f.th.Rule)
@@ -431,7 +438,14 @@ func (f *frame) drawTitle(r row, y0, y1 int) {
 		label += "  (" + paint.Count(int64(n)) + " hidden)"
 	}
 	x := px(20, f.s)
-	f.c.Text(f.bold, f.bold.Fit(label, f.g.header.Dx()-x-px(4, f.s)), x, f.bold.Baseline(mid), f.th.Text)
+	right := f.g.header.Max.X - px(4, f.s)
+	if r.group == GroupUser {
+		if sw := f.spansPart(y0, y1); !sw.Empty() {
+			f.drawSpansSwitch(sw)
+			right = sw.Min.X - px(4, f.s)
+		}
+	}
+	f.c.Text(f.bold, f.bold.Fit(label, right-x), x, f.bold.Baseline(mid), f.th.Text)
 }
 
 // drawToggle draws a group's disclosure triangle centred on (x, y):

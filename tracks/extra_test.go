@@ -69,6 +69,7 @@ func tinyView(t *testing.T) *View {
 // columns as the HEC track, and the heap and user tracks at the same x.
 func TestHeapLinesUp(t *testing.T) {
 	v := tinyView(t)
+	v.SetSpansByLabel(true)
 	img := v.Render()
 	ax := v.Axis()
 	x := func(tm uint64) int { return int(math.Floor(ax.X(tm))) }

@@ -440,24 +440,36 @@ func TestCutLogDrawsItsFrontier(t *testing.T) {
 	if !open.Open || open.Cap != 1 || open.End != fr || open.Start >= fr {
 		t.Fatalf("phase-2 left open by the cut: %+v, HEC 1's frontier %d", open, fr)
 	}
-	label := int32(-1)
-	for i := range m.Labels {
-		if m.String(m.Labels[i].Label) == "phase-2" {
-			label = m.Labels[i].Label
+	// It is drawn with its ragged end and hit as open in its label's
+	// track and in its row of its thread's.
+	for _, byLabel := range []bool{true, false} {
+		v.SetSpansByLabel(byLabel)
+		id := v.SpanTrack(open)
+		r, ok := v.TrackRect(id)
+		if !ok {
+			t.Fatalf("by label %v: no phase-2 track %v", byLabel, id)
 		}
-	}
-	r, ok := v.TrackRect(TrackID{KindUserLabel, uint32(label)})
-	if !ok {
-		t.Fatal("no phase-2 row")
-	}
-	img := v.Render()
-	col := paint.BandColorFor("phase-2")
-	mid := (open.Start + open.End) / 2
-	if x := int(f.ax.X(mid)); img.RGBAAt(x, r.Min.Y+r.Dy()/2) != col {
-		t.Errorf("the open phase-2 span is not drawn at %d (x %d): %v", mid, x, img.RGBAAt(x, r.Min.Y+r.Dy()/2))
-	}
-	h = v.Hit(f.ax.X(mid), float64(r.Min.Y+r.Dy()/2))
-	if tip := strings.Join(h.Tip, " / "); h.Element != ElemUserSpan || h.To != fr || !strings.Contains(tip, "open: log cut before its STOP") {
-		t.Errorf("the open span hit as %v to %d: %q", h.Element, h.To, tip)
+		if !byLabel {
+			u := v.userIndex()
+			for i := 0; i < u.n; i++ {
+				if userSpan(m, i) == open {
+					r.Min.Y, r.Max.Y = userRow(int(u.depth[i]), u.rows(id.ID), r.Min.Y, r.Max.Y)
+				}
+			}
+		}
+		img := v.Render()
+		col := paint.BandColorFor("phase-2")
+		mid := (open.Start + open.End) / 2
+		if x := int(f.ax.X(mid)); img.RGBAAt(x, r.Min.Y+r.Dy()/2) != col {
+			t.Errorf("by label %v: the open phase-2 span is not drawn at %d (x %d): %v", byLabel, mid, x, img.RGBAAt(x, r.Min.Y+r.Dy()/2))
+		}
+		// Its right end is ragged: the corner of its bar left empty.
+		if x := int(f.ax.X(open.End)) - 1; img.RGBAAt(x, r.Min.Y+px(2, 1)) == col {
+			t.Errorf("by label %v: the open span's end is square at x %d", byLabel, x)
+		}
+		h = v.Hit(f.ax.X(mid), float64(r.Min.Y+r.Dy()/2))
+		if tip := strings.Join(h.Tip, " / "); h.Element != ElemUserSpan || h.To != fr || !strings.Contains(tip, "open: log cut before its STOP") {
+			t.Errorf("by label %v: the open span hit as %v to %d: %q", byLabel, h.Element, h.To, tip)
+		}
 	}
 }

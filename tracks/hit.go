@@ -34,6 +34,7 @@ const (
 	PartPin         // a track's pin toggle
 	PartResize      // the bottom edge of a track's header: dragging it resizes the track
 	PartScale       // a rate track's log scale toggle (View.SetLogScale)
+	PartSpans       // the User events title's switch of spans by thread or by label (View.SetSpansByLabel)
 )
 
 // Element is what lies under a point of a track's plot.
@@ -84,6 +85,9 @@ type Hit struct {
 	// Findings are the findings of an ElemFinding flag, as indices in the
 	// list given to SetFindings, in its order.
 	Findings []int
+	// Depth is a user span's nesting depth among the spans of its thread:
+	// 0 for the outermost, the row its thread's track draws it in.
+	Depth int
 	// Tip holds the tooltip's lines, the first one its title; empty for
 	// nothing to say.
 	Tip []string
@@ -158,6 +162,13 @@ func (v *View) Hit(x, y float64) Hit {
 		h.Area, h.Part, h.Name = AreaHeader, PartToggle, r.group.String()
 		if inPlot {
 			h.Area = AreaPlot
+		} else if r.group == GroupUser && image.Pt(xi, yi).In(f.spansPart(top, bottom)) {
+			h.Part = PartSpans
+			h.Tip = []string{"spans by thread, nested: click to show a track per label"}
+			if v.spansByLabel {
+				h.Tip = []string{"spans by label: click to show them by thread, nested"}
+			}
+			h.Anchor = f.spansPart(top, bottom)
 		}
 		return h
 	}

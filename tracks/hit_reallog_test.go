@@ -95,7 +95,9 @@ func TestHitRealLogHECsAndActivity(t *testing.T) {
 			}
 			activity++
 		}
-		// A START/STOP span a few pixels wide is hit as itself at its middle.
+		// A START/STOP span a few pixels wide is hit as itself at its
+		// middle, in its label's track.
+		v.SetSpansByLabel(true)
 		ax := v.Axis()
 		for i := 0; i < m.NumUserSpans(); i++ {
 			sp := m.UserSpan(i)

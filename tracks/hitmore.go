@@ -41,7 +41,7 @@ func (f *frame) hitMore(h *Hit, id TrackID, col, y, y0, y1 int) {
 	case KindUserLabel:
 		f.hitSpans(h, f.v.userIndex().byLabel[int32(id.ID)], col, y0, y1)
 	case KindUserThread:
-		f.hitSpans(h, f.v.userIndex().byThread[id.ID], col, y0, y1)
+		f.hitUserThread(h, id.ID, col, y, y0, y1)
 	case KindHeap:
 		f.hitHeap(h, col, y0, y1)
 	case KindAlloc:

@@ -20,7 +20,7 @@ const (
 	GroupGC                    // GC pauses
 	GroupHeap                  // heap size, live data, allocation, profile bands
 	GroupSparks                // per HEC spark rates and pool size
-	GroupUser                  // markers, START/STOP spans by label and by thread
+	GroupUser                  // markers, START/STOP spans by thread or by label
 	GroupThreads               // one track per thread
 	NumGroups
 )
@@ -47,7 +47,7 @@ const (
 	KindSparks                      // a HEC's spark rates and pool (ID: HEC)
 	KindMarkers                     // user markers and bookmarks (ID 0)
 	KindUserLabel                   // START/STOP spans of one label (ID: label's index in the overview's strings)
-	KindUserThread                  // START/STOP spans begun by one thread (ID: thread id)
+	KindUserThread                  // START/STOP spans begun by one thread, a row per nesting depth (ID: thread id, 0 for none)
 	KindHeap                        // heap size, live data and blocks (ID 0)
 	KindAlloc                       // allocation rate (ID 0)
 	KindBands                       // heap-profile bands (ID 0)
@@ -96,7 +96,7 @@ func (k Kind) defaultHeight() float64 {
 	case KindMarkers:
 		return 24
 	case KindUserLabel, KindUserThread:
-		return 16
+		return userRowPt
 	case KindHeap:
 		return 64
 	case KindAlloc:
@@ -119,6 +119,7 @@ const (
 	pinWidth     = 16  // the pin toggle at a header's right end
 	textPt       = 11  // text size
 	smallPt      = 9.5 // text size on small tracks and in the legend's counts
+	userRowPt    = 16  // a label's track, and each nesting depth of a thread's spans
 )
 
 // row is one row of the layout: a group's title or a track, at content y
@@ -185,11 +186,14 @@ func (v *View) trackSet(g Group) []TrackID {
 			ids = append(ids, TrackID{KindMarkers, 0})
 		}
 		if ov != nil {
-			for i := range ov.Labels {
-				ids = append(ids, TrackID{KindUserLabel, uint32(ov.Labels[i].Label)})
-			}
-			for _, id := range v.userIndex().threads {
-				ids = append(ids, TrackID{KindUserThread, id})
+			if v.spansByLabel {
+				for i := range ov.Labels {
+					ids = append(ids, TrackID{KindUserLabel, uint32(ov.Labels[i].Label)})
+				}
+			} else {
+				for _, id := range v.userIndex().threads {
+					ids = append(ids, TrackID{KindUserThread, id})
+				}
 			}
 		}
 	case GroupHeap:
@@ -212,11 +216,15 @@ func (v *View) trackSet(g Group) []TrackID {
 	return ids
 }
 
-// height returns a track's height in device pixels.
+// height returns a track's height in device pixels: as set, else its
+// kind's default, which for a thread's spans is a row per nesting depth.
 func (v *View) height(id TrackID) int {
 	pt, ok := v.heights[id]
 	if !ok {
 		pt = id.Kind.defaultHeight()
+		if id.Kind == KindUserThread {
+			pt = min(float64(v.userIndex().rows(id.ID))*userRowPt, maxTrack)
+		}
 	}
 	return max(int(pt*v.scale+0.5), 1)
 }
@@ -333,7 +341,10 @@ func (v *View) Name(id TrackID) string {
 			return ov.String(int32(id.ID))
 		}
 	case KindUserThread:
-		return "spans of " + threadName(ov, id.ID)
+		if id.ID == 0 {
+			return "spans outside threads"
+		}
+		return threadName(ov, id.ID)
 	case KindHeap:
 		return "Heap"
 	case KindAlloc:

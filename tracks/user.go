@@ -19,21 +19,26 @@ type spanList struct {
 	maxEnd []uint64
 }
 
-// userIndex is the overview's user spans by label and by the thread that
-// began them.
+// userIndex is the overview's user spans by label and, stacked by
+// nesting depth, by the thread that began them.
 type userIndex struct {
 	ov       *timeline.Model
 	n        int
 	byLabel  map[int32]*spanList
-	byThread map[uint32]*spanList
-	thread   []uint32 // thread of each span (0: unknown)
-	threads  []uint32 // threads with spans, by id
+	byThread map[uint32][]*spanList // a row per depth, outermost first
+	depth    []uint16               // each span's row in its thread's track
+	thread   []uint32               // each span's thread (spanThread)
+	threads  []uint32               // threads with spans, by id (0: spans begun outside any thread)
 }
 
-// spanThread returns the thread running on the span's HEC when it
-// started, 0 if unknown (no HEC, nothing running, or a summarised stretch
-// of the overview).
+// spanThread returns the thread that began a span: as the model
+// recorded it, else (a model built without its threads' events) the
+// thread running on the span's HEC when it started, 0 if unknown (no
+// HEC, nothing running, or a summarised stretch of the overview).
 func spanThread(ov *timeline.Model, sp timeline.UserSpan) uint32 {
+	if sp.Thread != 0 {
+		return sp.Thread
+	}
 	hec := ov.HEC(sp.Cap)
 	if hec == nil {
 		return 0
@@ -60,7 +65,10 @@ func userSpan(m *timeline.Model, i int) timeline.UserSpan {
 }
 
 // userIndex returns the index of the overview's user spans, built on
-// first use for each overview.
+// first use for each overview. A thread's spans are stacked as a flame
+// chart: in order of start, each goes in the lowest row free when it
+// starts, so a span nested in another is a row below it and two that
+// overlap without nesting never share a row.
 func (v *View) userIndex() *userIndex {
 	ov := v.overview()
 	if ov == nil {
@@ -69,46 +77,96 @@ func (v *View) userIndex() *userIndex {
 	if u := v.users; u != nil && u.ov == ov && u.n == numUserSpans(ov) {
 		return u
 	}
-	u := &userIndex{ov: ov, n: numUserSpans(ov), byLabel: map[int32]*spanList{}, byThread: map[uint32]*spanList{}}
-	u.thread = make([]uint32, u.n)
-	for i := 0; i < u.n; i++ {
-		sp := userSpan(ov, i)
+	u := &userIndex{ov: ov, n: numUserSpans(ov), byLabel: map[int32]*spanList{}, byThread: map[uint32][]*spanList{}}
+	u.depth, u.thread = make([]uint16, u.n), make([]uint32, u.n)
+	all := make([]int32, u.n)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	// Of two spans that start together, the longer is the outer.
+	sort.SliceStable(all, func(a, b int) bool {
+		x, y := userSpan(ov, int(all[a])), userSpan(ov, int(all[b]))
+		if x.Start != y.Start {
+			return x.Start < y.Start
+		}
+		return x.End > y.End
+	})
+	ends := map[uint32][]uint64{} // per thread, the end of the last span of each row
+	for _, i := range all {
+		sp := userSpan(ov, int(i))
+		th := spanThread(ov, sp)
+		u.thread[i] = th
 		l := u.byLabel[sp.Label]
 		if l == nil {
 			l = &spanList{}
 			u.byLabel[sp.Label] = l
 		}
-		l.idx = append(l.idx, int32(i))
-		if th := spanThread(ov, sp); th != 0 {
-			u.thread[i] = th
-			l := u.byThread[th]
-			if l == nil {
-				l = &spanList{}
-				u.byThread[th] = l
-				u.threads = append(u.threads, th)
-			}
-			l.idx = append(l.idx, int32(i))
+		l.idx = append(l.idx, i)
+		rows, e := u.byThread[th], ends[th]
+		if rows == nil {
+			u.threads = append(u.threads, th)
 		}
-	}
-	finish := func(l *spanList) {
-		sort.SliceStable(l.idx, func(a, b int) bool { return userSpan(ov, int(l.idx[a])).Start < userSpan(ov, int(l.idx[b])).Start })
-		l.maxEnd = make([]uint64, len(l.idx))
-		var m uint64
-		for k, i := range l.idx {
-			m = max(m, userSpan(ov, int(i)).End)
-			l.maxEnd[k] = m
+		d := 0
+		for d < len(e) && e[d] > sp.Start {
+			d++
 		}
+		if d == len(e) {
+			e = append(e, 0)
+			rows = append(rows, &spanList{})
+		}
+		e[d] = sp.End
+		rows[d].idx = append(rows[d].idx, i)
+		u.byThread[th], ends[th] = rows, e
+		u.depth[i] = uint16(min(d, math.MaxUint16))
 	}
 	for _, l := range u.byLabel {
-		finish(l)
+		l.finish(ov)
 	}
-	for _, l := range u.byThread {
-		finish(l)
+	for _, rows := range u.byThread {
+		for _, l := range rows {
+			l.finish(ov)
+		}
 	}
 	sort.Slice(u.threads, func(a, b int) bool { return u.threads[a] < u.threads[b] })
 	v.users = u
 	return u
 }
+
+// finish works out the largest end of each prefix of l's spans, which
+// are in order of start.
+func (l *spanList) finish(ov *timeline.Model) {
+	l.maxEnd = make([]uint64, len(l.idx))
+	var m uint64
+	for k, i := range l.idx {
+		m = max(m, userSpan(ov, int(i)).End)
+		l.maxEnd[k] = m
+	}
+}
+
+// enclosing returns the span that span i is nested in: the one a row
+// above it in its thread's track that holds all of it, if any (a span
+// that overlaps one above without nesting is in none).
+func (u *userIndex) enclosing(i int) (timeline.UserSpan, bool) {
+	d := int(u.depth[i])
+	rows := u.byThread[u.thread[i]]
+	if d == 0 || d > len(rows) {
+		return timeline.UserSpan{}, false
+	}
+	sp := userSpan(u.ov, i)
+	var out timeline.UserSpan
+	found := false
+	rows[d-1].each(u.ov, sp.Start, sp.Start, func(_ int, p timeline.UserSpan) bool {
+		if p.Start <= sp.Start && p.End >= sp.End {
+			out, found = p, true
+		}
+		return true
+	})
+	return out, found
+}
+
+// rows returns how many rows (nesting depths) the spans of thread id
+// take, at least one.
+func (u *userIndex) rows(id uint32) int { return max(len(u.byThread[id]), 1) }
 
 // each calls fn with the spans of l that overlap [from, to], in order of
 // start, until fn returns false.
@@ -208,9 +266,32 @@ func (f *frame) drawUserLabel(label int32, y0, y1 int) {
 	f.drawSpans(f.v.userIndex().byLabel[label], y0, y1, false)
 }
 
-// drawUserThread draws the spans one thread began.
+// drawUserThread draws the spans one thread began, a row per nesting
+// depth, the outermost at the top.
 func (f *frame) drawUserThread(id uint32, y0, y1 int) {
-	f.drawSpans(f.v.userIndex().byThread[id], y0, y1, true)
+	rows := f.v.userIndex().byThread[id]
+	for k, l := range rows {
+		a, b := userRow(k, len(rows), y0, y1)
+		f.drawSpans(l, a, b, true)
+	}
+}
+
+// userRow returns where row k of n of a thread's spans goes in its track
+// drawn from y0 to y1.
+func userRow(k, n, y0, y1 int) (int, int) {
+	return y0 + k*(y1-y0)/n, y0 + (k+1)*(y1-y0)/n
+}
+
+// hitUserThread describes the span of thread id under the pointer at
+// device y, in the row (nesting depth) y falls in.
+func (f *frame) hitUserThread(h *Hit, id uint32, col, y, y0, y1 int) {
+	rows := f.v.userIndex().byThread[id]
+	if len(rows) == 0 || y1 <= y0 {
+		return
+	}
+	k := min(max((y-y0)*len(rows)/(y1-y0), 0), len(rows)-1)
+	a, b := userRow(k, len(rows), y0, y1)
+	f.hitSpans(h, rows[k], col, a, b)
 }
 
 // hitSpans describes the span of l under the pointer (the latest-starting
@@ -232,8 +313,8 @@ func (f *frame) hitSpans(h *Hit, l *spanList, col, y0, y1 int) {
 	if bi < 0 {
 		return
 	}
-	u := f.v.userIndex()
 	h.Element, h.From, h.To = ElemUserSpan, best.Start, best.End
+	h.Depth = int(f.v.userIndex().depth[bi])
 	h.Tip = []string{spanName(f.ov, best), "from " + f.when(best.Start) + " for " + paint.Duration(best.End-best.Start)}
 	if best.Open {
 		h.Tip[1] = "from " + f.when(best.Start) + " for at least " + paint.Duration(best.End-best.Start)
@@ -245,11 +326,18 @@ func (f *frame) hitSpans(h *Hit, l *spanList, col, y0, y1 int) {
 	}
 	if best.Cap >= 0 {
 		where := "started on HEC " + strconv.Itoa(int(best.Cap))
-		if th := u.thread[bi]; th != 0 {
+		if th := f.v.userIndex().thread[bi]; th != 0 {
 			where += " by " + threadTitle(f.ov, th)
 			h.Thread = th
 		}
 		h.Tip = append(h.Tip, where)
+	}
+	if h.Depth > 0 {
+		line := "nested " + strconv.Itoa(h.Depth) + " deep in its thread's spans"
+		if in, ok := f.v.userIndex().enclosing(bi); ok {
+			line += ", in " + spanName(f.ov, in)
+		}
+		h.Tip = append(h.Tip, line)
 	}
 	h.Anchor = f.spanRect(best.Start, best.End, col, y0, y1)
 }

@@ -44,28 +44,29 @@ type View struct {
 	scale float64
 	theme paint.Theme
 
-	from, to    uint64
-	followEnd   bool   // the range's right edge stays at the end of a growing run
-	followWidth uint64 // while following: the width kept (0: the whole run)
-	scrollY     int
-	collapsed   [NumGroups]bool
-	pins        []TrackID
-	marked      TrackID             // SetMarked
-	hidden      map[TrackID]bool    // Hide
-	heights     map[TrackID]float64 // in points
-	selFrom     uint64
-	selTo       uint64
-	selected    bool
-	onReady     func()
-	version     int // bumped when a setting that changes the layout changes
-	lay         layout
-	scratch     scratch
-	users       *userIndex
-	rates       []heapview.Rate // the heap's allocation rates, computed on first use
-	ratesPeak   float64         // the highest of them
-	logScale    map[Kind]bool   // the rate kinds on a log scale (SetLogScale)
-	runPeaks    runPeakCache    // each HEC's highest spark rate over the run (sparkRunPeak)
-	legendCache legendCache
+	from, to     uint64
+	followEnd    bool   // the range's right edge stays at the end of a growing run
+	followWidth  uint64 // while following: the width kept (0: the whole run)
+	scrollY      int
+	collapsed    [NumGroups]bool
+	pins         []TrackID
+	marked       TrackID             // SetMarked
+	hidden       map[TrackID]bool    // Hide
+	heights      map[TrackID]float64 // in points
+	selFrom      uint64
+	selTo        uint64
+	selected     bool
+	onReady      func()
+	version      int // bumped when a setting that changes the layout changes
+	lay          layout
+	scratch      scratch
+	users        *userIndex
+	rates        []heapview.Rate // the heap's allocation rates, computed on first use
+	ratesPeak    float64         // the highest of them
+	logScale     map[Kind]bool   // the rate kinds on a log scale (SetLogScale)
+	spansByLabel bool            // user spans in a track per label, not per thread (SetSpansByLabel)
+	runPeaks     runPeakCache    // each HEC's highest spark rate over the run (sparkRunPeak)
+	legendCache  legendCache
 
 	// A panel of a larger picture (tracks/panel.go): noTitles hides the
 	// groups' titles (SetTitles); placed says the plot spans device x
@@ -306,6 +307,12 @@ func (v *View) ZoomToSelection() {
 func (v *View) ScrollBy(dy float64) {
 	v.scrollY += int(math.Round(dy))
 	v.clampScroll()
+}
+
+// ScrollTracks scrolls the tracks by n times a thread track's height
+// (positive: down): a unit of scrolling that keeps pace with the rows.
+func (v *View) ScrollTracks(n float64) {
+	v.ScrollBy(n * KindThread.defaultHeight() * v.scale)
 }
 
 // ScrollTo scrolls so that content y (device pixels from the top of the

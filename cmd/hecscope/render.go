@@ -31,6 +31,7 @@ type renderOptions struct {
 	sort          string // heap view: band order, size, name or growth
 	dark          bool   // colours for a dark background
 	logRates      bool   // rate tracks (sparks) on a log scale
+	spansByLabel  bool   // user spans in a track per label, not per thread (--spans by-label)
 	// part is the eventlog of the file drawn: the whole file, or one
 	// of several it holds one after another (--segment N).
 	part logPart
@@ -81,6 +82,7 @@ func runRender(args []string) int {
 	align := fs.String("align", "start", "with --compare: where to line the runs up: start, marker:TEXT, span:LABEL or offset:T")
 	dark := fs.Bool("dark", false, "colours for a dark background")
 	logRates := fs.Bool("log", false, "track views: the spark rate tracks on a log scale")
+	spans := fs.String("spans", "by-thread", "track views: user START/STOP spans by-thread (nested) or by-label")
 	var segment, segmentA, segmentB segmentFlag
 	fs.Var(&segment, "segment", "which eventlog (from 1) of a FILE holding several one after another")
 	fs.Var(&segmentA, "segment-a", "with --compare: which eventlog of A")
@@ -91,7 +93,7 @@ func runRender(args []string) int {
 		}
 		fmt.Fprintln(os.Stderr, "usage: hecscope render FILE -o out.png [--view "+strings.Join(viewNames(), "|")+
 			"] [--from T] [--to T] [--width W] [--height H] [--scale S]"+
-			" [--mode area|normalised|lines] [--bands N] [--sort size|name|growth] [--dark] [--log] [--segment N]\n"+
+			" [--mode area|normalised|lines] [--bands N] [--sort size|name|growth] [--dark] [--log] [--spans by-thread|by-label] [--segment N]\n"+
 			"       (--segment N: the Nth of the eventlogs a FILE holds one after another; the first by default)")
 		return 2
 	}
@@ -127,8 +129,11 @@ func runRender(args []string) int {
 	if !ok {
 		return usage(fmt.Sprintf("unknown view %q", *view))
 	}
+	if *spans != "by-thread" && *spans != "by-label" {
+		return usage(fmt.Sprintf("--spans %q: by-thread or by-label", *spans))
+	}
 	o := renderOptions{view: *view, width: *width, height: *height, scale: *scale,
-		mode: *mode, bands: *bands, sort: *sortBy, dark: *dark, logRates: *logRates}
+		mode: *mode, bands: *bands, sort: *sortBy, dark: *dark, logRates: *logRates, spansByLabel: *spans == "by-label"}
 	var err error
 	if o.from, err = timeline.ParseTime(*from); err != nil {
 		return usage(err.Error())
@@ -336,6 +341,7 @@ func renderTracksView(path string, o renderOptions) (*image.RGBA, error) {
 	v.SetSize(o.width, o.height, max(o.scale, 0.1))
 	v.SetDark(o.dark)
 	v.SetLogScale(tracks.KindSparks, o.logRates)
+	v.SetSpansByLabel(o.spansByLabel)
 	if err := v.SetView(o.view); err != nil {
 		return nil, err
 	}

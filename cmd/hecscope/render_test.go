@@ -90,10 +90,12 @@ func TestRenderIsTheTrackCanvas(t *testing.T) {
 		f, tt    uint64
 		scale    float64
 		dark     bool
+		byLabel  bool // --spans by-label
 	}{
-		{"timeline", "20ms", "30ms", 20_000_000, 30_000_000, 1, false},
-		{"threads", "0", "", 0, 0, 2, true},
-		{"sparks", "10ms", "40ms", 10_000_000, 40_000_000, 1, true},
+		{"timeline", "20ms", "30ms", 20_000_000, 30_000_000, 1, false, false},
+		{"timeline", "0", "", 0, 0, 1, false, true},
+		{"threads", "0", "", 0, 0, 2, true, false},
+		{"sparks", "10ms", "40ms", 10_000_000, 40_000_000, 1, true, false},
 	} {
 		out := filepath.Join(dir, c.view+".png")
 		argv := []string{"render", log, "--view", c.view, "--from", c.from, "-o", out, "--width", "900", "--height", "700", "--scale", strconv.FormatFloat(c.scale, 'g', -1, 64)}
@@ -103,6 +105,9 @@ func TestRenderIsTheTrackCanvas(t *testing.T) {
 		if c.dark {
 			argv = append(argv, "--dark")
 		}
+		if c.byLabel {
+			argv = append(argv, "--spans", "by-label")
+		}
 		if code := run(argv); code != 0 {
 			t.Fatalf("%v: exit %d", argv, code)
 		}
@@ -110,6 +115,7 @@ func TestRenderIsTheTrackCanvas(t *testing.T) {
 		v := tracks.New(timeline.Exact(m))
 		v.SetSize(900, 700, c.scale)
 		v.SetDark(c.dark)
+		v.SetSpansByLabel(c.byLabel)
 		if err := v.SetView(c.view); err != nil {
 			t.Fatal(err)
 		}
@@ -133,6 +139,11 @@ func TestRenderIsTheTrackCanvas(t *testing.T) {
 						diff++
 					}
 				}
+			}
+		}
+		if c.byLabel {
+			if _, ok := v.TrackRect(tracks.TrackID{Kind: tracks.KindUserLabel, ID: uint32(m.Labels[0].Label)}); !ok {
+				t.Errorf("%v: no track of label %q", argv, m.String(m.Labels[0].Label))
 			}
 		}
 		if tracksSeen < 2 || diff > 0 {
