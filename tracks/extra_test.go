@@ -403,3 +403,49 @@ func TestLegendSaysWhatItLeavesOut(t *testing.T) {
 		}
 	}
 }
+
+// TestLegendNamesOnlyWhatTheLogHolds checks the legend's state and event
+// entries against the marks and instants of the model, read one by one:
+// each entry occurs in the log, and each state and event kind that occurs
+// has its entry.
+func TestLegendNamesOnlyWhatTheLogHolds(t *testing.T) {
+	for name, v := range map[string]*View{"tiny": tinyView(t), "synth": New(timeline.Exact(synthModel(3, 40, 4000)))} {
+		v.SetSize(4000, 1400, 1)
+		m := v.overview()
+		held := map[paint.Ink]bool{}
+		marks := func(tr *timeline.Track) {
+			for j := 0; j < tr.Len(); j++ {
+				if mk := tr.Mark(j); j+1 < tr.Len() || mk.Time < m.End {
+					held[stateInk(mk.State, mk.Reason)] = true
+				}
+			}
+		}
+		for i := range m.HECs {
+			marks(&m.HECs[i].Track)
+			m.HECs[i].InstantsIn(0, m.End+1, func(in timeline.Instant) bool {
+				held[instantInk(in.Kind)] = true
+				return true
+			})
+		}
+		for i := range m.Threads {
+			marks(&m.Threads[i].Track)
+		}
+		listed := map[paint.Ink]bool{}
+		for _, it := range v.legendItems() {
+			if it.ink < paint.NumInks && (it.ink.State() || it.ink < paint.InkMarker) {
+				listed[it.ink] = true
+				if !held[it.ink] {
+					t.Errorf("%s: the legend names %q, which the log does not hold", name, it.name)
+				}
+			}
+		}
+		for k := range held {
+			if drawn(k) && k != paint.InkMarker && !listed[k] {
+				t.Errorf("%s: the log holds %q, which the legend does not name", name, k.Name())
+			}
+		}
+		if len(listed) < 3 {
+			t.Errorf("%s: the legend names %d states and events", name, len(listed))
+		}
+	}
+}
