@@ -154,3 +154,34 @@ func TestSpansTabShowsSeveralRows(t *testing.T) {
 		t.Errorf("the divider moved from %v to %v for the Summary tab", offset, v.split.Offset)
 	}
 }
+
+// TestDividerStartsLowAndIsRemembered opens a log in a 1280×800 window and
+// checks that the tabs get at least 30 % of its height; then drags the
+// divider, closes the window, and checks that the next window's divider
+// starts where it was dragged to, and that where the app moved it itself
+// (to make room for a tab) is not remembered.
+func TestDividerStartsLowAndIsRemembered(t *testing.T) {
+	a, done := newTestApp(t)
+	w := a.Open(parworkN2)
+	await(t, done)
+	w.Fyne().Resize(fyne.NewSize(1280, 800))
+	v := w.view.(*eventlogView)
+	if h := v.tabs.Size().Height; h < 0.3*800 {
+		t.Errorf("the tabs are %.0f high in a window 800 high, want at least 30 %%", h)
+	}
+	v.split.SetOffset(0.5) // as dragging the divider does
+	w.Fyne().Close()
+	w = a.Open(parworkN2)
+	await(t, done)
+	v = w.view.(*eventlogView)
+	if v.split.Offset != 0.5 {
+		t.Errorf("the next window's divider is at %v, want 0.5 where it was dragged to", v.split.Offset)
+	}
+	v.setDivider(0.3)
+	w.Fyne().Close()
+	w = a.Open(parworkN2)
+	await(t, done)
+	if off := w.view.(*eventlogView).split.Offset; off != 0.5 {
+		t.Errorf("the divider the app moved was remembered: %v, want 0.5", off)
+	}
+}
