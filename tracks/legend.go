@@ -243,9 +243,14 @@ func (v *View) legendHeight(w, maxLines int) int {
 // fit, the "+N more" that ends the last line shown and its box. Only whole
 // lines are shown (an export shows them all).
 func (f *frame) legendShown() (items []legendItem, boxes []image.Rectangle, shown int, more string, moreBox image.Rectangle) {
-	a := f.g.legend
-	items = f.v.legendItems()
-	boxes, _ = legendLayout(items, a.Dx(), f.s)
+	return f.v.legendIn(f.g.legend, f.s, f.small)
+}
+
+// legendIn lays the legend out in strip a at scale s, its names in face
+// small: see frame.legendShown.
+func (v *View) legendIn(a image.Rectangle, s float64, small *paint.Face) (items []legendItem, boxes []image.Rectangle, shown int, more string, moreBox image.Rectangle) {
+	items = v.legendItems()
+	boxes, _ = legendLayout(items, a.Dx(), s)
 	for i := range boxes {
 		boxes[i] = boxes[i].Add(a.Min)
 	}
@@ -259,12 +264,35 @@ func (f *frame) legendShown() (items []legendItem, boxes []image.Rectangle, show
 	for ; shown > 0; shown-- {
 		more = "+" + itoa(uint32(len(items)-shown)) + " more"
 		last := boxes[shown-1]
-		x := last.Max.X + px(14, f.s)
-		if x+f.small.Width(more) <= a.Max.X-px(8, f.s) {
-			return items, boxes, shown, more, image.Rect(x, last.Min.Y, x+f.small.Width(more), last.Max.Y)
+		x := last.Max.X + px(14, s)
+		if x+small.Width(more) <= a.Max.X-px(8, s) {
+			return items, boxes, shown, more, image.Rect(x, last.Min.Y, x+small.Width(more), last.Max.Y)
 		}
 	}
 	return items, boxes, 0, "", image.Rectangle{}
+}
+
+// LegendShown returns the legend as the frame shows it: its entries' names
+// in the order drawn, a "+N more" last when some do not fit, and the
+// number of lines they take.
+func (v *View) LegendShown() (lines int, entries []string) {
+	g := v.geometry()
+	items, boxes, shown, more, _ := v.legendIn(g.legend, v.scale, paint.FaceFor(paint.Regular, smallPt, v.scale))
+	lastY := -1 << 30
+	for i, it := range items[:shown] {
+		entries = append(entries, it.name)
+		if boxes[i].Min.Y != lastY {
+			lines++
+			lastY = boxes[i].Min.Y
+		}
+	}
+	if more != "" {
+		entries = append(entries, more)
+		if shown == 0 {
+			lines = 1
+		}
+	}
+	return lines, entries
 }
 
 // drawLegend draws the legend in its strip.
