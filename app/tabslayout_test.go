@@ -2,6 +2,7 @@ package app
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -183,5 +184,66 @@ func TestDividerStartsLowAndIsRemembered(t *testing.T) {
 	await(t, done)
 	if off := w.view.(*eventlogView).split.Offset; off != 0.5 {
 		t.Errorf("the divider the app moved was remembered: %v, want 0.5", off)
+	}
+}
+
+// TestTablesFillTheirWidth opens a log in a 1920×1080 window, then a
+// 1280×800 one, and checks that the GC, Spans and Profile tables reach
+// across the tab (their last column's heading ends near its right edge,
+// not past it) and keep their columns apart
+// (each heading starts right of the one before, at least a label's
+// padding after its end).
+func TestTablesFillTheirWidth(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	loaded := make(chan struct{}, 1)
+	v.spans.onLoad = func() { loaded <- struct{}{} }
+	selectTab(t, v, "Spans")
+	waitFor(t, loaded, "the spans report")
+	for _, size := range []fyne.Size{{Width: 1920, Height: 1080}, {Width: 1280, Height: 800}} {
+		w.Fyne().Resize(size)
+		for _, tab := range []struct{ name, first, last string }{
+			{"GC", "Generation", "Copied"}, {"Spans", "Label", "Open"}, {"Profile", "Cost centre", "Inherited"},
+		} {
+			ti := selectTab(t, v, tab.name)
+			right := ti.Content.Size().Width
+			var heads []fyne.CanvasObject
+			var texts []string
+			started := false
+			for _, o := range test.LaidOutObjects(ti.Content) {
+				var text string
+				switch o := o.(type) {
+				case *widget.Label:
+					text = o.Text
+				case *widget.Button:
+					text = o.Text
+				default:
+					continue
+				}
+				if !o.Visible() || o.Size().Width == 0 {
+					continue
+				}
+				started = started || text == tab.first
+				if !started || len(texts) > 0 && texts[len(texts)-1] == tab.last {
+					continue
+				}
+				heads = append(heads, o)
+				texts = append(texts, text)
+			}
+			if len(texts) < 3 || texts[len(texts)-1] != tab.last && !strings.HasPrefix(texts[len(texts)-1], tab.last) {
+				t.Fatalf("%s: headings %q", tab.name, texts)
+			}
+			last := heads[len(heads)-1]
+			// The headings are siblings: their positions are in one row that
+			// starts at the tab's left, or a padding right of it.
+			if end := last.Position().X + last.Size().Width; end < right-2*theme.ScrollBarSize()-2*theme.Padding() || end > right {
+				t.Errorf("%s: the table ends at x %.0f, the tab at %.0f", tab.name, end, right)
+			}
+			for i := 1; i < len(heads); i++ {
+				prev, cur := heads[i-1].Position().X, heads[i].Position().X
+				if cur < prev+heads[i-1].MinSize().Width {
+					t.Errorf("%s: %q at x %.0f runs into %q at %.0f", tab.name, texts[i-1], prev, texts[i], cur)
+				}
+			}
+		}
 	}
 }
