@@ -113,7 +113,10 @@ func newTrackCanvas(src timeline.Source, heap *heapview.Heap, prof *heapview.Pro
 	// hop to a goroutine of its own keeps it out of the caller's locks.
 	c.view.SetOnReady(func() { go onUI(c.redraw) })
 	c.raster = canvas.NewRaster(c.draw)
-	c.raster.SetMinSize(fyne.NewSize(320, 200))
+	// At least the axis, two tracks and the legend; no taller, so that a
+	// window 400 units high (1280×800 at scale 2) can give the tabs
+	// under the timeline their 30 %.
+	c.raster.SetMinSize(fyne.NewSize(320, 160))
 	c.selShade = canvas.NewRectangle(color.Transparent)
 	c.cursor = canvas.NewRectangle(color.Transparent)
 	c.cursorBack = canvas.NewRectangle(color.Transparent)
