@@ -651,6 +651,9 @@ func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
 			c.trackChange(func(v *tracks.View) { v.ShowHidden() })
 		}))
 	}
+	if id.Kind == tracks.KindBands {
+		items = append(items, c.bandOrderItems(v.BandOrder())...)
+	}
 	more := c.contextItems
 	c.mu.Unlock()
 	if more != nil && h.Area == tracks.AreaPlot {
@@ -663,6 +666,30 @@ func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
 		return nil
 	}
 	return fyne.NewMenu("", items...)
+}
+
+// bandOrders are the orders the heap-profile track's menu offers, as
+// `hecscope render --sort` does (size, name, growth).
+var bandOrders = []struct {
+	label string
+	order heapview.Order
+}{
+	{"Sort Bands by Size", heapview.BySize},
+	{"Sort Bands by Name", heapview.ByName},
+	{"Sort Bands by Growth", heapview.ByGrowth},
+}
+
+// bandOrderItems are the heap-profile track's menu items that stack its
+// bands in another order, the current one checked; a separator first.
+func (c *trackCanvas) bandOrderItems(current heapview.Order) []*fyne.MenuItem {
+	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
+	for _, bo := range bandOrders {
+		o := bo.order
+		it := fyne.NewMenuItem(bo.label, func() { c.trackChange(func(v *tracks.View) { v.SetBandOrder(o) }) })
+		it.Checked = o == current
+		items = append(items, it)
+	}
+	return items
 }
 
 // trackChange changes the view's tracks (pins, hidden tracks) and tells

@@ -2,15 +2,18 @@ package tracks
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
 	"image"
 	"io"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
@@ -447,5 +450,49 @@ func TestLegendNamesOnlyWhatTheLogHolds(t *testing.T) {
 		if len(listed) < 3 {
 			t.Errorf("%s: the legend names %d states and events", name, len(listed))
 		}
+	}
+}
+
+// TestBandOrder opens a heap profile, stacks its bands by name and by
+// growth, and checks the legend's band entries follow (names sorted, or
+// the fastest-growing first), and that going back by size gives the first
+// order again.
+func TestBandOrder(t *testing.T) {
+	lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/heap-hT.eventlog", eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lg.Close()
+	v := New(lg)
+	v.SetHeap(lg.Heap, lg.Profile)
+	v.SetSize(1600, 1000, 1)
+	bands := func() (names []string) {
+		for _, it := range v.legendItems() {
+			if it.ink == paint.NumInks && !it.hatch {
+				names = append(names, it.name)
+			}
+		}
+		return names
+	}
+	bySize := bands()
+	if len(bySize) < 5 || v.BandOrder() != heapview.BySize {
+		t.Fatalf("bands %q, order %v", bySize, v.BandOrder())
+	}
+	v.SetBandOrder(heapview.ByName)
+	byName := bands()
+	named := byName[:len(byName)-1] // OTHER last
+	if !slices.IsSorted(named) || byName[len(byName)-1] != heapview.OtherName || slices.Equal(byName, bySize) {
+		t.Errorf("by name: %q (by size %q)", byName, bySize)
+	}
+	v.SetBandOrder(heapview.ByGrowth)
+	byGrowth := bands()
+	for b := 1; b < v.bands.Len()-1; b++ {
+		if v.bands.Growth(b) > v.bands.Growth(b-1) {
+			t.Errorf("by growth: %q grows faster than %q before it", byGrowth[b], byGrowth[b-1])
+		}
+	}
+	v.SetBandOrder(heapview.BySize)
+	if again := bands(); !slices.Equal(again, bySize) {
+		t.Errorf("by size again: %q, first %q", again, bySize)
 	}
 }

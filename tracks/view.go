@@ -32,6 +32,8 @@ type View struct {
 	profile  *heapview.Profile
 	bands    *heapview.Bands
 	bandCols []color.RGBA
+	// bandOrder is the order bands are stacked in (SetBandOrder).
+	bandOrder heapview.Order
 
 	bookmarks []Bookmark
 	highlight *Highlight    // SetHighlight (tracks/highlight.go)
@@ -107,16 +109,35 @@ func (v *View) SetSource(src timeline.Source) {
 // profile (either may be nil); the profile's bands are its
 // heapview.DefaultBands largest.
 func (v *View) SetHeap(h *heapview.Heap, p *heapview.Profile) {
-	v.heap, v.profile, v.bands, v.bandCols, v.rates = h, p, nil, nil, nil
-	if p != nil && p.Len() > 0 {
-		v.bands = heapview.NewBands(p, heapview.BandOptions{})
-		for _, c := range heapview.BandColors(v.bands) {
-			v.bandCols = append(v.bandCols, c)
-		}
+	v.heap, v.profile, v.rates = h, p, nil
+	v.makeBands()
+}
+
+// makeBands reduces the heap profile to its bands, stacked in the view's
+// band order, and colours them.
+func (v *View) makeBands() {
+	v.bands, v.bandCols = nil, nil
+	if p := v.profile; p != nil && p.Len() > 0 {
+		v.bands = heapview.NewBands(p, heapview.BandOptions{Order: v.bandOrder})
+		v.bandCols = heapview.BandColors(v.bands)
 	}
 	v.legendCache = legendCache{}
 	v.version++
 }
+
+// SetBandOrder stacks the heap profile's bands (and lists them in the
+// legend) in order o, as `hecscope render --sort` does: largest, by name
+// or fastest-growing first (at the bottom).
+func (v *View) SetBandOrder(o heapview.Order) {
+	if o == v.bandOrder {
+		return
+	}
+	v.bandOrder = o
+	v.makeBands()
+}
+
+// BandOrder returns the order the heap profile's bands are stacked in.
+func (v *View) BandOrder() heapview.Order { return v.bandOrder }
 
 // SetBookmarks sets the user's bookmarks (in any order).
 func (v *View) SetBookmarks(bs []Bookmark) {
