@@ -652,7 +652,7 @@ func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
 		}))
 	}
 	if id.Kind == tracks.KindBands {
-		items = append(items, c.bandOrderItems(v.BandOrder())...)
+		items = append(items, c.bandItems(v.BandMode(), v.BandOrder())...)
 	}
 	more := c.contextItems
 	c.mu.Unlock()
@@ -668,25 +668,44 @@ func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
 	return fyne.NewMenu("", items...)
 }
 
-// bandOrders are the orders the heap-profile track's menu offers, as
-// `hecscope render --sort` does (size, name, growth).
-var bandOrders = []struct {
-	label string
-	order heapview.Order
-}{
-	{"Sort Bands by Size", heapview.BySize},
-	{"Sort Bands by Name", heapview.ByName},
-	{"Sort Bands by Growth", heapview.ByGrowth},
-}
+// bandModes and bandOrders are the ways of drawing the heap-profile
+// track's bands and the orders its menu offers, as `hecscope render
+// --mode` (area, normalised, lines) and `--sort` (size, name, growth) do.
+var (
+	bandModes = []struct {
+		label string
+		mode  heapview.Mode
+	}{
+		{"Bands as Area", heapview.ModeArea},
+		{"Bands Normalised (100%)", heapview.ModeNormalised},
+		{"Bands as Lines", heapview.ModeLines},
+	}
+	bandOrders = []struct {
+		label string
+		order heapview.Order
+	}{
+		{"Sort Bands by Size", heapview.BySize},
+		{"Sort Bands by Name", heapview.ByName},
+		{"Sort Bands by Growth", heapview.ByGrowth},
+	}
+)
 
-// bandOrderItems are the heap-profile track's menu items that stack its
-// bands in another order, the current one checked; a separator first.
-func (c *trackCanvas) bandOrderItems(current heapview.Order) []*fyne.MenuItem {
+// bandItems are the heap-profile track's menu items that draw its bands
+// in another mode or stack them in another order, the current ones
+// checked; a separator before each group.
+func (c *trackCanvas) bandItems(mode heapview.Mode, order heapview.Order) []*fyne.MenuItem {
 	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
+	for _, bm := range bandModes {
+		m := bm.mode
+		it := fyne.NewMenuItem(bm.label, func() { c.trackChange(func(v *tracks.View) { v.SetBandMode(m) }) })
+		it.Checked = m == mode
+		items = append(items, it)
+	}
+	items = append(items, fyne.NewMenuItemSeparator())
 	for _, bo := range bandOrders {
 		o := bo.order
 		it := fyne.NewMenuItem(bo.label, func() { c.trackChange(func(v *tracks.View) { v.SetBandOrder(o) }) })
-		it.Checked = o == current
+		it.Checked = o == order
 		items = append(items, it)
 	}
 	return items

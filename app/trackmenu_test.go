@@ -120,10 +120,11 @@ func TestTrackMenu(t *testing.T) {
 // at least 100 ns wide).
 const minSpanForTest = 100
 
-// TestBandsMenuSorts: a right click on the heap-profile track offers the
-// orders `hecscope render --sort` has, by size checked; picking by name
-// stacks the bands by name and checks that item the next time.
-func TestBandsMenuSorts(t *testing.T) {
+// TestBandsMenu: a right click on the heap-profile track offers the modes
+// and orders `hecscope render --mode` and `--sort` have, area and by size
+// checked; picking lines and by name draws the bands so and checks those
+// items the next time.
+func TestBandsMenu(t *testing.T) {
 	_, v, _ := openNav(t, "../testdata/ghc-9.0.2/heap-hT.eventlog")
 	c := v.canvas
 	id := tracks.TrackID{Kind: tracks.KindBands}
@@ -143,17 +144,19 @@ func TestBandsMenuSorts(t *testing.T) {
 		}
 		return out
 	}
-	if got := checked(m); !slices.Equal(got, []string{"Sort Bands by Size"}) {
+	if got := checked(m); !slices.Equal(got, []string{"Bands as Area", "Sort Bands by Size"}) {
 		t.Errorf("checked %q in %q", got, menuLabels(m))
 	}
 	menuAction(t, m, "Sort Bands by Name")()
+	menuAction(t, m, "Bands as Lines")()
 	var order heapview.Order
-	c.with(func(tv *tracks.View) { order = tv.BandOrder() })
-	if order != heapview.ByName {
-		t.Errorf("the bands are stacked in order %v after Sort Bands by Name", order)
+	var mode heapview.Mode
+	c.with(func(tv *tracks.View) { order, mode = tv.BandOrder(), tv.BandMode() })
+	if order != heapview.ByName || mode != heapview.ModeLines {
+		t.Errorf("the bands are drawn %v in order %v after Bands as Lines and Sort Bands by Name", mode, order)
 	}
 	m = c.contextMenu(trackAt(t, c, id, from+(to-from)/2))
-	if got := checked(m); !slices.Equal(got, []string{"Sort Bands by Name"}) {
+	if got := checked(m); !slices.Equal(got, []string{"Bands as Lines", "Sort Bands by Name"}) {
 		t.Errorf("checked %q after sorting by name", got)
 	}
 }

@@ -496,3 +496,65 @@ func TestBandOrder(t *testing.T) {
 		t.Errorf("by size again: %q, first %q", again, bySize)
 	}
 }
+
+// TestBandModes draws a heap profile's bands in each mode and checks,
+// through the hit-testing, that they are where the mode puts them: in the
+// column of the smallest profile, normalised bands reach the top of the
+// track while stacked ones stay low; drawn as lines, fewer pixels of the
+// column belong to a band than when stacked.
+func TestBandModes(t *testing.T) {
+	lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/heap-hT.eventlog", eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lg.Close()
+	v := New(lg)
+	v.SetHeap(lg.Heap, lg.Profile)
+	v.SetSize(1600, 1000, 1)
+	id := TrackID{KindBands, 0}
+	if !v.Reveal(id) {
+		t.Fatal("no heap-profile track")
+	}
+	r, _ := v.TrackRect(id)
+	// The column whose profile is smallest, and not empty.
+	xs, least := -1, uint64(math.MaxUint64)
+	for x := v.PlotRect().Min.X + 2; x < v.PlotRect().Max.X-2; x++ {
+		vals, ok := v.bands.ValuesAt(v.Time(float64(x)+0.5), nil)
+		var tot uint64
+		for _, b := range vals {
+			tot += b
+		}
+		if ok && tot > 0 && tot < least {
+			xs, least = x, tot
+		}
+	}
+	if xs < 0 {
+		t.Fatal("no column with a profile")
+	}
+	// hits returns the first y of the column in a band, and how many are.
+	hits := func(m heapview.Mode) (first, n int) {
+		v.SetBandMode(m)
+		first = -1
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			if h := v.Hit(float64(xs)+0.5, float64(y)+0.5); h.Element == ElemBand && len(h.Tip) == 3 {
+				if first < 0 {
+					first = y
+				}
+				n++
+			}
+		}
+		return first, n
+	}
+	areaTop, areaN := hits(heapview.ModeArea)
+	normTop, normN := hits(heapview.ModeNormalised)
+	_, linesN := hits(heapview.ModeLines)
+	if areaN == 0 || normTop < 0 || normTop > r.Min.Y+r.Dy()/6 || normTop >= areaTop {
+		t.Errorf("the smallest profile's bands start at y %d stacked (%d px), %d normalised, in a track from %d to %d", areaTop, areaN, normTop, r.Min.Y, r.Max.Y)
+	}
+	if linesN == 0 || linesN >= normN {
+		t.Errorf("as lines %d px of the column are a band's, normalised %d", linesN, normN)
+	}
+	if v.BandMode() != heapview.ModeLines {
+		t.Errorf("mode %v", v.BandMode())
+	}
+}

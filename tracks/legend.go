@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -115,7 +116,7 @@ func (v *View) legendItems() []legendItem {
 					continue
 				}
 				for b := 0; b < bd.Len(); b++ {
-					items = append(items, legendItem{ink: paint.NumInks, name: bd.Name(b), col: v.bandCols[b]})
+					items = append(items, legendItem{ink: paint.NumInks, name: bd.Name(b), col: v.bandCols[b], line: v.bandMode == heapview.ModeLines})
 				}
 			}
 		}

@@ -32,8 +32,10 @@ type View struct {
 	profile  *heapview.Profile
 	bands    *heapview.Bands
 	bandCols []color.RGBA
-	// bandOrder is the order bands are stacked in (SetBandOrder).
+	// bandOrder is the order bands are stacked in (SetBandOrder),
+	// bandMode how they are drawn (SetBandMode).
 	bandOrder heapview.Order
+	bandMode  heapview.Mode
 
 	bookmarks []Bookmark
 	highlight *Highlight    // SetHighlight (tracks/highlight.go)
@@ -138,6 +140,17 @@ func (v *View) SetBandOrder(o heapview.Order) {
 
 // BandOrder returns the order the heap profile's bands are stacked in.
 func (v *View) BandOrder() heapview.Order { return v.bandOrder }
+
+// SetBandMode draws the heap profile's bands in mode m, as `hecscope
+// render --mode` does: stacked, stacked as shares of 100 %, or each as
+// its own line.
+func (v *View) SetBandMode(m heapview.Mode) {
+	v.bandMode = m
+	v.legendCache = legendCache{} // its swatches: boxes or lines
+}
+
+// BandMode returns how the heap profile's bands are drawn.
+func (v *View) BandMode() heapview.Mode { return v.bandMode }
 
 // SetBookmarks sets the user's bookmarks (in any order).
 func (v *View) SetBookmarks(bs []Bookmark) {
