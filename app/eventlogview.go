@@ -117,7 +117,7 @@ func (v *eventlogView) content() fyne.CanvasObject { return v.root }
 const (
 	prefDivider = "eventlog.divider"
 	// defaultDivider gives the tabs 36 % of the height under the file's
-	// name: at least 30 % of the window's height in a window of 360 units
+	// name: at least 30 % of the window's height in a window of 400 units
 	// or more (the name's row takes ~40), room for the Summary's first
 	// rows at 1280×800.
 	defaultDivider = 0.64
