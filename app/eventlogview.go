@@ -24,8 +24,11 @@ type eventlogView struct {
 	canvas *trackCanvas
 	status *widget.Label
 	split  *container.Split // the timeline over the tabs
-	tabs   *container.AppTabs
-	root   fyne.CanvasObject
+	// dividerSet is the split's offset as the app last set it: an offset
+	// that differs from it is where the user dragged the divider.
+	dividerSet float64
+	tabs       *container.AppTabs
+	root       fyne.CanvasObject
 
 	// details holds the facts of the last span clicked; selection the
 	// figures of the selection (or the whole run).
@@ -100,12 +103,50 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 		top = l
 	}
 	v.split = container.NewVSplit(top, v.tabs)
-	v.split.Offset = 0.78 // the timeline canvas gets most of the height
+	v.split.Offset = rememberedDivider(currentSettings())
+	v.dividerSet = v.split.Offset
 	v.root = container.NewBorder(head, nil, nil, nil, v.split)
 	return v
 }
 
 func (v *eventlogView) content() fyne.CanvasObject { return v.root }
+
+// Where the divider between the timeline and the tabs starts: the offset
+// (the timeline's share of the height under the file's name) the user last
+// dragged it to, kept at prefDivider, else defaultDivider.
+const (
+	prefDivider = "eventlog.divider"
+	// defaultDivider gives the tabs 36 % of the height under the file's
+	// name: at least 30 % of the window's height in a window of 400 units
+	// or more (the name's row takes ~40), room for the Summary's first
+	// rows at 1280×800.
+	defaultDivider = 0.64
+	// minDivider and maxDivider bound a remembered offset, so that
+	// neither the timeline nor the tabs start hidden.
+	minDivider, maxDivider = 0.15, 0.9
+)
+
+// rememberedDivider returns the offset the divider starts at.
+func rememberedDivider(s Settings) float64 {
+	return min(maxDivider, max(minDivider, s.FloatWithFallback(prefDivider, defaultDivider)))
+}
+
+// setDivider moves the divider to offset, for the app (not the user).
+func (v *eventlogView) setDivider(offset float64) {
+	v.keepDivider()
+	v.split.SetOffset(offset)
+	v.dividerSet = v.split.Offset
+}
+
+// keepDivider remembers where the user dragged the divider, if they did
+// since the app last set it, for the views made after.
+func (v *eventlogView) keepDivider() {
+	if v.split == nil || v.split.Offset == v.dividerSet {
+		return
+	}
+	v.dividerSet = v.split.Offset
+	currentSettings().SetFloat(prefDivider, v.split.Offset)
+}
 
 // maxTabsShare is the most of the height under the file's name that
 // roomForTab gives the tabs.
@@ -128,7 +169,7 @@ func (v *eventlogView) roomForTab(ti *container.TabItem, content fyne.CanvasObje
 	available := v.split.Leading.Size().Height + tabs
 	want := min(tabs+need-have, maxTabsShare*available)
 	if want > tabs && available > 0 {
-		v.split.SetOffset(float64(1 - want/available))
+		v.setDivider(float64(1 - want/available))
 	}
 }
 
@@ -143,6 +184,7 @@ func (v *eventlogView) addTab(t *container.TabItem) {
 // release closes the log's file once the view is gone (off Fyne's loop:
 // closing waits for detail being decoded).
 func (v *eventlogView) release() {
+	v.keepDivider()
 	if l := v.log.Log; l != nil {
 		go l.Close()
 	}

@@ -114,7 +114,8 @@ func newProfileView(pass func(context.Context) ingest.Pass, link rangeLink) *pro
 			v.display()
 		}
 	})
-	lower := container.NewBorder(v.strip, nil, nil, nil, container.New(&profileTableLayout{v: v}, v.table))
+	lower := container.NewBorder(v.strip, nil, nil, nil, container.New(&fitColumns{table: v.table, widths: profileColumnWidths,
+		minHeight: (profileTableRows + 1) * widget.NewLabel("Self").MinSize().Height}, v.table))
 	split := container.NewVSplit(v.flame, lower)
 	split.Offset = 0.55
 	top := container.NewVBox(v.bar, container.NewBorder(nil, nil, v.withGC, nil, v.note))
@@ -257,51 +258,17 @@ func (v *profileView) pick(cc *ccprofile.CostCentre) {
 	}()
 }
 
-// profileTableLayout fits the table's columns to its width: the two
-// shares as wide as their headers, the rest shared by the cost centre
-// (30%), module (25%) and source (45%), whose text is cut short with an
-// ellipsis rather than run into the next column.
-type profileTableLayout struct {
-	v     *profileView
-	width float32
-}
-
-// Layout implements fyne.Layout.
-func (l *profileTableLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if size.Width != l.width {
-		l.width = size.Width
-		for c, w := range profileColumnWidths(size.Width) {
-			l.v.table.SetColumnWidth(c, w)
-		}
-	}
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(size)
-	}
-}
-
 // profileTableRows is how many rows of the table the tab asks room for
 // when it is shown.
 const profileTableRows = 8
 
-// MinSize implements fyne.Layout: room for the header and
-// profileTableRows rows.
-func (l *profileTableLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	m := fyne.NewSize(0, (profileTableRows+1)*widget.NewLabel("Self").MinSize().Height)
-	for _, o := range objs {
-		m = m.Max(o.MinSize())
-	}
-	return m
-}
-
 // profileColumnWidths gives the table's columns their widths in a table
-// width wide.
+// width wide: the two shares as wide as their headers, the rest shared by
+// the cost centre (30%), module (25%) and source (45%), whose text is cut
+// short with an ellipsis rather than run into the next column.
 func profileColumnWidths(width float32) []float32 {
-	text := func(s string) float32 {
-		return fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{}).Width
-	}
-	share := max(text("Inherited ▼"), text("100.0%")) + 4*theme.InnerPadding()
-	rest := max(width-2*share-theme.ScrollBarSize()-4*theme.SeparatorThicknessSize(), 3*text("Module"))
+	share := max(textWidth("Inherited ▼"), textWidth("100.0%")) + 4*theme.InnerPadding()
+	rest := max(width-2*share-tableSpare(5), 3*textWidth("Module"))
 	return []float32{0.30 * rest, 0.25 * rest, 0.45 * rest, share, share}
 }
 

@@ -47,28 +47,31 @@ type SnapshotOptions struct {
 // desktop driver draws, is not part of it). It runs the app on Fyne's test
 // driver, so it must not be called while another Fyne app runs in the
 // process.
-func Snapshot(path string, opt SnapshotOptions) (image.Image, error) {
+//
+// It also returns where the window's parts are, as drawn (see Layout).
+func Snapshot(path string, opt SnapshotOptions) (image.Image, Layout, error) {
 	// Fyne's test driver runs work given to fyne.Do at once, on the
 	// goroutine that gives it, and warns if that is the main goroutine.
 	type result struct {
 		img image.Image
+		lay Layout
 		err error
 	}
 	done := make(chan result)
 	go func() {
-		img, err := snapshot(path, opt)
-		done <- result{img, err}
+		img, lay, err := snapshot(path, opt)
+		done <- result{img, lay, err}
 	}()
 	r := <-done
-	return r.img, r.err
+	return r.img, r.lay, r.err
 }
 
-func snapshot(path string, opt SnapshotOptions) (image.Image, error) {
+func snapshot(path string, opt SnapshotOptions) (image.Image, Layout, error) {
 	fa := test.NewApp()
 	defer fa.Quit()
 	w, err := snapshotWindow(fa, path, opt)
 	if err != nil {
-		return nil, err
+		return nil, Layout{}, err
 	}
 	img := w.win.Canvas().Capture()
 	if v, ok := w.view.(*eventlogView); ok && v.log.Log != nil {
@@ -77,7 +80,79 @@ func snapshot(path string, opt SnapshotOptions) (image.Image, error) {
 		v.log.Log.WaitDetail()
 		img = w.win.Canvas().Capture()
 	}
-	return img, nil
+	return img, windowLayout(w), nil
+}
+
+// Layout is where the parts of a window are, in units from the top left
+// of its content, as laid out: the track canvas, the tabs under it, the
+// legend as drawn and the tracks in view. A view without a timeline has
+// only the window's size.
+type Layout struct {
+	Window Extent       `json:"window"`
+	Canvas Box          `json:"canvas"`
+	Tabs   Box          `json:"tabs"`
+	Legend LegendLayout `json:"legend"`
+	Tracks []TrackBox   `json:"tracks"`
+}
+
+// Extent is a width and a height in units.
+type Extent struct {
+	W float32 `json:"w"`
+	H float32 `json:"h"`
+}
+
+// Box is a rectangle in units.
+type Box struct {
+	X float32 `json:"x"`
+	Y float32 `json:"y"`
+	W float32 `json:"w"`
+	H float32 `json:"h"`
+}
+
+// LegendLayout is the legend as drawn: the number of lines it takes and
+// its entries' names, a "+N more" last when some do not fit.
+type LegendLayout struct {
+	Lines   int      `json:"lines"`
+	Entries []string `json:"entries"`
+}
+
+// TrackBox is a track in view: its group's and its own name, and where
+// it is drawn (units from the window's top; the part in view).
+type TrackBox struct {
+	Group string  `json:"group"`
+	Name  string  `json:"name"`
+	Y     float32 `json:"y"`
+	H     float32 `json:"h"`
+}
+
+// windowLayout returns where the parts of w are (see Layout).
+func windowLayout(w *Window) Layout {
+	size := w.win.Canvas().Size()
+	lay := Layout{Window: Extent{size.Width, size.Height}}
+	v, ok := w.view.(*eventlogView)
+	if !ok || v.canvas == nil {
+		return lay
+	}
+	d := fyne.CurrentApp().Driver()
+	box := func(o fyne.CanvasObject) Box {
+		p := d.AbsolutePositionForObject(o)
+		return Box{p.X, p.Y, o.Size().Width, o.Size().Height}
+	}
+	lay.Canvas, lay.Tabs = box(v.canvas), box(v.tabs)
+	c := v.canvas
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	lay.Legend.Lines, lay.Legend.Entries = c.view.LegendShown()
+	s := float32(c.scale)
+	for _, id := range c.view.Tracks() {
+		r, in := c.view.TrackRect(id)
+		if !in {
+			continue
+		}
+		lay.Tracks = append(lay.Tracks, TrackBox{Group: id.Group().String(), Name: c.view.Name(id),
+			Y: lay.Canvas.Y + float32(r.Min.Y)/s, H: float32(r.Dy()) / s})
+	}
+	return lay
 }
 
 // snapshotWindow opens path in a window of the app fa (Fyne's test

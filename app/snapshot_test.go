@@ -37,7 +37,7 @@ func luma(img image.Image, x, y int) uint32 {
 // scales, and checks the picture's size, its background and that it shows
 // the timeline; and that a time range and every row group can be asked for.
 func TestSnapshot(t *testing.T) {
-	light, err := Snapshot(parworkN2, SnapshotOptions{Size: fyne.NewSize(800, 600)})
+	light, _, err := Snapshot(parworkN2, SnapshotOptions{Size: fyne.NewSize(800, 600)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestSnapshot(t *testing.T) {
 		t.Errorf("the light snapshot has %d running-green pixels, no timeline", n)
 	}
 
-	dark, err := Snapshot(parworkN2, SnapshotOptions{Size: fyne.NewSize(800, 600), Scale: 2, Dark: true,
+	dark, _, err := Snapshot(parworkN2, SnapshotOptions{Size: fyne.NewSize(800, 600), Scale: 2, Dark: true,
 		AllTracks: true, From: 80_000_000, To: 95_000_000})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestSnapshot(t *testing.T) {
 		t.Errorf("the dark snapshot has %d running-green pixels, no timeline", n)
 	}
 
-	if _, err := Snapshot("../testdata/no-such-file.eventlog", SnapshotOptions{}); err == nil {
+	if _, _, err := Snapshot("../testdata/no-such-file.eventlog", SnapshotOptions{}); err == nil {
 		t.Error("a snapshot of a file that does not exist did not fail")
 	}
 }

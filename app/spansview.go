@@ -5,12 +5,10 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/color"
 	"slices"
 	"strconv"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -87,7 +85,15 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 	v.table = widget.NewTable(
 		func() (int, int) { return len(v.rows), len(spansColumns) },
 		func() fyne.CanvasObject { return widget.NewLabel("00000 ms 000") },
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.cell(id)) },
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			// The figures end at one x, as the GC and Sparks tables' do.
+			l := o.(*widget.Label)
+			l.Alignment = fyne.TextAlignTrailing
+			if id.Col < 2 {
+				l.Alignment = fyne.TextAlignLeading
+			}
+			l.SetText(v.cell(id))
+		},
 	)
 	v.table.ShowHeaderRow = true
 	v.table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
@@ -104,10 +110,6 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 		b.SetText(text)
 		col := id.Col
 		b.OnTapped = func() { v.sortBy(col) }
-	}
-	v.table.SetColumnWidth(0, 220)
-	for c := 1; c < len(spansColumns); c++ {
-		v.table.SetColumnWidth(c, 84)
 	}
 	v.table.OnSelected = func(id widget.TableCellID) {
 		if id.Row >= 0 && id.Row < len(v.rows) {
@@ -146,14 +148,40 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 	// leaves it that much, and the tab asks the window for it
 	// (eventlogView.roomForTab).
 	sep := theme.Padding() // a table's rows are a padding apart
-	rows := canvas.NewRectangle(color.Transparent)
-	rows.SetMinSize(fyne.NewSize(0, widget.NewButton("Label", nil).MinSize().Height+sep+
-		spansTableRows*(widget.NewLabel("00000 ms 000").MinSize().Height+sep)))
-	split := container.NewVSplit(container.NewStack(rows, v.table), detail)
+	table := container.New(&fitColumns{table: v.table, widths: spansColumnWidths,
+		minHeight: widget.NewButton("Label", nil).MinSize().Height + sep +
+			spansTableRows*(widget.NewLabel("00000 ms 000").MinSize().Height+sep)}, v.table)
+	split := container.NewVSplit(table, detail)
 	split.Offset = 0.55
 	v.title.Truncation = fyne.TextTruncateEllipsis
 	v.root = container.NewBorder(v.bar, nil, nil, nil, split)
 	return v
+}
+
+// Widths of the spans table's columns, at the least: the label's, and
+// each figure's.
+const spansLabelWidth, spansFigureWidth = 220, 84
+
+// spansColumnWidths gives the table's columns their widths in a table
+// width wide: each its least width and an equal share of what is left,
+// so that the table fills its width as the GC and Sparks tables do and
+// its columns keep apart.
+func spansColumnWidths(width float32) []float32 {
+	n := len(spansColumns)
+	least := make([]float32, n)
+	total := float32(0)
+	for c := range least {
+		least[c] = spansFigureWidth
+		if c == 0 {
+			least[c] = spansLabelWidth
+		}
+		total += least[c]
+	}
+	extra := max(0, width-tableSpare(n)-total) / float32(n)
+	for c := range least {
+		least[c] += extra
+	}
+	return least
 }
 
 // show puts a report in the table.

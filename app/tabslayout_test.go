@@ -2,6 +2,7 @@ package app
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -152,5 +153,97 @@ func TestSpansTabShowsSeveralRows(t *testing.T) {
 	selectTab(t, v, "Summary")
 	if v.split.Offset != offset {
 		t.Errorf("the divider moved from %v to %v for the Summary tab", offset, v.split.Offset)
+	}
+}
+
+// TestDividerStartsLowAndIsRemembered opens a log in a 1280×800 window and
+// checks that the tabs get at least 30 % of its height; then drags the
+// divider, closes the window, and checks that the next window's divider
+// starts where it was dragged to, and that where the app moved it itself
+// (to make room for a tab) is not remembered.
+func TestDividerStartsLowAndIsRemembered(t *testing.T) {
+	a, done := newTestApp(t)
+	w := a.Open(parworkN2)
+	await(t, done)
+	w.Fyne().Resize(fyne.NewSize(1280, 800))
+	v := w.view.(*eventlogView)
+	if h := v.tabs.Size().Height; h < 0.3*800 {
+		t.Errorf("the tabs are %.0f high in a window 800 high, want at least 30 %%", h)
+	}
+	v.split.SetOffset(0.5) // as dragging the divider does
+	w.Fyne().Close()
+	w = a.Open(parworkN2)
+	await(t, done)
+	v = w.view.(*eventlogView)
+	if v.split.Offset != 0.5 {
+		t.Errorf("the next window's divider is at %v, want 0.5 where it was dragged to", v.split.Offset)
+	}
+	v.setDivider(0.3)
+	w.Fyne().Close()
+	w = a.Open(parworkN2)
+	await(t, done)
+	if off := w.view.(*eventlogView).split.Offset; off != 0.5 {
+		t.Errorf("the divider the app moved was remembered: %v, want 0.5", off)
+	}
+}
+
+// TestTablesFillTheirWidth opens a log in a 1920×1080 window, then a
+// 1280×800 one, and checks that the GC, Spans and Profile tables reach
+// across the tab (their last column's heading ends near its right edge,
+// not past it) and keep their columns apart
+// (each heading starts right of the one before, at least a label's
+// padding after its end).
+func TestTablesFillTheirWidth(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	loaded := make(chan struct{}, 1)
+	v.spans.onLoad = func() { loaded <- struct{}{} }
+	selectTab(t, v, "Spans")
+	waitFor(t, loaded, "the spans report")
+	for _, size := range []fyne.Size{{Width: 1920, Height: 1080}, {Width: 1280, Height: 800}} {
+		w.Fyne().Resize(size)
+		for _, tab := range []struct{ name, first, last string }{
+			{"GC", "Generation", "Copied"}, {"Spans", "Label", "Open"}, {"Profile", "Cost centre", "Inherited"},
+		} {
+			ti := selectTab(t, v, tab.name)
+			right := ti.Content.Size().Width
+			var heads []fyne.CanvasObject
+			var texts []string
+			started := false
+			for _, o := range test.LaidOutObjects(ti.Content) {
+				var text string
+				switch o := o.(type) {
+				case *widget.Label:
+					text = o.Text
+				case *widget.Button:
+					text = o.Text
+				default:
+					continue
+				}
+				if !o.Visible() || o.Size().Width == 0 {
+					continue
+				}
+				started = started || text == tab.first
+				if !started || len(texts) > 0 && texts[len(texts)-1] == tab.last {
+					continue
+				}
+				heads = append(heads, o)
+				texts = append(texts, text)
+			}
+			if len(texts) < 3 || texts[len(texts)-1] != tab.last && !strings.HasPrefix(texts[len(texts)-1], tab.last) {
+				t.Fatalf("%s: headings %q", tab.name, texts)
+			}
+			last := heads[len(heads)-1]
+			// The headings are siblings: their positions are in one row that
+			// starts at the tab's left, or a padding right of it.
+			if end := last.Position().X + last.Size().Width; end < right-2*theme.ScrollBarSize()-2*theme.Padding() || end > right {
+				t.Errorf("%s: the table ends at x %.0f, the tab at %.0f", tab.name, end, right)
+			}
+			for i := 1; i < len(heads); i++ {
+				prev, cur := heads[i-1].Position().X, heads[i].Position().X
+				if cur < prev+heads[i-1].MinSize().Width {
+					t.Errorf("%s: %q at x %.0f runs into %q at %.0f", tab.name, texts[i-1], prev, texts[i], cur)
+				}
+			}
+		}
 	}
 }

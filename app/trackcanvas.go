@@ -114,7 +114,10 @@ func newTrackCanvas(src timeline.Source, heap *heapview.Heap, prof *heapview.Pro
 	// hop to a goroutine of its own keeps it out of the caller's locks.
 	c.view.SetOnReady(func() { go onUI(c.redraw) })
 	c.raster = canvas.NewRaster(c.draw)
-	c.raster.SetMinSize(fyne.NewSize(320, 200))
+	// At least the axis, two tracks and the legend; no taller, so that a
+	// window 400 units high (1280×800 at scale 2) can give the tabs
+	// under the timeline their 30 %.
+	c.raster.SetMinSize(fyne.NewSize(320, 160))
 	c.selShade = canvas.NewRectangle(color.Transparent)
 	c.cursor = canvas.NewRectangle(color.Transparent)
 	c.cursorBack = canvas.NewRectangle(color.Transparent)
@@ -653,6 +656,9 @@ func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
 			c.trackChange(func(v *tracks.View) { v.ShowHidden() })
 		}))
 	}
+	if id.Kind == tracks.KindBands {
+		items = append(items, c.bandItems(v.BandMode(), v.BandOrder())...)
+	}
 	more := c.contextItems
 	c.mu.Unlock()
 	if more != nil && h.Area == tracks.AreaPlot {
@@ -665,6 +671,49 @@ func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
 		return nil
 	}
 	return fyne.NewMenu("", items...)
+}
+
+// bandModes and bandOrders are the ways of drawing the heap-profile
+// track's bands and the orders its menu offers, as `hecscope render
+// --mode` (area, normalised, lines) and `--sort` (size, name, growth) do.
+var (
+	bandModes = []struct {
+		label string
+		mode  heapview.Mode
+	}{
+		{"Bands as Area", heapview.ModeArea},
+		{"Bands Normalised (100%)", heapview.ModeNormalised},
+		{"Bands as Lines", heapview.ModeLines},
+	}
+	bandOrders = []struct {
+		label string
+		order heapview.Order
+	}{
+		{"Sort Bands by Size", heapview.BySize},
+		{"Sort Bands by Name", heapview.ByName},
+		{"Sort Bands by Growth", heapview.ByGrowth},
+	}
+)
+
+// bandItems are the heap-profile track's menu items that draw its bands
+// in another mode or stack them in another order, the current ones
+// checked; a separator before each group.
+func (c *trackCanvas) bandItems(mode heapview.Mode, order heapview.Order) []*fyne.MenuItem {
+	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
+	for _, bm := range bandModes {
+		m := bm.mode
+		it := fyne.NewMenuItem(bm.label, func() { c.trackChange(func(v *tracks.View) { v.SetBandMode(m) }) })
+		it.Checked = m == mode
+		items = append(items, it)
+	}
+	items = append(items, fyne.NewMenuItemSeparator())
+	for _, bo := range bandOrders {
+		o := bo.order
+		it := fyne.NewMenuItem(bo.label, func() { c.trackChange(func(v *tracks.View) { v.SetBandOrder(o) }) })
+		it.Checked = o == order
+		items = append(items, it)
+	}
+	return items
 }
 
 // trackChange changes the view's tracks (pins, hidden tracks) and tells

@@ -53,7 +53,7 @@ func (v *eventlogView) showAllTracks() {
 	if v.canvas == nil {
 		return
 	}
-	v.split.SetOffset(0.93)
+	v.setDivider(0.93)
 	v.canvas.with(func(tv *tracks.View) {
 		for g := tracks.Group(0); g < tracks.NumGroups; g++ {
 			tv.SetCollapsed(g, false)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -118,3 +119,44 @@ func TestTrackMenu(t *testing.T) {
 // minSpanForTest is the least margin a zoom to a span leaves (the view is
 // at least 100 ns wide).
 const minSpanForTest = 100
+
+// TestBandsMenu: a right click on the heap-profile track offers the modes
+// and orders `hecscope render --mode` and `--sort` have, area and by size
+// checked; picking lines and by name draws the bands so and checks those
+// items the next time.
+func TestBandsMenu(t *testing.T) {
+	_, v, _ := openNav(t, "../testdata/ghc-9.0.2/heap-hT.eventlog")
+	c := v.canvas
+	id := tracks.TrackID{Kind: tracks.KindBands}
+	if !c.reveal(id) {
+		t.Fatal("no heap-profile track")
+	}
+	from, to := c.View()
+	m := c.contextMenu(trackAt(t, c, id, from+(to-from)/2))
+	if m == nil {
+		t.Fatal("no menu on the heap-profile track")
+	}
+	checked := func(m *fyne.Menu) (out []string) {
+		for _, it := range m.Items {
+			if it.Checked {
+				out = append(out, it.Label)
+			}
+		}
+		return out
+	}
+	if got := checked(m); !slices.Equal(got, []string{"Bands as Area", "Sort Bands by Size"}) {
+		t.Errorf("checked %q in %q", got, menuLabels(m))
+	}
+	menuAction(t, m, "Sort Bands by Name")()
+	menuAction(t, m, "Bands as Lines")()
+	var order heapview.Order
+	var mode heapview.Mode
+	c.with(func(tv *tracks.View) { order, mode = tv.BandOrder(), tv.BandMode() })
+	if order != heapview.ByName || mode != heapview.ModeLines {
+		t.Errorf("the bands are drawn %v in order %v after Bands as Lines and Sort Bands by Name", mode, order)
+	}
+	m = c.contextMenu(trackAt(t, c, id, from+(to-from)/2))
+	if got := checked(m); !slices.Equal(got, []string{"Bands as Lines", "Sort Bands by Name"}) {
+		t.Errorf("checked %q after sorting by name", got)
+	}
+}

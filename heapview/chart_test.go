@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 )
 
 // twoBands is a profile of three censuses one second apart with band "big"
@@ -336,5 +337,24 @@ func TestNoLegendGivesThePlotTheWidth(t *testing.T) {
 	}
 	if without.Plot.Max.X != bounds.Max.X-pad || with.Plot.Max.X >= without.Plot.Max.X {
 		t.Errorf("plot ends at %d with the legend, %d without; want %d without", with.Plot.Max.X, without.Plot.Max.X, bounds.Max.X-pad)
+	}
+}
+
+// TestNeighbouringBandsStandApart checks that bands stacked one on the
+// other get colours at least minNeighbourSpace apart, in the profiles of
+// every closure-type and cost-centre sample, in both orders.
+func TestNeighbouringBandsStandApart(t *testing.T) {
+	for _, path := range []string{"../testdata/ghc-9.0.2/heap-hT.eventlog", "../testdata/ghc-9.0.2/heap-hc.eventlog",
+		"../testdata/generated/hd.eventlog", "../testdata/generated/hy.eventlog"} {
+		p := readProfile(t, path)
+		for _, order := range []Order{BySize, ByName} {
+			bd := NewBands(p, BandOptions{Order: order})
+			colors := BandColors(bd)
+			for b := 1; b < bd.Len(); b++ {
+				if d := paint.Distance(colors[b-1], colors[b]); d < minNeighbourSpace {
+					t.Errorf("%s: %q and %q, stacked together, are %.3f apart", path, bd.Name(b-1), bd.Name(b), d)
+				}
+			}
+		}
 	}
 }

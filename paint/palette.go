@@ -295,7 +295,7 @@ const (
 	// BandHues is the number of hues of the band palette.
 	BandHues      = 14
 	bandLevels    = 4
-	minStateSpace = 0.075 // OKLab distance kept from every state colour
+	minStateSpace = 0.1 // OKLab distance kept from every state colour
 )
 
 // BandColor is one colour of the band palette and the index of its hue

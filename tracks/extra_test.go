@@ -2,15 +2,18 @@ package tracks
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
 	"image"
 	"io"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
@@ -402,5 +405,157 @@ func TestLegendSaysWhatItLeavesOut(t *testing.T) {
 		if h := v.Hit(float64(x), float64(lg.Max.Y-1)); h.Name != "" || h.HasTime {
 			t.Fatalf("the legend's bottom edge at x %d is item %q, or has a time (%v)", x, h.Name, h.HasTime)
 		}
+	}
+}
+
+// TestLegendNamesOnlyWhatTheLogHolds checks the legend's state and event
+// entries against the marks and instants of the model, read one by one:
+// each entry occurs in the log, and each state and event kind that occurs
+// has its entry.
+func TestLegendNamesOnlyWhatTheLogHolds(t *testing.T) {
+	for name, v := range map[string]*View{"tiny": tinyView(t), "synth": New(timeline.Exact(synthModel(3, 40, 4000)))} {
+		v.SetSize(4000, 1400, 1)
+		m := v.overview()
+		held := map[paint.Ink]bool{}
+		marks := func(tr *timeline.Track) {
+			for j := 0; j < tr.Len(); j++ {
+				if mk := tr.Mark(j); j+1 < tr.Len() || mk.Time < m.End {
+					held[stateInk(mk.State, mk.Reason)] = true
+				}
+			}
+		}
+		for i := range m.HECs {
+			marks(&m.HECs[i].Track)
+			m.HECs[i].InstantsIn(0, m.End+1, func(in timeline.Instant) bool {
+				held[instantInk(in.Kind)] = true
+				return true
+			})
+		}
+		for i := range m.Threads {
+			marks(&m.Threads[i].Track)
+		}
+		listed := map[paint.Ink]bool{}
+		for _, it := range v.legendItems() {
+			if it.ink < paint.NumInks && (it.ink.State() || it.ink < paint.InkMarker) {
+				listed[it.ink] = true
+				if !held[it.ink] {
+					t.Errorf("%s: the legend names %q, which the log does not hold", name, it.name)
+				}
+			}
+		}
+		for k := range held {
+			if drawn(k) && k != paint.InkMarker && !listed[k] {
+				t.Errorf("%s: the log holds %q, which the legend does not name", name, k.Name())
+			}
+		}
+		if len(listed) < 3 {
+			t.Errorf("%s: the legend names %d states and events", name, len(listed))
+		}
+	}
+}
+
+// TestBandOrder opens a heap profile, stacks its bands by name and by
+// growth, and checks the legend's band entries follow (names sorted, or
+// the fastest-growing first), and that going back by size gives the first
+// order again.
+func TestBandOrder(t *testing.T) {
+	lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/heap-hT.eventlog", eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lg.Close()
+	v := New(lg)
+	v.SetHeap(lg.Heap, lg.Profile)
+	v.SetSize(1600, 1000, 1)
+	bands := func() (names []string) {
+		for _, it := range v.legendItems() {
+			if it.ink == paint.NumInks && !it.hatch {
+				names = append(names, it.name)
+			}
+		}
+		return names
+	}
+	bySize := bands()
+	if len(bySize) < 5 || v.BandOrder() != heapview.BySize {
+		t.Fatalf("bands %q, order %v", bySize, v.BandOrder())
+	}
+	v.SetBandOrder(heapview.ByName)
+	byName := bands()
+	named := byName[:len(byName)-1] // OTHER last
+	if !slices.IsSorted(named) || byName[len(byName)-1] != heapview.OtherName || slices.Equal(byName, bySize) {
+		t.Errorf("by name: %q (by size %q)", byName, bySize)
+	}
+	v.SetBandOrder(heapview.ByGrowth)
+	byGrowth := bands()
+	for b := 1; b < v.bands.Len()-1; b++ {
+		if v.bands.Growth(b) > v.bands.Growth(b-1) {
+			t.Errorf("by growth: %q grows faster than %q before it", byGrowth[b], byGrowth[b-1])
+		}
+	}
+	v.SetBandOrder(heapview.BySize)
+	if again := bands(); !slices.Equal(again, bySize) {
+		t.Errorf("by size again: %q, first %q", again, bySize)
+	}
+}
+
+// TestBandModes draws a heap profile's bands in each mode and checks,
+// through the hit-testing, that they are where the mode puts them: in the
+// column of the smallest profile, normalised bands reach the top of the
+// track while stacked ones stay low; drawn as lines, fewer pixels of the
+// column belong to a band than when stacked.
+func TestBandModes(t *testing.T) {
+	lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/heap-hT.eventlog", eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lg.Close()
+	v := New(lg)
+	v.SetHeap(lg.Heap, lg.Profile)
+	v.SetSize(1600, 1000, 1)
+	id := TrackID{KindBands, 0}
+	if !v.Reveal(id) {
+		t.Fatal("no heap-profile track")
+	}
+	r, _ := v.TrackRect(id)
+	// The column whose profile is smallest, and not empty.
+	xs, least := -1, uint64(math.MaxUint64)
+	for x := v.PlotRect().Min.X + 2; x < v.PlotRect().Max.X-2; x++ {
+		vals, ok := v.bands.ValuesAt(v.Time(float64(x)+0.5), nil)
+		var tot uint64
+		for _, b := range vals {
+			tot += b
+		}
+		if ok && tot > 0 && tot < least {
+			xs, least = x, tot
+		}
+	}
+	if xs < 0 {
+		t.Fatal("no column with a profile")
+	}
+	// hits returns the first y of the column in a band, and how many are.
+	hits := func(m heapview.Mode) (first, n int) {
+		v.SetBandMode(m)
+		first = -1
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			if h := v.Hit(float64(xs)+0.5, float64(y)+0.5); h.Element == ElemBand && len(h.Tip) == 3 {
+				if first < 0 {
+					first = y
+				}
+				n++
+			}
+		}
+		return first, n
+	}
+	areaTop, areaN := hits(heapview.ModeArea)
+	normTop, normN := hits(heapview.ModeNormalised)
+	_, linesN := hits(heapview.ModeLines)
+	if areaN == 0 || normTop < 0 || normTop > r.Min.Y+r.Dy()/6 || normTop >= areaTop {
+		t.Errorf("the smallest profile's bands start at y %d stacked (%d px), %d normalised, in a track from %d to %d", areaTop, areaN, normTop, r.Min.Y, r.Max.Y)
+	}
+	if linesN == 0 || linesN >= normN {
+		t.Errorf("as lines %d px of the column are a band's, normalised %d", linesN, normN)
+	}
+	if v.BandMode() != heapview.ModeLines {
+		t.Errorf("mode %v", v.BandMode())
 	}
 }

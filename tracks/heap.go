@@ -65,9 +65,13 @@ func (f *frame) stepValues(s *heapview.Series, end uint64, dst []float64) []floa
 // that writes the scale's labels at the plot's left, on plates: call it
 // after drawing the values, so that no line crosses a label.
 func (f *frame) valueScale(top float64, y0, y1 int, unit string) (yOf func(v float64) float64, labels func()) {
+	return f.tickedScale(top, y0, y1, paint.ByteTicks(top, max(2, (y1-y0)/px(36, f.s))), unit)
+}
+
+// tickedScale is valueScale with the ticks given.
+func (f *frame) tickedScale(top float64, y0, y1 int, ticks []paint.ValueTick, unit string) (yOf func(v float64) float64, labels func()) {
 	h := float64(y1 - y0)
 	yOf = func(v float64) float64 { return float64(y1) - v/top*h }
-	ticks := paint.ByteTicks(top, max(2, (y1-y0)/px(36, f.s)))
 	for _, tk := range ticks {
 		if tk.Value == 0 {
 			continue
@@ -227,7 +231,54 @@ func (f *frame) bandValues() ([][]uint64, float64) {
 	return out, peak
 }
 
-// drawBands draws the heap profile's bands stacked, band 0 at the bottom.
+// shareTicks are the ticks of a normalised band chart's scale.
+var shareTicks = []paint.ValueTick{{Value: 0.25, Label: "25%"}, {Value: 0.5, Label: "50%"}, {Value: 0.75, Label: "75%"}, {Value: 1, Label: "100%"}}
+
+// bandTop returns the value at the top of the bands' scale for the
+// columns' values vals whose stacked peak is peak: above the peak when
+// stacked, above the largest band when drawn as lines, above 1 (all of
+// the profiled heap) when normalised.
+func (v *View) bandTop(vals [][]uint64, peak float64) float64 {
+	switch v.bandMode {
+	case heapview.ModeNormalised:
+		return 1.05
+	case heapview.ModeLines:
+		most := 0.0
+		for _, vs := range vals {
+			for _, x := range vs {
+				most = math.Max(most, float64(x))
+			}
+		}
+		return most * 1.05
+	}
+	return peak * 1.05
+}
+
+// bandExtent returns where band b is drawn among the values vs of one
+// column, on the scale bandTop gives: from lo to hi, stacked on the bands
+// before it (normalised, as shares of their total), or, as lines, at its
+// own value (lo = hi).
+func (v *View) bandExtent(vs []uint64, b int) (lo, hi float64) {
+	if v.bandMode == heapview.ModeLines {
+		return float64(vs[b]), float64(vs[b])
+	}
+	var below, total uint64
+	for i, x := range vs {
+		if i < b {
+			below += x
+		}
+		total += x
+	}
+	lo, hi = float64(below), float64(below+vs[b])
+	if v.bandMode == heapview.ModeNormalised {
+		lo, hi = lo/float64(max(total, 1)), hi/float64(max(total, 1))
+	}
+	return lo, hi
+}
+
+// drawBands draws the heap profile's bands in the view's band mode:
+// stacked (band 0 at the bottom), stacked as shares of 100 %, or each as
+// its own line.
 func (f *frame) drawBands(y0, y1 int) {
 	if f.v.bands == nil {
 		return
@@ -238,19 +289,34 @@ func (f *frame) drawBands(y0, y1 int) {
 	if peak <= 0 {
 		return
 	}
-	yOf, labels := f.valueScale(peak*1.05, top, bottom, "")
+	var yOf func(float64) float64
+	var labels func()
+	if scaleTop := f.v.bandTop(vals, peak); f.v.bandMode == heapview.ModeNormalised {
+		yOf, labels = f.tickedScale(scaleTop, top, bottom, shareTicks, "")
+	} else {
+		yOf, labels = f.valueScale(scaleTop, top, bottom, "")
+	}
 	defer labels()
+	if f.v.bandMode == heapview.ModeLines {
+		line := make([]float64, len(vals))
+		for b := 0; b < f.v.bands.Len(); b++ {
+			for c, vs := range vals {
+				line[c] = -1
+				if vs != nil {
+					line[c] = float64(vs[b])
+				}
+			}
+			f.drawLine(line, yOf, math.Max(1.5, 1.5*f.s), f.v.bandCols[b])
+		}
+		return
+	}
 	for c, vs := range vals {
-		y := float64(bottom)
-		var sum float64
 		for b, v := range vs {
 			if v == 0 {
 				continue
 			}
-			sum += float64(v)
-			ny := yOf(sum)
-			f.c.Column(f.g.plot.Min.X+c, ny, y, f.v.bandCols[b])
-			y = ny
+			lo, hi := f.v.bandExtent(vs, b)
+			f.c.Column(f.g.plot.Min.X+c, yOf(hi), yOf(lo), f.v.bandCols[b])
 		}
 	}
 }
@@ -410,21 +476,27 @@ func (f *frame) hitBands(h *Hit, col, y, y0, y1 int) {
 	if !ok {
 		return
 	}
-	_, peak := f.bandValues()
+	cols, peak := f.bandValues()
 	top, bottom := f.inset(y0, y1)
 	top += px(4, f.s)
+	scaleTop := f.v.bandTop(cols, peak)
+	yOf := func(v float64) float64 { return float64(bottom) - v/scaleTop*float64(bottom-top) }
 	var total uint64
 	for _, v := range vals {
 		total += v
 	}
 	band := -1
-	sum := 0.0
 	fy := float64(y) + 0.5
+	near := float64(px(4, f.s)) // a line is hit within this
 	for b, v := range vals {
-		lo := float64(bottom) - sum/(peak*1.05)*float64(bottom-top)
-		sum += float64(v)
-		hi := float64(bottom) - sum/(peak*1.05)*float64(bottom-top)
-		if v > 0 && fy <= lo && fy >= hi {
+		lo, hi := f.v.bandExtent(vals, b)
+		switch {
+		case v == 0:
+		case f.v.bandMode == heapview.ModeLines:
+			if d := math.Abs(yOf(lo) - fy); d <= near {
+				band, near = b, d
+			}
+		case fy <= yOf(lo) && fy >= yOf(hi):
 			band = b
 		}
 	}

@@ -107,6 +107,9 @@ func (k Kind) defaultHeight() float64 {
 	return 28 // KindGC
 }
 
+// Group returns the group whose tracks the track is among.
+func (id TrackID) Group() Group { return id.Kind.group() }
+
 // Sizes in points.
 const (
 	titleHeight  = 22  // a group's title row

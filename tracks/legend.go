@@ -4,13 +4,14 @@ import (
 	"image"
 	"image/color"
 
+	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
 // legendMaxLines is how many lines of legend a frame shows at most (an
-// export shows all of them).
-const legendMaxLines = 3
+// export shows all of them); what does not fit is counted in a "+N more".
+const legendMaxLines = 2
 
 // legendLines is how many lines of legend the frame shows: legendMaxLines,
 // fewer when they would take more than an eighth of its height (a small
@@ -34,19 +35,22 @@ type legendItem struct {
 // legendCache keeps the legend's items for a layout version.
 type legendCache struct {
 	version int
+	ov      *timeline.Model
 	dark    bool
 	unknown string // the name of the hatch's entry, "" without one
 	items   []legendItem
 }
 
-// legendItems returns the legend's entries: every state and event once,
-// by its one name, for the groups shown.
+// legendItems returns the legend's entries: every state and event the log
+// holds once, by its one name, for the groups shown.
 func (v *View) legendItems() []legendItem {
 	l := v.ensureLayout()
-	unknown := unknownName(v.overview())
-	if c := &v.legendCache; c.items != nil && c.version == l.version && c.dark == v.theme.Dark && c.unknown == unknown {
+	ov := v.overview()
+	unknown := unknownName(ov)
+	if c := &v.legendCache; c.items != nil && c.version == l.version && c.ov == ov && c.dark == v.theme.Dark && c.unknown == unknown {
 		return c.items
 	}
+	present := presentInks(ov)
 	shown := [NumGroups]bool{}
 	for _, r := range l.rows {
 		shown[r.group] = shown[r.group] || !r.title
@@ -60,21 +64,29 @@ func (v *View) legendItems() []legendItem {
 			items = append(items, legendItem{ink: k, name: k.Name(), col: v.theme.Ink(k), line: line})
 		}
 	}
+	// addPresent adds the inks of states and instants the log holds.
+	addPresent := func(inks ...paint.Ink) {
+		for _, k := range inks {
+			if present[k] {
+				add(false, k)
+			}
+		}
+	}
 	if shown[GroupActivity] || shown[GroupHECs] || shown[GroupThreads] {
-		add(false, paint.InkRunning)
+		addPresent(paint.InkRunning)
 	}
 	if shown[GroupThreads] {
-		add(false, paint.InkRunnable, paint.InkBlockedMVar, paint.InkBlockedBlackHole, paint.InkBlockedSTM,
+		addPresent(paint.InkRunnable, paint.InkBlockedMVar, paint.InkBlockedBlackHole, paint.InkBlockedSTM,
 			paint.InkBlockedIO, paint.InkForeignCall, paint.InkBlockedThrowTo, paint.InkBlocked)
 	}
 	if shown[GroupActivity] || shown[GroupHECs] {
-		add(false, paint.InkGCSync, paint.InkGCWork, paint.InkGCIdle, paint.InkGCDone)
+		addPresent(paint.InkGCSync, paint.InkGCWork, paint.InkGCIdle, paint.InkGCDone)
 	}
 	if unknown != "" && (shown[GroupActivity] || shown[GroupHECs] || shown[GroupThreads] || shown[GroupGC]) {
 		items = append(items, legendItem{ink: paint.NumInks, name: unknown, hatch: true})
 	}
 	if shown[GroupHECs] {
-		add(false, paint.InkCreateThread, paint.InkMigrate, paint.InkWakeup, paint.InkSeqGCRequest,
+		addPresent(paint.InkCreateThread, paint.InkMigrate, paint.InkWakeup, paint.InkSeqGCRequest,
 			paint.InkParGCRequest, paint.InkShutdown, paint.InkUserMessage, paint.InkLogMessage)
 	}
 	if shown[GroupSparks] {
@@ -104,7 +116,7 @@ func (v *View) legendItems() []legendItem {
 					continue
 				}
 				for b := 0; b < bd.Len(); b++ {
-					items = append(items, legendItem{ink: paint.NumInks, name: bd.Name(b), col: v.bandCols[b]})
+					items = append(items, legendItem{ink: paint.NumInks, name: bd.Name(b), col: v.bandCols[b], line: v.bandMode == heapview.ModeLines})
 				}
 			}
 		}
@@ -112,8 +124,64 @@ func (v *View) legendItems() []legendItem {
 	if shown[GroupGC] {
 		add(false, paint.InkMinorGC, paint.InkMajorGC)
 	}
-	v.legendCache = legendCache{version: l.version, dark: v.theme.Dark, unknown: unknown, items: items}
+	v.legendCache = legendCache{version: l.version, ov: ov, dark: v.theme.Dark, unknown: unknown, items: items}
 	return items
+}
+
+// markScanLimit bounds the marks of thread tracks presentInks reads to
+// find on what threads blocked; past it, every reason of blocking counts
+// as present where a thread spent time blocked.
+const markScanLimit = 1 << 20
+
+// presentInks reports which state and instant inks m holds: the states
+// its HECs and threads spend time in (blocked ones by their reason) and
+// the kinds of instant events on its HECs.
+func presentInks(m *timeline.Model) [paint.NumInks]bool {
+	var in [paint.NumInks]bool
+	if m == nil {
+		return in
+	}
+	states := func(d timeline.Durations) {
+		for s := timeline.State(0); s < timeline.NumStates; s++ {
+			if d[s] > 0 && s != timeline.StateBlocked {
+				in[stateInk(s, 0)] = true
+			}
+		}
+	}
+	for i := range m.HECs {
+		h := &m.HECs[i]
+		states(h.Track.Durations(m.Start, m.End))
+		ax := timeline.NewAxis(m.Start, m.End+1, 0, 1024)
+		for _, c := range h.InstantColumns(ax, 1024, nil) {
+			for k := timeline.InstantKind(0); k < timeline.NumInstantKinds; k++ {
+				if c.Kinds&(1<<k) != 0 && k != timeline.InstantUserMarker {
+					in[instantInk(k)] = true
+				}
+			}
+		}
+	}
+	budget := markScanLimit
+	for i := range m.Threads {
+		tr := &m.Threads[i].Track
+		d := tr.Durations(m.Start, m.End)
+		states(d)
+		if d[timeline.StateBlocked] == 0 {
+			continue
+		}
+		if tr.Len() > budget {
+			for _, k := range []uint8{0, 6, 7, 8, 9, 12, 18} {
+				in[paint.BlockedInk(k)] = true
+			}
+			continue
+		}
+		budget -= tr.Len()
+		for j := 0; j < tr.Len(); j++ {
+			if mk := tr.Mark(j); mk.State == timeline.StateBlocked {
+				in[paint.BlockedInk(mk.Reason)] = true
+			}
+		}
+	}
+	return in
 }
 
 // unknownName names the hatch in the legend of a model some of whose
@@ -176,9 +244,14 @@ func (v *View) legendHeight(w, maxLines int) int {
 // fit, the "+N more" that ends the last line shown and its box. Only whole
 // lines are shown (an export shows them all).
 func (f *frame) legendShown() (items []legendItem, boxes []image.Rectangle, shown int, more string, moreBox image.Rectangle) {
-	a := f.g.legend
-	items = f.v.legendItems()
-	boxes, _ = legendLayout(items, a.Dx(), f.s)
+	return f.v.legendIn(f.g.legend, f.s, f.small)
+}
+
+// legendIn lays the legend out in strip a at scale s, its names in face
+// small: see frame.legendShown.
+func (v *View) legendIn(a image.Rectangle, s float64, small *paint.Face) (items []legendItem, boxes []image.Rectangle, shown int, more string, moreBox image.Rectangle) {
+	items = v.legendItems()
+	boxes, _ = legendLayout(items, a.Dx(), s)
 	for i := range boxes {
 		boxes[i] = boxes[i].Add(a.Min)
 	}
@@ -192,12 +265,35 @@ func (f *frame) legendShown() (items []legendItem, boxes []image.Rectangle, show
 	for ; shown > 0; shown-- {
 		more = "+" + itoa(uint32(len(items)-shown)) + " more"
 		last := boxes[shown-1]
-		x := last.Max.X + px(14, f.s)
-		if x+f.small.Width(more) <= a.Max.X-px(8, f.s) {
-			return items, boxes, shown, more, image.Rect(x, last.Min.Y, x+f.small.Width(more), last.Max.Y)
+		x := last.Max.X + px(14, s)
+		if x+small.Width(more) <= a.Max.X-px(8, s) {
+			return items, boxes, shown, more, image.Rect(x, last.Min.Y, x+small.Width(more), last.Max.Y)
 		}
 	}
 	return items, boxes, 0, "", image.Rectangle{}
+}
+
+// LegendShown returns the legend as the frame shows it: its entries' names
+// in the order drawn, a "+N more" last when some do not fit, and the
+// number of lines they take.
+func (v *View) LegendShown() (lines int, entries []string) {
+	g := v.geometry()
+	items, boxes, shown, more, _ := v.legendIn(g.legend, v.scale, paint.FaceFor(paint.Regular, smallPt, v.scale))
+	lastY := -1 << 30
+	for i, it := range items[:shown] {
+		entries = append(entries, it.name)
+		if boxes[i].Min.Y != lastY {
+			lines++
+			lastY = boxes[i].Min.Y
+		}
+	}
+	if more != "" {
+		entries = append(entries, more)
+		if shown == 0 {
+			lines = 1
+		}
+	}
+	return lines, entries
 }
 
 // drawLegend draws the legend in its strip.

@@ -32,6 +32,10 @@ type View struct {
 	profile  *heapview.Profile
 	bands    *heapview.Bands
 	bandCols []color.RGBA
+	// bandOrder is the order bands are stacked in (SetBandOrder),
+	// bandMode how they are drawn (SetBandMode).
+	bandOrder heapview.Order
+	bandMode  heapview.Mode
 
 	bookmarks []Bookmark
 	highlight *Highlight    // SetHighlight (tracks/highlight.go)
@@ -108,16 +112,46 @@ func (v *View) SetSource(src timeline.Source) {
 // profile (either may be nil); the profile's bands are its
 // heapview.DefaultBands largest.
 func (v *View) SetHeap(h *heapview.Heap, p *heapview.Profile) {
-	v.heap, v.profile, v.bands, v.bandCols, v.rates = h, p, nil, nil, nil
-	if p != nil && p.Len() > 0 {
-		v.bands = heapview.NewBands(p, heapview.BandOptions{})
-		for _, c := range heapview.BandColors(v.bands) {
-			v.bandCols = append(v.bandCols, c)
-		}
+	v.heap, v.profile, v.rates = h, p, nil
+	v.makeBands()
+}
+
+// makeBands reduces the heap profile to its bands, stacked in the view's
+// band order, and colours them.
+func (v *View) makeBands() {
+	v.bands, v.bandCols = nil, nil
+	if p := v.profile; p != nil && p.Len() > 0 {
+		v.bands = heapview.NewBands(p, heapview.BandOptions{Order: v.bandOrder})
+		v.bandCols = heapview.BandColors(v.bands)
 	}
 	v.legendCache = legendCache{}
 	v.version++
 }
+
+// SetBandOrder stacks the heap profile's bands (and lists them in the
+// legend) in order o, as `hecscope render --sort` does: largest, by name
+// or fastest-growing first (at the bottom).
+func (v *View) SetBandOrder(o heapview.Order) {
+	if o == v.bandOrder {
+		return
+	}
+	v.bandOrder = o
+	v.makeBands()
+}
+
+// BandOrder returns the order the heap profile's bands are stacked in.
+func (v *View) BandOrder() heapview.Order { return v.bandOrder }
+
+// SetBandMode draws the heap profile's bands in mode m, as `hecscope
+// render --mode` does: stacked, stacked as shares of 100 %, or each as
+// its own line.
+func (v *View) SetBandMode(m heapview.Mode) {
+	v.bandMode = m
+	v.legendCache = legendCache{} // its swatches: boxes or lines
+}
+
+// BandMode returns how the heap profile's bands are drawn.
+func (v *View) BandMode() heapview.Mode { return v.bandMode }
 
 // SetBookmarks sets the user's bookmarks (in any order).
 func (v *View) SetBookmarks(bs []Bookmark) {

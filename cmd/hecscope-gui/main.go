@@ -12,9 +12,10 @@
 //	                             "loaded N events in S s (first picture at F s)" to stderr,
 //	                             both times since the process started, and exit (to measure
 //	                             load time and peak memory from outside, e.g. /usr/bin/time -v)
-//	hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] FILE
+//	hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] [--layout OUT.json] FILE
 //	                             draw the window showing FILE with Fyne's software renderer
-//	                             (no display needed) and write it to OUT.png
+//	                             (no display needed) and write it to OUT.png; --layout writes
+//	                             where the window's parts are (canvas, tabs, legend, tracks)
 //
 // It is a program of its own so that hecscope's commands never load the
 // libraries of a desktop app (OpenGL, X11, GTK): loading and initialising
@@ -41,8 +42,9 @@ const usage = `usage: hecscope [FILE...]      open the desktop app (on each even
        hecscope-gui --quit-after-load FILE
                               load FILE in a window, print "loaded N events in S s
                               (first picture at F s)" and exit
-       hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] FILE
-                              draw the window showing FILE, without a display, to OUT.png`
+       hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] [--layout OUT.json] FILE
+                              draw the window showing FILE, without a display, to OUT.png
+                              (and where its parts are, as JSON, to OUT.json)`
 
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"image/png"
@@ -15,7 +16,7 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-const snapshotUsage = "usage: hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all|default] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] FILE"
+const snapshotUsage = "usage: hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all|default] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] [--layout OUT.json] FILE"
 
 // snapshot implements `hecscope-gui --snapshot OUT.png ... FILE`: it draws
 // the window showing FILE with Fyne's software renderer (no display needed)
@@ -34,6 +35,7 @@ func snapshot(args []string, stderr io.Writer) int {
 	segment := fs.String("segment", "1", "which eventlog of a file holding several one after another, from 1")
 	sel := fs.String("select", "", "a time range selected, T,T (as Shift+drag selects)")
 	tab := fs.String("tab", "", "the tab shown below the timeline (Summary, GC, Selection, …)")
+	layoutOut := fs.String("layout", "", "a JSON file to write where the window's parts are, as laid out")
 	usage := func(msg string) int {
 		fmt.Fprintf(stderr, "hecscope-gui: %s\n%s\n", msg, snapshotUsage)
 		return 2
@@ -104,21 +106,38 @@ func snapshot(args []string, stderr io.Writer) int {
 	}
 	opt.Tab = *tab
 
-	img, err := app.Snapshot(fs.Arg(0), opt)
+	img, lay, err := app.Snapshot(fs.Arg(0), opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "hecscope-gui: %v\n", err)
 		return 1
 	}
-	f, err := os.Create(*out)
-	if err == nil {
-		err = png.Encode(f, img)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
+	if err := writeFile(*out, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
 		fmt.Fprintf(stderr, "hecscope-gui: writing the snapshot: %v\n", err)
 		return 1
 	}
+	if *layoutOut != "" {
+		err := writeFile(*layoutOut, func(w io.Writer) error {
+			e := json.NewEncoder(w)
+			e.SetIndent("", "  ")
+			return e.Encode(lay)
+		})
+		if err != nil {
+			fmt.Fprintf(stderr, "hecscope-gui: writing the layout: %v\n", err)
+			return 1
+		}
+	}
 	return 0
+}
+
+// writeFile creates the file at path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
