@@ -657,6 +657,10 @@ func TestPagePaths(t *testing.T) {
 func TestSelectionExportsFollowTheSelection(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	c := v.canvas
+	// A selection is summarised in the background; the test waits for the
+	// last one, which would otherwise run into the next test's window.
+	summarised := make(chan struct{}, 16)
+	v.onSelSummary = func() { summarised <- struct{}{} }
 	enabled := func() bool {
 		png, svg := menuItem(w, "Selection as PNG…"), menuItem(w, "Selection as SVG…")
 		if png == nil || svg == nil {
@@ -675,17 +679,27 @@ func TestSelectionExportsFollowTheSelection(t *testing.T) {
 	}
 	plot := c.view.PlotRect()
 	s := float32(c.scale)
-	canvasDrag(c, fyne.NewPos(float32(plot.Min.X+40)/s, float32(plot.Min.Y+20)/s), 200, 0, fyne.KeyModifierShift)
+	// On Fyne's loop, as input comes: the menu refresh the selection
+	// brings lays out widgets that the loop lays out too.
+	ui(func() { canvasDrag(c, fyne.NewPos(float32(plot.Min.X+40)/s, float32(plot.Min.Y+20)/s), 200, 0, fyne.KeyModifierShift) })
 	if _, _, ok := c.Selection(); !ok || !enabled() {
 		t.Error("Shift+drag selected, but the selection exports are not enabled")
 	}
-	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	ui(func() { c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
 	if enabled() {
 		t.Error("Esc cleared the selection, but the selection exports are enabled")
 	}
-	c.setSelection(10, 1000, true)
+	for len(summarised) > 0 {
+		<-summarised
+	}
+	ui(func() { c.setSelection(10, 1000, true) })
 	if !enabled() {
 		t.Error("a selection set, the exports not enabled")
+	}
+	select {
+	case <-summarised:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the selection was not summarised within 30 s")
 	}
 }
 
