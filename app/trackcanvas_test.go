@@ -681,7 +681,9 @@ func TestSelectionExportsFollowTheSelection(t *testing.T) {
 	s := float32(c.scale)
 	// On Fyne's loop, as input comes: the menu refresh the selection
 	// brings lays out widgets that the loop lays out too.
-	ui(func() { canvasDrag(c, fyne.NewPos(float32(plot.Min.X+40)/s, float32(plot.Min.Y+20)/s), 200, 0, fyne.KeyModifierShift) })
+	ui(func() {
+		canvasDrag(c, fyne.NewPos(float32(plot.Min.X+40)/s, float32(plot.Min.Y+20)/s), 200, 0, fyne.KeyModifierShift)
+	})
 	if _, _, ok := c.Selection(); !ok || !enabled() {
 		t.Error("Shift+drag selected, but the selection exports are not enabled")
 	}
