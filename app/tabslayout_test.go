@@ -199,6 +199,12 @@ func TestTablesFillTheirWidth(t *testing.T) {
 	v.spans.onLoad = func() { loaded <- struct{}{} }
 	selectTab(t, v, "Spans")
 	waitFor(t, loaded, "the spans report")
+	// The Profile tab loads in the background when first shown, and puts
+	// its table in from Fyne's loop: wait for it before reading widgets.
+	profiled := make(chan struct{}, 1)
+	v.profile.onLoad = func() { profiled <- struct{}{} }
+	selectTab(t, v, "Profile")
+	waitFor(t, profiled, "the profile")
 	for _, size := range []fyne.Size{{Width: 1920, Height: 1080}, {Width: 1280, Height: 800}} {
 		w.Fyne().Resize(size)
 		for _, tab := range []struct{ name, first, last string }{
