@@ -102,16 +102,11 @@ func (v *liveView) sendCommand(cmd ingest.Command) {
 	}
 	now := time.Now()
 	text := fmt.Sprintf("Sent %s at %s.", cmd, now.Format("15:04:05"))
-	if makesCensus(cmd) {
+	if cmd.MakesCensus() {
 		v.census = &censusRequest{cmd: cmd, at: now, base: v.censuses()}
 		text += " Watching the Heap track for the census…"
 	}
 	v.readout.SetText(text)
-}
-
-// makesCensus reports whether cmd should bring heap censuses.
-func makesCensus(cmd ingest.Command) bool {
-	return cmd.Namespace == ingest.BuiltinNamespace && (cmd.ID == 3 || cmd.ID == 5)
 }
 
 // censuses is how many heap censuses the stream drawn holds (-1: none has

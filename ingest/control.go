@@ -107,6 +107,13 @@ func (c Command) check() error {
 	return nil
 }
 
+// MakesCensus reports whether c is one of the built-in commands that
+// should bring heap censuses (startHeapProfiling, requestHeapCensus): what
+// a viewer watches the stream for after sending it.
+func (c Command) MakesCensus() bool {
+	return c.Namespace == BuiltinNamespace && (c.ID == 3 || c.ID == 5)
+}
+
 // String returns the built-in command's name, or NAMESPACE:ID.
 func (c Command) String() string {
 	for _, b := range BuiltinCommands {

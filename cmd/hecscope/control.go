@@ -165,11 +165,10 @@ func (w *streamWatch) readUntil(deadline time.Time, done func() bool) error {
 // effect says what the stream showed in the watch after cmd was sent
 // (sent: the newest event time then).
 func (w *streamWatch) effect(cmd ingest.Command, sent uint64, watch time.Duration) string {
-	census := cmd.Namespace == ingest.BuiltinNamespace && (cmd.ID == 3 || cmd.ID == 5)
 	if w.ended.State != ingest.StateDecoding {
 		return fmt.Sprintf("the stream ended (%v) while watching", w.ended)
 	}
-	if !census {
+	if !cmd.MakesCensus() {
 		return fmt.Sprintf("read the stream for %v after sending (the protocol has no reply; see the program's eventlog for the effect)", watch)
 	}
 	if w.censuses > 0 {
