@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
@@ -84,9 +85,9 @@ func texts(o fyne.CanvasObject) []string {
 		switch x := obj.(type) {
 		case *widget.Label:
 			out = append(out, x.Text)
-		case *copyLabel:
+		case *kit.CopyLabel:
 			out = append(out, x.Text)
-		case *hintLabel:
+		case *kit.HintLabel:
 			out = append(out, x.Text)
 		case *widget.Button:
 			out = append(out, x.Text)

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/live"
@@ -207,7 +208,7 @@ func (v *liveView) detailReady() {
 	v.bg.Add(1)
 	go func() {
 		defer v.bg.Done()
-		onUI(func() {
+		kit.OnUI(func() {
 			v.mu.Lock()
 			defer v.mu.Unlock()
 			if v.canvas != nil && !v.stopped() {
@@ -429,7 +430,7 @@ func (v *liveView) start() {
 			case <-tick.C:
 			case <-session.Changed():
 			}
-			onUI(func() {
+			kit.OnUI(func() {
 				v.mu.Lock()
 				defer v.mu.Unlock()
 				if v.session == session {

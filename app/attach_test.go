@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/library"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
@@ -91,8 +92,8 @@ func attachTo(t *testing.T, url string) *liveWindow {
 	lw := &liveWindow{t: t, w: a.newWindow(), dir: t.TempDir()}
 	fyne.DoAndWait(func() {
 		// As onUI runs (a canvas of an earlier test may still draw).
-		uiMu.Lock()
-		defer uiMu.Unlock()
+		kit.UiMu.Lock()
+		defer kit.UiMu.Unlock()
 		// Sized first: the test driver runs the view's refreshes on
 		// their own goroutine, which must not race this one.
 		lw.w.win.Resize(fyne.NewSize(1200, 800))
@@ -107,8 +108,8 @@ func attachTo(t *testing.T, url string) *liveWindow {
 // with the view's lock held as its refreshes hold it.
 func (lw *liveWindow) locked(f func()) {
 	fyne.DoAndWait(func() {
-		uiMu.Lock()
-		defer uiMu.Unlock()
+		kit.UiMu.Lock()
+		defer kit.UiMu.Unlock()
 		lw.v.mu.Lock()
 		defer lw.v.mu.Unlock()
 		f()
@@ -317,8 +318,8 @@ func TestAttachWindowNavigates(t *testing.T) {
 	var from0, to0 uint64
 	locked(func() {
 		c := v.canvas
-		c.viewAction(actZoomIn)
-		c.viewAction(actZoomIn)
+		c.viewAction(kit.ActZoomIn)
+		c.viewAction(kit.ActZoomIn)
 		// Dragging right pans into the past.
 		canvasDrag(c, fyne.NewPos(c.Size().Width/2, c.Size().Height/2), c.Size().Width/4, 0, 0)
 		from0, to0 = c.View()

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -63,7 +64,7 @@ type bookmarkPanel struct {
 	// onChange, if set, hears the bookmarks after each change (the canvas
 	// draws the user's).
 	onChange func([]bookmark)
-	list     *keyList
+	list     *kit.KeyList
 	root     fyne.CanvasObject
 }
 
@@ -75,7 +76,7 @@ func newBookmarkPanel(path string, markers []bookmarkMark, nav timeNav) *bookmar
 	}
 	b.marks = append(b.marks, loadUserBookmarks(b.prefs, path)...)
 	b.sort()
-	b.list = newKeyList(
+	b.list = kit.NewKeyList(
 		func() int { return len(b.marks) },
 		func() fyne.CanvasObject {
 			// The times, right-aligned in a column as wide as the
@@ -89,7 +90,7 @@ func newBookmarkPanel(path string, markers []bookmarkMark, nav timeNav) *bookmar
 			// user's is an entry, to rename it.
 			label := widget.NewLabel("")
 			label.Truncation = fyne.TextTruncateEllipsis
-			name := newKeyEntry()
+			name := kit.NewKeyEntry()
 			del := widget.NewButton("Remove", nil)
 			return container.NewBorder(nil, nil, container.NewHBox(fixedColumn(tm), fixedColumn(kind)), del, container.NewStack(label, name))
 		},
@@ -135,7 +136,7 @@ func (b *bookmarkPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	for _, obj := range c.Objects {
 		switch v := obj.(type) {
 		case *fyne.Container:
-			entry, isName := v.Objects[1].(*keyEntry)
+			entry, isName := v.Objects[1].(*kit.KeyEntry)
 			if !isName { // the time and kind
 				v.Objects[0].(*fyne.Container).Objects[0].(*widget.Label).SetText(timeline.FormatDuration(m.time))
 				kind := "marker"

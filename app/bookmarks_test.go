@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
@@ -75,7 +76,7 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 	var entries, labels []string
 	for _, obj := range test.LaidOutObjects(o) {
 		switch x := obj.(type) {
-		case *keyEntry:
+		case *kit.KeyEntry:
 			if x.Visible() {
 				entries = append(entries, x.Text)
 			}
@@ -92,7 +93,7 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 	entries, labels = nil, nil
 	for _, obj := range test.LaidOutObjects(o) {
 		switch x := obj.(type) {
-		case *keyEntry:
+		case *kit.KeyEntry:
 			if x.Visible() {
 				entries = append(entries, x.Text)
 			}

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
@@ -147,7 +148,7 @@ func (c *CompareWindow) load() {
 		// summary, loaded whole: the file is not read again.
 		go logs[i].Log.Close()
 	}
-	onUI(func() {
+	kit.OnUI(func() {
 		if err != nil {
 			c.status.SetText(fmt.Sprintf("Cannot compare: %v", err))
 			c.win.SetContent(container.NewCenter(c.status))
@@ -320,7 +321,7 @@ func (c *CompareWindow) showCovered() {
 	c.covered.Refresh()
 	go func() {
 		cov, err := compare.CompareCovered(a, b, al.A, al.B, compare.Options{})
-		onUI(func() {
+		kit.OnUI(func() {
 			if gen != c.coveredGen {
 				return
 			}
@@ -401,7 +402,7 @@ func (c *CompareWindow) render() renderFunc {
 		var layout compare.PictureLayout
 		draw := func(w, h int) (*image.RGBA, error) {
 			return compare.RenderWithHeaps(a, b, heapA, heapB, cmp, compare.PictureOptions{
-				Width: w, Height: h, Scale: scale, Align: align, From: from, To: to, OmitTable: true, Dark: darkTheme(), Layout: &layout})
+				Width: w, Height: h, Scale: scale, Align: align, From: from, To: to, OmitTable: true, Dark: kit.DarkTheme(), Layout: &layout})
 		}
 		img, err := draw(w, h)
 		// A pane too small for the picture's furniture gets the picture
@@ -522,7 +523,7 @@ func (cc *compareCanvas) MouseOut() {
 func (cc *compareCanvas) placeTip() {
 	var lines []string
 	c := cc.c
-	th := paint.ThemeFor(darkTheme())
+	th := paint.ThemeFor(kit.DarkTheme())
 	var spans [2][2]int
 	cursor := false
 	x := float64(0)
@@ -583,7 +584,7 @@ func (cc *compareCanvas) hideTip() {
 			fc.Refresh(line)
 		}
 	}
-	cc.tip.place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(darkTheme()))
+	cc.tip.place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(kit.DarkTheme()))
 }
 
 // Dragged pans both runs with the pointer.
@@ -810,9 +811,9 @@ func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
 		col := fg
 		switch verdict {
 		case compare.VerdictBetter:
-			col = compare.TextColour(compare.ColourBetter, darkTheme())
+			col = compare.TextColour(compare.ColourBetter, kit.DarkTheme())
 		case compare.VerdictWorse:
-			col = compare.TextColour(compare.ColourWorse, darkTheme())
+			col = compare.TextColour(compare.ColourWorse, kit.DarkTheme())
 		}
 		word := ""
 		if verdict == compare.VerdictBetter || verdict == compare.VerdictWorse {
@@ -836,9 +837,9 @@ func showDiffValue(v float64, u compare.Unit) string {
 	case compare.UnitNS:
 		return timeline.FormatDuration(uint64(v))
 	case compare.UnitBytes:
-		return formatBytes(int64(math.Min(v, 1<<62)))
+		return kit.FormatBytes(int64(math.Min(v, 1<<62)))
 	case compare.UnitBytesPerSecond:
-		return formatBytes(int64(math.Min(v, 1<<62))) + "/s"
+		return kit.FormatBytes(int64(math.Min(v, 1<<62))) + "/s"
 	case compare.UnitFraction:
 		return percent(v)
 	}

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
@@ -164,9 +165,9 @@ func TestDiffTableListsEveryRow(t *testing.T) {
 		if txt, ok := o.(*canvas.Text); ok {
 			cells = append(cells, txt.Text)
 			switch txt.Color {
-			case compare.TextColour(compare.ColourWorse, darkTheme()):
+			case compare.TextColour(compare.ColourWorse, kit.DarkTheme()):
 				worse++
-			case compare.TextColour(compare.ColourBetter, darkTheme()):
+			case compare.TextColour(compare.ColourBetter, kit.DarkTheme()):
 				better++
 			}
 		}

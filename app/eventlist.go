@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
@@ -29,7 +30,7 @@ type eventList struct {
 	// search's kind filter.
 	kinds []ingest.Kind
 	nav   timeNav
-	list  *keyList
+	list  *kit.KeyList
 	text  []byte
 
 	// The list widget shows rows [base, base+window) of the index: Fyne
@@ -56,7 +57,7 @@ type eventList struct {
 // header h of which blockMarkers are block markers, driving nav.
 func newEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav timeNav) *eventList {
 	l := &eventList{x: x, header: h, blockMarkers: blockMarkers, kinds: declaredKinds(h), nav: nav, selected: -1, window: listWindow}
-	l.list = newKeyList(
+	l.list = kit.NewKeyList(
 		func() int { return min(l.len()-l.base, l.window) },
 		func() fyne.CanvasObject {
 			// The columns keep the width of their widest text, so that

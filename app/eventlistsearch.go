@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 )
@@ -114,9 +115,9 @@ func findEvents(x *eventlog.Events, h *ingest.Header, q *eventQuery, progress fu
 // says how far a search has got or how many hits it found.
 type eventSearch struct {
 	l              *eventList
-	text           *keyEntry
-	kind           *keySelect
-	thread, hec    *keyEntry
+	text           *kit.KeyEntry
+	kind           *kit.KeySelect
+	thread, hec    *kit.KeyEntry
 	status         *widget.Label
 	bar            fyne.CanvasObject
 	mu             sync.Mutex // guards gen
@@ -134,20 +135,20 @@ type eventSearch struct {
 
 // newEventSearch returns the search bar of l.
 func newEventSearch(l *eventList) *eventSearch {
-	s := &eventSearch{l: l, do: onUI}
-	s.text = newKeyEntry()
+	s := &eventSearch{l: l, do: kit.OnUI}
+	s.text = kit.NewKeyEntry()
 	s.text.SetPlaceHolder("Find in events (Enter: next)")
 	s.text.OnSubmitted = func(string) { s.step(true) }
 	kinds := []string{anyKind}
 	for _, k := range l.kinds {
 		kinds = append(kinds, k.String())
 	}
-	s.kind = newKeySelect(kinds, nil)
+	s.kind = kit.NewKeySelect(kinds, nil)
 	s.kind.SetSelected(anyKind)
-	s.thread = newKeyEntry()
+	s.thread = kit.NewKeyEntry()
 	s.thread.SetPlaceHolder("thread")
 	s.thread.OnSubmitted = func(string) { s.step(true) }
-	s.hec = newKeyEntry()
+	s.hec = kit.NewKeyEntry()
 	s.hec.SetPlaceHolder("HEC")
 	s.hec.OnSubmitted = func(string) { s.step(true) }
 	s.status = widget.NewLabel("")

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -222,10 +223,10 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 			fact{"Threads ran", ran, "The threads running on a HEC when the range begins, and those started in it."},
 			fact{"Threads created", paint.Count(int64(min(s.Threads, 1<<62))), ""},
 			fact{"HECs (the run's)", s.CapabilitiesText(), ""},
-			fact{"File (the run's)", formatBytes(ev.Size) + " · " + ev.Status.String(), ""},
+			fact{"File (the run's)", kit.FormatBytes(ev.Size) + " · " + ev.Status.String(), ""},
 		)
 	} else {
-		run = append(run, fact{"Size", formatBytes(ev.Size), ""})
+		run = append(run, fact{"Size", kit.FormatBytes(ev.Size), ""})
 		run = append(run, segmentFacts(ev)...)
 		run = append(run,
 			fact{"State", ev.Status.String(), ""},
@@ -277,7 +278,7 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 		if !ok {
 			return absentFact(label, why)
 		}
-		return fact{label, formatBytes(int64(min(v, 1<<62))), ""}
+		return fact{label, kit.FormatBytes(int64(min(v, 1<<62))), ""}
 	}
 	rateWhy := lacks("HeapAllocated", "per HEC at each collection")
 	if h.HasAllocated {
@@ -285,11 +286,11 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 	}
 	rate := absentFact("Allocation rate"+whose, rateWhy)
 	if s.HasAllocRate() {
-		rate = fact{"Allocation rate" + whose, formatBytes(int64(min(h.AllocRate, 1<<62))) + "/s",
+		rate = fact{"Allocation rate" + whose, kit.FormatBytes(int64(min(h.AllocRate, 1<<62))) + "/s",
 			"Per second of the mutator time above; -s's alloc rate is per second of mutator CPU time, which the eventlog lacks."}
 	}
 	r := &s.RTSStats
-	slop := rtsFact(r, "Max slop (RTS)", r.HasMaxSlop, formatBytes(int64(min(r.MaxSlop, 1<<62))),
+	slop := rtsFact(r, "Max slop (RTS)", r.HasMaxSlop, kit.FormatBytes(int64(min(r.MaxSlop, 1<<62))),
 		"-s's maximum slop: of the major collections only. Exact.", timeline.WhyNoMaxSlop)
 	heap := []fact{
 		bytesFact("Total heap size", h.MaxSize, h.HasSize, lacks("HeapSize", "at each collection")),
@@ -369,7 +370,7 @@ func gcPanel(s *timeline.Summary) fyne.CanvasObject {
 	row := func(name string, g timeline.GenStats) []string {
 		return []string{name, paint.Count(int64(g.Collections)), paint.Count(int64(g.ParCollections)),
 			timeline.FormatDuration(g.ElapsedNS), timeline.FormatDuration(g.MeanPauseNS()), timeline.FormatDuration(g.MaxPauseNS),
-			formatBytes(int64(min(g.Copied, 1<<62)))}
+			kit.FormatBytes(int64(min(g.Copied, 1<<62)))}
 	}
 	for _, g := range s.GC.Gens {
 		rows = append(rows, row(fmt.Sprintf("Gen %d", g.Gen), g))
@@ -475,11 +476,11 @@ func factsGrid(facts []fact) fyne.CanvasObject {
 	for _, f := range facts {
 		var value fyne.CanvasObject
 		if f.hint != "" {
-			l := newHintLabel(f.value, f.hint)
+			l := kit.NewHintLabel(f.value, f.hint)
 			l.Wrapping = fyne.TextWrapBreak
 			value = l
 		} else {
-			l := newCopyLabel(f.value)
+			l := kit.NewCopyLabel(f.value)
 			l.Wrapping = fyne.TextWrapBreak
 			value = l
 		}
@@ -544,7 +545,7 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 	if !s.StartWall.IsZero() {
 		facts = append(facts, fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST"), ""})
 	}
-	env := newCopyLabel(orNone(envText(s.Env)))
+	env := kit.NewCopyLabel(orNone(envText(s.Env)))
 	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(s.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.NewScroll(container.NewVBox(factsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
 }

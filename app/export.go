@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 	native "github.com/sqweek/dialog"
@@ -230,12 +231,12 @@ func (w *Window) writeInBackground(c *trackCanvas, e canvasExport, path string, 
 			if bar == nil {
 				return
 			}
-			onUI(func() {
+			kit.OnUI(func() {
 				note.SetText(fmt.Sprintf("Writing page %d of %d…", done+1, of))
 				bar.SetValue(float64(done) / float64(of))
 			})
 		})
-		onUI(func() {
+		kit.OnUI(func() {
 			if d != nil {
 				d.Hide()
 			}

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/export"
 	"github.com/hecscope/hecscope/paint"
 	native "github.com/sqweek/dialog"
@@ -50,7 +51,7 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 			pickFileToSave(w.win, w.app.useNative, strings.TrimSuffix(d.title, "…"), name+d.ext, d.filters, func(out string) {
 				go func() {
 					err := exportData(v.log, d.format, from, to, out)
-					onUI(func() {
+					kit.OnUI(func() {
 						if err != nil {
 							dialog.ShowError(err, w.win)
 							return

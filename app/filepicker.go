@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
+	"github.com/hecscope/hecscope/app/kit"
 	native "github.com/sqweek/dialog"
 )
 
@@ -189,7 +190,7 @@ func runPicker(parent fyne.Window, useNative bool, what string, native func() (s
 	}
 	go func() {
 		path, err := native()
-		onUI(func() {
+		kit.OnUI(func() {
 			switch {
 			case errors.Is(err, errNoNativeDialog):
 				fallback()

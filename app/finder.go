@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
@@ -111,9 +112,9 @@ func findMatches(items []findItem, query string, limit int) []findItem {
 // recent files.
 func (w *Window) finderItems() []findItem {
 	var items []findItem
-	for _, b := range keyBindings {
-		a := b.action
-		items = append(items, findItem{kind: "command", title: b.help, detail: b.keysHelp, do: func() { w.viewAction(a) }})
+	for _, b := range kit.KeyBindings {
+		a := b.Action
+		items = append(items, findItem{kind: "command", title: b.Help, detail: b.KeysHelp, do: func() { w.viewAction(a) }})
 	}
 	items = append(items,
 		findItem{kind: "command", title: "Open a file…", detail: "Ctrl+O", do: w.chooseFile},

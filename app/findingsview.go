@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/advise"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/paint"
 )
 
@@ -25,7 +26,7 @@ const findingsRows = 6
 type findingsView struct {
 	*scopedLoad[[]advise.Finding]
 	root   fyne.CanvasObject
-	list   *keyList
+	list   *kit.KeyList
 	detail *widget.Label
 
 	findings []advise.Finding
@@ -46,7 +47,7 @@ func newFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), li
 	v.selected = func(from, to uint64) string { return "the selection " + rangeText(from, to) }
 	v.collect = analyze
 	v.scopedLoad.show = v.show
-	v.list = newKeyList(
+	v.list = kit.NewKeyList(
 		func() int { return len(v.findings) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("PROBLEM  heap-growth  000 ms – 000 ms  a title")

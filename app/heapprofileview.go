@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 )
@@ -118,7 +119,7 @@ func heapFacts(path string, p *ingest.HeapProfile) ([]fact, []bandPeak) {
 		facts = append(facts, fact{"Sampled", fmt.Sprintf("from %g to %g %s", p.Samples[0].Time, p.Samples[n-1].Time, p.SampleUnit), ""})
 	}
 	facts = append(facts,
-		fact{"Peak total", fmt.Sprintf("%s at %g %s", formatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit), ""},
+		fact{"Peak total", fmt.Sprintf("%s at %g %s", kit.FormatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit), ""},
 		fact{"Bands", strconv.Itoa(len(order)), ""},
 	)
 	if len(p.Marks) > 0 {
@@ -161,7 +162,7 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 				return
 			}
 			b := shown[id.Row-1]
-			l.SetText([]string{b.label, formatBytes(int64(min(b.peak, 1<<62))), strconv.FormatFloat(b.at, 'g', 6, 64)}[id.Col])
+			l.SetText([]string{b.label, kit.FormatBytes(int64(min(b.peak, 1<<62))), strconv.FormatFloat(b.at, 'g', 6, 64)}[id.Col])
 		})
 	table.SetColumnWidth(0, 360)
 	table.SetColumnWidth(1, 110)

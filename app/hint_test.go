@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -23,7 +24,7 @@ func factValue(t *testing.T, o fyne.CanvasObject, label string) fyne.CanvasObjec
 			for _, c := range x.Objects {
 				walk(c)
 			}
-		case *hintLabel, *copyLabel:
+		case *kit.HintLabel, *kit.CopyLabel:
 			cells = append(cells, x)
 		case *widget.Label:
 			cells = append(cells, x)
@@ -57,20 +58,20 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 	defer w.Close()
 	w.Resize(fyne.NewSize(1280, 600))
 	v := factValue(t, panel, "Max heap residency")
-	live, ok := v.(*hintLabel)
-	if !ok || live.Text != "—" || !strings.Contains(live.hint, "no HeapLive events") {
+	live, ok := v.(*kit.HintLabel)
+	if !ok || live.Text != "—" || !strings.Contains(live.Hint, "no HeapLive events") {
 		t.Fatalf("max heap residency: %T %+v", v, v)
 	}
-	if size := factValue(t, panel, "Total heap size").(*copyLabel); size.Text == "—" {
+	if size := factValue(t, panel, "Total heap size").(*kit.CopyLabel); size.Text == "—" {
 		t.Errorf("total heap size %q: the log has HeapSize events", size.Text)
 	}
-	layer := live.layer()
+	layer := live.Layer()
 	if layer == nil || layer.Visible() {
 		t.Fatalf("hint layer %v before the pointer came", layer)
 	}
 	live.MouseIn(&desktop.MouseEvent{})
-	if !layer.Visible() || layer.text != live.hint {
-		t.Errorf("pointer on the dash: hint shown %v, %q", layer.Visible(), layer.text)
+	if !layer.Visible() || layer.Text != live.Hint {
+		t.Errorf("pointer on the dash: hint shown %v, %q", layer.Visible(), layer.Text)
 	}
 	live.MouseOut()
 	if layer.Visible() {
@@ -83,16 +84,16 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 	}
 	defer old.Log.Close()
 	panel = summaryPanel(old)
-	if gc := factValue(t, panel, "GC time (pauses)").(*hintLabel); gc.Text == "—" || gc.Text == "0" {
+	if gc := factValue(t, panel, "GC time (pauses)").(*kit.HintLabel); gc.Text == "—" || gc.Text == "0" {
 		t.Errorf("sealions: GC time %q", gc.Text)
 	}
-	if from := factValue(t, panel, "GC time from").(*hintLabel); from.Text != "the GC events (no heap events)" {
+	if from := factValue(t, panel, "GC time from").(*kit.HintLabel); from.Text != "the GC events (no heap events)" {
 		t.Errorf("sealions: GC time from %q", from.Text)
 	}
-	if p := factValue(t, panel, "Productivity (pauses)").(*copyLabel); p.Text == "100.0%" || p.Text == "—" {
+	if p := factValue(t, panel, "Productivity (pauses)").(*kit.CopyLabel); p.Text == "100.0%" || p.Text == "—" {
 		t.Errorf("sealions: productivity %q", p.Text)
 	}
-	if live := factValue(t, panel, "Max heap residency").(*hintLabel); live.Text != "—" {
+	if live := factValue(t, panel, "Max heap residency").(*kit.HintLabel); live.Text != "—" {
 		t.Errorf("sealions: max heap residency %q", live.Text)
 	}
 }
@@ -114,23 +115,23 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 	defer ev.Log.Close()
 	s := &ev.Summary
 	panel := summaryPanel(ev)
-	gc := factValue(t, panel, "GC elapsed (RTS)").(*hintLabel)
-	if gc.Text != timeline.FormatDuration(s.GC.Reported.ElapsedNS) || !strings.Contains(gc.hint, "Exact") {
-		t.Errorf("GC elapsed (RTS) %q (%q), the collections' %s", gc.Text, gc.hint, timeline.FormatDuration(s.GC.Reported.ElapsedNS))
+	gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel)
+	if gc.Text != timeline.FormatDuration(s.GC.Reported.ElapsedNS) || !strings.Contains(gc.Hint, "Exact") {
+		t.Errorf("GC elapsed (RTS) %q (%q), the collections' %s", gc.Text, gc.Hint, timeline.FormatDuration(s.GC.Reported.ElapsedNS))
 	}
-	if ts := factValue(t, panel, "GC time (ThreadScope)").(*hintLabel); ts.Text != timeline.FormatDuration(s.GC.Total.ElapsedNS) {
+	if ts := factValue(t, panel, "GC time (ThreadScope)").(*kit.HintLabel); ts.Text != timeline.FormatDuration(s.GC.Total.ElapsedNS) {
 		t.Errorf("GC time (ThreadScope) %q, ThreadScope's count %d ns", ts.Text, s.GC.Total.ElapsedNS)
 	}
-	rts := factValue(t, panel, "Productivity (RTS)").(*hintLabel)
-	ts := factValue(t, panel, "Productivity (ThreadScope)").(*copyLabel)
+	rts := factValue(t, panel, "Productivity (RTS)").(*kit.HintLabel)
+	ts := factValue(t, panel, "Productivity (ThreadScope)").(*kit.CopyLabel)
 	if rts.Text != percent(s.RTSStats.Productivity) || ts.Text != percent(s.Productivity) || rts.Text == ts.Text {
 		t.Errorf("productivity: RTS %q, ThreadScope %q", rts.Text, ts.Text)
 	}
 	g := gcPanel(s)
-	if b := factValue(t, g, "Work balance (RTS)").(*hintLabel); b.Text != "50.44%" {
+	if b := factValue(t, g, "Work balance (RTS)").(*kit.HintLabel); b.Text != "50.44%" {
 		t.Errorf("Work balance (RTS) %q, -s printed 50.44%%", b.Text)
 	}
-	if b := factValue(t, g, "Work balance (ThreadScope)").(*hintLabel); b.Text == "50.44%" || b.Text == "—" {
+	if b := factValue(t, g, "Work balance (ThreadScope)").(*kit.HintLabel); b.Text == "50.44%" || b.Text == "—" {
 		t.Errorf("Work balance (ThreadScope) %q", b.Text)
 	}
 
@@ -140,10 +141,10 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 	}
 	defer prof.Log.Close()
 	panel = summaryPanel(prof)
-	if gc := factValue(t, panel, "GC elapsed (RTS)").(*hintLabel); gc.Text != "—" || !strings.Contains(gc.hint, "heap censuses") {
-		t.Errorf("profiled run: GC elapsed (RTS) %q (%q)", gc.Text, gc.hint)
+	if gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel); gc.Text != "—" || !strings.Contains(gc.Hint, "heap censuses") {
+		t.Errorf("profiled run: GC elapsed (RTS) %q (%q)", gc.Text, gc.Hint)
 	}
-	if mut := factValue(t, panel, "MUT elapsed (RTS)").(*hintLabel); mut.Text == "—" {
-		t.Errorf("profiled run: MUT elapsed (RTS) %q (%q)", mut.Text, mut.hint)
+	if mut := factValue(t, panel, "MUT elapsed (RTS)").(*kit.HintLabel); mut.Text == "—" {
+		t.Errorf("profiled run: MUT elapsed (RTS) %q (%q)", mut.Text, mut.Hint)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // pressKey presses key in canvas c as the desktop driver does: the focused
@@ -100,15 +101,15 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 // every binding.
 func TestShortcutHelpListsEveryKey(t *testing.T) {
 	help := shortcutHelp()
-	for _, b := range keyBindings {
+	for _, b := range kit.KeyBindings {
 		found := false
 		for _, h := range help {
-			if h[1] == b.help {
+			if h[1] == b.Help {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("the help does not list %q", b.help)
+			t.Errorf("the help does not list %q", b.Help)
 		}
 	}
 }

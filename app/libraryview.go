@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/library"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -215,7 +216,7 @@ func entrySubtitle(e *library.Entry) string {
 	if f.HasHeap {
 		parts = append(parts, "ThreadScope's productivity "+percent(f.Productivity))
 	}
-	parts = append(parts, formatBytes(e.Size))
+	parts = append(parts, kit.FormatBytes(e.Size))
 	return strings.Join(parts, " · ")
 }
 
@@ -300,13 +301,13 @@ func (v *LibraryWindow) showDetail() {
 	if !e.Started.IsZero() {
 		fmt.Fprintf(&b, "Run started: %s\n", e.Started.Local().Format("2006-01-02 15:04:05"))
 	}
-	fmt.Fprintf(&b, "Saved: %s from %s\nSize: %s (%s)\n", e.Saved.Local().Format("2006-01-02 15:04:05"), e.Source, formatBytes(e.Size), f.Status)
+	fmt.Fprintf(&b, "Saved: %s from %s\nSize: %s (%s)\n", e.Saved.Local().Format("2006-01-02 15:04:05"), e.Source, kit.FormatBytes(e.Size), f.Status)
 	fmt.Fprintf(&b, "Wall time %s · %d HECs · %d threads\n", timeline.FormatDuration(f.TotalNS), f.Capabilities, f.Threads)
 	if f.HasHeap {
 		fmt.Fprintf(&b, "ThreadScope's mutator %s · GC %s · productivity %s\nThreadScope's count: %d collections, max pause %s\nAllocated %s · max heap %s · max live %s\n",
 			timeline.FormatDuration(f.MutatorNS), timeline.FormatDuration(f.GCNS), percent(f.Productivity),
 			f.Collections, timeline.FormatDuration(f.MaxPauseNS),
-			formatBytes(int64(min(f.Allocated, 1<<62))), formatBytes(int64(min(f.MaxHeapSize, 1<<62))), maxLiveText(f))
+			kit.FormatBytes(int64(min(f.Allocated, 1<<62))), kit.FormatBytes(int64(min(f.MaxHeapSize, 1<<62))), maxLiveText(f))
 	}
 	if f.SparksCreated > 0 {
 		fmt.Fprintf(&b, "Sparks: %d created, %d converted, %d fizzled\n", f.SparksCreated, f.SparksConvert, f.SparksFizzled)
@@ -321,7 +322,7 @@ func maxLiveText(f *library.Figures) string {
 	if f.NoLive {
 		return "— (no HeapLive events)"
 	}
-	return formatBytes(int64(min(f.MaxLive, 1<<62)))
+	return kit.FormatBytes(int64(min(f.MaxLive, 1<<62)))
 }
 
 // saveEdits writes the edited name, tags and note of the selected entry.
@@ -359,7 +360,7 @@ func (v *LibraryWindow) confirmDelete() {
 	if !ok {
 		return
 	}
-	dialog.ShowConfirm("Delete saved profile", fmt.Sprintf("Delete %q and its copy of the eventlog (%s)?", e.Name, formatBytes(e.Size)),
+	dialog.ShowConfirm("Delete saved profile", fmt.Sprintf("Delete %q and its copy of the eventlog (%s)?", e.Name, kit.FormatBytes(e.Size)),
 		func(yes bool) {
 			if !yes {
 				return
@@ -466,11 +467,11 @@ func (w *Window) saveToLibraryAs(path string, opt library.SaveOptions, done func
 	}
 	go func() {
 		e, err := sl.lib.Save(path, opt)
-		onUI(func() {
+		kit.OnUI(func() {
 			if err != nil {
 				dialog.ShowError(err, w.win)
 			} else {
-				dialog.ShowInformation("Saved to library", fmt.Sprintf("Saved %q (%s) to the library.", e.Name, formatBytes(e.Size)), w.win)
+				dialog.ShowInformation("Saved to library", fmt.Sprintf("Saved %q (%s) to the library.", e.Name, kit.FormatBytes(e.Size)), w.win)
 			}
 			sl.changed()
 			if done != nil {

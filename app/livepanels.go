@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
 )
@@ -146,7 +147,7 @@ func (v *liveView) showSelection() {
 	go func() {
 		defer v.bg.Done()
 		put := selectionSummary(ev, from, to, summary)
-		onUI(func() {
+		kit.OnUI(func() {
 			v.mu.Lock()
 			defer v.mu.Unlock()
 			if gen != v.selGen || v.stopped() {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hecscope/hecscope/advise"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
@@ -45,7 +46,7 @@ func (p Progress) EventsPerSecond() float64 {
 // String describes the progress as "12.3 MB of 100 MB · 456k events · 2.1M events/s".
 func (p Progress) String() string {
 	return fmt.Sprintf("%s of %s · %s events · %s events/s",
-		formatBytes(p.Bytes), formatBytes(p.Total), formatCount(float64(p.Events)), formatCount(p.EventsPerSecond()))
+		kit.FormatBytes(p.Bytes), kit.FormatBytes(p.Total), kit.FormatCount(float64(p.Events)), kit.FormatCount(p.EventsPerSecond()))
 }
 
 // Eventlog is a loaded eventlog as a view shows it: the loader's Log, which

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/hecscope/hecscope/app/kit"
 	"sync/atomic"
 	"time"
 )
@@ -55,7 +56,7 @@ func (a *App) LoadAndQuit(path string, done func(LoadResult)) *Window {
 			done(r)
 			a.fa.Quit()
 		}
-		if d, ok := w.view.(drawNotifier); ok && err == nil && d.whenDrawn(func() { drawn(); go onUI(finish) }) {
+		if d, ok := w.view.(drawNotifier); ok && err == nil && d.whenDrawn(func() { drawn(); go kit.OnUI(finish) }) {
 			return
 		}
 		finish()

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // newStartPage builds the page shown when no file is open: the icon, an
@@ -150,7 +151,7 @@ func showAbout(parent fyne.Window) {
 func newNotice(text string, closed func()) *fyne.Container {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameWarning))
 	bg.CornerRadius = theme.InputRadiusSize()
-	bg.FillColor = withAlpha(theme.Color(theme.ColorNameWarning), 0x40)
+	bg.FillColor = kit.WithAlpha(theme.Color(theme.ColorNameWarning), 0x40)
 	bg.StrokeColor = theme.Color(theme.ColorNameWarning)
 	bg.StrokeWidth = 1
 	icon := widget.NewIcon(theme.WarningIcon())

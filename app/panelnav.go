@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -88,7 +89,7 @@ func (v *eventlogView) showSelection() {
 	gen, ev := v.selGen, v.log
 	go func() {
 		put := selectionSummary(ev, from, to, summary)
-		onUI(func() {
+		kit.OnUI(func() {
 			if gen != v.selGen {
 				return // a newer selection replaced this one
 			}

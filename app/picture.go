@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
@@ -103,7 +104,7 @@ func timelineRender(m *timeline.Model) renderFunc {
 	return func(w, h int, scale float64) (*image.RGBA, error) {
 		v := tracks.New(timeline.Exact(m))
 		v.SetSize(w, h, scale)
-		v.SetDark(darkTheme())
+		v.SetDark(kit.DarkTheme())
 		return v.Render(), nil
 	}
 }
@@ -120,7 +121,7 @@ func heapRender(title string, prof *heapview.Profile, heap *heapview.Heap) rende
 	}
 	return func(w, h int, _ float64) (*image.RGBA, error) {
 		cc := *c // the raster and an export may draw at once
-		cc.Dark = darkTheme()
+		cc.Dark = kit.DarkTheme()
 		return cc.Render(w, h)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
@@ -114,8 +115,8 @@ func newProfileView(pass func(context.Context) ingest.Pass, link rangeLink) *pro
 			v.display()
 		}
 	})
-	lower := container.NewBorder(v.strip, nil, nil, nil, container.New(&fitColumns{table: v.table, widths: profileColumnWidths,
-		minHeight: (profileTableRows + 1) * widget.NewLabel("Self").MinSize().Height}, v.table))
+	lower := container.NewBorder(v.strip, nil, nil, nil, container.New(&kit.FitColumns{Table: v.table, Widths: profileColumnWidths,
+		MinHeight: (profileTableRows + 1) * widget.NewLabel("Self").MinSize().Height}, v.table))
 	split := container.NewVSplit(v.flame, lower)
 	split.Offset = 0.55
 	top := container.NewVBox(v.bar, container.NewBorder(nil, nil, v.withGC, nil, v.note))
@@ -238,7 +239,7 @@ func (v *profileView) pick(cc *ccprofile.CostCentre) {
 	from, to := p.First, p.Last+1
 	go func() {
 		s, err := ccprofile.SpreadOf(v.pass(context.Background()), cc.Label, cc.Module, from, to, spreadBins)
-		onUI(func() {
+		kit.OnUI(func() {
 			if gen != v.gen || v.picked != cc {
 				return
 			}
@@ -267,8 +268,8 @@ const profileTableRows = 8
 // the cost centre (30%), module (25%) and source (45%), whose text is cut
 // short with an ellipsis rather than run into the next column.
 func profileColumnWidths(width float32) []float32 {
-	share := max(textWidth("Inherited ▼"), textWidth("100.0%")) + 4*theme.InnerPadding()
-	rest := max(width-2*share-tableSpare(5), 3*textWidth("Module"))
+	share := max(kit.TextWidth("Inherited ▼"), kit.TextWidth("100.0%")) + 4*theme.InnerPadding()
+	rest := max(width-2*share-kit.TableSpare(5), 3*kit.TextWidth("Module"))
 	return []float32{0.30 * rest, 0.25 * rest, 0.45 * rest, share, share}
 }
 
@@ -302,7 +303,7 @@ func (f *flameWidget) draw(w, h int) image.Image {
 	if size := f.raster.Size(); size.Width > 0 {
 		f.scale = float64(w) / float64(size.Width)
 	}
-	opt := ccprofile.FlameOptions{Theme: paint.ThemeFor(darkTheme()), Scale: f.scale, Focus: f.focus}
+	opt := ccprofile.FlameOptions{Theme: paint.ThemeFor(kit.DarkTheme()), Scale: f.scale, Focus: f.focus}
 	if cc := f.v.picked; cc != nil {
 		opt.Highlight = func(n *ccprofile.Node) bool {
 			for m := n; m != nil; m = m.Parent() {
@@ -392,7 +393,7 @@ func (s *stripWidget) CreateRenderer() fyne.WidgetRenderer {
 func (s *stripWidget) draw(w, h int) image.Image {
 	img := image.NewRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
 	c := paint.NewRaster(img)
-	th := paint.ThemeFor(darkTheme())
+	th := paint.ThemeFor(kit.DarkTheme())
 	c.Fill(img.Bounds(), th.Header)
 	scale := 1.0
 	if size := s.raster.Size(); size.Width > 0 {

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/paint"
 )
 
@@ -93,7 +94,7 @@ func (l *scopedLoad[R]) load() {
 	l.status.SetText(l.doing + " " + what + "…")
 	go func() {
 		r, err := l.collect(from, to)
-		onUI(func() {
+		kit.OnUI(func() {
 			if gen != l.gen {
 				return
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // TestScopedLoadDropsStaleResultsAndShowsErrors starts two loads whose
@@ -55,8 +56,8 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 		}
 	}
 	status := func() string {
-		uiMu.Lock()
-		defer uiMu.Unlock()
+		kit.UiMu.Lock()
+		defer kit.UiMu.Unlock()
 		return l.status.Text
 	}
 

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
@@ -148,8 +149,8 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 	// leaves it that much, and the tab asks the window for it
 	// (eventlogView.roomForTab).
 	sep := theme.Padding() // a table's rows are a padding apart
-	table := container.New(&fitColumns{table: v.table, widths: spansColumnWidths,
-		minHeight: widget.NewButton("Label", nil).MinSize().Height + sep +
+	table := container.New(&kit.FitColumns{Table: v.table, Widths: spansColumnWidths,
+		MinHeight: widget.NewButton("Label", nil).MinSize().Height + sep +
 			spansTableRows*(widget.NewLabel("00000 ms 000").MinSize().Height+sep)}, v.table)
 	split := container.NewVSplit(table, detail)
 	split.Offset = 0.55
@@ -177,7 +178,7 @@ func spansColumnWidths(width float32) []float32 {
 		}
 		total += least[c]
 	}
-	extra := max(0, width-tableSpare(n)-total) / float32(n)
+	extra := max(0, width-kit.TableSpare(n)-total) / float32(n)
 	for c := range least {
 		least[c] += extra
 	}
@@ -343,7 +344,7 @@ func (v *spansView) drawHistogram(w, h int, scale float64) (*image.RGBA, error) 
 	if v.label != nil {
 		bins = v.label.Histogram(max(8, min(40, w/int(12*max(scale, 1)))))
 	}
-	spans.DrawHistogram(paint.NewRaster(img), bins, spans.HistogramOptions{Theme: paint.ThemeFor(darkTheme()), Scale: scale, Mark: v.markDur})
+	spans.DrawHistogram(paint.NewRaster(img), bins, spans.HistogramOptions{Theme: paint.ThemeFor(kit.DarkTheme()), Scale: scale, Mark: v.markDur})
 	return img, nil
 }
 

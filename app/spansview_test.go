@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/spans"
@@ -53,7 +54,7 @@ func notBlank(t *testing.T, render renderFunc) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bg := paint.ThemeFor(darkTheme()).Background
+	bg := paint.ThemeFor(kit.DarkTheme()).Background
 	for y := 0; y < 200; y++ {
 		for x := 0; x < 400; x++ {
 			if img.RGBAAt(x, y) != bg {
@@ -325,8 +326,8 @@ func TestSpansInstanceShownAndMarkedOnTheCanvas(t *testing.T) {
 // ui runs f as work handed to Fyne's loop runs (under uiMu): tests that
 // drive widgets while background loads report through onUI use it.
 func ui(f func()) {
-	uiMu.Lock()
-	defer uiMu.Unlock()
+	kit.UiMu.Lock()
+	defer kit.UiMu.Unlock()
 	f()
 }
 

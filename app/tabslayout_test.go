@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // selectTab shows the tab named name of v, failing if there is none, and
@@ -82,7 +83,7 @@ func TestBookmarkTimesLineUp(t *testing.T) {
 	var ends, kinds, names []float32
 	var times []string
 	for _, obj := range test.LaidOutObjects(ti.Content) {
-		if e, ok := obj.(*keyEntry); ok && e.Visible() {
+		if e, ok := obj.(*kit.KeyEntry); ok && e.Visible() {
 			names = append(names, d.AbsolutePositionForObject(e).X)
 		}
 		l, ok := obj.(*widget.Label)

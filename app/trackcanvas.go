@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -109,10 +110,10 @@ type trackCanvas struct {
 func newTrackCanvas(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) *trackCanvas {
 	c := &trackCanvas{view: tracks.New(src), scale: 1}
 	c.view.SetHeap(heap, prof)
-	c.view.SetDark(darkTheme())
+	c.view.SetDark(kit.DarkTheme())
 	// The view calls this from the goroutine that decoded the detail; the
 	// hop to a goroutine of its own keeps it out of the caller's locks.
-	c.view.SetOnReady(func() { go onUI(c.redraw) })
+	c.view.SetOnReady(func() { go kit.OnUI(c.redraw) })
 	c.raster = canvas.NewRaster(c.draw)
 	// At least the axis, two tracks and the legend; no taller, so that a
 	// window 400 units high (1280×800 at scale 2) can give the tabs
@@ -189,7 +190,7 @@ func (c *trackCanvas) draw(w, h int) image.Image {
 		return image.NewRGBA(image.Rect(0, 0, 1, 1))
 	}
 	size := c.raster.Size()
-	dark := darkTheme()
+	dark := kit.DarkTheme()
 	c.mu.Lock()
 	scale := c.scale
 	if size.Width > 0 {
@@ -756,14 +757,14 @@ func (c *trackCanvas) FocusLost() {}
 
 // TypedRune does what the rune's key does to the view (see keyBindings).
 func (c *trackCanvas) TypedRune(r rune) {
-	if a, ok := runeAction(r); ok {
+	if a, ok := kit.RuneAction(r); ok {
 		c.viewAction(a)
 	}
 }
 
 // TypedKey does what the key does to the view (see keyBindings).
 func (c *trackCanvas) TypedKey(ev *fyne.KeyEvent) {
-	if a, ok := keyAction(ev.Name); ok {
+	if a, ok := kit.KeyAction(ev.Name); ok {
 		c.viewAction(a)
 	}
 }
@@ -786,7 +787,7 @@ func (c *trackCanvas) keyZoomX() float64 {
 
 // viewAction zooms, pans, fits, selects or bookmarks as the keyboard asks
 // and reports whether it did anything.
-func (c *trackCanvas) viewAction(a viewAction) bool {
+func (c *trackCanvas) viewAction(a kit.ViewAction) bool {
 	c.mu.Lock()
 	v := c.view
 	from, to := v.Range()
@@ -794,49 +795,49 @@ func (c *trackCanvas) viewAction(a viewAction) bool {
 	done := true
 	selChanged := false
 	switch a {
-	case actZoomIn:
+	case kit.ActZoomIn:
 		v.ZoomAt(c.keyZoomX(), 1/keyZoomFactor)
-	case actZoomOut:
+	case kit.ActZoomOut:
 		v.ZoomAt(c.keyZoomX(), keyZoomFactor)
-	case actPanLeft:
+	case kit.ActPanLeft:
 		v.Pan(keyPanFraction * float64(plot.Dx()))
-	case actPanRight:
+	case kit.ActPanRight:
 		v.Pan(-keyPanFraction * float64(plot.Dx()))
-	case actFit:
+	case kit.ActFit:
 		v.Fit()
-	case actZoomSelection:
+	case kit.ActZoomSelection:
 		_, _, ok := v.Selection()
 		done = ok
 		v.ZoomToSelection()
 		selChanged = ok
-	case actClearSelection:
+	case kit.ActClearSelection:
 		_, _, ok := v.Selection()
 		done = ok
 		v.ClearSelection()
 		selChanged = ok
-	case actStart:
+	case kit.ActStart:
 		v.SetRange(0, to-from)
-	case actEnd:
+	case kit.ActEnd:
 		v.Follow(to - from)
-	case actScrollUp:
+	case kit.ActScrollUp:
 		v.ScrollBy(-float64(plot.Dy()) / 8)
-	case actScrollDown:
+	case kit.ActScrollDown:
 		v.ScrollBy(float64(plot.Dy()) / 8)
-	case actBookmark:
+	case kit.ActBookmark:
 		done = c.onBookmark != nil
 	default:
 		done = false
 	}
 	var at, step uint64
 	var atPointer bool
-	if a == actBookmark && done {
+	if a == kit.ActBookmark && done {
 		at, step, atPointer = c.pointerTime()
 	}
 	c.mu.Unlock()
-	if a == actClearSelection && c.onEscape != nil && c.onEscape() {
+	if a == kit.ActClearSelection && c.onEscape != nil && c.onEscape() {
 		done = true
 	}
-	if a == actBookmark && done {
+	if a == kit.ActBookmark && done {
 		c.onBookmark(at, step, atPointer)
 		return true
 	}

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
@@ -719,7 +720,7 @@ func TestCursorTimeHidesTheTickLabelsItOverlaps(t *testing.T) {
 	if len(labels) < 4 {
 		t.Fatalf("%d tick labels", len(labels))
 	}
-	th := paint.ThemeFor(darkTheme())
+	th := paint.ThemeFor(kit.DarkTheme())
 	tick := labels[2]
 	tx0, ty0, tx1, ty1 := unitsOf(c, tick)
 	_, py0, _, _ := unitsOf(c, plot)

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/ingest"
 )
 
@@ -170,7 +171,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 			return
 		}
 		lastShown.Store(now)
-		onUI(func() {
+		kit.OnUI(func() {
 			if current() && w.loading != nil {
 				w.loading.update(p)
 			}
@@ -179,7 +180,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	go func() {
 		makeView, release, err := loadView(ctx, path, seg, report)
 		<-pageMade
-		onUI(func() {
+		kit.OnUI(func() {
 			if !current() {
 				if release != nil {
 					release()

@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // How big a window is. Fyne grows a window to its content's minimum size
@@ -36,7 +37,7 @@ const (
 // content needs, the content scrolls instead of the window growing. A
 // hintLayer lies over the content, for its labels' hints (see hint.go).
 func fitWindow(content fyne.CanvasObject) fyne.CanvasObject {
-	s := container.NewScroll(container.NewStack(content, newHintLayer()))
+	s := container.NewScroll(container.NewStack(content, kit.NewHintLayer()))
 	s.SetMinSize(windowMinSize)
 	return s
 }

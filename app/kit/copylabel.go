@@ -1,24 +1,24 @@
-package app
+package kit
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 )
 
-// copyLabel is a label whose text can be copied from a right-click menu.
+// CopyLabel is a label whose text can be copied from a right-click menu.
 // Unlike a selectable label it never takes the keyboard, which stays with
 // the time view (see keyBindings).
-type copyLabel struct{ widget.Label }
+type CopyLabel struct{ widget.Label }
 
-func newCopyLabel(text string) *copyLabel {
-	l := &copyLabel{}
+func NewCopyLabel(text string) *CopyLabel {
+	l := &CopyLabel{}
 	l.Text = text
 	l.ExtendBaseWidget(l)
 	return l
 }
 
 // TappedSecondary offers to copy the label's text.
-func (l *copyLabel) TappedSecondary(ev *fyne.PointEvent) {
+func (l *CopyLabel) TappedSecondary(ev *fyne.PointEvent) {
 	c := fyne.CurrentApp().Driver().CanvasForObject(l)
 	if c == nil {
 		return

@@ -1,4 +1,4 @@
-package app
+package kit
 
 import (
 	"fyne.io/fyne/v2"
@@ -19,11 +19,11 @@ import (
 // hint box, or nothing, and takes no events.
 type hintLayer struct {
 	widget.BaseWidget
-	text string
+	Text string
 	at   fyne.Position // the box's top left, in the layer
 }
 
-func newHintLayer() *hintLayer {
+func NewHintLayer() *hintLayer {
 	l := &hintLayer{}
 	l.ExtendBaseWidget(l)
 	l.Hide()
@@ -32,7 +32,7 @@ func newHintLayer() *hintLayer {
 
 // show shows text with its box's top left at absolute position at.
 func (l *hintLayer) show(text string, at fyne.Position) {
-	l.text = text
+	l.Text = text
 	l.at = at.Subtract(fyne.CurrentApp().Driver().AbsolutePositionForObject(l))
 	l.Show()
 	l.Refresh()
@@ -80,7 +80,7 @@ func (r *hintRenderer) Refresh() {
 	r.back.StrokeColor = theme.Color(theme.ColorNameShadow)
 	r.label.Color = theme.Color(theme.ColorNameForeground)
 	r.label.TextSize = theme.TextSize()
-	r.label.Text = r.l.text
+	r.label.Text = r.l.Text
 	r.Layout(r.l.Size())
 	r.back.Refresh()
 	r.label.Refresh()
@@ -90,21 +90,21 @@ func (r *hintRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObjec
 
 func (r *hintRenderer) Destroy() {}
 
-// hintLabel is a copyLabel that shows a hint while the pointer rests on it.
-type hintLabel struct {
-	copyLabel
-	hint string
+// HintLabel is a copyLabel that shows a hint while the pointer rests on it.
+type HintLabel struct {
+	CopyLabel
+	Hint string
 }
 
-func newHintLabel(text, hint string) *hintLabel {
-	l := &hintLabel{hint: hint}
+func NewHintLabel(text, hint string) *HintLabel {
+	l := &HintLabel{Hint: hint}
 	l.Text = text
 	l.ExtendBaseWidget(l)
 	return l
 }
 
-// layer returns the hint layer of the window l is in, nil if it has none.
-func (l *hintLabel) layer() *hintLayer {
+// Layer returns the hint layer of the window l is in, nil if it has none.
+func (l *HintLabel) Layer() *hintLayer {
 	c := fyne.CurrentApp().Driver().CanvasForObject(l)
 	if c == nil {
 		return nil
@@ -132,18 +132,18 @@ func (l *hintLabel) layer() *hintLayer {
 }
 
 // MouseIn shows the hint below the pointer.
-func (l *hintLabel) MouseIn(ev *desktop.MouseEvent) { l.MouseMoved(ev) }
+func (l *HintLabel) MouseIn(ev *desktop.MouseEvent) { l.MouseMoved(ev) }
 
 // MouseMoved keeps the hint beside the pointer.
-func (l *hintLabel) MouseMoved(ev *desktop.MouseEvent) {
-	if h := l.layer(); h != nil && l.hint != "" {
-		h.show(l.hint, ev.AbsolutePosition.Add(fyne.NewPos(12, 18)))
+func (l *HintLabel) MouseMoved(ev *desktop.MouseEvent) {
+	if h := l.Layer(); h != nil && l.Hint != "" {
+		h.show(l.Hint, ev.AbsolutePosition.Add(fyne.NewPos(12, 18)))
 	}
 }
 
 // MouseOut hides the hint.
-func (l *hintLabel) MouseOut() {
-	if h := l.layer(); h != nil {
+func (l *HintLabel) MouseOut() {
+	if h := l.Layer(); h != nil {
 		h.Hide()
 	}
 }

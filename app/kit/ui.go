@@ -1,4 +1,4 @@
-package app
+package kit
 
 import (
 	"sync"
@@ -6,20 +6,20 @@ import (
 	"fyne.io/fyne/v2"
 )
 
-// uiMu serialises the work other goroutines hand to Fyne's loop. The
+// UiMu serialises the work other goroutines hand to Fyne's loop. The
 // desktop driver runs such work on its loop one piece at a time, so there
 // the lock is never contended; Fyne's test driver runs it at once on the
 // goroutine that hands it over, and the lock keeps two of those (a load
 // reporting progress and a live session refreshing) out of widget code
 // together.
-var uiMu sync.Mutex
+var UiMu sync.Mutex
 
-// onUI runs f on Fyne's loop, after what is already queued there. f must
+// OnUI runs f on Fyne's loop, after what is already queued there. f must
 // not call onUI itself and wait for it.
-func onUI(f func()) {
+func OnUI(f func()) {
 	fyne.Do(func() {
-		uiMu.Lock()
-		defer uiMu.Unlock()
+		UiMu.Lock()
+		defer UiMu.Unlock()
 		f()
 	})
 }

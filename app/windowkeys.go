@@ -1,0 +1,53 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/app/kit"
+)
+
+// keyTarget is what the keyboard's view actions act on: the time view of
+// the file a window shows.
+type keyTarget interface {
+	// viewAction does a and reports whether it did anything.
+	viewAction(a kit.ViewAction) bool
+}
+
+// keyTargetView is a view with a time view the keys act on.
+type keyTargetView interface {
+	// keyTarget returns the time view, or nil if the view has none.
+	keyTarget() keyTarget
+}
+
+// bindKeys makes the window's canvas pass keys that no focused widget takes
+// to the shown view's time view.
+func (w *Window) bindKeys() {
+	c := w.win.Canvas()
+	c.SetOnTypedRune(func(r rune) {
+		if a, ok := kit.RuneAction(r); ok {
+			w.viewAction(a)
+		}
+	})
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if a, ok := kit.KeyAction(ev.Name); ok {
+			w.viewAction(a)
+		}
+	})
+}
+
+// viewAction does a on the window's time view, if it has one.
+func (w *Window) viewAction(a kit.ViewAction) bool {
+	if v, ok := w.view.(keyTargetView); ok {
+		if t := v.keyTarget(); t != nil {
+			return t.viewAction(a)
+		}
+	}
+	return false
+}
+
+// keyTarget is the track canvas.
+func (v *eventlogView) keyTarget() keyTarget {
+	if v.canvas == nil {
+		return nil
+	}
+	return v.canvas
+}
