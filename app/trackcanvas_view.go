@@ -69,27 +69,6 @@ func (v *eventlogView) hasPicture() bool { return v.canvas != nil }
 // device pixels for the pixel ratio scale.
 func (v *eventlogView) picture(scale float32) image.Image { return v.canvas.picture(scale) }
 
-// picture draws the canvas's frame as shown — its size, its scroll, its
-// range — at the pixel ratio scale (twice the canvas's draws twice as
-// many pixels each way); nil without a canvas. The cursor, the selection
-// and the tooltip, laid over the frame on screen, are not drawn.
-func (c *trackCanvas) picture(scale float32) image.Image {
-	if c == nil {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	opt := tracks.ExportOptions{Zoom: float64(scale) / c.scale}
-	opt.From, opt.To = c.view.Range()
-	pages, err := c.view.ExportPages(opt)
-	if err != nil {
-		return nil
-	}
-	img := image.NewRGBA(image.Rect(0, 0, pages[0].Width, pages[0].Height))
-	c.view.Export(paint.NewRaster(img), opt, pages[0])
-	return img
-}
-
 // showTap fills the Details tab with what was clicked on the canvas.
 func (v *eventlogView) showTap(h tracks.Hit) {
 	if len(h.Tip) == 0 {
