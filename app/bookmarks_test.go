@@ -147,14 +147,14 @@ func TestBKeyBookmarksThePointersTime(t *testing.T) {
 	}
 	var plot image.Rectangle
 	c.with(func(tv *tracks.View) { plot = tv.PlotRect() })
-	s := float32(c.scale)
+	s := float32(c.pixelScale())
 	// A quarter of the way across the plot, in the first track.
 	pos := fyne.NewPos(float32(plot.Min.X+plot.Dx()/4)/s, float32(plot.Min.Y+10)/s)
 	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
 	var want uint64
 	var label string
 	c.with(func(tv *tracks.View) {
-		x := float64(pos.X) * c.scale
+		x := float64(pos.X) * c.pixelScale()
 		step := tracks.PointStep(tv.Axis().PixelsPerNs())
 		want = (tv.Time(x) + step/2) / step * step
 		label = paint.Time(want, step)

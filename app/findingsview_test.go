@@ -151,7 +151,7 @@ func flagAt(t *testing.T, c *trackCanvas, tm uint64) (fyne.Position, tracks.Hit)
 		var h tracks.Hit
 		c.with(func(tv *tracks.View) { h = tv.Hit(x, float64(y)) })
 		if h.Element == tracks.ElemFinding {
-			s := float32(c.scale)
+			s := float32(c.pixelScale())
 			return fyne.NewPos(float32(x)/s, float32(y)/s+0.5/s), h
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // SnapshotOptions says how to show a file in a snapshot of the window.
@@ -140,18 +141,18 @@ func windowLayout(w *Window) Layout {
 	}
 	lay.Canvas, lay.Tabs = box(v.canvas), box(v.tabs)
 	c := v.canvas
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	lay.Legend.Lines, lay.Legend.Entries = c.view.LegendShown()
-	s := float32(c.scale)
-	for _, id := range c.view.Tracks() {
-		r, in := c.view.TrackRect(id)
-		if !in {
-			continue
+	s := float32(c.pixelScale())
+	c.with(func(tv *tracks.View) {
+		lay.Legend.Lines, lay.Legend.Entries = tv.LegendShown()
+		for _, id := range tv.Tracks() {
+			r, in := tv.TrackRect(id)
+			if !in {
+				continue
+			}
+			lay.Tracks = append(lay.Tracks, TrackBox{Group: id.Group().String(), Name: tv.Name(id),
+				Y: lay.Canvas.Y + float32(r.Min.Y)/s, H: float32(r.Dy()) / s})
 		}
-		lay.Tracks = append(lay.Tracks, TrackBox{Group: id.Group().String(), Name: c.view.Name(id),
-			Y: lay.Canvas.Y + float32(r.Min.Y)/s, H: float32(r.Dy()) / s})
-	}
+	})
 	return lay
 }
 

@@ -242,6 +242,14 @@ func (c *trackCanvas) with(f func(v *tracks.View)) {
 	f(c.view)
 }
 
+// pixelScale returns the device pixels per unit the canvas last drew or
+// laid out at.
+func (c *trackCanvas) pixelScale() float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.scale
+}
+
 // dev converts a widget position to device pixels.
 func (c *trackCanvas) dev(p fyne.Position) (float64, float64) {
 	return float64(p.X) * c.scale, float64(p.Y) * c.scale

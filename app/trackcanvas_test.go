@@ -67,7 +67,7 @@ func hover(c *trackCanvas, p fyne.Position) {
 
 // unitsOf returns the rectangle r of device pixels in canvas units.
 func unitsOf(c *trackCanvas, r image.Rectangle) (x0, y0, x1, y1 float32) {
-	s := float32(c.scale)
+	s := float32(c.pixelScale())
 	return float32(r.Min.X) / s, float32(r.Min.Y) / s, float32(r.Max.X) / s, float32(r.Max.Y) / s
 }
 
@@ -85,7 +85,7 @@ func trackAt(t *testing.T, c *trackCanvas, id tracks.TrackID, tm uint64) fyne.Po
 	if !ok {
 		t.Fatalf("track %v is not in view", id)
 	}
-	s := float32(c.scale)
+	s := float32(c.pixelScale())
 	return fyne.NewPos(float32(x)/s+0.5/s, float32(r.Min.Y+r.Max.Y)/2/s)
 }
 
@@ -335,7 +335,7 @@ func TestCanvasHeaders(t *testing.T) {
 	var title, pinAt, resizeAt, nameAt fyne.Position
 	var hec0 tracks.TrackID
 	hec0 = tracks.TrackID{Kind: tracks.KindHEC, ID: 0}
-	s := float32(c.scale)
+	s := float32(c.pixelScale())
 	c.with(func(tv *tracks.View) {
 		r, ok := tv.TrackRect(hec0)
 		if !ok {
@@ -679,7 +679,7 @@ func TestSelectionExportsFollowTheSelection(t *testing.T) {
 		t.Error("view exports disabled")
 	}
 	plot := c.view.PlotRect()
-	s := float32(c.scale)
+	s := float32(c.pixelScale())
 	// On Fyne's loop, as input comes: the menu refresh the selection
 	// brings lays out widgets that the loop lays out too.
 	ui(func() {
@@ -752,7 +752,7 @@ func TestCursorTimeHidesTheTickLabelsItOverlaps(t *testing.T) {
 		t.Fatalf("the cursor's time overlapped the tick label at %d places", overlapped)
 	}
 	// Away from the labels, they are all drawn.
-	hover(c, fyne.NewPos((tx1+float32(labels[3].Min.X)/float32(c.scale))/2, py0+40))
+	hover(c, fyne.NewPos((tx1+float32(labels[3].Min.X)/float32(c.pixelScale()))/2, py0+40))
 	for _, m := range c.axisMasks {
 		if m.Visible() {
 			t.Errorf("a tick label is hidden at %v with the cursor's time between two", m.Position())
@@ -802,7 +802,7 @@ func TestSpansSwitchIsRemembered(t *testing.T) {
 		for y := hr.Min.Y; y < hr.Max.Y && !found; y += 2 {
 			for x := hr.Max.X - 1; x > hr.Min.X && !found; x -= 2 {
 				if h := tv.Hit(float64(x), float64(y)); h.Part == tracks.PartSpans {
-					at, found = fyne.NewPos(float32(x)/float32(c.scale), float32(y)/float32(c.scale)), true
+					at, found = fyne.NewPos(float32(x)/float32(c.pixelScale()), float32(y)/float32(c.scale)), true
 				}
 			}
 		}
