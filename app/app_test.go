@@ -22,6 +22,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
@@ -573,7 +574,7 @@ func TestExportWritesTheTimeline(t *testing.T) {
 		t.Errorf("picture %v for a %v view at scale 2", b, size)
 	}
 	path := filepath.Join(t.TempDir(), "view.png")
-	if err := writePNG(path, img); err != nil {
+	if err := trackcanvas.WritePNG(path, img); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -593,7 +594,7 @@ func TestExportWritesTheTimeline(t *testing.T) {
 		t.Errorf("exported picture has %d colours", n)
 	}
 
-	if err := writePNG(filepath.Join(t.TempDir(), "no", "such", "dir.png"), img); err == nil {
+	if err := trackcanvas.WritePNG(filepath.Join(t.TempDir(), "no", "such", "dir.png"), img); err == nil {
 		t.Error("writing into a missing directory did not fail")
 	}
 }
@@ -623,12 +624,12 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 	// The loading view takes a report with a model and shows its picture.
 	newTestApp(t)
 	v := newLoadingView(path, "")
-	if v.picture.raster.Visible() {
+	if v.picture.Raster.Visible() {
 		t.Error("picture shown before any model")
 	}
 	v.update(Progress{Bytes: 10, Total: 40, Events: 5, Elapsed: time.Second, Model: ev.Model})
-	if v.bar.Value != 0.25 || !strings.HasPrefix(v.detail.Text, "10 B of 40 B") || !v.picture.raster.Visible() {
-		t.Errorf("after an update: bar %g, detail %q, picture visible %v", v.bar.Value, v.detail.Text, v.picture.raster.Visible())
+	if v.bar.Value != 0.25 || !strings.HasPrefix(v.detail.Text, "10 B of 40 B") || !v.picture.Raster.Visible() {
+		t.Errorf("after an update: bar %g, detail %q, picture visible %v", v.bar.Value, v.detail.Text, v.picture.Raster.Visible())
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -669,7 +670,7 @@ func TestHeapTracksForLogsWithHeapData(t *testing.T) {
 			continue
 		}
 		got := false
-		v.canvas.with(func(tv *tracks.View) {
+		v.canvas.With(func(tv *tracks.View) {
 			for _, id := range tv.Tracks() {
 				if id.Kind == tracks.KindHeap || id.Kind == tracks.KindBands {
 					got = true

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/live"
@@ -133,7 +134,7 @@ type liveView struct {
 	// canvas is the timeline of the current stream, made when its first
 	// timed events arrive (nil before), drawing src; timelineBox holds it,
 	// or a note while there is nothing to draw.
-	canvas      *trackCanvas
+	canvas      *trackcanvas.Canvas
 	src         *liveSource
 	timelineBox *fyne.Container
 	tabs        *container.AppTabs
@@ -212,7 +213,7 @@ func (v *liveView) detailReady() {
 			v.mu.Lock()
 			defer v.mu.Unlock()
 			if v.canvas != nil && !v.stopped() {
-				v.canvas.redraw()
+				v.canvas.Redraw()
 			}
 		})
 	}()
@@ -273,7 +274,7 @@ func (v *liveView) chooseFollow(label string) {
 	}
 	v.setPaused(false)
 	if v.canvas != nil {
-		v.canvas.follow(v.span)
+		v.canvas.Follow(v.span)
 	}
 }
 
@@ -286,7 +287,7 @@ func (v *liveView) syncFollow() {
 	}
 	v.syncing = true
 	defer func() { v.syncing = false }()
-	on, w := v.canvas.following()
+	on, w := v.canvas.Following()
 	if on {
 		for _, f := range followSpans {
 			if f.span == w {
@@ -316,7 +317,7 @@ const notFollowing = "Not following (End resumes)"
 // the canvas, later ones give it their data.
 func (v *liveView) showModel(snap *live.Snapshot) {
 	if v.canvas != nil {
-		v.canvas.with(func(tv *tracks.View) {
+		v.canvas.With(func(tv *tracks.View) {
 			v.src.ov, v.src.log = snap.Model, snap.Log
 			if v.src.heap != snap.Heap || v.src.prof != snap.Profile {
 				v.src.heap, v.src.prof = snap.Heap, snap.Profile
@@ -324,17 +325,17 @@ func (v *liveView) showModel(snap *live.Snapshot) {
 			}
 			tv.SourceChanged()
 		})
-		v.canvas.changed()
+		v.canvas.Changed()
 		return
 	}
 	v.src = &liveSource{ov: snap.Model, log: snap.Log, heap: snap.Heap, prof: snap.Profile, ready: v.detailReady}
-	v.canvas = newTrackCanvas(v.src, snap.Heap, snap.Profile)
-	v.canvas.autoFocus = true
-	v.canvas.onHasSelection = v.onHasSelection
-	v.canvas.setGrowing(true)
-	v.canvas.with(func(tv *tracks.View) { tv.Follow(v.span) })
-	v.canvas.onView = func(from, to uint64) {
-		if on, _ := v.canvas.following(); on && v.paused {
+	v.canvas = trackcanvas.New(v.src, snap.Heap, snap.Profile)
+	v.canvas.AutoFocus = true
+	v.canvas.OnHasSelection = v.onHasSelection
+	v.canvas.SetGrowing(true)
+	v.canvas.With(func(tv *tracks.View) { tv.Follow(v.span) })
+	v.canvas.OnView = func(from, to uint64) {
+		if on, _ := v.canvas.Following(); on && v.paused {
 			v.setPaused(false) // End, while paused
 		}
 		v.syncFollow()
@@ -342,12 +343,12 @@ func (v *liveView) showModel(snap *live.Snapshot) {
 			v.events.viewChanged(from, to)
 		}
 	}
-	v.canvas.onSelect = func(_, _ uint64, _, final bool) {
+	v.canvas.OnSelect = func(_, _ uint64, _, final bool) {
 		if final {
 			v.showSelection()
 		}
 	}
-	v.canvas.onTap = v.showTap
+	v.canvas.OnTap = v.showTap
 	v.timelineBox.Objects = []fyne.CanvasObject{v.canvas}
 	v.timelineBox.Refresh()
 }
@@ -383,7 +384,7 @@ func (v *liveView) viewText() string {
 	from, to := v.canvas.View()
 	step := readoutStep(to - from)
 	var s string
-	if on, _ := v.canvas.following(); on {
+	if on, _ := v.canvas.Following(); on {
 		s = fmt.Sprintf("following the newest events (%s shown)", paint.Duration(to-from))
 	} else {
 		s = fmt.Sprintf("view held at %s – %s (End follows again)", paint.Time(from, step), paint.Time(to, step))
@@ -410,7 +411,7 @@ func (v *liveView) hasPicture() bool { return true }
 // picture draws the timeline as the canvas shows it, at its size in
 // device pixels for the pixel ratio scale; nil before the first timed
 // events.
-func (v *liveView) picture(scale float32) image.Image { return v.canvas.picture(scale) }
+func (v *liveView) picture(scale float32) image.Image { return v.canvas.Picture(scale) }
 
 // start starts the session and the refreshing of the picture.
 func (v *liveView) start() {

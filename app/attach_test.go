@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/library"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
 	"github.com/hecscope/hecscope/paint"
@@ -169,7 +170,7 @@ func TestAttachWindowGrows(t *testing.T) {
 	}
 	svgPath := filepath.Join(t.TempDir(), "live.svg")
 	lw.locked(func() {
-		if _, _, _, err := v.canvas.writeExport(canvasExport{format: exportSVG}, svgPath, nil); err != nil {
+		if _, _, _, err := v.canvas.WriteExport(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG}, svgPath, nil); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -243,7 +244,7 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 		if from, to := v.canvas.View(); from != from0 || to != to0 {
 			t.Errorf("paused canvas moved from %d–%d to %d–%d", from0, to0, from, to)
 		}
-		if on, _ := v.canvas.following(); on {
+		if on, _ := v.canvas.Following(); on {
 			t.Error("a paused canvas follows the end")
 		}
 		if pic := v.picture(1); pic == nil || pic0 == nil || pic.Bounds() != pic0.Bounds() {
@@ -283,7 +284,7 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 			t.Error("an empty row")
 		}
 		end := v.shown.End
-		v.canvas.setSelection(end/4, end/2, true)
+		v.canvas.SetSelection(end/4, end/2, true)
 		sel := strings.Join(texts(v.selection), "\n")
 		if !strings.Contains(sel, "Selection: ") || !strings.Contains(sel, "Running") {
 			t.Errorf("Selection tab shows %q", sel)
@@ -312,18 +313,18 @@ func TestAttachWindowNavigates(t *testing.T) {
 		}
 		halfEnd = v.shown.End
 		_, to := v.canvas.View()
-		on, _ := v.canvas.following()
+		on, _ := v.canvas.Following()
 		return on && to == halfEnd
 	})
 	var from0, to0 uint64
 	locked(func() {
 		c := v.canvas
-		c.viewAction(kit.ActZoomIn)
-		c.viewAction(kit.ActZoomIn)
+		c.ViewAction(kit.ActZoomIn)
+		c.ViewAction(kit.ActZoomIn)
 		// Dragging right pans into the past.
 		canvasDrag(c, fyne.NewPos(c.Size().Width/2, c.Size().Height/2), c.Size().Width/4, 0, 0)
 		from0, to0 = c.View()
-		if on, _ := c.following(); on || v.follow.Selected != "" || to0 >= halfEnd {
+		if on, _ := c.Following(); on || v.follow.Selected != "" || to0 >= halfEnd {
 			t.Errorf("after panning into the past: %d–%d of %d, following %v, Follow shows %q", from0, to0, halfEnd, on, v.follow.Selected)
 		}
 	})
@@ -344,7 +345,7 @@ func TestAttachWindowNavigates(t *testing.T) {
 		if from, to := c.View(); to != v.shown.End || to-from != to0-from0 {
 			t.Errorf("after End: %d–%d, want %d ns up to %d", from, to, to0-from0, v.shown.End)
 		}
-		if on, _ := c.following(); !on {
+		if on, _ := c.Following(); !on {
 			t.Error("End does not follow")
 		}
 		if want := "Last " + paint.Duration(to0-from0); v.follow.Selected != "" || v.follow.PlaceHolder != want {

@@ -98,7 +98,7 @@ func newBookmarkPanel(path string, markers []bookmarkMark, nav timeNav) *bookmar
 	)
 	b.list.OnSelected = func(id widget.ListItemID) {
 		if id < len(b.marks) {
-			b.nav.centreOn(b.marks[id].time)
+			b.nav.CentreOn(b.marks[id].time)
 		}
 		b.list.Unselect(id)
 	}

@@ -36,7 +36,7 @@ func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 		}
 	}
 	// Clicking one centres the timeline on it.
-	v.canvas.showRange(0, v.log.Model.End/20)
+	v.canvas.ShowRange(0, v.log.Model.End/20)
 	b.list.Select(len(markers) - 1)
 	from, to := v.canvas.View()
 	if tm := markers[len(markers)-1].time; tm < from || tm > to {
@@ -44,8 +44,8 @@ func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 	}
 
 	// A user bookmark at the view's centre is saved under the file.
-	v.canvas.showRange(1000000, 1469134)
-	at := v.canvas.centre()
+	v.canvas.ShowRange(1000000, 1469134)
+	at := v.canvas.Centre()
 	if at != 1234567 {
 		t.Fatalf("view centre %d", at)
 	}
@@ -114,7 +114,7 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 func TestBKeyBookmarks(t *testing.T) {
 	v := openEvents(t, parworkN2)
 	before := len(v.bookmarks.marks)
-	v.canvas.showRange(2000000, 4000000)
+	v.canvas.ShowRange(2000000, 4000000)
 	v.canvas.TypedRune('b')
 	if len(v.bookmarks.marks) != before+1 {
 		t.Fatalf("%d bookmarks after B, want %d", len(v.bookmarks.marks), before+1)
@@ -146,15 +146,15 @@ func TestBKeyBookmarksThePointersTime(t *testing.T) {
 		return out
 	}
 	var plot image.Rectangle
-	c.with(func(tv *tracks.View) { plot = tv.PlotRect() })
-	s := float32(c.pixelScale())
+	c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
+	s := float32(c.PixelScale())
 	// A quarter of the way across the plot, in the first track.
 	pos := fyne.NewPos(float32(plot.Min.X+plot.Dx()/4)/s, float32(plot.Min.Y+10)/s)
 	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
 	var want uint64
 	var label string
-	c.with(func(tv *tracks.View) {
-		x := float64(pos.X) * c.pixelScale()
+	c.With(func(tv *tracks.View) {
+		x := float64(pos.X) * c.PixelScale()
 		step := tracks.PointStep(tv.Axis().PixelsPerNs())
 		want = (tv.Time(x) + step/2) / step * step
 		label = paint.Time(want, step)
@@ -164,13 +164,13 @@ func TestBKeyBookmarksThePointersTime(t *testing.T) {
 	if len(got) != 1 || got[0].time != want || got[0].name != "Bookmark at "+label {
 		t.Fatalf("B over the plot: %+v, want one at %d named after %q", got, want, label)
 	}
-	if centre := c.centre(); want > centre-centre/4 && want < centre+centre/4 {
+	if centre := c.Centre(); want > centre-centre/4 && want < centre+centre/4 {
 		t.Fatalf("the pointer's time %d is too near the centre %d to tell them apart", want, centre)
 	}
 	// With the pointer gone, B bookmarks the view's centre.
 	c.MouseOut()
 	c.TypedRune('b')
-	if got := user(); len(got) != 2 || !slices.ContainsFunc(got, func(m bookmark) bool { return m.time == c.centre() }) {
-		t.Errorf("B with the pointer elsewhere: %+v, want one at the centre %d", got, c.centre())
+	if got := user(); len(got) != 2 || !slices.ContainsFunc(got, func(m bookmark) bool { return m.time == c.Centre() }) {
+		t.Errorf("B with the pointer elsewhere: %+v, want one at the centre %d", got, c.Centre())
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
@@ -62,7 +63,7 @@ type CompareWindow struct {
 
 	status *widget.Label
 	align  *widget.Select
-	pic    *picture
+	pic    *trackcanvas.Picture
 	canvas *compareCanvas
 	// reader reads the picture at the pointer for the canvas's tooltip.
 	reader compareReader
@@ -186,7 +187,7 @@ func (c *CompareWindow) show() {
 	for _, m := range commonMarkers(a.Model, b.Model) {
 		options = append(options, alignMarkerPrefix+m)
 	}
-	c.pic = newPicture(nil)
+	c.pic = trackcanvas.NewPicture(nil)
 	c.canvas = newCompareCanvas(c)
 	c.offsetEntry = widget.NewEntry()
 	c.offsetEntry.SetPlaceHolder("e.g. 12.5ms or -3s")
@@ -291,7 +292,7 @@ func (c *CompareWindow) applyAlign(spec string) error {
 	}
 	c.alignSpec, c.alignment = spec, al
 	c.span = timeline.Viewport{AlignA: al.A, AlignB: al.B, EndA: c.logs[0].Model.End, EndB: c.logs[1].Model.End}
-	c.pic.set(c.render())
+	c.pic.Set(c.render())
 	c.showCovered()
 	return nil
 }
@@ -371,7 +372,7 @@ func (c *CompareWindow) setSpan(sp timeline.Viewport) {
 		return
 	}
 	c.span = sp
-	c.pic.set(c.render())
+	c.pic.Set(c.render())
 }
 
 // zoom zooms both runs by factor around shared time at.
@@ -391,7 +392,7 @@ func (c *CompareWindow) showWhole() {
 }
 
 // render returns what draws the comparison at the current alignment.
-func (c *CompareWindow) render() renderFunc {
+func (c *CompareWindow) render() trackcanvas.RenderFunc {
 	a, b := c.runs()
 	cmp := c.cmp
 	heapA, heapB := c.logs[0].Heap, c.logs[1].Heap
@@ -460,7 +461,7 @@ func (c *CompareWindow) swap() {
 type compareCanvas struct {
 	widget.BaseWidget
 	c   *CompareWindow
-	tip *tooltip
+	tip *trackcanvas.Tooltip
 	// cursor is the line at the pointer's x through both runs' panels and
 	// heaps (one piece each): where the one run's time lines up with the
 	// other's.
@@ -472,7 +473,7 @@ type compareCanvas struct {
 }
 
 func newCompareCanvas(c *CompareWindow) *compareCanvas {
-	cc := &compareCanvas{c: c, tip: newTooltip()}
+	cc := &compareCanvas{c: c, tip: trackcanvas.NewTooltip()}
 	for i := range cc.cursor {
 		cc.cursor[i] = canvas.NewRectangle(color.Transparent)
 		cc.cursor[i].Hide()
@@ -483,7 +484,7 @@ func newCompareCanvas(c *CompareWindow) *compareCanvas {
 
 // CreateRenderer shows the picture's raster under the tooltip.
 func (cc *compareCanvas) CreateRenderer() fyne.WidgetRenderer {
-	return &compareCanvasRenderer{cc: cc, objects: append([]fyne.CanvasObject{cc.c.pic.raster, cc.cursor[0], cc.cursor[1]}, cc.tip.objects()...)}
+	return &compareCanvasRenderer{cc: cc, objects: append([]fyne.CanvasObject{cc.c.pic.Raster, cc.cursor[0], cc.cursor[1]}, cc.tip.Objects()...)}
 }
 
 // compareCanvasRenderer lays the tooltip over the picture.
@@ -492,11 +493,11 @@ type compareCanvasRenderer struct {
 	objects []fyne.CanvasObject
 }
 
-func (r *compareCanvasRenderer) Layout(size fyne.Size) { r.cc.c.pic.raster.Resize(size) }
+func (r *compareCanvasRenderer) Layout(size fyne.Size) { r.cc.c.pic.Raster.Resize(size) }
 
-func (r *compareCanvasRenderer) MinSize() fyne.Size { return r.cc.c.pic.raster.MinSize() }
+func (r *compareCanvasRenderer) MinSize() fyne.Size { return r.cc.c.pic.Raster.MinSize() }
 
-func (r *compareCanvasRenderer) Refresh() { canvas.Refresh(r.cc.c.pic.raster) }
+func (r *compareCanvasRenderer) Refresh() { canvas.Refresh(r.cc.c.pic.Raster) }
 
 func (r *compareCanvasRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
@@ -540,7 +541,7 @@ func (cc *compareCanvas) placeTip() {
 		if !cursor || spans[i][1] <= spans[i][0] {
 			line.Hide()
 		} else {
-			line.FillColor = straight(paint.WithAlpha(th.Cursor, 0xb0))
+			line.FillColor = trackcanvas.Straight(paint.WithAlpha(th.Cursor, 0xb0))
 			line.Move(fyne.NewPos(float32(math.Floor(x))/s, float32(spans[i][0])/s))
 			line.Resize(fyne.NewSize(max(1/s, 1), float32(spans[i][1]-spans[i][0])/s))
 			line.Show()
@@ -549,7 +550,7 @@ func (cc *compareCanvas) placeTip() {
 			fc.Refresh(line)
 		}
 	}
-	cc.tip.place(cc, lines, cc.pointer, cc.Size(), th)
+	cc.tip.Place(cc, lines, cc.pointer, cc.Size(), th)
 }
 
 // devicePixels returns the picture's width in device pixels and the pixel
@@ -584,7 +585,7 @@ func (cc *compareCanvas) hideTip() {
 			fc.Refresh(line)
 		}
 	}
-	cc.tip.place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(kit.DarkTheme()))
+	cc.tip.Place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(kit.DarkTheme()))
 }
 
 // Dragged pans both runs with the pointer.
@@ -607,7 +608,7 @@ func (cc *compareCanvas) DoubleTapped(*fyne.PointEvent) { cc.c.showWhole() }
 
 // exportImage saves the comparison picture as shown.
 func (c *CompareWindow) exportImage() {
-	img := c.pic.export(c.win.Canvas().Scale())
+	img := c.pic.Export(c.win.Canvas().Scale())
 	if img == nil {
 		dialog.ShowInformation("Export", "There is no picture to export.", c.win)
 		return
@@ -615,7 +616,7 @@ func (c *CompareWindow) exportImage() {
 	name := "compare-" + strings.TrimSuffix(c.names[0], filepath.Ext(c.names[0])) + "-" +
 		strings.TrimSuffix(c.names[1], filepath.Ext(c.names[1])) + ".png"
 	pickFileToSave(c.win, c.app.useNative, "Export the comparison as PNG", name, pngFilters, func(path string) {
-		if err := writePNG(path, img); err != nil {
+		if err := trackcanvas.WritePNG(path, img); err != nil {
 			dialog.ShowError(err, c.win)
 			return
 		}

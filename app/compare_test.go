@@ -83,7 +83,7 @@ func TestCompareWindow(t *testing.T) {
 	if c.alignment.A != ta || c.alignment.B != tb || ta == 0 {
 		t.Errorf("aligned at %d/%d, markers at %d/%d", c.alignment.A, c.alignment.B, ta, tb)
 	}
-	img, err := c.pic.render(1200, 900, 1)
+	img, err := c.pic.Render(1200, 900, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestCompareWindow(t *testing.T) {
 	if f2, t2 := c.span.View(); f2 >= from || t2-f2 != to-from {
 		t.Errorf("drag right: [%d, %d] after [%d, %d]", f2, t2, from, to)
 	}
-	zoomed, err := c.pic.render(1200, 900, 1)
+	zoomed, err := c.pic.Render(1200, 900, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestCompareAlignAtSpan(t *testing.T) {
 	if c.offsetRow.Visible() || c.alignError.Text != "" {
 		t.Errorf("offset row shown (%v) or error %q", c.offsetRow.Visible(), c.alignError.Text)
 	}
-	img, err := c.pic.render(1200, 900, 1)
+	img, err := c.pic.Render(1200, 900, 1)
 	if err != nil || colourCount(img) < 10 {
 		t.Fatalf("picture: %v, %d colours", err, colourCount(img))
 	}
@@ -320,7 +320,7 @@ func TestCompareAlignAtOffset(t *testing.T) {
 	submit("12.5ms")
 	// A picture pane shorter than the picture's least size shows it
 	// scaled down, not nothing.
-	if img, err := c.pic.render(300, 150, 1); err != nil || img == nil {
+	if img, err := c.pic.Render(300, 150, 1); err != nil || img == nil {
 		t.Errorf("a 300×150 pane draws nothing: %v", err)
 	}
 
@@ -418,11 +418,11 @@ func TestCompareTooltips(t *testing.T) {
 	hover := func(x, y int) {
 		ui(func() {
 			c.canvas.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(float32(x)+0.5, float32(y)+0.5)}})
-			tip = c.canvas.tip.text()
+			tip = c.canvas.tip.Text()
 		})
 	}
 	ui(func() { c.canvas.Resize(fyne.NewSize(1200, 900)) })
-	if _, err := c.pic.render(1200, 900, 1); err != nil {
+	if _, err := c.pic.Render(1200, 900, 1); err != nil {
 		t.Fatal(err)
 	}
 	l := c.reader.layout
@@ -448,7 +448,7 @@ func TestCompareTooltips(t *testing.T) {
 		t.Errorf("over B's HEC 1's header the tooltip says %q", tip)
 	}
 	hover(x, (row.Min.Y+row.Max.Y)/2)
-	if !c.canvas.tip.visible() {
+	if !c.canvas.tip.Visible() {
 		t.Error("tooltip hidden")
 	}
 	// The cursor line runs through both runs' panels and both heap lanes
@@ -481,7 +481,7 @@ func TestCompareTooltips(t *testing.T) {
 	}
 	// Leaving hides it.
 	ui(c.canvas.MouseOut)
-	if c.canvas.tip.visible() || c.canvas.cursor[0].Visible() || c.canvas.cursor[1].Visible() {
+	if c.canvas.tip.Visible() || c.canvas.cursor[0].Visible() || c.canvas.cursor[1].Visible() {
 		t.Error("the tooltip or the cursor line stays after the pointer left")
 	}
 }

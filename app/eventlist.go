@@ -269,7 +269,7 @@ func (l *eventList) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 func (l *eventList) centreOn(t uint64) {
 	l.fromList = true
 	defer func() { l.fromList = false }()
-	l.nav.centreOn(t)
+	l.nav.CentreOn(t)
 }
 
 // viewChanged scrolls the list to the first event at or after from, unless
@@ -365,8 +365,8 @@ func (v *eventlogView) addEventPanels() {
 		return
 	}
 	v.events = newEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
-	prev := v.canvas.onView
-	v.canvas.onView = func(from, to uint64) {
+	prev := v.canvas.OnView
+	v.canvas.OnView = func(from, to uint64) {
 		if prev != nil {
 			prev(from, to)
 		}
@@ -376,7 +376,7 @@ func (v *eventlogView) addEventPanels() {
 	v.addTab(eventsTab)
 	// The menu of a track's plot shows the track's events from the time
 	// under the pointer.
-	v.canvas.contextItems = func(h tracks.Hit) []*fyne.MenuItem {
+	v.canvas.ContextItems = func(h tracks.Hit) []*fyne.MenuItem {
 		if !h.HasTime {
 			return nil
 		}
@@ -396,8 +396,8 @@ func (v *eventlogView) addEventPanels() {
 		}
 	}
 	v.bookmarks = newBookmarkPanel(ev.bookmarkKey(), ev.markers, v.canvas)
-	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.setBookmarks(userBookmarks(bs)) }
+	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.SetBookmarks(userBookmarks(bs)) }
 	v.bookmarks.onChange(v.bookmarks.marks)
-	v.canvas.onBookmark = v.bookmarks.addAtKey
+	v.canvas.OnBookmark = v.bookmarks.addAtKey
 	v.addTab(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
 }

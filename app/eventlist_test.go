@@ -119,7 +119,7 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	v := openEvents(t, parworkN2)
 	l := v.events
 	end := v.log.Model.End
-	v.canvas.showRange(end/2, end/2+end/10)
+	v.canvas.ShowRange(end/2, end/2+end/10)
 	from, to := v.canvas.View()
 	first := l.rowAt(from)
 	if first == 0 || l.time(first) < from || l.time(first-1) >= from {
@@ -136,7 +136,7 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	if at0 <= 0 {
 		t.Fatalf("list at offset %v with the view at row %d", at0, first)
 	}
-	v.canvas.showRange(end/2+end/5, end/2+end/5+end/10)
+	v.canvas.ShowRange(end/2+end/5, end/2+end/5+end/10)
 	if at1 := l.list.GetScrollOffset(); at1 <= at0 {
 		t.Errorf("view moved later but the list went from offset %v to %v", at0, at1)
 	}
@@ -186,7 +186,7 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 		t.Fatalf("only %d runs of thread 5", len(rows))
 	}
 	s := v.events.search
-	v.canvas.fit()
+	v.canvas.Fit()
 	findViaBar(t, s, "5")
 	if !slices.Equal(s.hits, rows) {
 		t.Fatalf("%d hits, want %d (first %v, want %v)", len(s.hits), len(rows), s.hits[:min(3, len(s.hits))], rows[:3])

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -22,7 +23,7 @@ type eventlogView struct {
 	// canvas is the timeline: every track of the run under one time axis
 	// (app/trackcanvas*.go); nil if the log has no timed events. status,
 	// under it, shows the visible range and the selection.
-	canvas *trackCanvas
+	canvas *trackcanvas.Canvas
 	status *widget.Label
 	split  *container.Split // the timeline over the tabs
 	// dividerSet is the split's offset as the app last set it: an offset

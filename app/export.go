@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 	native "github.com/sqweek/dialog"
@@ -25,18 +26,18 @@ var (
 // writeInBackground writes e of c to path off Fyne's loop, showing the
 // pages' progress when there are several (pages: how many there were
 // when asked), and then says where they went or what went wrong.
-func (w *Window) writeInBackground(c *trackCanvas, e canvasExport, path string, pages int) {
+func (w *Window) writeInBackground(c *trackcanvas.Canvas, e trackcanvas.CanvasExport, path string, pages int) {
 	var d dialog.Dialog
 	var bar *widget.ProgressBar
 	var note *widget.Label
 	if pages > 1 {
 		bar, note = widget.NewProgressBar(), widget.NewLabel("")
-		d = dialog.NewCustomWithoutButtons("Exporting "+e.what(), container.NewVBox(note, bar), w.win)
+		d = dialog.NewCustomWithoutButtons("Exporting "+e.What(), container.NewVBox(note, bar), w.win)
 		d.Resize(fyne.NewSize(420, d.MinSize().Height))
 		d.Show()
 	}
 	go func() {
-		paths, pw, ph, err := c.writeExport(e, path, func(done, of int) {
+		paths, pw, ph, err := c.WriteExport(e, path, func(done, of int) {
 			if bar == nil {
 				return
 			}
@@ -53,7 +54,7 @@ func (w *Window) writeInBackground(c *trackCanvas, e canvasExport, path string, 
 				dialog.ShowError(err, w.win)
 				return
 			}
-			dialog.ShowInformation("Export", exportedMessage(e.what(), pw, ph, paths), w.win)
+			dialog.ShowInformation("Export", exportedMessage(e.What(), pw, ph, paths), w.win)
 		})
 	}()
 }
@@ -70,7 +71,7 @@ func exportedMessage(what string, w, h int, paths []string) string {
 
 // allTracksNotice says, before an export of all tracks, how big it is,
 // how it is written and what it leaves out; or, when it is refused, why.
-func allTracksNotice(p exportPlan, err error) (string, bool) {
+func allTracksNotice(p trackcanvas.ExportPlan, err error) (string, bool) {
 	var tooMany *tracks.ErrTooManyPages
 	if errors.As(err, &tooMany) {
 		return fmt.Sprintf("Not exported: %v.\n\nCollapse the Threads group (click its title) "+
@@ -79,14 +80,14 @@ func allTracksNotice(p exportPlan, err error) (string, bool) {
 	if err != nil {
 		return "Not exported: " + err.Error() + ".", false
 	}
-	s := fmt.Sprintf("All %s make a picture %s × %s px.", countOf(p.n, "track"),
-		paint.Count(int64(p.w)), paint.Count(int64(p.h)))
-	if len(p.pages) > 1 {
+	s := fmt.Sprintf("All %s make a picture %s × %s px.", trackcanvas.CountOf(p.N, "track"),
+		paint.Count(int64(p.W)), paint.Count(int64(p.H)))
+	if len(p.Pages) > 1 {
 		s += fmt.Sprintf("\nTaller than %s px, it is written as %d pages\n(name-1, name-2, … after the name you choose),\n"+
-			"each with the time axis and the legend.", paint.Count(tracks.MaxPageHeight), len(p.pages))
+			"each with the time axis and the legend.", paint.Count(tracks.MaxPageHeight), len(p.Pages))
 	}
-	if len(p.collapsed) > 0 {
-		s += "\nLeft out, collapsed: " + strings.Join(p.collapsed, ", ") + "."
+	if len(p.Collapsed) > 0 {
+		s += "\nLeft out, collapsed: " + strings.Join(p.Collapsed, ", ") + "."
 	}
 	return s, true
 }
@@ -117,7 +118,7 @@ func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 	}
 	// A live window's canvas comes with the stream's first events, and is
 	// replaced by the next stream's: taken when the item is chosen.
-	export := func(e canvasExport) func() {
+	export := func(e trackcanvas.CanvasExport) func() {
 		return func() {
 			c := h.timelineCanvas()
 			if c == nil {
@@ -127,8 +128,8 @@ func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 			w.exportCanvas(c, e)
 		}
 	}
-	selPNG := fyne.NewMenuItem("Selection as PNG…", export(canvasExport{format: exportPNG, selection: true}))
-	selSVG := fyne.NewMenuItem("Selection as SVG…", export(canvasExport{format: exportSVG, selection: true}))
+	selPNG := fyne.NewMenuItem("Selection as PNG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportPNG, Selection: true}))
+	selSVG := fyne.NewMenuItem("Selection as SVG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG, Selection: true}))
 	w.selItems = []*fyne.MenuItem{selPNG, selSVG}
 	has := false
 	if c := h.timelineCanvas(); c != nil {
@@ -143,10 +144,10 @@ func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 		}
 	})
 	more.ChildMenu.Items = append(more.ChildMenu.Items,
-		fyne.NewMenuItem("View as SVG…", export(canvasExport{format: exportSVG})),
+		fyne.NewMenuItem("View as SVG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG})),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("All Tracks as PNG…", export(canvasExport{format: exportPNG, all: true})),
-		fyne.NewMenuItem("All Tracks as SVG…", export(canvasExport{format: exportSVG, all: true})),
+		fyne.NewMenuItem("All Tracks as PNG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportPNG, All: true})),
+		fyne.NewMenuItem("All Tracks as SVG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG, All: true})),
 		fyne.NewMenuItemSeparator(),
 		selPNG, selSVG)
 	return []*fyne.MenuItem{png, more}
@@ -168,26 +169,26 @@ func (w *Window) enableSelectionItems(has bool) bool {
 // canvasHolder is a view whose timeline is a track canvas.
 type canvasHolder interface {
 	// timelineCanvas returns the canvas, nil while there is none.
-	timelineCanvas() *trackCanvas
+	timelineCanvas() *trackcanvas.Canvas
 	// watchSelection has f called, on Fyne's loop, whenever the timeline
 	// gains or loses its selection.
 	watchSelection(f func(has bool))
 }
 
 // timelineCanvas returns the log's canvas (nil if it has no timed events).
-func (v *eventlogView) timelineCanvas() *trackCanvas { return v.canvas }
+func (v *eventlogView) timelineCanvas() *trackcanvas.Canvas { return v.canvas }
 
 // watchSelection has f called when the canvas gains or loses its
 // selection.
 func (v *eventlogView) watchSelection(f func(has bool)) {
 	if v.canvas != nil {
-		v.canvas.onHasSelection = f
+		v.canvas.OnHasSelection = f
 	}
 }
 
 // timelineCanvas returns the current stream's canvas, nil before its first
 // timed events.
-func (v *liveView) timelineCanvas() *trackCanvas {
+func (v *liveView) timelineCanvas() *trackcanvas.Canvas {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.canvas
@@ -200,7 +201,7 @@ func (v *liveView) watchSelection(f func(has bool)) {
 	defer v.mu.Unlock()
 	v.onHasSelection = f
 	if v.canvas != nil {
-		v.canvas.onHasSelection = f
+		v.canvas.OnHasSelection = f
 	}
 }
 
@@ -208,29 +209,29 @@ func (v *liveView) watchSelection(f func(has bool)) {
 // it there, after saying, for all tracks, how big the picture is and in
 // how many pages it is written (or why it is not); then it says where the
 // files went.
-func (w *Window) exportCanvas(c *trackCanvas, e canvasExport) {
-	plan, err := c.exportPlan(e)
-	if errors.Is(err, errNoSelection) {
+func (w *Window) exportCanvas(c *trackcanvas.Canvas, e trackcanvas.CanvasExport) {
+	plan, err := c.ExportPlan(e)
+	if errors.Is(err, trackcanvas.ErrNoSelection) {
 		dialog.ShowInformation("Export", "Nothing is selected: Shift+drag on the timeline selects a range.", w.win)
 		return
 	}
 	filters := pngFilters
-	if e.format == exportSVG {
+	if e.Format == trackcanvas.ExportSVG {
 		filters = svgFilters
 	}
 	name := w.fileStem()
 	switch {
-	case e.all:
+	case e.All:
 		name += "-all-tracks"
-	case e.selection:
+	case e.Selection:
 		name += "-selection"
 	}
 	save := func() {
-		pickFileToSave(w.win, w.app.useNative, "Export "+e.what()+" as "+strings.ToUpper(e.format.ext()[1:]), name+e.format.ext(), filters, func(path string) {
-			w.writeInBackground(c, e, path, len(plan.pages))
+		pickFileToSave(w.win, w.app.useNative, "Export "+e.What()+" as "+strings.ToUpper(e.Format.Ext()[1:]), name+e.Format.Ext(), filters, func(path string) {
+			w.writeInBackground(c, e, path, len(plan.Pages))
 		})
 	}
-	if !e.all {
+	if !e.All {
 		if err != nil {
 			dialog.ShowError(err, w.win)
 			return

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
@@ -114,7 +115,7 @@ func (w *Window) finderItems() []findItem {
 	var items []findItem
 	for _, b := range kit.KeyBindings {
 		a := b.Action
-		items = append(items, findItem{kind: "command", title: b.Help, detail: b.KeysHelp, do: func() { w.viewAction(a) }})
+		items = append(items, findItem{kind: "command", title: b.Help, detail: b.KeysHelp, do: func() { w.ViewAction(a) }})
 	}
 	items = append(items,
 		findItem{kind: "command", title: "Open a file…", detail: "Ctrl+O", do: w.chooseFile},
@@ -151,7 +152,7 @@ func (v *eventlogView) finderItems() []findItem {
 		n := int(m.HECs[c].Cap)
 		id := tracks.TrackID{Kind: tracks.KindHEC, ID: uint32(n)}
 		items = append(items, findItem{kind: "HEC", title: "HEC " + strconv.Itoa(n), detail: "capability " + strconv.Itoa(n),
-			do: func() { v.canvas.jumpTo(id) }})
+			do: func() { v.canvas.JumpTo(id) }})
 	}
 	// Times to a hundred-thousandth of the run: enough to tell items apart
 	// (choosing one goes to its exact time), no digits of noise.
@@ -201,8 +202,8 @@ func threadLife(m *timeline.Model, th *timeline.Thread) (from, to uint64) {
 // showAround shows [from, to) with a margin each side.
 func (v *eventlogView) showAround(from, to uint64) {
 	to = max(to, from+1)
-	margin := uint64(float64(to-from) * spanZoomMargin)
-	v.canvas.showRange(from-min(margin, from), to+margin)
+	margin := uint64(float64(to-from) * trackcanvas.SpanZoomMargin)
+	v.canvas.ShowRange(from-min(margin, from), to+margin)
 }
 
 // revealThread shows thread id's track over its lifetime.
@@ -213,7 +214,7 @@ func (v *eventlogView) revealThread(id uint32) {
 		return
 	}
 	v.showAround(threadLife(m, th))
-	v.canvas.jumpTo(tracks.TrackID{Kind: tracks.KindThread, ID: id})
+	v.canvas.JumpTo(tracks.TrackID{Kind: tracks.KindThread, ID: id})
 }
 
 // revealLabel shows the first span of label, and the track it is in
@@ -223,8 +224,8 @@ func (v *eventlogView) revealLabel(label int32) {
 	for i := 0; i < m.NumUserSpans(); i++ {
 		if s := m.UserSpan(i); s.Label == label {
 			var id tracks.TrackID
-			v.canvas.with(func(tv *tracks.View) { id = tv.SpanTrack(s) })
-			v.canvas.jumpTo(id)
+			v.canvas.With(func(tv *tracks.View) { id = tv.SpanTrack(s) })
+			v.canvas.JumpTo(id)
 			v.showAround(s.Start, s.End)
 			return
 		}
@@ -233,8 +234,8 @@ func (v *eventlogView) revealLabel(label int32) {
 
 // revealMarker centres the view on a marker and shows the markers' track.
 func (v *eventlogView) revealMarker(at uint64) {
-	v.canvas.jumpTo(tracks.TrackID{Kind: tracks.KindMarkers})
-	v.canvas.centreOn(at)
+	v.canvas.JumpTo(tracks.TrackID{Kind: tracks.KindMarkers})
+	v.canvas.CentreOn(at)
 }
 
 // finder is the Ctrl+P / Ctrl+K pop-up: a query and the best matches.

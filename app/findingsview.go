@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/advise"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 )
 
@@ -205,18 +206,18 @@ func analyzer(ev *Eventlog) func(from, to uint64) ([]advise.Finding, error) {
 // its finding here, and Esc on the canvas unpicks it.
 func (v *eventlogView) addFindingsTab() {
 	c := v.canvas
-	fv := newFindingsView(analyzer(v.log), rangeLink{selection: c.Selection, show: c.showRange})
-	m := &marker{c: c} // app/analysismarks.go
-	fv.mark = func(f *advise.Finding) { m.show(c.findingMark(f)) }
-	fv.flags = c.setFindings
+	fv := newFindingsView(analyzer(v.log), rangeLink{selection: c.Selection, show: c.ShowRange})
+	m := &trackcanvas.Marker{C: c} // app/analysismarks.go
+	fv.mark = func(f *advise.Finding) { m.Show(c.FindingMark(f)) }
+	fv.flags = c.SetFindings
 	// In a scroller, so that it asks nothing of the window's minimum size.
 	tab := container.NewTabItem("Findings", container.NewScroll(fv.root))
 	v.addTab(tab)
-	c.onFinding = func(indices []int) {
+	c.OnFinding = func(indices []int) {
 		fv.choose(indices)
 		v.tabs.Select(tab)
 	}
-	c.onEscape = fv.clear
+	c.OnEscape = fv.clear
 	if v.log.analysed {
 		fv.presetRun(v.log.findings)
 	}
@@ -230,8 +231,8 @@ func (v *eventlogView) addFindingsTab() {
 			fv.ensureLoaded()
 		}
 	}
-	prevSel := c.onSelect
-	c.onSelect = func(from, to uint64, ok, final bool) {
+	prevSel := c.OnSelect
+	c.OnSelect = func(from, to uint64, ok, final bool) {
 		if prevSel != nil {
 			prevSel(from, to, ok, final)
 		}

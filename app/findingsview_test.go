@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/advise"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/tracks"
 )
 
@@ -94,9 +95,9 @@ func findingsWindow(t *testing.T, path string) (*Window, *eventlogView) {
 }
 
 // highlighted returns the canvas's highlight and its tracks.
-func highlighted(c *trackCanvas) (*tracks.Highlight, []tracks.TrackID) {
+func highlighted(c *trackcanvas.Canvas) (*tracks.Highlight, []tracks.TrackID) {
 	var h *tracks.Highlight
-	c.with(func(tv *tracks.View) { h = tv.Highlight() })
+	c.With(func(tv *tracks.View) { h = tv.Highlight() })
 	if h == nil {
 		return nil, nil
 	}
@@ -142,16 +143,16 @@ func TestFindingsTabZoomsTheCanvas(t *testing.T) {
 
 // flagAt returns the canvas position of the flag of findings at time tm
 // on the axis (searching the axis from its top), failing if there is none.
-func flagAt(t *testing.T, c *trackCanvas, tm uint64) (fyne.Position, tracks.Hit) {
+func flagAt(t *testing.T, c *trackcanvas.Canvas, tm uint64) (fyne.Position, tracks.Hit) {
 	t.Helper()
 	var x float64
 	var axis image.Rectangle
-	c.with(func(tv *tracks.View) { x, axis = tv.X(tm)+2, tv.AxisRect() })
+	c.With(func(tv *tracks.View) { x, axis = tv.X(tm)+2, tv.AxisRect() })
 	for y := axis.Min.Y; y < axis.Max.Y; y++ {
 		var h tracks.Hit
-		c.with(func(tv *tracks.View) { h = tv.Hit(x, float64(y)) })
+		c.With(func(tv *tracks.View) { h = tv.Hit(x, float64(y)) })
 		if h.Element == tracks.ElemFinding {
-			s := float32(c.pixelScale())
+			s := float32(c.PixelScale())
 			return fyne.NewPos(float32(x)/s, float32(y)/s+0.5/s), h
 		}
 	}
@@ -172,7 +173,7 @@ func TestFindingFlagsOnTheCanvas(t *testing.T) {
 		t.Fatalf("the flag at %s holds findings %v, want [0]", rangeText(f.From, f.To), h.Findings)
 	}
 	hover(c, p)
-	if tip := c.tip.text(); len(tip) == 0 || tip[0] != f.Title {
+	if tip := c.Tip.Text(); len(tip) == 0 || tip[0] != f.Title {
 		t.Errorf("hovering the flag shows %q, want the title %q", tip, f.Title)
 	}
 	c.Tapped(&fyne.PointEvent{Position: p})
@@ -220,7 +221,7 @@ func TestFindingClusterClicks(t *testing.T) {
 	if len(ids) == 0 || ids[0].Kind != tracks.KindThread {
 		t.Fatalf("blocking finding's tracks %v", ids)
 	}
-	c.with(func(tv *tracks.View) {
+	c.With(func(tv *tracks.View) {
 		if _, ok := tv.TrackRect(ids[0]); !ok {
 			t.Errorf("thread %d's track is not in view", ids[0].ID)
 		}

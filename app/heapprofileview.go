@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 )
@@ -74,7 +75,7 @@ func loadHeapProfile(ctx context.Context, path string, report func(Progress)) (*
 // heapProfileView shows a textual heap profile: its chart, its facts and
 // its largest bands.
 type heapProfileView struct {
-	chart *picture
+	chart *trackcanvas.Picture
 	root  fyne.CanvasObject
 	// samples is how many samples the profile has.
 	samples int
@@ -172,12 +173,12 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 	body := container.NewHSplit(container.NewVScroll(factsGrid(facts)), bandList)
 	body.Offset = 0.4
 	if prof, err := heapview.FromHeapProfile(p); err == nil {
-		if r := heapRender(p.Job, prof, nil); r != nil {
-			v.chart = newPicture(r)
+		if r := trackcanvas.HeapRender(p.Job, prof, nil); r != nil {
+			v.chart = trackcanvas.NewPicture(r)
 		}
 	}
 	if v.chart != nil {
-		split := container.NewVSplit(v.chart.raster, body)
+		split := container.NewVSplit(v.chart.Raster, body)
 		split.Offset = 0.6
 		v.root = container.NewBorder(container.NewPadded(top), nil, nil, nil, split)
 	} else {
@@ -194,5 +195,5 @@ func (v *heapProfileView) picture(scale float32) image.Image {
 	if v.chart == nil {
 		return nil
 	}
-	return v.chart.export(scale)
+	return v.chart.Export(scale)
 }

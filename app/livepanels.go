@@ -171,15 +171,15 @@ func (v *liveView) setPaused(on bool) {
 		v.pause.SetIcon(theme.MediaPlayIcon())
 		if v.canvas != nil {
 			from, to := v.canvas.View()
-			v.canvas.showRange(from, to)
+			v.canvas.ShowRange(from, to)
 		}
 		return
 	}
 	v.pause.SetText("Pause")
 	v.pause.SetIcon(theme.MediaPauseIcon())
 	if v.canvas != nil {
-		if on, _ := v.canvas.following(); !on {
-			v.canvas.follow(v.span)
+		if on, _ := v.canvas.Following(); !on {
+			v.canvas.Follow(v.span)
 		}
 	}
 }

@@ -70,7 +70,7 @@ func (v *eventlogView) whenDrawn(f func()) bool {
 	if v.canvas == nil {
 		return false
 	}
-	v.canvas.whenDrawn(f)
+	v.canvas.WhenDrawn(f)
 	return true
 }
 
@@ -78,6 +78,6 @@ func (v *heapProfileView) whenDrawn(f func()) bool {
 	if v.chart == nil {
 		return false
 	}
-	v.chart.whenDrawn(f)
+	v.chart.WhenDrawn(f)
 	return true
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 )
 
 // newStartPage builds the page shown when no file is open: the icon, an
@@ -57,13 +58,13 @@ type loadingView struct {
 	root    fyne.CanvasObject
 	bar     *widget.ProgressBar
 	detail  *widget.Label
-	picture *picture
+	picture *trackcanvas.Picture
 }
 
 // newLoadingView shows the progress of loading path; segment, if not "",
 // says which eventlog of it ("segment 2 of 4").
 func newLoadingView(path, segment string) *loadingView {
-	v := &loadingView{bar: widget.NewProgressBar(), detail: widget.NewLabel("Opening…"), picture: newPicture(nil)}
+	v := &loadingView{bar: widget.NewProgressBar(), detail: widget.NewLabel("Opening…"), picture: trackcanvas.NewPicture(nil)}
 	v.detail.Alignment = fyne.TextAlignCenter
 	what := filepath.Base(path)
 	if segment != "" {
@@ -74,18 +75,18 @@ func newLoadingView(path, segment string) *loadingView {
 	where.Importance = widget.LowImportance
 	where.Truncation = fyne.TextTruncateEllipsis
 	box := container.NewVBox(title, where, v.bar, v.detail)
-	v.picture.raster.Hide()
+	v.picture.Raster.Hide()
 	top := newColumn(box)
-	v.root = container.NewBorder(top, nil, nil, nil, v.picture.raster)
+	v.root = container.NewBorder(top, nil, nil, nil, v.picture.Raster)
 	return v
 }
 
 func (v *loadingView) update(p Progress) {
 	v.bar.SetValue(p.Fraction())
 	v.detail.SetText(p.String())
-	if r := timelineRender(p.Model); r != nil {
-		v.picture.set(r)
-		v.picture.raster.Show()
+	if r := trackcanvas.TimelineRender(p.Model); r != nil {
+		v.picture.Set(r)
+		v.picture.Raster.Show()
 	}
 }
 

@@ -21,14 +21,14 @@ func (v *eventlogView) addNavPanels() {
 	m := v.log.Model
 	v.details = container.NewVBox(widget.NewLabel("Click a span, GC or user span on the timeline to see it here."))
 	v.selection = container.NewVBox()
-	v.canvas.onView = func(uint64, uint64) { v.showStatus() }
-	v.canvas.onSelect = func(from, to uint64, ok, final bool) {
+	v.canvas.OnView = func(uint64, uint64) { v.showStatus() }
+	v.canvas.OnSelect = func(from, to uint64, ok, final bool) {
 		v.showStatus()
 		if final {
 			v.showSelection()
 		}
 	}
-	v.canvas.onTap = v.showTap
+	v.canvas.OnTap = v.showTap
 	v.detailsTab = container.NewTabItem("Details", container.NewScroll(v.details))
 	v.selTab = container.NewTabItem("Selection", container.NewScroll(v.selection))
 	v.addTab(v.selTab)

@@ -141,8 +141,8 @@ func windowLayout(w *Window) Layout {
 	}
 	lay.Canvas, lay.Tabs = box(v.canvas), box(v.tabs)
 	c := v.canvas
-	s := float32(c.pixelScale())
-	c.with(func(tv *tracks.View) {
+	s := float32(c.PixelScale())
+	c.With(func(tv *tracks.View) {
 		lay.Legend.Lines, lay.Legend.Entries = tv.LegendShown()
 		for _, id := range tv.Tracks() {
 			r, in := tv.TrackRect(id)
@@ -199,7 +199,7 @@ func snapshotWindow(fa fyne.App, path string, opt SnapshotOptions) (*Window, err
 			if opt.From >= v.log.Model.End {
 				return nil, fmt.Errorf("snapshot: --from %d ns is after the end of the run (%d ns)", opt.From, v.log.Model.End)
 			}
-			v.canvas.showRange(opt.From, min(opt.To, v.log.Model.End))
+			v.canvas.ShowRange(opt.From, min(opt.To, v.log.Model.End))
 		}
 		if err := snapshotTabs(v, opt); err != nil {
 			return nil, err
@@ -232,7 +232,7 @@ func snapshotTabs(v *eventlogView, opt SnapshotOptions) error {
 	prev := v.onSelSummary
 	v.onSelSummary = func() { summarised <- struct{}{} }
 	defer func() { v.onSelSummary = prev }()
-	v.canvas.setSelection(opt.SelectFrom, min(opt.SelectTo, v.log.Model.End), true)
+	v.canvas.SetSelection(opt.SelectFrom, min(opt.SelectTo, v.log.Model.End), true)
 	select {
 	case <-summarised:
 	case <-time.After(2 * time.Minute):

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
@@ -55,7 +56,7 @@ type spansView struct {
 	root fyne.CanvasObject
 
 	table *widget.Table
-	hist  *picture
+	hist  *trackcanvas.Picture
 	list  *widget.List
 	title *widget.Label
 
@@ -118,8 +119,8 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 		}
 	}
 	v.title = widget.NewLabel("Select a label to see its durations and instances.")
-	v.hist = newPicture(v.drawHistogram)
-	v.hist.raster.SetMinSize(fyne.NewSize(200, 90))
+	v.hist = trackcanvas.NewPicture(v.drawHistogram)
+	v.hist.Raster.SetMinSize(fyne.NewSize(200, 90))
 	v.list = widget.NewList(
 		func() int { return len(v.longest) },
 		func() fyne.CanvasObject { return widget.NewLabel("000.000 s  00000 ms  thread 000000") },
@@ -131,7 +132,7 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 		}
 		in := v.longest[i]
 		v.markDur = in.Duration()
-		v.hist.raster.Refresh()
+		v.hist.Raster.Refresh()
 		if v.mark != nil {
 			v.mark(in.Start, in.End)
 		}
@@ -144,7 +145,7 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 		}
 	}
 	detail := container.NewBorder(v.title, nil, nil, nil,
-		container.NewHSplit(v.hist.raster, v.list))
+		container.NewHSplit(v.hist.Raster, v.list))
 	// The table asks for its header and spansTableRows rows: the split
 	// leaves it that much, and the tab asks the window for it
 	// (eventlogView.roomForTab).
@@ -208,7 +209,7 @@ func (v *spansView) show(r *spans.Report, what string) {
 	v.table.UnselectAll()
 	v.table.Refresh()
 	v.list.Refresh()
-	v.hist.raster.Refresh()
+	v.hist.Raster.Refresh()
 	if v.onLoad != nil {
 		v.onLoad()
 	}
@@ -318,7 +319,7 @@ func (v *spansView) pick(l *spans.Label) {
 	v.list.UnselectAll()
 	v.list.Refresh()
 	v.list.ScrollToTop()
-	v.hist.raster.Refresh()
+	v.hist.Raster.Refresh()
 }
 
 // instanceText is the list's line for instance i.
@@ -373,19 +374,19 @@ func instanceTrack(m *timeline.Model, l *spans.Label, in spans.Instance, byLabel
 // back to the whole run), and show what is picked in them on the canvas.
 func (v *eventlogView) addAnalysisTabs() {
 	c := v.canvas
-	link := rangeLink{selection: c.Selection, show: c.showRange}
+	link := rangeLink{selection: c.Selection, show: c.ShowRange}
 	sv := newSpansView(v.log.Log.Pass, link)
 	pv := newProfileView(v.log.Log.Pass, link)
-	sm, pm := &marker{c: c}, &marker{c: c} // app/analysismarks.go
-	sv.mark = func(from, to uint64) { sm.show(rangeMark(from, to)) }
+	sm, pm := &trackcanvas.Marker{C: c}, &trackcanvas.Marker{C: c} // app/analysismarks.go
+	sv.mark = func(from, to uint64) { sm.Show(trackcanvas.RangeMark(from, to)) }
 	sv.reveal = func(l *spans.Label, in spans.Instance) {
 		var byLabel bool
-		c.with(func(tv *tracks.View) { byLabel = tv.SpansByLabel() })
+		c.With(func(tv *tracks.View) { byLabel = tv.SpansByLabel() })
 		if id, ok := instanceTrack(v.log.Model, l, in, byLabel); ok {
-			c.reveal(id)
+			c.Reveal(id)
 		}
 	}
-	pv.mark = func(s *ccprofile.Spread) { pm.show(sampleMarks(s)) }
+	pv.mark = func(s *ccprofile.Spread) { pm.Show(trackcanvas.SampleMarks(s)) }
 	// In scrollers, so that they ask nothing of the window's minimum size
 	// (they get the whole tab whenever it is larger than they need).
 	spansTab := container.NewTabItem("Spans", container.NewScroll(sv.root))
@@ -406,8 +407,8 @@ func (v *eventlogView) addAnalysisTabs() {
 			pv.ensureLoaded()
 		}
 	}
-	prevSel := c.onSelect
-	c.onSelect = func(from, to uint64, ok, final bool) {
+	prevSel := c.OnSelect
+	c.OnSelect = func(from, to uint64, ok, final bool) {
 		if prevSel != nil {
 			prevSel(from, to, ok, final)
 		}

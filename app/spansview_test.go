@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/spans"
@@ -48,7 +49,7 @@ func waitFor(t *testing.T, ch chan struct{}, what string) {
 
 // notBlank reports whether img has a pixel other than the theme's
 // background.
-func notBlank(t *testing.T, render renderFunc) bool {
+func notBlank(t *testing.T, render trackcanvas.RenderFunc) bool {
 	t.Helper()
 	img, err := render(400, 200, 1)
 	if err != nil {
@@ -217,12 +218,12 @@ func TestAnalysisTabsFollowTheCanvas(t *testing.T) {
 	all := pv.prof.Samples
 	// A selection on the canvas switches the tab to it and measures again.
 	from, to := pv.prof.First, pv.prof.First+(pv.prof.Last-pv.prof.First)/4
-	ui(func() { v.canvas.setSelection(from, to, true) })
+	ui(func() { v.canvas.SetSelection(from, to, true) })
 	waitFor(t, loaded, "the selection's profile")
 	if pv.scope.Selected != scopeSelection || pv.prof.Samples == 0 || pv.prof.Samples >= all {
 		t.Errorf("after a selection: scope %q, %d of %d samples", pv.scope.Selected, pv.prof.Samples, all)
 	}
-	ui(func() { v.canvas.setSelection(0, 0, false) })
+	ui(func() { v.canvas.SetSelection(0, 0, false) })
 	waitFor(t, loaded, "the whole run's profile")
 	if pv.scope.Selected != scopeRun || pv.prof.Samples != all {
 		t.Errorf("after clearing it: scope %q, %d of %d samples", pv.scope.Selected, pv.prof.Samples, all)
@@ -239,14 +240,14 @@ func TestAnalysisTabsFollowTheCanvas(t *testing.T) {
 	})
 	waitFor(t, placed, "heavy's samples")
 	var h *tracks.Highlight
-	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
+	ui(func() { v.canvas.With(func(tv *tracks.View) { h = tv.Highlight() }) })
 	if h == nil || len(h.Weights) != spreadBins {
 		t.Fatalf("canvas highlight %+v", h)
 	}
 	// A later load clears it.
 	ui(pv.load)
 	waitFor(t, loaded, "the profile again")
-	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
+	ui(func() { v.canvas.With(func(tv *tracks.View) { h = tv.Highlight() }) })
 	if h != nil {
 		t.Error("the highlight outlived the profile it came from")
 	}
@@ -279,7 +280,7 @@ func TestSpansInstanceShownAndMarkedOnTheCanvas(t *testing.T) {
 		if !ok || id.Kind != tracks.KindUserThread {
 			t.Fatalf("sleep's track: %v, %v", id, ok)
 		}
-		v.canvas.with(func(tv *tracks.View) {
+		v.canvas.With(func(tv *tracks.View) {
 			tv.SetTrackHeight(tracks.TrackID{Kind: tracks.KindActivity}, 600)
 			tv.ScrollTo(0)
 		})
@@ -310,14 +311,14 @@ func TestSpansInstanceShownAndMarkedOnTheCanvas(t *testing.T) {
 		t.Errorf("canvas shows [%d, %d] for the instance [%d, %d]", from, to, in.Start, in.End)
 	}
 	var h *tracks.Highlight
-	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
+	ui(func() { v.canvas.With(func(tv *tracks.View) { h = tv.Highlight() }) })
 	if h == nil || h.From != in.Start || h.To != in.End {
 		t.Fatalf("canvas highlight %+v, want [%d, %d)", h, in.Start, in.End)
 	}
 	// Measuring again clears the tab's mark.
 	ui(sv.load)
 	waitFor(t, loaded, "the spans again")
-	ui(func() { v.canvas.with(func(tv *tracks.View) { h = tv.Highlight() }) })
+	ui(func() { v.canvas.With(func(tv *tracks.View) { h = tv.Highlight() }) })
 	if h != nil {
 		t.Errorf("the mark outlived its table: %+v", h)
 	}

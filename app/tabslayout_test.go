@@ -74,7 +74,7 @@ func TestBookmarkTimesLineUp(t *testing.T) {
 	ti := selectTab(t, v, "Bookmarks")
 	// One of the user's among the markers, whose kind ("yours") is
 	// shorter than a marker's.
-	v.canvas.showRange(0, v.log.Model.End/2)
+	v.canvas.ShowRange(0, v.log.Model.End/2)
 	v.bookmarks.addHere()
 	t.Cleanup(func() {
 		v.bookmarks.remove(slices.IndexFunc(v.bookmarks.marks, func(b bookmark) bool { return !b.marker }))

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
@@ -24,7 +25,7 @@ type timeNav interface {
 	// Selection returns the selected range, if any.
 	Selection() (from, to uint64, ok bool)
 	// centreOn shows a range as wide as the current one centred on t.
-	centreOn(t uint64)
+	CentreOn(t uint64)
 }
 
 // buildTimeline makes the view's timeline area: the track canvas of the
@@ -37,10 +38,10 @@ func (v *eventlogView) buildTimeline() fyne.CanvasObject {
 	if ev.Log != nil {
 		src = ev.Log
 	}
-	v.canvas = newTrackCanvas(src, ev.Heap, ev.Profile)
-	v.canvas.autoFocus = true
+	v.canvas = trackcanvas.New(src, ev.Heap, ev.Profile)
+	v.canvas.AutoFocus = true
 	if len(ev.Model.Threads) > manyThreads {
-		v.canvas.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
+		v.canvas.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
 	}
 	v.status = widget.NewLabel("")
 	v.status.Truncation = fyne.TextTruncateEllipsis
@@ -54,12 +55,12 @@ func (v *eventlogView) showAllTracks() {
 		return
 	}
 	v.setDivider(0.93)
-	v.canvas.with(func(tv *tracks.View) {
+	v.canvas.With(func(tv *tracks.View) {
 		for g := tracks.Group(0); g < tracks.NumGroups; g++ {
 			tv.SetCollapsed(g, false)
 		}
 	})
-	v.canvas.changed()
+	v.canvas.Changed()
 }
 
 // hasPicture reports whether the view has a canvas to export.
@@ -67,7 +68,7 @@ func (v *eventlogView) hasPicture() bool { return v.canvas != nil }
 
 // picture draws the timeline as the canvas shows it, at its size in
 // device pixels for the pixel ratio scale.
-func (v *eventlogView) picture(scale float32) image.Image { return v.canvas.picture(scale) }
+func (v *eventlogView) picture(scale float32) image.Image { return v.canvas.Picture(scale) }
 
 // showTap fills the Details tab with what was clicked on the canvas.
 func (v *eventlogView) showTap(h tracks.Hit) {
@@ -116,10 +117,10 @@ func (v *eventlogView) rememberSpans(s Settings) {
 		return
 	}
 	byLabel := s.FloatWithFallback(prefSpansByLabel, 0) == 1
-	v.canvas.with(func(tv *tracks.View) { tv.SetSpansByLabel(byLabel) })
-	v.canvas.onTrackChange = func() {
+	v.canvas.With(func(tv *tracks.View) { tv.SetSpansByLabel(byLabel) })
+	v.canvas.OnTrackChange = func() {
 		var now bool
-		v.canvas.with(func(tv *tracks.View) { now = tv.SpansByLabel() })
+		v.canvas.With(func(tv *tracks.View) { now = tv.SpansByLabel() })
 		if now != byLabel {
 			byLabel = now
 			val := 0.0

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
 )
 
@@ -221,7 +222,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	}()
 	w.loading = newLoadingView(path, segmentName(seg, of))
 	if w.onPreviewDrawn != nil {
-		w.loading.picture.whenDrawn(w.onPreviewDrawn)
+		w.loading.picture.WhenDrawn(w.onPreviewDrawn)
 	}
 	w.setTitle()
 	w.setContent(w.loading.root)
@@ -365,7 +366,7 @@ func (w *Window) exportImage(zoom float32) {
 		name += fmt.Sprintf("@%gx", zoom)
 	}
 	pickFileToSave(w.win, w.app.useNative, "Export the view as PNG", name+".png", pngFilters, func(path string) {
-		if err := writePNG(path, img); err != nil {
+		if err := trackcanvas.WritePNG(path, img); err != nil {
 			dialog.ShowError(err, w.win)
 			return
 		}

@@ -9,7 +9,7 @@ import (
 // the file a window shows.
 type keyTarget interface {
 	// viewAction does a and reports whether it did anything.
-	viewAction(a kit.ViewAction) bool
+	ViewAction(a kit.ViewAction) bool
 }
 
 // keyTargetView is a view with a time view the keys act on.
@@ -24,21 +24,21 @@ func (w *Window) bindKeys() {
 	c := w.win.Canvas()
 	c.SetOnTypedRune(func(r rune) {
 		if a, ok := kit.RuneAction(r); ok {
-			w.viewAction(a)
+			w.ViewAction(a)
 		}
 	})
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if a, ok := kit.KeyAction(ev.Name); ok {
-			w.viewAction(a)
+			w.ViewAction(a)
 		}
 	})
 }
 
 // viewAction does a on the window's time view, if it has one.
-func (w *Window) viewAction(a kit.ViewAction) bool {
+func (w *Window) ViewAction(a kit.ViewAction) bool {
 	if v, ok := w.view.(keyTargetView); ok {
 		if t := v.keyTarget(); t != nil {
-			return t.viewAction(a)
+			return t.ViewAction(a)
 		}
 	}
 	return false

@@ -77,12 +77,12 @@ func TestWindowContentFitsSmallWindows(t *testing.T) {
 		}
 		v.showAllTracks()
 		checkFits(t, path+" with every track shown", w)
-		v.canvas.with(func(tv *tracks.View) {
+		v.canvas.With(func(tv *tracks.View) {
 			for g := tracks.Group(0); g < tracks.NumGroups; g++ {
 				tv.SetCollapsed(g, true)
 			}
 		})
-		v.canvas.changed()
+		v.canvas.Changed()
 		checkFits(t, path+" with every group collapsed", w)
 	}
 

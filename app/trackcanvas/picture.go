@@ -1,4 +1,4 @@
-package app
+package trackcanvas
 
 import (
 	"image"
@@ -15,15 +15,15 @@ import (
 // minRasterPixels is the smallest picture the renderers draw.
 const minRasterPixels = 64
 
-// renderFunc draws a picture at w×h device pixels for a device pixel ratio.
-type renderFunc func(w, h int, scale float64) (*image.RGBA, error)
+// RenderFunc draws a picture at w×h device pixels for a device pixel ratio.
+type RenderFunc func(w, h int, scale float64) (*image.RGBA, error)
 
-// picture shows what a renderer draws, at the device's pixel size so that
+// Picture shows what a renderer draws, at the device's pixel size so that
 // it stays sharp on HiDPI screens; it is redrawn when resized and when given
 // something new to draw.
-type picture struct {
-	raster *canvas.Raster
-	render renderFunc // nil: nothing to draw
+type Picture struct {
+	Raster *canvas.Raster
+	Render RenderFunc // nil: nothing to draw
 
 	// drawn, if set, is called once, after the next time the picture has
 	// been drawn at a real size (see whenDrawn).
@@ -31,24 +31,24 @@ type picture struct {
 	drawn   func()
 }
 
-func newPicture(render renderFunc) *picture {
-	p := &picture{render: render}
-	p.raster = canvas.NewRaster(p.draw)
-	p.raster.SetMinSize(fyne.NewSize(200, 120))
+func NewPicture(render RenderFunc) *Picture {
+	p := &Picture{Render: render}
+	p.Raster = canvas.NewRaster(p.draw)
+	p.Raster.SetMinSize(fyne.NewSize(200, 120))
 	return p
 }
 
 // draw is the raster's generator: w and h are device pixels.
-func (p *picture) draw(w, h int) image.Image {
+func (p *Picture) draw(w, h int) image.Image {
 	blank := image.NewRGBA(image.Rect(0, 0, 1, 1))
-	if p.render == nil || w < minRasterPixels || h < minRasterPixels {
+	if p.Render == nil || w < minRasterPixels || h < minRasterPixels {
 		return blank
 	}
 	scale := 1.0
-	if size := p.raster.Size(); size.Width > 0 {
+	if size := p.Raster.Size(); size.Width > 0 {
 		scale = float64(w) / float64(size.Width)
 	}
-	img, err := p.render(w, h, scale)
+	img, err := p.Render(w, h, scale)
 	if err != nil {
 		return blank
 	}
@@ -62,42 +62,42 @@ func (p *picture) draw(w, h int) image.Image {
 	return img
 }
 
-// whenDrawn calls f once, from the goroutine that draws, after the picture
+// WhenDrawn calls f once, from the goroutine that draws, after the picture
 // has next been drawn at a real size, and asks for it to be drawn.
-func (p *picture) whenDrawn(f func()) {
+func (p *Picture) WhenDrawn(f func()) {
 	p.drawnMu.Lock()
 	p.drawn = f
 	p.drawnMu.Unlock()
-	p.raster.Refresh()
+	p.Raster.Refresh()
 }
 
-// set replaces what the picture draws and redraws it.
-func (p *picture) set(render renderFunc) {
-	p.render = render
-	p.raster.Refresh()
+// Set replaces what the picture draws and redraws it.
+func (p *Picture) Set(render RenderFunc) {
+	p.Render = render
+	p.Raster.Refresh()
 }
 
-// export draws the picture at its size on screen for the pixel ratio scale,
+// Export draws the picture at its size on screen for the pixel ratio scale,
 // or at 1600×900 if it has not been laid out; nil if it cannot be drawn.
-func (p *picture) export(scale float32) image.Image {
-	if p.render == nil {
+func (p *Picture) Export(scale float32) image.Image {
+	if p.Render == nil {
 		return nil
 	}
-	size := p.raster.Size()
+	size := p.Raster.Size()
 	w, h := int(size.Width*scale+0.5), int(size.Height*scale+0.5)
 	if w < minRasterPixels || h < minRasterPixels {
 		w, h, scale = 1600, 900, 1
 	}
-	img, err := p.render(w, h, float64(scale))
+	img, err := p.Render(w, h, float64(scale))
 	if err != nil {
 		return nil
 	}
 	return img
 }
 
-// timelineRender draws the whole run of m as the track canvas does, or
+// TimelineRender draws the whole run of m as the track canvas does, or
 // returns nil if m has no timed events.
-func timelineRender(m *timeline.Model) renderFunc {
+func TimelineRender(m *timeline.Model) RenderFunc {
 	if m == nil || m.End == 0 {
 		return nil
 	}
@@ -109,9 +109,9 @@ func timelineRender(m *timeline.Model) renderFunc {
 	}
 }
 
-// heapRender draws the heap chart of a profile's bands and the heap
+// HeapRender draws the heap chart of a profile's bands and the heap
 // counters (either may be nil), or returns nil if there is nothing to draw.
-func heapRender(title string, prof *heapview.Profile, heap *heapview.Heap) renderFunc {
+func HeapRender(title string, prof *heapview.Profile, heap *heapview.Heap) RenderFunc {
 	c := &heapview.Chart{Heap: heap, Title: title}
 	if prof != nil && prof.Len() > 0 {
 		c.Bands = heapview.NewBands(prof, heapview.BandOptions{})

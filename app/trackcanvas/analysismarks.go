@@ -1,4 +1,4 @@
-package app
+package trackcanvas
 
 import (
 	"github.com/hecscope/hecscope/advise"
@@ -6,10 +6,10 @@ import (
 	"github.com/hecscope/hecscope/tracks"
 )
 
-// sampleMarks is the canvas highlight of where a cost centre's samples
+// SampleMarks is the canvas highlight of where a cost centre's samples
 // fall (s from ccprofile.SpreadOf): darker where more of them were taken;
 // nil for none.
-func sampleMarks(s *ccprofile.Spread) *tracks.Highlight {
+func SampleMarks(s *ccprofile.Spread) *tracks.Highlight {
 	if s == nil || s.Max == 0 {
 		return nil
 	}
@@ -20,23 +20,23 @@ func sampleMarks(s *ccprofile.Spread) *tracks.Highlight {
 	return h
 }
 
-// rangeMark is the canvas highlight of one span instance [from, to).
-func rangeMark(from, to uint64) *tracks.Highlight {
+// RangeMark is the canvas highlight of one span instance [from, to).
+func RangeMark(from, to uint64) *tracks.Highlight {
 	if to <= from {
 		return nil
 	}
 	return &tracks.Highlight{From: from, To: to, Weights: []float64{1}}
 }
 
-// findingMark is the canvas highlight of a finding: its range, and the
+// FindingMark is the canvas highlight of a finding: its range, and the
 // tracks of the run that show it; nil for none. The first of those tracks
 // (as tracks.View.FindingTracks orders them) is brought into view.
-func (c *trackCanvas) findingMark(f *advise.Finding) *tracks.Highlight {
+func (c *Canvas) FindingMark(f *advise.Finding) *tracks.Highlight {
 	if f == nil {
 		return nil
 	}
 	h := &tracks.Highlight{From: f.From, To: max(f.To, f.From+1), Weights: []float64{1}}
-	c.with(func(v *tracks.View) {
+	c.With(func(v *tracks.View) {
 		h.Tracks = v.FindingTracks(f)
 		if len(h.Tracks) > 0 {
 			v.Reveal(h.Tracks[0])
@@ -45,52 +45,52 @@ func (c *trackCanvas) findingMark(f *advise.Finding) *tracks.Highlight {
 	return h
 }
 
-// setFindings flags fs on the canvas's axis (nil: none).
-func (c *trackCanvas) setFindings(fs []advise.Finding) {
-	c.with(func(v *tracks.View) { v.SetFindings(fs) })
-	c.redraw()
+// SetFindings flags fs on the canvas's axis (nil: none).
+func (c *Canvas) SetFindings(fs []advise.Finding) {
+	c.With(func(v *tracks.View) { v.SetFindings(fs) })
+	c.Redraw()
 }
 
 // setHighlight shows h on the canvas (a strip along the axis and a faint
 // shade over the tracks), replacing any other; nil clears it.
-func (c *trackCanvas) setHighlight(h *tracks.Highlight) {
-	c.with(func(v *tracks.View) { v.SetHighlight(h) })
-	c.redraw()
+func (c *Canvas) setHighlight(h *tracks.Highlight) {
+	c.With(func(v *tracks.View) { v.SetHighlight(h) })
+	c.Redraw()
 }
 
 // clearHighlight removes h from the canvas if it is the one shown (so that
 // one tab does not clear what another showed since).
-func (c *trackCanvas) clearHighlight(h *tracks.Highlight) {
+func (c *Canvas) clearHighlight(h *tracks.Highlight) {
 	if h == nil {
 		return
 	}
 	cleared := false
-	c.with(func(v *tracks.View) {
+	c.With(func(v *tracks.View) {
 		if v.Highlight() == h {
 			v.SetHighlight(nil)
 			cleared = true
 		}
 	})
 	if cleared {
-		c.redraw()
+		c.Redraw()
 	}
 }
 
-// marker keeps the highlight one analysis tab put on the canvas, so that
+// Marker keeps the highlight one analysis tab put on the canvas, so that
 // it replaces or clears only its own.
-type marker struct {
-	c    *trackCanvas
+type Marker struct {
+	C    *Canvas
 	last *tracks.Highlight
 }
 
-// show replaces the tab's highlight with h (nil: clears it).
-func (m *marker) show(h *tracks.Highlight) {
-	if m == nil || m.c == nil {
+// Show replaces the tab's highlight with h (nil: clears it).
+func (m *Marker) Show(h *tracks.Highlight) {
+	if m == nil || m.C == nil {
 		return
 	}
-	m.c.clearHighlight(m.last)
+	m.C.clearHighlight(m.last)
 	m.last = h
 	if h != nil {
-		m.c.setHighlight(h)
+		m.C.setHighlight(h)
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package trackcanvas
 
 import (
 	"errors"
@@ -13,8 +13,8 @@ import (
 	"github.com/hecscope/hecscope/tracks"
 )
 
-// writePNG saves img to path as PNG.
-func writePNG(path string, img image.Image) error {
+// WritePNG saves img to path as PNG.
+func WritePNG(path string, img image.Image) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("exporting PNG: %w", err)
@@ -33,51 +33,51 @@ func writePNG(path string, img image.Image) error {
 type exportFormat uint8
 
 const (
-	exportPNG exportFormat = iota
-	exportSVG
+	ExportPNG exportFormat = iota
+	ExportSVG
 )
 
-// ext returns the format's file extension.
-func (f exportFormat) ext() string {
-	if f == exportSVG {
+// Ext returns the format's file extension.
+func (f exportFormat) Ext() string {
+	if f == ExportSVG {
 		return ".svg"
 	}
 	return ".png"
 }
 
-// canvasExport is one of the timeline's picture exports.
-type canvasExport struct {
-	format exportFormat
-	// all exports every track shown (cut into pages past
+// CanvasExport is one of the timeline's picture exports.
+type CanvasExport struct {
+	Format exportFormat
+	// All exports every track shown (cut into pages past
 	// tracks.MaxPageHeight); otherwise the frame as the canvas shows it.
-	all bool
-	// selection exports the frame over the selected range.
-	selection bool
-	// zoom is the picture's pixels per device pixel of the canvas (0: 1).
-	zoom float64
+	All bool
+	// Selection exports the frame over the selected range.
+	Selection bool
+	// Zoom is the picture's pixels per device pixel of the canvas (0: 1).
+	Zoom float64
 }
 
-// what names the export in messages.
-func (e canvasExport) what() string {
+// What names the export in messages.
+func (e CanvasExport) What() string {
 	switch {
-	case e.all:
+	case e.All:
 		return "all tracks"
-	case e.selection:
+	case e.Selection:
 		return "the selection"
 	}
 	return "the view"
 }
 
-// errNoSelection is why the selection cannot be exported.
-var errNoSelection = errors.New("nothing is selected (Shift+drag on the timeline selects a range)")
+// ErrNoSelection is why the selection cannot be exported.
+var ErrNoSelection = errors.New("nothing is selected (Shift+drag on the timeline selects a range)")
 
 // options returns the tracks' export options of e, under the lock.
-func (c *trackCanvas) options(e canvasExport) (tracks.ExportOptions, error) {
-	opt := tracks.ExportOptions{All: e.all, Zoom: e.zoom}
-	if e.selection {
+func (c *Canvas) options(e CanvasExport) (tracks.ExportOptions, error) {
+	opt := tracks.ExportOptions{All: e.All, Zoom: e.Zoom}
+	if e.Selection {
 		from, to, ok := c.view.Selection()
 		if !ok || to <= from {
-			return opt, errNoSelection
+			return opt, ErrNoSelection
 		}
 		opt.From, opt.To = from, to
 	} else {
@@ -86,48 +86,48 @@ func (c *trackCanvas) options(e canvasExport) (tracks.ExportOptions, error) {
 	return opt, nil
 }
 
-// exportPlan is what an export would write now.
-type exportPlan struct {
-	pages []tracks.ExportPage
-	// w and h are its size as one picture, n the tracks it shows.
-	w, h, n int
-	// collapsed names the collapsed groups an export of all tracks leaves
+// ExportPlan is what an export would write now.
+type ExportPlan struct {
+	Pages []tracks.ExportPage
+	// W and h are its size as one picture, n the tracks it shows.
+	W, H, N int
+	// Collapsed names the collapsed groups an export of all tracks leaves
 	// out, with their tracks: "Threads (4,916 tracks)".
-	collapsed []string
+	Collapsed []string
 }
 
-// exportPlan returns what e would write now, or why it cannot be
+// ExportPlan returns what e would write now, or why it cannot be
 // written.
-func (c *trackCanvas) exportPlan(e canvasExport) (exportPlan, error) {
+func (c *Canvas) ExportPlan(e CanvasExport) (ExportPlan, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var p exportPlan
+	var p ExportPlan
 	opt, err := c.options(e)
 	if err != nil {
 		return p, err
 	}
-	p.w, p.h, p.n = c.view.ExportSize(opt)
+	p.W, p.H, p.N = c.view.ExportSize(opt)
 	for g := tracks.Group(0); g < tracks.NumGroups; g++ {
 		if n := c.view.GroupSize(g); n > 0 && c.view.Collapsed(g) {
-			p.collapsed = append(p.collapsed, fmt.Sprintf("%s (%s)", g, countOf(n, "track")))
+			p.Collapsed = append(p.Collapsed, fmt.Sprintf("%s (%s)", g, CountOf(n, "track")))
 		}
 	}
-	p.pages, err = c.view.ExportPages(opt)
+	p.Pages, err = c.view.ExportPages(opt)
 	return p, err
 }
 
-// countOf writes n things: "1 track", "4,916 tracks".
-func countOf(n int, thing string) string {
+// CountOf writes n things: "1 track", "4,916 tracks".
+func CountOf(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}
 	return paint.Count(int64(n)) + " " + thing + "s"
 }
 
-// pagePaths returns the files n pages saved as path are written to: path
+// PagePaths returns the files n pages saved as path are written to: path
 // itself for one page, else path with -1, -2, … before its extension
 // (numbered with as many digits as the last).
-func pagePaths(path string, n int) []string {
+func PagePaths(path string, n int) []string {
 	if n == 1 {
 		return []string{path}
 	}
@@ -141,14 +141,14 @@ func pagePaths(path string, n int) []string {
 	return out
 }
 
-// writeExport writes e of the canvas as it is now to path (to one file
+// WriteExport writes e of the canvas as it is now to path (to one file
 // per page, see pagePaths) and returns the files written and the size of
 // the picture they make; progress, if not nil, hears before each page how
 // many are written of how many. Each page is drawn under the lock and
 // encoded outside it (encoding a page of 16,000 px takes a second), so
 // that the canvas goes on drawing meanwhile. A page that could not be
 // written is removed.
-func (c *trackCanvas) writeExport(e canvasExport, path string, progress func(done, of int)) (paths []string, w, h int, err error) {
+func (c *Canvas) WriteExport(e CanvasExport, path string, progress func(done, of int)) (paths []string, w, h int, err error) {
 	c.mu.Lock()
 	opt, err := c.options(e)
 	var pages []tracks.ExportPage
@@ -158,14 +158,14 @@ func (c *trackCanvas) writeExport(e canvasExport, path string, progress func(don
 	}
 	c.mu.Unlock()
 	if err != nil {
-		return nil, 0, 0, fmt.Errorf("exporting %s: %w", e.what(), err)
+		return nil, 0, 0, fmt.Errorf("exporting %s: %w", e.What(), err)
 	}
-	paths = pagePaths(path, len(pages))
+	paths = PagePaths(path, len(pages))
 	for i, p := range pages {
 		if progress != nil {
 			progress(i, len(pages))
 		}
-		if err := c.writePage(e.format, opt, p, paths[i]); err != nil {
+		if err := c.writePage(e.Format, opt, p, paths[i]); err != nil {
 			return paths[:i], w, h, err
 		}
 	}
@@ -174,18 +174,18 @@ func (c *trackCanvas) writeExport(e canvasExport, path string, progress func(don
 
 // writePage draws page p of opt's export of the canvas and writes it as f
 // to path.
-func (c *trackCanvas) writePage(f exportFormat, opt tracks.ExportOptions, p tracks.ExportPage, path string) error {
+func (c *Canvas) writePage(f exportFormat, opt tracks.ExportOptions, p tracks.ExportPage, path string) error {
 	out, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("exporting the timeline: %w", err)
 	}
-	if f == exportSVG {
+	if f == ExportSVG {
 		s := paint.NewSVG(p.Width, p.Height)
-		c.with(func(v *tracks.View) { v.Export(s, opt, p) })
+		c.With(func(v *tracks.View) { v.Export(s, opt, p) })
 		_, err = s.WriteTo(out)
 	} else {
 		img := image.NewRGBA(image.Rect(0, 0, p.Width, p.Height))
-		c.with(func(v *tracks.View) { v.Export(paint.NewRaster(img), opt, p) })
+		c.With(func(v *tracks.View) { v.Export(paint.NewRaster(img), opt, p) })
 		err = png.Encode(out, img)
 	}
 	if err == nil {
@@ -200,17 +200,17 @@ func (c *trackCanvas) writePage(f exportFormat, opt tracks.ExportOptions, p trac
 	return nil
 }
 
-// picture draws the canvas's frame as shown — its size, its scroll, its
+// Picture draws the canvas's frame as shown — its size, its scroll, its
 // range — at the pixel ratio scale (twice the canvas's draws twice as
 // many pixels each way); nil without a canvas. The cursor, the selection
 // and the tooltip, laid over the frame on screen, are not drawn.
-func (c *trackCanvas) picture(scale float32) image.Image {
+func (c *Canvas) Picture(scale float32) image.Image {
 	if c == nil {
 		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	opt := tracks.ExportOptions{Zoom: float64(scale) / c.scale}
+	opt := tracks.ExportOptions{Zoom: float64(scale) / c.Scale}
 	opt.From, opt.To = c.view.Range()
 	pages, err := c.view.ExportPages(opt)
 	if err != nil {

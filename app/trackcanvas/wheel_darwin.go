@@ -1,4 +1,4 @@
-package app
+package trackcanvas
 
 // wheelNotchUnits is how far one notch of a mouse wheel scrolls in a
 // Fyne scroll event on macOS (its driver's scroll speed).

@@ -1,4 +1,4 @@
-package app
+package trackcanvas
 
 import (
 	"image"
@@ -24,7 +24,7 @@ const (
 	wheelTracks    = 3    // the thread tracks a wheel notch scrolls (wheelNotchUnits)
 	keyZoomFactor  = 0.5  // + halves the span, - doubles it
 	keyPanFraction = 0.1  // A, D and the arrows pan by this share of the view
-	spanZoomMargin = 0.05 // double-clicking a span leaves this share each side
+	SpanZoomMargin = 0.05 // double-clicking a span leaves this share each side
 	maxTipLines    = 14   // the most lines a tooltip shows
 	maxAxisMasks   = 6    // the most tick labels the cursor's and selection's texts cover
 )
@@ -47,18 +47,18 @@ const (
 // the tracks, Ctrl+wheel zooms at the pointer, dragging pans, Shift+drag
 // selects, clicks on a header collapse a group, pin a track or (dragging
 // its bottom edge) resize it.
-type trackCanvas struct {
+type Canvas struct {
 	widget.BaseWidget
 
 	// mu guards view and the fields after it: the raster draws on Fyne's
 	// render path, and tests drive the widget from their own goroutines.
 	mu    sync.Mutex
 	view  *tracks.View
-	scale float64 // device pixels per unit, as last drawn or laid out
+	Scale float64 // device pixels per unit, as last drawn or laid out
 	size  fyne.Size
-	// pointer is where the pointer is (units), hovering whether it is over
+	// Pointer is where the pointer is (units), hovering whether it is over
 	// the canvas.
-	pointer  fyne.Position
+	Pointer  fyne.Position
 	hovering bool
 	// The gesture under way: the modifiers when the button went down,
 	// what the drag does, where it began (device x, y) and, for a resize,
@@ -74,68 +74,68 @@ type trackCanvas struct {
 	grows     bool   // the source grows (a live run)
 
 	raster                       *canvas.Raster
-	cursor, cursorBack           *canvas.Rectangle
-	cursorText                   *canvas.Text
-	axisMasks                    []*canvas.Rectangle // over the tick labels the cursor's and selection's texts overlap
-	selShade, selBack, tipBack   *canvas.Rectangle   // tipBack: tip's box
-	selLabel                     *canvas.Text
-	tip                          *tooltip       // what is under the pointer
-	tipLines                     []*canvas.Text // tip's lines
+	CursorLine, CursorBack       *canvas.Rectangle
+	CursorText                   *canvas.Text
+	AxisMasks                    []*canvas.Rectangle // over the tick labels the cursor's and selection's texts overlap
+	SelShade, selBack, TipBack   *canvas.Rectangle   // tipBack: tip's box
+	SelLabel                     *canvas.Text
+	Tip                          *Tooltip       // what is under the pointer
+	TipLines                     []*canvas.Text // tip's lines
 	objects                      []fyne.CanvasObject
-	autoFocus                    bool
+	AutoFocus                    bool
 	lastClick                    tracks.Hit
-	onView                       func(from, to uint64)
-	onSelect                     func(from, to uint64, ok, final bool)
-	onTap                        func(h tracks.Hit)
-	onFinding                    func(indices []int)                  // a finding's flag was clicked (tracks.Hit.Findings)
-	onEscape                     func() bool                          // Esc: unpick what is picked; reports whether something was
-	onBookmark                   func(t, step uint64, atPointer bool) // B: at the pointer's time t (to step ns), if atPointer
-	onTrackChange                func()
+	OnView                       func(from, to uint64)
+	OnSelect                     func(from, to uint64, ok, final bool)
+	OnTap                        func(h tracks.Hit)
+	OnFinding                    func(indices []int)                  // a finding's flag was clicked (tracks.Hit.Findings)
+	OnEscape                     func() bool                          // Esc: unpick what is picked; reports whether something was
+	OnBookmark                   func(t, step uint64, atPointer bool) // B: at the pointer's time t (to step ns), if atPointer
+	OnTrackChange                func()
 	cursorShown, selShown, tipOn bool
 
-	// onHasSelection hears when the canvas gains or loses its selection
+	// OnHasSelection hears when the canvas gains or loses its selection
 	// (hadSelection: whether it had one when last told).
-	onHasSelection func(has bool)
+	OnHasSelection func(has bool)
 	hadSelection   bool
 	// jumpPinned: the last jump (jumpTo) pinned the track it marked.
 	jumpPinned bool
-	// contextItems, if set, gives the window's items of the menu of what
+	// ContextItems, if set, gives the window's items of the menu of what
 	// is under the pointer in a plot (see contextMenu).
-	contextItems func(h tracks.Hit) []*fyne.MenuItem
+	ContextItems func(h tracks.Hit) []*fyne.MenuItem
 }
 
 // newTrackCanvas returns the canvas of a run: src gives its timeline
 // (timeline.Exact of a model, or an eventlog.Log), heap and prof its heap
 // counters and heap profile (either may be nil).
-func newTrackCanvas(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) *trackCanvas {
-	c := &trackCanvas{view: tracks.New(src), scale: 1}
+func New(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) *Canvas {
+	c := &Canvas{view: tracks.New(src), Scale: 1}
 	c.view.SetHeap(heap, prof)
 	c.view.SetDark(kit.DarkTheme())
 	// The view calls this from the goroutine that decoded the detail; the
 	// hop to a goroutine of its own keeps it out of the caller's locks.
-	c.view.SetOnReady(func() { go kit.OnUI(c.redraw) })
+	c.view.SetOnReady(func() { go kit.OnUI(c.Redraw) })
 	c.raster = canvas.NewRaster(c.draw)
 	// At least the axis, two tracks and the legend; no taller, so that a
 	// window 400 units high (1280×800 at scale 2) can give the tabs
 	// under the timeline their 30 %.
 	c.raster.SetMinSize(fyne.NewSize(320, 160))
-	c.selShade = canvas.NewRectangle(color.Transparent)
-	c.cursor = canvas.NewRectangle(color.Transparent)
-	c.cursorBack = canvas.NewRectangle(color.Transparent)
-	c.cursorText = canvas.NewText("", color.Black)
+	c.SelShade = canvas.NewRectangle(color.Transparent)
+	c.CursorLine = canvas.NewRectangle(color.Transparent)
+	c.CursorBack = canvas.NewRectangle(color.Transparent)
+	c.CursorText = canvas.NewText("", color.Black)
 	c.selBack = canvas.NewRectangle(color.Transparent)
-	c.selLabel = canvas.NewText("", color.Black)
-	c.selLabel.TextStyle.Bold = true
-	c.tip = newTooltip()
-	c.tipBack, c.tipLines = c.tip.back, c.tip.lines
+	c.SelLabel = canvas.NewText("", color.Black)
+	c.SelLabel.TextStyle.Bold = true
+	c.Tip = NewTooltip()
+	c.TipBack, c.TipLines = c.Tip.back, c.Tip.lines
 	c.objects = []fyne.CanvasObject{c.raster}
 	for i := 0; i < maxAxisMasks; i++ {
 		m := canvas.NewRectangle(color.Transparent)
-		c.axisMasks = append(c.axisMasks, m)
+		c.AxisMasks = append(c.AxisMasks, m)
 		c.objects = append(c.objects, m)
 	}
-	c.objects = append(c.objects, c.selShade, c.cursor, c.selBack, c.selLabel, c.cursorBack, c.cursorText)
-	c.objects = append(c.objects, c.tip.objects()...)
+	c.objects = append(c.objects, c.SelShade, c.CursorLine, c.selBack, c.SelLabel, c.CursorBack, c.CursorText)
+	c.objects = append(c.objects, c.Tip.Objects()...)
 	for _, o := range c.objects[1:] {
 		o.Hide()
 	}
@@ -144,12 +144,12 @@ func newTrackCanvas(src timeline.Source, heap *heapview.Heap, prof *heapview.Pro
 }
 
 // CreateRenderer lays the overlays over the raster.
-func (c *trackCanvas) CreateRenderer() fyne.WidgetRenderer { return &trackCanvasRenderer{c: c} }
+func (c *Canvas) CreateRenderer() fyne.WidgetRenderer { return &trackCanvasRenderer{c: c} }
 
 // MinSize is the raster's.
-func (c *trackCanvas) MinSize() fyne.Size { return c.raster.MinSize() }
+func (c *Canvas) MinSize() fyne.Size { return c.raster.MinSize() }
 
-type trackCanvasRenderer struct{ c *trackCanvas }
+type trackCanvasRenderer struct{ c *Canvas }
 
 func (r *trackCanvasRenderer) Layout(size fyne.Size) {
 	c := r.c
@@ -162,14 +162,14 @@ func (r *trackCanvasRenderer) Layout(size fyne.Size) {
 	c.mu.Lock()
 	c.size = size
 	if size.Width > 0 && size.Height > 0 {
-		c.scale = scale
+		c.Scale = scale
 		c.view.SetSize(int(math.Round(float64(size.Width)*scale)), int(math.Round(float64(size.Height)*scale)), scale)
 	}
 	c.mu.Unlock()
 	c.placeOverlays()
-	if c.autoFocus && size.Width > 0 {
+	if c.AutoFocus && size.Width > 0 {
 		if fc := fyne.CurrentApp().Driver().CanvasForObject(c); fc != nil {
-			c.autoFocus = false
+			c.AutoFocus = false
 			if fc.Focused() == nil {
 				fc.Focus(c)
 			}
@@ -185,18 +185,18 @@ func (r *trackCanvasRenderer) Objects() []fyne.CanvasObject { return r.c.objects
 func (r *trackCanvasRenderer) Destroy()                     {}
 
 // draw is the raster's generator: it draws the view at w×h device pixels.
-func (c *trackCanvas) draw(w, h int) image.Image {
+func (c *Canvas) draw(w, h int) image.Image {
 	if w < 8 || h < 8 {
 		return image.NewRGBA(image.Rect(0, 0, 1, 1))
 	}
 	size := c.raster.Size()
 	dark := kit.DarkTheme()
 	c.mu.Lock()
-	scale := c.scale
+	scale := c.Scale
 	if size.Width > 0 {
 		scale = float64(w) / float64(size.Width)
 	}
-	c.scale = scale
+	c.Scale = scale
 	c.view.SetSize(w, h, scale)
 	c.view.SetDark(dark)
 	img := c.view.Render()
@@ -209,50 +209,50 @@ func (c *trackCanvas) draw(w, h int) image.Image {
 	return img
 }
 
-// whenDrawn calls f once, from the goroutine that draws, after the canvas
+// WhenDrawn calls f once, from the goroutine that draws, after the canvas
 // has next been drawn, and asks for it to be drawn.
-func (c *trackCanvas) whenDrawn(f func()) {
+func (c *Canvas) WhenDrawn(f func()) {
 	c.mu.Lock()
 	c.drawn = f
 	c.mu.Unlock()
 	c.raster.Refresh()
 }
 
-// redraw draws the canvas again with its overlays (after any change of
+// Redraw draws the canvas again with its overlays (after any change of
 // the view or its data).
-func (c *trackCanvas) redraw() {
+func (c *Canvas) Redraw() {
 	c.placeOverlays()
 	c.raster.Refresh()
 }
 
-// changed redraws after the view's range, scroll, tracks or selection
+// Changed redraws after the view's range, scroll, tracks or selection
 // changed, and tells the window.
-func (c *trackCanvas) changed() {
-	c.redraw()
-	if c.onView != nil {
+func (c *Canvas) Changed() {
+	c.Redraw()
+	if c.OnView != nil {
 		from, to := c.View()
-		c.onView(from, to)
+		c.OnView(from, to)
 	}
 }
 
-// with runs f on the view under the lock.
-func (c *trackCanvas) with(f func(v *tracks.View)) {
+// With runs f on the view under the lock.
+func (c *Canvas) With(f func(v *tracks.View)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	f(c.view)
 }
 
-// pixelScale returns the device pixels per unit the canvas last drew or
+// PixelScale returns the device pixels per unit the canvas last drew or
 // laid out at.
-func (c *trackCanvas) pixelScale() float64 {
+func (c *Canvas) PixelScale() float64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.scale
+	return c.Scale
 }
 
 // dev converts a widget position to device pixels.
-func (c *trackCanvas) dev(p fyne.Position) (float64, float64) {
-	return float64(p.X) * c.scale, float64(p.Y) * c.scale
+func (c *Canvas) dev(p fyne.Position) (float64, float64) {
+	return float64(p.X) * c.Scale, float64(p.Y) * c.Scale
 }
 
 // overlayState is what the overlays show, worked out under the lock.
@@ -281,11 +281,11 @@ type unitRect struct{ min, max fyne.Position }
 // at the pointer, the selection, and the tooltip of what is under the
 // pointer (hit again, so that it is right after every zoom, pan and
 // scroll).
-func (c *trackCanvas) overlays() overlayState {
+func (c *Canvas) overlays() overlayState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v := c.view
-	s := float32(c.scale)
+	s := float32(c.Scale)
 	o := overlayState{th: v.Theme(), scale: s, size: c.size}
 	plot, axis := v.PlotRect(), v.AxisRect()
 	o.plotTop, o.plotBottom = float32(plot.Min.Y)/s, float32(plot.Max.Y)/s
@@ -310,7 +310,7 @@ func (c *trackCanvas) overlays() overlayState {
 	if !c.hovering {
 		return o
 	}
-	x, y := c.dev(c.pointer)
+	x, y := c.dev(c.Pointer)
 	h := v.Hit(x, y)
 	if h.HasTime && x >= float64(plot.Min.X) && x < float64(plot.Max.X) {
 		o.cursor = true
@@ -323,13 +323,13 @@ func (c *trackCanvas) overlays() overlayState {
 			o.tip = []string{h.Name}
 		}
 	}
-	o.tipAnchor = c.pointer
+	o.tipAnchor = c.Pointer
 	return o
 }
 
 // placeOverlays moves the cursor, the selection and the tooltip to where
 // the view says they go, in its theme's colours.
-func (c *trackCanvas) placeOverlays() {
+func (c *Canvas) placeOverlays() {
 	o := c.overlays()
 	th := o.th
 	small := theme.CaptionTextSize()
@@ -347,76 +347,76 @@ func (c *trackCanvas) placeOverlays() {
 	maskTicks := func(x0, x1 float32) {
 		for _, r := range o.tickLabels {
 			lo, hi := r.min, r.max
-			if hi.X <= x0 || lo.X >= x1 || masks == len(c.axisMasks) {
+			if hi.X <= x0 || lo.X >= x1 || masks == len(c.AxisMasks) {
 				continue
 			}
-			m := c.axisMasks[masks]
-			m.FillColor = straight(th.Header)
+			m := c.AxisMasks[masks]
+			m.FillColor = Straight(th.Header)
 			m.Move(fyne.NewPos(lo.X-1, lo.Y-1))
 			m.Resize(fyne.NewSize(hi.X-lo.X+2, hi.Y-lo.Y+2))
 			masks++
 		}
 	}
 	// The selection: a shade over the plot and its length on the axis.
-	show(c.selShade, o.sel)
+	show(c.SelShade, o.sel)
 	show(c.selBack, o.sel)
-	show(c.selLabel, o.sel)
+	show(c.SelLabel, o.sel)
 	if o.sel {
-		c.selShade.FillColor = straight(th.Selection)
-		c.selShade.StrokeColor = straight(paint.WithAlpha(th.Selection, 0xc0))
-		c.selShade.StrokeWidth = 1
-		c.selShade.Move(fyne.NewPos(o.selX0, o.plotTop))
-		c.selShade.Resize(fyne.NewSize(o.selX1-o.selX0, o.plotBottom-o.plotTop))
-		c.selLabel.Text = o.selLabel
-		c.selLabel.TextSize = small
-		c.selLabel.Color = straight(th.Text)
-		ts := fyne.MeasureText(o.selLabel, small, c.selLabel.TextStyle)
+		c.SelShade.FillColor = Straight(th.Selection)
+		c.SelShade.StrokeColor = Straight(paint.WithAlpha(th.Selection, 0xc0))
+		c.SelShade.StrokeWidth = 1
+		c.SelShade.Move(fyne.NewPos(o.selX0, o.plotTop))
+		c.SelShade.Resize(fyne.NewSize(o.selX1-o.selX0, o.plotBottom-o.plotTop))
+		c.SelLabel.Text = o.selLabel
+		c.SelLabel.TextSize = small
+		c.SelLabel.Color = Straight(th.Text)
+		ts := fyne.MeasureText(o.selLabel, small, c.SelLabel.TextStyle)
 		lx := min(max((o.selX0+o.selX1)/2-ts.Width/2, o.plotLeft), o.plotRight-ts.Width)
 		// On the tick labels' line, on an opaque box, so that no tick
 		// label shows through or peeks out under it.
 		ly := max(o.axisBottom-ts.Height-4, o.axisTop)
-		c.selLabel.Move(fyne.NewPos(lx, ly))
-		c.selBack.FillColor = straight(th.Background)
-		c.selBack.StrokeColor = straight(paint.WithAlpha(th.Selection, 0xff))
+		c.SelLabel.Move(fyne.NewPos(lx, ly))
+		c.selBack.FillColor = Straight(th.Background)
+		c.selBack.StrokeColor = Straight(paint.WithAlpha(th.Selection, 0xff))
 		c.selBack.StrokeWidth = 1
 		c.selBack.Move(fyne.NewPos(lx-pad, ly))
 		c.selBack.Resize(fyne.NewSize(ts.Width+2*pad, ts.Height))
 		maskTicks(lx-pad, lx+ts.Width+pad)
 	}
 	// The cursor: a line across every track and its time on the axis.
-	show(c.cursor, o.cursor)
-	show(c.cursorBack, o.cursor)
-	show(c.cursorText, o.cursor)
+	show(c.CursorLine, o.cursor)
+	show(c.CursorBack, o.cursor)
+	show(c.CursorText, o.cursor)
 	if o.cursor {
-		c.cursor.FillColor = straight(paint.WithAlpha(th.Cursor, 0xb0))
-		c.cursor.Move(fyne.NewPos(o.cursorX, o.axisBottom-4))
-		c.cursor.Resize(fyne.NewSize(max(1/o.scale, 1), o.plotBottom-o.axisBottom+4))
-		c.cursorText.Text = o.cursorLabel
-		c.cursorText.TextSize = small
-		c.cursorText.Color = straight(th.Background)
-		ts := fyne.MeasureText(o.cursorLabel, small, c.cursorText.TextStyle)
+		c.CursorLine.FillColor = Straight(paint.WithAlpha(th.Cursor, 0xb0))
+		c.CursorLine.Move(fyne.NewPos(o.cursorX, o.axisBottom-4))
+		c.CursorLine.Resize(fyne.NewSize(max(1/o.scale, 1), o.plotBottom-o.axisBottom+4))
+		c.CursorText.Text = o.cursorLabel
+		c.CursorText.TextSize = small
+		c.CursorText.Color = Straight(th.Background)
+		ts := fyne.MeasureText(o.cursorLabel, small, c.CursorText.TextStyle)
 		lx := min(max(o.cursorX-ts.Width/2, o.plotLeft), o.plotRight-ts.Width)
 		ly := o.axisBottom - ts.Height - 4
-		c.cursorText.Move(fyne.NewPos(lx, ly))
-		c.cursorBack.FillColor = straight(th.Cursor)
-		c.cursorBack.CornerRadius = 3
-		c.cursorBack.Move(fyne.NewPos(lx-pad, ly))
-		c.cursorBack.Resize(fyne.NewSize(ts.Width+2*pad, ts.Height))
+		c.CursorText.Move(fyne.NewPos(lx, ly))
+		c.CursorBack.FillColor = Straight(th.Cursor)
+		c.CursorBack.CornerRadius = 3
+		c.CursorBack.Move(fyne.NewPos(lx-pad, ly))
+		c.CursorBack.Resize(fyne.NewSize(ts.Width+2*pad, ts.Height))
 		maskTicks(lx-pad, lx+ts.Width+pad)
 	}
-	for i, m := range c.axisMasks {
+	for i, m := range c.AxisMasks {
 		show(m, i < masks)
 	}
 	// The tooltip, beside the pointer, inside the canvas.
-	c.tip.place(c, o.tip, o.tipAnchor, o.size, th)
+	c.Tip.Place(c, o.tip, o.tipAnchor, o.size, th)
 	for _, obj := range c.objects[1:] {
 		canvas.Refresh(obj)
 	}
 }
 
-// straight returns a theme colour, whose alpha is straight (not
+// Straight returns a theme colour, whose alpha is straight (not
 // premultiplied), as Fyne takes it.
-func straight(c color.RGBA) color.NRGBA { return color.NRGBA{R: c.R, G: c.G, B: c.B, A: c.A} }
+func Straight(c color.RGBA) color.NRGBA { return color.NRGBA{R: c.R, G: c.G, B: c.B, A: c.A} }
 
 // modifiers returns the keyboard modifiers held now, as the desktop
 // driver knows them (none under the test driver).
@@ -431,19 +431,19 @@ func modifiers() fyne.KeyModifier {
 // notch; with Ctrl (or Cmd) held it
 // zooms at the pointer, a factor of two every 40 units; Shift+wheel and
 // horizontal scrolling (trackpads) pan.
-func (c *trackCanvas) Scrolled(ev *fyne.ScrollEvent) {
-	c.scrolled(ev, modifiers())
+func (c *Canvas) Scrolled(ev *fyne.ScrollEvent) {
+	c.ScrolledWith(ev, modifiers())
 }
 
-// scrolled is Scrolled with the modifiers held.
-func (c *trackCanvas) scrolled(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
+// ScrolledWith is Scrolled with the modifiers held.
+func (c *Canvas) ScrolledWith(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
 	dx, dy := float64(ev.Scrolled.DX), float64(ev.Scrolled.DY)
 	if mods&fyne.KeyModifierShift != 0 && dx == 0 {
 		dx, dy = dy, 0
 	}
 	c.mu.Lock()
 	x, _ := c.dev(ev.Position)
-	s := c.scale
+	s := c.Scale
 	switch {
 	case mods&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0:
 		if dy != 0 {
@@ -452,16 +452,16 @@ func (c *trackCanvas) scrolled(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
 	case math.Abs(dx) > math.Abs(dy):
 		c.view.Pan(dx * s)
 	default:
-		c.view.ScrollTracks(-dy / wheelNotchUnits * wheelTracks)
+		c.view.ScrollTracks(-dy / WheelNotchUnits * wheelTracks)
 	}
 	c.mu.Unlock()
-	c.pointer, c.hovering = ev.Position, true
-	c.changed()
+	c.Pointer, c.hovering = ev.Position, true
+	c.Changed()
 }
 
 // MouseDown notes the modifiers (Shift+drag selects) and takes the
 // keyboard.
-func (c *trackCanvas) MouseDown(ev *desktop.MouseEvent) {
+func (c *Canvas) MouseDown(ev *desktop.MouseEvent) {
 	c.mu.Lock()
 	c.pressMods = ev.Modifier
 	c.mu.Unlock()
@@ -469,10 +469,10 @@ func (c *trackCanvas) MouseDown(ev *desktop.MouseEvent) {
 }
 
 // MouseUp ends nothing: drags end in DragEnd.
-func (c *trackCanvas) MouseUp(*desktop.MouseEvent) {}
+func (c *Canvas) MouseUp(*desktop.MouseEvent) {}
 
 // focus gives the canvas the keyboard.
-func (c *trackCanvas) focus() {
+func (c *Canvas) focus() {
 	if fc := fyne.CurrentApp().Driver().CanvasForObject(c); fc != nil && fc.Focused() != c {
 		fc.Focus(c)
 	}
@@ -480,10 +480,10 @@ func (c *trackCanvas) focus() {
 
 // Dragged pans, selects, resizes a track or scrolls, as decided by where
 // the drag began and whether Shift was held.
-func (c *trackCanvas) Dragged(ev *fyne.DragEvent) {
+func (c *Canvas) Dragged(ev *fyne.DragEvent) {
 	c.mu.Lock()
 	x, y := c.dev(ev.Position)
-	dx, dy := float64(ev.Dragged.DX)*c.scale, float64(ev.Dragged.DY)*c.scale
+	dx, dy := float64(ev.Dragged.DX)*c.Scale, float64(ev.Dragged.DY)*c.Scale
 	v := c.view
 	if c.mode == dragNone {
 		c.startX, c.startY = x-dx, y-dy
@@ -523,21 +523,21 @@ func (c *trackCanvas) Dragged(ev *fyne.DragEvent) {
 	}
 	mode := c.mode
 	c.mu.Unlock()
-	c.pointer, c.hovering = ev.Position, true
-	c.changed()
+	c.Pointer, c.hovering = ev.Position, true
+	c.Changed()
 	if mode == dragSelect && selected {
 		c.selected(sf, st, true, false)
 	}
 }
 
 // DragEnd finishes the gesture.
-func (c *trackCanvas) DragEnd() {
+func (c *Canvas) DragEnd() {
 	c.mu.Lock()
 	mode := c.mode
 	c.mode, c.pressMods, c.selDrag = dragNone, 0, ""
 	from, to, ok := c.view.Selection()
 	c.mu.Unlock()
-	c.redraw()
+	c.Redraw()
 	if mode == dragSelect {
 		c.selected(from, to, ok, true)
 	}
@@ -548,7 +548,7 @@ func (c *trackCanvas) DragEnd() {
 // picks the finding of a flag on the axis, shows user spans by label or
 // by thread (the User events title's switch), and otherwise tells the
 // window what was clicked.
-func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
+func (c *Canvas) Tapped(ev *fyne.PointEvent) {
 	c.focus()
 	c.mu.Lock()
 	x, y := c.dev(ev.Position)
@@ -569,31 +569,31 @@ func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
 		// takes the link away.
 		hadLink := c.view.Wakeup() != nil
 		if _, ok := c.view.ShowWakeup(h); ok || hadLink {
-			defer c.changed()
+			defer c.Changed()
 		}
 	}
 	c.lastClick = h
 	c.mu.Unlock()
 	if acted {
-		c.changed()
-		if c.onTrackChange != nil {
-			c.onTrackChange()
+		c.Changed()
+		if c.OnTrackChange != nil {
+			c.OnTrackChange()
 		}
 		return
 	}
-	if h.Element == tracks.ElemFinding && c.onFinding != nil {
-		c.onFinding(h.Findings)
+	if h.Element == tracks.ElemFinding && c.OnFinding != nil {
+		c.OnFinding(h.Findings)
 		return
 	}
-	if c.onTap != nil && h.Area == tracks.AreaPlot {
-		c.onTap(h)
+	if c.OnTap != nil && h.Area == tracks.AreaPlot {
+		c.OnTap(h)
 	}
 }
 
 // DoubleTapped zooms to the span, GC or user span under the pointer;
 // elsewhere in the plot it fits the run; on a header's bottom edge it
 // gives the track its default height back.
-func (c *trackCanvas) DoubleTapped(ev *fyne.PointEvent) {
+func (c *Canvas) DoubleTapped(ev *fyne.PointEvent) {
 	c.mu.Lock()
 	x, y := c.dev(ev.Position)
 	h := c.view.Hit(x, y)
@@ -602,20 +602,20 @@ func (c *trackCanvas) DoubleTapped(ev *fyne.PointEvent) {
 		c.view.ResetTrackHeight(h.Track)
 	case h.Area != tracks.AreaPlot:
 	case h.To > h.From && (h.Element == tracks.ElemSpan || h.Element == tracks.ElemUserSpan || h.Element == tracks.ElemGC):
-		m := uint64(float64(h.To-h.From) * spanZoomMargin)
+		m := uint64(float64(h.To-h.From) * SpanZoomMargin)
 		c.view.SetRange(h.From-min(m, h.From), h.To+m)
 	default:
 		c.view.Fit()
 	}
 	c.mu.Unlock()
-	c.changed()
+	c.Changed()
 }
 
 // TappedSecondary opens the menu of what is under the pointer (see
 // contextMenu).
-func (c *trackCanvas) TappedSecondary(ev *fyne.PointEvent) {
+func (c *Canvas) TappedSecondary(ev *fyne.PointEvent) {
 	c.focus()
-	m := c.contextMenu(ev.Position)
+	m := c.ContextMenu(ev.Position)
 	if m == nil {
 		return
 	}
@@ -625,11 +625,11 @@ func (c *trackCanvas) TappedSecondary(ev *fyne.PointEvent) {
 	}
 }
 
-// contextMenu returns the menu of the track under canvas point p: pin or
+// ContextMenu returns the menu of the track under canvas point p: pin or
 // unpin it, hide it, copy its name; in its plot, copy the time under the
 // pointer and zoom to the span there; bring hidden tracks back; and the
 // window's own items (contextItems). Nil if there is nothing to offer.
-func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
+func (c *Canvas) ContextMenu(p fyne.Position) *fyne.Menu {
 	c.mu.Lock()
 	x, y := c.dev(p)
 	v := c.view
@@ -648,8 +648,8 @@ func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
 	if h.Area == tracks.AreaPlot && h.To > h.From && (h.Element == tracks.ElemSpan || h.Element == tracks.ElemUserSpan || h.Element == tracks.ElemGC) {
 		from, to := h.From, h.To
 		items = append(items, fyne.NewMenuItem("Zoom to Span ("+paint.Duration(to-from)+")", func() {
-			m := uint64(float64(to-from) * spanZoomMargin)
-			c.showRange(from-min(m, from), to+m)
+			m := uint64(float64(to-from) * SpanZoomMargin)
+			c.ShowRange(from-min(m, from), to+m)
 		}))
 	}
 	if id.Kind != 0 {
@@ -668,7 +668,7 @@ func (c *trackCanvas) contextMenu(p fyne.Position) *fyne.Menu {
 	if id.Kind == tracks.KindBands {
 		items = append(items, c.bandItems(v.BandMode(), v.BandOrder())...)
 	}
-	more := c.contextItems
+	more := c.ContextItems
 	c.mu.Unlock()
 	if more != nil && h.Area == tracks.AreaPlot {
 		if extra := more(h); len(extra) > 0 {
@@ -707,7 +707,7 @@ var (
 // bandItems are the heap-profile track's menu items that draw its bands
 // in another mode or stack them in another order, the current ones
 // checked; a separator before each group.
-func (c *trackCanvas) bandItems(mode heapview.Mode, order heapview.Order) []*fyne.MenuItem {
+func (c *Canvas) bandItems(mode heapview.Mode, order heapview.Order) []*fyne.MenuItem {
 	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
 	for _, bm := range bandModes {
 		m := bm.mode
@@ -727,27 +727,27 @@ func (c *trackCanvas) bandItems(mode heapview.Mode, order heapview.Order) []*fyn
 
 // trackChange changes the view's tracks (pins, hidden tracks) and tells
 // the window, as a click on a pin does.
-func (c *trackCanvas) trackChange(f func(v *tracks.View)) {
-	c.with(f)
-	c.changed()
-	if c.onTrackChange != nil {
-		c.onTrackChange()
+func (c *Canvas) trackChange(f func(v *tracks.View)) {
+	c.With(f)
+	c.Changed()
+	if c.OnTrackChange != nil {
+		c.OnTrackChange()
 	}
 }
 
 // MouseIn starts the cursor and tooltip.
-func (c *trackCanvas) MouseIn(ev *desktop.MouseEvent) { c.MouseMoved(ev) }
+func (c *Canvas) MouseIn(ev *desktop.MouseEvent) { c.MouseMoved(ev) }
 
 // MouseMoved moves the cursor line and tooltip to the pointer.
-func (c *trackCanvas) MouseMoved(ev *desktop.MouseEvent) {
+func (c *Canvas) MouseMoved(ev *desktop.MouseEvent) {
 	c.mu.Lock()
-	c.pointer, c.hovering = ev.Position, true
+	c.Pointer, c.hovering = ev.Position, true
 	c.mu.Unlock()
 	c.placeOverlays()
 }
 
 // MouseOut hides the cursor and tooltip.
-func (c *trackCanvas) MouseOut() {
+func (c *Canvas) MouseOut() {
 	c.mu.Lock()
 	c.hovering = false
 	c.mu.Unlock()
@@ -755,35 +755,35 @@ func (c *trackCanvas) MouseOut() {
 }
 
 // Cursor is the pointer's shape over the canvas.
-func (c *trackCanvas) Cursor() desktop.Cursor { return desktop.DefaultCursor }
+func (c *Canvas) Cursor() desktop.Cursor { return desktop.DefaultCursor }
 
 // FocusGained is part of fyne.Focusable.
-func (c *trackCanvas) FocusGained() {}
+func (c *Canvas) FocusGained() {}
 
 // FocusLost is part of fyne.Focusable.
-func (c *trackCanvas) FocusLost() {}
+func (c *Canvas) FocusLost() {}
 
 // TypedRune does what the rune's key does to the view (see keyBindings).
-func (c *trackCanvas) TypedRune(r rune) {
+func (c *Canvas) TypedRune(r rune) {
 	if a, ok := kit.RuneAction(r); ok {
-		c.viewAction(a)
+		c.ViewAction(a)
 	}
 }
 
 // TypedKey does what the key does to the view (see keyBindings).
-func (c *trackCanvas) TypedKey(ev *fyne.KeyEvent) {
+func (c *Canvas) TypedKey(ev *fyne.KeyEvent) {
 	if a, ok := kit.KeyAction(ev.Name); ok {
-		c.viewAction(a)
+		c.ViewAction(a)
 	}
 }
 
 // keyZoomX is the device x the keys zoom at: the pointer when it is over
 // the plot, else the right edge of a live view that follows the run's end
 // (so that it goes on following), else the middle of the plot.
-func (c *trackCanvas) keyZoomX() float64 {
+func (c *Canvas) keyZoomX() float64 {
 	plot := c.view.PlotRect()
 	if c.hovering {
-		if x, _ := c.dev(c.pointer); x >= float64(plot.Min.X) && x < float64(plot.Max.X) {
+		if x, _ := c.dev(c.Pointer); x >= float64(plot.Min.X) && x < float64(plot.Max.X) {
 			return x
 		}
 	}
@@ -793,9 +793,9 @@ func (c *trackCanvas) keyZoomX() float64 {
 	return float64(plot.Min.X+plot.Max.X) / 2
 }
 
-// viewAction zooms, pans, fits, selects or bookmarks as the keyboard asks
+// ViewAction zooms, pans, fits, selects or bookmarks as the keyboard asks
 // and reports whether it did anything.
-func (c *trackCanvas) viewAction(a kit.ViewAction) bool {
+func (c *Canvas) ViewAction(a kit.ViewAction) bool {
 	c.mu.Lock()
 	v := c.view
 	from, to := v.Range()
@@ -832,7 +832,7 @@ func (c *trackCanvas) viewAction(a kit.ViewAction) bool {
 	case kit.ActScrollDown:
 		v.ScrollBy(float64(plot.Dy()) / 8)
 	case kit.ActBookmark:
-		done = c.onBookmark != nil
+		done = c.OnBookmark != nil
 	default:
 		done = false
 	}
@@ -842,15 +842,15 @@ func (c *trackCanvas) viewAction(a kit.ViewAction) bool {
 		at, step, atPointer = c.pointerTime()
 	}
 	c.mu.Unlock()
-	if a == kit.ActClearSelection && c.onEscape != nil && c.onEscape() {
+	if a == kit.ActClearSelection && c.OnEscape != nil && c.OnEscape() {
 		done = true
 	}
 	if a == kit.ActBookmark && done {
-		c.onBookmark(at, step, atPointer)
+		c.OnBookmark(at, step, atPointer)
 		return true
 	}
 	if done {
-		c.changed()
+		c.Changed()
 		if selChanged {
 			f, t, ok := c.Selection()
 			c.selected(f, t, ok, true)
@@ -862,11 +862,11 @@ func (c *trackCanvas) viewAction(a kit.ViewAction) bool {
 // pointerTime returns, under the lock, the time under the pointer when it
 // is over the plot, rounded to a pixel's precision step as the cursor's
 // label writes it; ok is false when the pointer is elsewhere.
-func (c *trackCanvas) pointerTime() (t, step uint64, ok bool) {
+func (c *Canvas) pointerTime() (t, step uint64, ok bool) {
 	if !c.hovering {
 		return 0, 0, false
 	}
-	x, y := c.dev(c.pointer)
+	x, y := c.dev(c.Pointer)
 	plot := c.view.PlotRect()
 	h := c.view.Hit(x, y)
 	if !h.HasTime || x < float64(plot.Min.X) || x >= float64(plot.Max.X) {
@@ -877,38 +877,38 @@ func (c *trackCanvas) pointerTime() (t, step uint64, ok bool) {
 }
 
 // View returns the visible time range.
-func (c *trackCanvas) View() (from, to uint64) {
+func (c *Canvas) View() (from, to uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.view.Range()
 }
 
 // Selection returns the selected range, if any.
-func (c *trackCanvas) Selection() (from, to uint64, ok bool) {
+func (c *Canvas) Selection() (from, to uint64, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.view.Selection()
 }
 
-// setSelection selects [from, to), or clears the selection if ok is false.
-func (c *trackCanvas) setSelection(from, to uint64, ok bool) {
-	c.with(func(v *tracks.View) {
+// SetSelection selects [from, to), or clears the selection if ok is false.
+func (c *Canvas) SetSelection(from, to uint64, ok bool) {
+	c.With(func(v *tracks.View) {
 		if ok {
 			v.SetSelection(from, to)
 		} else {
 			v.ClearSelection()
 		}
 	})
-	c.redraw()
+	c.Redraw()
 	c.selected(from, to, ok, true)
 }
 
 // selected tells the window that the selection changed to [from, to) (ok:
 // there is one; final: the gesture is over), and, once it is over,
 // whether the canvas gained or lost a selection.
-func (c *trackCanvas) selected(from, to uint64, ok, final bool) {
-	if c.onSelect != nil {
-		c.onSelect(from, to, ok, final)
+func (c *Canvas) selected(from, to uint64, ok, final bool) {
+	if c.OnSelect != nil {
+		c.OnSelect(from, to, ok, final)
 	}
 	if !final {
 		return
@@ -916,55 +916,55 @@ func (c *trackCanvas) selected(from, to uint64, ok, final bool) {
 	c.mu.Lock()
 	changed := ok != c.hadSelection
 	c.hadSelection = ok
-	tell := c.onHasSelection
+	tell := c.OnHasSelection
 	c.mu.Unlock()
 	if changed && tell != nil {
 		tell(ok)
 	}
 }
 
-// showRange shows [from, to), kept inside the run.
-func (c *trackCanvas) showRange(from, to uint64) {
-	c.with(func(v *tracks.View) { v.SetRange(from, to) })
-	c.changed()
+// ShowRange shows [from, to), kept inside the run.
+func (c *Canvas) ShowRange(from, to uint64) {
+	c.With(func(v *tracks.View) { v.SetRange(from, to) })
+	c.Changed()
 }
 
-// fit shows the whole run.
-func (c *trackCanvas) fit() {
-	c.with(func(v *tracks.View) { v.Fit() })
-	c.changed()
+// Fit shows the whole run.
+func (c *Canvas) Fit() {
+	c.With(func(v *tracks.View) { v.Fit() })
+	c.Changed()
 }
 
-// centre returns the time in the middle of the view.
-func (c *trackCanvas) centre() uint64 {
+// Centre returns the time in the middle of the view.
+func (c *Canvas) Centre() uint64 {
 	from, to := c.View()
 	return from + (to-from)/2
 }
 
-// centreOn shows a range as wide as the current one centred on t.
-func (c *trackCanvas) centreOn(t uint64) {
+// CentreOn shows a range as wide as the current one centred on t.
+func (c *Canvas) CentreOn(t uint64) {
 	from, to := c.View()
 	w := to - from
 	start := t - min(t, w/2)
-	c.showRange(start, start+w)
+	c.ShowRange(start, start+w)
 }
 
-// reveal expands a track's group and scrolls it into view; false if the
+// Reveal expands a track's group and scrolls it into view; false if the
 // run has no such track.
-func (c *trackCanvas) reveal(id tracks.TrackID) bool {
+func (c *Canvas) Reveal(id tracks.TrackID) bool {
 	var ok bool
-	c.with(func(v *tracks.View) { ok = v.Reveal(id) })
-	c.changed()
+	c.With(func(v *tracks.View) { ok = v.Reveal(id) })
+	c.Changed()
 	return ok
 }
 
-// jumpTo is a jump to a track (the finder's): it expands the track's
+// JumpTo is a jump to a track (the finder's): it expands the track's
 // group, marks the track and pins it, until the next jump, which unpins it
 // again unless the user had pinned it before; false if the run has no such
 // track.
-func (c *trackCanvas) jumpTo(id tracks.TrackID) bool {
+func (c *Canvas) JumpTo(id tracks.TrackID) bool {
 	var ok bool
-	c.with(func(v *tracks.View) {
+	c.With(func(v *tracks.View) {
 		scroll, _, _ := v.Scroll()
 		if ok = v.Reveal(id); !ok {
 			return
@@ -987,42 +987,42 @@ func (c *trackCanvas) jumpTo(id tracks.TrackID) bool {
 		c.jumpPinned = ours
 		v.SetMarked(id)
 	})
-	c.changed()
+	c.Changed()
 	return ok
 }
 
-// setBookmarks shows the user's bookmarks on the canvas.
-func (c *trackCanvas) setBookmarks(bs []tracks.Bookmark) {
-	c.with(func(v *tracks.View) { v.SetBookmarks(bs) })
-	c.redraw()
+// SetBookmarks shows the user's bookmarks on the canvas.
+func (c *Canvas) SetBookmarks(bs []tracks.Bookmark) {
+	c.With(func(v *tracks.View) { v.SetBookmarks(bs) })
+	c.Redraw()
 }
 
-// sourceGrew tells the canvas that its source (a live run) has new data:
+// SourceGrew tells the canvas that its source (a live run) has new data:
 // the tracks are laid out again and drawn, and a view that follows the
 // end moves with it.
-func (c *trackCanvas) sourceGrew() {
-	c.with(func(v *tracks.View) { v.SourceChanged() })
-	c.changed()
+func (c *Canvas) SourceGrew() {
+	c.With(func(v *tracks.View) { v.SourceChanged() })
+	c.Changed()
 }
 
-// setGrowing says whether the source grows (a live run): the keys then
+// SetGrowing says whether the source grows (a live run): the keys then
 // zoom at the end of a view that follows it, so that it goes on following.
-func (c *trackCanvas) setGrowing(grows bool) {
+func (c *Canvas) SetGrowing(grows bool) {
 	c.mu.Lock()
 	c.grows = grows
 	c.mu.Unlock()
 }
 
-// follow shows the last width ns of the run and follows its end as it
+// Follow shows the last width ns of the run and follows its end as it
 // grows (0: the whole run).
-func (c *trackCanvas) follow(width uint64) {
-	c.with(func(v *tracks.View) { v.Follow(width) })
-	c.changed()
+func (c *Canvas) Follow(width uint64) {
+	c.With(func(v *tracks.View) { v.Follow(width) })
+	c.Changed()
 }
 
-// following reports whether the view follows the end of the run, and the
+// Following reports whether the view follows the end of the run, and the
 // width it keeps (0: all of it).
-func (c *trackCanvas) following() (bool, uint64) {
+func (c *Canvas) Following() (bool, uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.view.Following()

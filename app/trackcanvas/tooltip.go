@@ -1,4 +1,4 @@
-package app
+package trackcanvas
 
 import (
 	"image/color"
@@ -9,18 +9,18 @@ import (
 	"github.com/hecscope/hecscope/paint"
 )
 
-// tooltip is a box of lines of text shown beside the pointer over a
+// Tooltip is a box of lines of text shown beside the pointer over a
 // picture (the track canvas, the compare window's picture), in a paint
 // theme's tooltip colours; its first line, the title, is bold. Its objects
 // are laid over the picture by the picture's widget.
-type tooltip struct {
+type Tooltip struct {
 	back  *canvas.Rectangle
 	lines []*canvas.Text
 }
 
-// newTooltip returns a hidden tooltip of at most maxTipLines lines.
-func newTooltip() *tooltip {
-	t := &tooltip{back: canvas.NewRectangle(color.Transparent)}
+// NewTooltip returns a hidden tooltip of at most maxTipLines lines.
+func NewTooltip() *Tooltip {
+	t := &Tooltip{back: canvas.NewRectangle(color.Transparent)}
 	t.back.Hide()
 	for i := 0; i < maxTipLines; i++ {
 		line := canvas.NewText("", color.Black)
@@ -31,8 +31,8 @@ func newTooltip() *tooltip {
 	return t
 }
 
-// objects returns the box and its lines, in the order they are drawn.
-func (t *tooltip) objects() []fyne.CanvasObject {
+// Objects returns the box and its lines, in the order they are drawn.
+func (t *Tooltip) Objects() []fyne.CanvasObject {
 	objs := []fyne.CanvasObject{t.back}
 	for _, l := range t.lines {
 		objs = append(objs, l)
@@ -40,11 +40,11 @@ func (t *tooltip) objects() []fyne.CanvasObject {
 	return objs
 }
 
-// visible reports whether the tooltip is shown.
-func (t *tooltip) visible() bool { return t.back.Visible() }
+// Visible reports whether the tooltip is shown.
+func (t *Tooltip) Visible() bool { return t.back.Visible() }
 
-// text returns the lines shown (none when hidden).
-func (t *tooltip) text() []string {
+// Text returns the lines shown (none when hidden).
+func (t *Tooltip) Text() []string {
 	var out []string
 	for _, l := range t.lines {
 		if l.Visible() {
@@ -54,10 +54,10 @@ func (t *tooltip) text() []string {
 	return out
 }
 
-// place shows text (at most maxTipLines lines; none hides the tooltip)
+// Place shows text (at most maxTipLines lines; none hides the tooltip)
 // beside anchor, inside area (both in canvas units) of owner, the widget
 // that shows it, in th's colours. It refreshes only its objects.
-func (t *tooltip) place(owner fyne.CanvasObject, text []string, anchor fyne.Position, area fyne.Size, th paint.Theme) {
+func (t *Tooltip) Place(owner fyne.CanvasObject, text []string, anchor fyne.Position, area fyne.Size, th paint.Theme) {
 	const pad = float32(3)
 	n := min(len(text), maxTipLines)
 	var w, h float32
@@ -69,7 +69,7 @@ func (t *tooltip) place(owner fyne.CanvasObject, text []string, anchor fyne.Posi
 		l.Show()
 		l.Text = text[i]
 		l.TextSize = theme.TextSize() * 0.9
-		l.Color = straight(th.TooltipText)
+		l.Color = Straight(th.TooltipText)
 		ts := fyne.MeasureText(l.Text, l.TextSize, l.TextStyle)
 		w = max(w, ts.Width)
 		h += ts.Height
@@ -87,8 +87,8 @@ func (t *tooltip) place(owner fyne.CanvasObject, text []string, anchor fyne.Posi
 		if y+h > area.Height {
 			y = max(anchor.Y-12-h, 0)
 		}
-		t.back.FillColor = straight(th.Tooltip)
-		t.back.StrokeColor = straight(th.TooltipEdge)
+		t.back.FillColor = Straight(th.Tooltip)
+		t.back.StrokeColor = Straight(th.TooltipEdge)
 		t.back.StrokeWidth = 1
 		t.back.CornerRadius = 4
 		t.back.Move(fyne.NewPos(x, y))
@@ -106,7 +106,7 @@ func (t *tooltip) place(owner fyne.CanvasObject, text []string, anchor fyne.Posi
 	if fc := fyne.CurrentApp().Driver().CanvasForObject(owner); fc != nil {
 		refresh = fc.Refresh
 	}
-	for _, o := range t.objects() {
+	for _, o := range t.Objects() {
 		refresh(o)
 	}
 }
