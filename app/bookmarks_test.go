@@ -153,8 +153,9 @@ func TestBKeyBookmarksThePointersTime(t *testing.T) {
 	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
 	var want uint64
 	var label string
+	sc := c.PixelScale()
 	c.With(func(tv *tracks.View) {
-		x := float64(pos.X) * c.PixelScale()
+		x := float64(pos.X) * sc
 		step := tracks.PointStep(tv.Axis().PixelsPerNs())
 		want = (tv.Time(x) + step/2) / step * step
 		label = paint.Time(want, step)

@@ -154,14 +154,16 @@ func TestCanvasWheelScrollsCtrlWheelZoomsDragPans(t *testing.T) {
 
 	// Ctrl+wheel zooms in about the time under the pointer.
 	var at uint64
-	c.With(func(tv *tracks.View) { at = tv.Time(float64(p.X) * c.Scale) })
+	sc := c.PixelScale()
+	c.With(func(tv *tracks.View) { at = tv.Time(float64(p.X) * sc) })
 	wheel(c, p, 0, 40, fyne.KeyModifierControl)
 	from, to := c.View()
 	if span := to - from; math.Abs(float64(span)-float64(end)/2) > float64(end)/100 {
 		t.Errorf("Ctrl+wheel by 40 shows %d ns, want half of %d", span, end)
 	}
 	var now uint64
-	c.With(func(tv *tracks.View) { now = tv.Time(float64(p.X) * c.Scale) })
+	sc = c.PixelScale()
+	c.With(func(tv *tracks.View) { now = tv.Time(float64(p.X) * sc) })
 	if d := math.Abs(float64(now) - float64(at)); d > float64(to-from)/float64(plot.Dx())*2 {
 		t.Errorf("the time under the pointer moved from %d to %d", at, now)
 	}
@@ -320,7 +322,8 @@ func TestCanvasHoverTooltipCursorClickAndDoubleClick(t *testing.T) {
 	before := tipText(c)
 	typeRunes(fc, "0")
 	var want []string
-	c.With(func(tv *tracks.View) { want = tv.Hit(float64(p.X)*c.Scale, float64(p.Y)*c.Scale).Tip })
+	sc := c.PixelScale()
+	c.With(func(tv *tracks.View) { want = tv.Hit(float64(p.X)*sc, float64(p.Y)*sc).Tip })
 	if tip := tipText(c); tip == before || tip != strings.Join(want, "\n") {
 		t.Errorf("after fitting the run, the tooltip at the same place is %q, want %q", tip, strings.Join(want, "\n"))
 	}
@@ -381,7 +384,7 @@ func TestCanvasHeaders(t *testing.T) {
 	c.With(func(tv *tracks.View) { h0 = tv.TrackHeight(hec0) })
 	canvasDrag(c, resizeAt, 0, 30, 0)
 	c.With(func(tv *tracks.View) { h1 = tv.TrackHeight(hec0) })
-	if want := h0 + int(30*c.Scale); math.Abs(float64(h1-want)) > 2 {
+	if want := h0 + int(30*c.PixelScale()); math.Abs(float64(h1-want)) > 2 {
 		t.Errorf("resizing HEC 0 by 30 units: height %d → %d, want %d", h0, h1, want)
 	}
 	// The pin pins it to the top.
@@ -424,7 +427,7 @@ func TestCanvasScrollBarDrags(t *testing.T) {
 	canvasDrag(c, fyne.NewPos((x0+x1)/2, y0+5), 0, 40, 0)
 	var off int
 	c.With(func(tv *tracks.View) { off, _, _ = tv.Scroll() })
-	if want := 40 * c.Scale * float64(content) / float64(viewport); math.Abs(float64(off)-want) > want/10+2 {
+	if want := 40 * c.PixelScale() * float64(content) / float64(viewport); math.Abs(float64(off)-want) > want/10+2 {
 		t.Errorf("dragging the scroll bar 40 units scrolled to %d, want about %.0f", off, want)
 	}
 }
@@ -797,6 +800,7 @@ func TestSpansSwitchIsRemembered(t *testing.T) {
 	// scrolled into view (just above its markers).
 	var at fyne.Position
 	found := false
+	sc := c.PixelScale()
 	c.With(func(tv *tracks.View) {
 		tv.Reveal(tracks.TrackID{Kind: tracks.KindMarkers})
 		tv.ScrollTracks(-3)
@@ -804,7 +808,7 @@ func TestSpansSwitchIsRemembered(t *testing.T) {
 		for y := hr.Min.Y; y < hr.Max.Y && !found; y += 2 {
 			for x := hr.Max.X - 1; x > hr.Min.X && !found; x -= 2 {
 				if h := tv.Hit(float64(x), float64(y)); h.Part == tracks.PartSpans {
-					at, found = fyne.NewPos(float32(x)/float32(c.PixelScale()), float32(y)/float32(c.Scale)), true
+					at, found = fyne.NewPos(float32(x)/float32(sc), float32(y)/float32(sc)), true
 				}
 			}
 		}

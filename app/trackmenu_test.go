@@ -56,7 +56,8 @@ func TestTrackMenu(t *testing.T) {
 		}
 	}
 	var h tracks.Hit
-	c.With(func(tv *tracks.View) { h = tv.Hit(float64(p.X)*c.Scale, float64(p.Y)*c.Scale) })
+	sc := c.PixelScale()
+	c.With(func(tv *tracks.View) { h = tv.Hit(float64(p.X)*sc, float64(p.Y)*sc) })
 
 	menuAction(t, m, "Copy Name")()
 	if got := fyne.CurrentApp().Clipboard().Content(); got != h.Name || !strings.Contains(got, "main") {

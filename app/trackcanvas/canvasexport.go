@@ -210,7 +210,7 @@ func (c *Canvas) Picture(scale float32) image.Image {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	opt := tracks.ExportOptions{Zoom: float64(scale) / c.Scale}
+	opt := tracks.ExportOptions{Zoom: float64(scale) / c.scale}
 	opt.From, opt.To = c.view.Range()
 	pages, err := c.view.ExportPages(opt)
 	if err != nil {

@@ -54,7 +54,7 @@ type Canvas struct {
 	// render path, and tests drive the widget from their own goroutines.
 	mu    sync.Mutex
 	view  *tracks.View
-	Scale float64 // device pixels per unit, as last drawn or laid out
+	scale float64 // device pixels per unit, as last drawn or laid out
 	size  fyne.Size
 	// Pointer is where the pointer is (units), hovering whether it is over
 	// the canvas.
@@ -108,7 +108,7 @@ type Canvas struct {
 // (timeline.Exact of a model, or an eventlog.Log), heap and prof its heap
 // counters and heap profile (either may be nil).
 func New(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) *Canvas {
-	c := &Canvas{view: tracks.New(src), Scale: 1}
+	c := &Canvas{view: tracks.New(src), scale: 1}
 	c.view.SetHeap(heap, prof)
 	c.view.SetDark(kit.DarkTheme())
 	// The view calls this from the goroutine that decoded the detail; the
@@ -162,7 +162,7 @@ func (r *trackCanvasRenderer) Layout(size fyne.Size) {
 	c.mu.Lock()
 	c.size = size
 	if size.Width > 0 && size.Height > 0 {
-		c.Scale = scale
+		c.scale = scale
 		c.view.SetSize(int(math.Round(float64(size.Width)*scale)), int(math.Round(float64(size.Height)*scale)), scale)
 	}
 	c.mu.Unlock()
@@ -192,11 +192,11 @@ func (c *Canvas) draw(w, h int) image.Image {
 	size := c.raster.Size()
 	dark := kit.DarkTheme()
 	c.mu.Lock()
-	scale := c.Scale
+	scale := c.scale
 	if size.Width > 0 {
 		scale = float64(w) / float64(size.Width)
 	}
-	c.Scale = scale
+	c.scale = scale
 	c.view.SetSize(w, h, scale)
 	c.view.SetDark(dark)
 	img := c.view.Render()
@@ -247,12 +247,12 @@ func (c *Canvas) With(f func(v *tracks.View)) {
 func (c *Canvas) PixelScale() float64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.Scale
+	return c.scale
 }
 
 // dev converts a widget position to device pixels.
 func (c *Canvas) dev(p fyne.Position) (float64, float64) {
-	return float64(p.X) * c.Scale, float64(p.Y) * c.Scale
+	return float64(p.X) * c.scale, float64(p.Y) * c.scale
 }
 
 // overlayState is what the overlays show, worked out under the lock.
@@ -285,7 +285,7 @@ func (c *Canvas) overlays() overlayState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v := c.view
-	s := float32(c.Scale)
+	s := float32(c.scale)
 	o := overlayState{th: v.Theme(), scale: s, size: c.size}
 	plot, axis := v.PlotRect(), v.AxisRect()
 	o.plotTop, o.plotBottom = float32(plot.Min.Y)/s, float32(plot.Max.Y)/s
@@ -443,7 +443,7 @@ func (c *Canvas) ScrolledWith(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
 	}
 	c.mu.Lock()
 	x, _ := c.dev(ev.Position)
-	s := c.Scale
+	s := c.scale
 	switch {
 	case mods&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0:
 		if dy != 0 {
@@ -483,7 +483,7 @@ func (c *Canvas) focus() {
 func (c *Canvas) Dragged(ev *fyne.DragEvent) {
 	c.mu.Lock()
 	x, y := c.dev(ev.Position)
-	dx, dy := float64(ev.Dragged.DX)*c.Scale, float64(ev.Dragged.DY)*c.Scale
+	dx, dy := float64(ev.Dragged.DX)*c.scale, float64(ev.Dragged.DY)*c.scale
 	v := c.view
 	if c.mode == dragNone {
 		c.startX, c.startY = x-dx, y-dy
