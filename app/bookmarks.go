@@ -13,6 +13,12 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
+// bookmarkMark is a USER_MARKER of the log: its time and text.
+type bookmarkMark struct {
+	time uint64
+	text string
+}
+
 // bookmark is a named time of a run: a marker of the log or the user's own.
 type bookmark struct {
 	time   uint64
@@ -25,7 +31,7 @@ func bookmarkPrefKey(path string) string { return "bookmarks:" + path }
 
 // loadUserBookmarks reads a file's user bookmarks from the preferences,
 // stored as "time<TAB>name" strings; malformed entries are skipped.
-func loadUserBookmarks(p Settings, path string) []bookmark {
+func loadUserBookmarks(p kit.Settings, path string) []bookmark {
 	var out []bookmark
 	for _, s := range p.StringList(bookmarkPrefKey(path)) {
 		ts, name, ok := strings.Cut(s, "\t")
@@ -39,7 +45,7 @@ func loadUserBookmarks(p Settings, path string) []bookmark {
 }
 
 // saveUserBookmarks writes the user's bookmarks among bs to the preferences.
-func saveUserBookmarks(p Settings, path string, bs []bookmark) {
+func saveUserBookmarks(p kit.Settings, path string, bs []bookmark) {
 	var list []string
 	for _, b := range bs {
 		if !b.marker {
@@ -58,7 +64,7 @@ func saveUserBookmarks(p Settings, path string, bs []bookmark) {
 // user's can be renamed and removed.
 type bookmarkPanel struct {
 	path  string
-	prefs Settings
+	prefs kit.Settings
 	nav   timeNav
 	marks []bookmark // sorted by time
 	// onChange, if set, hears the bookmarks after each change (the canvas
@@ -70,7 +76,7 @@ type bookmarkPanel struct {
 
 // newBookmarkPanel returns the Bookmarks tab of the file at path.
 func newBookmarkPanel(path string, markers []bookmarkMark, nav timeNav) *bookmarkPanel {
-	b := &bookmarkPanel{path: path, prefs: currentSettings(), nav: nav}
+	b := &bookmarkPanel{path: path, prefs: kit.CurrentSettings(), nav: nav}
 	for _, m := range markers {
 		b.marks = append(b.marks, bookmark{time: m.time, name: m.text, marker: true})
 	}

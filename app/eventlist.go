@@ -15,6 +15,16 @@ import (
 	"github.com/hecscope/hecscope/tracks"
 )
 
+// timeNav is the time view other panels move and read: the canvas.
+type timeNav interface {
+	// View returns the visible time range.
+	View() (from, to uint64)
+	// Selection returns the selected range, if any.
+	Selection() (from, to uint64, ok bool)
+	// centreOn shows a range as wide as the current one centred on t.
+	CentreOn(t uint64)
+}
+
 // eventList is the Events tab: every event of the log in time order, as
 // `ghc-events show` prints them, in a virtual list that formats only the
 // rows on screen. Selecting a row centres the timeline on its time; moving
@@ -354,50 +364,4 @@ func trackEvents(id tracks.TrackID) func(ev *ingest.Event) bool {
 		return func(ev *ingest.Event) bool { return ev.Cap == int32(id.ID) }
 	}
 	return nil
-}
-
-// addEventPanels adds the Events and Bookmarks tabs to v, and makes the
-// list follow the timeline.
-func (v *eventlogView) addEventPanels() {
-	ev := v.log
-	if ev.List == nil || ev.Log == nil {
-		v.addTab(container.NewTabItem("Events", widget.NewLabel("The event list is not available.")))
-		return
-	}
-	v.events = newEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
-	prev := v.canvas.OnView
-	v.canvas.OnView = func(from, to uint64) {
-		if prev != nil {
-			prev(from, to)
-		}
-		v.events.viewChanged(from, to)
-	}
-	eventsTab := container.NewTabItem("Events", container.NewScroll(v.events.root))
-	v.addTab(eventsTab)
-	// The menu of a track's plot shows the track's events from the time
-	// under the pointer.
-	v.canvas.ContextItems = func(h tracks.Hit) []*fyne.MenuItem {
-		if !h.HasTime {
-			return nil
-		}
-		t, match := h.Time, trackEvents(h.Track)
-		return []*fyne.MenuItem{fyne.NewMenuItem("Show in Events", func() {
-			v.tabs.Select(eventsTab)
-			v.events.showAt(t, match)
-		})}
-	}
-	prevTab := v.tabs.OnSelected
-	v.tabs.OnSelected = func(ti *container.TabItem) {
-		if prevTab != nil {
-			prevTab(ti)
-		}
-		if ti == eventsTab {
-			v.events.reveal()
-		}
-	}
-	v.bookmarks = newBookmarkPanel(ev.bookmarkKey(), ev.markers, v.canvas)
-	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.SetBookmarks(userBookmarks(bs)) }
-	v.bookmarks.onChange(v.bookmarks.marks)
-	v.canvas.OnBookmark = v.bookmarks.addAtKey
-	v.addTab(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
 }

@@ -105,7 +105,7 @@ func newEventlogView(ev *Eventlog) *eventlogView {
 		top = l
 	}
 	v.split = container.NewVSplit(top, v.tabs)
-	v.split.Offset = rememberedDivider(currentSettings())
+	v.split.Offset = rememberedDivider(kit.CurrentSettings())
 	v.dividerSet = v.split.Offset
 	v.root = container.NewBorder(head, nil, nil, nil, v.split)
 	return v
@@ -147,7 +147,7 @@ func (v *eventlogView) keepDivider() {
 		return
 	}
 	v.dividerSet = v.split.Offset
-	currentSettings().SetFloat(prefDivider, v.split.Offset)
+	kit.CurrentSettings().SetFloat(prefDivider, v.split.Offset)
 }
 
 // maxTabsShare is the most of the height under the file's name that

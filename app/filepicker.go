@@ -146,7 +146,7 @@ const lastFolderKey = "lastFolder"
 // the file last chosen in one, if it is still there; "" (the chooser's
 // own choice) if there is none.
 func lastFolder() string {
-	l := currentSettings().StringList(lastFolderKey)
+	l := kit.CurrentSettings().StringList(lastFolderKey)
 	if len(l) == 0 || l[0] == "" {
 		return ""
 	}
@@ -163,10 +163,10 @@ func rememberFolder(path string) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	if l := currentSettings().StringList(lastFolderKey); len(l) == 1 && l[0] == dir {
+	if l := kit.CurrentSettings().StringList(lastFolderKey); len(l) == 1 && l[0] == dir {
 		return
 	}
-	currentSettings().SetStringList(lastFolderKey, []string{dir})
+	kit.CurrentSettings().SetStringList(lastFolderKey, []string{dir})
 }
 
 // startIn has Fyne's chooser d start in dir ("": where it would).

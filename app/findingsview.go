@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/advise"
 	"github.com/hecscope/hecscope/app/kit"
-	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 )
 
@@ -173,72 +172,4 @@ func (v *findingsView) clear() bool {
 	}
 	v.detail.SetText("Select a finding to see its evidence and what to try.")
 	return true
-}
-
-// analyzer returns what the Findings tab runs for the log of ev: advise
-// over the model, the summary and the heap the window loaded; for a
-// selection, over the selection's summary, read from the file again.
-func analyzer(ev *Eventlog) func(from, to uint64) ([]advise.Finding, error) {
-	return func(from, to uint64) ([]advise.Finding, error) {
-		in := advise.Input{Model: ev.Model, Heap: ev.Heap, From: from, To: to}
-		if ev.SummaryErr == nil {
-			in.Summary = &ev.Summary
-		}
-		if to > from {
-			s, err := summarizeLogRange(ev, from, to)
-			if err != nil {
-				return nil, err
-			}
-			// A restarted eventlog names its program from the first (the
-			// loaded summary has inherited it; the range's has not).
-			s.Program, s.Args, s.Env, s.RTS = ev.Summary.Program, ev.Summary.Args, ev.Summary.Env, ev.Summary.RTS
-			in.Summary = &s
-		}
-		return advise.Analyze(in), nil
-	}
-}
-
-// addFindingsTab adds the Findings tab to v, linked to its canvas as the
-// Spans and Profile tabs are: it looks through the log the first time it
-// is shown (unless the window did as it loaded the log), follows the
-// canvas's selection, and shows the finding picked on the canvas, with
-// its tracks. The canvas flags the findings listed; clicking a flag picks
-// its finding here, and Esc on the canvas unpicks it.
-func (v *eventlogView) addFindingsTab() {
-	c := v.canvas
-	fv := newFindingsView(analyzer(v.log), rangeLink{selection: c.Selection, show: c.ShowRange})
-	m := &trackcanvas.Marker{C: c} // app/analysismarks.go
-	fv.mark = func(f *advise.Finding) { m.Show(c.FindingMark(f)) }
-	fv.flags = c.SetFindings
-	// In a scroller, so that it asks nothing of the window's minimum size.
-	tab := container.NewTabItem("Findings", container.NewScroll(fv.root))
-	v.addTab(tab)
-	c.OnFinding = func(indices []int) {
-		fv.choose(indices)
-		v.tabs.Select(tab)
-	}
-	c.OnEscape = fv.clear
-	if v.log.analysed {
-		fv.presetRun(v.log.findings)
-	}
-	prev := v.tabs.OnSelected
-	v.tabs.OnSelected = func(ti *container.TabItem) {
-		if prev != nil {
-			prev(ti)
-		}
-		if ti == tab {
-			v.roomForTab(ti, fv.root)
-			fv.ensureLoaded()
-		}
-	}
-	prevSel := c.OnSelect
-	c.OnSelect = func(from, to uint64, ok, final bool) {
-		if prevSel != nil {
-			prevSel(from, to, ok, final)
-		}
-		if final {
-			fv.selectionChanged(ok && to > from)
-		}
-	}
-	v.findings = fv
 }

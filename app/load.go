@@ -98,12 +98,6 @@ type Eventlog struct {
 	analysed bool
 }
 
-// bookmarkMark is a USER_MARKER of the log: its time and text.
-type bookmarkMark struct {
-	time uint64
-	text string
-}
-
 // newEventlog takes a snapshot of l's figures. For a followed log it must
 // be called from the goroutine that polls it (or with the polling stopped).
 func newEventlog(l *eventlog.Log) *Eventlog {

@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/trackcanvas"
-	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/spans"
@@ -366,56 +365,4 @@ func instanceTrack(m *timeline.Model, l *spans.Label, in spans.Instance, byLabel
 		}
 	}
 	return tracks.TrackID{Kind: tracks.KindUserThread, ID: in.Thread}, in.Thread != 0
-}
-
-// addAnalysisTabs adds the Spans and Profile tabs to v, linked to its
-// canvas: they measure the log the first time they are shown, follow the
-// canvas's selection (a final selection switches them to it, clearing it
-// back to the whole run), and show what is picked in them on the canvas.
-func (v *eventlogView) addAnalysisTabs() {
-	c := v.canvas
-	link := rangeLink{selection: c.Selection, show: c.ShowRange}
-	sv := newSpansView(v.log.Log.Pass, link)
-	pv := newProfileView(v.log.Log.Pass, link)
-	sm, pm := &trackcanvas.Marker{C: c}, &trackcanvas.Marker{C: c} // app/analysismarks.go
-	sv.mark = func(from, to uint64) { sm.Show(trackcanvas.RangeMark(from, to)) }
-	sv.reveal = func(l *spans.Label, in spans.Instance) {
-		var byLabel bool
-		c.With(func(tv *tracks.View) { byLabel = tv.SpansByLabel() })
-		if id, ok := instanceTrack(v.log.Model, l, in, byLabel); ok {
-			c.Reveal(id)
-		}
-	}
-	pv.mark = func(s *ccprofile.Spread) { pm.Show(trackcanvas.SampleMarks(s)) }
-	// In scrollers, so that they ask nothing of the window's minimum size
-	// (they get the whole tab whenever it is larger than they need).
-	spansTab := container.NewTabItem("Spans", container.NewScroll(sv.root))
-	profileTab := container.NewTabItem("Profile", container.NewScroll(pv.root))
-	v.addTab(spansTab)
-	v.addTab(profileTab)
-	prev := v.tabs.OnSelected
-	v.tabs.OnSelected = func(ti *container.TabItem) {
-		if prev != nil {
-			prev(ti)
-		}
-		switch ti {
-		case spansTab:
-			v.roomForTab(ti, sv.root)
-			sv.ensureLoaded()
-		case profileTab:
-			v.roomForTab(ti, pv.root)
-			pv.ensureLoaded()
-		}
-	}
-	prevSel := c.OnSelect
-	c.OnSelect = func(from, to uint64, ok, final bool) {
-		if prevSel != nil {
-			prevSel(from, to, ok, final)
-		}
-		if final {
-			sv.selectionChanged(ok && to > from)
-			pv.selectionChanged(ok && to > from)
-		}
-	}
-	v.spans, v.profile = sv, pv
 }

@@ -18,16 +18,6 @@ import (
 // collapsed (a click on its title, the finder or --tracks all opens it).
 const manyThreads = 64
 
-// timeNav is the time view other panels move and read: the canvas.
-type timeNav interface {
-	// View returns the visible time range.
-	View() (from, to uint64)
-	// Selection returns the selected range, if any.
-	Selection() (from, to uint64, ok bool)
-	// centreOn shows a range as wide as the current one centred on t.
-	CentreOn(t uint64)
-}
-
 // buildTimeline makes the view's timeline area: the track canvas of the
 // run with the status line under it.
 func (v *eventlogView) buildTimeline() fyne.CanvasObject {

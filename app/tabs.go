@@ -1,0 +1,178 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/advise"
+	"github.com/hecscope/hecscope/app/trackcanvas"
+	"github.com/hecscope/hecscope/ccprofile"
+	"github.com/hecscope/hecscope/spans"
+	"github.com/hecscope/hecscope/tracks"
+)
+
+// addEventPanels adds the Events and Bookmarks tabs to v, and makes the
+// list follow the timeline.
+func (v *eventlogView) addEventPanels() {
+	ev := v.log
+	if ev.List == nil || ev.Log == nil {
+		v.addTab(container.NewTabItem("Events", widget.NewLabel("The event list is not available.")))
+		return
+	}
+	v.events = newEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
+	prev := v.canvas.OnView
+	v.canvas.OnView = func(from, to uint64) {
+		if prev != nil {
+			prev(from, to)
+		}
+		v.events.viewChanged(from, to)
+	}
+	eventsTab := container.NewTabItem("Events", container.NewScroll(v.events.root))
+	v.addTab(eventsTab)
+	// The menu of a track's plot shows the track's events from the time
+	// under the pointer.
+	v.canvas.ContextItems = func(h tracks.Hit) []*fyne.MenuItem {
+		if !h.HasTime {
+			return nil
+		}
+		t, match := h.Time, trackEvents(h.Track)
+		return []*fyne.MenuItem{fyne.NewMenuItem("Show in Events", func() {
+			v.tabs.Select(eventsTab)
+			v.events.showAt(t, match)
+		})}
+	}
+	prevTab := v.tabs.OnSelected
+	v.tabs.OnSelected = func(ti *container.TabItem) {
+		if prevTab != nil {
+			prevTab(ti)
+		}
+		if ti == eventsTab {
+			v.events.reveal()
+		}
+	}
+	v.bookmarks = newBookmarkPanel(ev.bookmarkKey(), ev.markers, v.canvas)
+	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.SetBookmarks(userBookmarks(bs)) }
+	v.bookmarks.onChange(v.bookmarks.marks)
+	v.canvas.OnBookmark = v.bookmarks.addAtKey
+	v.addTab(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
+}
+
+// addFindingsTab adds the Findings tab to v, linked to its canvas as the
+// Spans and Profile tabs are: it looks through the log the first time it
+// is shown (unless the window did as it loaded the log), follows the
+// canvas's selection, and shows the finding picked on the canvas, with
+// its tracks. The canvas flags the findings listed; clicking a flag picks
+// its finding here, and Esc on the canvas unpicks it.
+func (v *eventlogView) addFindingsTab() {
+	c := v.canvas
+	fv := newFindingsView(analyzer(v.log), rangeLink{selection: c.Selection, show: c.ShowRange})
+	m := &trackcanvas.Marker{C: c} // app/analysismarks.go
+	fv.mark = func(f *advise.Finding) { m.Show(c.FindingMark(f)) }
+	fv.flags = c.SetFindings
+	// In a scroller, so that it asks nothing of the window's minimum size.
+	tab := container.NewTabItem("Findings", container.NewScroll(fv.root))
+	v.addTab(tab)
+	c.OnFinding = func(indices []int) {
+		fv.choose(indices)
+		v.tabs.Select(tab)
+	}
+	c.OnEscape = fv.clear
+	if v.log.analysed {
+		fv.presetRun(v.log.findings)
+	}
+	prev := v.tabs.OnSelected
+	v.tabs.OnSelected = func(ti *container.TabItem) {
+		if prev != nil {
+			prev(ti)
+		}
+		if ti == tab {
+			v.roomForTab(ti, fv.root)
+			fv.ensureLoaded()
+		}
+	}
+	prevSel := c.OnSelect
+	c.OnSelect = func(from, to uint64, ok, final bool) {
+		if prevSel != nil {
+			prevSel(from, to, ok, final)
+		}
+		if final {
+			fv.selectionChanged(ok && to > from)
+		}
+	}
+	v.findings = fv
+}
+
+// addAnalysisTabs adds the Spans and Profile tabs to v, linked to its
+// canvas: they measure the log the first time they are shown, follow the
+// canvas's selection (a final selection switches them to it, clearing it
+// back to the whole run), and show what is picked in them on the canvas.
+func (v *eventlogView) addAnalysisTabs() {
+	c := v.canvas
+	link := rangeLink{selection: c.Selection, show: c.ShowRange}
+	sv := newSpansView(v.log.Log.Pass, link)
+	pv := newProfileView(v.log.Log.Pass, link)
+	sm, pm := &trackcanvas.Marker{C: c}, &trackcanvas.Marker{C: c} // app/analysismarks.go
+	sv.mark = func(from, to uint64) { sm.Show(trackcanvas.RangeMark(from, to)) }
+	sv.reveal = func(l *spans.Label, in spans.Instance) {
+		var byLabel bool
+		c.With(func(tv *tracks.View) { byLabel = tv.SpansByLabel() })
+		if id, ok := instanceTrack(v.log.Model, l, in, byLabel); ok {
+			c.Reveal(id)
+		}
+	}
+	pv.mark = func(s *ccprofile.Spread) { pm.Show(trackcanvas.SampleMarks(s)) }
+	// In scrollers, so that they ask nothing of the window's minimum size
+	// (they get the whole tab whenever it is larger than they need).
+	spansTab := container.NewTabItem("Spans", container.NewScroll(sv.root))
+	profileTab := container.NewTabItem("Profile", container.NewScroll(pv.root))
+	v.addTab(spansTab)
+	v.addTab(profileTab)
+	prev := v.tabs.OnSelected
+	v.tabs.OnSelected = func(ti *container.TabItem) {
+		if prev != nil {
+			prev(ti)
+		}
+		switch ti {
+		case spansTab:
+			v.roomForTab(ti, sv.root)
+			sv.ensureLoaded()
+		case profileTab:
+			v.roomForTab(ti, pv.root)
+			pv.ensureLoaded()
+		}
+	}
+	prevSel := c.OnSelect
+	c.OnSelect = func(from, to uint64, ok, final bool) {
+		if prevSel != nil {
+			prevSel(from, to, ok, final)
+		}
+		if final {
+			sv.selectionChanged(ok && to > from)
+			pv.selectionChanged(ok && to > from)
+		}
+	}
+	v.spans, v.profile = sv, pv
+}
+
+// analyzer returns what the Findings tab runs for the log of ev: advise
+// over the model, the summary and the heap the window loaded; for a
+// selection, over the selection's summary, read from the file again.
+func analyzer(ev *Eventlog) func(from, to uint64) ([]advise.Finding, error) {
+	return func(from, to uint64) ([]advise.Finding, error) {
+		in := advise.Input{Model: ev.Model, Heap: ev.Heap, From: from, To: to}
+		if ev.SummaryErr == nil {
+			in.Summary = &ev.Summary
+		}
+		if to > from {
+			s, err := summarizeLogRange(ev, from, to)
+			if err != nil {
+				return nil, err
+			}
+			// A restarted eventlog names its program from the first (the
+			// loaded summary has inherited it; the range's has not).
+			s.Program, s.Args, s.Env, s.RTS = ev.Summary.Program, ev.Summary.Args, ev.Summary.Env, ev.Summary.RTS
+			in.Summary = &s
+		}
+		return advise.Analyze(in), nil
+	}
+}
