@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
@@ -153,7 +154,7 @@ type liveView struct {
 	selGen     int
 	details    *fyne.Container
 	detailsTab *container.TabItem
-	events     *eventList
+	events     *panels.EventList
 	eventsBox  *fyne.Container
 	eventsTab  *container.TabItem
 	// syncing is set while the Follow choice is changed to match the view
@@ -340,7 +341,7 @@ func (v *liveView) showModel(snap *live.Snapshot) {
 		}
 		v.syncFollow()
 		if v.events != nil && v.tabs.Selected() == v.eventsTab {
-			v.events.viewChanged(from, to)
+			v.events.ViewChanged(from, to)
 		}
 	}
 	v.canvas.OnSelect = func(_, _ uint64, _, final bool) {

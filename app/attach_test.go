@@ -277,10 +277,10 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 			t.Errorf("User Events tab shows %q", users)
 		}
 		v.tabs.Select(v.eventsTab)
-		if v.events == nil || v.events.len() != len(want) {
+		if v.events == nil || v.events.Len() != len(want) {
 			t.Fatalf("Events tab: %v", v.events != nil)
 		}
-		if _, _, text := v.events.rowTexts(len(want) / 2); text == "" {
+		if _, _, text := v.events.RowTexts(len(want) / 2); text == "" {
 			t.Error("an empty row")
 		}
 		end := v.shown.End

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -46,14 +47,14 @@ type eventlogView struct {
 
 	// events is the Events tab and bookmarks the Bookmarks tab; nil
 	// without a navigable timeline or an index.
-	events    *eventList
-	bookmarks *bookmarkPanel
+	events    *panels.EventList
+	bookmarks *panels.BookmarkPanel
 
 	// spans and profile are the Spans and Profile tabs (nil without them).
-	spans   *spansView
-	profile *profileView
+	spans   *panels.SpansView
+	profile *panels.ProfileView
 	// findings is the Findings tab (nil without a timeline).
-	findings *findingsView
+	findings *panels.FindingsView
 
 	// segments chooses which eventlog of a file holding several the view
 	// shows (nil for a file of one); pickSegment, set by the window, loads

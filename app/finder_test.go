@@ -89,8 +89,8 @@ func TestFinderJumps(t *testing.T) {
 		t.Fatalf("the best match of \"round 3\" is %q %q", it.kind, it.title)
 	}
 	for _, mk := range v.log.markers {
-		if from, to := c.View(); mk.text == it.title && (mk.time < from || mk.time > to) {
-			t.Errorf("after jumping to marker %q at %d the view is %d–%d", mk.text, mk.time, from, to)
+		if from, to := c.View(); mk.Text == it.title && (mk.Time < from || mk.Time > to) {
+			t.Errorf("after jumping to marker %q at %d the view is %d–%d", mk.Text, mk.Time, from, to)
 		}
 	}
 

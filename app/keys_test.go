@@ -44,7 +44,7 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 	c := w.Fyne().Canvas()
 	span := func() uint64 { from, to := v.canvas.View(); return to - from }
 	whole := span()
-	choose := v.events.search.kind
+	choose := v.events.Search.Kind
 
 	for _, tab := range v.tabs.Items {
 		if tab.Text == "Events" {
@@ -54,7 +54,7 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 	for _, focus := range []struct {
 		name string
 		o    fyne.Focusable
-	}{{"nothing", nil}, {"the timeline", v.canvas}, {"the event list", v.events.list}, {"the search's kind", choose}} {
+	}{{"nothing", nil}, {"the timeline", v.canvas}, {"the event list", v.events.List}, {"the search's kind", choose}} {
 		c.Unfocus()
 		if focus.o != nil {
 			c.Focus(focus.o)
@@ -78,7 +78,7 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 		}
 	}
 
-	entry := v.events.search.text
+	entry := v.events.Search.Text
 	c.Focus(entry)
 	if c.Focused() != entry {
 		t.Fatal("could not focus the search field")

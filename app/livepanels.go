@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
 )
@@ -76,7 +77,7 @@ func (v *liveView) buildTabs() {
 			v.panels[ti]()
 		}
 		if ti == v.eventsTab && v.events != nil {
-			v.events.reveal()
+			v.events.Reveal()
 		}
 	}
 }
@@ -111,12 +112,12 @@ func (v *liveView) showEvents() {
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(msg)}
 	case v.canvas == nil:
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
-	case v.events == nil || v.events.nav != timeNav(v.canvas):
-		v.events = newEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
-		v.eventsBox.Objects = []fyne.CanvasObject{v.events.root}
+	case v.events == nil || v.events.Nav != panels.TimeNav(v.canvas):
+		v.events = panels.NewEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
+		v.eventsBox.Objects = []fyne.CanvasObject{v.events.Root}
 	default:
-		v.events.blockMarkers = ev.Summary.BlockMarkers
-		v.events.setEvents(ev.List)
+		v.events.BlockMarkers = ev.Summary.BlockMarkers
+		v.events.SetEvents(ev.List)
 		return
 	}
 	v.eventsBox.Refresh()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hecscope/hecscope/advise"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
@@ -90,7 +91,7 @@ type Eventlog struct {
 	// LoadTime is how long loading took.
 	LoadTime time.Duration
 	// markers are the log's user markers, for the bookmarks and the finder.
-	markers []bookmarkMark
+	markers []panels.BookmarkMark
 	// findings are advise's findings over the whole run, and analysed
 	// says whether they were looked for (the window does as it loads the
 	// log, so that the canvas flags them from the start).
@@ -112,14 +113,14 @@ func newEventlog(l *eventlog.Log) *Eventlog {
 }
 
 // markersOf returns the user markers of m in time order (nil without m).
-func markersOf(m *timeline.Model) []bookmarkMark {
+func markersOf(m *timeline.Model) []panels.BookmarkMark {
 	if m == nil {
 		return nil
 	}
-	out := make([]bookmarkMark, m.NumMarkers())
+	out := make([]panels.BookmarkMark, m.NumMarkers())
 	for i := range out {
 		mk := m.Marker(i)
-		out[i] = bookmarkMark{time: mk.Time, text: m.String(int32(mk.Arg))}
+		out[i] = panels.BookmarkMark{Time: mk.Time, Text: m.String(int32(mk.Arg))}
 	}
 	return out
 }

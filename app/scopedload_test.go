@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 )
 
 // TestScopedLoadDropsStaleResultsAndShowsErrors starts two loads whose
@@ -19,14 +20,14 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	a := test.NewApp()
 	defer a.Quit()
 	fl := &fakeLink{}
-	l := newScopedLoad[int](fl.link(), "Counting", "Cannot count")
-	l.selected = rangeText
+	l := panels.NewScopedLoad[int](fl.link(), "Counting", "Cannot count")
+	l.Selected = panels.RangeText
 	type call struct {
 		from, to uint64
 		result   chan int
 	}
 	calls := make(chan *call, 4)
-	l.collect = func(from, to uint64) (int, error) {
+	l.Collect = func(from, to uint64) (int, error) {
 		c := &call{from: from, to: to, result: make(chan int)}
 		calls <- c
 		r := <-c.result
@@ -39,7 +40,7 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	var shown []int
 	var whats []string
 	done := make(chan struct{}, 4)
-	l.show = func(r int, what string) {
+	l.Show = func(r int, what string) {
 		mu.Lock()
 		shown, whats = append(shown, r), append(whats, what)
 		mu.Unlock()
@@ -58,20 +59,20 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	status := func() string {
 		kit.UiMu.Lock()
 		defer kit.UiMu.Unlock()
-		return l.status.Text
+		return l.Status.Text
 	}
 
-	ui(l.ensureLoaded)
+	ui(l.EnsureLoaded)
 	first := next()
 	if !strings.HasPrefix(status(), "Counting the whole run") {
 		t.Errorf("status while loading: %q", status())
 	}
-	ui(l.load)
+	ui(l.Load)
 	second := next()
 	second.result <- 2
 	waitFor(t, done, "the second load's result")
 	first.result <- 1  // stale: dropped
-	ui(l.ensureLoaded) // loaded already: no new load
+	ui(l.EnsureLoaded) // loaded already: no new load
 	select {
 	case <-done:
 		t.Fatal("the stale first load's result was shown")
@@ -86,7 +87,7 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	mu.Unlock()
 
 	// An error is shown in the status line.
-	ui(l.load)
+	ui(l.Load)
 	next().result <- -1
 	deadline := time.Now().Add(10 * time.Second)
 	for status() != "Cannot count: boom" && time.Now().Before(deadline) {
@@ -97,14 +98,14 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	}
 
 	// No selection: nothing is computed, the status line asks for one.
-	ui(func() { l.scope.SetSelected(scopeSelection) })
+	ui(func() { l.Scope.SetSelected(panels.ScopeSelection) })
 	if !strings.HasPrefix(status(), "No selection") {
 		t.Errorf("status without a selection: %q", status())
 	}
 	// A selection appears: the tab follows it and computes over it.
 	ui(func() {
 		fl.from, fl.to = 1000, 5000
-		l.selectionChanged(true)
+		l.SelectionChanged(true)
 	})
 	c := next()
 	if c.from != 1000 || c.to != 5000 {
@@ -113,7 +114,7 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	c.result <- 3
 	waitFor(t, done, "the selection's result")
 	mu.Lock()
-	if shown[len(shown)-1] != 3 || whats[len(whats)-1] != rangeText(1000, 5000) {
+	if shown[len(shown)-1] != 3 || whats[len(whats)-1] != panels.RangeText(1000, 5000) {
 		t.Errorf("selection's result %v over %q", shown, whats)
 	}
 	mu.Unlock()

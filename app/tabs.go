@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/advise"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/spans"
@@ -19,15 +20,15 @@ func (v *eventlogView) addEventPanels() {
 		v.addTab(container.NewTabItem("Events", widget.NewLabel("The event list is not available.")))
 		return
 	}
-	v.events = newEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
+	v.events = panels.NewEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
 	prev := v.canvas.OnView
 	v.canvas.OnView = func(from, to uint64) {
 		if prev != nil {
 			prev(from, to)
 		}
-		v.events.viewChanged(from, to)
+		v.events.ViewChanged(from, to)
 	}
-	eventsTab := container.NewTabItem("Events", container.NewScroll(v.events.root))
+	eventsTab := container.NewTabItem("Events", container.NewScroll(v.events.Root))
 	v.addTab(eventsTab)
 	// The menu of a track's plot shows the track's events from the time
 	// under the pointer.
@@ -35,10 +36,10 @@ func (v *eventlogView) addEventPanels() {
 		if !h.HasTime {
 			return nil
 		}
-		t, match := h.Time, trackEvents(h.Track)
+		t, match := h.Time, panels.TrackEvents(h.Track)
 		return []*fyne.MenuItem{fyne.NewMenuItem("Show in Events", func() {
 			v.tabs.Select(eventsTab)
-			v.events.showAt(t, match)
+			v.events.ShowAt(t, match)
 		})}
 	}
 	prevTab := v.tabs.OnSelected
@@ -47,14 +48,14 @@ func (v *eventlogView) addEventPanels() {
 			prevTab(ti)
 		}
 		if ti == eventsTab {
-			v.events.reveal()
+			v.events.Reveal()
 		}
 	}
-	v.bookmarks = newBookmarkPanel(ev.bookmarkKey(), ev.markers, v.canvas)
-	v.bookmarks.onChange = func(bs []bookmark) { v.canvas.SetBookmarks(userBookmarks(bs)) }
-	v.bookmarks.onChange(v.bookmarks.marks)
-	v.canvas.OnBookmark = v.bookmarks.addAtKey
-	v.addTab(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.root)))
+	v.bookmarks = panels.NewBookmarkPanel(ev.bookmarkKey(), ev.markers, v.canvas)
+	v.bookmarks.OnChange = func(bs []panels.Bookmark) { v.canvas.SetBookmarks(userBookmarks(bs)) }
+	v.bookmarks.OnChange(v.bookmarks.Marks)
+	v.canvas.OnBookmark = v.bookmarks.AddAtKey
+	v.addTab(container.NewTabItem("Bookmarks", container.NewScroll(v.bookmarks.Root)))
 }
 
 // addFindingsTab adds the Findings tab to v, linked to its canvas as the
@@ -65,20 +66,20 @@ func (v *eventlogView) addEventPanels() {
 // its finding here, and Esc on the canvas unpicks it.
 func (v *eventlogView) addFindingsTab() {
 	c := v.canvas
-	fv := newFindingsView(analyzer(v.log), rangeLink{selection: c.Selection, show: c.ShowRange})
+	fv := panels.NewFindingsView(analyzer(v.log), panels.RangeLink{Selection: c.Selection, Show: c.ShowRange})
 	m := &trackcanvas.Marker{C: c} // app/analysismarks.go
-	fv.mark = func(f *advise.Finding) { m.Show(c.FindingMark(f)) }
-	fv.flags = c.SetFindings
+	fv.Mark = func(f *advise.Finding) { m.Show(c.FindingMark(f)) }
+	fv.Flags = c.SetFindings
 	// In a scroller, so that it asks nothing of the window's minimum size.
-	tab := container.NewTabItem("Findings", container.NewScroll(fv.root))
+	tab := container.NewTabItem("Findings", container.NewScroll(fv.Root))
 	v.addTab(tab)
 	c.OnFinding = func(indices []int) {
-		fv.choose(indices)
+		fv.Choose(indices)
 		v.tabs.Select(tab)
 	}
-	c.OnEscape = fv.clear
+	c.OnEscape = fv.Clear
 	if v.log.analysed {
-		fv.presetRun(v.log.findings)
+		fv.PresetRun(v.log.findings)
 	}
 	prev := v.tabs.OnSelected
 	v.tabs.OnSelected = func(ti *container.TabItem) {
@@ -86,8 +87,8 @@ func (v *eventlogView) addFindingsTab() {
 			prev(ti)
 		}
 		if ti == tab {
-			v.roomForTab(ti, fv.root)
-			fv.ensureLoaded()
+			v.roomForTab(ti, fv.Root)
+			fv.EnsureLoaded()
 		}
 	}
 	prevSel := c.OnSelect
@@ -96,7 +97,7 @@ func (v *eventlogView) addFindingsTab() {
 			prevSel(from, to, ok, final)
 		}
 		if final {
-			fv.selectionChanged(ok && to > from)
+			fv.SelectionChanged(ok && to > from)
 		}
 	}
 	v.findings = fv
@@ -108,23 +109,23 @@ func (v *eventlogView) addFindingsTab() {
 // back to the whole run), and show what is picked in them on the canvas.
 func (v *eventlogView) addAnalysisTabs() {
 	c := v.canvas
-	link := rangeLink{selection: c.Selection, show: c.ShowRange}
-	sv := newSpansView(v.log.Log.Pass, link)
-	pv := newProfileView(v.log.Log.Pass, link)
+	link := panels.RangeLink{Selection: c.Selection, Show: c.ShowRange}
+	sv := panels.NewSpansView(v.log.Log.Pass, link)
+	pv := panels.NewProfileView(v.log.Log.Pass, link)
 	sm, pm := &trackcanvas.Marker{C: c}, &trackcanvas.Marker{C: c} // app/analysismarks.go
-	sv.mark = func(from, to uint64) { sm.Show(trackcanvas.RangeMark(from, to)) }
-	sv.reveal = func(l *spans.Label, in spans.Instance) {
+	sv.Mark = func(from, to uint64) { sm.Show(trackcanvas.RangeMark(from, to)) }
+	sv.Reveal = func(l *spans.Label, in spans.Instance) {
 		var byLabel bool
 		c.With(func(tv *tracks.View) { byLabel = tv.SpansByLabel() })
-		if id, ok := instanceTrack(v.log.Model, l, in, byLabel); ok {
+		if id, ok := panels.InstanceTrack(v.log.Model, l, in, byLabel); ok {
 			c.Reveal(id)
 		}
 	}
-	pv.mark = func(s *ccprofile.Spread) { pm.Show(trackcanvas.SampleMarks(s)) }
+	pv.Mark = func(s *ccprofile.Spread) { pm.Show(trackcanvas.SampleMarks(s)) }
 	// In scrollers, so that they ask nothing of the window's minimum size
 	// (they get the whole tab whenever it is larger than they need).
-	spansTab := container.NewTabItem("Spans", container.NewScroll(sv.root))
-	profileTab := container.NewTabItem("Profile", container.NewScroll(pv.root))
+	spansTab := container.NewTabItem("Spans", container.NewScroll(sv.Root))
+	profileTab := container.NewTabItem("Profile", container.NewScroll(pv.Root))
 	v.addTab(spansTab)
 	v.addTab(profileTab)
 	prev := v.tabs.OnSelected
@@ -134,11 +135,11 @@ func (v *eventlogView) addAnalysisTabs() {
 		}
 		switch ti {
 		case spansTab:
-			v.roomForTab(ti, sv.root)
-			sv.ensureLoaded()
+			v.roomForTab(ti, sv.Root)
+			sv.EnsureLoaded()
 		case profileTab:
-			v.roomForTab(ti, pv.root)
-			pv.ensureLoaded()
+			v.roomForTab(ti, pv.Root)
+			pv.EnsureLoaded()
 		}
 	}
 	prevSel := c.OnSelect
@@ -147,8 +148,8 @@ func (v *eventlogView) addAnalysisTabs() {
 			prevSel(from, to, ok, final)
 		}
 		if final {
-			sv.selectionChanged(ok && to > from)
-			pv.selectionChanged(ok && to > from)
+			sv.SelectionChanged(ok && to > from)
+			pv.SelectionChanged(ok && to > from)
 		}
 	}
 	v.spans, v.profile = sv, pv

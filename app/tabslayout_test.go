@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 )
 
 // selectTab shows the tab named name of v, failing if there is none, and
@@ -75,9 +76,9 @@ func TestBookmarkTimesLineUp(t *testing.T) {
 	// One of the user's among the markers, whose kind ("yours") is
 	// shorter than a marker's.
 	v.canvas.ShowRange(0, v.log.Model.End/2)
-	v.bookmarks.addHere()
+	v.bookmarks.AddHere()
 	t.Cleanup(func() {
-		v.bookmarks.remove(slices.IndexFunc(v.bookmarks.marks, func(b bookmark) bool { return !b.marker }))
+		v.bookmarks.Remove(slices.IndexFunc(v.bookmarks.Marks, func(b panels.Bookmark) bool { return !b.Marker }))
 	})
 	d := fyne.CurrentApp().Driver()
 	var ends, kinds, names []float32
@@ -132,16 +133,16 @@ func TestSpansTabShowsSeveralRows(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	w.Fyne().Resize(fyne.NewSize(1280, 800))
 	loaded := make(chan struct{}, 1)
-	v.spans.onLoad = func() { loaded <- struct{}{} }
+	v.spans.OnLoad = func() { loaded <- struct{}{} }
 	ti := selectTab(t, v, "Spans")
 	waitFor(t, loaded, "the spans report")
-	if len(v.spans.rows) < 5 {
-		t.Fatalf("%d rows in the report", len(v.spans.rows))
+	if len(v.spans.Rows) < 5 {
+		t.Fatalf("%d rows in the report", len(v.spans.Rows))
 	}
 	d := fyne.CurrentApp().Driver()
 	tab := d.AbsolutePositionForObject(ti.Content).Y + ti.Content.Size().Height
-	top := d.AbsolutePositionForObject(v.spans.table).Y
-	shown := min(top+v.spans.table.Size().Height, tab) - top
+	top := d.AbsolutePositionForObject(v.spans.Table).Y
+	shown := min(top+v.spans.Table.Size().Height, tab) - top
 	header := widget.NewButton("Label", nil).MinSize().Height
 	row := widget.NewLabel("00000 ms 000").MinSize().Height
 	if rows := (shown - header - theme.Padding()) / (row + theme.Padding()); rows < 5 {
@@ -197,13 +198,13 @@ func TestDividerStartsLowAndIsRemembered(t *testing.T) {
 func TestTablesFillTheirWidth(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	loaded := make(chan struct{}, 1)
-	v.spans.onLoad = func() { loaded <- struct{}{} }
+	v.spans.OnLoad = func() { loaded <- struct{}{} }
 	selectTab(t, v, "Spans")
 	waitFor(t, loaded, "the spans report")
 	// The Profile tab loads in the background when first shown, and puts
 	// its table in from Fyne's loop: wait for it before reading widgets.
 	profiled := make(chan struct{}, 1)
-	v.profile.onLoad = func() { profiled <- struct{}{} }
+	v.profile.OnLoad = func() { profiled <- struct{}{} }
 	selectTab(t, v, "Profile")
 	waitFor(t, profiled, "the profile")
 	for _, size := range []fyne.Size{{Width: 1920, Height: 1080}, {Width: 1280, Height: 800}} {

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -86,11 +87,11 @@ func (v *eventlogView) showTap(h tracks.Hit) {
 }
 
 // userBookmarks returns the user's bookmarks among bs, for the canvas.
-func userBookmarks(bs []bookmark) []tracks.Bookmark {
+func userBookmarks(bs []panels.Bookmark) []tracks.Bookmark {
 	var out []tracks.Bookmark
 	for _, b := range bs {
-		if !b.marker {
-			out = append(out, tracks.Bookmark{Time: b.time, Name: b.name})
+		if !b.Marker {
+			out = append(out, tracks.Bookmark{Time: b.Time, Name: b.Name})
 		}
 	}
 	return out

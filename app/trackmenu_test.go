@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/tracks"
@@ -74,12 +75,12 @@ func TestTrackMenu(t *testing.T) {
 	if v.tabs.Selected().Text != "Events" {
 		t.Errorf("the %q tab is shown, not Events", v.tabs.Selected().Text)
 	}
-	i := v.events.selected
-	ev, err := v.events.x.Get(int64(i))
+	i := v.events.Selected
+	ev, err := v.events.X.Get(int64(i))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tid, ok := threadOf(&ev); !ok || tid != 5 || ev.Time < h.Time {
+	if tid, ok := panels.ThreadOf(&ev); !ok || tid != 5 || ev.Time < h.Time {
 		t.Errorf("Show in Events selected row %d: %s at %d (pointer at %d)", i, ingest.AppendEventText(nil, nil, &ev), ev.Time, h.Time)
 	}
 	if f, tt := c.View(); f != from || tt != to {

@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"slices"
@@ -15,32 +15,32 @@ import (
 	"github.com/hecscope/hecscope/tracks"
 )
 
-// timeNav is the time view other panels move and read: the canvas.
-type timeNav interface {
+// TimeNav is the time view other panels move and read: the canvas.
+type TimeNav interface {
 	// View returns the visible time range.
 	View() (from, to uint64)
 	// Selection returns the selected range, if any.
 	Selection() (from, to uint64, ok bool)
-	// centreOn shows a range as wide as the current one centred on t.
+	// CentreOn shows a range as wide as the current one centred on t.
 	CentreOn(t uint64)
 }
 
-// eventList is the Events tab: every event of the log in time order, as
+// EventList is the Events tab: every event of the log in time order, as
 // `ghc-events show` prints them, in a virtual list that formats only the
 // rows on screen. Selecting a row centres the timeline on its time; moving
 // the timeline scrolls the list to the first event of the view. A search
 // bar above it finds events by text, kind, thread and HEC.
-type eventList struct {
-	x      *eventlog.Events
+type EventList struct {
+	X      *eventlog.Events
 	header *ingest.Header
-	// blockMarkers is how many of x's events are block markers, which the
+	// BlockMarkers is how many of x's events are block markers, which the
 	// count says (the Summary tab counts them apart from the events).
-	blockMarkers uint64
+	BlockMarkers uint64
 	// kinds are the event kinds the header declares (and Unknown), for the
 	// search's kind filter.
 	kinds []ingest.Kind
-	nav   timeNav
-	list  *kit.KeyList
+	Nav   TimeNav
+	List  *kit.KeyList
 	text  []byte
 
 	// The list widget shows rows [base, base+window) of the index: Fyne
@@ -48,27 +48,27 @@ type eventList struct {
 	// address single rows, so a window of half a million rows moves along
 	// the index instead. pages says which rows it shows, and earlier and
 	// later move it by half a window.
-	base, window   int
-	pages          *widget.Label
-	earlier, later *widget.Button
+	Base, Window   int
+	Pages          *widget.Label
+	earlier, Later *widget.Button
 
-	// selected is the selected row (of the index), -1 if none; fromList is
+	// Selected is the selected row (of the index), -1 if none; fromList is
 	// set while the list itself moves the timeline, so that the list does
 	// not follow, and quiet while the window moves, so that the widget's
 	// (un)selection is not taken for the user's.
-	selected        int
+	Selected        int
 	fromList, quiet bool
 
-	search *eventSearch
-	root   fyne.CanvasObject
+	Search *EventSearch
+	Root   fyne.CanvasObject
 }
 
-// newEventList returns the Events tab over x, the events of a log with
+// NewEventList returns the Events tab over x, the events of a log with
 // header h of which blockMarkers are block markers, driving nav.
-func newEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav timeNav) *eventList {
-	l := &eventList{x: x, header: h, blockMarkers: blockMarkers, kinds: declaredKinds(h), nav: nav, selected: -1, window: listWindow}
-	l.list = kit.NewKeyList(
-		func() int { return min(l.len()-l.base, l.window) },
+func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav TimeNav) *EventList {
+	l := &EventList{X: x, header: h, BlockMarkers: blockMarkers, kinds: declaredKinds(h), Nav: nav, Selected: -1, Window: listWindow}
+	l.List = kit.NewKeyList(
+		func() int { return min(l.Len()-l.Base, l.Window) },
 		func() fyne.CanvasObject {
 			// The columns keep the width of their widest text, so that
 			// they line up from row to row.
@@ -83,39 +83,39 @@ func newEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav
 			left := container.NewHBox(container.NewGridWrap(tm.MinSize(), tm), container.NewGridWrap(hec.MinSize(), hec))
 			return container.NewBorder(nil, nil, left, nil, txt)
 		},
-		l.updateRow,
+		l.UpdateRow,
 	)
-	l.list.OnSelected = func(id widget.ListItemID) {
+	l.List.OnSelected = func(id widget.ListItemID) {
 		if l.quiet {
 			return
 		}
-		l.selected = l.base + id
-		l.centreOn(l.time(l.selected))
+		l.Selected = l.Base + id
+		l.centreOn(l.Time(l.Selected))
 	}
-	l.list.OnUnselected = func(id widget.ListItemID) {
-		if !l.quiet && l.selected == l.base+id {
-			l.selected = -1
+	l.List.OnUnselected = func(id widget.ListItemID) {
+		if !l.quiet && l.Selected == l.Base+id {
+			l.Selected = -1
 		}
 	}
-	l.search = newEventSearch(l)
-	l.pages = widget.NewLabel("")
-	l.earlier = widget.NewButton("Earlier rows", func() { l.setBase(l.base - l.window/2) })
-	l.later = widget.NewButton("Later rows", func() { l.setBase(l.base + l.window/2) })
-	l.showPages()
-	bottom := container.NewHBox(l.earlier, l.later, l.pages, l.search.status)
-	l.root = container.NewBorder(l.search.bar, bottom, nil, nil, l.list)
+	l.Search = newEventSearch(l)
+	l.Pages = widget.NewLabel("")
+	l.earlier = widget.NewButton("Earlier rows", func() { l.setBase(l.Base - l.Window/2) })
+	l.Later = widget.NewButton("Later rows", func() { l.setBase(l.Base + l.Window/2) })
+	l.ShowPages()
+	bottom := container.NewHBox(l.earlier, l.Later, l.Pages, l.Search.Status)
+	l.Root = container.NewBorder(l.Search.bar, bottom, nil, nil, l.List)
 	return l
 }
 
-// setEvents shows x, the rows of the same log grown (a live stream's newer
+// SetEvents shows x, the rows of the same log grown (a live stream's newer
 // snapshot), keeping the window and the selection.
-func (l *eventList) setEvents(x *eventlog.Events) {
-	if x == l.x {
+func (l *EventList) SetEvents(x *eventlog.Events) {
+	if x == l.X {
 		return
 	}
-	l.x = x
-	l.showPages()
-	l.list.Refresh()
+	l.X = x
+	l.ShowPages()
+	l.List.Refresh()
 }
 
 // listWindow is how many rows the list widget holds at once.
@@ -140,68 +140,68 @@ func declaredKinds(h *ingest.Header) []ingest.Kind {
 	return kinds
 }
 
-// len returns the number of rows.
-func (l *eventList) len() int { return int(l.x.Len()) }
+// Len returns the number of rows.
+func (l *EventList) Len() int { return int(l.X.Len()) }
 
-// time returns row i's time (0 if it cannot be read).
-func (l *eventList) time(i int) uint64 {
-	ev, err := l.x.Get(int64(i))
+// Time returns row i's time (0 if it cannot be read).
+func (l *EventList) Time(i int) uint64 {
+	ev, err := l.X.Get(int64(i))
 	if err != nil {
 		return 0
 	}
 	return ev.Time
 }
 
-// rowAt returns the first row at or after time t (the number of rows if
+// RowAt returns the first row at or after time t (the number of rows if
 // none, or if the file cannot be read).
-func (l *eventList) rowAt(t uint64) int {
-	i, err := l.x.Search(t)
+func (l *EventList) RowAt(t uint64) int {
+	i, err := l.X.Search(t)
 	if err != nil {
-		return l.len()
+		return l.Len()
 	}
 	return int(i)
 }
 
 // setBase moves the window to start at row b (kept inside the index),
 // keeping the selection if it stays in the window.
-func (l *eventList) setBase(b int) {
-	b = max(0, min(b, l.len()-l.window))
-	if b == l.base {
+func (l *EventList) setBase(b int) {
+	b = max(0, min(b, l.Len()-l.Window))
+	if b == l.Base {
 		return
 	}
 	l.quiet = true
 	defer func() { l.quiet = false }()
-	l.list.UnselectAll()
-	l.base = b
-	l.list.Refresh()
-	if l.selected >= b && l.selected < b+l.window {
-		l.list.Select(l.selected - b)
+	l.List.UnselectAll()
+	l.Base = b
+	l.List.Refresh()
+	if l.Selected >= b && l.Selected < b+l.Window {
+		l.List.Select(l.Selected - b)
 	}
-	l.showPages()
+	l.ShowPages()
 }
 
-// showPages says which rows the window holds.
-func (l *eventList) showPages() {
-	n := l.len()
-	markers := min(l.blockMarkers, uint64(n))
+// ShowPages says which rows the window holds.
+func (l *EventList) ShowPages() {
+	n := l.Len()
+	markers := min(l.BlockMarkers, uint64(n))
 	count := paint.EventCount(uint64(n)-markers, markers) // as the Summary tab says it
-	if n <= l.window {
-		l.pages.SetText(count)
+	if n <= l.Window {
+		l.Pages.SetText(count)
 		l.earlier.Hide()
-		l.later.Hide()
+		l.Later.Hide()
 		return
 	}
-	l.pages.SetText("rows " + paint.Count(int64(l.base+1)) + "–" + paint.Count(int64(min(n, l.base+l.window))) + " of " + count)
+	l.Pages.SetText("rows " + paint.Count(int64(l.Base+1)) + "–" + paint.Count(int64(min(n, l.Base+l.Window))) + " of " + count)
 	l.earlier.Show()
-	l.later.Show()
+	l.Later.Show()
 }
 
 // scrollToRow scrolls to row i of the index, moving the window if needed.
-func (l *eventList) scrollToRow(i int) {
-	if i < l.base || i >= l.base+l.window {
-		l.setBase(i - l.window/2)
+func (l *EventList) scrollToRow(i int) {
+	if i < l.Base || i >= l.Base+l.Window {
+		l.setBase(i - l.Window/2)
 	}
-	l.list.ScrollTo(i - l.base)
+	l.List.ScrollTo(i - l.Base)
 }
 
 // timeColumnTemplate is as wide as the widest time the Events tab writes
@@ -212,11 +212,11 @@ const timeColumnTemplate = "0000.000000000 s"
 // none (the RTS's global events, such as its block of events).
 const noCap = "—"
 
-// rowTexts returns row i's time, capability and text as shown: the time
+// RowTexts returns row i's time, capability and text as shown: the time
 // as the timeline's axis writes times, to the ns; "cap N", or noCap for
 // an event of no capability.
-func (l *eventList) rowTexts(i int) (tm, hec, text string) {
-	ev, err := l.x.Get(int64(i))
+func (l *EventList) RowTexts(i int) (tm, hec, text string) {
+	ev, err := l.X.Get(int64(i))
 	if err != nil {
 		return "", "", err.Error()
 	}
@@ -254,9 +254,9 @@ func appendShownText(dst []byte, h *ingest.Header, ev *ingest.Event) []byte {
 	return append(dst, paint.Time(ev.Args[1], 1)...)
 }
 
-// updateRow fills the row object o with row i.
-func (l *eventList) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
-	i := l.base + id
+// UpdateRow fills the row object o with row i.
+func (l *EventList) UpdateRow(id widget.ListItemID, o fyne.CanvasObject) {
+	i := l.Base + id
 	c := o.(*fyne.Container)
 	var txt *widget.Label
 	var left *fyne.Container
@@ -268,7 +268,7 @@ func (l *eventList) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 			left = v
 		}
 	}
-	tm, hec, text := l.rowTexts(i)
+	tm, hec, text := l.RowTexts(i)
 	left.Objects[0].(*fyne.Container).Objects[0].(*widget.Label).SetText(tm)
 	left.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(hec)
 	txt.SetText(text)
@@ -276,48 +276,48 @@ func (l *eventList) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 
 // centreOn moves the timeline so that t is in the middle of the view,
 // keeping the zoom.
-func (l *eventList) centreOn(t uint64) {
+func (l *EventList) centreOn(t uint64) {
 	l.fromList = true
 	defer func() { l.fromList = false }()
-	l.nav.CentreOn(t)
+	l.Nav.CentreOn(t)
 }
 
-// viewChanged scrolls the list to the first event at or after from, unless
+// ViewChanged scrolls the list to the first event at or after from, unless
 // the list moved the view itself.
-func (l *eventList) viewChanged(from, _ uint64) {
+func (l *EventList) ViewChanged(from, _ uint64) {
 	if l.fromList {
 		return
 	}
-	i := l.rowAt(from)
-	if i >= l.len() {
-		i = l.len() - 1
+	i := l.RowAt(from)
+	if i >= l.Len() {
+		i = l.Len() - 1
 	}
 	if i >= 0 {
 		l.scrollToRow(i)
 	}
 }
 
-// reveal scrolls to the selected row if it is in the timeline's view, else
+// Reveal scrolls to the selected row if it is in the timeline's view, else
 // to the first event of the view (a list not yet shown cannot scroll, so
 // this is done again when its tab is shown).
-func (l *eventList) reveal() {
-	from, to := l.nav.View()
-	if l.selected >= 0 && l.selected < l.len() {
-		if t := l.time(l.selected); t >= from && t <= to {
-			l.scrollToRow(l.selected)
+func (l *EventList) Reveal() {
+	from, to := l.Nav.View()
+	if l.Selected >= 0 && l.Selected < l.Len() {
+		if t := l.Time(l.Selected); t >= from && t <= to {
+			l.scrollToRow(l.Selected)
 			return
 		}
 	}
-	l.viewChanged(from, to)
+	l.ViewChanged(from, to)
 }
 
-// selectRow selects row i, scrolling to it and centring the timeline on it.
-func (l *eventList) selectRow(i int) {
+// SelectRow selects row i, scrolling to it and centring the timeline on it.
+func (l *EventList) SelectRow(i int) {
 	l.scrollToRow(i)
-	l.list.Select(i - l.base)
-	if l.selected != i { // Select does not call back for the row already selected
-		l.selected = i
-		l.centreOn(l.time(i))
+	l.List.Select(i - l.Base)
+	if l.Selected != i { // Select does not call back for the row already selected
+		l.Selected = i
+		l.centreOn(l.Time(i))
 	}
 }
 
@@ -325,17 +325,17 @@ func (l *eventList) selectRow(i int) {
 // event of the thread or capability asked for.
 const showAtLook = 1 << 16
 
-// showAt selects, without moving the timeline, the first event at or after
+// ShowAt selects, without moving the timeline, the first event at or after
 // t for which match holds (any, if match is nil or none does within
 // showAtLook rows), scrolling the list to it, and returns its row (-1 if
 // the log has no event at or after t).
-func (l *eventList) showAt(t uint64, match func(ev *ingest.Event) bool) int {
-	i := l.rowAt(t)
-	if i >= l.len() {
+func (l *EventList) ShowAt(t uint64, match func(ev *ingest.Event) bool) int {
+	i := l.RowAt(t)
+	if i >= l.Len() {
 		return -1
 	}
 	if match != nil {
-		l.x.Scan(int64(i), true, func(j int64, ev *ingest.Event) bool {
+		l.X.Scan(int64(i), true, func(j int64, ev *ingest.Event) bool {
 			if int(j)-i >= showAtLook {
 				return false
 			}
@@ -348,18 +348,18 @@ func (l *eventList) showAt(t uint64, match func(ev *ingest.Event) bool) int {
 	}
 	l.scrollToRow(i)
 	l.quiet = true
-	l.list.Select(i - l.base)
+	l.List.Select(i - l.Base)
 	l.quiet = false
-	l.selected = i
+	l.Selected = i
 	return i
 }
 
-// trackEvents returns what tells the events of a track: a thread's, a
+// TrackEvents returns what tells the events of a track: a thread's, a
 // HEC's (nil for the others, which no event field names).
-func trackEvents(id tracks.TrackID) func(ev *ingest.Event) bool {
+func TrackEvents(id tracks.TrackID) func(ev *ingest.Event) bool {
 	switch id.Kind {
 	case tracks.KindThread:
-		return func(ev *ingest.Event) bool { th, ok := threadOf(ev); return ok && th == id.ID }
+		return func(ev *ingest.Event) bool { th, ok := ThreadOf(ev); return ok && th == id.ID }
 	case tracks.KindHEC, tracks.KindHECActivity, tracks.KindSparks:
 		return func(ev *ingest.Event) bool { return ev.Cap == int32(id.ID) }
 	}

@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"cmp"
@@ -21,19 +21,19 @@ import (
 	"github.com/hecscope/hecscope/tracks"
 )
 
-// rangeLink is what an analysis tab needs of the timeline: the selected
+// RangeLink is what an analysis tab needs of the timeline: the selected
 // range, and a way to show a range.
-type rangeLink struct {
-	// selection returns the timeline's selected range, if any.
-	selection func() (from, to uint64, ok bool)
-	// show shows [from, to] on the timeline.
-	show func(from, to uint64)
+type RangeLink struct {
+	// Selection returns the timeline's selected range, if any.
+	Selection func() (from, to uint64, ok bool)
+	// Show shows [from, to] on the timeline.
+	Show func(from, to uint64)
 }
 
 // scopeRun and scopeSelection are the choices of an analysis tab's scope.
 const (
-	scopeRun       = "Whole run"
-	scopeSelection = "Selection"
+	ScopeRun       = "Whole run"
+	ScopeSelection = "Selection"
 )
 
 // spansTableRows is how many rows the span table asks room for under its
@@ -43,48 +43,48 @@ const spansTableRows = 5
 // spansColumns are the span table's columns.
 var spansColumns = []string{"Label", "Kind", "Count", "Total", "Mean", "p50", "p90", "p99", "Max", "Open"}
 
-// spansView is the Spans tab: the statistics of every user span label
+// SpansView is the Spans tab: the statistics of every user span label
 // (START x / STOP x) and thread label, for the run or the timeline's
 // selection, in a table sorted by any column. Selecting a label shows its
 // duration histogram and its longest instances; selecting an instance
 // shows it on the timeline.
-type spansView struct {
+type SpansView struct {
 	*scopedLoad[*spans.Report]
 	// pass reads the log again, in time order.
 	pass func(context.Context) ingest.Pass
-	root fyne.CanvasObject
+	Root fyne.CanvasObject
 
-	table *widget.Table
+	Table *widget.Table
 	hist  *trackcanvas.Picture
-	list  *widget.List
+	List  *widget.List
 	title *widget.Label
 
 	report  *spans.Report
-	rows    []*spans.Label // the report's labels in table order
+	Rows    []*spans.Label // the report's labels in table order
 	sortCol int
 	desc    bool
-	label   *spans.Label     // the label selected
-	longest []spans.Instance // its instances listed
+	Label   *spans.Label     // the label selected
+	Longest []spans.Instance // its instances listed
 	markDur uint64           // the duration of the instance picked
-	onLoad  func()           // tests: called after a report is shown
-	// mark (if set) marks the instance picked on the timeline; to ≤ from
+	OnLoad  func()           // tests: called after a report is shown
+	// Mark (if set) marks the instance picked on the timeline; to ≤ from
 	// clears it.
-	mark func(from, to uint64)
-	// reveal (if set) scrolls the timeline to the track of an instance of
+	Mark func(from, to uint64)
+	// Reveal (if set) scrolls the timeline to the track of an instance of
 	// label l.
-	reveal func(l *spans.Label, in spans.Instance)
+	Reveal func(l *spans.Label, in spans.Instance)
 }
 
-func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spansView {
-	v := &spansView{pass: pass, sortCol: 3, desc: true}
-	v.scopedLoad = newScopedLoad[*spans.Report](link, "Measuring", "Cannot measure spans")
-	v.selected = func(from, to uint64) string { return "spans starting in " + rangeText(from, to) }
-	v.collect = func(from, to uint64) (*spans.Report, error) {
+func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *SpansView {
+	v := &SpansView{pass: pass, sortCol: 3, desc: true}
+	v.scopedLoad = NewScopedLoad[*spans.Report](link, "Measuring", "Cannot measure spans")
+	v.Selected = func(from, to uint64) string { return "spans starting in " + RangeText(from, to) }
+	v.Collect = func(from, to uint64) (*spans.Report, error) {
 		return spans.Collect(v.pass(context.Background()), spans.Options{From: from, To: to})
 	}
-	v.scopedLoad.show = v.show
-	v.table = widget.NewTable(
-		func() (int, int) { return len(v.rows), len(spansColumns) },
+	v.scopedLoad.Show = v.show
+	v.Table = widget.NewTable(
+		func() (int, int) { return len(v.Rows), len(spansColumns) },
 		func() fyne.CanvasObject { return widget.NewLabel("00000 ms 000") },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			// The figures end at one x, as the GC and Sparks tables' do.
@@ -93,12 +93,12 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 			if id.Col < 2 {
 				l.Alignment = fyne.TextAlignLeading
 			}
-			l.SetText(v.cell(id))
+			l.SetText(v.Cell(id))
 		},
 	)
-	v.table.ShowHeaderRow = true
-	v.table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
-	v.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+	v.Table.ShowHeaderRow = true
+	v.Table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
+	v.Table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		b := o.(*widget.Button)
 		if id.Col < 0 || id.Col >= len(spansColumns) {
 			b.SetText("")
@@ -110,52 +110,52 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 		}
 		b.SetText(text)
 		col := id.Col
-		b.OnTapped = func() { v.sortBy(col) }
+		b.OnTapped = func() { v.SortBy(col) }
 	}
-	v.table.OnSelected = func(id widget.TableCellID) {
-		if id.Row >= 0 && id.Row < len(v.rows) {
-			v.pick(v.rows[id.Row])
+	v.Table.OnSelected = func(id widget.TableCellID) {
+		if id.Row >= 0 && id.Row < len(v.Rows) {
+			v.pick(v.Rows[id.Row])
 		}
 	}
 	v.title = widget.NewLabel("Select a label to see its durations and instances.")
-	v.hist = trackcanvas.NewPicture(v.drawHistogram)
+	v.hist = trackcanvas.NewPicture(v.DrawHistogram)
 	v.hist.Raster.SetMinSize(fyne.NewSize(200, 90))
-	v.list = widget.NewList(
-		func() int { return len(v.longest) },
+	v.List = widget.NewList(
+		func() int { return len(v.Longest) },
 		func() fyne.CanvasObject { return widget.NewLabel("000.000 s  00000 ms  thread 000000") },
 		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.instanceText(i)) },
 	)
-	v.list.OnSelected = func(i widget.ListItemID) {
-		if i < 0 || i >= len(v.longest) {
+	v.List.OnSelected = func(i widget.ListItemID) {
+		if i < 0 || i >= len(v.Longest) {
 			return
 		}
-		in := v.longest[i]
+		in := v.Longest[i]
 		v.markDur = in.Duration()
 		v.hist.Raster.Refresh()
-		if v.mark != nil {
-			v.mark(in.Start, in.End)
+		if v.Mark != nil {
+			v.Mark(in.Start, in.End)
 		}
-		if v.link.show != nil {
+		if v.link.Show != nil {
 			pad := max(in.Duration()/10, 1000)
-			v.link.show(in.Start-min(in.Start, pad), in.End+pad)
+			v.link.Show(in.Start-min(in.Start, pad), in.End+pad)
 		}
-		if v.reveal != nil && v.label != nil {
-			v.reveal(v.label, in)
+		if v.Reveal != nil && v.Label != nil {
+			v.Reveal(v.Label, in)
 		}
 	}
 	detail := container.NewBorder(v.title, nil, nil, nil,
-		container.NewHSplit(v.hist.Raster, v.list))
+		container.NewHSplit(v.hist.Raster, v.List))
 	// The table asks for its header and spansTableRows rows: the split
 	// leaves it that much, and the tab asks the window for it
 	// (eventlogView.roomForTab).
 	sep := theme.Padding() // a table's rows are a padding apart
-	table := container.New(&kit.FitColumns{Table: v.table, Widths: spansColumnWidths,
+	table := container.New(&kit.FitColumns{Table: v.Table, Widths: spansColumnWidths,
 		MinHeight: widget.NewButton("Label", nil).MinSize().Height + sep +
-			spansTableRows*(widget.NewLabel("00000 ms 000").MinSize().Height+sep)}, v.table)
+			spansTableRows*(widget.NewLabel("00000 ms 000").MinSize().Height+sep)}, v.Table)
 	split := container.NewVSplit(table, detail)
 	split.Offset = 0.55
 	v.title.Truncation = fyne.TextTruncateEllipsis
-	v.root = container.NewBorder(v.bar, nil, nil, nil, split)
+	v.Root = container.NewBorder(v.bar, nil, nil, nil, split)
 	return v
 }
 
@@ -186,40 +186,40 @@ func spansColumnWidths(width float32) []float32 {
 }
 
 // show puts a report in the table.
-func (v *spansView) show(r *spans.Report, what string) {
+func (v *SpansView) show(r *spans.Report, what string) {
 	v.report = r
-	v.rows = slices.Clone(r.Labels)
+	v.Rows = slices.Clone(r.Labels)
 	v.sortRows()
-	v.label, v.longest, v.markDur = nil, nil, 0
-	if v.mark != nil {
-		v.mark(0, 0)
+	v.Label, v.Longest, v.markDur = nil, nil, 0
+	if v.Mark != nil {
+		v.Mark(0, 0)
 	}
 	v.title.SetText("Select a label to see its durations and instances.")
 	switch {
 	case len(r.Labels) == 0:
-		v.status.SetText("No user spans (traceEventIO \"START x\" / \"STOP x\") or thread labels in " + what + ".")
+		v.Status.SetText("No user spans (traceEventIO \"START x\" / \"STOP x\") or thread labels in " + what + ".")
 	default:
 		note := ""
 		if !r.Exact {
 			note = " (percentiles within 0.5%)"
 		}
-		v.status.SetText(fmt.Sprintf("%d labels in %s%s", len(r.Labels), what, note))
+		v.Status.SetText(fmt.Sprintf("%d labels in %s%s", len(r.Labels), what, note))
 	}
-	v.table.UnselectAll()
-	v.table.Refresh()
-	v.list.Refresh()
+	v.Table.UnselectAll()
+	v.Table.Refresh()
+	v.List.Refresh()
 	v.hist.Raster.Refresh()
-	if v.onLoad != nil {
-		v.onLoad()
+	if v.OnLoad != nil {
+		v.OnLoad()
 	}
 }
 
-// cell is the text of a table cell.
-func (v *spansView) cell(id widget.TableCellID) string {
-	if id.Row < 0 || id.Row >= len(v.rows) {
+// Cell is the text of a table cell.
+func (v *SpansView) Cell(id widget.TableCellID) string {
+	if id.Row < 0 || id.Row >= len(v.Rows) {
 		return ""
 	}
-	l := v.rows[id.Row]
+	l := v.Rows[id.Row]
 	d := func(ns uint64) string {
 		if l.Count == 0 {
 			return "–"
@@ -251,20 +251,20 @@ func (v *spansView) cell(id widget.TableCellID) string {
 	return ""
 }
 
-// sortBy sorts the table by column col (again: the other way).
-func (v *spansView) sortBy(col int) {
+// SortBy sorts the table by column col (again: the other way).
+func (v *SpansView) SortBy(col int) {
 	if col == v.sortCol {
 		v.desc = !v.desc
 	} else {
 		v.sortCol, v.desc = col, col >= 2
 	}
 	v.sortRows()
-	v.table.UnselectAll()
-	v.table.Refresh()
+	v.Table.UnselectAll()
+	v.Table.Refresh()
 }
 
 // sortRows orders the rows by the sort column, ties by name.
-func (v *spansView) sortRows() {
+func (v *SpansView) sortRows() {
 	key := func(l *spans.Label) uint64 {
 		switch v.sortCol {
 		case 2:
@@ -286,7 +286,7 @@ func (v *spansView) sortRows() {
 		}
 		return 0
 	}
-	slices.SortStableFunc(v.rows, func(a, b *spans.Label) int {
+	slices.SortStableFunc(v.Rows, func(a, b *spans.Label) int {
 		var c int
 		switch v.sortCol {
 		case 0:
@@ -307,26 +307,26 @@ func (v *spansView) sortRows() {
 }
 
 // pick shows label l's histogram and instances.
-func (v *spansView) pick(l *spans.Label) {
-	v.label, v.longest, v.markDur = l, l.Longest(), 0
+func (v *SpansView) pick(l *spans.Label) {
+	v.Label, v.Longest, v.markDur = l, l.Longest(), 0
 	more := ""
-	if len(v.longest) < l.Count {
-		more = fmt.Sprintf(" (the %d longest listed)", len(v.longest))
+	if len(v.Longest) < l.Count {
+		more = fmt.Sprintf(" (the %d longest listed)", len(v.Longest))
 	}
 	v.title.SetText(fmt.Sprintf("%s %q: %s, median %s, p99 %s%s — select one to show it on the timeline",
 		l.Kind, l.Name, paint.CountOf(int64(l.Count), "span", "spans"), paint.Duration(l.Quantile(.5)), paint.Duration(l.Quantile(.99)), more))
-	v.list.UnselectAll()
-	v.list.Refresh()
-	v.list.ScrollToTop()
+	v.List.UnselectAll()
+	v.List.Refresh()
+	v.List.ScrollToTop()
 	v.hist.Raster.Refresh()
 }
 
 // instanceText is the list's line for instance i.
-func (v *spansView) instanceText(i int) string {
-	if i < 0 || i >= len(v.longest) {
+func (v *SpansView) instanceText(i int) string {
+	if i < 0 || i >= len(v.Longest) {
 		return ""
 	}
-	in := v.longest[i]
+	in := v.Longest[i]
 	s := fmt.Sprintf("%s  at %s", paint.Duration(in.Duration()), paint.Duration(in.Start))
 	if in.Thread != 0 {
 		s += "  thread " + strconv.FormatUint(uint64(in.Thread), 10)
@@ -337,22 +337,22 @@ func (v *spansView) instanceText(i int) string {
 	return s
 }
 
-// drawHistogram draws the picked label's duration histogram.
-func (v *spansView) drawHistogram(w, h int, scale float64) (*image.RGBA, error) {
+// DrawHistogram draws the picked label's duration histogram.
+func (v *SpansView) DrawHistogram(w, h int, scale float64) (*image.RGBA, error) {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var bins []spans.Bin
-	if v.label != nil {
-		bins = v.label.Histogram(max(8, min(40, w/int(12*max(scale, 1)))))
+	if v.Label != nil {
+		bins = v.Label.Histogram(max(8, min(40, w/int(12*max(scale, 1)))))
 	}
 	spans.DrawHistogram(paint.NewRaster(img), bins, spans.HistogramOptions{Theme: paint.ThemeFor(kit.DarkTheme()), Scale: scale, Mark: v.markDur})
 	return img, nil
 }
 
-// instanceTrack returns the track of the timeline that shows instance in
+// InstanceTrack returns the track of the timeline that shows instance in
 // of label l: a thread label's thread; a user span's thread's spans, or,
 // with the spans shown by label (byLabel), its label's track (the
 // thread's spans if the model has no such label).
-func instanceTrack(m *timeline.Model, l *spans.Label, in spans.Instance, byLabel bool) (tracks.TrackID, bool) {
+func InstanceTrack(m *timeline.Model, l *spans.Label, in spans.Instance, byLabel bool) (tracks.TrackID, bool) {
 	if l.Kind == spans.Thread {
 		return tracks.TrackID{Kind: tracks.KindThread, ID: in.Thread}, in.Thread != 0
 	}

@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"cmp"
@@ -24,10 +24,10 @@ import (
 // profileColumns are the cost-centre table's columns.
 var profileColumns = []string{"Cost centre", "Module", "Source", "Self", "Inherited"}
 
-// spreadBins is how many bins the strip of a cost centre's samples has.
-const spreadBins = 200
+// SpreadBins is how many bins the strip of a cost centre's samples has.
+const SpreadBins = 200
 
-// profileView is the Profile tab: the cost-centre profile of a profiled
+// ProfileView is the Profile tab: the cost-centre profile of a profiled
 // run's time samples (+RTS -l -p), for the run or the timeline's
 // selection: a flame graph (click a frame to zoom into it, the top row to
 // zoom out) and the table of self and inherited shares, sorted by any
@@ -36,60 +36,60 @@ const spreadBins = 200
 // shares of all samples. Picking a cost centre in the table highlights it in the flame
 // graph and shows where its samples fall in time; clicking that strip
 // shows the stretch on the timeline.
-type profileView struct {
+type ProfileView struct {
 	*scopedLoad[*ccprofile.Profile]
 	// pass reads the log again, in time order.
 	pass func(context.Context) ingest.Pass
-	root fyne.CanvasObject
+	Root fyne.CanvasObject
 
-	flame *flameWidget
-	table *widget.Table
-	strip *stripWidget
+	Flame *flameWidget
+	Table *widget.Table
+	Strip *stripWidget
 
-	// withGC makes the shares of all samples; note says what they are of
+	// WithGC makes the shares of all samples; note says what they are of
 	// and which samples they leave out.
-	withGC *widget.Check
-	note   *widget.Label
+	WithGC *widget.Check
+	Note   *widget.Label
 
 	// full is the profile of all samples, mutator that of the mutator's;
 	// prof is the one shown.
 	full, mutator *ccprofile.Profile
 	what          string
-	prof          *ccprofile.Profile
-	rows          []ccprofile.Row
+	Prof          *ccprofile.Profile
+	Rows          []ccprofile.Row
 	sortCol       int
 	desc          bool
 	picked        *ccprofile.CostCentre
-	onLoad        func() // tests: called after a profile is shown
-	// onSpread (tests) is called after a cost centre's samples are placed.
-	onSpread func()
-	// mark (if set) shows where the picked cost centre's samples fall on
+	OnLoad        func() // tests: called after a profile is shown
+	// OnSpread (tests) is called after a cost centre's samples are placed.
+	OnSpread func()
+	// Mark (if set) shows where the picked cost centre's samples fall on
 	// the timeline; nil clears it.
-	mark func(*ccprofile.Spread)
+	Mark func(*ccprofile.Spread)
 }
 
-func newProfileView(pass func(context.Context) ingest.Pass, link rangeLink) *profileView {
-	v := &profileView{pass: pass, sortCol: 3, desc: true}
-	v.scopedLoad = newScopedLoad[*ccprofile.Profile](link, "Profiling", "Cannot profile")
-	v.selected = rangeText
-	v.collect = func(from, to uint64) (*ccprofile.Profile, error) {
+func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *ProfileView {
+	v := &ProfileView{pass: pass, sortCol: 3, desc: true}
+	v.scopedLoad = NewScopedLoad[*ccprofile.Profile](link, "Profiling", "Cannot profile")
+	v.Selected = RangeText
+	v.Collect = func(from, to uint64) (*ccprofile.Profile, error) {
 		return ccprofile.Collect(v.pass(context.Background()), ccprofile.Options{From: from, To: to, Of: ccprofile.AllSamples})
 	}
-	v.scopedLoad.show = v.show
-	v.flame = newFlameWidget(v)
-	v.strip = newStripWidget(v)
-	v.table = widget.NewTable(
-		func() (int, int) { return len(v.rows), len(profileColumns) },
+	v.scopedLoad.Show = v.show
+	v.Flame = newFlameWidget(v)
+	v.Strip = newStripWidget(v)
+	v.Table = widget.NewTable(
+		func() (int, int) { return len(v.Rows), len(profileColumns) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("00000.0%")
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.cell(id)) },
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.Cell(id)) },
 	)
-	v.table.ShowHeaderRow = true
-	v.table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
-	v.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+	v.Table.ShowHeaderRow = true
+	v.Table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
+	v.Table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		b := o.(*widget.Button)
 		if id.Col < 0 || id.Col >= len(profileColumns) {
 			b.SetText("")
@@ -101,72 +101,72 @@ func newProfileView(pass func(context.Context) ingest.Pass, link rangeLink) *pro
 		}
 		b.SetText(text)
 		col := id.Col
-		b.OnTapped = func() { v.sortBy(col) }
+		b.OnTapped = func() { v.SortBy(col) }
 	}
-	v.table.OnSelected = func(id widget.TableCellID) {
-		if id.Row >= 0 && id.Row < len(v.rows) {
-			v.pick(v.rows[id.Row].CC)
+	v.Table.OnSelected = func(id widget.TableCellID) {
+		if id.Row >= 0 && id.Row < len(v.Rows) {
+			v.pick(v.Rows[id.Row].CC)
 		}
 	}
-	v.note = widget.NewLabel("")
-	v.note.Truncation = fyne.TextTruncateEllipsis
-	v.withGC = widget.NewCheck("Count GC and RTS samples", func(bool) {
+	v.Note = widget.NewLabel("")
+	v.Note.Truncation = fyne.TextTruncateEllipsis
+	v.WithGC = widget.NewCheck("Count GC and RTS samples", func(bool) {
 		if v.full != nil {
 			v.display()
 		}
 	})
-	lower := container.NewBorder(v.strip, nil, nil, nil, container.New(&kit.FitColumns{Table: v.table, Widths: profileColumnWidths,
-		MinHeight: (profileTableRows + 1) * widget.NewLabel("Self").MinSize().Height}, v.table))
-	split := container.NewVSplit(v.flame, lower)
+	lower := container.NewBorder(v.Strip, nil, nil, nil, container.New(&kit.FitColumns{Table: v.Table, Widths: ProfileColumnWidths,
+		MinHeight: (profileTableRows + 1) * widget.NewLabel("Self").MinSize().Height}, v.Table))
+	split := container.NewVSplit(v.Flame, lower)
 	split.Offset = 0.55
-	top := container.NewVBox(v.bar, container.NewBorder(nil, nil, v.withGC, nil, v.note))
-	v.root = container.NewBorder(top, nil, nil, nil, split)
+	top := container.NewVBox(v.bar, container.NewBorder(nil, nil, v.WithGC, nil, v.Note))
+	v.Root = container.NewBorder(top, nil, nil, nil, split)
 	return v
 }
 
 // show puts a profile of all samples in the flame graph and table.
-func (v *profileView) show(p *ccprofile.Profile, what string) {
+func (v *ProfileView) show(p *ccprofile.Profile, what string) {
 	v.full, v.mutator, v.what = p, p.Mutator(), what
 	v.display()
 }
 
 // display shows the profile of the samples the check box asks for.
-func (v *profileView) display() {
+func (v *ProfileView) display() {
 	p, what := v.mutator, v.what
-	if v.withGC.Checked {
+	if v.WithGC.Checked {
 		p = v.full
 	}
-	v.prof = p
-	v.rows = slices.Clone(p.Rows)
+	v.Prof = p
+	v.Rows = slices.Clone(p.Rows)
 	v.sortRows()
 	v.picked = nil
-	v.flame.focus = nil
-	v.strip.spread = nil
-	if v.mark != nil {
-		v.mark(nil)
+	v.Flame.Focus = nil
+	v.Strip.Spread = nil
+	if v.Mark != nil {
+		v.Mark(nil)
 	}
 	if p.All == 0 {
-		v.status.SetText("No cost-centre samples in " + what + " (build with -prof -fprof-auto, run with +RTS -l -p).")
-		v.note.SetText("")
+		v.Status.SetText("No cost-centre samples in " + what + " (build with -prof -fprof-auto, run with +RTS -l -p).")
+		v.Note.SetText("")
 	} else {
-		v.status.SetText(fmt.Sprintf("%d samples in %s — click a frame to zoom in, the top row to zoom out", p.All, what))
-		v.note.SetText(strings.Join(slices.DeleteFunc([]string{p.Basis(), p.ApartText()}, func(s string) bool { return s == "" }), " · "))
+		v.Status.SetText(fmt.Sprintf("%d samples in %s — click a frame to zoom in, the top row to zoom out", p.All, what))
+		v.Note.SetText(strings.Join(slices.DeleteFunc([]string{p.Basis(), p.ApartText()}, func(s string) bool { return s == "" }), " · "))
 	}
-	v.table.UnselectAll()
-	v.table.Refresh()
-	v.flame.Refresh()
-	v.strip.Refresh()
-	if v.onLoad != nil {
-		v.onLoad()
+	v.Table.UnselectAll()
+	v.Table.Refresh()
+	v.Flame.Refresh()
+	v.Strip.Refresh()
+	if v.OnLoad != nil {
+		v.OnLoad()
 	}
 }
 
-// cell is the text of a table cell.
-func (v *profileView) cell(id widget.TableCellID) string {
-	if id.Row < 0 || id.Row >= len(v.rows) || v.prof == nil {
+// Cell is the text of a table cell.
+func (v *ProfileView) Cell(id widget.TableCellID) string {
+	if id.Row < 0 || id.Row >= len(v.Rows) || v.Prof == nil {
 		return ""
 	}
-	r := v.rows[id.Row]
+	r := v.Rows[id.Row]
 	switch id.Col {
 	case 0:
 		return r.CC.Label
@@ -175,28 +175,28 @@ func (v *profileView) cell(id widget.TableCellID) string {
 	case 2:
 		return r.CC.Src
 	case 3:
-		return fmt.Sprintf("%.1f%%", 100*v.prof.SelfShare(r))
+		return fmt.Sprintf("%.1f%%", 100*v.Prof.SelfShare(r))
 	case 4:
-		return fmt.Sprintf("%.1f%%", 100*v.prof.InheritedShare(r))
+		return fmt.Sprintf("%.1f%%", 100*v.Prof.InheritedShare(r))
 	}
 	return ""
 }
 
-// sortBy sorts the table by column col (again: the other way).
-func (v *profileView) sortBy(col int) {
+// SortBy sorts the table by column col (again: the other way).
+func (v *ProfileView) SortBy(col int) {
 	if col == v.sortCol {
 		v.desc = !v.desc
 	} else {
 		v.sortCol, v.desc = col, col >= 3
 	}
 	v.sortRows()
-	v.table.UnselectAll()
-	v.table.Refresh()
+	v.Table.UnselectAll()
+	v.Table.Refresh()
 }
 
 // sortRows orders the rows by the sort column, ties by label and module.
-func (v *profileView) sortRows() {
-	slices.SortStableFunc(v.rows, func(a, b ccprofile.Row) int {
+func (v *ProfileView) sortRows() {
+	slices.SortStableFunc(v.Rows, func(a, b ccprofile.Row) int {
 		var c int
 		switch v.sortCol {
 		case 0:
@@ -222,38 +222,38 @@ func (v *profileView) sortRows() {
 
 // pick highlights cost centre cc in the flame graph and finds where its
 // samples fall.
-func (v *profileView) pick(cc *ccprofile.CostCentre) {
+func (v *ProfileView) pick(cc *ccprofile.CostCentre) {
 	v.picked = cc
-	v.flame.Refresh()
-	p := v.prof
+	v.Flame.Refresh()
+	p := v.Prof
 	if p == nil || p.Samples == 0 {
 		return
 	}
 	if r := p.Row(cc.Label, cc.Module); r != nil {
-		v.status.SetText(fmt.Sprintf("%s (%s) %s: self %.1f%%, inherited %.1f%%", cc.Label, cc.Module, cc.Src,
+		v.Status.SetText(fmt.Sprintf("%s (%s) %s: self %.1f%%, inherited %.1f%%", cc.Label, cc.Module, cc.Src,
 			100*p.SelfShare(*r), 100*p.InheritedShare(*r)))
 	}
-	v.strip.spread = nil
-	v.strip.Refresh()
-	gen := v.gen
+	v.Strip.Spread = nil
+	v.Strip.Refresh()
+	gen := v.Gen
 	from, to := p.First, p.Last+1
 	go func() {
-		s, err := ccprofile.SpreadOf(v.pass(context.Background()), cc.Label, cc.Module, from, to, spreadBins)
+		s, err := ccprofile.SpreadOf(v.pass(context.Background()), cc.Label, cc.Module, from, to, SpreadBins)
 		kit.OnUI(func() {
-			if gen != v.gen || v.picked != cc {
+			if gen != v.Gen || v.picked != cc {
 				return
 			}
 			if err != nil {
-				v.status.SetText(fmt.Sprintf("Cannot place %s's samples: %v", cc.Label, err))
+				v.Status.SetText(fmt.Sprintf("Cannot place %s's samples: %v", cc.Label, err))
 				return
 			}
-			v.strip.spread = s
-			v.strip.Refresh()
-			if v.mark != nil {
-				v.mark(s)
+			v.Strip.Spread = s
+			v.Strip.Refresh()
+			if v.Mark != nil {
+				v.Mark(s)
 			}
-			if v.onSpread != nil {
-				v.onSpread()
+			if v.OnSpread != nil {
+				v.OnSpread()
 			}
 		})
 	}()
@@ -263,11 +263,11 @@ func (v *profileView) pick(cc *ccprofile.CostCentre) {
 // when it is shown.
 const profileTableRows = 8
 
-// profileColumnWidths gives the table's columns their widths in a table
+// ProfileColumnWidths gives the table's columns their widths in a table
 // width wide: the two shares as wide as their headers, the rest shared by
 // the cost centre (30%), module (25%) and source (45%), whose text is cut
 // short with an ellipsis rather than run into the next column.
-func profileColumnWidths(width float32) []float32 {
+func ProfileColumnWidths(width float32) []float32 {
 	share := max(kit.TextWidth("Inherited ▼"), kit.TextWidth("100.0%")) + 4*theme.InnerPadding()
 	rest := max(width-2*share-kit.TableSpare(5), 3*kit.TextWidth("Module"))
 	return []float32{0.30 * rest, 0.25 * rest, 0.45 * rest, share, share}
@@ -276,16 +276,16 @@ func profileColumnWidths(width float32) []float32 {
 // flameWidget draws the profile's flame graph and takes clicks on it.
 type flameWidget struct {
 	widget.BaseWidget
-	v      *profileView
+	v      *ProfileView
 	raster *canvas.Raster
-	layout *ccprofile.FlameLayout
-	scale  float64
-	focus  *ccprofile.Node
+	Layout *ccprofile.FlameLayout
+	Scale  float64
+	Focus  *ccprofile.Node
 }
 
-func newFlameWidget(v *profileView) *flameWidget {
+func newFlameWidget(v *ProfileView) *flameWidget {
 	f := &flameWidget{v: v}
-	f.raster = canvas.NewRaster(f.draw)
+	f.raster = canvas.NewRaster(f.Draw)
 	f.raster.SetMinSize(fyne.NewSize(200, 100))
 	f.ExtendBaseWidget(f)
 	return f
@@ -296,14 +296,14 @@ func (f *flameWidget) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(f.raster)
 }
 
-// draw is the raster's generator: w and h are device pixels.
-func (f *flameWidget) draw(w, h int) image.Image {
+// Draw is the raster's generator: w and h are device pixels.
+func (f *flameWidget) Draw(w, h int) image.Image {
 	img := image.NewRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
-	f.scale = 1
+	f.Scale = 1
 	if size := f.raster.Size(); size.Width > 0 {
-		f.scale = float64(w) / float64(size.Width)
+		f.Scale = float64(w) / float64(size.Width)
 	}
-	opt := ccprofile.FlameOptions{Theme: paint.ThemeFor(kit.DarkTheme()), Scale: f.scale, Focus: f.focus}
+	opt := ccprofile.FlameOptions{Theme: paint.ThemeFor(kit.DarkTheme()), Scale: f.Scale, Focus: f.Focus}
 	if cc := f.v.picked; cc != nil {
 		opt.Highlight = func(n *ccprofile.Node) bool {
 			for m := n; m != nil; m = m.Parent() {
@@ -314,16 +314,16 @@ func (f *flameWidget) draw(w, h int) image.Image {
 			return false
 		}
 	}
-	f.layout = ccprofile.DrawFlame(paint.NewRaster(img), f.v.prof, opt)
+	f.Layout = ccprofile.DrawFlame(paint.NewRaster(img), f.v.Prof, opt)
 	return img
 }
 
 // nodeAt returns the frame under p.
 func (f *flameWidget) nodeAt(p fyne.Position) *ccprofile.Node {
-	if f.layout == nil {
+	if f.Layout == nil {
 		return nil
 	}
-	return f.layout.At(int(float64(p.X)*f.scale), int(float64(p.Y)*f.scale))
+	return f.Layout.At(int(float64(p.X)*f.Scale), int(float64(p.Y)*f.Scale))
 }
 
 // Tapped zooms into the frame clicked, or out to the whole tree when the
@@ -333,13 +333,13 @@ func (f *flameWidget) Tapped(ev *fyne.PointEvent) {
 	if n == nil {
 		return
 	}
-	if n == f.focus || n.Parent() == nil {
-		f.focus = n.Parent()
+	if n == f.Focus || n.Parent() == nil {
+		f.Focus = n.Parent()
 	} else {
-		f.focus = n
+		f.Focus = n
 	}
-	if f.focus != nil && f.focus.Parent() == nil {
-		f.focus = nil
+	if f.Focus != nil && f.Focus.Parent() == nil {
+		f.Focus = nil
 	}
 	f.Refresh()
 }
@@ -349,7 +349,7 @@ func (f *flameWidget) MouseIn(ev *desktop.MouseEvent) { f.MouseMoved(ev) }
 
 // MouseMoved names the frame under the pointer in the status line.
 func (f *flameWidget) MouseMoved(ev *desktop.MouseEvent) {
-	p := f.v.prof
+	p := f.v.Prof
 	n := f.nodeAt(ev.Position)
 	if p == nil || n == nil {
 		return
@@ -358,7 +358,7 @@ func (f *flameWidget) MouseMoved(ev *desktop.MouseEvent) {
 	if n.CC != nil {
 		text += fmt.Sprintf(" — %s, %d samples (%d in it alone)", n.CC.Src, n.Total, n.Self)
 	}
-	f.v.status.SetText(text)
+	f.v.Status.SetText(text)
 }
 
 // MouseOut implements desktop.Hoverable.
@@ -371,12 +371,12 @@ func (f *flameWidget) Refresh() { f.raster.Refresh() }
 // a click shows that stretch on the timeline.
 type stripWidget struct {
 	widget.BaseWidget
-	v      *profileView
+	v      *ProfileView
 	raster *canvas.Raster
-	spread *ccprofile.Spread
+	Spread *ccprofile.Spread
 }
 
-func newStripWidget(v *profileView) *stripWidget {
+func newStripWidget(v *ProfileView) *stripWidget {
 	s := &stripWidget{v: v}
 	s.raster = canvas.NewRaster(s.draw)
 	s.raster.SetMinSize(fyne.NewSize(200, 28))
@@ -400,7 +400,7 @@ func (s *stripWidget) draw(w, h int) image.Image {
 		scale = float64(w) / float64(size.Width)
 	}
 	face := paint.FaceFor(paint.Regular, 10, scale)
-	sp := s.spread
+	sp := s.Spread
 	if sp == nil || sp.Max == 0 {
 		msg := "Pick a cost centre in the table to see when its samples were taken."
 		if s.v.picked != nil {
@@ -424,15 +424,15 @@ func (s *stripWidget) draw(w, h int) image.Image {
 // Tapped shows the stretch of the bin clicked (and its neighbours) on the
 // timeline.
 func (s *stripWidget) Tapped(ev *fyne.PointEvent) {
-	sp := s.spread
-	if sp == nil || s.v.link.show == nil || s.Size().Width <= 0 {
+	sp := s.Spread
+	if sp == nil || s.v.link.Show == nil || s.Size().Width <= 0 {
 		return
 	}
 	i := int(float64(ev.Position.X) / float64(s.Size().Width) * float64(len(sp.Counts)))
 	i = min(max(i, 0), len(sp.Counts)-1)
 	from, _ := sp.Bin(max(i-2, 0))
 	_, to := sp.Bin(min(i+2, len(sp.Counts)-1))
-	s.v.link.show(from, to)
+	s.v.link.Show(from, to)
 }
 
 // Refresh redraws the strip.
