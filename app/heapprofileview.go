@@ -1,15 +1,11 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"image"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -22,55 +18,6 @@ import (
 
 // topLabels is how many bands the heap profile view lists.
 const topLabels = 12
-
-// countingReader reports, from the goroutine that reads, how much of a file
-// has been read; it fails the read once ctx is cancelled.
-type countingReader struct {
-	ctx    context.Context
-	r      io.Reader
-	read   int64
-	report func(read int64)
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	n, err := c.r.Read(p)
-	c.read += int64(n)
-	c.report(c.read)
-	return n, err
-}
-
-// progressEvery is the least time between two progress reports of a heap
-// profile being read.
-const progressEvery = 50 * time.Millisecond
-
-// loadHeapProfile parses the .hp file at path, reporting progress by bytes.
-func loadHeapProfile(ctx context.Context, path string, report func(Progress)) (*ingest.HeapProfile, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("opening heap profile: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("opening heap profile: %w", err)
-	}
-	start := time.Now()
-	var last time.Time
-	cr := &countingReader{ctx: ctx, r: f, report: func(read int64) {
-		if now := time.Now(); report != nil && now.Sub(last) >= progressEvery {
-			last = now
-			report(Progress{Bytes: read, Total: st.Size(), Elapsed: time.Since(start)})
-		}
-	}}
-	p, err := ingest.ParseHeapProfile(cr)
-	if err != nil {
-		return nil, fmt.Errorf("reading heap profile %s: %w", path, err)
-	}
-	return p, nil
-}
 
 // heapProfileView shows a textual heap profile: its chart, its facts and
 // its largest bands.

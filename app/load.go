@@ -1,8 +1,12 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"os"
+	"strconv"
 	"time"
 
 	"github.com/hecscope/hecscope/advise"
@@ -156,3 +160,118 @@ func loadEventlogSegment(ctx context.Context, path string, seg int, report func(
 	}
 	return newEventlog(l), nil
 }
+
+// segmentName says which eventlog of a file a window shows: "segment 2 of
+// 4" (seg 0-based, of segments), "segment 2" while their number is not
+// known, "" for the first of a file of one (or not known to hold more).
+func segmentName(seg, of int) string {
+	switch {
+	case of > 1:
+		return fmt.Sprintf("segment %d of %d", seg+1, of)
+	case seg > 0:
+		return fmt.Sprintf("segment %d", seg+1)
+	}
+	return ""
+}
+
+// segmentBytes returns the bytes of the file that ev shows, if it is one
+// eventlog of several.
+func (ev *Eventlog) segmentBytes() (eventlog.Segment, bool) {
+	if len(ev.Segments) < 2 {
+		return eventlog.Segment{}, false
+	}
+	return ev.Segments[ev.Segment], true
+}
+
+// bookmarkKey is what the user's bookmarks of ev are kept under: its
+// file, and which segment of it.
+func (ev *Eventlog) bookmarkKey() string {
+	if len(ev.Segments) < 2 {
+		return ev.Path
+	}
+	return ev.Path + "#segment" + strconv.Itoa(ev.Segment+1)
+}
+
+// summarizeLogRange is summarizeFileRange over the eventlog ev shows:
+// its segment of the file only, for a file holding several.
+func summarizeLogRange(ev *Eventlog, from, to uint64) (timeline.Summary, error) {
+	g, ok := ev.segmentBytes()
+	if !ok {
+		return summarizeFileRange(ev.Path, from, to)
+	}
+	f, err := os.Open(ev.Path)
+	if err != nil {
+		return timeline.Summary{}, fmt.Errorf("summarising %s: %w", ev.Path, err)
+	}
+	defer f.Close()
+	src := bufio.NewReaderSize(io.NewSectionReader(f, g.Offset, g.End-g.Offset), 1<<20)
+	s, err := timeline.SummarizeRange(src, from, to)
+	if err != nil {
+		return s, fmt.Errorf("summarising %s %s: %w", ev.Path, segmentName(ev.Segment, len(ev.Segments)), err)
+	}
+	return s, nil
+}
+
+// summarizeFileRange reads the eventlog at path again and summarises the
+// events in [from, to].
+func summarizeFileRange(path string, from, to uint64) (timeline.Summary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return timeline.Summary{}, fmt.Errorf("summarising %s: %w", path, err)
+	}
+	defer f.Close()
+	s, err := timeline.SummarizeRange(bufio.NewReaderSize(f, 1<<20), from, to)
+	if err != nil {
+		return s, fmt.Errorf("summarising %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// loadHeapProfile parses the .hp file at path, reporting progress by bytes.
+func loadHeapProfile(ctx context.Context, path string, report func(Progress)) (*ingest.HeapProfile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening heap profile: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("opening heap profile: %w", err)
+	}
+	start := time.Now()
+	var last time.Time
+	cr := &countingReader{ctx: ctx, r: f, report: func(read int64) {
+		if now := time.Now(); report != nil && now.Sub(last) >= progressEvery {
+			last = now
+			report(Progress{Bytes: read, Total: st.Size(), Elapsed: time.Since(start)})
+		}
+	}}
+	p, err := ingest.ParseHeapProfile(cr)
+	if err != nil {
+		return nil, fmt.Errorf("reading heap profile %s: %w", path, err)
+	}
+	return p, nil
+}
+
+// countingReader reports, from the goroutine that reads, how much of a file
+// has been read; it fails the read once ctx is cancelled.
+type countingReader struct {
+	ctx    context.Context
+	r      io.Reader
+	read   int64
+	report func(read int64)
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := c.r.Read(p)
+	c.read += int64(n)
+	c.report(c.read)
+	return n, err
+}
+
+// progressEvery is the least time between two progress reports of a heap
+// profile being read.
+const progressEvery = 50 * time.Millisecond

@@ -1,9 +1,7 @@
 package app
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 
@@ -147,21 +145,6 @@ func selectionSummary(ev *Eventlog, from, to uint64, summary *fyne.Container) fu
 		}
 		summary.Refresh()
 	}
-}
-
-// summarizeFileRange reads the eventlog at path again and summarises the
-// events in [from, to].
-func summarizeFileRange(path string, from, to uint64) (timeline.Summary, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return timeline.Summary{}, fmt.Errorf("summarising %s: %w", path, err)
-	}
-	defer f.Close()
-	s, err := timeline.SummarizeRange(bufio.NewReaderSize(f, 1<<20), from, to)
-	if err != nil {
-		return s, fmt.Errorf("summarising %s: %w", path, err)
-	}
-	return s, nil
 }
 
 // rangeSummary shows ThreadScope's Time, Heap, GC and Sparks figures of a

@@ -1,10 +1,7 @@
 package app
 
 import (
-	"bufio"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -23,19 +20,6 @@ import (
 // restarts its logging writes them (eventlog.Log.Segments). The file
 // window shows one at a time; a chooser in its header lists them all and
 // loads the one picked in its place, through the same load as File > Open.
-
-// segmentName says which eventlog of a file a window shows: "segment 2 of
-// 4" (seg 0-based, of segments), "segment 2" while their number is not
-// known, "" for the first of a file of one (or not known to hold more).
-func segmentName(seg, of int) string {
-	switch {
-	case of > 1:
-		return fmt.Sprintf("segment %d of %d", seg+1, of)
-	case seg > 0:
-		return fmt.Sprintf("segment %d", seg+1)
-	}
-	return ""
-}
 
 // setTitle titles the window after its file and segment.
 func (w *Window) setTitle() {
@@ -125,44 +109,6 @@ func (a *App) OpenSegment(path string, seg int) *Window {
 	w.loadSegment(path, seg, 0)
 	w.win.Show()
 	return w
-}
-
-// segmentBytes returns the bytes of the file that ev shows, if it is one
-// eventlog of several.
-func (ev *Eventlog) segmentBytes() (eventlog.Segment, bool) {
-	if len(ev.Segments) < 2 {
-		return eventlog.Segment{}, false
-	}
-	return ev.Segments[ev.Segment], true
-}
-
-// bookmarkKey is what the user's bookmarks of ev are kept under: its
-// file, and which segment of it.
-func (ev *Eventlog) bookmarkKey() string {
-	if len(ev.Segments) < 2 {
-		return ev.Path
-	}
-	return ev.Path + "#segment" + strconv.Itoa(ev.Segment+1)
-}
-
-// summarizeLogRange is summarizeFileRange over the eventlog ev shows:
-// its segment of the file only, for a file holding several.
-func summarizeLogRange(ev *Eventlog, from, to uint64) (timeline.Summary, error) {
-	g, ok := ev.segmentBytes()
-	if !ok {
-		return summarizeFileRange(ev.Path, from, to)
-	}
-	f, err := os.Open(ev.Path)
-	if err != nil {
-		return timeline.Summary{}, fmt.Errorf("summarising %s: %w", ev.Path, err)
-	}
-	defer f.Close()
-	src := bufio.NewReaderSize(io.NewSectionReader(f, g.Offset, g.End-g.Offset), 1<<20)
-	s, err := timeline.SummarizeRange(src, from, to)
-	if err != nil {
-		return s, fmt.Errorf("summarising %s %s: %w", ev.Path, segmentName(ev.Segment, len(ev.Segments)), err)
-	}
-	return s, nil
 }
 
 // fileStem is what the window's exports are called by default: its file's
