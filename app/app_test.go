@@ -22,6 +22,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/paint"
@@ -605,8 +606,8 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var reports []Progress
-	ev, err := loadEventlog(context.Background(), path, func(p Progress) { reports = append(reports, p) })
+	var reports []loaded.Progress
+	ev, err := loaded.LoadEventlog(context.Background(), path, func(p loaded.Progress) { reports = append(reports, p) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,7 +618,7 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 	if last.Bytes != st.Size() || last.Total != st.Size() || last.Events != ev.Events || last.Fraction() != 1 {
 		t.Errorf("last report %+v (%d bytes, %d of %d, fraction %g) for %d bytes, %d events", last, last.Bytes, last.Events, last.Total, last.Fraction(), st.Size(), ev.Events)
 	}
-	if !slices.ContainsFunc(reports, func(p Progress) bool { return p.Model != nil && p.Model.End > 0 }) {
+	if !slices.ContainsFunc(reports, func(p loaded.Progress) bool { return p.Model != nil && p.Model.End > 0 }) {
 		t.Error("no report has a partial model")
 	}
 
@@ -627,14 +628,14 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 	if v.picture.Raster.Visible() {
 		t.Error("picture shown before any model")
 	}
-	v.update(Progress{Bytes: 10, Total: 40, Events: 5, Elapsed: time.Second, Model: ev.Model})
+	v.update(loaded.Progress{Bytes: 10, Total: 40, Events: 5, Elapsed: time.Second, Model: ev.Model})
 	if v.bar.Value != 0.25 || !strings.HasPrefix(v.detail.Text, "10 B of 40 B") || !v.picture.Raster.Visible() {
 		t.Errorf("after an update: bar %g, detail %q, picture visible %v", v.bar.Value, v.detail.Text, v.picture.Raster.Visible())
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := loadEventlog(ctx, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog", nil); !errors.Is(err, context.Canceled) {
+	if _, err := loaded.LoadEventlog(ctx, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog", nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled load: %v", err)
 	}
 }

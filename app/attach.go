@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/eventlog"
@@ -167,7 +168,7 @@ type liveView struct {
 	snap     *live.Snapshot
 	shown    *timeline.Model
 	span     uint64 // the width chosen under Follow (0: the whole run)
-	ev       *Eventlog
+	ev       *loaded.Eventlog
 	panelsAt time.Time
 	lag      time.Duration
 }

@@ -58,7 +58,7 @@ func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 		t.Fatalf("saved %+v", got)
 	}
 	// A new panel for the same file (as after a restart) shows it again.
-	b2 := panels.NewBookmarkPanel(v.log.Path, v.log.markers, v.canvas)
+	b2 := panels.NewBookmarkPanel(v.log.Path, v.log.Markers, v.canvas)
 	if len(b2.Marks) != len(markers)+1 || b2.Marks[0].Name != "my start" || b2.Marks[0].Marker {
 		t.Fatalf("reopened: %+v", b2.Marks[:2])
 	}

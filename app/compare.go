@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/heapview"
@@ -58,7 +59,7 @@ type CompareWindow struct {
 	paths, names [2]string
 	segs         [2]int
 	// logs are the loaded runs (nil until loaded); cmp their comparison.
-	logs [2]*Eventlog
+	logs [2]*loaded.Eventlog
 	cmp  *compare.Comparison
 
 	status *widget.Label
@@ -138,10 +139,10 @@ func (a *App) openCompareSegments(paths [2]string, segs [2]int, names [2]string,
 
 // load reads both runs off Fyne's loop and then shows them.
 func (c *CompareWindow) load() {
-	var logs [2]*Eventlog
+	var logs [2]*loaded.Eventlog
 	var err error
 	for i, p := range c.paths {
-		logs[i], err = loadEventlogSegment(context.Background(), p, c.segs[i], nil)
+		logs[i], err = loaded.LoadEventlogSegment(context.Background(), p, c.segs[i], nil)
 		if err != nil {
 			break
 		}
@@ -851,7 +852,7 @@ func showDiffValue(v float64, u compare.Unit) string {
 // window's (A).
 func (w *Window) chooseCompareWith() {
 	a, seg, nameA := w.path, w.segment, ""
-	if s := segmentName(w.segment, w.segments); s != "" {
+	if s := loaded.SegmentName(w.segment, w.segments); s != "" {
 		nameA = filepath.Base(a) + " (" + s + ")"
 	}
 	shown := nameA

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
@@ -24,7 +25,7 @@ func parworkView(t *testing.T, opt eventlog.Options) (*eventlogView, *eventlog.L
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	return newEventlogView(newEventlog(l)), l
+	return newEventlogView(loaded.NewEventlog(l)), l
 }
 
 // TestFileViewZoomsIntoDetail: zoomed in past the buckets of a big log's
@@ -144,7 +145,7 @@ func TestSelectionFiguresAreTheRanges(t *testing.T) {
 	}
 	var got []string
 	ui(func() { got = texts(v.selection) })
-	want, err := summarizeLogRange(v.log, from, to)
+	want, err := loaded.SummarizeLogRange(v.log, from, to)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
@@ -285,7 +286,7 @@ func TestEventListMatchesShowOnOldLogs(t *testing.T) {
 		"ghc-events__ghc-9.2-events.eventlog",
 	} {
 		path := corpus + name
-		ev, err := loadEventlog(context.Background(), path, nil)
+		ev, err := loaded.LoadEventlog(context.Background(), path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,7 +324,7 @@ func TestEventListSurvivesTheFileCutShort(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ev, err := loadEventlog(context.Background(), path, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), path, nil)
 	if err != nil || ev.List == nil {
 		t.Fatalf("%v, list %v", err, ev != nil && ev.List != nil)
 	}

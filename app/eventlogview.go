@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
@@ -20,7 +21,7 @@ import (
 // the timeline of the whole run, and under it the run's summary and the
 // process that wrote it.
 type eventlogView struct {
-	log *Eventlog
+	log *loaded.Eventlog
 	// canvas is the timeline: every track of the run under one time axis
 	// (app/trackcanvas*.go); nil if the log has no timed events. status,
 	// under it, shows the visible range and the selection.
@@ -63,7 +64,7 @@ type eventlogView struct {
 	pickSegment func(int)
 }
 
-func newEventlogView(ev *Eventlog) *eventlogView {
+func newEventlogView(ev *loaded.Eventlog) *eventlogView {
 	v := &eventlogView{log: ev}
 	var timelineArea fyne.CanvasObject
 	if ev.Model != nil && ev.Model.End > 0 {
@@ -205,7 +206,7 @@ func percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) +
 // tab), the range's figures, with what is the run's marked so. A figure the
 // log (or the range) has no events for reads "—", and its hint says what is
 // missing.
-func summaryPanel(ev *Eventlog) fyne.CanvasObject {
+func summaryPanel(ev *loaded.Eventlog) fyne.CanvasObject {
 	s := &ev.Summary
 	var run []fact
 	if s.Range {

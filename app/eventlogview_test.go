@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/loaded"
 )
 
 // TestEnvTextIsBounded: the Process tab's environment shows at most
@@ -48,7 +49,7 @@ func TestEnvTextIsBounded(t *testing.T) {
 // notice, as `hecscope summary` does; the window said nothing.
 func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
 	path := flippedTimeLog(t)
-	ev, err := loadEventlog(context.Background(), path, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
 	if !strings.Contains(notice, "1 event has an impossible timestamp (first: byte ") || !strings.Contains(notice, "shown at the latest time their block allows") {
 		t.Errorf("notice %q", notice)
 	}
-	healthy, err := loadEventlog(context.Background(), parworkN2, nil)
+	healthy, err := loaded.LoadEventlog(context.Background(), parworkN2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

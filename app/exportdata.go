@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/export"
 	"github.com/hecscope/hecscope/paint"
 	native "github.com/sqweek/dialog"
@@ -72,9 +73,9 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 // exportData writes the log of ev (the segment shown, of a file holding
 // several) in format f — the run, or [from, to) if to > 0 — to out (see
 // export.ToFile: a failed export leaves no partial file).
-func exportData(ev *Eventlog, f export.Format, from, to uint64, out string) error {
+func exportData(ev *loaded.Eventlog, f export.Format, from, to uint64, out string) error {
 	opt := export.Options{From: from, To: to}
-	if g, ok := ev.segmentBytes(); ok {
+	if g, ok := ev.SegmentBytes(); ok {
 		opt.Offset, opt.Length = g.Offset, g.End-g.Offset
 	}
 	if _, err := export.ToFile(context.Background(), f, ev.Path, out, opt); err != nil {

@@ -88,7 +88,7 @@ func TestFinderJumps(t *testing.T) {
 	if it.kind != "marker" {
 		t.Fatalf("the best match of \"round 3\" is %q %q", it.kind, it.title)
 	}
-	for _, mk := range v.log.markers {
+	for _, mk := range v.log.Markers {
 		if from, to := c.View(); mk.Text == it.title && (mk.Time < from || mk.Time > to) {
 			t.Errorf("after jumping to marker %q at %d the view is %d–%d", mk.Text, mk.Time, from, to)
 		}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/advise"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/tracks"
@@ -25,7 +26,7 @@ const (
 func TestFindingsViewListsAndShows(t *testing.T) {
 	a := test.NewApp()
 	defer a.Quit()
-	ev, err := loadEventlog(context.Background(), adviseSequentialLog, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), adviseSequentialLog, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/ingest"
 )
 
@@ -30,7 +31,7 @@ func TestFormatCount(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
-	p := Progress{Bytes: 25_000_000, Total: 100_000_000, Events: 3_000_000, Elapsed: 1500 * time.Millisecond}
+	p := loaded.Progress{Bytes: 25_000_000, Total: 100_000_000, Events: 3_000_000, Elapsed: 1500 * time.Millisecond}
 	if f := p.Fraction(); f != 0.25 {
 		t.Errorf("Fraction = %g", f)
 	}
@@ -40,7 +41,7 @@ func TestProgress(t *testing.T) {
 	if s, want := p.String(), "23.8 MiB of 95.4 MiB · 3 M events · 2 M events/s"; s != want {
 		t.Errorf("String = %q, want %q", s, want)
 	}
-	if (Progress{}).Fraction() != 0 || (Progress{}).EventsPerSecond() != 0 {
+	if (loaded.Progress{}).Fraction() != 0 || (loaded.Progress{}).EventsPerSecond() != 0 {
 		t.Error("empty progress is not zero")
 	}
 }

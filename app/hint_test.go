@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -48,7 +49,7 @@ func factValue(t *testing.T, o fyne.CanvasObject, label string) fyne.CanvasObjec
 func TestAbsentFiguresReadDash(t *testing.T) {
 	fa := test.NewApp()
 	defer fa.Quit()
-	ev, err := loadEventlog(context.Background(), corpus+"ghc-events__parallelTest.eventlog", nil)
+	ev, err := loaded.LoadEventlog(context.Background(), corpus+"ghc-events__parallelTest.eventlog", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 		t.Error("the hint stays after the pointer left")
 	}
 
-	old, err := loadEventlog(context.Background(), corpus+"ThreadScope__sealions.eventlog", nil)
+	old, err := loaded.LoadEventlog(context.Background(), corpus+"ThreadScope__sealions.eventlog", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 	fa := test.NewApp()
 	defer fa.Quit()
 	const dir = "../testdata/ghc-9.0.2/"
-	ev, err := loadEventlog(context.Background(), dir+"rts-N2-A1m.eventlog", nil)
+	ev, err := loaded.LoadEventlog(context.Background(), dir+"rts-N2-A1m.eventlog", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 		t.Errorf("Work balance (ThreadScope) %q", b.Text)
 	}
 
-	prof, err := loadEventlog(context.Background(), dir+"rts-prof-hc.eventlog", nil)
+	prof, err := loaded.LoadEventlog(context.Background(), dir+"rts-prof-hc.eventlog", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/library"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -447,7 +448,7 @@ func (w *Window) librarySegment(path string) library.SaveOptions {
 	if v, ok := w.view.(*eventlogView); ok && len(v.log.Segments) > 1 {
 		g := v.log.Segments[v.log.Segment]
 		opt.Offset, opt.Length = g.Offset, g.End-g.Offset
-		opt.Segment = segmentName(v.log.Segment, len(v.log.Segments))
+		opt.Segment = loaded.SegmentName(v.log.Segment, len(v.log.Segments))
 		opt.Name += " (" + opt.Segment + ")"
 	}
 	return opt

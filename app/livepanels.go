@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
@@ -16,12 +17,12 @@ import (
 
 // liveEventlog makes the view's snapshot of a live stream from its models'
 // snapshot snap and the summary so far: what the tabs show.
-func liveEventlog(path string, snap *live.Snapshot, m *live.Models) *Eventlog {
-	ev := &Eventlog{
+func liveEventlog(path string, snap *live.Snapshot, m *live.Models) *loaded.Eventlog {
+	ev := &loaded.Eventlog{
 		Log: snap.Log, Path: path, Size: snap.Size, Status: liveStatus(snap, m), Events: snap.Events, Summary: m.Summary(),
 		Model: snap.Model, Heap: snap.Heap, Profile: snap.Profile, List: snap.List,
 	}
-	ev.markers = markersOf(ev.Model)
+	ev.Markers = loaded.MarkersOf(ev.Model)
 	return ev
 }
 
@@ -41,7 +42,7 @@ func (v *liveView) buildTabs() {
 	v.panels = map[*container.TabItem]func(){}
 	v.stale = map[*container.TabItem]bool{}
 	waiting := func() *fyne.Container { return container.NewStack(widget.NewLabel(liveWaiting)) }
-	add := func(name string, box *fyne.Container, build func(ev *Eventlog) fyne.CanvasObject) *container.TabItem {
+	add := func(name string, box *fyne.Container, build func(ev *loaded.Eventlog) fyne.CanvasObject) *container.TabItem {
 		ti := container.NewTabItem(name, container.NewScroll(box))
 		v.panels[ti] = func() {
 			if v.ev == nil {
@@ -52,14 +53,14 @@ func (v *liveView) buildTabs() {
 		}
 		return ti
 	}
-	summary := add("Summary", waiting(), func(ev *Eventlog) fyne.CanvasObject { return summaryPanel(ev) })
-	gc := add("GC", waiting(), func(ev *Eventlog) fyne.CanvasObject { return gcPanel(&ev.Summary) })
-	sparks := add("Sparks", waiting(), func(ev *Eventlog) fyne.CanvasObject { return sparksPanel(&ev.Summary) })
-	process := add("Process", waiting(), func(ev *Eventlog) fyne.CanvasObject { return processPanel(&ev.Summary) })
+	summary := add("Summary", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return summaryPanel(ev) })
+	gc := add("GC", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return gcPanel(&ev.Summary) })
+	sparks := add("Sparks", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return sparksPanel(&ev.Summary) })
+	process := add("Process", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return processPanel(&ev.Summary) })
 	v.selection = container.NewVBox(widget.NewLabel(liveWaiting))
 	selTab := container.NewTabItem("Selection", container.NewScroll(v.selection))
 	v.panels[selTab] = v.showSelection
-	users := add("User Events", waiting(), func(ev *Eventlog) fyne.CanvasObject {
+	users := add("User Events", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject {
 		if ev.Model == nil || len(ev.Model.Labels) == 0 {
 			return widget.NewLabel("No user START/STOP spans so far.")
 		}
@@ -84,7 +85,7 @@ func (v *liveView) buildTabs() {
 
 // showPanels makes ev the snapshot the tabs show: the tab shown is rebuilt
 // now, the others when they are next shown.
-func (v *liveView) showPanels(ev *Eventlog) {
+func (v *liveView) showPanels(ev *loaded.Eventlog) {
 	v.ev = ev
 	sel := v.tabs.Selected()
 	for ti, build := range v.panels {

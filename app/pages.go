@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 )
 
@@ -81,7 +82,7 @@ func newLoadingView(path, segment string) *loadingView {
 	return v
 }
 
-func (v *loadingView) update(p Progress) {
+func (v *loadingView) update(p loaded.Progress) {
 	v.bar.SetValue(p.Fraction())
 	v.detail.SetText(p.String())
 	if r := trackcanvas.TimelineRender(p.Model); r != nil {

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -105,7 +106,7 @@ func (v *eventlogView) showSelection() {
 // spans, and the run's figures. It returns the box the figures go in, and
 // whether they are still to be read again from ev's file (named source in
 // the note shown meanwhile; see selectionSummary).
-func fillSelection(box *fyne.Container, ev *Eventlog, from, to uint64, sel bool, whole, source string) (summary *fyne.Container, pending bool) {
+func fillSelection(box *fyne.Container, ev *loaded.Eventlog, from, to uint64, sel bool, whole, source string) (summary *fyne.Container, pending bool) {
 	m := ev.Model
 	title := "Selection"
 	if !sel {
@@ -135,8 +136,8 @@ func fillSelection(box *fyne.Container, ev *Eventlog, from, to uint64, sel bool,
 // selectionSummary reads the selection [from, to] of ev's file (of the
 // segment ev shows) again, in the background, and returns what puts its
 // figures into summary, to be called on the UI goroutine.
-func selectionSummary(ev *Eventlog, from, to uint64, summary *fyne.Container) func() {
-	s, err := summarizeLogRange(ev, from, to)
+func selectionSummary(ev *loaded.Eventlog, from, to uint64, summary *fyne.Container) func() {
+	s, err := loaded.SummarizeLogRange(ev, from, to)
 	return func() {
 		if err != nil {
 			summary.Objects = []fyne.CanvasObject{widget.NewLabel("No summary of the selection: " + err.Error())}
@@ -149,7 +150,7 @@ func selectionSummary(ev *Eventlog, from, to uint64, summary *fyne.Container) fu
 
 // rangeSummary shows ThreadScope's Time, Heap, GC and Sparks figures of a
 // summary (of the whole run or of a selection).
-func rangeSummary(ev *Eventlog, s *timeline.Summary) fyne.CanvasObject {
+func rangeSummary(ev *loaded.Eventlog, s *timeline.Summary) fyne.CanvasObject {
 	part := *ev
 	part.Summary = *s
 	return container.NewVBox(summaryPanel(&part),

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -28,7 +29,7 @@ func (w *Window) setTitle() {
 		return
 	}
 	title := filepath.Base(w.path)
-	if s := segmentName(w.segment, w.segments); s != "" {
+	if s := loaded.SegmentName(w.segment, w.segments); s != "" {
 		title += " (" + s + ")"
 	}
 	w.win.SetTitle(title + " — " + Name)
@@ -55,7 +56,7 @@ func segmentLabel(i int, g eventlog.Segment, n int) string {
 // newSegmentChooser returns the chooser of the segments of ev's file, with
 // ev's selected; picking another calls pick with its index. It returns nil
 // for a file of one eventlog.
-func newSegmentChooser(ev *Eventlog, pick func(int)) *widget.Select {
+func newSegmentChooser(ev *loaded.Eventlog, pick func(int)) *widget.Select {
 	n := len(ev.Segments)
 	if n < 2 {
 		return nil
@@ -76,7 +77,7 @@ func newSegmentChooser(ev *Eventlog, pick func(int)) *widget.Select {
 
 // segmentFacts are the summary's facts about which eventlog of its file ev
 // is, none for a file of one.
-func segmentFacts(ev *Eventlog) []fact {
+func segmentFacts(ev *loaded.Eventlog) []fact {
 	n := len(ev.Segments)
 	if n < 2 {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/advise"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ccprofile"
@@ -51,7 +52,7 @@ func (v *eventlogView) addEventPanels() {
 			v.events.Reveal()
 		}
 	}
-	v.bookmarks = panels.NewBookmarkPanel(ev.bookmarkKey(), ev.markers, v.canvas)
+	v.bookmarks = panels.NewBookmarkPanel(ev.BookmarkKey(), ev.Markers, v.canvas)
 	v.bookmarks.OnChange = func(bs []panels.Bookmark) { v.canvas.SetBookmarks(userBookmarks(bs)) }
 	v.bookmarks.OnChange(v.bookmarks.Marks)
 	v.canvas.OnBookmark = v.bookmarks.AddAtKey
@@ -78,8 +79,8 @@ func (v *eventlogView) addFindingsTab() {
 		v.tabs.Select(tab)
 	}
 	c.OnEscape = fv.Clear
-	if v.log.analysed {
-		fv.PresetRun(v.log.findings)
+	if v.log.Analysed {
+		fv.PresetRun(v.log.Findings)
 	}
 	prev := v.tabs.OnSelected
 	v.tabs.OnSelected = func(ti *container.TabItem) {
@@ -158,14 +159,14 @@ func (v *eventlogView) addAnalysisTabs() {
 // analyzer returns what the Findings tab runs for the log of ev: advise
 // over the model, the summary and the heap the window loaded; for a
 // selection, over the selection's summary, read from the file again.
-func analyzer(ev *Eventlog) func(from, to uint64) ([]advise.Finding, error) {
+func analyzer(ev *loaded.Eventlog) func(from, to uint64) ([]advise.Finding, error) {
 	return func(from, to uint64) ([]advise.Finding, error) {
 		in := advise.Input{Model: ev.Model, Heap: ev.Heap, From: from, To: to}
 		if ev.SummaryErr == nil {
 			in.Summary = &ev.Summary
 		}
 		if to > from {
-			s, err := summarizeLogRange(ev, from, to)
+			s, err := loaded.SummarizeLogRange(ev, from, to)
 			if err != nil {
 				return nil, err
 			}

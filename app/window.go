@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
 )
@@ -162,7 +163,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	pageMade := make(chan struct{})
 	var early heldProgress
 	var lastShown atomic.Int64 // when the last report was shown, in unix ns
-	report := func(p Progress) {
+	report := func(p loaded.Progress) {
 		p, held := early.hold(p)
 		if held {
 			return
@@ -220,7 +221,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 			}
 		})
 	}()
-	w.loading = newLoadingView(path, segmentName(seg, of))
+	w.loading = newLoadingView(path, loaded.SegmentName(seg, of))
 	if w.onPreviewDrawn != nil {
 		w.loading.picture.WhenDrawn(w.onPreviewDrawn)
 	}
@@ -246,12 +247,12 @@ const progressShownEvery = 250 * time.Millisecond
 type heldProgress struct {
 	mu       sync.Mutex
 	released bool
-	last     *Progress
+	last     *loaded.Progress
 }
 
 // hold keeps p if the page is not made yet (held); otherwise it returns p
 // to show, with the overview held back if p has none.
-func (h *heldProgress) hold(p Progress) (show Progress, held bool) {
+func (h *heldProgress) hold(p loaded.Progress) (show loaded.Progress, held bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.last != nil && p.Model == nil {
@@ -277,7 +278,7 @@ func (h *heldProgress) release() {
 // widgets must be made there (they measure text through caches that only
 // Fyne's loop may touch). release, if not nil, frees what was loaded when
 // no view is made of it.
-func loadView(ctx context.Context, path string, seg int, report func(Progress)) (makeView func() fileView, release func(), err error) {
+func loadView(ctx context.Context, path string, seg int, report func(loaded.Progress)) (makeView func() fileView, release func(), err error) {
 	isHP, err := looksLikeHeapProfile(path)
 	if err != nil {
 		return nil, nil, err
@@ -286,13 +287,13 @@ func loadView(ctx context.Context, path string, seg int, report func(Progress)) 
 		return nil, nil, fmt.Errorf("loading %s: no segment %d: a .hp heap profile is one run", path, seg+1)
 	}
 	if isHP {
-		p, err := loadHeapProfile(ctx, path, report)
+		p, err := loaded.LoadHeapProfile(ctx, path, report)
 		if err != nil {
 			return nil, nil, err
 		}
 		return func() fileView { return newHeapProfileView(path, p) }, nil, nil
 	}
-	ev, err := loadEventlogSegment(ctx, path, seg, report)
+	ev, err := loaded.LoadEventlogSegment(ctx, path, seg, report)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -301,8 +302,8 @@ func loadView(ctx context.Context, path string, seg int, report func(Progress)) 
 	// package doc), up to a quarter on a busy one (a 178 MB log: 0.12 to
 	// 0.52 s after 1.7 to 3.0 s), but makes the window draw the same
 	// flags whenever it is looked at.
-	ev.findings, _ = analyzer(ev)(0, 0)
-	ev.analysed = true
+	ev.Findings, _ = analyzer(ev)(0, 0)
+	ev.Analysed = true
 	return func() fileView { return newEventlogView(ev) }, func() { go ev.Log.Close() }, nil
 }
 
@@ -440,11 +441,11 @@ func (w *Window) setMenu() {
 
 // ingestStatusNotice describes a load that did not end cleanly, or returns
 // "" for a complete log.
-func ingestStatusNotice(ev *Eventlog) string {
+func ingestStatusNotice(ev *loaded.Eventlog) string {
 	var b strings.Builder
 	// Offsets count from the start of the file, a segment's too.
 	of := fmt.Sprintf("of %d bytes", ev.Size)
-	if g, ok := ev.segmentBytes(); ok {
+	if g, ok := ev.SegmentBytes(); ok {
 		of = fmt.Sprintf("(its bytes are %d–%d of the file)", g.Offset, g.End)
 	}
 	switch ev.Status.State {

@@ -1,4 +1,4 @@
-package app
+package loaded
 
 import (
 	"bufio"
@@ -94,30 +94,30 @@ type Eventlog struct {
 	List *eventlog.Events
 	// LoadTime is how long loading took.
 	LoadTime time.Duration
-	// markers are the log's user markers, for the bookmarks and the finder.
-	markers []panels.BookmarkMark
-	// findings are advise's findings over the whole run, and analysed
+	// Markers are the log's user markers, for the bookmarks and the finder.
+	Markers []panels.BookmarkMark
+	// Findings are advise's findings over the whole run, and analysed
 	// says whether they were looked for (the window does as it loads the
 	// log, so that the canvas flags them from the start).
-	findings []advise.Finding
-	analysed bool
+	Findings []advise.Finding
+	Analysed bool
 }
 
-// newEventlog takes a snapshot of l's figures. For a followed log it must
+// NewEventlog takes a snapshot of l's figures. For a followed log it must
 // be called from the goroutine that polls it (or with the polling stopped).
-func newEventlog(l *eventlog.Log) *Eventlog {
+func NewEventlog(l *eventlog.Log) *Eventlog {
 	ev := &Eventlog{
 		Log: l, Path: l.Path, Size: l.Size, Status: l.Status, Events: l.Events,
 		Summary: l.Summary, SummaryErr: l.SummaryErr, Model: l.Overview(),
 		Heap: l.Heap, Profile: l.Profile, List: l.EventList(), LoadTime: l.LoadTime,
 		Segments: l.Segments, Segment: l.Segment,
 	}
-	ev.markers = markersOf(ev.Model)
+	ev.Markers = MarkersOf(ev.Model)
 	return ev
 }
 
-// markersOf returns the user markers of m in time order (nil without m).
-func markersOf(m *timeline.Model) []panels.BookmarkMark {
+// MarkersOf returns the user markers of m in time order (nil without m).
+func MarkersOf(m *timeline.Model) []panels.BookmarkMark {
 	if m == nil {
 		return nil
 	}
@@ -129,7 +129,7 @@ func markersOf(m *timeline.Model) []panels.BookmarkMark {
 	return out
 }
 
-// loadEventlog loads the eventlog at path through the one loader
+// LoadEventlog loads the eventlog at path through the one loader
 // (eventlog.Open). It calls report (if not nil) from the loading goroutine,
 // at most every 50 ms and once at the end, with how far it has got and, now
 // and then, an overview of what has been read (the first picture). A log
@@ -137,14 +137,14 @@ func markersOf(m *timeline.Model) []panels.BookmarkMark {
 // returned and Status says where and why. An error is returned if the file
 // cannot be read, is not an eventlog, or ctx is cancelled. The Log must be
 // closed when its views are gone.
-func loadEventlog(ctx context.Context, path string, report func(Progress)) (*Eventlog, error) {
-	return loadEventlogSegment(ctx, path, 0, report)
+func LoadEventlog(ctx context.Context, path string, report func(Progress)) (*Eventlog, error) {
+	return LoadEventlogSegment(ctx, path, 0, report)
 }
 
-// loadEventlogSegment is loadEventlog of segment seg (0-based) of a file
+// LoadEventlogSegment is loadEventlog of segment seg (0-based) of a file
 // holding several eventlogs one after another; progress counts that
 // segment's bytes. A segment the file does not have is an error.
-func loadEventlogSegment(ctx context.Context, path string, seg int, report func(Progress)) (*Eventlog, error) {
+func LoadEventlogSegment(ctx context.Context, path string, seg int, report func(Progress)) (*Eventlog, error) {
 	opt := eventlog.Options{Segment: seg}
 	if report != nil {
 		opt.Progress = func(p eventlog.Progress) {
@@ -158,13 +158,13 @@ func loadEventlogSegment(ctx context.Context, path string, seg int, report func(
 	if report != nil { // the whole file has been read
 		report(Progress{Bytes: l.Size, Total: l.Size, Events: l.Events, Elapsed: l.LoadTime})
 	}
-	return newEventlog(l), nil
+	return NewEventlog(l), nil
 }
 
-// segmentName says which eventlog of a file a window shows: "segment 2 of
+// SegmentName says which eventlog of a file a window shows: "segment 2 of
 // 4" (seg 0-based, of segments), "segment 2" while their number is not
 // known, "" for the first of a file of one (or not known to hold more).
-func segmentName(seg, of int) string {
+func SegmentName(seg, of int) string {
 	switch {
 	case of > 1:
 		return fmt.Sprintf("segment %d of %d", seg+1, of)
@@ -174,28 +174,28 @@ func segmentName(seg, of int) string {
 	return ""
 }
 
-// segmentBytes returns the bytes of the file that ev shows, if it is one
+// SegmentBytes returns the bytes of the file that ev shows, if it is one
 // eventlog of several.
-func (ev *Eventlog) segmentBytes() (eventlog.Segment, bool) {
+func (ev *Eventlog) SegmentBytes() (eventlog.Segment, bool) {
 	if len(ev.Segments) < 2 {
 		return eventlog.Segment{}, false
 	}
 	return ev.Segments[ev.Segment], true
 }
 
-// bookmarkKey is what the user's bookmarks of ev are kept under: its
+// BookmarkKey is what the user's bookmarks of ev are kept under: its
 // file, and which segment of it.
-func (ev *Eventlog) bookmarkKey() string {
+func (ev *Eventlog) BookmarkKey() string {
 	if len(ev.Segments) < 2 {
 		return ev.Path
 	}
 	return ev.Path + "#segment" + strconv.Itoa(ev.Segment+1)
 }
 
-// summarizeLogRange is summarizeFileRange over the eventlog ev shows:
+// SummarizeLogRange is summarizeFileRange over the eventlog ev shows:
 // its segment of the file only, for a file holding several.
-func summarizeLogRange(ev *Eventlog, from, to uint64) (timeline.Summary, error) {
-	g, ok := ev.segmentBytes()
+func SummarizeLogRange(ev *Eventlog, from, to uint64) (timeline.Summary, error) {
+	g, ok := ev.SegmentBytes()
 	if !ok {
 		return summarizeFileRange(ev.Path, from, to)
 	}
@@ -207,7 +207,7 @@ func summarizeLogRange(ev *Eventlog, from, to uint64) (timeline.Summary, error) 
 	src := bufio.NewReaderSize(io.NewSectionReader(f, g.Offset, g.End-g.Offset), 1<<20)
 	s, err := timeline.SummarizeRange(src, from, to)
 	if err != nil {
-		return s, fmt.Errorf("summarising %s %s: %w", ev.Path, segmentName(ev.Segment, len(ev.Segments)), err)
+		return s, fmt.Errorf("summarising %s %s: %w", ev.Path, SegmentName(ev.Segment, len(ev.Segments)), err)
 	}
 	return s, nil
 }
@@ -227,8 +227,8 @@ func summarizeFileRange(path string, from, to uint64) (timeline.Summary, error) 
 	return s, nil
 }
 
-// loadHeapProfile parses the .hp file at path, reporting progress by bytes.
-func loadHeapProfile(ctx context.Context, path string, report func(Progress)) (*ingest.HeapProfile, error) {
+// LoadHeapProfile parses the .hp file at path, reporting progress by bytes.
+func LoadHeapProfile(ctx context.Context, path string, report func(Progress)) (*ingest.HeapProfile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening heap profile: %w", err)
