@@ -11,7 +11,6 @@ import (
 
 	"github.com/hecscope/hecscope/advise"
 	"github.com/hecscope/hecscope/app/kit"
-	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
@@ -95,7 +94,7 @@ type Eventlog struct {
 	// LoadTime is how long loading took.
 	LoadTime time.Duration
 	// Markers are the log's user markers, for the bookmarks and the finder.
-	Markers []panels.BookmarkMark
+	Markers []BookmarkMark
 	// Findings are advise's findings over the whole run, and analysed
 	// says whether they were looked for (the window does as it loads the
 	// log, so that the canvas flags them from the start).
@@ -117,14 +116,14 @@ func NewEventlog(l *eventlog.Log) *Eventlog {
 }
 
 // MarkersOf returns the user markers of m in time order (nil without m).
-func MarkersOf(m *timeline.Model) []panels.BookmarkMark {
+func MarkersOf(m *timeline.Model) []BookmarkMark {
 	if m == nil {
 		return nil
 	}
-	out := make([]panels.BookmarkMark, m.NumMarkers())
+	out := make([]BookmarkMark, m.NumMarkers())
 	for i := range out {
 		mk := m.Marker(i)
-		out[i] = panels.BookmarkMark{Time: mk.Time, Text: m.String(int32(mk.Arg))}
+		out[i] = BookmarkMark{Time: mk.Time, Text: m.String(int32(mk.Arg))}
 	}
 	return out
 }
@@ -275,3 +274,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // progressEvery is the least time between two progress reports of a heap
 // profile being read.
 const progressEvery = 50 * time.Millisecond
+
+// BookmarkMark is a USER_MARKER of the log: its time and text.
+type BookmarkMark struct {
+	Time uint64
+	Text string
+}

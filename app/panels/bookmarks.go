@@ -1,6 +1,7 @@
 package panels
 
 import (
+	"github.com/hecscope/hecscope/app/loaded"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,12 +13,6 @@ import (
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
-
-// BookmarkMark is a USER_MARKER of the log: its time and text.
-type BookmarkMark struct {
-	Time uint64
-	Text string
-}
 
 // Bookmark is a named time of a run: a marker of the log or the user's own.
 type Bookmark struct {
@@ -75,7 +70,7 @@ type BookmarkPanel struct {
 }
 
 // NewBookmarkPanel returns the Bookmarks tab of the file at path.
-func NewBookmarkPanel(path string, markers []BookmarkMark, nav TimeNav) *BookmarkPanel {
+func NewBookmarkPanel(path string, markers []loaded.BookmarkMark, nav TimeNav) *BookmarkPanel {
 	b := &BookmarkPanel{Path: path, Prefs: kit.CurrentSettings(), nav: nav}
 	for _, m := range markers {
 		b.Marks = append(b.Marks, Bookmark{Time: m.Time, Name: m.Text, Marker: true})
