@@ -13,7 +13,6 @@ import (
 
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/eventlog"
-	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -73,17 +72,6 @@ func newSegmentChooser(ev *loaded.Eventlog, pick func(int)) *widget.Select {
 		}
 	}
 	return sel
-}
-
-// segmentFacts are the summary's facts about which eventlog of its file ev
-// is, none for a file of one.
-func segmentFacts(ev *loaded.Eventlog) []fact {
-	n := len(ev.Segments)
-	if n < 2 {
-		return nil
-	}
-	g := ev.Segments[ev.Segment]
-	return []fact{{"Segment", fmt.Sprintf("%d of %d · bytes %s–%s", ev.Segment+1, n, paint.Count(g.Offset), paint.Count(g.End)), ""}}
 }
 
 // chooserWidthMax bounds the chooser's width, so that the file's path
