@@ -417,7 +417,7 @@ func TestBandsByPeak(t *testing.T) {
 	}
 	var list []string
 	for _, f := range facts {
-		list = append(list, f.label, f.value)
+		list = append(list, f.Label, f.Value)
 	}
 	if v, _ := valueAfter(list, "Peak total"); !strings.HasPrefix(v, "55 B at 1 ") {
 		t.Errorf("peak total %q", v)

@@ -384,7 +384,7 @@ func (v *liveView) viewText() string {
 		return ""
 	}
 	from, to := v.canvas.View()
-	step := readoutStep(to - from)
+	step := panels.ReadoutStep(to - from)
 	var s string
 	if on, _ := v.canvas.Following(); on {
 		s = fmt.Sprintf("following the newest events (%s shown)", paint.Duration(to-from))

@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/heapview"
@@ -843,7 +844,7 @@ func showDiffValue(v float64, u compare.Unit) string {
 	case compare.UnitBytesPerSecond:
 		return kit.FormatBytes(int64(math.Min(v, 1<<62))) + "/s"
 	case compare.UnitFraction:
-		return percent(v)
+		return panels.Percent(v)
 	}
 	return strconv.FormatFloat(v, 'f', 0, 64)
 }

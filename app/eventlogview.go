@@ -80,10 +80,10 @@ func newEventlogView(ev *loaded.Eventlog) *eventlogView {
 	}
 	s := &ev.Summary
 	v.tabs = container.NewAppTabs(
-		container.NewTabItem("Summary", container.NewScroll(summaryPanel(ev))),
-		container.NewTabItem("GC", container.NewScroll(gcPanel(s))),
-		container.NewTabItem("Sparks", container.NewScroll(sparksPanel(s))),
-		container.NewTabItem("Process", processPanel(s)),
+		container.NewTabItem("Summary", container.NewScroll(panels.SummaryPanel(ev))),
+		container.NewTabItem("GC", container.NewScroll(panels.GCPanel(s))),
+		container.NewTabItem("Sparks", container.NewScroll(panels.SparksPanel(s))),
+		container.NewTabItem("Process", panels.ProcessPanel(s)),
 	)
 	if v.canvas != nil {
 		v.addNavPanels()

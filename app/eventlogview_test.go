@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/panels"
 )
 
 // TestEnvTextIsBounded: the Process tab's environment shows at most
@@ -26,20 +27,20 @@ func TestEnvTextIsBounded(t *testing.T) {
 	for i := range env {
 		env[i] = fmt.Sprintf("V%d=%s", i, strings.Repeat("x", i%3000))
 	}
-	text := envText(env)
+	text := panels.EnvText(env)
 	lines := strings.Split(text, "\n")
-	if len(lines) != envShown+1 {
-		t.Fatalf("%d lines, want %d variables and a line saying what is left out", len(lines), envShown)
+	if len(lines) != panels.EnvShown+1 {
+		t.Fatalf("%d lines, want %d variables and a line saying what is left out", len(lines), panels.EnvShown)
 	}
 	if last := lines[len(lines)-1]; last != "… and 12,705 more variables" {
 		t.Errorf("last line %q", last)
 	}
-	for i, l := range lines[:envShown] {
-		if !strings.HasPrefix(l, fmt.Sprintf("V%d=", i)) || len([]rune(l)) > envLineShown+1 {
+	for i, l := range lines[:panels.EnvShown] {
+		if !strings.HasPrefix(l, fmt.Sprintf("V%d=", i)) || len([]rune(l)) > panels.EnvLineShown+1 {
 			t.Fatalf("line %d: %d characters, starting %.20q", i, len([]rune(l)), l)
 		}
 	}
-	if got := envText([]string{"A=1", "B=2"}); got != "A=1\nB=2" {
+	if got := panels.EnvText([]string{"A=1", "B=2"}); got != "A=1\nB=2" {
 		t.Errorf("two variables: %q", got)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -156,7 +157,7 @@ func (v *eventlogView) finderItems() []findItem {
 	}
 	// Times to a hundred-thousandth of the run: enough to tell items apart
 	// (choosing one goes to its exact time), no digits of noise.
-	step := readoutStep(m.End / 100)
+	step := panels.ReadoutStep(m.End / 100)
 	for i := range m.Threads {
 		th := &m.Threads[i]
 		title := "thread " + strconv.FormatUint(uint64(th.ID), 10)

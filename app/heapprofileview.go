@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
@@ -36,12 +37,12 @@ type bandPeak struct {
 }
 
 // heapFacts lists a profile's facts and its bands by peak size, largest first.
-func heapFacts(path string, p *ingest.HeapProfile) ([]fact, []bandPeak) {
-	facts := []fact{
-		{"File", path, ""},
-		{"Job", p.Job, ""},
-		{"Date", p.Date, ""},
-		{"Samples", strconv.Itoa(len(p.Samples)), ""},
+func heapFacts(path string, p *ingest.HeapProfile) ([]panels.Fact, []bandPeak) {
+	facts := []panels.Fact{
+		{Label: "File", Value: path},
+		{Label: "Job", Value: p.Job},
+		{Label: "Date", Value: p.Date},
+		{Label: "Samples", Value: strconv.Itoa(len(p.Samples))},
 	}
 	peaks := map[string]*bandPeak{}
 	var order []string
@@ -64,14 +65,14 @@ func heapFacts(path string, p *ingest.HeapProfile) ([]fact, []bandPeak) {
 		}
 	}
 	if n := len(p.Samples); n > 0 {
-		facts = append(facts, fact{"Sampled", fmt.Sprintf("from %g to %g %s", p.Samples[0].Time, p.Samples[n-1].Time, p.SampleUnit), ""})
+		facts = append(facts, panels.Fact{Label: "Sampled", Value: fmt.Sprintf("from %g to %g %s", p.Samples[0].Time, p.Samples[n-1].Time, p.SampleUnit)})
 	}
 	facts = append(facts,
-		fact{"Peak total", fmt.Sprintf("%s at %g %s", kit.FormatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit), ""},
-		fact{"Bands", strconv.Itoa(len(order)), ""},
+		panels.Fact{Label: "Peak total", Value: fmt.Sprintf("%s at %g %s", kit.FormatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit)},
+		panels.Fact{Label: "Bands", Value: strconv.Itoa(len(order))},
 	)
 	if len(p.Marks) > 0 {
-		facts = append(facts, fact{"Marks", strconv.Itoa(len(p.Marks)), ""})
+		facts = append(facts, panels.Fact{Label: "Marks", Value: strconv.Itoa(len(p.Marks))})
 	}
 	bands := make([]bandPeak, 0, len(order))
 	for _, l := range order {
@@ -117,7 +118,7 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 	table.SetColumnWidth(2, 110)
 	heading := widget.NewLabelWithStyle(fmt.Sprintf("Largest bands (%d of %d), by peak size", len(shown), len(bands)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	bandList := container.NewBorder(heading, nil, nil, nil, table)
-	body := container.NewHSplit(container.NewVScroll(factsGrid(facts)), bandList)
+	body := container.NewHSplit(container.NewVScroll(panels.FactsGrid(facts)), bandList)
 	body.Offset = 0.4
 	if prof, err := heapview.FromHeapProfile(p); err == nil {
 		if r := trackcanvas.HeapRender(p.Job, prof, nil); r != nil {

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -54,7 +55,7 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Log.Close()
-	panel := summaryPanel(ev)
+	panel := panels.SummaryPanel(ev)
 	w := test.NewWindow(fitWindow(panel))
 	defer w.Close()
 	w.Resize(fyne.NewSize(1280, 600))
@@ -84,7 +85,7 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer old.Log.Close()
-	panel = summaryPanel(old)
+	panel = panels.SummaryPanel(old)
 	if gc := factValue(t, panel, "GC time (pauses)").(*kit.HintLabel); gc.Text == "—" || gc.Text == "0" {
 		t.Errorf("sealions: GC time %q", gc.Text)
 	}
@@ -115,7 +116,7 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 	}
 	defer ev.Log.Close()
 	s := &ev.Summary
-	panel := summaryPanel(ev)
+	panel := panels.SummaryPanel(ev)
 	gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel)
 	if gc.Text != timeline.FormatDuration(s.GC.Reported.ElapsedNS) || !strings.Contains(gc.Hint, "Exact") {
 		t.Errorf("GC elapsed (RTS) %q (%q), the collections' %s", gc.Text, gc.Hint, timeline.FormatDuration(s.GC.Reported.ElapsedNS))
@@ -125,10 +126,10 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 	}
 	rts := factValue(t, panel, "Productivity (RTS)").(*kit.HintLabel)
 	ts := factValue(t, panel, "Productivity (ThreadScope)").(*kit.CopyLabel)
-	if rts.Text != percent(s.RTSStats.Productivity) || ts.Text != percent(s.Productivity) || rts.Text == ts.Text {
+	if rts.Text != panels.Percent(s.RTSStats.Productivity) || ts.Text != panels.Percent(s.Productivity) || rts.Text == ts.Text {
 		t.Errorf("productivity: RTS %q, ThreadScope %q", rts.Text, ts.Text)
 	}
-	g := gcPanel(s)
+	g := panels.GCPanel(s)
 	if b := factValue(t, g, "Work balance (RTS)").(*kit.HintLabel); b.Text != "50.44%" {
 		t.Errorf("Work balance (RTS) %q, -s printed 50.44%%", b.Text)
 	}
@@ -141,7 +142,7 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer prof.Log.Close()
-	panel = summaryPanel(prof)
+	panel = panels.SummaryPanel(prof)
 	if gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel); gc.Text != "—" || !strings.Contains(gc.Hint, "heap censuses") {
 		t.Errorf("profiled run: GC elapsed (RTS) %q (%q)", gc.Text, gc.Hint)
 	}

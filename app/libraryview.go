@@ -14,6 +14,7 @@ import (
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/library"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -215,7 +216,7 @@ func entrySubtitle(e *library.Entry) string {
 	}
 	parts = append(parts, timeline.FormatDuration(f.TotalNS), fmt.Sprintf("%d HEC", f.Capabilities))
 	if f.HasHeap {
-		parts = append(parts, "ThreadScope's productivity "+percent(f.Productivity))
+		parts = append(parts, "ThreadScope's productivity "+panels.Percent(f.Productivity))
 	}
 	parts = append(parts, kit.FormatBytes(e.Size))
 	return strings.Join(parts, " · ")
@@ -306,7 +307,7 @@ func (v *LibraryWindow) showDetail() {
 	fmt.Fprintf(&b, "Wall time %s · %d HECs · %d threads\n", timeline.FormatDuration(f.TotalNS), f.Capabilities, f.Threads)
 	if f.HasHeap {
 		fmt.Fprintf(&b, "ThreadScope's mutator %s · GC %s · productivity %s\nThreadScope's count: %d collections, max pause %s\nAllocated %s · max heap %s · max live %s\n",
-			timeline.FormatDuration(f.MutatorNS), timeline.FormatDuration(f.GCNS), percent(f.Productivity),
+			timeline.FormatDuration(f.MutatorNS), timeline.FormatDuration(f.GCNS), panels.Percent(f.Productivity),
 			f.Collections, timeline.FormatDuration(f.MaxPauseNS),
 			kit.FormatBytes(int64(min(f.Allocated, 1<<62))), kit.FormatBytes(int64(min(f.MaxHeapSize, 1<<62))), maxLiveText(f))
 	}

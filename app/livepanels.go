@@ -53,10 +53,10 @@ func (v *liveView) buildTabs() {
 		}
 		return ti
 	}
-	summary := add("Summary", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return summaryPanel(ev) })
-	gc := add("GC", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return gcPanel(&ev.Summary) })
-	sparks := add("Sparks", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return sparksPanel(&ev.Summary) })
-	process := add("Process", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return processPanel(&ev.Summary) })
+	summary := add("Summary", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.SummaryPanel(ev) })
+	gc := add("GC", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.GCPanel(&ev.Summary) })
+	sparks := add("Sparks", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.SparksPanel(&ev.Summary) })
+	process := add("Process", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.ProcessPanel(&ev.Summary) })
 	v.selection = container.NewVBox(widget.NewLabel(liveWaiting))
 	selTab := container.NewTabItem("Selection", container.NewScroll(v.selection))
 	v.panels[selTab] = v.showSelection
@@ -64,7 +64,7 @@ func (v *liveView) buildTabs() {
 		if ev.Model == nil || len(ev.Model.Labels) == 0 {
 			return widget.NewLabel("No user START/STOP spans so far.")
 		}
-		return userEventsPanel(ev.Model)
+		return panels.UserEventsPanel(ev.Model)
 	})
 	v.eventsBox = waiting()
 	v.eventsTab = container.NewTabItem("Events", v.eventsBox)
@@ -134,7 +134,7 @@ func (v *liveView) showSelection() {
 		return
 	}
 	from, to, sel := v.canvas.Selection()
-	summary, pending := fillSelection(v.selection, ev, from, to, sel, "Run so far", "the recording")
+	summary, pending := panels.FillSelection(v.selection, ev, from, to, sel, "Run so far", "the recording")
 	v.selGen++
 	if !pending {
 		return
@@ -148,7 +148,7 @@ func (v *liveView) showSelection() {
 	v.bg.Add(1)
 	go func() {
 		defer v.bg.Done()
-		put := selectionSummary(ev, from, to, summary)
+		put := panels.SelectionSummary(ev, from, to, summary)
 		kit.OnUI(func() {
 			v.mu.Lock()
 			defer v.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/paint"
 )
 
@@ -28,7 +29,7 @@ func (v *eventlogView) addNavPanels() {
 	v.addTab(v.selTab)
 	v.addTab(v.detailsTab)
 	if len(m.Labels) > 0 {
-		v.addTab(container.NewTabItem("User Events", container.NewScroll(userEventsPanel(m))))
+		v.addTab(container.NewTabItem("User Events", container.NewScroll(panels.UserEventsPanel(m))))
 	}
 	v.showStatus()
 	// The Selection tab is filled when first shown: measuring its text
@@ -49,11 +50,11 @@ func (v *eventlogView) addNavPanels() {
 // showStatus writes the visible range and the selection.
 func (v *eventlogView) showStatus() {
 	from, to := v.canvas.View()
-	step := readoutStep(to - from)
+	step := panels.ReadoutStep(to - from)
 	s := fmt.Sprintf("View %s – %s (%s of %s)", paint.Time(from, step), paint.Time(to, step),
 		paint.Duration(to-from), paint.Duration(v.log.Model.End))
 	if a, b, ok := v.canvas.Selection(); ok {
-		sstep := readoutStep(b - a) // as the Selection tab writes it
+		sstep := panels.ReadoutStep(b - a) // as the Selection tab writes it
 		s += fmt.Sprintf(" · selected %s – %s (%s; Z zooms to it, Esc clears)", paint.Time(a, sstep), paint.Time(b, sstep), paint.Duration(b-a))
 	}
 	s += " · wheel scrolls, Ctrl+wheel zooms, drag pans, Shift+drag selects; Help lists the keys"
@@ -65,14 +66,14 @@ func (v *eventlogView) showStatus() {
 func (v *eventlogView) showSelection() {
 	v.selStale = false
 	from, to, sel := v.canvas.Selection()
-	summary, pending := fillSelection(v.selection, v.log, from, to, sel, "Whole run", "the file")
+	summary, pending := panels.FillSelection(v.selection, v.log, from, to, sel, "Whole run", "the file")
 	v.selGen++
 	if !pending {
 		return
 	}
 	gen, ev := v.selGen, v.log
 	go func() {
-		put := selectionSummary(ev, from, to, summary)
+		put := panels.SelectionSummary(ev, from, to, summary)
 		kit.OnUI(func() {
 			if gen != v.selGen {
 				return // a newer selection replaced this one

@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"fmt"
@@ -15,21 +15,21 @@ import (
 	"strings"
 )
 
-// fact is one labelled value of a facts panel.
+// Fact is one labelled value of a facts panel.
 // fact is a labelled value of a facts grid; a hint, if any, shows while the
 // pointer rests on the value (why a figure reads "—").
-type fact struct{ label, value, hint string }
+type Fact struct{ Label, Value, Hint string }
 
-func percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
+func Percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
 
-// summaryPanel shows the Time and Heap figures, as ThreadScope's tabs do,
+// SummaryPanel shows the Time and Heap figures, as ThreadScope's tabs do,
 // and what the load found; of a range (ev.Summary.Range, the Selection
 // tab), the range's figures, with what is the run's marked so. A figure the
 // log (or the range) has no events for reads "—", and its hint says what is
 // missing.
-func summaryPanel(ev *loaded.Eventlog) fyne.CanvasObject {
+func SummaryPanel(ev *loaded.Eventlog) fyne.CanvasObject {
 	s := &ev.Summary
-	var run []fact
+	var run []Fact
 	if s.Range {
 		ran := paint.Count(int64(min(s.ThreadsRan, 1<<62)))
 		if n := len(s.ThreadsRanFirst); n > 0 {
@@ -43,28 +43,28 @@ func summaryPanel(ev *loaded.Eventlog) fyne.CanvasObject {
 			ran += " (" + strings.Join(ids, ", ") + ")"
 		}
 		run = append(run,
-			fact{"Events", paint.EventCount(s.Events, s.BlockMarkers), ""},
-			fact{"Threads ran", ran, "The threads running on a HEC when the range begins, and those started in it."},
-			fact{"Threads created", paint.Count(int64(min(s.Threads, 1<<62))), ""},
-			fact{"HECs (the run's)", s.CapabilitiesText(), ""},
-			fact{"File (the run's)", kit.FormatBytes(ev.Size) + " · " + ev.Status.String(), ""},
+			Fact{"Events", paint.EventCount(s.Events, s.BlockMarkers), ""},
+			Fact{"Threads ran", ran, "The threads running on a HEC when the range begins, and those started in it."},
+			Fact{"Threads created", paint.Count(int64(min(s.Threads, 1<<62))), ""},
+			Fact{"HECs (the run's)", s.CapabilitiesText(), ""},
+			Fact{"File (the run's)", kit.FormatBytes(ev.Size) + " · " + ev.Status.String(), ""},
 		)
 	} else {
-		run = append(run, fact{"Size", kit.FormatBytes(ev.Size), ""})
+		run = append(run, Fact{"Size", kit.FormatBytes(ev.Size), ""})
 		run = append(run, segmentFacts(ev)...)
 		run = append(run,
-			fact{"State", ev.Status.String(), ""},
-			fact{"Events", paint.EventCount(s.Events, s.BlockMarkers), ""},
-			fact{"Capabilities", s.CapabilitiesText(), ""},
-			fact{"Threads created", paint.Count(int64(min(s.Threads, 1<<62))), ""},
-			fact{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime)), ""},
+			Fact{"State", ev.Status.String(), ""},
+			Fact{"Events", paint.EventCount(s.Events, s.BlockMarkers), ""},
+			Fact{"Capabilities", s.CapabilitiesText(), ""},
+			Fact{"Threads created", paint.Count(int64(min(s.Threads, 1<<62))), ""},
+			Fact{"Loaded in", timeline.FormatDuration(uint64(ev.LoadTime)), ""},
 		)
 	}
 	if ev.SummaryErr != nil {
-		run = append(run, fact{"Statistics", "not available: " + ev.SummaryErr.Error(), ""})
+		run = append(run, Fact{"Statistics", "not available: " + ev.SummaryErr.Error(), ""})
 	}
 	times := rtsTimeFacts(&s.RTSStats)
-	times = append(times, fact{"Total time (ThreadScope)", timeline.FormatDuration(s.TotalNS),
+	times = append(times, Fact{"Total time (ThreadScope)", timeline.FormatDuration(s.TotalNS),
 		"ThreadScope's total time: from the RTS's start to the last event, in whole microseconds."})
 	whose := " (ThreadScope)"
 	if s.GCFrom == timeline.GCFromPauses {
@@ -80,10 +80,10 @@ func summaryPanel(ev *loaded.Eventlog) fyne.CanvasObject {
 		}
 		hint := "GC time from " + s.GCFrom.Describe() + "."
 		times = append(times,
-			fact{"Mutator time" + whose, timeline.FormatDuration(s.MutatorNS), ""},
-			fact{"GC time" + whose, timeline.FormatDuration(gc), hint},
-			fact{"GC time from", from, hint},
-			fact{"Productivity" + whose, percent(s.Productivity), ""},
+			Fact{"Mutator time" + whose, timeline.FormatDuration(s.MutatorNS), ""},
+			Fact{"GC time" + whose, timeline.FormatDuration(gc), hint},
+			Fact{"GC time from", from, hint},
+			Fact{"Productivity" + whose, Percent(s.Productivity), ""},
 		)
 	} else {
 		why := "No GC time: " + s.GCFrom.Describe() + "."
@@ -98,11 +98,11 @@ func summaryPanel(ev *loaded.Eventlog) fyne.CanvasObject {
 		return "The log has no " + kind + " events; GHC writes one " + when + "."
 	}
 	h := &s.Heap
-	bytesFact := func(label string, v uint64, ok bool, why string) fact {
+	bytesFact := func(label string, v uint64, ok bool, why string) Fact {
 		if !ok {
 			return absentFact(label, why)
 		}
-		return fact{label, kit.FormatBytes(int64(min(v, 1<<62))), ""}
+		return Fact{label, kit.FormatBytes(int64(min(v, 1<<62))), ""}
 	}
 	rateWhy := lacks("HeapAllocated", "per HEC at each collection")
 	if h.HasAllocated {
@@ -110,13 +110,13 @@ func summaryPanel(ev *loaded.Eventlog) fyne.CanvasObject {
 	}
 	rate := absentFact("Allocation rate"+whose, rateWhy)
 	if s.HasAllocRate() {
-		rate = fact{"Allocation rate" + whose, kit.FormatBytes(int64(min(h.AllocRate, 1<<62))) + "/s",
+		rate = Fact{"Allocation rate" + whose, kit.FormatBytes(int64(min(h.AllocRate, 1<<62))) + "/s",
 			"Per second of the mutator time above; -s's alloc rate is per second of mutator CPU time, which the eventlog lacks."}
 	}
 	r := &s.RTSStats
 	slop := rtsFact(r, "Max slop (RTS)", r.HasMaxSlop, kit.FormatBytes(int64(min(r.MaxSlop, 1<<62))),
 		"-s's maximum slop: of the major collections only. Exact.", timeline.WhyNoMaxSlop)
-	heap := []fact{
+	heap := []Fact{
 		bytesFact("Total heap size", h.MaxSize, h.HasSize, lacks("HeapSize", "at each collection")),
 		bytesFact("Max heap residency", h.MaxLive, h.HasLive, lacks("HeapLive", "after each major collection")),
 		bytesFact("Allocated", h.Allocated, h.HasAllocated, lacks("HeapAllocated", "per HEC at each collection")),
@@ -126,31 +126,31 @@ func summaryPanel(ev *loaded.Eventlog) fyne.CanvasObject {
 		bytesFact("Copied in GC", h.Copied, h.HasStats, lacks("GCStatsGHC", "at each collection (GHC 7.6 and later)")),
 	}
 	return container.NewGridWithColumns(3,
-		section("Run", factsGrid(run)),
-		section("Time", factsGrid(times)),
-		section("Heap", factsGrid(heap)))
+		section("Run", FactsGrid(run)),
+		section("Time", FactsGrid(times)),
+		section("Heap", FactsGrid(heap)))
 }
 
 // rtsTimeFacts are the Time figures of `+RTS -s` (timeline.RTSStats), or
 // one absent fact saying why the log has none.
-func rtsTimeFacts(r *timeline.RTSStats) []fact {
+func rtsTimeFacts(r *timeline.RTSStats) []Fact {
 	if !r.Available {
-		return []fact{absentFact("+RTS -s figures", "No -s figures: "+r.Why+".")}
+		return []Fact{absentFact("+RTS -s figures", "No -s figures: "+r.Why+".")}
 	}
 	const approx = "Approximate, within some 20 μs of the RTS's own: the eventlog does not mark where initialisation ends and shutdown begins, only the main OS thread's calls into Haskell next to them."
-	phase := func(label string, ns uint64, what string) fact {
+	phase := func(label string, ns uint64, what string) Fact {
 		if !r.HasPhases {
 			return absentFact(label, "Not known: "+r.PhasesWhy+".")
 		}
-		return fact{label, timeline.FormatDuration(ns), what + " " + approx}
+		return Fact{label, timeline.FormatDuration(ns), what + " " + approx}
 	}
-	out := []fact{
+	out := []Fact{
 		phase("Total elapsed (RTS)", r.ElapsedNS, "-s's Total time (elapsed): to the RTS's final report."),
 		phase("INIT elapsed (RTS)", r.InitNS, "-s's INIT time (elapsed)."),
 		phase("MUT elapsed (RTS)", r.MutatorNS, "-s's MUT time (elapsed): from INIT to the start of the program's exit, less GC."),
 	}
 	if r.HasGCElapsed {
-		out = append(out, fact{"GC elapsed (RTS)", timeline.FormatDuration(r.GCElapsedNS),
+		out = append(out, Fact{"GC elapsed (RTS)", timeline.FormatDuration(r.GCElapsedNS),
 			"-s's GC time (elapsed): every collection from its GC start to its GC end on the HEC that led it, which the RTS writes with the clock readings -s adds up. Exact."})
 	} else {
 		out = append(out, absentFact("GC elapsed (RTS)", "Not known: "+r.GCWhy+"."))
@@ -158,7 +158,7 @@ func rtsTimeFacts(r *timeline.RTSStats) []fact {
 	out = append(out, phase("EXIT elapsed (RTS)", r.ExitNS, "-s's EXIT time (elapsed), less GC."))
 	switch {
 	case r.HasProductivity:
-		out = append(out, fact{"Productivity (RTS)", percent(r.Productivity), "-s's productivity of total elapsed time: (total − GC − INIT − EXIT) / total. " + approx})
+		out = append(out, Fact{"Productivity (RTS)", Percent(r.Productivity), "-s's productivity of total elapsed time: (total − GC − INIT − EXIT) / total. " + approx})
 	case !r.HasPhases:
 		out = append(out, absentFact("Productivity (RTS)", "Not known: "+r.PhasesWhy+"."))
 	default:
@@ -169,18 +169,18 @@ func rtsTimeFacts(r *timeline.RTSStats) []fact {
 
 // rtsFact is one RTS figure: value v with hint if the log has it (ok),
 // else absent, with the whole log's reason or why.
-func rtsFact(r *timeline.RTSStats, label string, ok bool, v, hint, why string) fact {
+func rtsFact(r *timeline.RTSStats, label string, ok bool, v, hint, why string) Fact {
 	switch {
 	case !r.Available:
 		return absentFact(label, "No -s figures: "+r.Why+".")
 	case !ok:
 		return absentFact(label, "Not known: "+why+".")
 	}
-	return fact{label, v, hint}
+	return Fact{label, v, hint}
 }
 
 // absentFact is a figure the log lacks: "—", with why as its hint.
-func absentFact(label, why string) fact { return fact{label, "—", why} }
+func absentFact(label, why string) Fact { return Fact{label, "—", why} }
 
 // section puts a bold heading over content.
 func section(title string, content fyne.CanvasObject) fyne.CanvasObject {
@@ -189,7 +189,7 @@ func section(title string, content fyne.CanvasObject) fyne.CanvasObject {
 
 // gcPanel shows the collections GHC reported per generation and in all (as
 // `hecscope summary` does, under the same words) and ThreadScope's count.
-func gcPanel(s *timeline.Summary) fyne.CanvasObject {
+func GCPanel(s *timeline.Summary) fyne.CanvasObject {
 	rows := [][]string{{"Generation", "Collections", "Parallel", "Elapsed", "Avg pause", "Max pause", "Copied"}}
 	row := func(name string, g timeline.GenStats) []string {
 		return []string{name, paint.Count(int64(g.Collections)), paint.Count(int64(g.ParCollections)),
@@ -217,18 +217,18 @@ func gcPanel(s *timeline.Summary) fyne.CanvasObject {
 		return paint.CountOf(int64(n), "collection", "collections") + ", " + timeline.FormatDuration(ns) + the +
 			", max pause " + timeline.FormatDuration(maxNS)
 	}
-	var facts []fact
+	var facts []Fact
 	if s.HasHeap || s.Range {
-		facts = append(facts, fact{"ThreadScope's count", count(s.GC.Total.Collections, s.GC.Total.ElapsedNS, s.GC.Total.MaxPauseNS,
+		facts = append(facts, Fact{"ThreadScope's count", count(s.GC.Total.Collections, s.GC.Total.ElapsedNS, s.GC.Total.MaxPauseNS,
 			s.GCFrom == timeline.GCFromThreadScope), timeline.GCFromThreadScope.Describe() + "."})
 	} else {
 		facts = append(facts, absentFact("ThreadScope's count", "The log has no heap events, without which ThreadScope counts no collection."))
 	}
 	if p := s.GC.Pauses; p.Count > 0 || s.GCFrom == timeline.GCFromPauses {
-		facts = append(facts, fact{"Pauses from GC events", count(p.Count, p.ElapsedNS, p.MaxNS, s.GCFrom == timeline.GCFromPauses),
+		facts = append(facts, Fact{"Pauses from GC events", count(p.Count, p.ElapsedNS, p.MaxNS, s.GCFrom == timeline.GCFromPauses),
 			timeline.GCFromPauses.Describe() + "."})
 	}
-	facts = append(facts, fact{"Parallel GC threads", strconv.Itoa(s.GC.ParThreads), ""})
+	facts = append(facts, Fact{"Parallel GC threads", strconv.Itoa(s.GC.ParThreads), ""})
 	r := &s.RTSStats
 	rtsBal := strconv.FormatFloat(100*r.WorkBalance, 'f', 2, 64) + "%"
 	if r.WorkBalance == 0 {
@@ -237,11 +237,11 @@ func gcPanel(s *timeline.Summary) fyne.CanvasObject {
 	facts = append(facts, rtsFact(r, "Work balance (RTS)", r.HasWorkBalance, rtsBal,
 		"-s's parallel GC work balance: the balanced bytes copied over the bytes copied, of the parallel collections (0 serial, 100% perfect). Exact.", timeline.WhyNoWorkBalance))
 	if s.Heap.HasStats {
-		facts = append(facts, fact{"Work balance (ThreadScope)", balance, "ThreadScope's formula, from the max and total bytes copied per GC thread."})
+		facts = append(facts, Fact{"Work balance (ThreadScope)", balance, "ThreadScope's formula, from the max and total bytes copied per GC thread."})
 	} else {
 		facts = append(facts, absentFact("Work balance (ThreadScope)", "No GCStatsGHC events; GHC writes one at each collection (GHC 7.6 and later)."))
 	}
-	return container.NewVBox(caption, grid(rows), factsGrid(facts))
+	return container.NewVBox(caption, grid(rows), FactsGrid(facts))
 }
 
 // sparksColumnsDefinition says what each column of the Sparks table
@@ -251,9 +251,9 @@ const sparksColumnsDefinition = "Total created counts the sparks this HEC create
 	"Converted (run) the sparks it ran, its own and those it stole from other HECs, so it can exceed Total; " +
 	"GC'd and Fizzled those it found collected or already evaluated, in its pool or when taking one."
 
-// sparksPanel shows ThreadScope's spark statistics per capability, with
+// SparksPanel shows ThreadScope's spark statistics per capability, with
 // what each column counts.
-func sparksPanel(s *timeline.Summary) fyne.CanvasObject {
+func SparksPanel(s *timeline.Summary) fyne.CanvasObject {
 	if len(s.Sparks.PerCap) == 0 {
 		return widget.NewLabel("This log has no spark counters.")
 	}
@@ -292,50 +292,50 @@ func grid(rows [][]string) fyne.CanvasObject {
 	return container.NewVBox(container.NewPadded(container.NewGridWithColumns(len(rows[0]), cells...)))
 }
 
-// factsGrid lays facts out as a two-column form; a value's right-click
+// FactsGrid lays facts out as a two-column form; a value's right-click
 // menu copies it.
-func factsGrid(facts []fact) fyne.CanvasObject {
+func FactsGrid(facts []Fact) fyne.CanvasObject {
 	// The labels go in at once: each Container.Add lays the form out again.
 	cells := make([]fyne.CanvasObject, 0, 2*len(facts))
 	for _, f := range facts {
 		var value fyne.CanvasObject
-		if f.hint != "" {
-			l := kit.NewHintLabel(f.value, f.hint)
+		if f.Hint != "" {
+			l := kit.NewHintLabel(f.Value, f.Hint)
 			l.Wrapping = fyne.TextWrapBreak
 			value = l
 		} else {
-			l := kit.NewCopyLabel(f.value)
+			l := kit.NewCopyLabel(f.Value)
 			l.Wrapping = fyne.TextWrapBreak
 			value = l
 		}
-		cells = append(cells, widget.NewLabelWithStyle(f.label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), value)
+		cells = append(cells, widget.NewLabelWithStyle(f.Label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), value)
 	}
 	return container.NewPadded(container.New(layout.NewFormLayout(), cells...))
 }
 
-// envText writes the environment's variables one a line, at most envShown
+// EnvText writes the environment's variables one a line, at most envShown
 // of them, each at most envLineShown characters long, saying how many are
 // left out.
-func envText(env []string) string {
+func EnvText(env []string) string {
 	var sb strings.Builder
 	for i, v := range env {
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
-		if i == envShown {
-			sb.WriteString("… and " + paint.CountOf(int64(len(env)-envShown), "more variable", "more variables"))
+		if i == EnvShown {
+			sb.WriteString("… and " + paint.CountOf(int64(len(env)-EnvShown), "more variable", "more variables"))
 			break
 		}
-		if r := []rune(v); len(r) > envLineShown {
-			v = string(r[:envLineShown]) + "…"
+		if r := []rune(v); len(r) > EnvLineShown {
+			v = string(r[:EnvLineShown]) + "…"
 		}
 		sb.WriteString(v)
 	}
 	return sb.String()
 }
 
-// processPanel shows the program, its arguments, the RTS and environment.
-func processPanel(s *timeline.Summary) fyne.CanvasObject {
+// ProcessPanel shows the program, its arguments, the RTS and environment.
+func ProcessPanel(s *timeline.Summary) fyne.CanvasObject {
 	none := "(not in the log)"
 	orNone := func(v string) string {
 		if v == "" {
@@ -343,26 +343,26 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 		}
 		return v
 	}
-	var facts []fact
+	var facts []Fact
 	if s.InheritedFrom > 0 {
-		facts = append(facts, fact{"Identity", fmt.Sprintf("from eventlog %d of this file", s.InheritedFrom),
+		facts = append(facts, Fact{"Identity", fmt.Sprintf("from eventlog %d of this file", s.InheritedFrom),
 			"Logging was restarted, and a restarted eventlog does not repeat the program, its RTS and capabilities: they are those of the file's first eventlog."})
 	}
 	programHint := ""
 	if s.Program == "" && s.RTS == "" {
 		programHint = "GHC before 9.2 writes the program's identity once, at startup, so an eventlog whose logging was restarted (as eventlog-socket does for each client) lacks it."
 	}
-	facts = append(facts, []fact{
+	facts = append(facts, []Fact{
 		{"Program", orNone(s.Program), programHint},
 		{"Arguments", orNone(strings.Join(s.Args, " ")), ""},
 		{"RTS", orNone(s.RTS), ""},
 	}...)
 	if !s.StartWall.IsZero() {
-		facts = append(facts, fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST"), ""})
+		facts = append(facts, Fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST"), ""})
 	}
-	env := kit.NewCopyLabel(orNone(envText(s.Env)))
+	env := kit.NewCopyLabel(orNone(EnvText(s.Env)))
 	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(s.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	return container.NewScroll(container.NewVBox(factsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
+	return container.NewScroll(container.NewVBox(FactsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
 }
 
 // The environment panel shows at most envShown variables, each cut to
@@ -370,24 +370,24 @@ func processPanel(s *timeline.Summary) fyne.CanvasObject {
 // corrupt event read as PROGRAM_ENV gave 13,205 "variables" whose label
 // took the window 10–17 s to lay out.
 const (
-	envShown     = 500
-	envLineShown = 2000
+	EnvShown     = 500
+	EnvLineShown = 2000
 )
 
 // segmentFacts are the summary's facts about which eventlog of its file ev
 // is, none for a file of one.
-func segmentFacts(ev *loaded.Eventlog) []fact {
+func segmentFacts(ev *loaded.Eventlog) []Fact {
 	n := len(ev.Segments)
 	if n < 2 {
 		return nil
 	}
 	g := ev.Segments[ev.Segment]
-	return []fact{{"Segment", fmt.Sprintf("%d of %d · bytes %s–%s", ev.Segment+1, n, paint.Count(g.Offset), paint.Count(g.End)), ""}}
+	return []Fact{{"Segment", fmt.Sprintf("%d of %d · bytes %s–%s", ev.Segment+1, n, paint.Count(g.Offset), paint.Count(g.End)), ""}}
 }
 
-// readoutStep is the precision times are written to in a view span ns
+// ReadoutStep is the precision times are written to in a view span ns
 // wide: the power of ten at or below a thousandth of it.
-func readoutStep(span uint64) uint64 {
+func ReadoutStep(span uint64) uint64 {
 	step := uint64(1)
 	for step*10 <= span/1000 {
 		step *= 10
@@ -395,26 +395,26 @@ func readoutStep(span uint64) uint64 {
 	return step
 }
 
-// fillSelection sets box, a Selection tab's content, to what ev shows of
+// FillSelection sets box, a Selection tab's content, to what ev shows of
 // the selection [from, to] (sel: whether there is one; without one, of
 // everything ev holds, titled whole): the time per HEC and state, the user
 // spans, and the run's figures. It returns the box the figures go in, and
 // whether they are still to be read again from ev's file (named source in
 // the note shown meanwhile; see selectionSummary).
-func fillSelection(box *fyne.Container, ev *loaded.Eventlog, from, to uint64, sel bool, whole, source string) (summary *fyne.Container, pending bool) {
+func FillSelection(box *fyne.Container, ev *loaded.Eventlog, from, to uint64, sel bool, whole, source string) (summary *fyne.Container, pending bool) {
 	m := ev.Model
 	title := "Selection"
 	if !sel {
 		from, to, title = 0, m.End, whole
 	}
-	step := readoutStep(to - from) // as the status line writes the selection
+	step := ReadoutStep(to - from) // as the status line writes the selection
 	title = fmt.Sprintf("%s: %s – %s (%s)", title, paint.Time(from, step), paint.Time(to, step), paint.Duration(to-from))
 	summary = container.NewVBox()
 	caption := widget.NewLabel(hecTableCaption)
 	caption.Wrapping = fyne.TextWrapWord
 	box.Objects = []fyne.CanvasObject{
 		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		grid(rangeRows(m, from, to)),
+		grid(RangeRows(m, from, to)),
 		caption,
 		userSpanPanel(m, from, to),
 		summary,
@@ -428,10 +428,10 @@ func fillSelection(box *fyne.Container, ev *loaded.Eventlog, from, to uint64, se
 	return summary, true
 }
 
-// selectionSummary reads the selection [from, to] of ev's file (of the
+// SelectionSummary reads the selection [from, to] of ev's file (of the
 // segment ev shows) again, in the background, and returns what puts its
 // figures into summary, to be called on the UI goroutine.
-func selectionSummary(ev *loaded.Eventlog, from, to uint64, summary *fyne.Container) func() {
+func SelectionSummary(ev *loaded.Eventlog, from, to uint64, summary *fyne.Container) func() {
 	s, err := loaded.SummarizeLogRange(ev, from, to)
 	return func() {
 		if err != nil {
@@ -448,9 +448,9 @@ func selectionSummary(ev *loaded.Eventlog, from, to uint64, summary *fyne.Contai
 func rangeSummary(ev *loaded.Eventlog, s *timeline.Summary) fyne.CanvasObject {
 	part := *ev
 	part.Summary = *s
-	return container.NewVBox(summaryPanel(&part),
-		widget.NewLabelWithStyle("GC", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), gcPanel(s),
-		widget.NewLabelWithStyle("Sparks", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), sparksPanel(s))
+	return container.NewVBox(SummaryPanel(&part),
+		widget.NewLabelWithStyle("GC", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), GCPanel(s),
+		widget.NewLabelWithStyle("Sparks", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), SparksPanel(s))
 }
 
 // hecTableCaption says what the Selection tab's table of time per HEC
@@ -458,12 +458,12 @@ func rangeSummary(ev *loaded.Eventlog, s *timeline.Summary) fyne.CanvasObject {
 const hecTableCaption = "Time each HEC spent in each state (All: summed over the HECs). A HEC is in GC from its GC start to its GC end, " +
 	"waiting for the others included, so the HECs' time in GC can exceed the GC time below, which counts each collection's pause once."
 
-// rangeRows is the table of time per HEC and state over [from, to): one
+// RangeRows is the table of time per HEC and state over [from, to): one
 // row per HEC and one for all, running, GC and idle as durations and
 // shares of the time known. Where a HEC is not known up to the end (a log
 // cut short, or still being received), a column "No data" gives the time
 // past its frontier, which counts neither as idle nor in the shares.
-func rangeRows(m *timeline.Model, from, to uint64) [][]string {
+func RangeRows(m *timeline.Model, from, to uint64) [][]string {
 	partial := m.Partial()
 	head := []string{"HEC", "Running", "In GC", "Idle", "Running %", "In GC %"}
 	if partial {
@@ -478,7 +478,7 @@ func rangeRows(m *timeline.Model, from, to uint64) [][]string {
 		gc := d.GC()
 		r := []string{name, timeline.FormatDuration(d[timeline.StateRunning]), timeline.FormatDuration(gc),
 			timeline.FormatDuration(d[timeline.StateIdle]),
-			percent(float64(d[timeline.StateRunning]) / total), percent(float64(gc) / total)}
+			Percent(float64(d[timeline.StateRunning]) / total), Percent(float64(gc) / total)}
 		if partial {
 			r = append(r, timeline.FormatDuration(unknown))
 		}
@@ -535,9 +535,9 @@ func userSpanPanel(m *timeline.Model, from, to uint64) fyne.CanvasObject {
 	return grid(rows)
 }
 
-// userEventsPanel is the table of user spans per label over the whole run
+// UserEventsPanel is the table of user spans per label over the whole run
 // (count, total, min, mean, max, open and unmatched).
-func userEventsPanel(m *timeline.Model) fyne.CanvasObject {
+func UserEventsPanel(m *timeline.Model) fyne.CanvasObject {
 	rows := [][]string{{"Label", "Count", "Total", "Min", "Mean", "Max", "Open", "Unmatched"}}
 	for i := range m.Labels {
 		l := &m.Labels[i]
