@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
@@ -38,55 +37,6 @@ var followSpans = []struct {
 	label string
 	span  uint64
 }{{"Whole run", 0}, {"Last 10 s", 10e9}, {"Last 1 s", 1e9}, {"Last 100 ms", 100e6}}
-
-// DefaultAttachURL is what the Attach dialog offers: the address hecscope
-// relay listens on by default.
-const DefaultAttachURL = "tcp://127.0.0.1:4242"
-
-// Attach opens a window that watches the live eventlog stream at url (see
-// ingest.OpenSource) and records it under the user's recordings directory.
-func (a *App) Attach(url string) *Window {
-	w := a.newWindow()
-	w.attach(url, live.Options{})
-	w.win.Show()
-	return w
-}
-
-// chooseAttach asks for a stream's URL and attaches to it.
-func (w *Window) chooseAttach() {
-	entry := widget.NewEntry()
-	entry.SetText(DefaultAttachURL)
-	help := widget.NewLabel("tcp://HOST:PORT (hecscope relay), unix:///PATH (eventlog-socket),\nfifo:///PATH (+RTS -l -ol/PATH) or follow:///PATH (a growing file)")
-	d := dialog.NewForm("Attach to a Running Program", "Attach", "Cancel",
-		[]*widget.FormItem{widget.NewFormItem("Stream", entry), widget.NewFormItem("", help)},
-		func(ok bool) {
-			url := strings.TrimSpace(entry.Text)
-			if !ok || url == "" {
-				return
-			}
-			if w.path == "" {
-				w.attach(url, live.Options{})
-				return
-			}
-			w.app.Attach(url)
-		}, w.win)
-	d.Resize(fyne.NewSize(560, 200))
-	d.Show()
-}
-
-// attach shows the live streams at url in this window (see live.Session).
-func (w *Window) attach(url string, opts live.Options) {
-	w.cancelLoad()
-	w.gen++
-	w.path, w.loading = url, nil
-	v := newLiveView(url, opts)
-	w.view = v
-	w.cancel = v.stop
-	w.win.SetTitle(url + " — " + Name)
-	w.win.SetContent(v.content())
-	w.setMenu()
-	v.start()
-}
 
 // liveView shows a live session as a full session: a status line, a
 // Reconnect button once the stream has stopped, a choice to reconnect by
@@ -401,7 +351,7 @@ func (v *liveView) content() fyne.CanvasObject { return v.root }
 
 // keyTarget is the current stream's canvas, nil before its first timed
 // events.
-func (v *liveView) keyTarget() keyTarget {
+func (v *liveView) keyTarget() kit.KeyTarget {
 	if v.canvas == nil {
 		return nil
 	}
@@ -558,4 +508,23 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(100 * time.Millisecond)
 	}
 	return d.Round(time.Millisecond)
+}
+
+// timelineCanvas returns the current stream's canvas, nil before its first
+// timed events.
+func (v *liveView) timelineCanvas() *trackcanvas.Canvas {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.canvas
+}
+
+// watchSelection has f called when the current stream's canvas, or any
+// later one, gains or loses its selection.
+func (v *liveView) watchSelection(f func(has bool)) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.onHasSelection = f
+	if v.canvas != nil {
+		v.canvas.OnHasSelection = f
+	}
 }

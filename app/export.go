@@ -186,25 +186,6 @@ func (v *eventlogView) watchSelection(f func(has bool)) {
 	}
 }
 
-// timelineCanvas returns the current stream's canvas, nil before its first
-// timed events.
-func (v *liveView) timelineCanvas() *trackcanvas.Canvas {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.canvas
-}
-
-// watchSelection has f called when the current stream's canvas, or any
-// later one, gains or loses its selection.
-func (v *liveView) watchSelection(f func(has bool)) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.onHasSelection = f
-	if v.canvas != nil {
-		v.canvas.OnHasSelection = f
-	}
-}
-
 // exportCanvas exports e of the canvas: it asks where to save it and saves
 // it there, after saying, for all tracks, how big the picture is and in
 // how many pages it is written (or why it is not); then it says where the

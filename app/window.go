@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/live"
 	"image"
 	"io"
 	"os"
@@ -484,4 +486,53 @@ func ingestStatusNotice(ev *loaded.Eventlog) string {
 		say("This eventlog is damaged: %s. Such events are shown at the latest time their block allows.", tf)
 	}
 	return b.String()
+}
+
+// DefaultAttachURL is what the Attach dialog offers: the address hecscope
+// relay listens on by default.
+const DefaultAttachURL = "tcp://127.0.0.1:4242"
+
+// Attach opens a window that watches the live eventlog stream at url (see
+// ingest.OpenSource) and records it under the user's recordings directory.
+func (a *App) Attach(url string) *Window {
+	w := a.newWindow()
+	w.attach(url, live.Options{})
+	w.win.Show()
+	return w
+}
+
+// chooseAttach asks for a stream's URL and attaches to it.
+func (w *Window) chooseAttach() {
+	entry := widget.NewEntry()
+	entry.SetText(DefaultAttachURL)
+	help := widget.NewLabel("tcp://HOST:PORT (hecscope relay), unix:///PATH (eventlog-socket),\nfifo:///PATH (+RTS -l -ol/PATH) or follow:///PATH (a growing file)")
+	d := dialog.NewForm("Attach to a Running Program", "Attach", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Stream", entry), widget.NewFormItem("", help)},
+		func(ok bool) {
+			url := strings.TrimSpace(entry.Text)
+			if !ok || url == "" {
+				return
+			}
+			if w.path == "" {
+				w.attach(url, live.Options{})
+				return
+			}
+			w.app.Attach(url)
+		}, w.win)
+	d.Resize(fyne.NewSize(560, 200))
+	d.Show()
+}
+
+// attach shows the live streams at url in this window (see live.Session).
+func (w *Window) attach(url string, opts live.Options) {
+	w.cancelLoad()
+	w.gen++
+	w.path, w.loading = url, nil
+	v := newLiveView(url, opts)
+	w.view = v
+	w.cancel = v.stop
+	w.win.SetTitle(url + " — " + Name)
+	w.win.SetContent(v.content())
+	w.setMenu()
+	v.start()
 }

@@ -5,17 +5,10 @@ import (
 	"github.com/hecscope/hecscope/app/kit"
 )
 
-// keyTarget is what the keyboard's view actions act on: the time view of
-// the file a window shows.
-type keyTarget interface {
-	// viewAction does a and reports whether it did anything.
-	ViewAction(a kit.ViewAction) bool
-}
-
 // keyTargetView is a view with a time view the keys act on.
 type keyTargetView interface {
 	// keyTarget returns the time view, or nil if the view has none.
-	keyTarget() keyTarget
+	keyTarget() kit.KeyTarget
 }
 
 // bindKeys makes the window's canvas pass keys that no focused widget takes
@@ -45,7 +38,7 @@ func (w *Window) ViewAction(a kit.ViewAction) bool {
 }
 
 // keyTarget is the track canvas.
-func (v *eventlogView) keyTarget() keyTarget {
+func (v *eventlogView) keyTarget() kit.KeyTarget {
 	if v.canvas == nil {
 		return nil
 	}

@@ -206,3 +206,10 @@ func KeysHelp() [][2]string {
 	}
 	return out
 }
+
+// KeyTarget is what the keyboard's view actions act on: the time view of
+// the file a window shows.
+type KeyTarget interface {
+	// ViewAction does a and reports whether it did anything.
+	ViewAction(a ViewAction) bool
+}
