@@ -22,6 +22,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/liveview"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/internal/testlog"
@@ -43,10 +44,10 @@ func newTestApp(t *testing.T) (*App, chan *Window) {
 		// Close every window, so that nothing a test started (a load, a
 		// live session's refreshes) outlives it, and wait for the live
 		// sessions' refreshing to end.
-		var lives []*liveView
+		var lives []*liveview.View
 		fyne.DoAndWait(func() {
 			for _, w := range a.Windows() {
-				if lv, ok := w.view.(*liveView); ok {
+				if lv, ok := w.view.(*liveview.View); ok {
 					lives = append(lives, lv)
 				}
 				w.win.Close()
@@ -54,7 +55,7 @@ func newTestApp(t *testing.T) (*App, chan *Window) {
 		})
 		for _, lv := range lives {
 			select {
-			case <-lv.exited:
+			case <-lv.Exited:
 			case <-time.After(10 * time.Second):
 				t.Error("a live view still refreshes after its window closed")
 			}
@@ -385,11 +386,11 @@ func TestHeapProfileShowsFacts(t *testing.T) {
 		t.Error("a heap profile offers to export tracks")
 	}
 	w.Fyne().Resize(fyne.NewSize(900, 700))
-	img := w.view.picture(1)
+	img := w.view.Picture(1)
 	if img == nil || colourCount(img) < 4 {
 		t.Fatal("the heap profile's chart is missing or blank")
 	}
-	if img2 := w.view.picture(2); img2 == nil || img2.Bounds().Dx() != 2*img.Bounds().Dx() {
+	if img2 := w.view.Picture(2); img2 == nil || img2.Bounds().Dx() != 2*img.Bounds().Dx() {
 		t.Errorf("the chart at ×2 is not twice as wide as at ×1 (%v)", img.Bounds())
 	}
 
@@ -566,7 +567,7 @@ func TestExportWritesTheTimeline(t *testing.T) {
 	}
 	// At a pixel ratio of 2 the picture has twice the pixels of the
 	// canvas's width, and the height of every track shown.
-	img := v.picture(2)
+	img := v.Picture(2)
 	if img == nil {
 		t.Fatal("no picture")
 	}

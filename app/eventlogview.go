@@ -106,7 +106,7 @@ func newEventlogView(ev *loaded.Eventlog) *eventlogView {
 	return v
 }
 
-func (v *eventlogView) content() fyne.CanvasObject { return v.root }
+func (v *eventlogView) Content() fyne.CanvasObject { return v.root }
 
 // Where the divider between the timeline and the tabs starts: the offset
 // (the timeline's share of the height under the file's name) the user last

@@ -100,7 +100,7 @@ func allTracksNotice(p trackcanvas.ExportPlan, err error) (string, bool) {
 // one.
 func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 	w.selItems = nil
-	if w.view == nil || !w.view.hasPicture() {
+	if w.view == nil || !w.view.HasPicture() {
 		return nil
 	}
 	png := fyne.NewMenuItem("Export View as PNG…", func() { w.exportImage(1) })
@@ -120,7 +120,7 @@ func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 	// replaced by the next stream's: taken when the item is chosen.
 	export := func(e trackcanvas.CanvasExport) func() {
 		return func() {
-			c := h.timelineCanvas()
+			c := h.TimelineCanvas()
 			if c == nil {
 				dialog.ShowInformation("Export", "There is no timeline to export yet.", w.win)
 				return
@@ -132,11 +132,11 @@ func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 	selSVG := fyne.NewMenuItem("Selection as SVG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG, Selection: true}))
 	w.selItems = []*fyne.MenuItem{selPNG, selSVG}
 	has := false
-	if c := h.timelineCanvas(); c != nil {
+	if c := h.TimelineCanvas(); c != nil {
 		_, _, has = c.Selection()
 	}
 	w.enableSelectionItems(has)
-	h.watchSelection(func(has bool) {
+	h.WatchSelection(func(has bool) {
 		if w.enableSelectionItems(has) {
 			if m := w.win.MainMenu(); m != nil {
 				w.win.SetMainMenu(m)
@@ -169,18 +169,18 @@ func (w *Window) enableSelectionItems(has bool) bool {
 // canvasHolder is a view whose timeline is a track canvas.
 type canvasHolder interface {
 	// timelineCanvas returns the canvas, nil while there is none.
-	timelineCanvas() *trackcanvas.Canvas
+	TimelineCanvas() *trackcanvas.Canvas
 	// watchSelection has f called, on Fyne's loop, whenever the timeline
 	// gains or loses its selection.
-	watchSelection(f func(has bool))
+	WatchSelection(f func(has bool))
 }
 
 // timelineCanvas returns the log's canvas (nil if it has no timed events).
-func (v *eventlogView) timelineCanvas() *trackcanvas.Canvas { return v.canvas }
+func (v *eventlogView) TimelineCanvas() *trackcanvas.Canvas { return v.canvas }
 
 // watchSelection has f called when the canvas gains or loses its
 // selection.
-func (v *eventlogView) watchSelection(f func(has bool)) {
+func (v *eventlogView) WatchSelection(f func(has bool)) {
 	if v.canvas != nil {
 		v.canvas.OnHasSelection = f
 	}

@@ -125,7 +125,7 @@ func (w *Window) finderItems() []findItem {
 	if w.path != "" {
 		items = append(items, findItem{kind: "command", title: "Reload the file", detail: "Ctrl+R", do: w.Reload})
 	}
-	if w.view != nil && w.view.hasPicture() {
+	if w.view != nil && w.view.HasPicture() {
 		items = append(items, findItem{kind: "command", title: "Export the view as PNG…", detail: "Ctrl+E", do: func() { w.exportImage(1) }})
 	}
 	if v, ok := w.view.(*eventlogView); ok {

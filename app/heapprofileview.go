@@ -135,11 +135,11 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 	return v
 }
 
-func (v *heapProfileView) content() fyne.CanvasObject { return v.root }
+func (v *heapProfileView) Content() fyne.CanvasObject { return v.root }
 
-func (v *heapProfileView) hasPicture() bool { return v.chart != nil }
+func (v *heapProfileView) HasPicture() bool { return v.chart != nil }
 
-func (v *heapProfileView) picture(scale float32) image.Image {
+func (v *heapProfileView) Picture(scale float32) image.Image {
 	if v.chart == nil {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/library"
+	"github.com/hecscope/hecscope/app/liveview"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/timeline"
@@ -402,12 +403,12 @@ func (v *LibraryWindow) compare() {
 // eventlog to the library.
 func (w *Window) saveToLibrary() {
 	path := w.path
-	if lv, ok := w.view.(*liveView); ok {
+	if lv, ok := w.view.(*liveview.View); ok {
 		// A live window saves its current stream's recording: during the
 		// run, what has been recorded so far.
-		lv.mu.Lock()
-		path = lv.recordingPath()
-		lv.mu.Unlock()
+		lv.Mu.Lock()
+		path = lv.RecordingPath()
+		lv.Mu.Unlock()
 		if path == "" {
 			dialog.ShowInformation("Save to library", "There is no recording to save yet (or the stream is not recorded to a file).", w.win)
 			return
@@ -504,7 +505,7 @@ func (w *Window) libraryMenuItems() []*fyne.MenuItem {
 			}
 			items = append(items, fyne.NewMenuItem(save, w.saveToLibrary),
 				fyne.NewMenuItem("Compare This Run With…", w.chooseCompareWith))
-		case *liveView:
+		case *liveview.View:
 			items = append(items, fyne.NewMenuItem("Save Recording to Library…", w.saveToLibrary))
 		}
 	}

@@ -55,11 +55,11 @@ func (v *eventlogView) showAllTracks() {
 }
 
 // hasPicture reports whether the view has a canvas to export.
-func (v *eventlogView) hasPicture() bool { return v.canvas != nil }
+func (v *eventlogView) HasPicture() bool { return v.canvas != nil }
 
 // picture draws the timeline as the canvas shows it, at its size in
 // device pixels for the pixel ratio scale.
-func (v *eventlogView) picture(scale float32) image.Image { return v.canvas.Picture(scale) }
+func (v *eventlogView) Picture(scale float32) image.Image { return v.canvas.Picture(scale) }
 
 // showTap fills the Details tab with what was clicked on the canvas.
 func (v *eventlogView) showTap(h tracks.Hit) {

@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/liveview"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
@@ -64,13 +65,13 @@ type Window struct {
 // fileView is the content shown for a loaded file.
 type fileView interface {
 	// content returns the view's widgets.
-	content() fyne.CanvasObject
+	Content() fyne.CanvasObject
 	// hasPicture reports whether the view shows a picture that can be
 	// exported.
-	hasPicture() bool
+	HasPicture() bool
 	// picture draws the view's picture as the window shows it, at its size
 	// in device pixels for the pixel ratio scale; nil if it cannot.
-	picture(scale float32) image.Image
+	Picture(scale float32) image.Image
 }
 
 // Fyne returns the underlying Fyne window.
@@ -81,8 +82,8 @@ func (w *Window) Path() string { return w.path }
 
 // Reload reads the window's file again from disk.
 func (w *Window) Reload() {
-	if lv, ok := w.view.(*liveView); ok {
-		lv.restart()
+	if lv, ok := w.view.(*liveview.View); ok {
+		lv.Restart()
 		return
 	}
 	if w.path != "" {
@@ -212,7 +213,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 					ev.rememberSpans(w.app.settings)
 					w.setTitle()
 				}
-				w.setContent(view.content())
+				w.setContent(view.Content())
 			}
 			w.setMenu()
 			if w.onLoaded != nil {
@@ -359,7 +360,7 @@ func (w *Window) exportImage(zoom float32) {
 	if w.view == nil {
 		return
 	}
-	img := w.view.picture(w.win.Canvas().Scale() * zoom)
+	img := w.view.Picture(w.win.Canvas().Scale() * zoom)
 	if img == nil {
 		dialog.ShowInformation("Export", "There is no picture to export.", w.win)
 		return
@@ -435,8 +436,8 @@ func (w *Window) setMenu() {
 	about := fyne.NewMenuItem("About hecscope", func() { showAbout(w.win) })
 	keys := fyne.NewMenuItem("Keyboard Shortcuts", func() { showShortcuts(w.win) })
 	menus := []*fyne.Menu{fyne.NewMenu("File", file...), fyne.NewMenu("View", goTo)}
-	if lv, ok := w.view.(*liveView); ok {
-		menus = append(menus, lv.controlMenu(w.win))
+	if lv, ok := w.view.(*liveview.View); ok {
+		menus = append(menus, lv.ControlMenu(w.win))
 	}
 	w.win.SetMainMenu(fyne.NewMainMenu(append(menus, fyne.NewMenu("Help", keys, about))...))
 }
@@ -528,11 +529,11 @@ func (w *Window) attach(url string, opts live.Options) {
 	w.cancelLoad()
 	w.gen++
 	w.path, w.loading = url, nil
-	v := newLiveView(url, opts)
+	v := liveview.New(url, opts)
 	w.view = v
-	w.cancel = v.stop
+	w.cancel = v.Stop
 	w.win.SetTitle(url + " — " + Name)
-	w.win.SetContent(v.content())
+	w.win.SetContent(v.Content())
 	w.setMenu()
-	v.start()
+	v.Start()
 }

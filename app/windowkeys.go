@@ -8,7 +8,7 @@ import (
 // keyTargetView is a view with a time view the keys act on.
 type keyTargetView interface {
 	// keyTarget returns the time view, or nil if the view has none.
-	keyTarget() kit.KeyTarget
+	KeyTarget() kit.KeyTarget
 }
 
 // bindKeys makes the window's canvas pass keys that no focused widget takes
@@ -30,7 +30,7 @@ func (w *Window) bindKeys() {
 // viewAction does a on the window's time view, if it has one.
 func (w *Window) ViewAction(a kit.ViewAction) bool {
 	if v, ok := w.view.(keyTargetView); ok {
-		if t := v.keyTarget(); t != nil {
+		if t := v.KeyTarget(); t != nil {
 			return t.ViewAction(a)
 		}
 	}
@@ -38,7 +38,7 @@ func (w *Window) ViewAction(a kit.ViewAction) bool {
 }
 
 // keyTarget is the track canvas.
-func (v *eventlogView) keyTarget() kit.KeyTarget {
+func (v *eventlogView) KeyTarget() kit.KeyTarget {
 	if v.canvas == nil {
 		return nil
 	}

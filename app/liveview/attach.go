@@ -1,4 +1,4 @@
-package app
+package liveview
 
 import (
 	"fmt"
@@ -52,44 +52,44 @@ var followSpans = []struct {
 // recording goes on; End, the Follow choice or Resume takes up the newest
 // data again. A new stream (the program's next run, or a reconnection)
 // replaces what is shown only once its header has arrived.
-type liveView struct {
+type View struct {
 	url  string
 	opts live.Options
 
-	// mu serialises start and refresh. Fyne runs both on its loop; its test
+	// Mu serialises start and refresh. Fyne runs both on its loop; its test
 	// driver runs fyne.Do callbacks on the calling goroutine instead.
-	mu      sync.Mutex
+	Mu      sync.Mutex
 	session *live.Session
-	stream  *live.Stream  // the stream drawn
+	Stream  *live.Stream  // the stream drawn
 	done    chan struct{} // closed by stop, ends the refreshing
-	exited  chan struct{} // closed when the refreshing and bg have ended
+	Exited  chan struct{} // closed when the refreshing and bg have ended
 	// bg counts the view's background work (a selection's summary, a
 	// redraw once detail is ready), which touches no widget once the view
 	// has stopped; bgMu keeps work from being added once it has.
 	bg   sync.WaitGroup
 	bgMu sync.Mutex
 
-	status    *widget.Label
-	readout   *widget.Label // what was last clicked on the canvas
-	reconnect *widget.Button
+	Status    *widget.Label
+	Readout   *widget.Label // what was last clicked on the canvas
+	Reconnect *widget.Button
 	auto      *widget.Check
-	follow    *widget.Select
-	pause     *widget.Button
-	// paused freezes what is shown (the session records on).
-	paused bool
+	Follow    *widget.Select
+	Pause     *widget.Button
+	// Paused freezes what is shown (the session records on).
+	Paused bool
 	// census is a census request being watched for (see watchCensus).
 	census *censusRequest
-	// waitingNote stands where the timeline will be until timed events
+	// WaitingNote stands where the timeline will be until timed events
 	// arrive: what the window waits for, and the status in full (the
 	// status line cuts a long sentence, such as why a socket is silent).
-	waitingNote *widget.Label
-	// canvas is the timeline of the current stream, made when its first
+	WaitingNote *widget.Label
+	// Canvas is the timeline of the current stream, made when its first
 	// timed events arrive (nil before), drawing src; timelineBox holds it,
 	// or a note while there is nothing to draw.
-	canvas      *trackcanvas.Canvas
-	src         *liveSource
+	Canvas      *trackcanvas.Canvas
+	Src         *liveSource
 	timelineBox *fyne.Container
-	tabs        *container.AppTabs
+	Tabs        *container.AppTabs
 	root        fyne.CanvasObject
 	// onHasSelection, set by the window, hears when the timeline gains or
 	// loses its selection (a new stream's canvas has none).
@@ -101,13 +101,13 @@ type liveView struct {
 	// The Selection tab and its generation (a slow summary of an old
 	// selection is dropped); the Details tab; the Events tab once there is
 	// a timeline.
-	selection  *fyne.Container
+	Selection  *fyne.Container
 	selGen     int
 	details    *fyne.Container
 	detailsTab *container.TabItem
-	events     *panels.EventList
+	Events     *panels.EventList
 	eventsBox  *fyne.Container
-	eventsTab  *container.TabItem
+	EventsTab  *container.TabItem
 	// syncing is set while the Follow choice is changed to match the view
 	// (its callback then does nothing).
 	syncing bool
@@ -116,9 +116,9 @@ type liveView struct {
 	// models' snapshot shown, shown its timeline; ev the snapshot the tabs
 	// show (taken at most every livePanelRefresh), panelsAt when.
 	snap     *live.Snapshot
-	shown    *timeline.Model
+	Shown    *timeline.Model
 	span     uint64 // the width chosen under Follow (0: the whole run)
-	ev       *loaded.Eventlog
+	Ev       *loaded.Eventlog
 	panelsAt time.Time
 	lag      time.Duration
 }
@@ -128,8 +128,8 @@ type liveView struct {
 // decoded from the followed recording. Its fields change only under the
 // canvas's lock, under which the canvas draws.
 type liveSource struct {
-	ov  *timeline.Model
-	log *eventlog.Log // nil if the recording cannot be read
+	Ov  *timeline.Model
+	Log *eventlog.Log // nil if the recording cannot be read
 	// ready is called for the canvas when detail it asked for is ready.
 	ready func()
 	// heap and prof are the heap counters and profile the canvas shows.
@@ -138,21 +138,21 @@ type liveSource struct {
 }
 
 // Overview returns the overview of the snapshot shown.
-func (s *liveSource) Overview() *timeline.Model { return s.ov }
+func (s *liveSource) Overview() *timeline.Model { return s.Ov }
 
 // Detail returns the recording's detail of [from, to), if it has any; the
 // source's ready, not the canvas's, hears when detail being made is there.
 func (s *liveSource) Detail(from, to uint64, nsPerPixel float64, _ func()) *timeline.Model {
-	if s.log == nil {
+	if s.Log == nil {
 		return nil
 	}
-	return s.log.Detail(from, to, nsPerPixel, s.ready)
+	return s.Log.Detail(from, to, nsPerPixel, s.ready)
 }
 
 // detailReady draws the canvas again once detail it asked for is ready
 // (called from the goroutine that decoded it), unless the view has
 // stopped: counted in bg, so that nothing draws after the window closed.
-func (v *liveView) detailReady() {
+func (v *View) detailReady() {
 	v.bgMu.Lock()
 	defer v.bgMu.Unlock()
 	if v.stopped() {
@@ -162,26 +162,26 @@ func (v *liveView) detailReady() {
 	go func() {
 		defer v.bg.Done()
 		kit.OnUI(func() {
-			v.mu.Lock()
-			defer v.mu.Unlock()
-			if v.canvas != nil && !v.stopped() {
-				v.canvas.Redraw()
+			v.Mu.Lock()
+			defer v.Mu.Unlock()
+			if v.Canvas != nil && !v.stopped() {
+				v.Canvas.Redraw()
 			}
 		})
 	}()
 }
 
-func newLiveView(url string, opts live.Options) *liveView {
-	v := &liveView{url: url, opts: opts, done: make(chan struct{}), exited: make(chan struct{})}
-	v.status = widget.NewLabel("connecting…")
-	v.status.Truncation = fyne.TextTruncateEllipsis
-	v.readout = widget.NewLabel(liveReadoutHelp)
-	v.readout.Truncation = fyne.TextTruncateEllipsis
-	v.waitingNote = widget.NewLabel(liveWaiting)
-	v.waitingNote.Wrapping = fyne.TextWrapWord
-	v.timelineBox = container.NewStack(v.waitingNote)
-	v.reconnect = widget.NewButton("Reconnect", v.restart)
-	v.reconnect.Hide()
+func New(url string, opts live.Options) *View {
+	v := &View{url: url, opts: opts, done: make(chan struct{}), Exited: make(chan struct{})}
+	v.Status = widget.NewLabel("connecting…")
+	v.Status.Truncation = fyne.TextTruncateEllipsis
+	v.Readout = widget.NewLabel(liveReadoutHelp)
+	v.Readout.Truncation = fyne.TextTruncateEllipsis
+	v.WaitingNote = widget.NewLabel(liveWaiting)
+	v.WaitingNote.Wrapping = fyne.TextWrapWord
+	v.timelineBox = container.NewStack(v.WaitingNote)
+	v.Reconnect = widget.NewButton("Reconnect", v.Restart)
+	v.Reconnect.Hide()
 	v.auto = widget.NewCheck("Reconnect by itself", func(on bool) {
 		if v.session != nil {
 			v.session.SetAutoReconnect(on)
@@ -192,17 +192,17 @@ func newLiveView(url string, opts live.Options) *liveView {
 	for i, f := range followSpans {
 		labels[i] = f.label
 	}
-	v.follow = widget.NewSelect(labels, v.chooseFollow)
-	v.follow.PlaceHolder = notFollowing
-	v.follow.SetSelected(followSpans[0].label)
-	v.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { v.setPaused(!v.paused) })
+	v.Follow = widget.NewSelect(labels, v.chooseFollow)
+	v.Follow.PlaceHolder = notFollowing
+	v.Follow.SetSelected(followSpans[0].label)
+	v.Pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { v.setPaused(!v.Paused) })
 	header := widget.NewLabelWithStyle(url, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	header.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.pause, widget.NewLabel("Follow"), v.follow, v.auto, v.reconnect), header)
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.Pause, widget.NewLabel("Follow"), v.Follow, v.auto, v.Reconnect), header)
 	v.buildTabs()
-	split := container.NewVSplit(v.timelineBox, v.tabs)
+	split := container.NewVSplit(v.timelineBox, v.Tabs)
 	split.Offset = 0.7
-	v.root = container.NewBorder(top, container.NewVBox(v.readout, v.status), nil, nil, split)
+	v.root = container.NewBorder(top, container.NewVBox(v.Readout, v.Status), nil, nil, split)
 	return v
 }
 
@@ -215,7 +215,7 @@ const (
 // chooseFollow is the Follow choice: the timeline shows the chosen width at
 // the run's end and follows it from now on. Choosing again resumes
 // following after the user moved away.
-func (v *liveView) chooseFollow(label string) {
+func (v *View) chooseFollow(label string) {
 	if v.syncing {
 		return
 	}
@@ -225,26 +225,26 @@ func (v *liveView) chooseFollow(label string) {
 		}
 	}
 	v.setPaused(false)
-	if v.canvas != nil {
-		v.canvas.Follow(v.span)
+	if v.Canvas != nil {
+		v.Canvas.Follow(v.span)
 	}
 }
 
 // syncFollow shows in the Follow choice whether the timeline follows the
 // end: cleared (its placeholder says how to resume) once the user moved
 // away, the matching width again when following resumes.
-func (v *liveView) syncFollow() {
-	if v.canvas == nil {
+func (v *View) syncFollow() {
+	if v.Canvas == nil {
 		return
 	}
 	v.syncing = true
 	defer func() { v.syncing = false }()
-	on, w := v.canvas.Following()
+	on, w := v.Canvas.Following()
 	if on {
 		for _, f := range followSpans {
 			if f.span == w {
-				if v.follow.Selected != f.label {
-					v.follow.SetSelected(f.label)
+				if v.Follow.Selected != f.label {
+					v.Follow.SetSelected(f.label)
 				}
 				return
 			}
@@ -256,9 +256,9 @@ func (v *liveView) syncFollow() {
 	if on {
 		hold = "Last " + paint.Duration(w)
 	}
-	if v.follow.Selected != "" || v.follow.PlaceHolder != hold {
-		v.follow.PlaceHolder = hold
-		v.follow.ClearSelected()
+	if v.Follow.Selected != "" || v.Follow.PlaceHolder != hold {
+		v.Follow.PlaceHolder = hold
+		v.Follow.ClearSelected()
 	}
 }
 
@@ -267,50 +267,50 @@ const notFollowing = "Not following (End resumes)"
 
 // showModel draws snapshot snap of the current stream: the first one makes
 // the canvas, later ones give it their data.
-func (v *liveView) showModel(snap *live.Snapshot) {
-	if v.canvas != nil {
-		v.canvas.With(func(tv *tracks.View) {
-			v.src.ov, v.src.log = snap.Model, snap.Log
-			if v.src.heap != snap.Heap || v.src.prof != snap.Profile {
-				v.src.heap, v.src.prof = snap.Heap, snap.Profile
+func (v *View) showModel(snap *live.Snapshot) {
+	if v.Canvas != nil {
+		v.Canvas.With(func(tv *tracks.View) {
+			v.Src.Ov, v.Src.Log = snap.Model, snap.Log
+			if v.Src.heap != snap.Heap || v.Src.prof != snap.Profile {
+				v.Src.heap, v.Src.prof = snap.Heap, snap.Profile
 				tv.SetHeap(snap.Heap, snap.Profile)
 			}
 			tv.SourceChanged()
 		})
-		v.canvas.Changed()
+		v.Canvas.Changed()
 		return
 	}
-	v.src = &liveSource{ov: snap.Model, log: snap.Log, heap: snap.Heap, prof: snap.Profile, ready: v.detailReady}
-	v.canvas = trackcanvas.New(v.src, snap.Heap, snap.Profile)
-	v.canvas.AutoFocus = true
-	v.canvas.OnHasSelection = v.onHasSelection
-	v.canvas.SetGrowing(true)
-	v.canvas.With(func(tv *tracks.View) { tv.Follow(v.span) })
-	v.canvas.OnView = func(from, to uint64) {
-		if on, _ := v.canvas.Following(); on && v.paused {
+	v.Src = &liveSource{Ov: snap.Model, Log: snap.Log, heap: snap.Heap, prof: snap.Profile, ready: v.detailReady}
+	v.Canvas = trackcanvas.New(v.Src, snap.Heap, snap.Profile)
+	v.Canvas.AutoFocus = true
+	v.Canvas.OnHasSelection = v.onHasSelection
+	v.Canvas.SetGrowing(true)
+	v.Canvas.With(func(tv *tracks.View) { tv.Follow(v.span) })
+	v.Canvas.OnView = func(from, to uint64) {
+		if on, _ := v.Canvas.Following(); on && v.Paused {
 			v.setPaused(false) // End, while paused
 		}
 		v.syncFollow()
-		if v.events != nil && v.tabs.Selected() == v.eventsTab {
-			v.events.ViewChanged(from, to)
+		if v.Events != nil && v.Tabs.Selected() == v.EventsTab {
+			v.Events.ViewChanged(from, to)
 		}
 	}
-	v.canvas.OnSelect = func(_, _ uint64, _, final bool) {
+	v.Canvas.OnSelect = func(_, _ uint64, _, final bool) {
 		if final {
 			v.showSelection()
 		}
 	}
-	v.canvas.OnTap = v.showTap
-	v.timelineBox.Objects = []fyne.CanvasObject{v.canvas}
+	v.Canvas.OnTap = v.showTap
+	v.timelineBox.Objects = []fyne.CanvasObject{v.Canvas}
 	v.timelineBox.Refresh()
 }
 
 // showTap fills the Details tab with what was clicked on the canvas.
-func (v *liveView) showTap(h tracks.Hit) {
+func (v *View) showTap(h tracks.Hit) {
 	if len(h.Tip) == 0 {
 		return
 	}
-	v.readout.SetText(strings.Join(h.Tip, " · "))
+	v.Readout.SetText(strings.Join(h.Tip, " · "))
 	box := container.NewVBox()
 	for i, line := range h.Tip {
 		l := widget.NewLabel(line)
@@ -324,55 +324,55 @@ func (v *liveView) showTap(h tracks.Hit) {
 	}
 	v.details.Objects = []fyne.CanvasObject{box}
 	v.details.Refresh()
-	v.tabs.Select(v.detailsTab)
+	v.Tabs.Select(v.detailsTab)
 }
 
 // viewText says what the timeline shows: following the end, or where it
 // rests, and the selection.
-func (v *liveView) viewText() string {
-	if v.canvas == nil {
+func (v *View) viewText() string {
+	if v.Canvas == nil {
 		return ""
 	}
-	from, to := v.canvas.View()
+	from, to := v.Canvas.View()
 	step := panels.ReadoutStep(to - from)
 	var s string
-	if on, _ := v.canvas.Following(); on {
+	if on, _ := v.Canvas.Following(); on {
 		s = fmt.Sprintf("following the newest events (%s shown)", paint.Duration(to-from))
 	} else {
 		s = fmt.Sprintf("view held at %s – %s (End follows again)", paint.Time(from, step), paint.Time(to, step))
 	}
-	if a, b, ok := v.canvas.Selection(); ok {
+	if a, b, ok := v.Canvas.Selection(); ok {
 		s += fmt.Sprintf(" · selected %s – %s (%s)", paint.Time(a, step), paint.Time(b, step), paint.Duration(b-a))
 	}
 	return s
 }
 
-func (v *liveView) content() fyne.CanvasObject { return v.root }
+func (v *View) Content() fyne.CanvasObject { return v.root }
 
-// keyTarget is the current stream's canvas, nil before its first timed
+// KeyTarget is the current stream's canvas, nil before its first timed
 // events.
-func (v *liveView) keyTarget() kit.KeyTarget {
-	if v.canvas == nil {
+func (v *View) KeyTarget() kit.KeyTarget {
+	if v.Canvas == nil {
 		return nil
 	}
-	return v.canvas
+	return v.Canvas
 }
 
-func (v *liveView) hasPicture() bool { return true }
+func (v *View) HasPicture() bool { return true }
 
-// picture draws the timeline as the canvas shows it, at its size in
+// Picture draws the timeline as the canvas shows it, at its size in
 // device pixels for the pixel ratio scale; nil before the first timed
 // events.
-func (v *liveView) picture(scale float32) image.Image { return v.canvas.Picture(scale) }
+func (v *View) Picture(scale float32) image.Image { return v.Canvas.Picture(scale) }
 
-// start starts the session and the refreshing of the picture.
-func (v *liveView) start() {
-	v.mu.Lock()
-	defer v.mu.Unlock()
+// Start starts the session and the refreshing of the picture.
+func (v *View) Start() {
+	v.Mu.Lock()
+	defer v.Mu.Unlock()
 	v.session = live.Start(v.url, v.opts)
 	session := v.session
 	go func() {
-		defer close(v.exited)
+		defer close(v.Exited)
 		defer v.bg.Wait()
 		tick := time.NewTicker(liveRefresh)
 		defer tick.Stop()
@@ -384,8 +384,8 @@ func (v *liveView) start() {
 			case <-session.Changed():
 			}
 			kit.OnUI(func() {
-				v.mu.Lock()
-				defer v.mu.Unlock()
+				v.Mu.Lock()
+				defer v.Mu.Unlock()
 				if v.session == session {
 					v.refresh()
 				}
@@ -394,11 +394,11 @@ func (v *liveView) start() {
 	}()
 }
 
-// stop ends the session (when the window closes or shows something else);
+// Stop ends the session (when the window closes or shows something else);
 // the recordings are finished in the background.
-func (v *liveView) stop() {
-	v.mu.Lock()
-	defer v.mu.Unlock()
+func (v *View) Stop() {
+	v.Mu.Lock()
+	defer v.Mu.Unlock()
 	select {
 	case <-v.done:
 		return
@@ -413,7 +413,7 @@ func (v *liveView) stop() {
 }
 
 // stopped reports whether stop has been called.
-func (v *liveView) stopped() bool {
+func (v *View) stopped() bool {
 	select {
 	case <-v.done:
 		return true
@@ -422,9 +422,9 @@ func (v *liveView) stopped() bool {
 	}
 }
 
-// restart is the Reconnect button: a new connection, while what is shown
+// Restart is the Reconnect button: a new connection, while what is shown
 // stays until the new stream's header has arrived.
-func (v *liveView) restart() {
+func (v *View) Restart() {
 	if v.session != nil {
 		v.session.Reconnect()
 	}
@@ -432,26 +432,26 @@ func (v *liveView) restart() {
 
 // refresh redraws what has arrived since the last refresh and updates the
 // status line. It runs on Fyne's loop, with v.mu held.
-func (v *liveView) refresh() {
+func (v *View) refresh() {
 	st := v.session.Status()
 	now := time.Now()
-	if cur := st.Stream; cur != v.stream {
+	if cur := st.Stream; cur != v.Stream {
 		// A new stream has its own run and scale.
-		v.stream, v.snap, v.shown, v.ev = cur, nil, nil, nil
-		if v.canvas != nil && v.onHasSelection != nil {
+		v.Stream, v.snap, v.Shown, v.Ev = cur, nil, nil, nil
+		if v.Canvas != nil && v.onHasSelection != nil {
 			v.onHasSelection(false)
 		}
-		v.canvas, v.src, v.events = nil, nil, nil
-		v.timelineBox.Objects = []fyne.CanvasObject{v.waitingNote}
+		v.Canvas, v.Src, v.Events = nil, nil, nil
+		v.timelineBox.Objects = []fyne.CanvasObject{v.WaitingNote}
 		v.timelineBox.Refresh()
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
 		v.eventsBox.Refresh()
 		v.setPaused(false)
 	}
-	if m := v.models(); m != nil && !v.paused {
+	if m := v.Models(); m != nil && !v.Paused {
 		if snap := m.Snapshot(); snap != nil && snap != v.snap {
-			if tm := snap.Model; tm != nil && tm != v.shown && tm.End > 0 {
-				v.shown = tm
+			if tm := snap.Model; tm != nil && tm != v.Shown && tm.End > 0 {
+				v.Shown = tm
 				if !st.Stats.LastData.IsZero() {
 					v.lag = now.Sub(st.Stats.LastData)
 				}
@@ -459,16 +459,16 @@ func (v *liveView) refresh() {
 			}
 			v.snap = snap
 		}
-		if v.snap != nil && (v.ev == nil || v.ev.Events != v.snap.Events || (st.Stats.Done && v.ev.Status != liveStatus(v.snap, m))) &&
+		if v.snap != nil && (v.Ev == nil || v.Ev.Events != v.snap.Events || (st.Stats.Done && v.Ev.Status != liveStatus(v.snap, m))) &&
 			(now.Sub(v.panelsAt) >= livePanelRefresh || st.Stats.Done) {
 			v.panelsAt = now
-			v.showPanels(liveEventlog(v.recordingPath(), v.snap, m))
+			v.showPanels(liveEventlog(v.RecordingPath(), v.snap, m))
 		}
 	}
 	text := st.Text
-	if v.paused {
+	if v.Paused {
 		text = "paused (recording goes on; Resume, End or Follow shows the newest data) · " + text
-	} else if st.Phase == live.PhaseReceiving && v.shown != nil {
+	} else if st.Phase == live.PhaseReceiving && v.Shown != nil {
 		text += fmt.Sprintf(" · view drawn %s after the data", roundDuration(v.lag))
 	}
 	if v.snap != nil && v.snap.Err != nil {
@@ -477,16 +477,16 @@ func (v *liveView) refresh() {
 	if vt := v.viewText(); vt != "" {
 		text += " · " + vt
 	}
-	v.status.SetText(text)
-	if v.canvas == nil {
-		if note := liveWaiting + "\n\n" + st.Text; v.waitingNote.Text != note {
-			v.waitingNote.SetText(note)
+	v.Status.SetText(text)
+	if v.Canvas == nil {
+		if note := liveWaiting + "\n\n" + st.Text; v.WaitingNote.Text != note {
+			v.WaitingNote.SetText(note)
 		}
 	}
 	if st.Phase == live.PhaseEnded || st.Phase == live.PhaseFailed || (st.Phase == live.PhaseConnecting && st.Err != nil) {
-		v.reconnect.Show()
+		v.Reconnect.Show()
 	} else {
-		v.reconnect.Hide()
+		v.Reconnect.Hide()
 	}
 	if v.auto.Checked != st.Auto {
 		v.auto.SetChecked(st.Auto)
@@ -494,12 +494,12 @@ func (v *liveView) refresh() {
 	v.watchCensus(now)
 }
 
-// models returns the models of the stream drawn, nil if there is none.
-func (v *liveView) models() *live.Models {
-	if v.stream == nil {
+// Models returns the models of the stream drawn, nil if there is none.
+func (v *View) Models() *live.Models {
+	if v.Stream == nil {
 		return nil
 	}
-	return v.stream.Models()
+	return v.Stream.Models()
 }
 
 // roundDuration rounds d for the status line.
@@ -510,21 +510,21 @@ func roundDuration(d time.Duration) time.Duration {
 	return d.Round(time.Millisecond)
 }
 
-// timelineCanvas returns the current stream's canvas, nil before its first
+// TimelineCanvas returns the current stream's canvas, nil before its first
 // timed events.
-func (v *liveView) timelineCanvas() *trackcanvas.Canvas {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.canvas
+func (v *View) TimelineCanvas() *trackcanvas.Canvas {
+	v.Mu.Lock()
+	defer v.Mu.Unlock()
+	return v.Canvas
 }
 
-// watchSelection has f called when the current stream's canvas, or any
+// WatchSelection has f called when the current stream's canvas, or any
 // later one, gains or loses its selection.
-func (v *liveView) watchSelection(f func(has bool)) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
+func (v *View) WatchSelection(f func(has bool)) {
+	v.Mu.Lock()
+	defer v.Mu.Unlock()
 	v.onHasSelection = f
-	if v.canvas != nil {
-		v.canvas.OnHasSelection = f
+	if v.Canvas != nil {
+		v.Canvas.OnHasSelection = f
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package liveview
 
 import (
 	"fyne.io/fyne/v2"
@@ -38,17 +38,17 @@ func liveStatus(snap *live.Snapshot, m *live.Models) ingest.Status {
 
 // buildTabs makes the tabs under the timeline, each showing what has not
 // arrived yet until the first snapshot.
-func (v *liveView) buildTabs() {
+func (v *View) buildTabs() {
 	v.panels = map[*container.TabItem]func(){}
 	v.stale = map[*container.TabItem]bool{}
 	waiting := func() *fyne.Container { return container.NewStack(widget.NewLabel(liveWaiting)) }
 	add := func(name string, box *fyne.Container, build func(ev *loaded.Eventlog) fyne.CanvasObject) *container.TabItem {
 		ti := container.NewTabItem(name, container.NewScroll(box))
 		v.panels[ti] = func() {
-			if v.ev == nil {
+			if v.Ev == nil {
 				return
 			}
-			box.Objects = []fyne.CanvasObject{build(v.ev)}
+			box.Objects = []fyne.CanvasObject{build(v.Ev)}
 			box.Refresh()
 		}
 		return ti
@@ -57,8 +57,8 @@ func (v *liveView) buildTabs() {
 	gc := add("GC", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.GCPanel(&ev.Summary) })
 	sparks := add("Sparks", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.SparksPanel(&ev.Summary) })
 	process := add("Process", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.ProcessPanel(&ev.Summary) })
-	v.selection = container.NewVBox(widget.NewLabel(liveWaiting))
-	selTab := container.NewTabItem("Selection", container.NewScroll(v.selection))
+	v.Selection = container.NewVBox(widget.NewLabel(liveWaiting))
+	selTab := container.NewTabItem("Selection", container.NewScroll(v.Selection))
 	v.panels[selTab] = v.showSelection
 	users := add("User Events", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject {
 		if ev.Model == nil || len(ev.Model.Labels) == 0 {
@@ -67,27 +67,27 @@ func (v *liveView) buildTabs() {
 		return panels.UserEventsPanel(ev.Model)
 	})
 	v.eventsBox = waiting()
-	v.eventsTab = container.NewTabItem("Events", v.eventsBox)
-	v.panels[v.eventsTab] = v.showEvents
+	v.EventsTab = container.NewTabItem("Events", v.eventsBox)
+	v.panels[v.EventsTab] = v.showEvents
 	v.details = container.NewVBox(widget.NewLabel("Click a span, GC or user span on the timeline to see it here."))
 	v.detailsTab = container.NewTabItem("Details", container.NewScroll(v.details))
-	v.tabs = container.NewAppTabs(summary, gc, sparks, process, selTab, v.detailsTab, users, v.eventsTab)
-	v.tabs.OnSelected = func(ti *container.TabItem) {
+	v.Tabs = container.NewAppTabs(summary, gc, sparks, process, selTab, v.detailsTab, users, v.EventsTab)
+	v.Tabs.OnSelected = func(ti *container.TabItem) {
 		if v.stale[ti] {
 			delete(v.stale, ti)
 			v.panels[ti]()
 		}
-		if ti == v.eventsTab && v.events != nil {
-			v.events.Reveal()
+		if ti == v.EventsTab && v.Events != nil {
+			v.Events.Reveal()
 		}
 	}
 }
 
 // showPanels makes ev the snapshot the tabs show: the tab shown is rebuilt
 // now, the others when they are next shown.
-func (v *liveView) showPanels(ev *loaded.Eventlog) {
-	v.ev = ev
-	sel := v.tabs.Selected()
+func (v *View) showPanels(ev *loaded.Eventlog) {
+	v.Ev = ev
+	sel := v.Tabs.Selected()
 	for ti, build := range v.panels {
 		if ti == sel {
 			build()
@@ -100,8 +100,8 @@ func (v *liveView) showPanels(ev *loaded.Eventlog) {
 
 // showEvents shows the snapshot's events in the Events tab: the list is
 // made with the timeline it follows, and takes each new snapshot's rows.
-func (v *liveView) showEvents() {
-	ev := v.ev
+func (v *View) showEvents() {
+	ev := v.Ev
 	switch {
 	case ev == nil:
 		return
@@ -111,14 +111,14 @@ func (v *liveView) showEvents() {
 			msg = "The event list is not available: " + v.snap.Err.Error()
 		}
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(msg)}
-	case v.canvas == nil:
+	case v.Canvas == nil:
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
-	case v.events == nil || v.events.Nav != panels.TimeNav(v.canvas):
-		v.events = panels.NewEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
-		v.eventsBox.Objects = []fyne.CanvasObject{v.events.Root}
+	case v.Events == nil || v.Events.Nav != panels.TimeNav(v.Canvas):
+		v.Events = panels.NewEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.Canvas)
+		v.eventsBox.Objects = []fyne.CanvasObject{v.Events.Root}
 	default:
-		v.events.BlockMarkers = ev.Summary.BlockMarkers
-		v.events.SetEvents(ev.List)
+		v.Events.BlockMarkers = ev.Summary.BlockMarkers
+		v.Events.SetEvents(ev.List)
 		return
 	}
 	v.eventsBox.Refresh()
@@ -128,13 +128,13 @@ func (v *liveView) showEvents() {
 // each state during the selection, or during the run so far without one,
 // and the run's figures over it (a selection's read again from the
 // recording, in the background).
-func (v *liveView) showSelection() {
-	ev := v.ev
-	if ev == nil || ev.Model == nil || v.canvas == nil {
+func (v *View) showSelection() {
+	ev := v.Ev
+	if ev == nil || ev.Model == nil || v.Canvas == nil {
 		return
 	}
-	from, to, sel := v.canvas.Selection()
-	summary, pending := panels.FillSelection(v.selection, ev, from, to, sel, "Run so far", "the recording")
+	from, to, sel := v.Canvas.Selection()
+	summary, pending := panels.FillSelection(v.Selection, ev, from, to, sel, "Run so far", "the recording")
 	v.selGen++
 	if !pending {
 		return
@@ -150,8 +150,8 @@ func (v *liveView) showSelection() {
 		defer v.bg.Done()
 		put := panels.SelectionSummary(ev, from, to, summary)
 		kit.OnUI(func() {
-			v.mu.Lock()
-			defer v.mu.Unlock()
+			v.Mu.Lock()
+			defer v.Mu.Unlock()
 			if gen != v.selGen || v.stopped() {
 				return // a newer selection replaced this one, or the window closed
 			}
@@ -163,34 +163,34 @@ func (v *liveView) showSelection() {
 // setPaused pauses or resumes the view: paused, it keeps what it shows
 // (the canvas stops following the end) while the session records on;
 // resumed, it follows the newest data again from the next refresh.
-func (v *liveView) setPaused(on bool) {
-	if v.paused == on {
+func (v *View) setPaused(on bool) {
+	if v.Paused == on {
 		return
 	}
-	v.paused = on
+	v.Paused = on
 	if on {
-		v.pause.SetText("Resume")
-		v.pause.SetIcon(theme.MediaPlayIcon())
-		if v.canvas != nil {
-			from, to := v.canvas.View()
-			v.canvas.ShowRange(from, to)
+		v.Pause.SetText("Resume")
+		v.Pause.SetIcon(theme.MediaPlayIcon())
+		if v.Canvas != nil {
+			from, to := v.Canvas.View()
+			v.Canvas.ShowRange(from, to)
 		}
 		return
 	}
-	v.pause.SetText("Pause")
-	v.pause.SetIcon(theme.MediaPauseIcon())
-	if v.canvas != nil {
-		if on, _ := v.canvas.Following(); !on {
-			v.canvas.Follow(v.span)
+	v.Pause.SetText("Pause")
+	v.Pause.SetIcon(theme.MediaPauseIcon())
+	if v.Canvas != nil {
+		if on, _ := v.Canvas.Following(); !on {
+			v.Canvas.Follow(v.span)
 		}
 	}
 }
 
-// recordingPath returns the file the current stream is recorded to, "" if
+// RecordingPath returns the file the current stream is recorded to, "" if
 // none (not recorded, or recorded only to feed the model).
-func (v *liveView) recordingPath() string {
-	if v.stream == nil {
+func (v *View) RecordingPath() string {
+	if v.Stream == nil {
 		return ""
 	}
-	return v.stream.RecordingPath()
+	return v.Stream.RecordingPath()
 }

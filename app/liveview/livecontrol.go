@@ -1,4 +1,4 @@
-package app
+package liveview
 
 import (
 	"fmt"
@@ -25,12 +25,12 @@ type censusRequest struct {
 	base int // censuses in the heap profile when it was sent (-1: no profile yet)
 }
 
-// controlMenu is the live window's Control menu: eventlog-socket's built-in
+// ControlMenu is the live window's Control menu: eventlog-socket's built-in
 // commands and a program's own (NAMESPACE:ID), sent on the connection the
 // window reads (the program's socket, or a relay, which passes them on).
 // Where the source cannot carry commands (a FIFO, a growing file), every
 // item is disabled and the first one says why.
-func (v *liveView) controlMenu(win fyne.Window) *fyne.Menu {
+func (v *View) ControlMenu(win fyne.Window) *fyne.Menu {
 	refusal := ingest.ControlRefusal(v.url)
 	var items []*fyne.MenuItem
 	note := func(text string) {
@@ -71,7 +71,7 @@ func commandTitle(name string) string {
 }
 
 // askCommand asks for a program's own command and sends it.
-func (v *liveView) askCommand(win fyne.Window) {
+func (v *View) askCommand(win fyne.Window) {
 	entry := widget.NewEntry()
 	entry.SetPlaceHolder("my-app:3")
 	help := widget.NewLabel("A namespace the program registered with eventlog-socket,\nand the id of one of its commands (0–255).")
@@ -83,7 +83,7 @@ func (v *liveView) askCommand(win fyne.Window) {
 			}
 			cmd, err := ingest.ParseCommand(strings.TrimSpace(entry.Text))
 			if err != nil {
-				v.readout.SetText(err.Error())
+				v.Readout.SetText(err.Error())
 				return
 			}
 			v.sendCommand(cmd)
@@ -92,12 +92,12 @@ func (v *liveView) askCommand(win fyne.Window) {
 
 // sendCommand sends cmd and says so in the readout; a census request is
 // then watched for (see watchCensus).
-func (v *liveView) sendCommand(cmd ingest.Command) {
+func (v *View) sendCommand(cmd ingest.Command) {
 	if v.session == nil {
 		return
 	}
 	if err := v.session.Send(cmd); err != nil {
-		v.readout.SetText(fmt.Sprintf("Could not send %s: %v", cmd, err))
+		v.Readout.SetText(fmt.Sprintf("Could not send %s: %v", cmd, err))
 		return
 	}
 	now := time.Now()
@@ -106,13 +106,13 @@ func (v *liveView) sendCommand(cmd ingest.Command) {
 		v.census = &censusRequest{cmd: cmd, at: now, base: v.censuses()}
 		text += " Watching the Heap track for the census…"
 	}
-	v.readout.SetText(text)
+	v.Readout.SetText(text)
 }
 
 // censuses is how many heap censuses the stream drawn holds (-1: none has
 // a heap profile yet).
-func (v *liveView) censuses() int {
-	if m := v.models(); m != nil {
+func (v *View) censuses() int {
+	if m := v.Models(); m != nil {
 		if _, p := m.Heap(); p != nil {
 			return p.Len()
 		}
@@ -123,18 +123,18 @@ func (v *liveView) censuses() int {
 // watchCensus says in the readout when a requested census has arrived, or
 // that none has after censusWait, and why that may be. It runs with each
 // refresh.
-func (v *liveView) watchCensus(now time.Time) {
+func (v *View) watchCensus(now time.Time) {
 	r := v.census
 	if r == nil {
 		return
 	}
 	if n := v.censuses(); n > max(r.base, 0) {
-		v.readout.SetText(fmt.Sprintf("%d heap census(es) arrived since %s was sent at %s: see the Heap track.", n-max(r.base, 0), r.cmd, r.at.Format("15:04:05")))
+		v.Readout.SetText(fmt.Sprintf("%d heap census(es) arrived since %s was sent at %s: see the Heap track.", n-max(r.base, 0), r.cmd, r.at.Format("15:04:05")))
 		v.census = nil
 		return
 	}
 	if now.Sub(r.at) >= censusWait {
-		v.readout.SetText(fmt.Sprintf("No heap census has arrived %v after %s. "+
+		v.Readout.SetText(fmt.Sprintf("No heap census has arrived %v after %s. "+
 			"A census needs a program run with +RTS -h… and built with eventlog-socket's control feature. "+
 			"A GHC 9.0 RTS keeps census events in its global buffer until the program exits, so they show in the Heap track only then "+
 			"(and on a Unix socket eventlog-socket loses that last flush in most runs: use TCP, or GHC ≥ 9.2 with --eventlog-flush-interval).",
