@@ -13,14 +13,6 @@ import (
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
-	native "github.com/sqweek/dialog"
-)
-
-// pngFilters and svgFilters are the file types offered when exporting a
-// picture.
-var (
-	pngFilters = []native.FileFilter{{Desc: "PNG images", Extensions: []string{"png"}}}
-	svgFilters = []native.FileFilter{{Desc: "SVG images", Extensions: []string{"svg"}}}
 )
 
 // writeInBackground writes e of c to path off Fyne's loop, showing the
@@ -57,16 +49,6 @@ func (w *Window) writeInBackground(c *trackcanvas.Canvas, e trackcanvas.CanvasEx
 			dialog.ShowInformation("Export", exportedMessage(e.What(), pw, ph, paths), w.win)
 		})
 	}()
-}
-
-// exportedMessage says where an export of what went: one file, or the
-// pages written.
-func exportedMessage(what string, w, h int, paths []string) string {
-	size := paint.Count(int64(w)) + " × " + paint.Count(int64(h)) + " px"
-	if len(paths) == 1 {
-		return fmt.Sprintf("Exported %s (%s) to\n%s", what, size, paths[0])
-	}
-	return fmt.Sprintf("Exported %s (%s in all) as %d pages:\n%s", what, size, len(paths), strings.Join(paths, "\n"))
 }
 
 // allTracksNotice says, before an export of all tracks, how big it is,

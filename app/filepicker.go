@@ -3,9 +3,11 @@ package app
 import (
 	"errors"
 	"fmt"
+	"github.com/hecscope/hecscope/paint"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -202,3 +204,20 @@ func runPicker(parent fyne.Window, useNative bool, what string, native func() (s
 		})
 	}()
 }
+
+// exportedMessage says where an export of what went: one file, or the
+// pages written.
+func exportedMessage(what string, w, h int, paths []string) string {
+	size := paint.Count(int64(w)) + " × " + paint.Count(int64(h)) + " px"
+	if len(paths) == 1 {
+		return fmt.Sprintf("Exported %s (%s) to\n%s", what, size, paths[0])
+	}
+	return fmt.Sprintf("Exported %s (%s in all) as %d pages:\n%s", what, size, len(paths), strings.Join(paths, "\n"))
+}
+
+// pngFilters and svgFilters are the file types offered when exporting a
+// picture.
+var (
+	pngFilters = []native.FileFilter{{Desc: "PNG images", Extensions: []string{"png"}}}
+	svgFilters = []native.FileFilter{{Desc: "SVG images", Extensions: []string{"svg"}}}
+)
