@@ -132,7 +132,7 @@ func (a *App) openCompareSegments(paths [2]string, segs [2]int, names [2]string,
 	// It opens no larger than the screen (1280×900 is taller than a
 	// 1280×800 one).
 	if a.started {
-		fyne.Do(func() { fitToScreen(c.win) })
+		fyne.Do(func() { kit.FitToScreen(c.win) })
 	}
 	go c.load()
 	return c
@@ -219,7 +219,7 @@ func (c *CompareWindow) show() {
 	split.Offset = 0.8
 	// Whatever the content needs beyond the window scrolls rather than
 	// growing the window past the screen.
-	c.win.SetContent(fitWindow(container.NewBorder(container.NewVBox(bar, c.offsetRow), nil, nil, nil, split)))
+	c.win.SetContent(kit.FitWindow(container.NewBorder(container.NewVBox(bar, c.offsetRow), nil, nil, nil, split)))
 }
 
 // maxAlignChooserWidth is the widest the alignment chooser is made to show
@@ -617,13 +617,13 @@ func (c *CompareWindow) exportImage() {
 	}
 	name := "compare-" + strings.TrimSuffix(c.names[0], filepath.Ext(c.names[0])) + "-" +
 		strings.TrimSuffix(c.names[1], filepath.Ext(c.names[1])) + ".png"
-	pickFileToSave(c.win, c.app.useNative, "Export the comparison as PNG", name, pngFilters, func(path string) {
+	kit.PickFileToSave(c.win, c.app.useNative, "Export the comparison as PNG", name, kit.PNGFilters, func(path string) {
 		if err := trackcanvas.WritePNG(path, img); err != nil {
 			dialog.ShowError(err, c.win)
 			return
 		}
 		b := img.Bounds()
-		dialog.ShowInformation("Export", exportedMessage("the comparison", b.Dx(), b.Dy(), []string{path}), c.win)
+		dialog.ShowInformation("Export", kit.ExportedMessage("the comparison", b.Dx(), b.Dy(), []string{path}), c.win)
 	})
 }
 
@@ -745,8 +745,8 @@ const (
 // chooseCompare asks for two eventlogs, Run A then Run B, each chooser
 // saying which it asks for, and opens a window comparing them.
 func (w *Window) chooseCompare() {
-	pickRunToOpen(w.win, w.app.useNative, chooseRunATitle, func(pathA string) {
-		pickRunToOpen(w.win, w.app.useNative, chooseRunBTitle, func(pathB string) {
+	kit.PickRunToOpen(w.win, w.app.useNative, chooseRunATitle, func(pathA string) {
+		kit.PickRunToOpen(w.win, w.app.useNative, chooseRunBTitle, func(pathB string) {
 			w.app.OpenCompare(pathA, "", pathB, "")
 		})
 	})
@@ -860,7 +860,7 @@ func (w *Window) chooseCompareWith() {
 	if shown == "" {
 		shown = filepath.Base(a)
 	}
-	pickRunToOpen(w.win, w.app.useNative, "Compare with "+shown+" (Run A): choose Run B", func(pathB string) {
+	kit.PickRunToOpen(w.win, w.app.useNative, "Compare with "+shown+" (Run A): choose Run B", func(pathB string) {
 		w.app.openCompareSegments([2]string{a, pathB}, [2]int{seg, 0}, [2]string{nameA, ""}, nil)
 	})
 }

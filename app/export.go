@@ -46,7 +46,7 @@ func (w *Window) writeInBackground(c *trackcanvas.Canvas, e trackcanvas.CanvasEx
 				dialog.ShowError(err, w.win)
 				return
 			}
-			dialog.ShowInformation("Export", exportedMessage(e.What(), pw, ph, paths), w.win)
+			dialog.ShowInformation("Export", kit.ExportedMessage(e.What(), pw, ph, paths), w.win)
 		})
 	}()
 }
@@ -178,9 +178,9 @@ func (w *Window) exportCanvas(c *trackcanvas.Canvas, e trackcanvas.CanvasExport)
 		dialog.ShowInformation("Export", "Nothing is selected: Shift+drag on the timeline selects a range.", w.win)
 		return
 	}
-	filters := pngFilters
+	filters := kit.PNGFilters
 	if e.Format == trackcanvas.ExportSVG {
-		filters = svgFilters
+		filters = kit.SVGFilters
 	}
 	name := w.fileStem()
 	switch {
@@ -190,7 +190,7 @@ func (w *Window) exportCanvas(c *trackcanvas.Canvas, e trackcanvas.CanvasExport)
 		name += "-selection"
 	}
 	save := func() {
-		pickFileToSave(w.win, w.app.useNative, "Export "+e.What()+" as "+strings.ToUpper(e.Format.Ext()[1:]), name+e.Format.Ext(), filters, func(path string) {
+		kit.PickFileToSave(w.win, w.app.useNative, "Export "+e.What()+" as "+strings.ToUpper(e.Format.Ext()[1:]), name+e.Format.Ext(), filters, func(path string) {
 			w.writeInBackground(c, e, path, len(plan.Pages))
 		})
 	}

@@ -49,7 +49,7 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 			if to > 0 {
 				name += "-selection"
 			}
-			pickFileToSave(w.win, w.app.useNative, strings.TrimSuffix(d.title, "…"), name+d.ext, d.filters, func(out string) {
+			kit.PickFileToSave(w.win, w.app.useNative, strings.TrimSuffix(d.title, "…"), name+d.ext, d.filters, func(out string) {
 				go func() {
 					err := exportData(v.log, d.format, from, to, out)
 					kit.OnUI(func() {

@@ -56,7 +56,7 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 	}
 	defer ev.Log.Close()
 	panel := panels.SummaryPanel(ev)
-	w := test.NewWindow(fitWindow(panel))
+	w := test.NewWindow(kit.FitWindow(panel))
 	defer w.Close()
 	w.Resize(fyne.NewSize(1280, 600))
 	v := factValue(t, panel, "Max heap residency")

@@ -623,7 +623,7 @@ func TestCanvasExports(t *testing.T) {
 			t.Errorf("%s is %v", p, b)
 		}
 	}
-	msg := exportedMessage("all tracks", aw, ah, paths)
+	msg := kit.ExportedMessage("all tracks", aw, ah, paths)
 	for _, p := range paths {
 		if !strings.Contains(msg, p) {
 			t.Errorf("the message %q does not name %s", msg, p)

@@ -117,7 +117,7 @@ func (w *Window) empty() bool { return w.view == nil && w.loading == nil }
 
 // chooseFile asks for a file and opens it.
 func (w *Window) chooseFile() {
-	pickFileToOpen(w.win, w.app.useNative, "Open a GHC eventlog or heap profile", w.openHere)
+	kit.PickFileToOpen(w.win, w.app.useNative, "Open a GHC eventlog or heap profile", w.openHere)
 }
 
 func (w *Window) dropped(uris []fyne.URI) {
@@ -369,13 +369,13 @@ func (w *Window) exportImage(zoom float32) {
 	if zoom != 1 {
 		name += fmt.Sprintf("@%gx", zoom)
 	}
-	pickFileToSave(w.win, w.app.useNative, "Export the view as PNG", name+".png", pngFilters, func(path string) {
+	kit.PickFileToSave(w.win, w.app.useNative, "Export the view as PNG", name+".png", kit.PNGFilters, func(path string) {
 		if err := trackcanvas.WritePNG(path, img); err != nil {
 			dialog.ShowError(err, w.win)
 			return
 		}
 		b := img.Bounds()
-		dialog.ShowInformation("Export", exportedMessage("the view", b.Dx(), b.Dy(), []string{path}), w.win)
+		dialog.ShowInformation("Export", kit.ExportedMessage("the view", b.Dx(), b.Dy(), []string{path}), w.win)
 	})
 }
 

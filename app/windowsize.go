@@ -2,6 +2,7 @@ package app
 
 import (
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // Preference keys of the remembered window size, in Fyne units.
@@ -12,21 +13,21 @@ const (
 
 // setContent shows content in the window (see fitWindow).
 func (w *Window) setContent(content fyne.CanvasObject) {
-	w.win.SetContent(fitWindow(content))
+	w.win.SetContent(kit.FitWindow(content))
 }
 
 // windowSize returns the size a new window opens at: the last size a
 // window was closed at, or defaultWindowSize.
 func (a *App) windowSize() fyne.Size {
 	p := a.settings
-	width := float32(p.FloatWithFallback(prefWindowWidth, float64(defaultWindowSize.Width)))
-	height := float32(p.FloatWithFallback(prefWindowHeight, float64(defaultWindowSize.Height)))
-	return fyne.NewSize(width, height).Max(windowMinSize)
+	width := float32(p.FloatWithFallback(prefWindowWidth, float64(kit.DefaultWindowSize.Width)))
+	height := float32(p.FloatWithFallback(prefWindowHeight, float64(kit.DefaultWindowSize.Height)))
+	return fyne.NewSize(width, height).Max(kit.WindowMinSize)
 }
 
 // rememberSize keeps size as the size new windows open at.
 func (a *App) rememberSize(size fyne.Size) {
-	if size.Width < windowMinSize.Width || size.Height < windowMinSize.Height {
+	if size.Width < kit.WindowMinSize.Width || size.Height < kit.WindowMinSize.Height {
 		return // not laid out, or minimised
 	}
 	p := a.settings
@@ -54,4 +55,4 @@ func (a *App) startedRunning() {
 // work area of the screen, and centres it. Only a window of the desktop
 // driver that has been shown knows its screen and pixel scale; others are
 // left alone.
-func (w *Window) fitScreen() { fitToScreen(w.win) }
+func (w *Window) fitScreen() { kit.FitToScreen(w.win) }

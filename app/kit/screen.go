@@ -1,11 +1,10 @@
-package app
+package kit
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"github.com/go-gl/glfw/v3.3/glfw"
-	"github.com/hecscope/hecscope/app/kit"
 )
 
 // How big a window is. Fyne grows a window to its content's minimum size
@@ -14,31 +13,31 @@ import (
 // it, and the content is set through setContent, which puts it in a
 // scroller as a last resort.
 var (
-	// defaultWindowSize is the size of the first window, before the user
+	// DefaultWindowSize is the size of the first window, before the user
 	// has sized one (in Fyne units).
-	defaultWindowSize = fyne.NewSize(1280, 800)
-	// windowMinSize is the least size a window's content asks for: less
+	DefaultWindowSize = fyne.NewSize(1280, 800)
+	// WindowMinSize is the least size a window's content asks for: less
 	// than the most a window opens at on a 1280×800 screen at scale 2.
-	windowMinSize = fyne.NewSize(480, 360)
+	WindowMinSize = fyne.NewSize(480, 360)
 )
 
 // screenShare is the largest part of the screen's work area (width and
 // height) that a window opens at.
 const screenShare = 0.92
 
-// fitWindow wraps a window's content so that it never asks the window for
+// FitWindow wraps a window's content so that it never asks the window for
 // more than windowMinSize: if the window is made smaller than what the
 // content needs, the content scrolls instead of the window growing. A
 // hintLayer lies over the content, for its labels' hints (see hint.go).
-func fitWindow(content fyne.CanvasObject) fyne.CanvasObject {
-	s := container.NewScroll(container.NewStack(content, kit.NewHintLayer()))
-	s.SetMinSize(windowMinSize)
+func FitWindow(content fyne.CanvasObject) fyne.CanvasObject {
+	s := container.NewScroll(container.NewStack(content, NewHintLayer()))
+	s.SetMinSize(WindowMinSize)
 	return s
 }
 
-// fitToScreen shrinks win, if it is larger, to screenShare of the work
+// FitToScreen shrinks win, if it is larger, to screenShare of the work
 // area of the screen, and centres it (see Window.fitScreen).
-func fitToScreen(win fyne.Window) {
+func FitToScreen(win fyne.Window) {
 	area, ok := screenWorkArea()
 	if !ok {
 		return
@@ -52,7 +51,7 @@ func fitToScreen(win fyne.Window) {
 	if size.Width <= most.Width && size.Height <= most.Height {
 		return
 	}
-	win.Resize(size.Min(most).Max(windowMinSize))
+	win.Resize(size.Min(most).Max(WindowMinSize))
 	win.CenterOnScreen()
 }
 

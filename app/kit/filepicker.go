@@ -1,4 +1,4 @@
-package app
+package kit
 
 import (
 	"errors"
@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
-	"github.com/hecscope/hecscope/app/kit"
 	native "github.com/sqweek/dialog"
 )
 
@@ -61,14 +60,14 @@ var openFilters = []native.FileFilter{
 	{Desc: "All files", Extensions: []string{"*"}},
 }
 
-// pickFileToOpen asks the user for a file to open, in a dialog titled
+// PickFileToOpen asks the user for a file to open, in a dialog titled
 // title, and calls done with its path on Fyne's loop; done is not called if
 // the user cancels. It tries the system chooser first, off Fyne's loop, and
 // falls back to Fyne's dialog in parent when that cannot start.
-func pickFileToOpen(parent fyne.Window, useNative bool, title string, done func(path string)) {
-	start := lastFolder()
+func PickFileToOpen(parent fyne.Window, useNative bool, title string, done func(path string)) {
+	start := LastFolder()
 	chosen := func(path string) {
-		rememberFolder(path)
+		RememberFolder(path)
 		done(path)
 	}
 	fallback := func() {
@@ -100,20 +99,20 @@ func pickFileToOpen(parent fyne.Window, useNative bool, title string, done func(
 // "Open File" or "Save File".
 var nativeShowsTitle = runtime.GOOS != "linux"
 
-// pickRunToOpen is pickFileToOpen for a chooser whose title must be seen
+// PickRunToOpen is pickFileToOpen for a chooser whose title must be seen
 // (which run of a comparison it asks for): where the system chooser would
 // not show it, Fyne's own chooser is used.
-func pickRunToOpen(parent fyne.Window, useNative bool, title string, done func(path string)) {
-	pickFileToOpen(parent, useNative && nativeShowsTitle, title, done)
+func PickRunToOpen(parent fyne.Window, useNative bool, title string, done func(path string)) {
+	PickFileToOpen(parent, useNative && nativeShowsTitle, title, done)
 }
 
-// pickFileToSave asks the user where to save a file named like suggested,
+// PickFileToSave asks the user where to save a file named like suggested,
 // in a dialog titled title, and calls done with the chosen path on Fyne's
 // loop, as pickFileToOpen does.
-func pickFileToSave(parent fyne.Window, useNative bool, title, suggested string, filters []native.FileFilter, done func(path string)) {
-	start := lastFolder()
+func PickFileToSave(parent fyne.Window, useNative bool, title, suggested string, filters []native.FileFilter, done func(path string)) {
+	start := LastFolder()
 	chosen := func(path string) {
-		rememberFolder(path)
+		RememberFolder(path)
 		done(path)
 	}
 	fallback := func() {
@@ -144,11 +143,11 @@ func pickFileToSave(parent fyne.Window, useNative bool, title, suggested string,
 // chosen in a file chooser.
 const lastFolderKey = "lastFolder"
 
-// lastFolder returns the folder the file choosers start in: the folder of
+// LastFolder returns the folder the file choosers start in: the folder of
 // the file last chosen in one, if it is still there; "" (the chooser's
 // own choice) if there is none.
-func lastFolder() string {
-	l := kit.CurrentSettings().StringList(lastFolderKey)
+func LastFolder() string {
+	l := CurrentSettings().StringList(lastFolderKey)
 	if len(l) == 0 || l[0] == "" {
 		return ""
 	}
@@ -158,17 +157,17 @@ func lastFolder() string {
 	return l[0]
 }
 
-// rememberFolder keeps the folder of path, a file just chosen, for the
+// RememberFolder keeps the folder of path, a file just chosen, for the
 // next chooser.
-func rememberFolder(path string) {
+func RememberFolder(path string) {
 	dir := filepath.Dir(path)
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	if l := kit.CurrentSettings().StringList(lastFolderKey); len(l) == 1 && l[0] == dir {
+	if l := CurrentSettings().StringList(lastFolderKey); len(l) == 1 && l[0] == dir {
 		return
 	}
-	kit.CurrentSettings().SetStringList(lastFolderKey, []string{dir})
+	CurrentSettings().SetStringList(lastFolderKey, []string{dir})
 }
 
 // startIn has Fyne's chooser d start in dir ("": where it would).
@@ -192,7 +191,7 @@ func runPicker(parent fyne.Window, useNative bool, what string, native func() (s
 	}
 	go func() {
 		path, err := native()
-		kit.OnUI(func() {
+		OnUI(func() {
 			switch {
 			case errors.Is(err, errNoNativeDialog):
 				fallback()
@@ -205,9 +204,9 @@ func runPicker(parent fyne.Window, useNative bool, what string, native func() (s
 	}()
 }
 
-// exportedMessage says where an export of what went: one file, or the
+// ExportedMessage says where an export of what went: one file, or the
 // pages written.
-func exportedMessage(what string, w, h int, paths []string) string {
+func ExportedMessage(what string, w, h int, paths []string) string {
 	size := paint.Count(int64(w)) + " × " + paint.Count(int64(h)) + " px"
 	if len(paths) == 1 {
 		return fmt.Sprintf("Exported %s (%s) to\n%s", what, size, paths[0])
@@ -218,6 +217,6 @@ func exportedMessage(what string, w, h int, paths []string) string {
 // pngFilters and svgFilters are the file types offered when exporting a
 // picture.
 var (
-	pngFilters = []native.FileFilter{{Desc: "PNG images", Extensions: []string{"png"}}}
-	svgFilters = []native.FileFilter{{Desc: "SVG images", Extensions: []string{"svg"}}}
+	PNGFilters = []native.FileFilter{{Desc: "PNG images", Extensions: []string{"png"}}}
+	SVGFilters = []native.FileFilter{{Desc: "SVG images", Extensions: []string{"svg"}}}
 )
