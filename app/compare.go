@@ -51,8 +51,8 @@ const alignChoicesPerKind = 100
 // are linked: the mouse wheel zooms both timelines and heaps around the
 // pointer, dragging pans both, a double click shows both runs whole.
 type CompareWindow struct {
-	app *App
-	win fyne.Window
+	host compareHost
+	win  fyne.Window
 
 	// paths and names are the two runs' files and how they are called (A
 	// first); segs which eventlog of each file (0-based: see
@@ -100,28 +100,28 @@ func (c *CompareWindow) Fyne() fyne.Window { return c.win }
 // loaded.
 func (c *CompareWindow) Comparison() *compare.Comparison { return c.cmp }
 
-// OpenCompare opens a window comparing run B (file pathB, called nameB)
-// against run A and starts loading both; an empty name is the file's name.
-func (a *App) OpenCompare(pathA, nameA, pathB, nameB string) *CompareWindow {
-	return a.openCompare(pathA, nameA, pathB, nameB, nil)
+// compareHost is what a compare window needs of the app that opens it.
+type compareHost struct {
+	// newWindow makes a window titled title (the app's name is added).
+	newWindow func(title string) fyne.Window
+	// started says the app's loop runs, so that the window is fitted to
+	// the screen as it opens.
+	started bool
+	// useNative selects the system file chooser.
+	useNative bool
 }
 
-func (a *App) openCompare(pathA, nameA, pathB, nameB string, done func(error)) *CompareWindow {
-	return a.openCompareSegments([2]string{pathA, pathB}, [2]int{}, [2]string{nameA, nameB}, done)
-}
-
-// openCompareSegments compares segment segs[1] (0-based) of paths[1] (B)
+// openCompareWindow compares segment segs[1] (0-based) of paths[1] (B)
 // with segment segs[0] of paths[0] (A), named names (their files' names
-// if "").
-func (a *App) openCompareSegments(paths [2]string, segs [2]int, names [2]string, done func(error)) *CompareWindow {
-	c := &CompareWindow{app: a, paths: paths, segs: segs, names: names, done: done}
+// if ""), in a window of h's.
+func openCompareWindow(h compareHost, paths [2]string, segs [2]int, names [2]string, done func(error)) *CompareWindow {
+	c := &CompareWindow{host: h, paths: paths, segs: segs, names: names, done: done}
 	for i := range c.names {
 		if c.names[i] == "" {
 			c.names[i] = filepath.Base(c.paths[i])
 		}
 	}
-	c.win = a.fa.NewWindow("Compare " + c.names[0] + " and " + c.names[1] + " — " + Name)
-	c.win.SetIcon(Icon)
+	c.win = h.newWindow("Compare " + c.names[0] + " and " + c.names[1])
 	c.win.Resize(fyne.NewSize(1280, 900))
 	c.status = widget.NewLabel("Loading " + c.names[0] + " and " + c.names[1] + "…")
 	c.win.SetContent(container.NewCenter(container.NewVBox(c.status, widget.NewProgressBarInfinite())))
@@ -131,7 +131,7 @@ func (a *App) openCompareSegments(paths [2]string, segs [2]int, names [2]string,
 	c.win.Show()
 	// It opens no larger than the screen (1280×900 is taller than a
 	// 1280×800 one).
-	if a.started {
+	if h.started {
 		fyne.Do(func() { kit.FitToScreen(c.win) })
 	}
 	go c.load()
@@ -617,7 +617,7 @@ func (c *CompareWindow) exportImage() {
 	}
 	name := "compare-" + strings.TrimSuffix(c.names[0], filepath.Ext(c.names[0])) + "-" +
 		strings.TrimSuffix(c.names[1], filepath.Ext(c.names[1])) + ".png"
-	kit.PickFileToSave(c.win, c.app.useNative, "Export the comparison as PNG", name, kit.PNGFilters, func(path string) {
+	kit.PickFileToSave(c.win, c.host.useNative, "Export the comparison as PNG", name, kit.PNGFilters, func(path string) {
 		if err := trackcanvas.WritePNG(path, img); err != nil {
 			dialog.ShowError(err, c.win)
 			return
@@ -736,22 +736,6 @@ func markerTexts(m *timeline.Model) []markerText {
 	return out
 }
 
-// Titles of the file choosers of a comparison.
-const (
-	chooseRunATitle = "Compare: choose Run A (the run compared against)"
-	chooseRunBTitle = "Compare: choose Run B (compared with Run A)"
-)
-
-// chooseCompare asks for two eventlogs, Run A then Run B, each chooser
-// saying which it asks for, and opens a window comparing them.
-func (w *Window) chooseCompare() {
-	kit.PickRunToOpen(w.win, w.app.useNative, chooseRunATitle, func(pathA string) {
-		kit.PickRunToOpen(w.win, w.app.useNative, chooseRunBTitle, func(pathB string) {
-			w.app.OpenCompare(pathA, "", pathB, "")
-		})
-	})
-}
-
 // maxDiffHeaderWidth is the widest a run's name heads its column of the
 // table of differences, in Fyne units.
 const maxDiffHeaderWidth = 220
@@ -847,20 +831,4 @@ func showDiffValue(v float64, u compare.Unit) string {
 		return panels.Percent(v)
 	}
 	return strconv.FormatFloat(v, 'f', 0, 64)
-}
-
-// chooseCompareWith asks for a second eventlog and compares it (B) with the
-// window's (A).
-func (w *Window) chooseCompareWith() {
-	a, seg, nameA := w.path, w.segment, ""
-	if s := loaded.SegmentName(w.segment, w.segments); s != "" {
-		nameA = filepath.Base(a) + " (" + s + ")"
-	}
-	shown := nameA
-	if shown == "" {
-		shown = filepath.Base(a)
-	}
-	kit.PickRunToOpen(w.win, w.app.useNative, "Compare with "+shown+" (Run A): choose Run B", func(pathB string) {
-		w.app.openCompareSegments([2]string{a, pathB}, [2]int{seg, 0}, [2]string{nameA, ""}, nil)
-	})
 }

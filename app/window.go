@@ -537,3 +537,35 @@ func (w *Window) attach(url string, opts live.Options) {
 	w.setMenu()
 	v.Start()
 }
+
+// chooseCompare asks for two eventlogs, Run A then Run B, each chooser
+// saying which it asks for, and opens a window comparing them.
+func (w *Window) chooseCompare() {
+	kit.PickRunToOpen(w.win, w.app.useNative, chooseRunATitle, func(pathA string) {
+		kit.PickRunToOpen(w.win, w.app.useNative, chooseRunBTitle, func(pathB string) {
+			w.app.OpenCompare(pathA, "", pathB, "")
+		})
+	})
+}
+
+// chooseCompareWith asks for a second eventlog and compares it (B) with the
+// window's (A).
+func (w *Window) chooseCompareWith() {
+	a, seg, nameA := w.path, w.segment, ""
+	if s := loaded.SegmentName(w.segment, w.segments); s != "" {
+		nameA = filepath.Base(a) + " (" + s + ")"
+	}
+	shown := nameA
+	if shown == "" {
+		shown = filepath.Base(a)
+	}
+	kit.PickRunToOpen(w.win, w.app.useNative, "Compare with "+shown+" (Run A): choose Run B", func(pathB string) {
+		w.app.openCompareSegments([2]string{a, pathB}, [2]int{seg, 0}, [2]string{nameA, ""}, nil)
+	})
+}
+
+// Titles of the file choosers of a comparison.
+const (
+	chooseRunATitle = "Compare: choose Run A (the run compared against)"
+	chooseRunBTitle = "Compare: choose Run B (compared with Run A)"
+)
