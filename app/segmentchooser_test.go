@@ -151,9 +151,9 @@ func TestSegmentChooser(t *testing.T) {
 	if err := <-ch; err != nil {
 		t.Fatal(err)
 	}
-	if c.logs[0].Summary.Events != want[1].Events || c.logs[1].Summary.Events != want[0].Events {
+	if c.Logs[0].Summary.Events != want[1].Events || c.Logs[1].Summary.Events != want[0].Events {
 		t.Errorf("comparing segment 2 with the first log: A has %d events, B %d; want %d, %d",
-			c.logs[0].Summary.Events, c.logs[1].Summary.Events, want[1].Events, want[0].Events)
+			c.Logs[0].Summary.Events, c.Logs[1].Summary.Events, want[1].Events, want[0].Events)
 	}
 
 	opt := w.librarySegment(joined)

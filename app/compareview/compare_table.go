@@ -1,4 +1,4 @@
-package app
+package compareview
 
 import (
 	"fyne.io/fyne/v2"

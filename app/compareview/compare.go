@@ -1,4 +1,4 @@
-package app
+package compareview
 
 import (
 	"context"
@@ -29,117 +29,117 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-// alignStart is the alignment choice that lines the runs up at their start.
-const alignStart = "Align at start"
+// AlignStart is the alignment choice that lines the runs up at their start.
+const AlignStart = "Align at start"
 
-// alignMarkerPrefix starts the alignment choices of markers.
-const alignMarkerPrefix = "Align at marker: "
+// AlignMarkerPrefix starts the alignment choices of markers.
+const AlignMarkerPrefix = "Align at marker: "
 
-// alignSpanPrefix starts the alignment choices of user-span labels.
-const alignSpanPrefix = "Align at span: "
+// AlignSpanPrefix starts the alignment choices of user-span labels.
+const AlignSpanPrefix = "Align at span: "
 
-// alignOffset is the alignment choice that asks for an offset of B from A.
-const alignOffset = "Offset B from A…"
+// AlignOffset is the alignment choice that asks for an offset of B from A.
+const AlignOffset = "Offset B from A…"
 
 // alignChoicesPerKind is the most markers, and the most span labels, the
 // alignment chooser offers (its menu scrolls).
 const alignChoicesPerKind = 100
 
-// CompareWindow shows two runs side by side in time: the headline, both
+// Window shows two runs side by side in time: the headline, both
 // timelines on one time scale, the table of differences, the distributions
 // of GC pauses and thread runs, and both heaps on one scale. Zoom and pan
 // are linked: the mouse wheel zooms both timelines and heaps around the
 // pointer, dragging pans both, a double click shows both runs whole.
-type CompareWindow struct {
-	host compareHost
-	win  fyne.Window
+type Window struct {
+	host Host
+	Win  fyne.Window
 
 	// paths and names are the two runs' files and how they are called (A
 	// first); segs which eventlog of each file (0-based: see
 	// segmentchooser.go).
 	paths, names [2]string
 	segs         [2]int
-	// logs are the loaded runs (nil until loaded); cmp their comparison.
-	logs [2]*loaded.Eventlog
-	cmp  *compare.Comparison
+	// Logs are the loaded runs (nil until loaded); cmp their comparison.
+	Logs [2]*loaded.Eventlog
+	Cmp  *compare.Comparison
 
 	status *widget.Label
-	align  *widget.Select
-	pic    *trackcanvas.Picture
-	canvas *compareCanvas
-	// reader reads the picture at the pointer for the canvas's tooltip.
-	reader compareReader
-	// offsetRow, shown while alignOffset is chosen, holds offsetEntry
+	Align  *widget.Select
+	Pic    *trackcanvas.Picture
+	Canvas *compareCanvas
+	// Reader reads the picture at the pointer for the canvas's tooltip.
+	Reader compareReader
+	// OffsetRow, shown while alignOffset is chosen, holds offsetEntry
 	// (where the offset is typed) and alignError (why the last offset or
 	// choice could not be applied).
-	offsetRow   *fyne.Container
-	offsetEntry *widget.Entry
-	alignError  *widget.Label
+	OffsetRow   *fyne.Container
+	OffsetEntry *widget.Entry
+	AlignError  *widget.Label
 	// alignSpec is the alignment applied, as compare.ParseAlign reads it
 	// ("start", "marker:TEXT", "span:LABEL", "offset:T"), and alignment
 	// what it found; span is the part of the shared time scale shown.
 	alignSpec string
-	alignment compare.Alignment
-	span      timeline.Viewport
+	Alignment compare.Alignment
+	Span      timeline.Viewport
 	// covered holds the comparison over the time both runs cover, shown
 	// when a run is partial or the runs are aligned other than at their
 	// start (coveredGen drops a superseded one, and one that comes after
 	// the window closed).
 	covered    *fyne.Container
 	coveredGen int
-	// closed says the window has been closed.
-	closed bool
+	// Closed says the window has been closed.
+	Closed bool
 	// done, if set, is called on Fyne's loop when loading ends (tests).
 	done func(error)
 }
 
 // Fyne returns the underlying Fyne window.
-func (c *CompareWindow) Fyne() fyne.Window { return c.win }
+func (c *Window) Fyne() fyne.Window { return c.Win }
 
 // Comparison returns the table of differences, nil until both runs have
 // loaded.
-func (c *CompareWindow) Comparison() *compare.Comparison { return c.cmp }
+func (c *Window) Comparison() *compare.Comparison { return c.Cmp }
 
 // compareHost is what a compare window needs of the app that opens it.
-type compareHost struct {
-	// newWindow makes a window titled title (the app's name is added).
-	newWindow func(title string) fyne.Window
-	// started says the app's loop runs, so that the window is fitted to
+type Host struct {
+	// NewWindow makes a window titled title (the app's name is added).
+	NewWindow func(title string) fyne.Window
+	// Started says the app's loop runs, so that the window is fitted to
 	// the screen as it opens.
-	started bool
-	// useNative selects the system file chooser.
-	useNative bool
+	Started bool
+	// UseNative selects the system file chooser.
+	UseNative bool
 }
 
-// openCompareWindow compares segment segs[1] (0-based) of paths[1] (B)
+// Open compares segment segs[1] (0-based) of paths[1] (B)
 // with segment segs[0] of paths[0] (A), named names (their files' names
 // if ""), in a window of h's.
-func openCompareWindow(h compareHost, paths [2]string, segs [2]int, names [2]string, done func(error)) *CompareWindow {
-	c := &CompareWindow{host: h, paths: paths, segs: segs, names: names, done: done}
+func Open(h Host, paths [2]string, segs [2]int, names [2]string, done func(error)) *Window {
+	c := &Window{host: h, paths: paths, segs: segs, names: names, done: done}
 	for i := range c.names {
 		if c.names[i] == "" {
 			c.names[i] = filepath.Base(c.paths[i])
 		}
 	}
-	c.win = h.newWindow("Compare " + c.names[0] + " and " + c.names[1])
-	c.win.Resize(fyne.NewSize(1280, 900))
+	c.Win = h.NewWindow("Compare " + c.names[0] + " and " + c.names[1])
+	c.Win.Resize(fyne.NewSize(1280, 900))
 	c.status = widget.NewLabel("Loading " + c.names[0] + " and " + c.names[1] + "…")
-	c.win.SetContent(container.NewCenter(container.NewVBox(c.status, widget.NewProgressBarInfinite())))
+	c.Win.SetContent(container.NewCenter(container.NewVBox(c.status, widget.NewProgressBarInfinite())))
 	// A comparison over the covered time still being read when the window
 	// closes is dropped.
-	c.win.SetOnClosed(func() { c.closed, c.coveredGen = true, c.coveredGen+1 })
-	c.win.Show()
+	c.Win.SetOnClosed(func() { c.Closed, c.coveredGen = true, c.coveredGen+1 })
+	c.Win.Show()
 	// It opens no larger than the screen (1280×900 is taller than a
 	// 1280×800 one).
-	if h.started {
-		fyne.Do(func() { kit.FitToScreen(c.win) })
+	if h.Started {
+		fyne.Do(func() { kit.FitToScreen(c.Win) })
 	}
 	go c.load()
 	return c
 }
 
 // load reads both runs off Fyne's loop and then shows them.
-func (c *CompareWindow) load() {
+func (c *Window) load() {
 	var logs [2]*loaded.Eventlog
 	var err error
 	for i, p := range c.paths {
@@ -154,9 +154,9 @@ func (c *CompareWindow) load() {
 	kit.OnUI(func() {
 		if err != nil {
 			c.status.SetText(fmt.Sprintf("Cannot compare: %v", err))
-			c.win.SetContent(container.NewCenter(c.status))
+			c.Win.SetContent(container.NewCenter(c.status))
 		} else {
-			c.logs = logs
+			c.Logs = logs
 			c.show()
 		}
 		if c.done != nil {
@@ -165,10 +165,10 @@ func (c *CompareWindow) load() {
 	})
 }
 
-// runs returns the loaded runs as the compare package takes them.
-func (c *CompareWindow) runs() (*compare.Run, *compare.Run) {
+// Runs returns the loaded runs as the compare package takes them.
+func (c *Window) Runs() (*compare.Run, *compare.Run) {
 	run := func(i int) *compare.Run {
-		r := &compare.Run{Name: c.names[i], Summary: c.logs[i].Summary, Model: c.logs[i].Model}
+		r := &compare.Run{Name: c.names[i], Summary: c.Logs[i].Summary, Model: c.Logs[i].Model}
 		if c.segs[i] == 0 { // the time both cover is read again from the file: the first segment's bytes
 			r.Path = c.paths[i]
 		}
@@ -178,58 +178,58 @@ func (c *CompareWindow) runs() (*compare.Run, *compare.Run) {
 }
 
 // show builds the window's content once both runs have loaded.
-func (c *CompareWindow) show() {
-	a, b := c.runs()
-	c.cmp = compare.Compare(a, b, compare.Options{})
-	c.reader.reset()
-	options := []string{alignStart, alignOffset}
+func (c *Window) show() {
+	a, b := c.Runs()
+	c.Cmp = compare.Compare(a, b, compare.Options{})
+	c.Reader.reset()
+	options := []string{AlignStart, AlignOffset}
 	for _, l := range commonSpanLabels(a.Model, b.Model) {
-		options = append(options, alignSpanPrefix+l)
+		options = append(options, AlignSpanPrefix+l)
 	}
 	for _, m := range commonMarkers(a.Model, b.Model) {
-		options = append(options, alignMarkerPrefix+m)
+		options = append(options, AlignMarkerPrefix+m)
 	}
-	c.pic = trackcanvas.NewPicture(nil)
-	c.canvas = newCompareCanvas(c)
-	c.offsetEntry = widget.NewEntry()
-	c.offsetEntry.SetPlaceHolder("e.g. 12.5ms or -3s")
-	c.offsetEntry.OnSubmitted = c.applyOffset
-	apply := widget.NewButton("Apply", func() { c.applyOffset(c.offsetEntry.Text) })
-	c.alignError = widget.NewLabel("")
-	c.alignError.Importance = widget.DangerImportance
-	c.alignError.Truncation = fyne.TextTruncateEllipsis
-	entrySize := fyne.NewSize(180, c.offsetEntry.MinSize().Height)
-	c.offsetRow = container.NewBorder(nil, nil,
-		container.NewHBox(widget.NewLabel("Draw B later than A by (negative: earlier)"), container.NewGridWrap(entrySize, c.offsetEntry), apply),
-		nil, c.alignError)
-	c.offsetRow.Hide()
+	c.Pic = trackcanvas.NewPicture(nil)
+	c.Canvas = newCompareCanvas(c)
+	c.OffsetEntry = widget.NewEntry()
+	c.OffsetEntry.SetPlaceHolder("e.g. 12.5ms or -3s")
+	c.OffsetEntry.OnSubmitted = c.applyOffset
+	apply := widget.NewButton("Apply", func() { c.applyOffset(c.OffsetEntry.Text) })
+	c.AlignError = widget.NewLabel("")
+	c.AlignError.Importance = widget.DangerImportance
+	c.AlignError.Truncation = fyne.TextTruncateEllipsis
+	entrySize := fyne.NewSize(180, c.OffsetEntry.MinSize().Height)
+	c.OffsetRow = container.NewBorder(nil, nil,
+		container.NewHBox(widget.NewLabel("Draw B later than A by (negative: earlier)"), container.NewGridWrap(entrySize, c.OffsetEntry), apply),
+		nil, c.AlignError)
+	c.OffsetRow.Hide()
 	c.covered = container.NewVBox()
-	c.align = widget.NewSelect(options, func(choice string) { c.setAlign(choice) })
-	c.align.SetSelected(alignStart)
-	swap := widget.NewButtonWithIcon("Swap A and B", theme.ViewRefreshIcon(), c.swap)
+	c.Align = widget.NewSelect(options, func(choice string) { c.setAlign(choice) })
+	c.Align.SetSelected(AlignStart)
+	swap := widget.NewButtonWithIcon("Swap A and B", theme.ViewRefreshIcon(), c.Swap)
 	zoomIn := widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { c.zoom(0.5, c.centre()) })
 	zoomOut := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { c.zoom(2, c.centre()) })
 	whole := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), c.showWhole)
 	export := widget.NewButtonWithIcon("Export PNG…", theme.DocumentSaveIcon(), c.exportImage)
 	legend := widget.NewLabel(fmt.Sprintf("A: %s    B: %s", c.names[0], c.names[1]))
 	legend.Truncation = fyne.TextTruncateEllipsis
-	bar := container.NewBorder(nil, nil, nil, container.NewHBox(zoomIn, zoomOut, whole, alignChooserBox(c.align), swap, export), legend)
-	tables := container.NewVBox(runStatuses(a, b), diffTable(c.cmp), c.covered)
-	split := container.NewVSplit(c.canvas, container.NewVScroll(tables))
+	bar := container.NewBorder(nil, nil, nil, container.NewHBox(zoomIn, zoomOut, whole, AlignChooserBox(c.Align), swap, export), legend)
+	tables := container.NewVBox(RunStatuses(a, b), DiffTable(c.Cmp), c.covered)
+	split := container.NewVSplit(c.Canvas, container.NewVScroll(tables))
 	split.Offset = 0.8
 	// Whatever the content needs beyond the window scrolls rather than
 	// growing the window past the screen.
-	c.win.SetContent(kit.FitWindow(container.NewBorder(container.NewVBox(bar, c.offsetRow), nil, nil, nil, split)))
+	c.Win.SetContent(kit.FitWindow(container.NewBorder(container.NewVBox(bar, c.OffsetRow), nil, nil, nil, split)))
 }
 
 // maxAlignChooserWidth is the widest the alignment chooser is made to show
 // its choice whole.
 const maxAlignChooserWidth = 340
 
-// alignChooserBox returns the chooser sel wide enough to show its longest
+// AlignChooserBox returns the chooser sel wide enough to show its longest
 // option whole, up to maxAlignChooserWidth (a Select is as wide as its
 // placeholder, which cuts "Align at marker: …" short).
-func alignChooserBox(sel *widget.Select) fyne.CanvasObject {
+func AlignChooserBox(sel *widget.Select) fyne.CanvasObject {
 	size := sel.MinSize()
 	textSize := theme.Size(theme.SizeNameText)
 	extra := size.Width - fyne.MeasureText(sel.PlaceHolder, textSize, fyne.TextStyle{}).Width
@@ -243,58 +243,58 @@ func alignChooserBox(sel *widget.Select) fyne.CanvasObject {
 // their start, at a marker or the first start of a span label both have;
 // alignOffset shows the row where an offset is typed and leaves the
 // alignment as it is until one is applied.
-func (c *CompareWindow) setAlign(choice string) {
-	if choice == alignOffset {
-		c.offsetRow.Show()
-		c.win.Canvas().Focus(c.offsetEntry)
+func (c *Window) setAlign(choice string) {
+	if choice == AlignOffset {
+		c.OffsetRow.Show()
+		c.Win.Canvas().Focus(c.OffsetEntry)
 		return
 	}
-	c.offsetRow.Hide()
-	c.alignError.SetText("")
+	c.OffsetRow.Hide()
+	c.AlignError.SetText("")
 	spec := "start"
-	if text, ok := strings.CutPrefix(choice, alignMarkerPrefix); ok {
+	if text, ok := strings.CutPrefix(choice, AlignMarkerPrefix); ok {
 		spec = "marker:" + text
-	} else if label, ok := strings.CutPrefix(choice, alignSpanPrefix); ok {
+	} else if label, ok := strings.CutPrefix(choice, AlignSpanPrefix); ok {
 		spec = "span:" + label
 	}
 	if err := c.applyAlign(spec); err != nil {
-		c.alignError.SetText(err.Error())
-		c.offsetRow.Show()
+		c.AlignError.SetText(err.Error())
+		c.OffsetRow.Show()
 	}
 }
 
 // applyOffset aligns the runs so that B is drawn text (a duration as the
 // CLI's --align offset:T takes it) later than A, or shows why it cannot
 // and keeps the alignment.
-func (c *CompareWindow) applyOffset(text string) {
+func (c *Window) applyOffset(text string) {
 	text = strings.TrimSpace(text)
 	err := c.applyAlign("offset:" + text)
 	switch {
 	case errors.Is(err, compare.ErrAlignSpec):
-		c.alignError.SetText(fmt.Sprintf("%q is not a duration: type one such as 12.5ms, 1.5s, 800us or 250ns (-20ms draws B earlier)", text))
+		c.AlignError.SetText(fmt.Sprintf("%q is not a duration: type one such as 12.5ms, 1.5s, 800us or 250ns (-20ms draws B earlier)", text))
 	case err != nil:
-		c.alignError.SetText(err.Error())
+		c.AlignError.SetText(err.Error())
 	default:
-		c.alignError.SetText("")
+		c.AlignError.SetText("")
 	}
 }
 
 // applyAlign lines the runs up at spec (see compare.ParseAlign) and shows
 // them whole; on an error the alignment is unchanged.
-func (c *CompareWindow) applyAlign(spec string) error {
-	a, b := c.runs()
+func (c *Window) applyAlign(spec string) error {
+	a, b := c.Runs()
 	al, err := compare.ParseAlign(spec, a, b)
 	if err != nil {
 		return err
 	}
-	if endA, endB := c.logs[0].Model.End, c.logs[1].Model.End; al.A > endA || al.B > endB {
+	if endA, endB := c.Logs[0].Model.End, c.Logs[1].Model.End; al.A > endA || al.B > endB {
 		// The picture lines the runs up at a point inside both.
 		return fmt.Errorf("that puts the alignment point after the end of a run (A lasts %s, B %s): the runs would share no time",
 			paint.Duration(endA), paint.Duration(endB))
 	}
-	c.alignSpec, c.alignment = spec, al
-	c.span = timeline.Viewport{AlignA: al.A, AlignB: al.B, EndA: c.logs[0].Model.End, EndB: c.logs[1].Model.End}
-	c.pic.Set(c.render())
+	c.alignSpec, c.Alignment = spec, al
+	c.Span = timeline.Viewport{AlignA: al.A, AlignB: al.B, EndA: c.Logs[0].Model.End, EndB: c.Logs[1].Model.End}
+	c.Pic.Set(c.render())
 	c.showCovered()
 	return nil
 }
@@ -304,15 +304,15 @@ func (c *CompareWindow) applyAlign(spec string) error {
 // when a run is partial (its totals cover only what it logged, so they get
 // no verdict) or the runs are aligned other than at their start. It reads
 // both files again, off Fyne's loop.
-func (c *CompareWindow) showCovered() {
+func (c *Window) showCovered() {
 	if c.covered == nil {
 		return
 	}
 	c.coveredGen++
 	gen := c.coveredGen
-	a, b := c.runs()
-	al := c.alignment
-	if !c.cmp.Partial && al == (compare.Alignment{}) {
+	a, b := c.Runs()
+	al := c.Alignment
+	if !c.Cmp.Partial && al == (compare.Alignment{}) {
 		c.covered.Objects = nil
 		c.covered.Refresh()
 		return
@@ -334,7 +334,7 @@ func (c *CompareWindow) showCovered() {
 				c.covered.Objects = []fyne.CanvasObject{
 					heading(fmt.Sprintf("Over the time both runs cover: %s of each, A from %s, B from %s",
 						paint.Duration(cov.Length), paint.Duration(cov.FromA), paint.Duration(cov.FromB))),
-					diffTable(cov.Comparison),
+					DiffTable(cov.Comparison),
 				}
 			}
 			c.covered.Refresh()
@@ -342,9 +342,9 @@ func (c *CompareWindow) showCovered() {
 	}()
 }
 
-// runStatuses says whether each run is complete, and, if one is not, that
+// RunStatuses says whether each run is complete, and, if one is not, that
 // the table gives no verdicts on the runs' totals (as the CLI says it).
-func runStatuses(a, b *compare.Run) fyne.CanvasObject {
+func RunStatuses(a, b *compare.Run) fyne.CanvasObject {
 	line := func(which string, r *compare.Run) string {
 		s := fmt.Sprintf("%s: %s — %s", which, r.Name, r.Summary.Status)
 		if r.Partial() {
@@ -369,38 +369,38 @@ func runStatuses(a, b *compare.Run) fyne.CanvasObject {
 }
 
 // setSpan shows another part of the shared time scale in both runs.
-func (c *CompareWindow) setSpan(sp timeline.Viewport) {
-	if sp == c.span {
+func (c *Window) setSpan(sp timeline.Viewport) {
+	if sp == c.Span {
 		return
 	}
-	c.span = sp
-	c.pic.Set(c.render())
+	c.Span = sp
+	c.Pic.Set(c.render())
 }
 
 // zoom zooms both runs by factor around shared time at.
-func (c *CompareWindow) zoom(factor float64, at uint64) { c.setSpan(c.span.Zoom(factor, at)) }
+func (c *Window) zoom(factor float64, at uint64) { c.setSpan(c.Span.Zoom(factor, at)) }
 
 // centre returns the shared time in the middle of the view.
-func (c *CompareWindow) centre() uint64 {
-	from, to := c.span.View()
+func (c *Window) centre() uint64 {
+	from, to := c.Span.View()
 	return from + (to-from)/2
 }
 
 // showWhole shows both runs whole.
-func (c *CompareWindow) showWhole() {
-	sp := c.span
+func (c *Window) showWhole() {
+	sp := c.Span
 	sp.From, sp.To = 0, 0
 	c.setSpan(sp)
 }
 
 // render returns what draws the comparison at the current alignment.
-func (c *CompareWindow) render() trackcanvas.RenderFunc {
-	a, b := c.runs()
-	cmp := c.cmp
-	heapA, heapB := c.logs[0].Heap, c.logs[1].Heap
-	align := c.alignment
-	from, to := c.span.From, c.span.To
-	reader := &c.reader
+func (c *Window) render() trackcanvas.RenderFunc {
+	a, b := c.Runs()
+	cmp := c.Cmp
+	heapA, heapB := c.Logs[0].Heap, c.Logs[1].Heap
+	align := c.Alignment
+	from, to := c.Span.From, c.Span.To
+	reader := &c.Reader
 	return func(w, h int, scale float64) (*image.RGBA, error) {
 		var layout compare.PictureLayout
 		draw := func(w, h int) (*image.RGBA, error) {
@@ -427,14 +427,14 @@ func (c *CompareWindow) render() trackcanvas.RenderFunc {
 // (and more if its headline and HECs need it).
 var minComparePicture = image.Pt(400, 375)
 
-// swap makes B the baseline and A the run compared with it.
-func (c *CompareWindow) swap() {
+// Swap makes B the baseline and A the run compared with it.
+func (c *Window) Swap() {
 	c.paths[0], c.paths[1] = c.paths[1], c.paths[0]
 	c.segs[0], c.segs[1] = c.segs[1], c.segs[0]
 	c.names[0], c.names[1] = c.names[1], c.names[0]
-	c.logs[0], c.logs[1] = c.logs[1], c.logs[0]
-	selected, spec, typed := c.align.Selected, c.alignSpec, c.offsetEntry.Text
-	from, to := c.span.From, c.span.To
+	c.Logs[0], c.Logs[1] = c.Logs[1], c.Logs[0]
+	selected, spec, typed := c.Align.Selected, c.alignSpec, c.OffsetEntry.Text
+	from, to := c.Span.From, c.Span.To
 	// An offset of B from A is the opposite offset of A from B (the entry
 	// shows the one applied); markers and spans are found again in the
 	// swapped runs.
@@ -443,16 +443,16 @@ func (c *CompareWindow) swap() {
 		spec = "offset:" + typed
 	}
 	c.show()
-	c.offsetEntry.SetText(typed)
-	c.align.SetSelected(selected)
+	c.OffsetEntry.SetText(typed)
+	c.Align.SetSelected(selected)
 	if spec != c.alignSpec {
 		if err := c.applyAlign(spec); err != nil {
-			c.alignError.SetText(err.Error())
-			c.offsetRow.Show()
+			c.AlignError.SetText(err.Error())
+			c.OffsetRow.Show()
 		}
 	}
 	// The shared scale is the same with A and B swapped: keep the view.
-	sp := c.span
+	sp := c.Span
 	sp.From, sp.To = from, to
 	c.setSpan(sp)
 }
@@ -462,23 +462,23 @@ func (c *CompareWindow) swap() {
 // says what is there, as the main window's track canvas does.
 type compareCanvas struct {
 	widget.BaseWidget
-	c   *CompareWindow
-	tip *trackcanvas.Tooltip
-	// cursor is the line at the pointer's x through both runs' panels and
+	c   *Window
+	Tip *trackcanvas.Tooltip
+	// Cursor is the line at the pointer's x through both runs' panels and
 	// heaps (one piece each): where the one run's time lines up with the
 	// other's.
-	cursor [2]*canvas.Rectangle
+	Cursor [2]*canvas.Rectangle
 	// pointer is where the pointer is over the canvas, hovering whether
 	// it is.
 	pointer  fyne.Position
 	hovering bool
 }
 
-func newCompareCanvas(c *CompareWindow) *compareCanvas {
-	cc := &compareCanvas{c: c, tip: trackcanvas.NewTooltip()}
-	for i := range cc.cursor {
-		cc.cursor[i] = canvas.NewRectangle(color.Transparent)
-		cc.cursor[i].Hide()
+func newCompareCanvas(c *Window) *compareCanvas {
+	cc := &compareCanvas{c: c, Tip: trackcanvas.NewTooltip()}
+	for i := range cc.Cursor {
+		cc.Cursor[i] = canvas.NewRectangle(color.Transparent)
+		cc.Cursor[i].Hide()
 	}
 	cc.ExtendBaseWidget(cc)
 	return cc
@@ -486,7 +486,7 @@ func newCompareCanvas(c *CompareWindow) *compareCanvas {
 
 // CreateRenderer shows the picture's raster under the tooltip.
 func (cc *compareCanvas) CreateRenderer() fyne.WidgetRenderer {
-	return &compareCanvasRenderer{cc: cc, objects: append([]fyne.CanvasObject{cc.c.pic.Raster, cc.cursor[0], cc.cursor[1]}, cc.tip.Objects()...)}
+	return &compareCanvasRenderer{cc: cc, objects: append([]fyne.CanvasObject{cc.c.Pic.Raster, cc.Cursor[0], cc.Cursor[1]}, cc.Tip.Objects()...)}
 }
 
 // compareCanvasRenderer lays the tooltip over the picture.
@@ -495,11 +495,11 @@ type compareCanvasRenderer struct {
 	objects []fyne.CanvasObject
 }
 
-func (r *compareCanvasRenderer) Layout(size fyne.Size) { r.cc.c.pic.Raster.Resize(size) }
+func (r *compareCanvasRenderer) Layout(size fyne.Size) { r.cc.c.Pic.Raster.Resize(size) }
 
-func (r *compareCanvasRenderer) MinSize() fyne.Size { return r.cc.c.pic.Raster.MinSize() }
+func (r *compareCanvasRenderer) MinSize() fyne.Size { return r.cc.c.Pic.Raster.MinSize() }
 
-func (r *compareCanvasRenderer) Refresh() { canvas.Refresh(r.cc.c.pic.Raster) }
+func (r *compareCanvasRenderer) Refresh() { canvas.Refresh(r.cc.c.Pic.Raster) }
 
 func (r *compareCanvasRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
@@ -531,15 +531,15 @@ func (cc *compareCanvas) placeTip() {
 	cursor := false
 	x := float64(0)
 	scale := float64(1)
-	if cc.hovering && c.logs[0] != nil && c.logs[1] != nil {
+	if cc.hovering && c.Logs[0] != nil && c.Logs[1] != nil {
 		_, scale = cc.devicePixels()
 		var y float64
 		x, y = float64(cc.pointer.X)*scale, float64(cc.pointer.Y)*scale
-		lines = c.reader.tipAt(x, y, [2]*heapview.Heap{c.logs[0].Heap, c.logs[1].Heap})
-		spans, cursor = c.reader.cursorAt(x, y)
+		lines = c.Reader.tipAt(x, y, [2]*heapview.Heap{c.Logs[0].Heap, c.Logs[1].Heap})
+		spans, cursor = c.Reader.cursorAt(x, y)
 	}
 	s := float32(scale)
-	for i, line := range cc.cursor {
+	for i, line := range cc.Cursor {
 		if !cursor || spans[i][1] <= spans[i][0] {
 			line.Hide()
 		} else {
@@ -552,7 +552,7 @@ func (cc *compareCanvas) placeTip() {
 			fc.Refresh(line)
 		}
 	}
-	cc.tip.Place(cc, lines, cc.pointer, cc.Size(), th)
+	cc.Tip.Place(cc, lines, cc.pointer, cc.Size(), th)
 }
 
 // devicePixels returns the picture's width in device pixels and the pixel
@@ -573,7 +573,7 @@ func (cc *compareCanvas) Scrolled(ev *fyne.ScrollEvent) {
 		return
 	}
 	x0, pw := compare.Plot(w, scale)
-	at := cc.c.span.TimeAt(float64(ev.Position.X)*scale, x0, pw)
+	at := cc.c.Span.TimeAt(float64(ev.Position.X)*scale, x0, pw)
 	cc.c.zoom(math.Pow(2, -float64(ev.Scrolled.DY)/40), at)
 	cc.hideTip()
 }
@@ -581,13 +581,13 @@ func (cc *compareCanvas) Scrolled(ev *fyne.ScrollEvent) {
 // hideTip hides the tooltip and the cursor line until the pointer next moves (the picture is
 // being drawn again for another span).
 func (cc *compareCanvas) hideTip() {
-	for _, line := range cc.cursor {
+	for _, line := range cc.Cursor {
 		line.Hide()
 		if fc := fyne.CurrentApp().Driver().CanvasForObject(cc); fc != nil {
 			fc.Refresh(line)
 		}
 	}
-	cc.tip.Place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(kit.DarkTheme()))
+	cc.Tip.Place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(kit.DarkTheme()))
 }
 
 // Dragged pans both runs with the pointer.
@@ -597,8 +597,8 @@ func (cc *compareCanvas) Dragged(ev *fyne.DragEvent) {
 		return
 	}
 	_, pw := compare.Plot(w, scale)
-	ppn := cc.c.span.PixelsPerNs(pw)
-	cc.c.setSpan(cc.c.span.Pan(-float64(ev.Dragged.DX) * scale / ppn))
+	ppn := cc.c.Span.PixelsPerNs(pw)
+	cc.c.setSpan(cc.c.Span.Pan(-float64(ev.Dragged.DX) * scale / ppn))
 	cc.hideTip()
 }
 
@@ -609,21 +609,21 @@ func (cc *compareCanvas) DragEnd() {}
 func (cc *compareCanvas) DoubleTapped(*fyne.PointEvent) { cc.c.showWhole() }
 
 // exportImage saves the comparison picture as shown.
-func (c *CompareWindow) exportImage() {
-	img := c.pic.Export(c.win.Canvas().Scale())
+func (c *Window) exportImage() {
+	img := c.Pic.Export(c.Win.Canvas().Scale())
 	if img == nil {
-		dialog.ShowInformation("Export", "There is no picture to export.", c.win)
+		dialog.ShowInformation("Export", "There is no picture to export.", c.Win)
 		return
 	}
 	name := "compare-" + strings.TrimSuffix(c.names[0], filepath.Ext(c.names[0])) + "-" +
 		strings.TrimSuffix(c.names[1], filepath.Ext(c.names[1])) + ".png"
-	kit.PickFileToSave(c.win, c.host.useNative, "Export the comparison as PNG", name, kit.PNGFilters, func(path string) {
+	kit.PickFileToSave(c.Win, c.host.UseNative, "Export the comparison as PNG", name, kit.PNGFilters, func(path string) {
 		if err := trackcanvas.WritePNG(path, img); err != nil {
-			dialog.ShowError(err, c.win)
+			dialog.ShowError(err, c.Win)
 			return
 		}
 		b := img.Bounds()
-		dialog.ShowInformation("Export", kit.ExportedMessage("the comparison", b.Dx(), b.Dy(), []string{path}), c.win)
+		dialog.ShowInformation("Export", kit.ExportedMessage("the comparison", b.Dx(), b.Dy(), []string{path}), c.Win)
 	})
 }
 
@@ -736,14 +736,14 @@ func markerTexts(m *timeline.Model) []markerText {
 	return out
 }
 
-// maxDiffHeaderWidth is the widest a run's name heads its column of the
+// MaxDiffHeaderWidth is the widest a run's name heads its column of the
 // table of differences, in Fyne units.
-const maxDiffHeaderWidth = 220
+const MaxDiffHeaderWidth = 220
 
-// diffTable lays out every row of the table of differences, the change
+// DiffTable lays out every row of the table of differences, the change
 // coloured by whether it is better or worse (the picture has room for only
 // some of them).
-func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
+func DiffTable(cmp *compare.Comparison) fyne.CanvasObject {
 	g := container.New(newColumnsLayout(6, 4*theme.Padding()))
 	cell := func(text string, c color.Color, bold bool, align fyne.TextAlign) {
 		t := canvas.NewText(text, c)
@@ -755,7 +755,7 @@ func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
 	// A run's name heads its column, cut short if long (the window's
 	// legend and the lines above the table say it whole).
 	header := func(s string) string {
-		return fitText(s, maxDiffHeaderWidth, theme.TextSize(), fyne.TextStyle{Bold: true})
+		return fitText(s, MaxDiffHeaderWidth, theme.TextSize(), fyne.TextStyle{Bold: true})
 	}
 	for _, h := range []string{"", header("A: " + cmp.A), header("B: " + cmp.B), "B − A", "change", ""} {
 		cell(h, fg, true, fyne.TextAlignTrailing)
