@@ -47,8 +47,8 @@ func newTestApp(t *testing.T) (*App, chan *Window) {
 		var lives []*liveview.View
 		fyne.DoAndWait(func() {
 			for _, w := range a.Windows() {
-				if lv, ok := w.view.(*liveview.View); ok {
-					lives = append(lives, lv)
+				if lf, ok := w.view.(liveFile); ok {
+					lives = append(lives, lf.View)
 				}
 				w.win.Close()
 			}

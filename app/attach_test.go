@@ -101,7 +101,7 @@ func attachTo(t *testing.T, url string) *liveWindow {
 		lw.w.win.Resize(fyne.NewSize(1200, 800))
 		lw.w.attach(url, live.Options{RecordDir: lw.dir})
 	})
-	lw.v = lw.w.view.(*liveview.View)
+	lw.v = lw.w.view.(liveFile).View
 	return lw
 }
 

@@ -14,6 +14,7 @@ import (
 // the timeline of the whole run, and under it the run's summary and the
 // process that wrote it.
 type eventlogView struct {
+	plainView
 	log *loaded.Eventlog
 	// canvas is the timeline: every track of the run under one time axis
 	// (app/trackcanvas*.go); nil if the log has no timed events. status,
@@ -107,6 +108,21 @@ func newEventlogView(ev *loaded.Eventlog) *eventlogView {
 }
 
 func (v *eventlogView) Content() fyne.CanvasObject { return v.root }
+
+func (v *eventlogView) eventlog() *loaded.Eventlog { return v.log }
+
+func (v *eventlogView) eventCount() int64 { return v.log.Events }
+
+// opened numbers the file's segments in w's title, has the segment
+// chooser load the one picked into w, and shows the spans as they were
+// last shown.
+func (v *eventlogView) opened(w *Window) {
+	w.segments = len(v.log.Segments)
+	path := w.path
+	v.pickSegment = func(k int) { w.loadSegment(path, k, w.segments) }
+	v.rememberSpans(w.app.settings)
+	w.setTitle()
+}
 
 // Where the divider between the timeline and the tabs starts: the offset
 // (the timeline's share of the height under the file's name) the user last

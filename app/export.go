@@ -91,11 +91,10 @@ func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 	more := fyne.NewMenuItem("Export Picture", nil)
 	png2 := fyne.NewMenuItem("View as PNG at ×2 (HiDPI)…", func() { w.exportImage(2) })
 	more.ChildMenu = fyne.NewMenu("", png2)
-	h, ok := w.view.(canvasHolder)
-	if !ok {
-		return []*fyne.MenuItem{png, more}
-	}
-	if v, ok := h.(*eventlogView); ok && v.canvas == nil {
+	// A heap profile, or a log with no timeline, has no canvas to export
+	// (a live stream's comes with its first events).
+	h := w.view
+	if _, live := h.recording(); !live && h.TimelineCanvas() == nil {
 		return []*fyne.MenuItem{png, more}
 	}
 	// A live window's canvas comes with the stream's first events, and is
@@ -146,15 +145,6 @@ func (w *Window) enableSelectionItems(has bool) bool {
 		}
 	}
 	return changed
-}
-
-// canvasHolder is a view whose timeline is a track canvas.
-type canvasHolder interface {
-	// timelineCanvas returns the canvas, nil while there is none.
-	TimelineCanvas() *trackcanvas.Canvas
-	// watchSelection has f called, on Fyne's loop, whenever the timeline
-	// gains or loses its selection.
-	WatchSelection(f func(has bool))
 }
 
 // timelineCanvas returns the log's canvas (nil if it has no timed events).

@@ -32,16 +32,19 @@ var dataExports = []struct {
 // Chrome trace, a speedscope profile or CSV, as `hecscope export` writes
 // them.
 func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
-	v, ok := w.view.(*eventlogView)
-	if !ok || v.log == nil || v.log.Path == "" {
+	if w.view == nil {
+		return nil
+	}
+	ev, c := w.view.eventlog(), w.view.TimelineCanvas()
+	if ev == nil || ev.Path == "" {
 		return nil
 	}
 	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
 	for _, d := range dataExports {
 		items = append(items, fyne.NewMenuItem(d.title, func() {
 			var from, to uint64
-			if v.canvas != nil {
-				if a, b, ok := v.canvas.Selection(); ok && b > a {
+			if c != nil {
+				if a, b, ok := c.Selection(); ok && b > a {
 					from, to = a, b
 				}
 			}
@@ -51,7 +54,7 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 			}
 			kit.PickFileToSave(w.win, w.app.useNative, strings.TrimSuffix(d.title, "…"), name+d.ext, d.filters, func(out string) {
 				go func() {
-					err := exportData(v.log, d.format, from, to, out)
+					err := exportData(ev, d.format, from, to, out)
 					kit.OnUI(func() {
 						if err != nil {
 							dialog.ShowError(err, w.win)

@@ -116,7 +116,7 @@ func (w *Window) finderItems() []findItem {
 	var items []findItem
 	for _, b := range kit.KeyBindings {
 		a := b.Action
-		items = append(items, findItem{kind: "command", title: b.Help, detail: b.KeysHelp, do: func() { w.ViewAction(a) }})
+		items = append(items, findItem{kind: "command", title: b.Help, detail: b.KeysHelp, do: func() { w.viewAction(a) }})
 	}
 	items = append(items,
 		findItem{kind: "command", title: "Open a file…", detail: "Ctrl+O", do: w.chooseFile},
@@ -128,8 +128,8 @@ func (w *Window) finderItems() []findItem {
 	if w.view != nil && w.view.HasPicture() {
 		items = append(items, findItem{kind: "command", title: "Export the view as PNG…", detail: "Ctrl+E", do: func() { w.exportImage(1) }})
 	}
-	if v, ok := w.view.(*eventlogView); ok {
-		items = append(items, v.finderItems()...)
+	if w.view != nil {
+		items = append(items, w.view.finderItems()...)
 	}
 	for _, p := range w.app.recent.List() {
 		items = append(items, findItem{kind: "file", title: p, detail: "open", do: func() { w.openHere(p) }})

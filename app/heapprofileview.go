@@ -23,6 +23,7 @@ const topLabels = 12
 // heapProfileView shows a textual heap profile: its chart, its facts and
 // its largest bands.
 type heapProfileView struct {
+	plainView
 	chart *trackcanvas.Picture
 	root  fyne.CanvasObject
 	// samples is how many samples the profile has.
@@ -138,6 +139,17 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 func (v *heapProfileView) Content() fyne.CanvasObject { return v.root }
 
 func (v *heapProfileView) HasPicture() bool { return v.chart != nil }
+
+// KeyTarget is nil: a heap profile has no time view.
+func (v *heapProfileView) KeyTarget() kit.KeyTarget { return nil }
+
+// TimelineCanvas is nil: a heap profile has no track canvas.
+func (v *heapProfileView) TimelineCanvas() *trackcanvas.Canvas { return nil }
+
+// WatchSelection does nothing: a heap profile has no selection.
+func (v *heapProfileView) WatchSelection(func(has bool)) {}
+
+func (v *heapProfileView) eventCount() int64 { return int64(v.samples) }
 
 func (v *heapProfileView) Picture(scale float32) image.Image {
 	if v.chart == nil {

@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/library"
-	"github.com/hecscope/hecscope/app/liveview"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/timeline"
@@ -403,12 +402,10 @@ func (v *LibraryWindow) compare() {
 // eventlog to the library.
 func (w *Window) saveToLibrary() {
 	path := w.path
-	if lv, ok := w.view.(*liveview.View); ok {
+	if rec, live := w.recording(); live {
 		// A live window saves its current stream's recording: during the
 		// run, what has been recorded so far.
-		lv.Mu.Lock()
-		path = lv.RecordingPath()
-		lv.Mu.Unlock()
+		path = rec
 		if path == "" {
 			dialog.ShowInformation("Save to library", "There is no recording to save yet (or the stream is not recorded to a file).", w.win)
 			return
@@ -447,10 +444,10 @@ func (w *Window) saveToLibrary() {
 // holding several, which bytes to save (that one's alone) and which it is.
 func (w *Window) librarySegment(path string) library.SaveOptions {
 	opt := library.SaveOptions{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))}
-	if v, ok := w.view.(*eventlogView); ok && len(v.log.Segments) > 1 {
-		g := v.log.Segments[v.log.Segment]
+	if ev := w.eventlog(); ev != nil && len(ev.Segments) > 1 {
+		g := ev.Segments[ev.Segment]
 		opt.Offset, opt.Length = g.Offset, g.End-g.Offset
-		opt.Segment = loaded.SegmentName(v.log.Segment, len(v.log.Segments))
+		opt.Segment = loaded.SegmentName(ev.Segment, len(ev.Segments))
 		opt.Name += " (" + opt.Segment + ")"
 	}
 	return opt
@@ -497,15 +494,14 @@ func (w *Window) showLibrary() {
 func (w *Window) libraryMenuItems() []*fyne.MenuItem {
 	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
 	if w.path != "" && w.view != nil {
-		switch v := w.view.(type) {
-		case *eventlogView:
+		if ev := w.view.eventlog(); ev != nil {
 			save := "Save to Library…"
-			if n := len(v.log.Segments); n > 1 {
-				save = fmt.Sprintf("Save Segment %d of %d to Library…", v.log.Segment+1, n)
+			if n := len(ev.Segments); n > 1 {
+				save = fmt.Sprintf("Save Segment %d of %d to Library…", ev.Segment+1, n)
 			}
 			items = append(items, fyne.NewMenuItem(save, w.saveToLibrary),
 				fyne.NewMenuItem("Compare This Run With…", w.chooseCompareWith))
-		case *liveview.View:
+		} else if _, live := w.view.recording(); live {
 			items = append(items, fyne.NewMenuItem("Save Recording to Library…", w.saveToLibrary))
 		}
 	}

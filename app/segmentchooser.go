@@ -104,8 +104,8 @@ func (a *App) OpenSegment(path string, seg int) *Window {
 // name without the extension, and which segment ("restarts-segment2").
 func (w *Window) fileStem() string {
 	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path))
-	if v, ok := w.view.(*eventlogView); ok && len(v.log.Segments) > 1 {
-		name += "-segment" + strconv.Itoa(v.log.Segment+1)
+	if ev := w.eventlog(); ev != nil && len(ev.Segments) > 1 {
+		name += "-segment" + strconv.Itoa(ev.Segment+1)
 	}
 	return name
 }

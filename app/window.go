@@ -62,16 +62,110 @@ type Window struct {
 	selItems []*fyne.MenuItem
 }
 
-// fileView is the content shown for a loaded file.
+// fileView is what a window shows once loaded: an eventlog, a heap
+// profile or a live stream. It is all the window asks of it, whichever it
+// is.
 type fileView interface {
-	// content returns the view's widgets.
+	// Content returns the view's widgets.
 	Content() fyne.CanvasObject
-	// hasPicture reports whether the view shows a picture that can be
+	// HasPicture reports whether the view shows a picture that can be
 	// exported.
 	HasPicture() bool
-	// picture draws the view's picture as the window shows it, at its size
+	// Picture draws the view's picture as the window shows it, at its size
 	// in device pixels for the pixel ratio scale; nil if it cannot.
 	Picture(scale float32) image.Image
+	// KeyTarget returns the time view the keys act on, nil if none.
+	KeyTarget() kit.KeyTarget
+	// TimelineCanvas returns the track canvas shown now, nil while there
+	// is none.
+	TimelineCanvas() *trackcanvas.Canvas
+	// WatchSelection has f called, on Fyne's loop, whenever the timeline
+	// gains or loses its selection.
+	WatchSelection(f func(has bool))
+
+	// eventlog returns the eventlog the view shows, nil for a heap
+	// profile or a live stream.
+	eventlog() *loaded.Eventlog
+	// opened is called once w shows the view, after its load.
+	opened(w *Window)
+	// restart reads the view's source again itself and reports whether it
+	// did (a live stream reconnects); false leaves the reload to the
+	// window.
+	restart() bool
+	// menus returns the view's own menus for the window's menu bar.
+	menus(win fyne.Window) []*fyne.Menu
+	// recording returns the file a live stream is recorded to ("" while
+	// there is none yet) and true; false for a file's view.
+	recording() (path string, live bool)
+	// whenDrawn arranges for f to be called once, from the goroutine that
+	// draws, after the view's picture has been drawn, and reports whether
+	// it will be (false: the view has no picture to wait for).
+	whenDrawn(f func()) bool
+	// eventCount returns how many events (of a heap profile: samples) the view
+	// holds.
+	eventCount() int64
+	// arrange shows the view as a snapshot asks (opt): its tracks, range,
+	// tab and selection.
+	arrange(opt SnapshotOptions) error
+	// layOut adds where the view's parts are to lay.
+	layOut(lay *Layout)
+	// finderItems returns what the finder offers of the view (its
+	// tracks, labels and markers).
+	finderItems() []findItem
+	// release frees what the view holds; the view is not shown again
+	// afterwards.
+	release()
+}
+
+// eventlog returns the eventlog the window shows, nil if it shows none.
+func (w *Window) eventlog() *loaded.Eventlog {
+	if w.view == nil {
+		return nil
+	}
+	return w.view.eventlog()
+}
+
+// recording returns where the window's live stream is recorded, and
+// whether it shows one (see fileView.recording).
+func (w *Window) recording() (path string, live bool) {
+	if w.view == nil {
+		return "", false
+	}
+	return w.view.recording()
+}
+
+// plainView is what a view that has none of fileView's extras answers:
+// embedded, it gives the view the methods it does not define itself.
+type plainView struct{}
+
+func (plainView) eventlog() *loaded.Eventlog     { return nil }
+func (plainView) opened(*Window)                 {}
+func (plainView) restart() bool                  { return false }
+func (plainView) menus(fyne.Window) []*fyne.Menu { return nil }
+func (plainView) recording() (string, bool)      { return "", false }
+func (plainView) whenDrawn(func()) bool          { return false }
+func (plainView) eventCount() int64              { return 0 }
+func (plainView) arrange(SnapshotOptions) error  { return nil }
+func (plainView) layOut(*Layout)                 {}
+func (plainView) finderItems() []findItem        { return nil }
+func (plainView) release()                       {}
+
+// liveFile is a live stream's view as a window shows it.
+type liveFile struct {
+	*liveview.View
+	plainView
+}
+
+func (v liveFile) restart() bool { v.Restart(); return true }
+
+func (v liveFile) menus(win fyne.Window) []*fyne.Menu {
+	return []*fyne.Menu{v.ControlMenu(win)}
+}
+
+func (v liveFile) recording() (string, bool) {
+	v.Mu.Lock()
+	defer v.Mu.Unlock()
+	return v.RecordingPath(), true
 }
 
 // Fyne returns the underlying Fyne window.
@@ -82,8 +176,7 @@ func (w *Window) Path() string { return w.path }
 
 // Reload reads the window's file again from disk.
 func (w *Window) Reload() {
-	if lv, ok := w.view.(*liveview.View); ok {
-		lv.Restart()
+	if w.view != nil && w.view.restart() {
 		return
 	}
 	if w.path != "" {
@@ -207,12 +300,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 				w.setContent(newErrorPage(err, w.Reload, w.chooseFile))
 			} else {
 				w.view = view
-				if ev, ok := view.(*eventlogView); ok {
-					w.segments = len(ev.log.Segments)
-					ev.pickSegment = func(k int) { w.loadSegment(path, k, w.segments) }
-					ev.rememberSpans(w.app.settings)
-					w.setTitle()
-				}
+				view.opened(w)
 				w.setContent(view.Content())
 			}
 			w.setMenu()
@@ -310,17 +398,11 @@ func loadView(ctx context.Context, path string, seg int, report func(loaded.Prog
 	return func() fileView { return newEventlogView(ev) }, func() { go ev.Log.Close() }, nil
 }
 
-// releaser is a view that holds something to free once it is no longer
-// shown (an open log file).
-type releaser interface {
-	release()
-}
-
 // releaseView frees what the window's view holds; the view is not shown
 // again afterwards.
 func (w *Window) releaseView() {
-	if r, ok := w.view.(releaser); ok {
-		r.release()
+	if w.view != nil {
+		w.view.release()
 	}
 }
 
@@ -436,8 +518,8 @@ func (w *Window) setMenu() {
 	about := fyne.NewMenuItem("About hecscope", func() { showAbout(w.win) })
 	keys := fyne.NewMenuItem("Keyboard Shortcuts", func() { showShortcuts(w.win) })
 	menus := []*fyne.Menu{fyne.NewMenu("File", file...), fyne.NewMenu("View", goTo)}
-	if lv, ok := w.view.(*liveview.View); ok {
-		menus = append(menus, lv.ControlMenu(w.win))
+	if w.view != nil {
+		menus = append(menus, w.view.menus(w.win)...)
 	}
 	w.win.SetMainMenu(fyne.NewMainMenu(append(menus, fyne.NewMenu("Help", keys, about))...))
 }
@@ -530,7 +612,7 @@ func (w *Window) attach(url string, opts live.Options) {
 	w.gen++
 	w.path, w.loading = url, nil
 	v := liveview.New(url, opts)
-	w.view = v
+	w.view = liveFile{View: v}
 	w.cancel = v.Stop
 	w.win.SetTitle(url + " — " + Name)
 	w.win.SetContent(v.Content())
