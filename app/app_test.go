@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"github.com/hecscope/hecscope/ingest"
 	"image"
 	"image/color"
 	"image/png"
@@ -404,7 +405,7 @@ func TestHeapProfileShowsFacts(t *testing.T) {
 
 func TestBandsByPeak(t *testing.T) {
 	p := strings.NewReader("JOB \"x\"\nBEGIN_SAMPLE 0.5\na\t10\nb\t30\nEND_SAMPLE 0.5\nBEGIN_SAMPLE 1.0\na\t50\nc\t5\nEND_SAMPLE 1.0\n")
-	prof, err := parseForTest(p)
+	prof, err := ingest.ParseHeapProfile(p)
 	if err != nil {
 		t.Fatal(err)
 	}

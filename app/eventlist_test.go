@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
-	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 )
@@ -213,24 +212,6 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 	s.Step(false)
 	if v.events.Selected != int(rows[2]) {
 		t.Errorf("Previous selected row %d, want %d", v.events.Selected, rows[2])
-	}
-}
-
-// BenchmarkEventSearchBigLog measures a text search over every event of
-// the big log (read from the file a bucket at a time).
-func BenchmarkEventSearchBigLog(b *testing.B) {
-	l, err := eventlog.Open(context.Background(), bigLog, eventlog.Options{NoSummary: true})
-	if err != nil {
-		b.Skipf("no big log: %v", err)
-	}
-	defer l.Close()
-	q := &panels.EventQuery{Text: []byte("thread 4242 ")}
-	for b.Loop() {
-		hits, _, _, err := panels.FindEvents(l.EventList(), l.Header, q, nil, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(len(hits)), "hits")
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/advise"
-	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ccprofile"
@@ -67,7 +66,7 @@ func (v *eventlogView) addEventPanels() {
 // its finding here, and Esc on the canvas unpicks it.
 func (v *eventlogView) addFindingsTab() {
 	c := v.canvas
-	fv := panels.NewFindingsView(analyzer(v.log), panels.RangeLink{Selection: c.Selection, Show: c.ShowRange})
+	fv := panels.NewFindingsView(panels.Analyzer(v.log), panels.RangeLink{Selection: c.Selection, Show: c.ShowRange})
 	m := &trackcanvas.Marker{C: c} // app/analysismarks.go
 	fv.Mark = func(f *advise.Finding) { m.Show(c.FindingMark(f)) }
 	fv.Flags = c.SetFindings
@@ -154,27 +153,4 @@ func (v *eventlogView) addAnalysisTabs() {
 		}
 	}
 	v.spans, v.profile = sv, pv
-}
-
-// analyzer returns what the Findings tab runs for the log of ev: advise
-// over the model, the summary and the heap the window loaded; for a
-// selection, over the selection's summary, read from the file again.
-func analyzer(ev *loaded.Eventlog) func(from, to uint64) ([]advise.Finding, error) {
-	return func(from, to uint64) ([]advise.Finding, error) {
-		in := advise.Input{Model: ev.Model, Heap: ev.Heap, From: from, To: to}
-		if ev.SummaryErr == nil {
-			in.Summary = &ev.Summary
-		}
-		if to > from {
-			s, err := loaded.SummarizeLogRange(ev, from, to)
-			if err != nil {
-				return nil, err
-			}
-			// A restarted eventlog names its program from the first (the
-			// loaded summary has inherited it; the range's has not).
-			s.Program, s.Args, s.Env, s.RTS = ev.Summary.Program, ev.Summary.Args, ev.Summary.Env, ev.Summary.RTS
-			in.Summary = &s
-		}
-		return advise.Analyze(in), nil
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/live"
 	"image"
 	"io"
@@ -393,7 +394,7 @@ func loadView(ctx context.Context, path string, seg int, report func(loaded.Prog
 	// package doc), up to a quarter on a busy one (a 178 MB log: 0.12 to
 	// 0.52 s after 1.7 to 3.0 s), but makes the window draw the same
 	// flags whenever it is looked at.
-	ev.Findings, _ = analyzer(ev)(0, 0)
+	ev.Findings, _ = panels.Analyzer(ev)(0, 0)
 	ev.Analysed = true
 	return func() fileView { return newEventlogView(ev) }, func() { go ev.Log.Close() }, nil
 }

@@ -23,7 +23,7 @@ type hintLayer struct {
 	at   fyne.Position // the box's top left, in the layer
 }
 
-func NewHintLayer() *hintLayer {
+func newHintLayer() *hintLayer {
 	l := &hintLayer{}
 	l.ExtendBaseWidget(l)
 	l.Hide()

@@ -30,7 +30,7 @@ const screenShare = 0.92
 // content needs, the content scrolls instead of the window growing. A
 // hintLayer lies over the content, for its labels' hints (see hint.go).
 func FitWindow(content fyne.CanvasObject) fyne.CanvasObject {
-	s := container.NewScroll(container.NewStack(content, NewHintLayer()))
+	s := container.NewScroll(container.NewStack(content, newHintLayer()))
 	s.SetMinSize(WindowMinSize)
 	return s
 }

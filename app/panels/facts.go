@@ -414,7 +414,7 @@ func FillSelection(box *fyne.Container, ev *loaded.Eventlog, from, to uint64, se
 	caption.Wrapping = fyne.TextWrapWord
 	box.Objects = []fyne.CanvasObject{
 		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		grid(RangeRows(m, from, to)),
+		grid(rangeRows(m, from, to)),
 		caption,
 		userSpanPanel(m, from, to),
 		summary,
@@ -458,12 +458,12 @@ func rangeSummary(ev *loaded.Eventlog, s *timeline.Summary) fyne.CanvasObject {
 const hecTableCaption = "Time each HEC spent in each state (All: summed over the HECs). A HEC is in GC from its GC start to its GC end, " +
 	"waiting for the others included, so the HECs' time in GC can exceed the GC time below, which counts each collection's pause once."
 
-// RangeRows is the table of time per HEC and state over [from, to): one
+// rangeRows is the table of time per HEC and state over [from, to): one
 // row per HEC and one for all, running, GC and idle as durations and
 // shares of the time known. Where a HEC is not known up to the end (a log
 // cut short, or still being received), a column "No data" gives the time
 // past its frontier, which counts neither as idle nor in the shares.
-func RangeRows(m *timeline.Model, from, to uint64) [][]string {
+func rangeRows(m *timeline.Model, from, to uint64) [][]string {
 	partial := m.Partial()
 	head := []string{"HEC", "Running", "In GC", "Idle", "Running %", "In GC %"}
 	if partial {

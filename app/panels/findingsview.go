@@ -2,6 +2,7 @@ package panels
 
 import (
 	"fmt"
+	"github.com/hecscope/hecscope/app/loaded"
 	"image/color"
 	"strings"
 
@@ -27,11 +28,11 @@ type FindingsView struct {
 	*scopedLoad[[]advise.Finding]
 	Root   fyne.CanvasObject
 	List   *kit.KeyList
-	Detail *widget.Label
+	detail *widget.Label
 
 	Findings []advise.Finding
 	Picked   int    // the finding picked, -1 for none
-	OnLoad   func() // tests: called after findings are shown
+	onLoad   func() // tests: called after findings are shown
 	// Mark (if set) marks the finding picked on the timeline, its range
 	// and its tracks; nil clears the mark.
 	Mark func(f *advise.Finding)
@@ -43,10 +44,10 @@ type FindingsView struct {
 // (both 0: the whole run).
 func NewFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), link RangeLink) *FindingsView {
 	v := &FindingsView{Picked: -1}
-	v.scopedLoad = NewScopedLoad[[]advise.Finding](link, "Looking through", "Cannot look for findings")
-	v.Selected = func(from, to uint64) string { return "the selection " + RangeText(from, to) }
-	v.Collect = analyze
-	v.scopedLoad.Show = v.show
+	v.scopedLoad = newScopedLoad[[]advise.Finding](link, "Looking through", "Cannot look for findings")
+	v.selected = func(from, to uint64) string { return "the selection " + RangeText(from, to) }
+	v.collect = analyze
+	v.scopedLoad.show = v.show
 	v.List = kit.NewKeyList(
 		func() int { return len(v.Findings) },
 		func() fyne.CanvasObject {
@@ -54,12 +55,12 @@ func NewFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), li
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
-		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.RowText(i)) },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.rowText(i)) },
 	)
 	v.List.OnSelected = v.pick
-	v.Detail = widget.NewLabel("Select a finding to see its evidence and what to try.")
-	v.Detail.Wrapping = fyne.TextWrapWord
-	split := container.NewHSplit(v.List, container.NewVScroll(v.Detail))
+	v.detail = widget.NewLabel("Select a finding to see its evidence and what to try.")
+	v.detail.Wrapping = fyne.TextWrapWord
+	split := container.NewHSplit(v.List, container.NewVScroll(v.detail))
 	split.Offset = 0.45
 	// The list asks for findingsRows rows, which the tab asks the window
 	// for when shown (eventlogView.roomForTab).
@@ -78,7 +79,7 @@ func (v *FindingsView) show(fs []advise.Finding, what string) {
 	if v.Flags != nil {
 		v.Flags(fs)
 	}
-	v.Detail.SetText("Select a finding to see its evidence and what to try.")
+	v.detail.SetText("Select a finding to see its evidence and what to try.")
 	if len(fs) == 0 {
 		v.Status.SetText("No findings in " + what + ": nothing points at a cause of slowness that advise knows.")
 	} else {
@@ -91,13 +92,13 @@ func (v *FindingsView) show(fs []advise.Finding, what string) {
 	}
 	v.List.UnselectAll()
 	v.List.Refresh()
-	if v.OnLoad != nil {
-		v.OnLoad()
+	if v.onLoad != nil {
+		v.onLoad()
 	}
 }
 
-// RowText is the list's line for finding i.
-func (v *FindingsView) RowText(i int) string {
+// rowText is the list's line for finding i.
+func (v *FindingsView) rowText(i int) string {
 	if i < 0 || i >= len(v.Findings) {
 		return ""
 	}
@@ -125,7 +126,7 @@ func (v *FindingsView) pick(i widget.ListItemID) {
 	}
 	v.Picked = i
 	f := &v.Findings[i]
-	v.Detail.SetText(detailText(*f))
+	v.detail.SetText(detailText(*f))
 	if v.Mark != nil {
 		v.Mark(f)
 	}
@@ -170,6 +171,29 @@ func (v *FindingsView) Clear() bool {
 	if v.Mark != nil {
 		v.Mark(nil)
 	}
-	v.Detail.SetText("Select a finding to see its evidence and what to try.")
+	v.detail.SetText("Select a finding to see its evidence and what to try.")
 	return true
+}
+
+// Analyzer returns what the Findings tab runs for the log of ev: advise
+// over the model, the summary and the heap the window loaded; for a
+// selection, over the selection's summary, read from the file again.
+func Analyzer(ev *loaded.Eventlog) func(from, to uint64) ([]advise.Finding, error) {
+	return func(from, to uint64) ([]advise.Finding, error) {
+		in := advise.Input{Model: ev.Model, Heap: ev.Heap, From: from, To: to}
+		if ev.SummaryErr == nil {
+			in.Summary = &ev.Summary
+		}
+		if to > from {
+			s, err := loaded.SummarizeLogRange(ev, from, to)
+			if err != nil {
+				return nil, err
+			}
+			// A restarted eventlog names its program from the first (the
+			// loaded summary has inherited it; the range's has not).
+			s.Program, s.Args, s.Env, s.RTS = ev.Summary.Program, ev.Summary.Args, ev.Summary.Env, ev.Summary.RTS
+			in.Summary = &s
+		}
+		return advise.Analyze(in), nil
+	}
 }

@@ -42,14 +42,14 @@ type ProfileView struct {
 	pass func(context.Context) ingest.Pass
 	Root fyne.CanvasObject
 
-	Flame *flameWidget
+	flame *flameWidget
 	Table *widget.Table
-	Strip *stripWidget
+	strip *stripWidget
 
-	// WithGC makes the shares of all samples; note says what they are of
+	// withGC makes the shares of all samples; note says what they are of
 	// and which samples they leave out.
-	WithGC *widget.Check
-	Note   *widget.Label
+	withGC *widget.Check
+	note   *widget.Label
 
 	// full is the profile of all samples, mutator that of the mutator's;
 	// prof is the one shown.
@@ -70,14 +70,14 @@ type ProfileView struct {
 
 func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *ProfileView {
 	v := &ProfileView{pass: pass, sortCol: 3, desc: true}
-	v.scopedLoad = NewScopedLoad[*ccprofile.Profile](link, "Profiling", "Cannot profile")
-	v.Selected = RangeText
-	v.Collect = func(from, to uint64) (*ccprofile.Profile, error) {
+	v.scopedLoad = newScopedLoad[*ccprofile.Profile](link, "Profiling", "Cannot profile")
+	v.selected = RangeText
+	v.collect = func(from, to uint64) (*ccprofile.Profile, error) {
 		return ccprofile.Collect(v.pass(context.Background()), ccprofile.Options{From: from, To: to, Of: ccprofile.AllSamples})
 	}
-	v.scopedLoad.Show = v.show
-	v.Flame = newFlameWidget(v)
-	v.Strip = newStripWidget(v)
+	v.scopedLoad.show = v.show
+	v.flame = newFlameWidget(v)
+	v.strip = newStripWidget(v)
 	v.Table = widget.NewTable(
 		func() (int, int) { return len(v.Rows), len(profileColumns) },
 		func() fyne.CanvasObject {
@@ -85,7 +85,7 @@ func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *Pro
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.Cell(id)) },
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.cell(id)) },
 	)
 	v.Table.ShowHeaderRow = true
 	v.Table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
@@ -101,25 +101,25 @@ func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *Pro
 		}
 		b.SetText(text)
 		col := id.Col
-		b.OnTapped = func() { v.SortBy(col) }
+		b.OnTapped = func() { v.sortBy(col) }
 	}
 	v.Table.OnSelected = func(id widget.TableCellID) {
 		if id.Row >= 0 && id.Row < len(v.Rows) {
 			v.pick(v.Rows[id.Row].CC)
 		}
 	}
-	v.Note = widget.NewLabel("")
-	v.Note.Truncation = fyne.TextTruncateEllipsis
-	v.WithGC = widget.NewCheck("Count GC and RTS samples", func(bool) {
+	v.note = widget.NewLabel("")
+	v.note.Truncation = fyne.TextTruncateEllipsis
+	v.withGC = widget.NewCheck("Count GC and RTS samples", func(bool) {
 		if v.full != nil {
 			v.display()
 		}
 	})
-	lower := container.NewBorder(v.Strip, nil, nil, nil, container.New(&kit.FitColumns{Table: v.Table, Widths: ProfileColumnWidths,
+	lower := container.NewBorder(v.strip, nil, nil, nil, container.New(&kit.FitColumns{Table: v.Table, Widths: profileColumnWidths,
 		MinHeight: (profileTableRows + 1) * widget.NewLabel("Self").MinSize().Height}, v.Table))
-	split := container.NewVSplit(v.Flame, lower)
+	split := container.NewVSplit(v.flame, lower)
 	split.Offset = 0.55
-	top := container.NewVBox(v.bar, container.NewBorder(nil, nil, v.WithGC, nil, v.Note))
+	top := container.NewVBox(v.bar, container.NewBorder(nil, nil, v.withGC, nil, v.note))
 	v.Root = container.NewBorder(top, nil, nil, nil, split)
 	return v
 }
@@ -133,36 +133,36 @@ func (v *ProfileView) show(p *ccprofile.Profile, what string) {
 // display shows the profile of the samples the check box asks for.
 func (v *ProfileView) display() {
 	p, what := v.mutator, v.what
-	if v.WithGC.Checked {
+	if v.withGC.Checked {
 		p = v.full
 	}
 	v.Prof = p
 	v.Rows = slices.Clone(p.Rows)
 	v.sortRows()
 	v.picked = nil
-	v.Flame.Focus = nil
-	v.Strip.Spread = nil
+	v.flame.focus = nil
+	v.strip.spread = nil
 	if v.Mark != nil {
 		v.Mark(nil)
 	}
 	if p.All == 0 {
 		v.Status.SetText("No cost-centre samples in " + what + " (build with -prof -fprof-auto, run with +RTS -l -p).")
-		v.Note.SetText("")
+		v.note.SetText("")
 	} else {
 		v.Status.SetText(fmt.Sprintf("%d samples in %s — click a frame to zoom in, the top row to zoom out", p.All, what))
-		v.Note.SetText(strings.Join(slices.DeleteFunc([]string{p.Basis(), p.ApartText()}, func(s string) bool { return s == "" }), " · "))
+		v.note.SetText(strings.Join(slices.DeleteFunc([]string{p.Basis(), p.ApartText()}, func(s string) bool { return s == "" }), " · "))
 	}
 	v.Table.UnselectAll()
 	v.Table.Refresh()
-	v.Flame.Refresh()
-	v.Strip.Refresh()
+	v.flame.Refresh()
+	v.strip.Refresh()
 	if v.OnLoad != nil {
 		v.OnLoad()
 	}
 }
 
-// Cell is the text of a table cell.
-func (v *ProfileView) Cell(id widget.TableCellID) string {
+// cell is the text of a table cell.
+func (v *ProfileView) cell(id widget.TableCellID) string {
 	if id.Row < 0 || id.Row >= len(v.Rows) || v.Prof == nil {
 		return ""
 	}
@@ -182,8 +182,8 @@ func (v *ProfileView) Cell(id widget.TableCellID) string {
 	return ""
 }
 
-// SortBy sorts the table by column col (again: the other way).
-func (v *ProfileView) SortBy(col int) {
+// sortBy sorts the table by column col (again: the other way).
+func (v *ProfileView) sortBy(col int) {
 	if col == v.sortCol {
 		v.desc = !v.desc
 	} else {
@@ -224,7 +224,7 @@ func (v *ProfileView) sortRows() {
 // samples fall.
 func (v *ProfileView) pick(cc *ccprofile.CostCentre) {
 	v.picked = cc
-	v.Flame.Refresh()
+	v.flame.Refresh()
 	p := v.Prof
 	if p == nil || p.Samples == 0 {
 		return
@@ -233,8 +233,8 @@ func (v *ProfileView) pick(cc *ccprofile.CostCentre) {
 		v.Status.SetText(fmt.Sprintf("%s (%s) %s: self %.1f%%, inherited %.1f%%", cc.Label, cc.Module, cc.Src,
 			100*p.SelfShare(*r), 100*p.InheritedShare(*r)))
 	}
-	v.Strip.Spread = nil
-	v.Strip.Refresh()
+	v.strip.spread = nil
+	v.strip.Refresh()
 	gen := v.Gen
 	from, to := p.First, p.Last+1
 	go func() {
@@ -247,8 +247,8 @@ func (v *ProfileView) pick(cc *ccprofile.CostCentre) {
 				v.Status.SetText(fmt.Sprintf("Cannot place %s's samples: %v", cc.Label, err))
 				return
 			}
-			v.Strip.Spread = s
-			v.Strip.Refresh()
+			v.strip.spread = s
+			v.strip.Refresh()
 			if v.Mark != nil {
 				v.Mark(s)
 			}
@@ -263,11 +263,11 @@ func (v *ProfileView) pick(cc *ccprofile.CostCentre) {
 // when it is shown.
 const profileTableRows = 8
 
-// ProfileColumnWidths gives the table's columns their widths in a table
+// profileColumnWidths gives the table's columns their widths in a table
 // width wide: the two shares as wide as their headers, the rest shared by
 // the cost centre (30%), module (25%) and source (45%), whose text is cut
 // short with an ellipsis rather than run into the next column.
-func ProfileColumnWidths(width float32) []float32 {
+func profileColumnWidths(width float32) []float32 {
 	share := max(kit.TextWidth("Inherited ▼"), kit.TextWidth("100.0%")) + 4*theme.InnerPadding()
 	rest := max(width-2*share-kit.TableSpare(5), 3*kit.TextWidth("Module"))
 	return []float32{0.30 * rest, 0.25 * rest, 0.45 * rest, share, share}
@@ -278,14 +278,14 @@ type flameWidget struct {
 	widget.BaseWidget
 	v      *ProfileView
 	raster *canvas.Raster
-	Layout *ccprofile.FlameLayout
-	Scale  float64
-	Focus  *ccprofile.Node
+	layout *ccprofile.FlameLayout
+	scale  float64
+	focus  *ccprofile.Node
 }
 
 func newFlameWidget(v *ProfileView) *flameWidget {
 	f := &flameWidget{v: v}
-	f.raster = canvas.NewRaster(f.Draw)
+	f.raster = canvas.NewRaster(f.draw)
 	f.raster.SetMinSize(fyne.NewSize(200, 100))
 	f.ExtendBaseWidget(f)
 	return f
@@ -296,14 +296,14 @@ func (f *flameWidget) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(f.raster)
 }
 
-// Draw is the raster's generator: w and h are device pixels.
-func (f *flameWidget) Draw(w, h int) image.Image {
+// draw is the raster's generator: w and h are device pixels.
+func (f *flameWidget) draw(w, h int) image.Image {
 	img := image.NewRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
-	f.Scale = 1
+	f.scale = 1
 	if size := f.raster.Size(); size.Width > 0 {
-		f.Scale = float64(w) / float64(size.Width)
+		f.scale = float64(w) / float64(size.Width)
 	}
-	opt := ccprofile.FlameOptions{Theme: paint.ThemeFor(kit.DarkTheme()), Scale: f.Scale, Focus: f.Focus}
+	opt := ccprofile.FlameOptions{Theme: paint.ThemeFor(kit.DarkTheme()), Scale: f.scale, Focus: f.focus}
 	if cc := f.v.picked; cc != nil {
 		opt.Highlight = func(n *ccprofile.Node) bool {
 			for m := n; m != nil; m = m.Parent() {
@@ -314,16 +314,16 @@ func (f *flameWidget) Draw(w, h int) image.Image {
 			return false
 		}
 	}
-	f.Layout = ccprofile.DrawFlame(paint.NewRaster(img), f.v.Prof, opt)
+	f.layout = ccprofile.DrawFlame(paint.NewRaster(img), f.v.Prof, opt)
 	return img
 }
 
 // nodeAt returns the frame under p.
 func (f *flameWidget) nodeAt(p fyne.Position) *ccprofile.Node {
-	if f.Layout == nil {
+	if f.layout == nil {
 		return nil
 	}
-	return f.Layout.At(int(float64(p.X)*f.Scale), int(float64(p.Y)*f.Scale))
+	return f.layout.At(int(float64(p.X)*f.scale), int(float64(p.Y)*f.scale))
 }
 
 // Tapped zooms into the frame clicked, or out to the whole tree when the
@@ -333,13 +333,13 @@ func (f *flameWidget) Tapped(ev *fyne.PointEvent) {
 	if n == nil {
 		return
 	}
-	if n == f.Focus || n.Parent() == nil {
-		f.Focus = n.Parent()
+	if n == f.focus || n.Parent() == nil {
+		f.focus = n.Parent()
 	} else {
-		f.Focus = n
+		f.focus = n
 	}
-	if f.Focus != nil && f.Focus.Parent() == nil {
-		f.Focus = nil
+	if f.focus != nil && f.focus.Parent() == nil {
+		f.focus = nil
 	}
 	f.Refresh()
 }
@@ -373,7 +373,7 @@ type stripWidget struct {
 	widget.BaseWidget
 	v      *ProfileView
 	raster *canvas.Raster
-	Spread *ccprofile.Spread
+	spread *ccprofile.Spread
 }
 
 func newStripWidget(v *ProfileView) *stripWidget {
@@ -400,7 +400,7 @@ func (s *stripWidget) draw(w, h int) image.Image {
 		scale = float64(w) / float64(size.Width)
 	}
 	face := paint.FaceFor(paint.Regular, 10, scale)
-	sp := s.Spread
+	sp := s.spread
 	if sp == nil || sp.Max == 0 {
 		msg := "Pick a cost centre in the table to see when its samples were taken."
 		if s.v.picked != nil {
@@ -424,7 +424,7 @@ func (s *stripWidget) draw(w, h int) image.Image {
 // Tapped shows the stretch of the bin clicked (and its neighbours) on the
 // timeline.
 func (s *stripWidget) Tapped(ev *fyne.PointEvent) {
-	sp := s.Spread
+	sp := s.spread
 	if sp == nil || s.v.link.Show == nil || s.Size().Width <= 0 {
 		return
 	}

@@ -25,13 +25,13 @@ type scopedLoad[R any] struct {
 	// doing is what the status line says while computing ("Measuring"),
 	// failed what it says before an error ("Cannot measure spans").
 	doing, failed string
-	// Selected names the scope of a selection [from, to] in the status line.
-	Selected func(from, to uint64) string
-	// Collect computes the result over [from, to] (both 0: the whole run);
+	// selected names the scope of a selection [from, to] in the status line.
+	selected func(from, to uint64) string
+	// collect computes the result over [from, to] (both 0: the whole run);
 	// it runs in the background.
-	Collect func(from, to uint64) (R, error)
-	// Show shows a result computed over what (on the UI goroutine).
-	Show func(r R, what string)
+	collect func(from, to uint64) (R, error)
+	// show shows a result computed over what (on the UI goroutine).
+	show func(r R, what string)
 
 	Gen    int // counts loads, so that a stale one is dropped
 	loaded bool
@@ -39,9 +39,9 @@ type scopedLoad[R any] struct {
 	preset bool
 }
 
-// NewScopedLoad returns a tab's load skeleton; the caller sets selected,
+// newScopedLoad returns a tab's load skeleton; the caller sets selected,
 // collect and show before the first load.
-func NewScopedLoad[R any](link RangeLink, doing, failed string) *scopedLoad[R] {
+func newScopedLoad[R any](link RangeLink, doing, failed string) *scopedLoad[R] {
 	l := &scopedLoad[R]{link: link, doing: doing, failed: failed}
 	l.Status = widget.NewLabel("")
 	l.Status.Truncation = fyne.TextTruncateEllipsis
@@ -71,7 +71,7 @@ func (l *scopedLoad[R]) EnsureLoaded() {
 // shown, so that showing the tab computes it again only for a selection.
 func (l *scopedLoad[R]) PresetRun(r R) {
 	l.preset = true
-	l.Show(r, "the whole run")
+	l.show(r, "the whole run")
 }
 
 // load computes the result over the scope in the background and shows it,
@@ -87,13 +87,13 @@ func (l *scopedLoad[R]) Load() {
 			l.Status.SetText("No selection: drag across the timeline to select a range.")
 			return
 		}
-		what = l.Selected(from, to)
+		what = l.selected(from, to)
 	}
 	l.Gen++
 	gen := l.Gen
 	l.Status.SetText(l.doing + " " + what + "…")
 	go func() {
-		r, err := l.Collect(from, to)
+		r, err := l.collect(from, to)
 		kit.OnUI(func() {
 			if gen != l.Gen {
 				return
@@ -102,7 +102,7 @@ func (l *scopedLoad[R]) Load() {
 				l.Status.SetText(fmt.Sprintf("%s: %v", l.failed, err))
 				return
 			}
-			l.Show(r, what)
+			l.show(r, what)
 		})
 	}()
 }

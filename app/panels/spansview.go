@@ -77,12 +77,12 @@ type SpansView struct {
 
 func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *SpansView {
 	v := &SpansView{pass: pass, sortCol: 3, desc: true}
-	v.scopedLoad = NewScopedLoad[*spans.Report](link, "Measuring", "Cannot measure spans")
-	v.Selected = func(from, to uint64) string { return "spans starting in " + RangeText(from, to) }
-	v.Collect = func(from, to uint64) (*spans.Report, error) {
+	v.scopedLoad = newScopedLoad[*spans.Report](link, "Measuring", "Cannot measure spans")
+	v.selected = func(from, to uint64) string { return "spans starting in " + RangeText(from, to) }
+	v.collect = func(from, to uint64) (*spans.Report, error) {
 		return spans.Collect(v.pass(context.Background()), spans.Options{From: from, To: to})
 	}
-	v.scopedLoad.Show = v.show
+	v.scopedLoad.show = v.show
 	v.Table = widget.NewTable(
 		func() (int, int) { return len(v.Rows), len(spansColumns) },
 		func() fyne.CanvasObject { return widget.NewLabel("00000 ms 000") },
@@ -93,7 +93,7 @@ func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *Spans
 			if id.Col < 2 {
 				l.Alignment = fyne.TextAlignLeading
 			}
-			l.SetText(v.Cell(id))
+			l.SetText(v.cell(id))
 		},
 	)
 	v.Table.ShowHeaderRow = true
@@ -110,7 +110,7 @@ func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *Spans
 		}
 		b.SetText(text)
 		col := id.Col
-		b.OnTapped = func() { v.SortBy(col) }
+		b.OnTapped = func() { v.sortBy(col) }
 	}
 	v.Table.OnSelected = func(id widget.TableCellID) {
 		if id.Row >= 0 && id.Row < len(v.Rows) {
@@ -118,7 +118,7 @@ func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *Spans
 		}
 	}
 	v.title = widget.NewLabel("Select a label to see its durations and instances.")
-	v.hist = trackcanvas.NewPicture(v.DrawHistogram)
+	v.hist = trackcanvas.NewPicture(v.drawHistogram)
 	v.hist.Raster.SetMinSize(fyne.NewSize(200, 90))
 	v.List = widget.NewList(
 		func() int { return len(v.Longest) },
@@ -214,8 +214,8 @@ func (v *SpansView) show(r *spans.Report, what string) {
 	}
 }
 
-// Cell is the text of a table cell.
-func (v *SpansView) Cell(id widget.TableCellID) string {
+// cell is the text of a table cell.
+func (v *SpansView) cell(id widget.TableCellID) string {
 	if id.Row < 0 || id.Row >= len(v.Rows) {
 		return ""
 	}
@@ -251,8 +251,8 @@ func (v *SpansView) Cell(id widget.TableCellID) string {
 	return ""
 }
 
-// SortBy sorts the table by column col (again: the other way).
-func (v *SpansView) SortBy(col int) {
+// sortBy sorts the table by column col (again: the other way).
+func (v *SpansView) sortBy(col int) {
 	if col == v.sortCol {
 		v.desc = !v.desc
 	} else {
@@ -337,8 +337,8 @@ func (v *SpansView) instanceText(i int) string {
 	return s
 }
 
-// DrawHistogram draws the picked label's duration histogram.
-func (v *SpansView) DrawHistogram(w, h int, scale float64) (*image.RGBA, error) {
+// drawHistogram draws the picked label's duration histogram.
+func (v *SpansView) drawHistogram(w, h int, scale float64) (*image.RGBA, error) {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var bins []spans.Bin
 	if v.Label != nil {

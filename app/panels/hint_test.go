@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"context"
@@ -11,11 +11,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/loaded"
-	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/timeline"
 )
 
 // factValue returns the value label of the fact labelled label in o.
+// corpus holds real eventlogs of many GHC versions.
+const corpus = "../../testdata/corpus/"
+
 func factValue(t *testing.T, o fyne.CanvasObject, label string) fyne.CanvasObject {
 	t.Helper()
 	var cells []fyne.CanvasObject
@@ -55,7 +57,7 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Log.Close()
-	panel := panels.SummaryPanel(ev)
+	panel := SummaryPanel(ev)
 	w := test.NewWindow(kit.FitWindow(panel))
 	defer w.Close()
 	w.Resize(fyne.NewSize(1280, 600))
@@ -85,7 +87,7 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer old.Log.Close()
-	panel = panels.SummaryPanel(old)
+	panel = SummaryPanel(old)
 	if gc := factValue(t, panel, "GC time (pauses)").(*kit.HintLabel); gc.Text == "—" || gc.Text == "0" {
 		t.Errorf("sealions: GC time %q", gc.Text)
 	}
@@ -109,14 +111,14 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 	fa := test.NewApp()
 	defer fa.Quit()
-	const dir = "../testdata/ghc-9.0.2/"
+	const dir = "../../testdata/ghc-9.0.2/"
 	ev, err := loaded.LoadEventlog(context.Background(), dir+"rts-N2-A1m.eventlog", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ev.Log.Close()
 	s := &ev.Summary
-	panel := panels.SummaryPanel(ev)
+	panel := SummaryPanel(ev)
 	gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel)
 	if gc.Text != timeline.FormatDuration(s.GC.Reported.ElapsedNS) || !strings.Contains(gc.Hint, "Exact") {
 		t.Errorf("GC elapsed (RTS) %q (%q), the collections' %s", gc.Text, gc.Hint, timeline.FormatDuration(s.GC.Reported.ElapsedNS))
@@ -126,10 +128,10 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 	}
 	rts := factValue(t, panel, "Productivity (RTS)").(*kit.HintLabel)
 	ts := factValue(t, panel, "Productivity (ThreadScope)").(*kit.CopyLabel)
-	if rts.Text != panels.Percent(s.RTSStats.Productivity) || ts.Text != panels.Percent(s.Productivity) || rts.Text == ts.Text {
+	if rts.Text != Percent(s.RTSStats.Productivity) || ts.Text != Percent(s.Productivity) || rts.Text == ts.Text {
 		t.Errorf("productivity: RTS %q, ThreadScope %q", rts.Text, ts.Text)
 	}
-	g := panels.GCPanel(s)
+	g := GCPanel(s)
 	if b := factValue(t, g, "Work balance (RTS)").(*kit.HintLabel); b.Text != "50.44%" {
 		t.Errorf("Work balance (RTS) %q, -s printed 50.44%%", b.Text)
 	}
@@ -142,7 +144,7 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer prof.Log.Close()
-	panel = panels.SummaryPanel(prof)
+	panel = SummaryPanel(prof)
 	if gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel); gc.Text != "—" || !strings.Contains(gc.Hint, "heap censuses") {
 		t.Errorf("profiled run: GC elapsed (RTS) %q (%q)", gc.Text, gc.Hint)
 	}

@@ -1,10 +1,9 @@
-package app
+package panels
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -31,7 +30,7 @@ func TestRangeRowsSayNoData(t *testing.T) {
 		b.Finish()
 		return b.Snapshot()
 	}
-	rows := panels.RangeRows(model(true), 0, 1000)
+	rows := rangeRows(model(true), 0, 1000)
 	want := [][]string{
 		{"HEC", "Running", "In GC", "Idle", "Running %", "In GC %", "No data"},
 		{"0", "1 µs", "0", "0", "100.0%", "0.0%", "0"},
@@ -41,7 +40,7 @@ func TestRangeRowsSayNoData(t *testing.T) {
 	if got, w := rowsText(rows), rowsText(want); got != w {
 		t.Errorf("cut run's table:\n%s\nwant\n%s", got, w)
 	}
-	if rows := panels.RangeRows(model(false), 0, 1000); len(rows[0]) != 6 || rows[2][3] != "900 ns" {
+	if rows := rangeRows(model(false), 0, 1000); len(rows[0]) != 6 || rows[2][3] != "900 ns" {
 		t.Errorf("complete run's table: %v", rows)
 	}
 }

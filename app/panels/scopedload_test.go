@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/app/kit"
-	"github.com/hecscope/hecscope/app/panels"
 )
 
 // TestScopedLoadDropsStaleResultsAndShowsErrors starts two loads whose
@@ -20,14 +19,14 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	a := test.NewApp()
 	defer a.Quit()
 	fl := &fakeLink{}
-	l := panels.NewScopedLoad[int](fl.link(), "Counting", "Cannot count")
-	l.Selected = panels.RangeText
+	l := newScopedLoad[int](fl.link(), "Counting", "Cannot count")
+	l.selected = RangeText
 	type call struct {
 		from, to uint64
 		result   chan int
 	}
 	calls := make(chan *call, 4)
-	l.Collect = func(from, to uint64) (int, error) {
+	l.collect = func(from, to uint64) (int, error) {
 		c := &call{from: from, to: to, result: make(chan int)}
 		calls <- c
 		r := <-c.result
@@ -40,7 +39,7 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	var shown []int
 	var whats []string
 	done := make(chan struct{}, 4)
-	l.Show = func(r int, what string) {
+	l.show = func(r int, what string) {
 		mu.Lock()
 		shown, whats = append(shown, r), append(whats, what)
 		mu.Unlock()
@@ -98,7 +97,7 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	}
 
 	// No selection: nothing is computed, the status line asks for one.
-	ui(func() { l.Scope.SetSelected(panels.ScopeSelection) })
+	ui(func() { l.Scope.SetSelected(ScopeSelection) })
 	if !strings.HasPrefix(status(), "No selection") {
 		t.Errorf("status without a selection: %q", status())
 	}
@@ -114,7 +113,7 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	c.result <- 3
 	waitFor(t, done, "the selection's result")
 	mu.Lock()
-	if shown[len(shown)-1] != 3 || whats[len(whats)-1] != panels.RangeText(1000, 5000) {
+	if shown[len(shown)-1] != 3 || whats[len(whats)-1] != RangeText(1000, 5000) {
 		t.Errorf("selection's result %v over %q", shown, whats)
 	}
 	mu.Unlock()

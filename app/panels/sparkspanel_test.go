@@ -1,4 +1,4 @@
-package app
+package panels
 
 import (
 	"strings"
@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -31,7 +30,7 @@ func TestSparksPanelSaysWhatItCounts(t *testing.T) {
 			}
 		}
 	}
-	walk(panels.SparksPanel(s))
+	walk(SparksPanel(s))
 	all := strings.Join(texts, "|")
 	for _, want := range []string{"Total created", "Converted (run)", "33,016", "5,032", "those it stole from other HECs, so it can exceed Total"} {
 		if !strings.Contains(all, want) {
