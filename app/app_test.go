@@ -609,7 +609,7 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reports []loaded.Progress
-	ev, err := loaded.LoadEventlog(context.Background(), path, func(p loaded.Progress) { reports = append(reports, p) })
+	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, func(p loaded.Progress) { reports = append(reports, p) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -637,7 +637,7 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := loaded.LoadEventlog(ctx, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog", nil); !errors.Is(err, context.Canceled) {
+	if _, err := loaded.LoadEventlogSegment(ctx, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog", 0, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled load: %v", err)
 	}
 }

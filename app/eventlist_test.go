@@ -267,7 +267,7 @@ func TestEventListMatchesShowOnOldLogs(t *testing.T) {
 		"ghc-events__ghc-9.2-events.eventlog",
 	} {
 		path := corpus + name
-		ev, err := loaded.LoadEventlog(context.Background(), path, nil)
+		ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -305,7 +305,7 @@ func TestEventListSurvivesTheFileCutShort(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ev, err := loaded.LoadEventlog(context.Background(), path, nil)
+	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
 	if err != nil || ev.List == nil {
 		t.Fatalf("%v, list %v", err, ev != nil && ev.List != nil)
 	}

@@ -50,7 +50,7 @@ func TestEnvTextIsBounded(t *testing.T) {
 // notice, as `hecscope summary` does; the window said nothing.
 func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
 	path := flippedTimeLog(t)
-	ev, err := loaded.LoadEventlog(context.Background(), path, nil)
+	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
 	if !strings.Contains(notice, "1 event has an impossible timestamp (first: byte ") || !strings.Contains(notice, "shown at the latest time their block allows") {
 		t.Errorf("notice %q", notice)
 	}
-	healthy, err := loaded.LoadEventlog(context.Background(), parworkN2, nil)
+	healthy, err := loaded.LoadEventlogSegment(context.Background(), parworkN2, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,7 @@ func TestSegmentChooser(t *testing.T) {
 		}
 		return string(b)
 	}
-	aloneEv, err := loaded.LoadEventlog(context.Background(), parts[1], nil)
+	aloneEv, err := loaded.LoadEventlogSegment(context.Background(), parts[1], 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -128,21 +128,16 @@ func MarkersOf(m *timeline.Model) []BookmarkMark {
 	return out
 }
 
-// LoadEventlog loads the eventlog at path through the one loader
-// (eventlog.Open). It calls report (if not nil) from the loading goroutine,
-// at most every 50 ms and once at the end, with how far it has got and, now
-// and then, an overview of what has been read (the first picture). A log
-// that is truncated or corrupt is not an error: what could be read is
-// returned and Status says where and why. An error is returned if the file
-// cannot be read, is not an eventlog, or ctx is cancelled. The Log must be
-// closed when its views are gone.
-func LoadEventlog(ctx context.Context, path string, report func(Progress)) (*Eventlog, error) {
-	return LoadEventlogSegment(ctx, path, 0, report)
-}
-
-// LoadEventlogSegment is loadEventlog of segment seg (0-based) of a file
-// holding several eventlogs one after another; progress counts that
-// segment's bytes. A segment the file does not have is an error.
+// LoadEventlogSegment loads segment seg (0-based) of the eventlog file at
+// path (0 for a file of one eventlog) through the one loader
+// (eventlog.Open). It calls report (if not nil) from the loading
+// goroutine, at most every 50 ms and once at the end, with how far it has
+// got (the segment's bytes) and, now and then, an overview of what has
+// been read (the first picture). A log that is truncated or corrupt is not
+// an error: what could be read is returned and Status says where and why.
+// An error is returned if the file cannot be read, is not an eventlog, has
+// no segment seg, or ctx is cancelled. The Log must be closed when its
+// views are gone.
 func LoadEventlogSegment(ctx context.Context, path string, seg int, report func(Progress)) (*Eventlog, error) {
 	opt := eventlog.Options{Segment: seg}
 	if report != nil {

@@ -18,7 +18,7 @@ const adviseSequentialLog = "../../testdata/ghc-9.0.2/advise-sequential.eventlog
 func TestFindingsViewListsAndShows(t *testing.T) {
 	a := test.NewApp()
 	defer a.Quit()
-	ev, err := loaded.LoadEventlog(context.Background(), adviseSequentialLog, nil)
+	ev, err := loaded.LoadEventlogSegment(context.Background(), adviseSequentialLog, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

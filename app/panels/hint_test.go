@@ -52,7 +52,7 @@ func factValue(t *testing.T, o fyne.CanvasObject, label string) fyne.CanvasObjec
 func TestAbsentFiguresReadDash(t *testing.T) {
 	fa := test.NewApp()
 	defer fa.Quit()
-	ev, err := loaded.LoadEventlog(context.Background(), corpus+"ghc-events__parallelTest.eventlog", nil)
+	ev, err := loaded.LoadEventlogSegment(context.Background(), corpus+"ghc-events__parallelTest.eventlog", 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 		t.Error("the hint stays after the pointer left")
 	}
 
-	old, err := loaded.LoadEventlog(context.Background(), corpus+"ThreadScope__sealions.eventlog", nil)
+	old, err := loaded.LoadEventlogSegment(context.Background(), corpus+"ThreadScope__sealions.eventlog", 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 	fa := test.NewApp()
 	defer fa.Quit()
 	const dir = "../../testdata/ghc-9.0.2/"
-	ev, err := loaded.LoadEventlog(context.Background(), dir+"rts-N2-A1m.eventlog", nil)
+	ev, err := loaded.LoadEventlogSegment(context.Background(), dir+"rts-N2-A1m.eventlog", 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 		t.Errorf("Work balance (ThreadScope) %q", b.Text)
 	}
 
-	prof, err := loaded.LoadEventlog(context.Background(), dir+"rts-prof-hc.eventlog", nil)
+	prof, err := loaded.LoadEventlogSegment(context.Background(), dir+"rts-prof-hc.eventlog", 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
