@@ -27,4 +27,3 @@ func (f *frame) hitLegend(h *Hit, x, y int) {
 		h.Anchor = moreBox
 	}
 }
-

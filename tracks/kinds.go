@@ -92,7 +92,9 @@ func init() {
 				return ""
 			},
 			draw: func(f *frame, _ uint32, y0, y1 int) { f.drawActivity(-1, y0, y1) },
-			hit:  func(f *frame, h *Hit, id uint32, col, _, y0, y1 int) { f.hitActivity(h, TrackID{KindActivity, id}, col, y0, y1) },
+			hit: func(f *frame, h *Hit, id uint32, col, _, y0, y1 int) {
+				f.hitActivity(h, TrackID{KindActivity, id}, col, y0, y1)
+			},
 		},
 		KindHECActivity: {
 			group: GroupActivity, height: 30, columns: hecColumns,
@@ -105,7 +107,9 @@ func init() {
 			name: func(_ *View, id uint32) string { return "HEC " + itoa(id) + " activity" },
 			note: func(*frame, uint32) string { return "share of time busy" },
 			draw: onHEC((*frame).drawActivity),
-			hit:  func(f *frame, h *Hit, id uint32, col, _, y0, y1 int) { f.hitActivity(h, TrackID{KindHECActivity, id}, col, y0, y1) },
+			hit: func(f *frame, h *Hit, id uint32, col, _, y0, y1 int) {
+				f.hitActivity(h, TrackID{KindHECActivity, id}, col, y0, y1)
+			},
 		},
 		KindHEC: {
 			group: GroupHECs, height: 34, columns: hecColumns,
@@ -154,7 +158,10 @@ func init() {
 		},
 		KindMarkers: {
 			group: GroupUser, height: 24,
-			list: single(KindMarkers, func(v *View) bool { ov := v.overview(); return ov != nil && ov.NumMarkers() > 0 || len(v.bookmarks) > 0 }),
+			list: single(KindMarkers, func(v *View) bool {
+				ov := v.overview()
+				return ov != nil && ov.NumMarkers() > 0 || len(v.bookmarks) > 0
+			}),
 			name: constName("Markers"),
 			draw: func(f *frame, _ uint32, y0, y1 int) { f.drawMarkerTrack(y0, y1) },
 			hit: func(f *frame, h *Hit, _ uint32, col, y, y0, y1 int) {
