@@ -154,31 +154,11 @@ func (o Options) clip(a, b uint64) (uint64, uint64, bool) {
 // in reports whether t is in the range.
 func (o Options) in(t uint64) bool { return t >= o.From && (o.To == 0 || t < o.To) }
 
-// stopReason names a thread's stop status briefly.
+// stopReason names a thread's stop status ("stopped" where it gives no
+// reason), in ingest's words (StopStatus.Reason).
 func stopReason(s ingest.StopStatus) string {
-	switch {
-	case s == ingest.StopFinished:
-		return "finished"
-	case s == ingest.StopYielding:
-		return "yielding"
-	case s == ingest.StopHeapOverflow:
-		return "heap overflow"
-	case s == ingest.StopStackOverflow:
-		return "stack overflow"
-	case s == ingest.StopForeignCall:
-		return "foreign call"
-	case s == ingest.StopBlockedMVar || s == ingest.StopBlockedMVarRead:
-		return "blocked on an MVar"
-	case s == ingest.StopBlockedBlackHole:
-		return "blocked on a black hole"
-	case s == ingest.StopBlockedSTM:
-		return "blocked in STM"
-	case s == ingest.StopBlockedDelay:
-		return "blocked in a delay"
-	case s == ingest.StopBlockedThrowTo:
-		return "blocked in throwTo"
-	case s.Blocked():
-		return "blocked"
+	if r := s.Reason(); r != "" {
+		return r
 	}
 	return "stopped"
 }

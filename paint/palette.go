@@ -362,26 +362,3 @@ func BandIndex(name string) int { return int(HashName(name) % uint32(len(bandPal
 
 // BandColorFor returns the colour of a band or label called name.
 func BandColorFor(name string) color.RGBA { return bandPalette[BandIndex(name)].Color }
-
-// BlockedInk returns the ink of a thread blocked with the eventlog's stop
-// status (GHC's numbering, as ingest.StopStatus has it: 7 MVar, 8 black
-// hole, 9–11 I/O and delay, 12 STM, 6, 16 and 17 foreign calls, 18
-// throwTo, 20 MVar read): one ink per family of reasons, InkBlocked for the
-// others.
-func BlockedInk(status uint8) Ink {
-	switch status {
-	case 7, 20:
-		return InkBlockedMVar
-	case 8:
-		return InkBlockedBlackHole
-	case 12:
-		return InkBlockedSTM
-	case 9, 10, 11:
-		return InkBlockedIO
-	case 6, 16, 17:
-		return InkForeignCall
-	case 18:
-		return InkBlockedThrowTo
-	}
-	return InkBlocked
-}

@@ -134,7 +134,7 @@ func stateInks(th paint.Theme) map[color.RGBA]string {
 	out := map[color.RGBA]string{}
 	for _, s := range []timeline.State{timeline.StateRunning, timeline.StateGCSync, timeline.StateGCWork,
 		timeline.StateGCIdle, timeline.StateGCDone} {
-		out[th.Ink(hecInk(s))] = s.String()
+		out[th.Ink(hecInk(s))] = stateName(s)
 	}
 	return out
 }

@@ -404,7 +404,7 @@ func (f *frame) hitState(h *Hit, tr *timeline.Track, title string, thread bool, 
 	}
 	h.Tip = []string{title, what, "from " + f.when(start) + " for " + paint.Duration(h.To-start)}
 	if hasNext && mk.State == timeline.StateRunning {
-		if st := stopText(ingest.StopStatus(next.Reason)); st != "" {
+		if st := ingest.StopStatus(next.Reason).Reason(); st != "" {
 			h.Tip = append(h.Tip, "stopped: "+st)
 		}
 	}

@@ -169,15 +169,15 @@ func presentInks(m *timeline.Model) [paint.NumInks]bool {
 			continue
 		}
 		if tr.Len() > budget {
-			for _, k := range []uint8{0, 6, 7, 8, 9, 12, 18} {
-				in[paint.BlockedInk(k)] = true
+			for k := paint.InkBlockedMVar; k <= paint.InkBlocked; k++ {
+				in[k] = true
 			}
 			continue
 		}
 		budget -= tr.Len()
 		for j := 0; j < tr.Len(); j++ {
 			if mk := tr.Mark(j); mk.State == timeline.StateBlocked {
-				in[paint.BlockedInk(mk.Reason)] = true
+				in[blockedInk(mk.Stop())] = true
 			}
 		}
 	}

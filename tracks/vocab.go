@@ -28,11 +28,31 @@ func stateInk(s timeline.State, reason uint8) paint.Ink {
 	case timeline.StateGCDone:
 		return paint.InkGCDone
 	case timeline.StateBlocked:
-		return paint.BlockedInk(reason)
+		return blockedInk(ingest.StopStatus(reason))
 	case timeline.StateFinished:
 		return paint.InkFinished
 	}
 	return paint.InkIdle
+}
+
+// blockedInk returns the ink of a thread blocked with stop status st: one
+// ink per family of reasons, InkBlocked for the others.
+func blockedInk(st ingest.StopStatus) paint.Ink {
+	switch st {
+	case ingest.StopBlockedMVar, ingest.StopBlockedMVarRead:
+		return paint.InkBlockedMVar
+	case ingest.StopBlockedBlackHole:
+		return paint.InkBlockedBlackHole
+	case ingest.StopBlockedSTM:
+		return paint.InkBlockedSTM
+	case ingest.StopBlockedRead, ingest.StopBlockedWrite, ingest.StopBlockedDelay:
+		return paint.InkBlockedIO
+	case ingest.StopForeignCall, ingest.StopBlockedCCall, ingest.StopBlockedCCallIntr:
+		return paint.InkForeignCall
+	case ingest.StopBlockedThrowTo:
+		return paint.InkBlockedThrowTo
+	}
+	return paint.InkBlocked
 }
 
 // drawn reports whether an ink is drawn on a state track (idle and
@@ -71,62 +91,6 @@ func sparkInk(k timeline.SparkKind) paint.Ink {
 		paint.InkSparkConverted, paint.InkSparkStolen, paint.InkSparkFizzled, paint.InkSparkGCd}[k%timeline.NumSparkKinds]
 }
 
-// blockedText says on what a thread blocked: "MVar", "black hole".
-func blockedText(st ingest.StopStatus) string {
-	switch st {
-	case ingest.StopBlockedMVar:
-		return "MVar"
-	case ingest.StopBlockedMVarRead:
-		return "MVar read"
-	case ingest.StopBlockedBlackHole:
-		return "black hole"
-	case ingest.StopBlockedSTM:
-		return "STM"
-	case ingest.StopBlockedRead:
-		return "I/O read"
-	case ingest.StopBlockedWrite:
-		return "I/O write"
-	case ingest.StopBlockedDelay:
-		return "delay"
-	case ingest.StopForeignCall, ingest.StopBlockedCCall, ingest.StopBlockedCCallIntr:
-		return "foreign call"
-	case ingest.StopBlockedThrowTo:
-		return "throwTo"
-	case ingest.StopBlockedDoProc:
-		return "process"
-	case ingest.StopBlockedGA, ingest.StopBlockedGANoSend:
-		return "globalise"
-	}
-	return ""
-}
-
-// stopText says why a thread stopped running ("" for no reason given).
-func stopText(st ingest.StopStatus) string {
-	switch st {
-	case ingest.StopNoStatus:
-		return ""
-	case ingest.StopHeapOverflow:
-		return "heap overflow (needs a GC)"
-	case ingest.StopStackOverflow:
-		return "stack overflow"
-	case ingest.StopYielding:
-		return "yielding"
-	case ingest.StopFinished:
-		return "finished"
-	case ingest.StopMigrating:
-		return "migrating"
-	case ingest.StopForeignCall:
-		return "foreign call"
-	}
-	if b := blockedText(st); b != "" {
-		return "blocked on " + b
-	}
-	if st.Blocked() {
-		return "blocked"
-	}
-	return "status " + strconv.Itoa(int(st))
-}
-
 // threadStateText describes a thread's state from its mark: "running on
 // HEC 1", "blocked on MVar", "runnable".
 func threadStateText(mk timeline.Mark) string {
@@ -135,8 +99,8 @@ func threadStateText(mk timeline.Mark) string {
 		return "running on HEC " + itoa(mk.Arg)
 	case timeline.StateBlocked:
 		s := "blocked"
-		if b := blockedText(mk.Stop()); b != "" {
-			s += " on " + b
+		if mk.Stop().BlockedOn() != "" {
+			s = mk.Stop().Reason()
 		}
 		if mk.Arg != 0 && mk.Stop() == ingest.StopBlockedBlackHole {
 			s += " owned by thread " + itoa(mk.Arg)
