@@ -263,6 +263,7 @@ type overlayState struct {
 	selLabel            string
 	tip                 []string
 	tipAnchor           fyne.Position
+	repaint             bool // the view's picture changed with the cursor (tracks.View.SetCursor)
 }
 
 // unitRect is a rectangle in canvas units: its top left and bottom right.
@@ -299,6 +300,7 @@ func (c *trackCanvas) overlays() overlayState {
 		}
 	}
 	if !c.hovering {
+		o.repaint = v.SetCursor(0, false)
 		return o
 	}
 	x, y := c.dev(c.pointer)
@@ -308,6 +310,7 @@ func (c *trackCanvas) overlays() overlayState {
 		o.cursorX = float32(math.Floor(x)) / s
 		o.cursorLabel = paint.Time(h.Time, tracks.PointStep(ax.PixelsPerNs()))
 	}
+	o.repaint = v.SetCursor(h.Time, o.cursor)
 	if c.mode == dragNone || c.mode == dragResize {
 		o.tip = h.Tip
 		if len(o.tip) == 0 && h.Area == tracks.AreaHeader && h.Name != "" {
@@ -322,6 +325,9 @@ func (c *trackCanvas) overlays() overlayState {
 // the view says they go, in its theme's colours.
 func (c *trackCanvas) placeOverlays() {
 	o := c.overlays()
+	if o.repaint {
+		c.raster.Refresh()
+	}
 	th := o.th
 	small := theme.CaptionTextSize()
 	pad := float32(3)

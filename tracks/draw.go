@@ -508,8 +508,14 @@ func (f *frame) drawHeader(r row, y0, y1 int) {
 	}
 	f.c.Text(face, face.Fit(text, name.Max.X-x-px(2, f.s)), x, face.Baseline(mid), f.th.Text)
 	if big {
+		noteH := 0
 		if sub := f.headerNote(r.id); sub != "" {
 			f.c.Text(f.small, f.small.Fit(sub, name.Dx()), name.Min.X, f.small.Baseline(mid+float64(face.Height())+2*f.s), f.th.Dim)
+			noteH = f.small.Height() + px(2, f.s)
+		}
+		if side := r.id.Kind.info().side; side != nil {
+			top := bandLegendTop(mid, face.Height(), noteH, f.s)
+			side(f, r.id.ID, image.Rect(name.Min.X, top, g.header.Max.X-px(6, f.s), name.Max.Y))
 		}
 	}
 	f.drawPin(pin, f.v.Pinned(r.id), float64(y0+min(y1-y0, face.Height()+px(4, f.s)))/1)

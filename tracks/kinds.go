@@ -1,6 +1,8 @@
 package tracks
 
 import (
+	"image"
+
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -21,6 +23,9 @@ type kind struct {
 	name func(v *View, id uint32) string
 	// note, if set, is the header's second line, where it has room.
 	note func(f *frame, id uint32) string
+	// side, if set, draws more of the header in r, under its name and
+	// note, where the track is tall enough: the heap profile's legend.
+	side func(f *frame, id uint32, r image.Rectangle)
 	// columns says which pixel columns frame.prepare computes for the
 	// kind's tracks before they are drawn.
 	columns columnNeed
@@ -249,6 +254,8 @@ func init() {
 				}
 				return "Heap profile"
 			},
+			note: (*frame).bandNote,
+			side: (*frame).drawBandLegend,
 			draw: func(f *frame, _ uint32, y0, y1 int) { f.drawBands(y0, y1) },
 			hit:  func(f *frame, h *Hit, _ uint32, col, y, y0, y1 int) { f.hitBands(h, col, y, y0, y1) },
 		},

@@ -4,7 +4,6 @@ import (
 	"image"
 	"image/color"
 
-	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -23,7 +22,7 @@ func (v *View) legendLines() int {
 
 // legendItem is one entry of the legend: a swatch and its one name.
 type legendItem struct {
-	ink  paint.Ink // paint.NumInks for a heap band
+	ink  paint.Ink // paint.NumInks for the hatch
 	name string
 	col  color.RGBA
 	line bool // a line's swatch, not a box's
@@ -110,16 +109,8 @@ func (v *View) legendItems() []legendItem {
 		if v.heap != nil && v.heap.Allocated.Len() > 1 {
 			add(true, paint.InkHeapAllocated)
 		}
-		if bd := v.bands; bd != nil && v.bandCols != nil {
-			for _, id := range v.trackSet(GroupHeap) {
-				if id.Kind != KindBands {
-					continue
-				}
-				for b := 0; b < bd.Len(); b++ {
-					items = append(items, legendItem{ink: paint.NumInks, name: bd.Name(b), col: v.bandCols[b], line: v.bandMode == heapview.ModeLines})
-				}
-			}
-		}
+		// The heap profile's bands are named beside their track
+		// (drawBandLegend).
 	}
 	if shown[GroupGC] {
 		add(false, paint.InkMinorGC, paint.InkMajorGC)

@@ -71,6 +71,7 @@ type View struct {
 	spansByLabel bool            // user spans in a track per label, not per thread (SetSpansByLabel)
 	runPeaks     runPeakCache    // each HEC's highest spark rate over the run (sparkRunPeak)
 	legendCache  legendCache
+	cursorSample int // the census the heap profile's legend reads (SetCursor), -1 for none
 
 	// A panel of a larger picture (tracks/panel.go): noTitles hides the
 	// groups' titles (SetTitles); placed says the plot spans device x
@@ -86,7 +87,7 @@ type View struct {
 // New returns a view of the run src gives, showing all of it, at 800×600
 // device pixels and scale 1 in the light theme.
 func New(src timeline.Source) *View {
-	v := &View{src: src, w: 800, h: 600, scale: 1, theme: paint.Light, heights: map[TrackID]float64{}}
+	v := &View{src: src, w: 800, h: 600, scale: 1, theme: paint.Light, heights: map[TrackID]float64{}, cursorSample: -1}
 	v.Fit()
 	return v
 }

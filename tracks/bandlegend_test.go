@@ -1,0 +1,63 @@
+package tracks
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/paint"
+)
+
+// The heap profile's track names its bands beside it, with their peaks,
+// and with their sizes at the census nearest the cursor while the host
+// gives one; the window's legend no longer lists them.
+func TestBandLegendReadsTheCursor(t *testing.T) {
+	lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/heap-hc.eventlog", eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lg.Close()
+	v := New(lg)
+	v.SetHeap(lg.Heap, lg.Profile)
+	v.SetSize(1600, 1000, 1)
+	id := TrackID{KindBands, 0}
+	if !v.Reveal(id) {
+		t.Fatal("no heap-profile track")
+	}
+	v.SetTrackHeight(id, 300)
+	bd := v.bands
+	svg := func() string {
+		c := paint.NewSVG(1600, 1000)
+		v.Draw(c)
+		return string(c.Bytes())
+	}
+	peak := v.bandSize(0, -1)
+	if got := svg(); !strings.Contains(got, ">peak sizes<") || !strings.Contains(got, ">"+paint.Bytes(peak)+"<") {
+		t.Errorf("without a cursor the legend does not give the peak %s of %q", paint.Bytes(peak), bd.Name(0))
+	}
+	for _, it := range v.legendItems() {
+		if it.name == bd.Name(0) {
+			t.Errorf("the window's legend lists band %q", it.name)
+		}
+	}
+	s := bd.Samples() / 2
+	if !v.SetCursor(bd.Time(s), true) {
+		t.Fatal("the cursor over a census does not change the picture")
+	}
+	if v.SetCursor(bd.Time(s), true) {
+		t.Error("the same census again changes the picture")
+	}
+	got := svg()
+	for b := range bd.Len() {
+		if want := ">" + paint.Bytes(bd.Value(b, s)) + "<"; bd.Value(b, s) > 0 && !strings.Contains(got, want) {
+			t.Errorf("band %q: no %s at census %d", bd.Name(b), want, s)
+		}
+	}
+	if !strings.Contains(got, ">census at ") {
+		t.Error("the header does not say which census the legend reads")
+	}
+	if !v.SetCursor(0, false) || !strings.Contains(svg(), ">peak sizes<") {
+		t.Error("the cursor gone, the legend does not go back to the peaks")
+	}
+}
