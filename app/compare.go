@@ -20,7 +20,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/compare"
-	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -531,7 +530,7 @@ func (cc *compareCanvas) placeTip() {
 		_, scale = cc.devicePixels()
 		var y float64
 		x, y = float64(cc.pointer.X)*scale, float64(cc.pointer.Y)*scale
-		lines = c.reader.tipAt(x, y, [2]*heapview.Heap{c.logs[0].Heap, c.logs[1].Heap})
+		lines = c.reader.tipAt(x, y)
 		spans, cursor = c.reader.cursorAt(x, y)
 	}
 	s := float32(scale)

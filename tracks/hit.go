@@ -249,7 +249,7 @@ func (f *frame) headerTip(id TrackID) []string {
 // hitTrack fills in the element of track id under (x, y), its row drawn
 // from y0 to y1.
 func (f *frame) hitTrack(h *Hit, id TrackID, x, y, y0, y1 int) {
-	if k := id.Kind.info(); f.m != nil && k.hit != nil {
+	if k := id.Kind.info(); (f.m != nil || k.heapOnly) && k.hit != nil {
 		k.hit(f, h, id.ID, x-f.g.plot.Min.X, y, y0, y1)
 	}
 }

@@ -26,6 +26,9 @@ type kind struct {
 	// side, if set, draws more of the header in r, under its name and
 	// note, where the track is tall enough: the heap profile's legend.
 	side func(f *frame, id uint32, r image.Rectangle)
+	// heapOnly says the kind's tracks are drawn from the heap alone: they
+	// are hit-tested in a view without a run too.
+	heapOnly bool
 	// columns says which pixel columns frame.prepare computes for the
 	// kind's tracks before they are drawn.
 	columns columnNeed
@@ -226,7 +229,7 @@ func init() {
 			hit:  (*frame).hitUserThread,
 		},
 		KindHeap: {
-			group: GroupHeap, height: 64,
+			group: GroupHeap, height: 64, heapOnly: true,
 			list: single(KindHeap, func(v *View) bool {
 				h := v.heap
 				return h != nil && (h.Size.Len() > 0 || h.Live.Len() > 0 || h.Blocks.Len() > 0)
@@ -236,21 +239,25 @@ func init() {
 			hit:  func(f *frame, h *Hit, _ uint32, col, _, y0, y1 int) { f.hitHeap(h, col, y0, y1) },
 		},
 		KindAlloc: {
-			group: GroupHeap, height: 48,
+			group: GroupHeap, height: 48, heapOnly: true,
 			list: single(KindAlloc, func(v *View) bool { return v.heap != nil && v.heap.Allocated.Len() > 1 }),
 			name: constName("Allocation rate"),
 			draw: func(f *frame, _ uint32, y0, y1 int) { f.drawAlloc(y0, y1) },
 			hit:  func(f *frame, h *Hit, _ uint32, col, _, y0, y1 int) { f.hitAlloc(h, col, y0, y1) },
 		},
 		KindBands: {
-			group: GroupHeap, height: 130,
+			group: GroupHeap, height: 130, heapOnly: true,
 			list: single(KindBands, func(v *View) bool {
 				bd := v.bands
-				return bd != nil && bd.Samples() > 0 && bd.Len() > 0 && bd.Source == heapview.FromEventlog
+				// A .hp file's censuses are on its own clock: shown only
+				// in a view of the heap alone (no run).
+				return bd != nil && bd.Samples() > 0 && bd.Len() > 0 && (bd.Source == heapview.FromEventlog || v.src == nil)
 			}),
 			name: func(v *View, _ uint32) string {
-				if v.profile != nil {
-					return "Heap profile (" + heapview.BreakdownName(v.profile.Breakdown) + ")"
+				if p := v.profile; p != nil && p.Source == heapview.FromHP {
+					return "Heap profile (.hp: mutator time)"
+				} else if p != nil {
+					return "Heap profile (" + heapview.BreakdownName(p.Breakdown) + ")"
 				}
 				return "Heap profile"
 			},
@@ -260,7 +267,7 @@ func init() {
 			hit:  func(f *frame, h *Hit, _ uint32, col, y, y0, y1 int) { f.hitBands(h, col, y, y0, y1) },
 		},
 		KindGC: {
-			group: GroupGC, height: 28,
+			group: GroupGC, height: 28, heapOnly: true,
 			list: single(KindGC, func(v *View) bool { return v.heap != nil && len(v.heap.GCs) > 0 }),
 			name: constName("GC pauses"),
 			draw: func(f *frame, _ uint32, y0, y1 int) { f.drawGCs(y0, y1) },

@@ -71,17 +71,17 @@ func (id TrackID) Group() Group { return id.Kind.group() }
 
 // Sizes in points.
 const (
-	titleHeight  = 22  // a group's title row
-	minTrack     = 8   // the least height a track can be resized to
-	maxTrack     = 600 // the most
-	headerWidth  = 200 // the track headers' column
-	axisHeight   = 30  // the sticky time axis
-	scrollbarW   = 10  // the scroll bar's gutter on the right
-	resizeHandle = 4   // the bottom band of a header that resizes its track
-	pinWidth     = 16  // the pin toggle at a header's right end
-	textPt       = 11  // text size
-	smallPt      = 9.5 // text size on small tracks and in the legend's counts
-	userRowPt    = 16  // a label's track, and each nesting depth of a thread's spans
+	titleHeight  = 22   // a group's title row
+	minTrack     = 8    // the least height a track can be resized to
+	maxTrack     = 2000 // the most (a picture of one track fills it)
+	headerWidth  = 200  // the track headers' column
+	axisHeight   = 30   // the sticky time axis
+	scrollbarW   = 10   // the scroll bar's gutter on the right
+	resizeHandle = 4    // the bottom band of a header that resizes its track
+	pinWidth     = 16   // the pin toggle at a header's right end
+	textPt       = 11   // text size
+	smallPt      = 9.5  // text size on small tracks and in the legend's counts
+	userRowPt    = 16   // a label's track, and each nesting depth of a thread's spans
 )
 
 // row is one row of the layout: a group's title or a track, at content y

@@ -43,6 +43,9 @@ type legendCache struct {
 // legendItems returns the legend's entries: every state and event the log
 // holds once, by its one name, for the groups shown.
 func (v *View) legendItems() []legendItem {
+	if v.noLegend {
+		return nil
+	}
 	l := v.ensureLayout()
 	ov := v.overview()
 	unknown := unknownName(ov)
@@ -106,7 +109,7 @@ func (v *View) legendItems() []legendItem {
 		for _, hl := range v.heapLines() {
 			add(true, hl.ink)
 		}
-		if v.heap != nil && v.heap.Allocated.Len() > 1 {
+		if v.heap != nil && v.heap.Allocated.Len() > 1 && !v.hidden[TrackID{KindAlloc, 0}] {
 			add(true, paint.InkHeapAllocated)
 		}
 		// The heap profile's bands are named beside their track
