@@ -149,8 +149,7 @@ func partialWhy(c *Comparison) string {
 
 // pen draws the comparison's furniture: rectangles and text in one face.
 type pen struct {
-	img    *image.RGBA
-	c      *paint.Raster
+	c      paint.Canvas
 	face   *paint.Face
 	s      float64
 	w, h   int
@@ -161,7 +160,7 @@ type pen struct {
 
 func newPen(img *image.RGBA, s float64, dark bool) *pen {
 	b := img.Bounds()
-	return &pen{img: img, c: paint.NewRaster(img), face: paint.FaceFor(paint.Regular, 11, s), s: s, w: b.Dx(), h: b.Dy(),
+	return &pen{c: paint.NewRaster(img), face: paint.FaceFor(paint.Regular, 11, s), s: s, w: b.Dx(), h: b.Dy(),
 		gutter: min(int(110*s), b.Dx()/4), th: paint.ThemeFor(dark), dark: dark}
 }
 
@@ -713,43 +712,21 @@ func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) image.Rectangle {
 	r.fill(x0, top, x1, top+1, r.th.Grid)
 	// Runs with different counts are compared as shares of their counts.
 	bins := len(h.A)
-	value := h.barValue
-	bw := float64(x1-x0) / float64(bins)
-	for i := 0; i < bins; i++ {
-		bx := float64(x0) + float64(i)*bw
-		half := math.Max((bw-2*s)/2, 1)
-		for k := range 2 {
-			v := value(k, i)
-			if v == 0 {
-				continue
-			}
-			col := ColourA
-			if k == 1 {
-				col = ColourB
-			}
-			ht := math.Max(float64(base-top)*v/peak, 1)
-			xa := bx + s + float64(k)*half
-			r.fill(int(math.Round(xa)), int(math.Round(float64(base)-ht)), int(math.Round(xa+half)), base, col)
+	values := [][]float64{make([]float64, bins), make([]float64, bins)}
+	for k := range values {
+		for i := range bins {
+			values[k][i] = h.barValue(k, i)
 		}
 	}
-	r.fill(x0, base, x1, base+1, r.th.Axis)
 	// Label the decade edges (every binsPerDecade-th edge), as room allows.
-	lastX := math.Inf(-1)
+	var edges []paint.EdgeLabel
 	for i, e := range h.Edges {
-		if i%binsPerDecade != 0 {
-			continue
+		if i%binsPerDecade == 0 {
+			edges = append(edges, paint.EdgeLabel{At: i, Text: timeline.FormatDuration(e)})
 		}
-		x := float64(x0) + float64(i)*bw
-		label := timeline.FormatDuration(e)
-		w := r.textWidth(label)
-		if x-w/2 < lastX+6*s {
-			continue
-		}
-		r.fill(int(x), base, int(x)+1, base+int(4*s), r.th.Axis)
-		lx := math.Min(math.Max(x, float64(x0)+w/2), float64(x1)-w/2)
-		r.text(label, lx, float64(base)+10*s, 0.5, 0.5, r.th.Text)
-		lastX = lx + w/2
 	}
+	paint.DrawBars(r.c, image.Rect(x0, top, x1, base), paint.Bars{Values: values, Colours: runColours[:], Top: peak,
+		Edges: edges, Gap: int(6 * s), Ticks: true}, r.face, r.th, s)
 	return image.Rect(x0, top, x1, base)
 }
 
