@@ -41,14 +41,6 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown export format %q (chrome, speedscope or csv)", s)
 }
 
-// Extension returns the file name extension the format's files take.
-func (f Format) Extension() string {
-	if f == CSV {
-		return ".csv"
-	}
-	return ".json"
-}
-
 // Options says what to export.
 type Options struct {
 	// From and To select [From, To) of the run (To 0: to the end). Slices

@@ -260,24 +260,6 @@ func (bd *Bands) Row(b int) []uint64 {
 // Total returns the sum of all bands at sample s.
 func (bd *Bands) Total(s int) uint64 { return bd.totals[s] }
 
-// MaxTotal returns the largest Total over all samples.
-func (bd *Bands) MaxTotal() uint64 {
-	var m uint64
-	for _, t := range bd.totals {
-		m = max(m, t)
-	}
-	return m
-}
-
-// MaxValue returns the largest value of any band at any sample.
-func (bd *Bands) MaxValue() uint64 {
-	var m uint64
-	for _, v := range bd.values {
-		m = max(m, v)
-	}
-	return m
-}
-
 // Integral returns band b's integrated size: the sum of its values over
 // all censuses, in bytes (see NewBands).
 func (bd *Bands) Integral(b int) float64 { return bd.integral[b] }

@@ -104,3 +104,12 @@ func TestParseMode(t *testing.T) {
 		t.Error("ParseMode(pie) accepted")
 	}
 }
+
+// ColorFor returns the colour BandColors gives a band called name when
+// no bigger band took its hue (OtherName: grey).
+func ColorFor(name string) color.RGBA {
+	if name == OtherName {
+		return otherColor
+	}
+	return paint.BandColorFor(name)
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -47,7 +48,7 @@ func watch(t *testing.T, url, recPath string) watched {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := timeline.NewBuilder()
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
 	var w watched
 	d := ingest.NewDecoder()
 	buf := make([]byte, 64<<10)
@@ -155,7 +156,7 @@ func TestLiveReplayThroughSocket(t *testing.T) {
 	}
 	var ends []int64
 	var want [][]byte
-	ingest.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
+	testlog.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
 		ends = append(ends, ev.Offset+int64(len(ev.Raw)))
 		want = append(want, append([]byte(nil), ev.Raw...))
 		return nil

@@ -277,20 +277,6 @@ func ByteTicks(top float64, n int) []ValueTick {
 	return out
 }
 
-// PercentTicks returns the ticks of a normalised chart: 0 to 100 % in
-// steps of 25 %, or of 50 % when there is room for fewer than 5.
-func PercentTicks(n int) []ValueTick {
-	step := 25
-	if n < 4 {
-		step = 50
-	}
-	var out []ValueTick
-	for p := 0; p <= 100; p += step {
-		out = append(out, ValueTick{float64(p), strconv.Itoa(p) + "%"})
-	}
-	return out
-}
-
 // NiceStep returns the smallest 1, 2 or 5 × 10ᵏ not below x > 0.
 func NiceStep(x float64) float64 {
 	if !(x > 0) || math.IsInf(x, 0) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 )
 
 // summaryLogs returns the real eventlogs the summary tests run on: the
@@ -80,7 +81,7 @@ func reference(t testing.TB, path string) refStats {
 		t.Fatal(err)
 	}
 	var evs []refEvent
-	_, _, err = ingest.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
+	_, _, err = testlog.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
 		if e.Kind != ingest.KindBlockMarker {
 			evs = append(evs, refEvent{us: (e.Time + 999) / 1000, cap: e.Cap, kind: e.Kind, args: e.Args})
 		}
@@ -264,7 +265,7 @@ func TestSummaryInvariants(t *testing.T) {
 		perType := map[uint16]uint64{}
 		var events, statsEvents, copied uint64
 		lastSparks := map[int32][7]uint64{}
-		_, st, err := ingest.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
+		_, st, err := testlog.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
 			if e.Kind == ingest.KindBlockMarker {
 				return nil
 			}

@@ -24,7 +24,7 @@ import (
 // by thread 1 on HEC 0, ten markers two by two over [300, 305), and one at
 // 800.
 func tinyUser() *timeline.Model {
-	b := timeline.NewBuilder()
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
 	msg := func(t uint64, k ingest.Kind, text string) {
 		e := ingest.Event{Time: t, Cap: 0, Kind: k, Data: []byte(text)}
 		b.Add(&e)
