@@ -146,6 +146,24 @@ func (o Options) clip(a, b uint64) (uint64, uint64, bool) {
 // in reports whether t is in the range.
 func (o Options) in(t uint64) bool { return t >= o.From && (o.To == 0 || t < o.To) }
 
+// heapCounter returns the name (from names: heap size, live, allocated)
+// and value of the heap counter a heap event sets; allocated is summed
+// over the capabilities, whose totals alloc keeps.
+func heapCounter(ev *ingest.Event, alloc map[int32]uint64, names [3]string) (string, uint64) {
+	switch ev.Kind {
+	case ingest.KindHeapSize:
+		return names[0], ev.Args[1]
+	case ingest.KindHeapLive:
+		return names[1], ev.Args[1]
+	}
+	alloc[ev.Cap] = ev.Args[1]
+	var sum uint64
+	for _, v := range alloc {
+		sum += v
+	}
+	return names[2], sum
+}
+
 // stopReason names a thread's stop status ("stopped" where it gives no
 // reason), in ingest's words (StopStatus.Reason).
 func stopReason(s ingest.StopStatus) string {

@@ -15,32 +15,18 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/timeline"
+
+	"github.com/hecscope/hecscope/internal/testfile"
 )
 
+// readLog returns the test log called name.
 func readLog(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/ghc-9.0.2/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return testfile.Read(t, "../testdata/ghc-9.0.2/"+name)
 }
 
 // writeSlowly writes data in uneven chunks with short pauses.
-func writeSlowly(w io.Writer, data []byte) error {
-	sizes := []int{1, 7, 300, 4096, 17, 65536, 999}
-	for i, off := 0, 0; off < len(data); i++ {
-		n := min(sizes[i%len(sizes)], len(data)-off)
-		if _, err := w.Write(data[off : off+n]); err != nil {
-			return err
-		}
-		off += n
-		if i%5 == 0 {
-			time.Sleep(time.Millisecond)
-		}
-	}
-	return nil
-}
+func writeSlowly(w io.Writer, data []byte) error { return testfile.WriteSlowly(w, data, 5) }
 
 // serveUnix serves each connection to a Unix socket with the next of
 // conns (a connection with nil data is accepted and closed at once).

@@ -1,6 +1,7 @@
 package paint
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -326,4 +327,19 @@ func EventCount(events, blockMarkers uint64) string {
 		return CountOf(n, "event", "events")
 	}
 	return CountOf(n, "event", "events") + " (" + CountOf(int64(min(blockMarkers, 1<<62)), "block marker", "block markers") + ")"
+}
+
+// ThreadScopeTime writes nanoseconds as ThreadScope's Time tab does: with
+// three decimals in ns, μs, ms or s ("1.234ms").
+func ThreadScopeTime(ns uint64) string {
+	v := float64(ns)
+	switch {
+	case v < 1e3:
+		return fmt.Sprintf("%.3fns", v)
+	case v < 1e6:
+		return fmt.Sprintf("%.3fμs", v/1e3)
+	case v < 1e9:
+		return fmt.Sprintf("%.3fms", v/1e6)
+	}
+	return fmt.Sprintf("%.3fs", v/1e9)
 }

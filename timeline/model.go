@@ -30,17 +30,6 @@ const (
 	NumInstantKinds                             // number of instant kinds
 )
 
-var instantNames = [NumInstantKinds]string{"create thread", "create spark thread", "migrate thread", "wake up thread",
-	"seq GC request", "par GC request", "shutdown", "user message", "marker", "log message"}
-
-// String returns the kind's name, such as "create thread".
-func (k InstantKind) String() string {
-	if k < NumInstantKinds {
-		return instantNames[k]
-	}
-	return "invalid"
-}
-
 // Instant is an event without duration shown on a HEC row. 16 bytes, no
 // pointers.
 type Instant struct {

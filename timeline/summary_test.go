@@ -11,6 +11,7 @@ import (
 
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/internal/testlog"
+	"github.com/hecscope/hecscope/paint"
 )
 
 // summaryLogs returns the real eventlogs the summary tests run on: the
@@ -450,20 +451,6 @@ var threadScopeFigures = []tsFigures{
 	},
 }
 
-// tsTime formats nanoseconds as ThreadScope's Time tab does.
-func tsTime(ns uint64) string {
-	v := float64(ns)
-	switch {
-	case v < 1e3:
-		return fmt.Sprintf("%.3fns", v)
-	case v < 1e6:
-		return fmt.Sprintf("%.3fμs", v/1e3)
-	case v < 1e9:
-		return fmt.Sprintf("%.3fms", v/1e6)
-	}
-	return fmt.Sprintf("%.3fs", v/1e9)
-}
-
 // TestSummaryAgreesWithThreadScope compares with what ThreadScope showed.
 func TestSummaryAgreesWithThreadScope(t *testing.T) {
 	for _, want := range threadScopeFigures {
@@ -473,11 +460,11 @@ func TestSummaryAgreesWithThreadScope(t *testing.T) {
 				t.Errorf("%s: %s = %v, ThreadScope shows %v", want.file, what, got, exp)
 			}
 		}
-		check("total time", tsTime(s.TotalNS), want.total)
+		check("total time", paint.ThreadScopeTime(s.TotalNS), want.total)
 		check("has heap", s.HasHeap, want.mutator != "")
 		if s.HasHeap {
-			check("mutator time", tsTime(s.MutatorNS), want.mutator)
-			check("GC time", tsTime(s.GC.Total.ElapsedNS), want.gc)
+			check("mutator time", paint.ThreadScopeTime(s.MutatorNS), want.mutator)
+			check("GC time", paint.ThreadScopeTime(s.GC.Total.ElapsedNS), want.gc)
 			check("productivity", fmt.Sprintf("%.1f", 100*s.Productivity), want.prod)
 			h := s.Heap
 			check("heap", []uint64{h.MaxSize, h.MaxLive, h.Allocated, h.AllocRate, h.MaxSlop, h.Copied},

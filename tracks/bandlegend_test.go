@@ -1,11 +1,9 @@
 package tracks
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/paint"
 )
 
@@ -13,14 +11,7 @@ import (
 // and with their sizes at the census nearest the cursor while the host
 // gives one; the window's legend no longer lists them.
 func TestBandLegendReadsTheCursor(t *testing.T) {
-	lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/heap-hc.eventlog", eventlog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lg.Close()
-	v := New(lg)
-	v.SetHeap(lg.Heap, lg.Profile)
-	v.SetSize(1600, 1000, 1)
+	v := heapProfileView(t, "../testdata/ghc-9.0.2/heap-hc.eventlog")
 	id := TrackID{KindBands, 0}
 	if !v.Reveal(id) {
 		t.Fatal("no heap-profile track")

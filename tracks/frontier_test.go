@@ -129,8 +129,8 @@ func (l *synthLog) knownUpTo(n int) map[int32]uint64 {
 	return out
 }
 
-// stateInks are the colours of the states a HEC row is drawn in.
-func stateInks(th paint.Theme) map[color.RGBA]string {
+// hecStateColours are the colours of the states a HEC row is drawn in.
+func hecStateColours(th paint.Theme) map[color.RGBA]string {
 	out := map[color.RGBA]string{}
 	for _, s := range []timeline.State{timeline.StateRunning, timeline.StateGCSync, timeline.StateGCWork,
 		timeline.StateGCIdle, timeline.StateGCDone} {
@@ -150,7 +150,7 @@ func checkUnknownRow(t *testing.T, what string, v *View, img *image.RGBA, id Tra
 	a, b := v.Range()
 	f := v.hitFrame(v.geometry(), a, b)
 	x0 := int(f.ax.X(from)) + 2
-	inks := stateInks(v.theme)
+	inks := hecStateColours(v.theme)
 	hatch := 0
 	for x := x0; x < v.PlotRect().Max.X; x++ {
 		for y := r.Min.Y + 3; y < r.Max.Y-3; y++ {
