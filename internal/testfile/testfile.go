@@ -4,6 +4,9 @@
 package testfile
 
 import (
+	"bytes"
+	"image"
+	"image/png"
 	"io"
 	"os"
 	"testing"
@@ -36,4 +39,14 @@ func WriteSlowly(w io.Writer, data []byte, pauseEvery int) error {
 		}
 	}
 	return nil
+}
+
+// ReadPNG decodes the PNG file at path, failing t if it cannot.
+func ReadPNG(t testing.TB, path string) image.Image {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(Read(t, path)))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
 }
