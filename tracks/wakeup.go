@@ -364,11 +364,14 @@ func (f *frame) drawWakeup(l *layout) {
 		start := ys
 		if k.src.away != 0 {
 			// Off the edge: an arrow head pointing beyond it.
-			start = ys + dir*head
-			arrow(ys, -dir)
+			start = ys - float64(k.src.away)*head
+			arrow(ys, float64(k.src.away))
 		} else {
 			r := 3 * f.s
 			c.Polygon([]paint.Point{{X: x - r, Y: ys}, {X: x, Y: ys - r}, {X: x + r, Y: ys}, {X: x, Y: ys + r}}, ink)
+		}
+		if k.dst.away != 0 {
+			dir = float64(k.dst.away) // beyond the edge, whichever way the waker is
 		}
 		c.Line(x, start, x, ye-dir*head, lw, ink)
 		arrow(ye, dir)
