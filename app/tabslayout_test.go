@@ -167,7 +167,7 @@ func TestSpansTabShowsSeveralRows(t *testing.T) {
 // checks that the tabs get at least 30 % of its height; then drags the
 // divider, closes the window, and checks that the next window's divider
 // starts where it was dragged to, and that where the app moved it itself
-// (as View › Show All Tracks does) is not remembered.
+// (as showAllTracks does) is not remembered.
 func TestDividerStartsLowAndIsRemembered(t *testing.T) {
 	a, done := newTestApp(t)
 	w := a.Open(parworkN2)
