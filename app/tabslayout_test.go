@@ -298,3 +298,40 @@ func TestTabsKeepTheDivider(t *testing.T) {
 		t.Errorf("showing the Profile tab moved the divider the user left at 0.8 to %v", v.split.Offset)
 	}
 }
+
+// TestSummaryReadsWithoutScrollingSideways opens a log in a window 640×400
+// units (1280×800 at FYNE_SCALE=2) and checks that the Summary tab's
+// content is no wider than the tab, its sections stacked in one column, so
+// that nothing needs horizontal scrolling; 1280×800 and 1920×1080 (scale 1)
+// put the three sections side by side.
+func TestSummaryReadsWithoutScrollingSideways(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	ti := selectTab(t, v, "Summary")
+	scroll, ok := ti.Content.(*container.Scroll)
+	if !ok {
+		t.Fatalf("the Summary tab holds a %T, not a scroller", ti.Content)
+	}
+	for _, c := range []struct {
+		size fyne.Size
+		cols int
+	}{{fyne.NewSize(640, 400), 1}, {fyne.NewSize(1280, 800), 3}, {fyne.NewSize(1920, 1080), 3}} {
+		w.Fyne().Resize(c.size)
+		if got := w.Fyne().Canvas().Size(); got.Width > c.size.Width {
+			t.Fatalf("the window is %v wide, asked for %v", got.Width, c.size.Width)
+		}
+		panel := scroll.Content.(*fyne.Container)
+		if mw, sw := panel.MinSize().Width, scroll.Size().Width; mw > sw {
+			t.Errorf("at %v the Summary asks for %.0f wide in a tab %.0f wide: it scrolls sideways", c.size, mw, sw)
+		}
+		tops := map[float32]int{}
+		for _, o := range panel.Objects {
+			if right := o.Position().X + o.Size().Width; right > scroll.Size().Width+0.5 {
+				t.Errorf("at %v a section ends at x %.0f, past the tab's %.0f", c.size, right, scroll.Size().Width)
+			}
+			tops[o.Position().Y]++
+		}
+		if got := len(panel.Objects) / len(tops); got != c.cols {
+			t.Errorf("at %v the sections are in %d columns (tops %v), want %d", c.size, got, tops, c.cols)
+		}
+	}
+}
