@@ -257,19 +257,14 @@ func (f *frame) wakeupLink(l *layout) (wakeupLink, bool) {
 		return k, true // nothing of the link in view but its chip
 	}
 
-	// What woke it, beside the end in view (the waker's if both are),
-	// clear of the chips.
+	// What woke it, beside where the link starts (at the edge when the
+	// waker is out of view, off the woken thread's row), clear of the
+	// chips.
 	k.label = w.Text(f.ov)
 	fc := f.small
 	pad := px(3, f.s)
 	tw, th := fc.Width(k.label)+2*pad, fc.Height()+2*pad
-	y := (k.src.y + k.dst.y) / 2
-	switch {
-	case k.src.shown():
-		y = k.src.y
-	case k.dst.shown():
-		y = k.dst.y
-	}
+	y := k.src.y
 	lx := int(k.x) + px(8, f.s)
 	if lx+tw > f.g.plot.Max.X {
 		lx = int(k.x) - px(8, f.s) - tw

@@ -25,7 +25,7 @@ func linkChipAt(v *View, x int) (Hit, bool) {
 // names the waker; hitting the chip gives an ElemLink leading to the
 // waker, whose tooltip says what the link is; revealing that track brings
 // it into view and takes the chip away. The label of the link stays clear
-// of the chip. With the Threads group collapsed (the woken thread pinned)
+// of the chip and of the woken thread's row. With the Threads group collapsed (the woken thread pinned)
 // or the waker hidden, the chip says so.
 func TestWakeupLinkToTrackOutOfView(t *testing.T) {
 	m := realModel(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog")
@@ -106,6 +106,9 @@ func TestWakeupLinkToTrackOutOfView(t *testing.T) {
 	}
 	if k.labelBox.Overlaps(k.chips[0].box) {
 		t.Errorf("the label %v overlaps the chip %v", k.labelBox, k.chips[0].box)
+	}
+	if r, _ := v.TrackRect(woken); k.labelBox.Overlaps(r) {
+		t.Errorf("the label %v covers the woken thread's row %v", k.labelBox, r)
 	}
 	if !strings.HasPrefix(k.chips[0].text, map[bool]string{true: "↑ thread ", false: "↓ thread "}[wakerAbove]) {
 		t.Errorf("the chip reads %q", k.chips[0].text)
