@@ -2,6 +2,8 @@ package tracks
 
 import (
 	"strings"
+
+	"github.com/hecscope/hecscope/paint"
 	"testing"
 
 	"github.com/hecscope/hecscope/timeline"
@@ -25,40 +27,14 @@ func linkChipAt(v *View, x int) (Hit, bool) {
 // names the waker; hitting the chip gives an ElemLink leading to the
 // waker, whose tooltip says what the link is; revealing that track brings
 // it into view and takes the chip away. The label of the link stays clear
-// of the chip and of the woken thread's row. With the Threads group collapsed (the woken thread pinned)
-// or the waker hidden, the chip says so.
+// of the chip and of the woken thread's row. With the Threads group
+// collapsed (the woken thread pinned) or the waker hidden, the chip says
+// so.
 func TestWakeupLinkToTrackOutOfView(t *testing.T) {
 	m := realModel(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog")
 	v := New(timeline.Exact(m))
 	v.SetSize(1400, 420, 1)
-	found := false
-	var w Wakeup
-	for i := range m.Threads {
-		th := &m.Threads[i]
-		for j := 0; j < th.Track.Len() && !found; j++ {
-			mk := th.Track.Mark(j)
-			if mk.State != timeline.StateRunnable {
-				continue
-			}
-			lw, ok := WokenBy(m, th.ID, mk.Time+1)
-			if !ok || lw.By == 0 || lw.By == th.ID {
-				continue
-			}
-			v.SetRange(lw.Time-40_000, lw.Time+40_000)
-			if !v.Reveal(TrackID{Kind: KindThread, ID: th.ID}) {
-				continue
-			}
-			if _, in := v.TrackRect(TrackID{Kind: KindThread, ID: lw.By}); !in {
-				w, found = lw, true
-			}
-		}
-		if found {
-			break
-		}
-	}
-	if !found {
-		t.Fatal("no wakeup by a thread out of view")
-	}
+	w := linkOutOfView(t, m, v, false)
 	waker, woken := TrackID{Kind: KindThread, ID: w.By}, TrackID{Kind: KindThread, ID: w.Thread}
 	plain := v.Render()
 	if _, ok := v.ShowWakeup(Hit{Track: woken, Element: ElemSpan, Time: w.Time + 1}); !ok {
@@ -147,5 +123,78 @@ func TestWakeupLinkToTrackOutOfView(t *testing.T) {
 	}
 	if _, ok := linkChipAt(v, x+px(12, 1)); ok {
 		t.Error("a chip without a link")
+	}
+}
+
+// linkOutOfView finds, in m drawn by v, a wakeup (a creation if created)
+// by a thread whose track is out of view once the woken thread's is
+// revealed around the wakeup's time, further from it than the view is
+// high, and leaves v so.
+func linkOutOfView(t *testing.T, m *timeline.Model, v *View, created bool) Wakeup {
+	t.Helper()
+	for i := range m.Threads {
+		th := &m.Threads[i]
+		for j := 0; j < th.Track.Len(); j++ {
+			mk := th.Track.Mark(j)
+			if mk.State != timeline.StateRunnable {
+				continue
+			}
+			w, ok := WokenBy(m, th.ID, mk.Time+1)
+			if !ok || w.By == 0 || w.By == th.ID || w.Created != created {
+				continue
+			}
+			v.SetRange(w.Time-40_000, w.Time+40_000)
+			if !v.Reveal(TrackID{Kind: KindThread, ID: th.ID}) {
+				continue
+			}
+			l := v.ensureLayout()
+			rb, _ := find(l.rows, TrackID{Kind: KindThread, ID: w.By})
+			rt, _ := find(l.rows, TrackID{Kind: KindThread, ID: th.ID})
+			if _, in := v.TrackRect(TrackID{Kind: KindThread, ID: w.By}); !in && abs(rb.y-rt.y) > v.TracksRect().Dy() {
+				return w
+			}
+		}
+	}
+	t.Fatalf("no wakeup (created %v) by a thread out of view", created)
+	return Wakeup{}
+}
+
+// TestCreationLinkToTrackOutOfView: the link from a thread's creator out
+// of view has its chip, whose tooltip says the creator created the thread
+// and when; scrolled the other way, so that the created thread is out of
+// view and its creator in, the chip leads to the created thread and says
+// by whom and when it was created.
+func TestCreationLinkToTrackOutOfView(t *testing.T) {
+	m := realModel(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	v := New(timeline.Exact(m))
+	v.SetSize(1400, 170, 1)
+	w := linkOutOfView(t, m, v, true)
+	creator, created := TrackID{Kind: KindThread, ID: w.By}, TrackID{Kind: KindThread, ID: w.Thread}
+	if _, ok := v.ShowWakeup(Hit{Track: created, Element: ElemSpan, Time: w.Time + 1}); !ok {
+		t.Fatal("ShowWakeup found nothing")
+	}
+	x := int(v.X(w.Time)) + px(12, 1)
+	h, ok := linkChipAt(v, x)
+	when := " at " + paint.Time(w.Time, PointStep(v.Axis().PixelsPerNs()))
+	if tip := strings.Join(h.Tip, " | "); !ok || h.Goto != creator || !strings.Contains(tip, "created thread "+itoa(w.Thread)+" ") || !strings.Contains(tip, when) {
+		t.Errorf("the creator's chip (%v) leads to %v, tip %q: want %v, \"created thread %d … %s\"", ok, h.Goto, tip, creator, w.Thread, when)
+	}
+	// The creator at the top of the view, the created thread below it.
+	l := v.ensureLayout()
+	rc, _ := find(l.rows, creator)
+	rt, _ := find(l.rows, created)
+	if rt.y < rc.y {
+		rc, rt = rt, rc
+	}
+	if rt.y-rc.y < v.TracksRect().Dy() {
+		t.Fatalf("threads %d and %d fit in one view: rows at %d and %d, view %v", w.By, w.Thread, rc.y, rt.y, v.TracksRect())
+	}
+	v.ScrollTo(rc.y)
+	if _, in := v.TrackRect(created); in {
+		v.ScrollTo(rt.y + rt.h)
+	}
+	h, ok = linkChipAt(v, x)
+	if tip := strings.Join(h.Tip, " | "); !ok || h.Goto != created || !strings.Contains(tip, "created by thread "+itoa(w.By)) || !strings.Contains(tip, when) {
+		t.Errorf("the created thread's chip (%v) leads to %v, tip %q: want %v, \"created by thread %d … %s\"", ok, h.Goto, tip, created, w.By, when)
 	}
 }
