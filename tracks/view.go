@@ -1,6 +1,8 @@
 package tracks
 
 import (
+	"sync"
+
 	"image"
 	"image/color"
 	"math"
@@ -71,6 +73,7 @@ type View struct {
 	logScale     map[Kind]bool   // the rate kinds on a log scale (SetLogScale)
 	spansByLabel bool            // user spans in a track per label, not per thread (SetSpansByLabel)
 	runPeaks     runPeakCache    // each HEC's highest spark rate over the run (sparkRunPeak)
+	runPeaksMu   sync.Mutex      // guards runPeaks: rows are drawn in parallel
 	legendCache  legendCache
 	cursorSample int // the census the heap profile's legend reads (SetCursor), -1 for none
 
