@@ -12,8 +12,9 @@ import (
 // under the track's name: a swatch and a name per band, the band at the
 // bottom of the stack (the largest, in the size order) first, as many as
 // the track is tall enough for, each with its peak size, or, while the
-// host says where the pointer is (SetCursor), its size at the census
-// nearest the pointer; the header's second line says which.
+// host says where the pointer is (SetCursor), the bands the census nearest
+// the pointer holds, each with its size there; the header's second line
+// says which.
 
 // SetCursor tells the view the time under the pointer, on false when the
 // pointer is not over the plot: the heap profile's legend gives the bands'
@@ -74,7 +75,18 @@ func (f *frame) drawBandLegend(_ uint32, r image.Rectangle) {
 	face := f.small
 	lineH := face.Height() + px(2, f.s)
 	lines := r.Dy() / max(lineH, 1)
-	n := bd.Len()
+	sample := f.v.cursorSample
+	if sample >= bd.Samples() {
+		sample = -1
+	}
+	// The bands listed: all of them, or at a census those it holds.
+	var bands []int
+	for b := range bd.Len() {
+		if sample < 0 || bd.Value(b, sample) > 0 {
+			bands = append(bands, b)
+		}
+	}
+	n := len(bands)
 	if lines <= 0 || n == 0 {
 		return
 	}
@@ -82,14 +94,10 @@ func (f *frame) drawBandLegend(_ uint32, r image.Rectangle) {
 	if n > lines {
 		shown = lines - 1
 	}
-	sample := f.v.cursorSample
-	if sample >= bd.Samples() {
-		sample = -1
-	}
 	sw := px(8, f.s)
 	y := r.Min.Y
 	for i := range shown {
-		b := i // the bottom of the stack first: in the size order, the largest
+		b := bands[i] // the bottom of the stack first: in the size order, the largest
 		mid := float64(y) + float64(lineH)/2
 		box := image.Rect(r.Min.X, int(mid)-sw/2, r.Min.X+sw, int(mid)-sw/2+sw)
 		if f.v.bandMode == heapview.ModeLines {

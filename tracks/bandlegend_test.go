@@ -9,7 +9,8 @@ import (
 
 // The heap profile's track names its bands beside it, with their peaks,
 // and with their sizes at the census nearest the cursor while the host
-// gives one; the window's legend no longer lists them.
+// gives one (those the census holds); the window's legend no longer lists
+// them.
 func TestBandLegendReadsTheCursor(t *testing.T) {
 	v := heapProfileView(t, "../testdata/ghc-9.0.2/heap-hc.eventlog")
 	id := TrackID{KindBands, 0}
@@ -43,6 +44,9 @@ func TestBandLegendReadsTheCursor(t *testing.T) {
 	for b := range bd.Len() {
 		if want := ">" + paint.Bytes(bd.Value(b, s)) + "<"; bd.Value(b, s) > 0 && !strings.Contains(got, want) {
 			t.Errorf("band %q: no %s at census %d", bd.Name(b), want, s)
+		}
+		if bd.Value(b, s) == 0 && strings.Contains(got, ">"+bd.Name(b)+"<") {
+			t.Errorf("band %q, empty at census %d, is listed", bd.Name(b), s)
 		}
 	}
 	if !strings.Contains(got, ">census at ") {
