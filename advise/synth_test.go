@@ -21,7 +21,7 @@ type synth struct {
 }
 
 func newSynth(caps int) *synth {
-	s := &synth{b: timeline.NewBuilder(), heap: heapview.NewCollector()}
+	s := &synth{b: timeline.NewOverviewBuilder(timeline.Grid{}), heap: heapview.NewCollector()}
 	s.ev(0, ingest.NoCap, ingest.KindStartup, uint64(caps))
 	return s
 }

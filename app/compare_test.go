@@ -477,7 +477,7 @@ func TestCompareTooltips(t *testing.T) {
 	// A's heap lane.
 	lane := l.Heaps[0]
 	hover(int(l.Axes[0].X0+0.5*l.Axes[0].Width), (lane.Min.Y+lane.Max.Y)/2)
-	if len(tip) < 2 || !strings.HasPrefix(tip[0], "A's heap at ") || !strings.HasPrefix(tip[1], "heap size ") {
+	if len(tip) < 3 || !strings.HasPrefix(tip[0], "A at ") || !strings.HasPrefix(tip[1], "Heap at ") || !strings.HasPrefix(tip[2], "heap size: ") {
 		t.Errorf("over A's heap the tooltip says %q", tip)
 	}
 	// Leaving hides it.

@@ -161,31 +161,6 @@ func (v *eventlogView) keepDivider() {
 	kit.CurrentSettings().SetFloat(prefDivider, v.split.Offset)
 }
 
-// maxTabsShare is the most of the height under the file's name that
-// roomForTab gives the tabs.
-const maxTabsShare = 0.65
-
-// roomForTab raises the divider between the timeline and the tabs, just
-// after tab ti was selected, so that its content gets the height it
-// needs, up to maxTabsShare of the whole; where the tab has room already
-// the divider stays. (Tabs hold their contents in scrollers, so that no
-// tab asks the window for its height: this asks only while it is shown.)
-func (v *eventlogView) roomForTab(ti *container.TabItem, content fyne.CanvasObject) {
-	total := v.split.Size().Height
-	tabs := v.tabs.Size().Height
-	have := ti.Content.Size().Height
-	need := content.MinSize().Height
-	if total <= 0 || have <= 0 || have >= need {
-		return
-	}
-	// The split shares out its height less the divider's.
-	available := v.split.Leading.Size().Height + tabs
-	want := min(tabs+need-have, maxTabsShare*available)
-	if want > tabs && available > 0 {
-		v.setDivider(float64(1 - want/available))
-	}
-}
-
 // addTab adds a tab to the view's tabs while the view is being made. It
 // does not refresh them, as AppTabs.Append does: each refresh makes the
 // tab bar again, and eleven of them cost a quarter of a second before the

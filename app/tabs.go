@@ -87,7 +87,6 @@ func (v *eventlogView) addFindingsTab() {
 			prev(ti)
 		}
 		if ti == tab {
-			v.roomForTab(ti, fv.Root)
 			fv.EnsureLoaded()
 		}
 	}
@@ -135,10 +134,8 @@ func (v *eventlogView) addAnalysisTabs() {
 		}
 		switch ti {
 		case spansTab:
-			v.roomForTab(ti, sv.Root)
 			sv.EnsureLoaded()
 		case profileTab:
-			v.roomForTab(ti, pv.Root)
 			pv.EnsureLoaded()
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -23,6 +22,8 @@ import (
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
+
+	"github.com/hecscope/hecscope/internal/testfile"
 )
 
 // openNav opens a log in a test window laid out at 1200×800 and returns
@@ -515,21 +516,6 @@ func TestCanvasFollowsAGrowingSource(t *testing.T) {
 	}
 }
 
-// decodePNG reads the PNG file at path.
-func decodePNG(t *testing.T, path string) image.Image {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
-}
-
 // TestCanvasExports exports the view at the canvas's pixel size and twice
 // it, the selection (refused without one), and all tracks, cut into pages
 // when taller than tracks.MaxPageHeight.
@@ -544,14 +530,14 @@ func TestCanvasExports(t *testing.T) {
 	if err != nil || len(paths) != 1 || w != dw || h != dh {
 		t.Fatalf("view export: %v %d×%d, %v; canvas %d×%d", paths, w, h, err, dw, dh)
 	}
-	if b := decodePNG(t, paths[0]).Bounds(); b.Dx() != dw || b.Dy() != dh {
+	if b := testfile.ReadPNG(t, paths[0]).Bounds(); b.Dx() != dw || b.Dy() != dh {
 		t.Errorf("view PNG %v, canvas %d×%d", b, dw, dh)
 	}
 	paths, _, _, err = c.WriteExport(trackcanvas.CanvasExport{Format: trackcanvas.ExportPNG, Zoom: 2}, filepath.Join(dir, "view2.png"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := decodePNG(t, paths[0]).Bounds(); b.Dx() != 2*dw || b.Dy() != 2*dh {
+	if b := testfile.ReadPNG(t, paths[0]).Bounds(); b.Dx() != 2*dw || b.Dy() != 2*dh {
 		t.Errorf("view PNG at ×2 %v, canvas %d×%d", b, dw, dh)
 	}
 
@@ -619,7 +605,7 @@ func TestCanvasExports(t *testing.T) {
 		t.Fatalf("wrote %v for %d pages", paths, len(pages))
 	}
 	for _, p := range paths {
-		if b := decodePNG(t, p).Bounds(); b.Dy() > tracks.MaxPageHeight || b.Dx() != dw {
+		if b := testfile.ReadPNG(t, p).Bounds(); b.Dy() > tracks.MaxPageHeight || b.Dx() != dw {
 			t.Errorf("%s is %v", p, b)
 		}
 	}

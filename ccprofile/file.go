@@ -15,9 +15,7 @@ func File(ctx context.Context, path string, opt Options) (*Profile, error) {
 
 // Read profiles the eventlog in r (size bytes) (see Collect).
 func Read(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Profile, error) {
-	return Collect(func(fn func(*ingest.Event) bool) (ingest.Status, error) {
-		return ingest.Each(ctx, r, size, ingest.MergeOptions{Sorted: true}, fn)
-	}, opt)
+	return Collect(ingest.ReaderPass(ctx, r, size), opt)
 }
 
 // Collect profiles the events pass hands out in time order: its memory
@@ -28,10 +26,7 @@ func Read(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Profile
 // of 0 samples.
 func Collect(pass ingest.Pass, opt Options) (*Profile, error) {
 	c := NewCollector(opt)
-	st, err := pass(func(ev *ingest.Event) bool {
-		c.Add(ev)
-		return !c.Done()
-	})
+	st, err := pass.Feed(c)
 	if err != nil {
 		return nil, fmt.Errorf("profiling: %w", err)
 	}

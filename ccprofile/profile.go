@@ -424,15 +424,6 @@ func sortTree(root *Node) {
 // Parent returns the node's caller (nil for the root).
 func (n *Node) Parent() *Node { return n.parent }
 
-// Depth returns how many cost centres the node's stack holds.
-func (n *Node) Depth() int {
-	d := 0
-	for m := n; m.parent != nil; m = m.parent {
-		d++
-	}
-	return d
-}
-
 // Basis says in words what the shares are of: "Shares of the 245 mutator
 // samples (of 477), as GHC's .prof counts them" or "Shares of all 477
 // samples, GC's and the RTS's included".

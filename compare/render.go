@@ -53,17 +53,25 @@ type PictureLayout struct {
 	Axes   [2]timeline.Axis
 	// Distributions are the distributions drawn and where their bars are.
 	Distributions []DistributionArea
-	// Heaps are the lanes of the runs' heaps (empty without heaps).
-	Heaps [2]image.Rectangle
+	// Heaps are the lanes of the runs' heaps (empty without heaps), each
+	// drawn by the track view in HeapViews as the panels are.
+	Heaps     [2]image.Rectangle
+	HeapViews [2]*tracks.View
 }
 
-// Hit returns which run's panel is at pixel (x, y) of the picture (-1 for
-// none) and what its track view says is there (tracks.View.Hit).
+// Hit returns which run's panel or heap lane is at pixel (x, y) of the
+// picture (-1 for none) and what its track view says is there
+// (tracks.View.Hit).
 func (l *PictureLayout) Hit(x, y float64) (int, tracks.Hit) {
 	pt := image.Pt(int(math.Floor(x)), int(math.Floor(y)))
-	for i, p := range l.Panels {
-		if pt.In(p) && l.Views[i] != nil {
-			return i, l.Views[i].Hit(x-float64(p.Min.X), y-float64(p.Min.Y))
+	for i := range 2 {
+		for _, part := range []struct {
+			r image.Rectangle
+			v *tracks.View
+		}{{l.Panels[i], l.Views[i]}, {l.Heaps[i], l.HeapViews[i]}} {
+			if pt.In(part.r) && part.v != nil {
+				return i, part.v.Hit(x-float64(part.r.Min.X), y-float64(part.r.Min.Y))
+			}
 		}
 	}
 	return -1, tracks.Hit{}
@@ -141,8 +149,7 @@ func partialWhy(c *Comparison) string {
 
 // pen draws the comparison's furniture: rectangles and text in one face.
 type pen struct {
-	img    *image.RGBA
-	c      *paint.Raster
+	c      paint.Canvas
 	face   *paint.Face
 	s      float64
 	w, h   int
@@ -153,7 +160,7 @@ type pen struct {
 
 func newPen(img *image.RGBA, s float64, dark bool) *pen {
 	b := img.Bounds()
-	return &pen{img: img, c: paint.NewRaster(img), face: paint.FaceFor(paint.Regular, 11, s), s: s, w: b.Dx(), h: b.Dy(),
+	return &pen{c: paint.NewRaster(img), face: paint.FaceFor(paint.Regular, 11, s), s: s, w: b.Dx(), h: b.Dy(),
 		gutter: min(int(110*s), b.Dx()/4), th: paint.ThemeFor(dark), dark: dark}
 }
 
@@ -192,9 +199,12 @@ func (r *pen) textWidth(s string) float64 { return float64(r.face.Width(s)) }
 func (r *pen) fit(s string, w float64) string { return r.face.Fit(s, int(math.Max(w, 0))) }
 
 // RenderWithHeaps draws the whole comparison picture of two runs: Render
-// (headline, stacked timelines, table, distributions) over the two heaps on
-// one byte scale (heapview.DrawCompare), which take a fifth of the height
-// when either run has heap counters. opt.Height is the height of the whole
+// (headline, stacked timelines, table, distributions) over the two heaps,
+// which take a fifth of the height when either run has heap counters: a
+// lane per run, A's above B's, each the heap track of a tracks.View of the
+// run's heap (heap size, live data and blocks as the window draws them)
+// under its time axis, on the axis its panel drew and one byte scale for
+// both; B's lane has the legend. opt.Height is the height of the whole
 // picture. heapA and heapB may be nil.
 func RenderWithHeaps(a, b *Run, heapA, heapB *heapview.Heap, c *Comparison, opt PictureOptions) (*image.RGBA, error) {
 	hasHeap := (heapA != nil && !heapA.Empty()) || (heapB != nil && !heapB.Empty())
@@ -215,18 +225,50 @@ func RenderWithHeaps(a, b *Run, heapA, heapB *heapview.Heap, c *Comparison, opt 
 	}
 	img := image.NewRGBA(image.Rect(0, 0, opt.Width, height))
 	copy(img.Pix, top.Pix)
-	// The heaps on the axes the runs' panels drew.
-	axA, axB := layout.Axes[0], layout.Axes[1]
-	heap := img.SubImage(image.Rect(0, opt.Height, opt.Width, height)).(*image.RGBA)
-	runs := [2]heapview.CompareRun{
-		{Name: "A", Heap: heapA, Axis: axA, Colour: ColourA, TextColour: TextColour(ColourA, opt.Dark)},
-		{Name: "B", Heap: heapB, Axis: axB, Colour: ColourB, TextColour: TextColour(ColourB, opt.Dark)},
+	s := opt.Scale
+	if !(s > 0) {
+		s = 1
 	}
-	if err := heapview.DrawCompare(heap, runs, opt.Dark, opt.Scale); err != nil {
-		return nil, err
+	heaps := [2]*heapview.Heap{heapA, heapB}
+	var peak uint64
+	for _, h := range heaps {
+		if h != nil {
+			peak = max(peak, h.Size.Max(), h.Live.Max(), h.Blocks.Max())
+		}
+	}
+	var views [2]*tracks.View
+	for i, h := range heaps {
+		v := tracks.New(nil)
+		v.SetHeap(h, nil)
+		v.SetDark(opt.Dark)
+		v.SetTitles(false)
+		v.SetCollapsed(tracks.GroupGC, true)
+		v.Hide(tracks.TrackID{Kind: tracks.KindAlloc})
+		v.SetLegend(i == 1)
+		v.SetHeapScale(uint64(float64(peak) * 1.05))
+		v.SetCaption(runTags[i]+": heap", TextColour(runColours[i], opt.Dark))
+		views[i] = v
+	}
+	// A's lane is the legend's height shorter, so that both tracks are as
+	// tall and their byte scales alike.
+	views[1].SetSize(opt.Width, heapH/2, s)
+	legendH := views[1].LegendRect().Dy()
+	laneA := (heapH - legendH) / 2
+	lanes := [2]image.Rectangle{
+		image.Rect(0, opt.Height, opt.Width, opt.Height+laneA),
+		image.Rect(0, opt.Height+laneA, opt.Width, height),
+	}
+	for i, v := range views {
+		lane := lanes[i]
+		v.SetSize(lane.Dx(), lane.Dy(), s)
+		v.SetAxis(layout.Axes[i])
+		v.FitTracks()
+		v.Draw(paint.NewRaster(alias(img, lane)))
+		// The run's tab on the left edge, as on its panel.
+		paint.NewRaster(img).Fill(image.Rect(0, lane.Min.Y+int(2*s), int(4*s), lane.Max.Y-int(2*s)), runColours[i])
 	}
 	layout.Size = img.Bounds().Size()
-	layout.Heaps = heapview.CompareLanes(heap.Bounds(), runs, opt.Scale)
+	layout.Heaps, layout.HeapViews = lanes, views
 	return img, nil
 }
 
@@ -670,43 +712,21 @@ func (r *pen) drawHistogram(h *Histogram, x0, y0, x1, y1 int) image.Rectangle {
 	r.fill(x0, top, x1, top+1, r.th.Grid)
 	// Runs with different counts are compared as shares of their counts.
 	bins := len(h.A)
-	value := h.barValue
-	bw := float64(x1-x0) / float64(bins)
-	for i := 0; i < bins; i++ {
-		bx := float64(x0) + float64(i)*bw
-		half := math.Max((bw-2*s)/2, 1)
-		for k := range 2 {
-			v := value(k, i)
-			if v == 0 {
-				continue
-			}
-			col := ColourA
-			if k == 1 {
-				col = ColourB
-			}
-			ht := math.Max(float64(base-top)*v/peak, 1)
-			xa := bx + s + float64(k)*half
-			r.fill(int(math.Round(xa)), int(math.Round(float64(base)-ht)), int(math.Round(xa+half)), base, col)
+	values := [][]float64{make([]float64, bins), make([]float64, bins)}
+	for k := range values {
+		for i := range bins {
+			values[k][i] = h.barValue(k, i)
 		}
 	}
-	r.fill(x0, base, x1, base+1, r.th.Axis)
 	// Label the decade edges (every binsPerDecade-th edge), as room allows.
-	lastX := math.Inf(-1)
+	var edges []paint.EdgeLabel
 	for i, e := range h.Edges {
-		if i%binsPerDecade != 0 {
-			continue
+		if i%binsPerDecade == 0 {
+			edges = append(edges, paint.EdgeLabel{At: i, Text: timeline.FormatDuration(e)})
 		}
-		x := float64(x0) + float64(i)*bw
-		label := timeline.FormatDuration(e)
-		w := r.textWidth(label)
-		if x-w/2 < lastX+6*s {
-			continue
-		}
-		r.fill(int(x), base, int(x)+1, base+int(4*s), r.th.Axis)
-		lx := math.Min(math.Max(x, float64(x0)+w/2), float64(x1)-w/2)
-		r.text(label, lx, float64(base)+10*s, 0.5, 0.5, r.th.Text)
-		lastX = lx + w/2
 	}
+	paint.DrawBars(r.c, image.Rect(x0, top, x1, base), paint.Bars{Values: values, Colours: runColours[:], Top: peak,
+		Edges: edges, Gap: int(6 * s), Ticks: true}, r.face, r.th, s)
 	return image.Rect(x0, top, x1, base)
 }
 

@@ -236,7 +236,7 @@ func TestPanelsPinTheMarkersWhenThereIsRoom(t *testing.T) {
 // activity's share of it as not known past its frontier — the hatch, no
 // state — with the frontier's mark, as the window's tracks do.
 func TestRenderCutRunHatchesPastTheFrontier(t *testing.T) {
-	bl := timeline.NewBuilder()
+	bl := timeline.NewOverviewBuilder(timeline.Grid{})
 	add := func(at uint64, cap int32, k ingest.Kind, args ...uint64) {
 		ev := ingest.Event{Time: at, Cap: cap, Kind: k}
 		copy(ev.Args[:], args)

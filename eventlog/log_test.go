@@ -31,7 +31,7 @@ func exactModel(t testing.TB, path string) (*timeline.Model, *heapview.Heap, *he
 		t.Fatal(err)
 	}
 	defer f.Close()
-	b := timeline.NewBuilder()
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
 	c := heapview.NewCollector()
 	var ev ingest.Event
 	for f.Next(&ev) {

@@ -242,17 +242,9 @@ func (c *chromeWriter) event(ev *ingest.Event) {
 			c.buf = append(c.buf, ",\"s\":\"g\""...)
 			c.end()
 		}
-	case ingest.KindHeapSize:
-		c.counter("heap size", t, ev.Args[1])
-	case ingest.KindHeapLive:
-		c.counter("heap live", t, ev.Args[1])
-	case ingest.KindHeapAllocated:
-		c.alloc[ev.Cap] = ev.Args[1]
-		var sum uint64
-		for _, v := range c.alloc {
-			sum += v
-		}
-		c.counter("allocated", t, sum)
+	case ingest.KindHeapSize, ingest.KindHeapLive, ingest.KindHeapAllocated:
+		name, v := heapCounter(ev, c.alloc, [3]string{"heap size", "heap live", "allocated"})
+		c.counter(name, t, v)
 	}
 }
 

@@ -87,17 +87,9 @@ func (c *csvWriter) event(ev *ingest.Event) {
 		}
 	case ingest.KindGCStatsGHC:
 		c.gen = int64(ev.Args[1])
-	case ingest.KindHeapSize:
-		c.sample("heap_size", t, ev.Args[1])
-	case ingest.KindHeapLive:
-		c.sample("heap_live", t, ev.Args[1])
-	case ingest.KindHeapAllocated:
-		c.alloc[ev.Cap] = ev.Args[1]
-		var sum uint64
-		for _, v := range c.alloc {
-			sum += v
-		}
-		c.sample("allocated", t, sum)
+	case ingest.KindHeapSize, ingest.KindHeapLive, ingest.KindHeapAllocated:
+		name, v := heapCounter(ev, c.alloc, [3]string{"heap_size", "heap_live", "allocated"})
+		c.sample(name, t, v)
 	}
 }
 

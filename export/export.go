@@ -41,14 +41,6 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown export format %q (chrome, speedscope or csv)", s)
 }
 
-// Extension returns the file name extension the format's files take.
-func (f Format) Extension() string {
-	if f == CSV {
-		return ".csv"
-	}
-	return ".json"
-}
-
 // Options says what to export.
 type Options struct {
 	// From and To select [From, To) of the run (To 0: to the end). Slices
@@ -154,31 +146,29 @@ func (o Options) clip(a, b uint64) (uint64, uint64, bool) {
 // in reports whether t is in the range.
 func (o Options) in(t uint64) bool { return t >= o.From && (o.To == 0 || t < o.To) }
 
-// stopReason names a thread's stop status briefly.
+// heapCounter returns the name (from names: heap size, live, allocated)
+// and value of the heap counter a heap event sets; allocated is summed
+// over the capabilities, whose totals alloc keeps.
+func heapCounter(ev *ingest.Event, alloc map[int32]uint64, names [3]string) (string, uint64) {
+	switch ev.Kind {
+	case ingest.KindHeapSize:
+		return names[0], ev.Args[1]
+	case ingest.KindHeapLive:
+		return names[1], ev.Args[1]
+	}
+	alloc[ev.Cap] = ev.Args[1]
+	var sum uint64
+	for _, v := range alloc {
+		sum += v
+	}
+	return names[2], sum
+}
+
+// stopReason names a thread's stop status ("stopped" where it gives no
+// reason), in ingest's words (StopStatus.Reason).
 func stopReason(s ingest.StopStatus) string {
-	switch {
-	case s == ingest.StopFinished:
-		return "finished"
-	case s == ingest.StopYielding:
-		return "yielding"
-	case s == ingest.StopHeapOverflow:
-		return "heap overflow"
-	case s == ingest.StopStackOverflow:
-		return "stack overflow"
-	case s == ingest.StopForeignCall:
-		return "foreign call"
-	case s == ingest.StopBlockedMVar || s == ingest.StopBlockedMVarRead:
-		return "blocked on an MVar"
-	case s == ingest.StopBlockedBlackHole:
-		return "blocked on a black hole"
-	case s == ingest.StopBlockedSTM:
-		return "blocked in STM"
-	case s == ingest.StopBlockedDelay:
-		return "blocked in a delay"
-	case s == ingest.StopBlockedThrowTo:
-		return "blocked in throwTo"
-	case s.Blocked():
-		return "blocked"
+	if r := s.Reason(); r != "" {
+		return r
 	}
 	return "stopped"
 }

@@ -1,8 +1,10 @@
 package heapview
 
 import (
+	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // DefaultBands is how many named bands Bands keeps unless told otherwise.
@@ -258,24 +260,6 @@ func (bd *Bands) Row(b int) []uint64 {
 // Total returns the sum of all bands at sample s.
 func (bd *Bands) Total(s int) uint64 { return bd.totals[s] }
 
-// MaxTotal returns the largest Total over all samples.
-func (bd *Bands) MaxTotal() uint64 {
-	var m uint64
-	for _, t := range bd.totals {
-		m = max(m, t)
-	}
-	return m
-}
-
-// MaxValue returns the largest value of any band at any sample.
-func (bd *Bands) MaxValue() uint64 {
-	var m uint64
-	for _, v := range bd.values {
-		m = max(m, v)
-	}
-	return m
-}
-
 // Integral returns band b's integrated size: the sum of its values over
 // all censuses, in bytes (see NewBands).
 func (bd *Bands) Integral(b int) float64 { return bd.integral[b] }
@@ -342,4 +326,44 @@ func (bd *Bands) ValuesAt(t uint64, dst []uint64) ([]uint64, bool) {
 		dst[b] = uint64(math.Round(v0 + (v1-v0)*f))
 	}
 	return dst, true
+}
+
+// Mode is how the bands are drawn (tracks.View.SetBandMode, `hecscope
+// render --mode`).
+type Mode uint8
+
+const (
+	// ModeArea stacks the bands: the top of the stack is the total.
+	ModeArea Mode = iota
+	// ModeNormalised stacks the bands scaled to 100 % at every instant,
+	// showing each band's share of the profiled heap.
+	ModeNormalised
+	// ModeLines draws every band as its own line from zero.
+	ModeLines
+)
+
+// String returns the mode's name as ParseMode reads it.
+func (m Mode) String() string {
+	switch m {
+	case ModeArea:
+		return "area"
+	case ModeNormalised:
+		return "normalised"
+	case ModeLines:
+		return "lines"
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// ParseMode reads a mode name: area, normalised (or normalized) or lines.
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "area":
+		return ModeArea, nil
+	case "normalised", "normalized":
+		return ModeNormalised, nil
+	case "lines":
+		return ModeLines, nil
+	}
+	return 0, fmt.Errorf("unknown heap chart mode %q (want area, normalised or lines)", s)
 }

@@ -84,46 +84,6 @@ func BenchmarkBands(b *testing.B) {
 	}
 }
 
-// benchHeap is a run of 10,000 GCs with heap size, live data and
-// allocation at every one.
-func benchHeap() *Heap {
-	h := &Heap{}
-	for g := 0; g < 10_000; g++ {
-		t := uint64(g) * 1_000_000
-		h.GCs = append(h.GCs, GC{Start: t, End: t + 200_000, Gen: uint16(g % 10 / 9), HasStats: true})
-		h.Size.add(t+200_000, uint64(64<<20+(g%300)<<16))
-		h.Live.add(t+200_000, uint64(20<<20+(g%500)<<14))
-		h.Allocated.add(t+200_000, uint64(g)<<20)
-	}
-	return h
-}
-
-// BenchmarkFrame draws one 1920×1080 frame of the 1,000 × 5,000 profile's
-// bands (15 + OTHER) with heap lines and 10,000 GC marks, in each mode.
-func BenchmarkFrame(b *testing.B) {
-	c := NewCollector()
-	feedBenchProfile(c, benchLabels())
-	_, p := c.Result()
-	bd := NewBands(p, BandOptions{})
-	heap := benchHeap()
-	for _, m := range []Mode{ModeArea, ModeNormalised, ModeLines} {
-		b.Run(m.String(), func(b *testing.B) {
-			ch := &Chart{Bands: bd, Heap: heap, Mode: m, Title: "benchmark"}
-			img, err := ch.Render(1920, 1080)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if err := ch.Draw(img); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 // encodeBenchLog writes the 1,000 × 5,000 profile as an eventlog: a header
 // declaring the four heap-profile event types it uses, then HEAP_PROF_BEGIN
 // and the censuses, outside any block, ending with the end-of-data marker.

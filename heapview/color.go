@@ -14,21 +14,12 @@ var palette = paint.BandPalette()
 // palette colour resembles.
 var otherColor = paint.OtherBand
 
-// ColorFor returns the colour of a band called name. It depends only on the
-// name, so a band has the same colour in every file; OtherName is grey.
-func ColorFor(name string) color.RGBA {
-	if name == OtherName {
-		return otherColor
-	}
-	return paint.BandColorFor(name)
-}
-
 // minNeighbourSpace is the least OKLab distance BandColors keeps between
 // the colours of two bands stacked one on the other.
 const minNeighbourSpace = 0.1
 
 // BandColors returns the colour of each band of bd. Each band gets
-// ColorFor(its name) unless a bigger band already took that colour's hue,
+// its name's colour (paint.BandColorFor; OTHER grey) unless a bigger band already took that colour's hue,
 // or it is near (minNeighbourSpace) the colour of a band stacked next to
 // it; then it steps through the palette (by a stride that changes hue at
 // each step) to the first colour of a hue still free and apart from its

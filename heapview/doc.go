@@ -1,4 +1,5 @@
-// Package heapview models and draws the heap of a GHC program over time.
+// Package heapview models the heap of a GHC program over time; package
+// tracks draws it.
 //
 // It holds two kinds of data, both built from ingest's events (or, for heap
 // profiles, from a textual .hp file):
@@ -13,16 +14,15 @@
 //
 // Bands reduces a Profile to the N largest bands by integrated size plus an
 // OTHER band holding the rest, as one dense matrix ready to draw, and answers
-// "what is each band's value at time t" for hover read-outs (ValuesAt;
-// Chart.BandAt names the band under the pointer). Chart draws the bands
-// (stacked, normalised to 100 % or as lines), the heap size, live-data and
-// blocks lines and the GC pauses into an *image.RGBA, on the same time axis
-// as the timeline views (timeline.Axis). A band's colour comes from a hash
+// "what is each band's value at time t" for hover read-outs (ValuesAt,
+// Nearest); Mode says how they are drawn (stacked, normalised to 100 % or
+// as lines) and BandColors colours them. A band's colour comes from a hash
 // of its name, so it is the same in every file.
 //
 // Eventlog censuses are placed at their elapsed time. A .hp file records
 // mutator CPU seconds instead; its censuses are placed at that many
-// seconds, so a .hp chart's time axis is mutator time (the legend says so).
+// seconds, so a .hp picture's time axis is mutator time (the track's name
+// says so).
 // The eventlog and the .hp file of one run list the same censuses in the
 // same order and give the same bands, except that in .hp files the RTS cuts
 // cost-centre stack names longer than 25 bytes to 21 bytes and "...", so

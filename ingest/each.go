@@ -84,3 +84,25 @@ func FilePass(ctx context.Context, path string) Pass {
 		return EachFile(ctx, path, MergeOptions{Sorted: true}, fn)
 	}
 }
+
+// ReaderPass is a time-ordered pass over the eventlog in r (size bytes).
+func ReaderPass(ctx context.Context, r io.ReaderAt, size int64) Pass {
+	return func(fn func(*Event) bool) (Status, error) {
+		return Each(ctx, r, size, MergeOptions{Sorted: true}, fn)
+	}
+}
+
+// A Consumer takes events one at a time until it has what it needs.
+type Consumer interface {
+	Add(ev *Event)
+	Done() bool
+}
+
+// Feed hands the events of pass to c until c is done or the pass ends,
+// and returns how the pass ended.
+func (pass Pass) Feed(c Consumer) (Status, error) {
+	return pass(func(ev *Event) bool {
+		c.Add(ev)
+		return !c.Done()
+	})
+}

@@ -18,7 +18,7 @@ func TestEachMatchesReadAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want int
-	_, st, err := ReadAll(bytes.NewReader(data), func(*Event) error { want++; return nil })
+	_, st, err := readAll(bytes.NewReader(data), func(*Event) error { want++; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

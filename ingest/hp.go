@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 )
 
@@ -102,22 +101,6 @@ func (s HeapSample) TotalBytes() uint64 {
 	return total
 }
 
-// Labels returns the distinct entry labels of the profile in order of first
-// appearance.
-func (p *HeapProfile) Labels() []string {
-	seen := make(map[string]struct{})
-	var out []string
-	for _, s := range p.Samples {
-		for _, e := range s.Entries {
-			if _, ok := seen[e.Label]; !ok {
-				seen[e.Label] = struct{}{}
-				out = append(out, e.Label)
-			}
-		}
-	}
-	return out
-}
-
 // ParseHeapProfile reads a textual GHC heap profile from r.
 //
 // Structure is checked strictly: the header lines (JOB, DATE, SAMPLE_UNIT,
@@ -151,25 +134,6 @@ func ParseHeapProfile(r io.Reader) (*HeapProfile, error) {
 		size = hpBufferSize(int64(l.Len()))
 	}
 	return parseHeapProfile(r, size)
-}
-
-// ReadHeapProfileFile opens the named file and parses it with
-// ParseHeapProfile. Errors name the file.
-func ReadHeapProfileFile(path string) (*HeapProfile, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("hp: %w", err)
-	}
-	defer f.Close()
-	size := 64 << 10
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		size = hpBufferSize(fi.Size())
-	}
-	p, err := parseHeapProfile(f, size)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
 }
 
 // hpBufferSize picks a bufio buffer size for an input of n bytes: big enough

@@ -1,5 +1,7 @@
 package ingest
 
+import "strconv"
+
 // Kind says what an event means, as hecscope decoded it. For GHC's own events,
 // and for the Eden, Mercury and perf events that never collide with them, a
 // Kind equals the event type id written in the file. An id whose declared size
@@ -336,6 +338,71 @@ const (
 // something) rather than runnable, finished or in a foreign call.
 func (s StopStatus) Blocked() bool {
 	return s == StopBlocked || (s >= StopBlockedMVar && s <= StopBlockedThrowTo) || s == StopBlockedMVarRead
+}
+
+// BlockedOn says on what a thread stopped with status s waits: "MVar",
+// "black hole", "I/O read"; "" for a status that names none. With Reason
+// these are the one set of words for why a thread stopped, which the
+// tracks' tooltips, the exports, the tabs and the CLI share (the event
+// list's text of a STOP_THREAD event keeps ghc-events' words, see Show).
+func (s StopStatus) BlockedOn() string {
+	switch s {
+	case StopBlockedMVar:
+		return "MVar"
+	case StopBlockedMVarRead:
+		return "MVar read"
+	case StopBlockedBlackHole:
+		return "black hole"
+	case StopBlockedSTM:
+		return "STM"
+	case StopBlockedRead:
+		return "I/O read"
+	case StopBlockedWrite:
+		return "I/O write"
+	case StopBlockedDelay:
+		return "delay"
+	case StopForeignCall, StopBlockedCCall, StopBlockedCCallIntr:
+		return "foreign call"
+	case StopBlockedThrowTo:
+		return "throwTo"
+	case StopBlockedDoProc:
+		return "process"
+	case StopBlockedGA, StopBlockedGANoSend:
+		return "globalise"
+	}
+	return ""
+}
+
+// Reason says why a thread stopped running with status s: "heap overflow
+// (needs a GC)", "yielding", "blocked on MVar", "blocked in STM", "in
+// foreign call", "blocked"; "" for no status given. The blocked ones read
+// as the names of the families the views colour them by.
+func (s StopStatus) Reason() string {
+	switch s {
+	case StopNoStatus:
+		return ""
+	case StopHeapOverflow:
+		return "heap overflow (needs a GC)"
+	case StopStackOverflow:
+		return "stack overflow"
+	case StopYielding:
+		return "yielding"
+	case StopFinished:
+		return "finished"
+	case StopMigrating:
+		return "migrating"
+	case StopForeignCall, StopBlockedCCall, StopBlockedCCallIntr:
+		return "in foreign call"
+	case StopBlockedSTM, StopBlockedThrowTo:
+		return "blocked in " + s.BlockedOn()
+	}
+	if b := s.BlockedOn(); b != "" {
+		return "blocked on " + b
+	}
+	if s.Blocked() {
+		return "blocked"
+	}
+	return "status " + strconv.Itoa(int(s))
 }
 
 // CapsetType is the type of a capability set (CAPSET_CREATE).

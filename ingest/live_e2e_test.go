@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -47,7 +48,7 @@ func watch(t *testing.T, url, recPath string) watched {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := timeline.NewBuilder()
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
 	var w watched
 	d := ingest.NewDecoder()
 	buf := make([]byte, 64<<10)
@@ -155,7 +156,7 @@ func TestLiveReplayThroughSocket(t *testing.T) {
 	}
 	var ends []int64
 	var want [][]byte
-	ingest.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
+	testlog.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
 		ends = append(ends, ev.Offset+int64(len(ev.Raw)))
 		want = append(want, append([]byte(nil), ev.Raw...))
 		return nil
@@ -194,19 +195,7 @@ func TestLiveReplayThroughSocket(t *testing.T) {
 					}
 				}
 			}()
-			relayed := make(chan ingest.Status, 1)
-			go func() {
-				src, err := ingest.OpenSource(context.Background(), "unix://"+sock)
-				if err != nil {
-					t.Error(err)
-					relayed <- ingest.Status{}
-					return
-				}
-				defer src.Close()
-				rec, _ := ingest.NewRecorder(filepath.Join(dir, "relay.eventlog"))
-				st, _ := relay.Run(src, rec)
-				relayed <- st
-			}()
+			relayed := relayFrom(t, relay, "unix://"+sock, filepath.Join(dir, "relay.eventlog"))
 			w := watch(t, url, filepath.Join(dir, "viewer.eventlog"))
 			rst := <-relayed
 			relay.Close()
@@ -268,19 +257,7 @@ func TestLiveGHCProgramThroughFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	relay, url, joined := startRelay(t)
-	relayed := make(chan ingest.Status, 1)
-	go func() {
-		src, err := ingest.OpenSource(context.Background(), "fifo://"+fifo)
-		if err != nil {
-			t.Error(err)
-			relayed <- ingest.Status{}
-			return
-		}
-		defer src.Close()
-		rec, _ := ingest.NewRecorder(filepath.Join(dir, "relay.eventlog"))
-		st, _ := relay.Run(src, rec)
-		relayed <- st
-	}()
+	relayed := relayFrom(t, relay, "fifo://"+fifo, filepath.Join(dir, "relay.eventlog"))
 	var started time.Time
 	// GHC 9.0's RTS writes a capability's events out when its 2 MB buffer
 	// fills (and at exit): 400 rounds make ~5 MB, so that buffers fill and
@@ -323,4 +300,23 @@ func TestLiveGHCProgramThroughFIFO(t *testing.T) {
 		t.Fatalf("the viewer did not see the run grow before the program exited: first events at %v, exit at %v, growth %v",
 			w.firstAt.Sub(started), exited.Sub(started), w.growth)
 	}
+}
+
+// relayFrom has relay relay the source at url, recording it at record, in
+// a goroutine; the channel gets how the source ended.
+func relayFrom(t *testing.T, relay *ingest.Relay, url, record string) <-chan ingest.Status {
+	relayed := make(chan ingest.Status, 1)
+	go func() {
+		src, err := ingest.OpenSource(context.Background(), url)
+		if err != nil {
+			t.Error(err)
+			relayed <- ingest.Status{}
+			return
+		}
+		defer src.Close()
+		rec, _ := ingest.NewRecorder(record)
+		st, _ := relay.Run(src, rec)
+		relayed <- st
+	}()
+	return relayed
 }

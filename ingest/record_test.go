@@ -10,15 +10,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hecscope/hecscope/internal/testfile"
 )
 
+// readGHC902 returns the test log called name.
 func readGHC902(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/ghc-9.0.2/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return testfile.Read(t, "../testdata/ghc-9.0.2/"+name)
 }
 
 // sameEvents fails unless got holds exactly the raw events of want.

@@ -553,14 +553,3 @@ func (r *Relay) Stats() (bytes, events int64, streams, viewers int) {
 	}
 	return bytes, events, r.numbered, len(r.viewers)
 }
-
-// Ended reports whether the stream last read has ended and no other is
-// being read, and how it ended.
-func (r *Relay) Ended() (Status, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.reading != nil || r.cur == nil {
-		return Status{}, false
-	}
-	return r.cur.status, r.cur.ended
-}

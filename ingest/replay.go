@@ -191,10 +191,6 @@ func (r *Replay) Size() int {
 		len(r.threads)*replayThreadCost + len(r.finishedOrder)*replayFinishedCost
 }
 
-// Forgotten returns how many live threads were forgotten to stay within
-// the budget.
-func (r *Replay) Forgotten() int { return r.forgotten }
-
 // keepWithin forgets the oldest live threads while the Replay is over its
 // budget. The process's own state (capsets, capabilities, identity) is
 // never forgotten: it is small and does not grow with the run.
@@ -262,10 +258,6 @@ func (r *Replay) compact() {
 		r.finishedOrder = append([]uint32(nil), r.finishedOrder...)
 	}
 }
-
-// Events returns how many events Prefix would replay (block markers and the
-// join mark not counted).
-func (r *Replay) Events() int { return len(r.events) - r.gone }
 
 // JoinedAt returns the time from which a reader joining now has every
 // event: just after the latest time of any event so far (each capability's

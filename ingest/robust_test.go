@@ -6,15 +6,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/hecscope/hecscope/internal/testfile"
 )
 
+// readCorpus returns the corpus log called name.
 func readCorpus(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/corpus/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return testfile.Read(t, "../testdata/corpus/"+name)
 }
 
 // TestTruncatedEverywhere cuts a log at every byte: the events decoded from

@@ -464,28 +464,6 @@ func AppendEventTypes(dst []byte, h *Header) []byte {
 	return append(dst, "\nEvents:\n"...)
 }
 
-// WriteShow writes the document `ghc-events show` prints to its standard
-// output for a log with header h and the given events: the event types, then
-// the events stable-sorted by timestamp, then the blank line its final
-// newline makes. events itself is not reordered.
-func WriteShow(w io.Writer, h *Header, events []Event) error {
-	order := make([]int, len(events))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(i, j int) int {
-		if c := cmpUint(events[i].Time, events[j].Time); c != 0 {
-			return c
-		}
-		return i - j
-	})
-	sw := newShowWriter(w, h)
-	for _, i := range order {
-		sw.event(&events[i])
-	}
-	return sw.finish()
-}
-
 // ShowFile writes the show document of the eventlog in r (size bytes), as
 // WriteShow would for all its events, in memory that does not grow with
 // the log: the capabilities' streams are merged in time order (see
@@ -632,9 +610,6 @@ const (
 // showIndexChunk is how many index records one chunk holds (a variable so
 // that tests can exercise the merge with few events).
 var showIndexChunk = 1 << 20
-
-// Len returns the number of events collected.
-func (b *ShowBuffer) Len() int { return b.n }
 
 // Add collects a copy of ev (its Data is copied; Raw and Offset are dropped).
 func (b *ShowBuffer) Add(ev *Event) {

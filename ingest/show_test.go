@@ -21,7 +21,7 @@ func decodeFile(t testing.TB, path string) (*Header, []Event, Status) {
 	}
 	defer f.Close()
 	var evs []Event
-	h, st, err := ReadAll(f, func(ev *Event) error {
+	h, st, err := readAll(f, func(ev *Event) error {
 		evs = append(evs, ev.Clone())
 		return nil
 	})

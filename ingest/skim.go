@@ -106,21 +106,14 @@ type Selection struct {
 	Ends []Kind
 }
 
-// Skim decodes the eventlog held in data as a Decoder fed all of it and then
-// End would, but faster, for a consumer that needs only some kinds of event
-// in full: fn receives the events sel selects, in file order and never two
-// at once; every other event is only counted, in the result's Tally. Events
-// stop where a Decoder's would, and the result's Status is the Decoder's.
-//
-// Skim splits the data section at block markers and spreads the work over
-// up to GOMAXPROCS goroutines; fn may be called from any of them. The
-// events' Data and Raw alias data, which must not change while Skim runs.
-func Skim(data []byte, sel Selection, fn func(*Event)) SkimResult {
-	r, _ := skim(source{data: data, size: int64(len(data))}, sel, fn)
-	return r
-}
-
-// SkimFile is Skim over the eventlog file at path. It reads the file in
+// SkimFile decodes the eventlog file at path as a Decoder fed all of it
+// and then End would, but faster, for a consumer that needs only some
+// kinds of event in full: fn receives the events sel selects, in file
+// order and never two at once; every other event is only counted, in the
+// result's Tally. Events stop where a Decoder's would, and the result's
+// Status is the Decoder's. It splits the data section at block markers
+// and spreads the work over up to GOMAXPROCS goroutines; fn may be called
+// from any of them. It reads the file in
 // windows of a few hundred KiB per goroutine, which it scans while they are
 // in the processor's cache, and copies the events to hand out as it passes
 // them; its memory stays small whatever the file's size. It returns an
@@ -325,7 +318,7 @@ type rangeTally struct {
 	caps        capSet // every capability among the events
 }
 
-// skim is Skim over src; the error is non-nil only if reading a file
+// skim is SkimFile over src; the error is non-nil only if reading a file
 // failed.
 func skim(src source, sel Selection, fn func(*Event)) (SkimResult, error) {
 	d, err := headDecoder(src)

@@ -67,7 +67,7 @@ func repeatEvents(t *testing.T, log []byte, size, block int) []byte {
 	t.Helper()
 	var raws [][]byte
 	var first int64 = -1
-	_, _, err := ReadAll(bytes.NewReader(log), func(ev *Event) error {
+	_, _, err := readAll(bytes.NewReader(log), func(ev *Event) error {
 		if first < 0 {
 			first = ev.Offset
 		}

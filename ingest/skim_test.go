@@ -272,7 +272,7 @@ func TestSkimMatchesDecoder(t *testing.T) {
 func blockMarkerOffsets(t *testing.T, data []byte) []int64 {
 	t.Helper()
 	var out []int64
-	_, _, err := ReadAll(bytes.NewReader(data), func(ev *Event) error {
+	_, _, err := readAll(bytes.NewReader(data), func(ev *Event) error {
 		if ev.Kind == KindBlockMarker {
 			out = append(out, ev.Offset)
 		}
@@ -395,7 +395,7 @@ func TestSkimShortVariableEvents(t *testing.T) {
 	// The last label of the log is short: its type's kind is unknown.
 	data := reblock(t, orig, 2<<10)
 	var last int64 = -1
-	_, _, _ = ReadAll(bytes.NewReader(data), func(ev *Event) error {
+	_, _, _ = readAll(bytes.NewReader(data), func(ev *Event) error {
 		if ev.Kind == KindThreadLabel {
 			last = ev.Offset
 		}
@@ -479,7 +479,7 @@ func TestSkimDamagedLogs(t *testing.T) {
 		// the middle of an event (written into the top of its
 		// timestamp): the piece before it overruns the cut.
 		var inner []int64
-		_, _, _ = ReadAll(bytes.NewReader(data), func(ev *Event) error {
+		_, _, _ = readAll(bytes.NewReader(data), func(ev *Event) error {
 			if ev.Kind != KindBlockMarker && ev.Offset > blocks[len(blocks)/2] {
 				inner = append(inner, ev.Offset)
 			}

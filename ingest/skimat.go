@@ -5,7 +5,7 @@ import (
 	"io"
 )
 
-// SkimAt is Skim over the eventlog held in r, size bytes from its start:
+// SkimAt is SkimFile over the eventlog held in r, size bytes from its start:
 // a part of a file (an io.SectionReader over one segment of several, see
 // FindSegments) read as SkimFile reads a whole one. Offsets in the result
 // count from r's start. It returns an error if r cannot be read to size.

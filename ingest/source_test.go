@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hecscope/hecscope/internal/testfile"
 )
 
 // readSource decodes a source to its end and returns the events (cloned).
@@ -29,20 +31,7 @@ func readSource(t *testing.T, src io.Reader) ([]Event, Status) {
 }
 
 // writeSlowly writes data to w in uneven chunks with short pauses.
-func writeSlowly(w io.Writer, data []byte) error {
-	sizes := []int{1, 7, 300, 4096, 17, 65536, 999}
-	for i, off := 0, 0; off < len(data); i++ {
-		n := min(sizes[i%len(sizes)], len(data)-off)
-		if _, err := w.Write(data[off : off+n]); err != nil {
-			return err
-		}
-		off += n
-		if i%3 == 0 {
-			time.Sleep(time.Millisecond)
-		}
-	}
-	return nil
-}
+func writeSlowly(w io.Writer, data []byte) error { return testfile.WriteSlowly(w, data, 3) }
 
 func TestSourceSockets(t *testing.T) {
 	data := readGHC902(t, "parwork-N1.eventlog")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -66,7 +67,7 @@ func ingestOnce(b *testing.B, data []byte) (time.Duration, int64) {
 	defer tick.Stop()
 	for {
 		<-tick.C
-		if cur = s.Current(); cur == nil {
+		if cur = s.Status().Stream; cur == nil {
 			continue
 		}
 		cur.Models().Timeline()
@@ -99,7 +100,7 @@ func BenchmarkIngestLoopback(b *testing.B) {
 func BenchmarkLatency(b *testing.B) {
 	data := readLog(b, "parwork-N2.eventlog")
 	var ends []int64
-	ingest.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
+	testlog.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
 		ends = append(ends, ev.Offset+int64(len(ev.Raw)))
 		return nil
 	})
@@ -142,7 +143,7 @@ func BenchmarkLatency(b *testing.B) {
 		tick := time.NewTicker(refreshEvery)
 		for running := true; running; {
 			<-tick.C
-			cur := s.Current()
+			cur := s.Status().Stream
 			if cur == nil {
 				continue
 			}
@@ -236,7 +237,7 @@ func BenchmarkGHCProgram(b *testing.B) {
 						return
 					case <-tick.C:
 					}
-					if cur := s.Current(); cur != nil {
+					if cur := s.Status().Stream; cur != nil {
 						cur.Models().Timeline()
 						behind = max(behind, cur.Stats().Behind)
 					}
@@ -251,7 +252,7 @@ func BenchmarkGHCProgram(b *testing.B) {
 					b.Fatal("the model never caught up")
 				}
 				time.Sleep(time.Millisecond)
-				cur = s.Current()
+				cur = s.Status().Stream
 			}
 			catchUp = time.Since(exited)
 			close(stop)

@@ -21,17 +21,17 @@
 //
 // # What the app gets
 //
-//   - Session.Current: the stream to show, which changes only once a new
-//     stream's header has arrived (a reconnect that fails, or a connection
-//     that brings nothing, never takes away what is shown);
-//     Session.Streams lists every stream so far.
-//   - Session.Status: the state in words (connecting, waiting for a writer,
-//     a socket connected that sends nothing — with what that usually
-//     means —, header received and waiting for the first block — with the
-//     reason for a GHC 9.0 RTS —, receiving with events/s, bytes and the
-//     age of the newest data, ended, failed and why, stopped retrying;
-//     "joined at 12.4s" for a stream joined mid-run), and the same as
-//     fields.
+//   - Session.Status: the stream to show (Status.Stream), which changes
+//     only once a new stream's header has arrived (a reconnect that fails,
+//     or a connection that brings nothing, never takes away what is
+//     shown), and its statistics; Session.Streams lists every stream so
+//     far. Status also gives the state in words (connecting, waiting for
+//     a writer, a socket connected that sends nothing — with what that
+//     usually means —, header received and waiting for the first block —
+//     with the reason for a GHC 9.0 RTS —, receiving with events/s, bytes
+//     and the age of the newest data, ended, failed and why, stopped
+//     retrying; "joined at 12.4s" for a stream joined mid-run), and the
+//     same as fields.
 //   - Session.Changed: a channel told when the status or the current
 //     stream changes (the app may also just refresh on a timer).
 //   - Session.Reconnect and Session.SetAutoReconnect.

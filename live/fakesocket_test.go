@@ -45,7 +45,7 @@ func TestSessionAgainstFakeLibrary(t *testing.T) {
 			}
 		} else {
 			waitText(t, s, "ended: complete")
-			rec, err := os.ReadFile(s.Current().RecordingPath())
+			rec, err := os.ReadFile(s.Status().Stream.RecordingPath())
 			if err != nil || !bytes.Equal(rec, data) {
 				t.Errorf("the recording is %d bytes (%v), want the %d of the log without the block marker", len(rec), err, len(data))
 			}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 )
 
 // liveWork is the LiveWork test program (testdata/haskell/LiveWork.hs with
@@ -753,7 +754,7 @@ func checkRecording(t *testing.T, s *Stream, want ingest.Status) {
 	f.Seek(0, io.SeekStart)
 	var n int64
 	session := newSessionCheck()
-	_, st, err := ingest.ReadAll(f, func(ev *ingest.Event) error {
+	_, st, err := testlog.ReadAll(f, func(ev *ingest.Event) error {
 		if _, mark := ingest.JoinMark(ev); !mark {
 			session.add(ev)
 		}

@@ -108,14 +108,6 @@ func (s *Session) notify() {
 	}
 }
 
-// Current returns the stream to show: the newest one whose header has
-// arrived; nil before the first.
-func (s *Session) Current() *Stream {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.current
-}
-
 // Streams returns every stream whose header has arrived, oldest first.
 func (s *Session) Streams() []*Stream {
 	s.mu.Lock()

@@ -13,33 +13,20 @@ import (
 	"time"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/timeline"
+
+	"github.com/hecscope/hecscope/internal/testfile"
 )
 
+// readLog returns the test log called name.
 func readLog(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/ghc-9.0.2/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return testfile.Read(t, "../testdata/ghc-9.0.2/"+name)
 }
 
 // writeSlowly writes data in uneven chunks with short pauses.
-func writeSlowly(w io.Writer, data []byte) error {
-	sizes := []int{1, 7, 300, 4096, 17, 65536, 999}
-	for i, off := 0, 0; off < len(data); i++ {
-		n := min(sizes[i%len(sizes)], len(data)-off)
-		if _, err := w.Write(data[off : off+n]); err != nil {
-			return err
-		}
-		off += n
-		if i%5 == 0 {
-			time.Sleep(time.Millisecond)
-		}
-	}
-	return nil
-}
+func writeSlowly(w io.Writer, data []byte) error { return testfile.WriteSlowly(w, data, 5) }
 
 // serveUnix serves each connection to a Unix socket with the next of
 // conns (a connection with nil data is accepted and closed at once).
@@ -94,8 +81,8 @@ func waitText(t *testing.T, s *Session, want string) Status {
 // fileModel builds the timeline model of a whole log.
 func fileModel(t *testing.T, data []byte) *timeline.Model {
 	t.Helper()
-	b := timeline.NewBuilder()
-	if _, _, err := ingest.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
+	if _, _, err := testlog.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
 		b.Add(ev)
 		return nil
 	}); err != nil {
@@ -125,7 +112,7 @@ func TestSessionMatchesFile(t *testing.T) {
 	s := Start("unix://"+sock, Options{RecordDir: dir})
 	defer s.Close()
 	st := waitText(t, s, "ended: complete")
-	cur := s.Current()
+	cur := s.Status().Stream
 	<-cur.Done()
 	st = s.Status()
 	if st.Phase != PhaseEnded || st.Stream != cur {
@@ -194,7 +181,7 @@ func TestSessionStatusWords(t *testing.T) {
 func decodeAll(t *testing.T, data []byte) []ingest.Event {
 	t.Helper()
 	var out []ingest.Event
-	ingest.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
+	testlog.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
 		out = append(out, ev.Clone())
 		return nil
 	})
@@ -214,7 +201,7 @@ func TestSessionReconnectKeepsData(t *testing.T) {
 	s := Start("unix://"+sock, Options{RecordDir: dir})
 	defer s.Close()
 	waitText(t, s, "ended: complete")
-	first := s.Current()
+	first := s.Status().Stream
 	<-first.Done()
 	events := first.Models().Timeline().Events
 
@@ -250,8 +237,8 @@ func TestSessionReconnectKeepsData(t *testing.T) {
 		t.Fatalf("%d streams after a connection that brought only part of a header", n)
 	}
 	s.Reconnect()
-	waitUntil(t, "the second stream", func() bool { return s.Current() != first })
-	second := s.Current()
+	waitUntil(t, "the second stream", func() bool { return s.Status().Stream != first })
+	second := s.Status().Stream
 	<-second.Done()
 	if got := second.Models().Timeline().Events; got != fileModel(t, two).Events {
 		t.Fatalf("second stream: %d events", got)
@@ -292,7 +279,7 @@ func TestSessionAutoReconnect(t *testing.T) {
 		writeSlowly(w, data)
 		w.Close()
 		waitUntil(t, "the run to be read", func() bool { return len(s.Streams()) == i+1 })
-		cur := s.Current()
+		cur := s.Status().Stream
 		<-cur.Done()
 		if rec, _ := os.ReadFile(cur.RecordingPath()); !bytes.Equal(rec, data) {
 			t.Fatalf("run %d recorded as %d bytes, want %d", i+1, len(rec), len(data))
@@ -423,10 +410,10 @@ func TestSessionNeverSlowsProgram(t *testing.T) {
 		t.Fatal("the program was held up while the model took nothing")
 	}
 	waitUntil(t, "the stream to be recorded", func() bool {
-		cur := s.Current()
+		cur := s.Status().Stream
 		return cur != nil && cur.Stats().InputOver
 	})
-	cur := s.Current()
+	cur := s.Status().Stream
 	if got := cur.Recorded(); got != int64(len(stream)) {
 		t.Fatalf("recorded %d bytes of %d", got, len(stream))
 	}
@@ -436,7 +423,7 @@ func TestSessionNeverSlowsProgram(t *testing.T) {
 	close(sink.release)
 	<-cur.Done()
 	want := 0
-	ingest.ReadAll(bytes.NewReader(stream), func(*ingest.Event) error { want++; return nil })
+	testlog.ReadAll(bytes.NewReader(stream), func(*ingest.Event) error { want++; return nil })
 	if sink.events != want {
 		t.Fatalf("the model got %d events, want %d", sink.events, want)
 	}
@@ -454,7 +441,7 @@ func TestSessionCutStreamEndsAtItsFrontiers(t *testing.T) {
 	s := Start("unix://"+sock, Options{RecordDir: dir})
 	defer s.Close()
 	waitText(t, s, "ended")
-	cur := s.Current()
+	cur := s.Status().Stream
 	<-cur.Done()
 	m := cur.Models().Timeline()
 	if m == nil || m.Growing || !m.Cut || len(m.HECs) != 2 {

@@ -1,6 +1,7 @@
 package paint
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -277,20 +278,6 @@ func ByteTicks(top float64, n int) []ValueTick {
 	return out
 }
 
-// PercentTicks returns the ticks of a normalised chart: 0 to 100 % in
-// steps of 25 %, or of 50 % when there is room for fewer than 5.
-func PercentTicks(n int) []ValueTick {
-	step := 25
-	if n < 4 {
-		step = 50
-	}
-	var out []ValueTick
-	for p := 0; p <= 100; p += step {
-		out = append(out, ValueTick{float64(p), strconv.Itoa(p) + "%"})
-	}
-	return out
-}
-
 // NiceStep returns the smallest 1, 2 or 5 × 10ᵏ not below x > 0.
 func NiceStep(x float64) float64 {
 	if !(x > 0) || math.IsInf(x, 0) {
@@ -340,4 +327,19 @@ func EventCount(events, blockMarkers uint64) string {
 		return CountOf(n, "event", "events")
 	}
 	return CountOf(n, "event", "events") + " (" + CountOf(int64(min(blockMarkers, 1<<62)), "block marker", "block markers") + ")"
+}
+
+// ThreadScopeTime writes nanoseconds as ThreadScope's Time tab does: with
+// three decimals in ns, μs, ms or s ("1.234ms").
+func ThreadScopeTime(ns uint64) string {
+	v := float64(ns)
+	switch {
+	case v < 1e3:
+		return fmt.Sprintf("%.3fns", v)
+	case v < 1e6:
+		return fmt.Sprintf("%.3fμs", v/1e3)
+	case v < 1e9:
+		return fmt.Sprintf("%.3fms", v/1e6)
+	}
+	return fmt.Sprintf("%.3fs", v/1e9)
 }

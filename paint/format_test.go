@@ -110,9 +110,6 @@ func TestValueTicks(t *testing.T) {
 	if got := labels(ByteTicks(0, 3)); got != "0" {
 		t.Errorf("ByteTicks(0) = %s", got)
 	}
-	if got := labels(PercentTicks(2)); got != "0% 50% 100%" {
-		t.Errorf("PercentTicks(2) = %s", got)
-	}
 	for need, want := range map[float64]uint64{0: 1, 1: 1, 3: 5, 7: 10, 11: 20, 1.9e9: 2e9} {
 		if got := TimeStep(need); got != want {
 			t.Errorf("TimeStep(%v) = %d, want %d", need, got, want)

@@ -159,56 +159,41 @@ type Theme struct {
 	Tooltip, TooltipText, TooltipEdge color.RGBA
 }
 
-// Light is the theme for light surroundings, as ThreadScope draws.
-var Light = Theme{
-	Background:   rgb(0xffffff),
-	Header:       rgb(0xf4f4f6),
-	Group:        rgb(0xe6e6ea),
-	Stripe:       rgb(0xf8f8fa),
-	Text:         rgb(0x202020),
-	Dim:          rgb(0x707070),
-	Grid:         rgb(0xe4e4e4),
-	Axis:         rgb(0x606060),
-	Rule:         rgb(0xc8c8c8),
-	LabelOnBar:   rgb(0xffffff),
-	Idle:         rgb(0xd8d8d8),
-	Line:         rgb(0x101010),
-	Unknown:      rgb(0xeeeef3),
-	UnknownHatch: rgb(0xc2c2cc),
-	Frontier:     rgb(0x55555f),
-	Cursor:       rgb(0x1a1a1a),
-	Selection:    color.RGBA{0x3c, 0x78, 0xdc, 0x30},
-	Hover:        color.RGBA{0x00, 0x00, 0x00, 0x0c},
-	Tooltip:      rgb(0xfffff4),
-	TooltipText:  rgb(0x202020),
-	TooltipEdge:  rgb(0x909090),
-}
+// Light is the theme for light surroundings, as ThreadScope draws; Dark
+// the theme for dark surroundings (a desktop's dark theme), whose
+// background is that of Fyne's dark theme. Their colours are set side by
+// side, a furniture's light and dark colour to a line.
+var Light, Dark = Theme{}, Theme{Dark: true}
 
-// Dark is the theme for dark surroundings (a desktop's dark theme); its
-// background is that of Fyne's dark theme.
-var Dark = Theme{
-	Dark:         true,
-	Background:   rgb(0x171718),
-	Header:       rgb(0x202023),
-	Group:        rgb(0x2c2c31),
-	Stripe:       rgb(0x1c1c1e),
-	Text:         rgb(0xe4e4e4),
-	Dim:          rgb(0x9c9ca0),
-	Grid:         rgb(0x343438),
-	Axis:         rgb(0xa0a0a4),
-	Rule:         rgb(0x48484c),
-	LabelOnBar:   rgb(0xffffff),
-	Idle:         rgb(0x505054),
-	Line:         rgb(0xe8e8e8),
-	Unknown:      rgb(0x26262b),
-	UnknownHatch: rgb(0x46464e),
-	Frontier:     rgb(0xb4b4be),
-	Cursor:       rgb(0xf0f0f0),
-	Selection:    color.RGBA{0x78, 0xaa, 0xff, 0x38},
-	Hover:        color.RGBA{0xff, 0xff, 0xff, 0x10},
-	Tooltip:      rgb(0x2a2a2e),
-	TooltipText:  rgb(0xe8e8e8),
-	TooltipEdge:  rgb(0x6c6c70),
+func init() {
+	for _, c := range []struct {
+		light, dark *color.RGBA
+		l, d        color.RGBA
+	}{
+		{&Light.Background, &Dark.Background, rgb(0xffffff), rgb(0x171718)},
+		{&Light.Header, &Dark.Header, rgb(0xf4f4f6), rgb(0x202023)},
+		{&Light.Group, &Dark.Group, rgb(0xe6e6ea), rgb(0x2c2c31)},
+		{&Light.Stripe, &Dark.Stripe, rgb(0xf8f8fa), rgb(0x1c1c1e)},
+		{&Light.Text, &Dark.Text, rgb(0x202020), rgb(0xe4e4e4)},
+		{&Light.Dim, &Dark.Dim, rgb(0x707070), rgb(0x9c9ca0)},
+		{&Light.Grid, &Dark.Grid, rgb(0xe4e4e4), rgb(0x343438)},
+		{&Light.Axis, &Dark.Axis, rgb(0x606060), rgb(0xa0a0a4)},
+		{&Light.Rule, &Dark.Rule, rgb(0xc8c8c8), rgb(0x48484c)},
+		{&Light.LabelOnBar, &Dark.LabelOnBar, rgb(0xffffff), rgb(0xffffff)},
+		{&Light.Idle, &Dark.Idle, rgb(0xd8d8d8), rgb(0x505054)},
+		{&Light.Line, &Dark.Line, rgb(0x101010), rgb(0xe8e8e8)},
+		{&Light.Unknown, &Dark.Unknown, rgb(0xeeeef3), rgb(0x26262b)},
+		{&Light.UnknownHatch, &Dark.UnknownHatch, rgb(0xc2c2cc), rgb(0x46464e)},
+		{&Light.Frontier, &Dark.Frontier, rgb(0x55555f), rgb(0xb4b4be)},
+		{&Light.Cursor, &Dark.Cursor, rgb(0x1a1a1a), rgb(0xf0f0f0)},
+		{&Light.Selection, &Dark.Selection, color.RGBA{0x3c, 0x78, 0xdc, 0x30}, color.RGBA{0x78, 0xaa, 0xff, 0x38}},
+		{&Light.Hover, &Dark.Hover, color.RGBA{0x00, 0x00, 0x00, 0x0c}, color.RGBA{0xff, 0xff, 0xff, 0x10}},
+		{&Light.Tooltip, &Dark.Tooltip, rgb(0xfffff4), rgb(0x2a2a2e)},
+		{&Light.TooltipText, &Dark.TooltipText, rgb(0x202020), rgb(0xe8e8e8)},
+		{&Light.TooltipEdge, &Dark.TooltipEdge, rgb(0x909090), rgb(0x6c6c70)},
+	} {
+		*c.light, *c.dark = c.l, c.d
+	}
 }
 
 // ThemeFor returns Dark if dark is true, Light otherwise.
@@ -362,26 +347,3 @@ func BandIndex(name string) int { return int(HashName(name) % uint32(len(bandPal
 
 // BandColorFor returns the colour of a band or label called name.
 func BandColorFor(name string) color.RGBA { return bandPalette[BandIndex(name)].Color }
-
-// BlockedInk returns the ink of a thread blocked with the eventlog's stop
-// status (GHC's numbering, as ingest.StopStatus has it: 7 MVar, 8 black
-// hole, 9–11 I/O and delay, 12 STM, 6, 16 and 17 foreign calls, 18
-// throwTo, 20 MVar read): one ink per family of reasons, InkBlocked for the
-// others.
-func BlockedInk(status uint8) Ink {
-	switch status {
-	case 7, 20:
-		return InkBlockedMVar
-	case 8:
-		return InkBlockedBlackHole
-	case 12:
-		return InkBlockedSTM
-	case 9, 10, 11:
-		return InkBlockedIO
-	case 6, 16, 17:
-		return InkForeignCall
-	case 18:
-		return InkBlockedThrowTo
-	}
-	return InkBlocked
-}

@@ -128,15 +128,6 @@ func FillColumn(img *image.RGBA, clip image.Rectangle, x int, top, bottom float6
 	}
 }
 
-// Blend mixes colour c with coverage a (0–255, scaled by c's own opacity)
-// into the pixel at (x, y) of img, if it is inside.
-func Blend(img *image.RGBA, x, y int, c color.RGBA, a uint8) {
-	if !image.Pt(x, y).In(img.Bounds()) {
-		return
-	}
-	blendPixel(img, x, y, c, uint32(a)*uint32(c.A)/255)
-}
-
 // Line draws a line; an axis-parallel line of whole-pixel width on pixel
 // boundaries is a Fill.
 func (r *Raster) Line(x0, y0, x1, y1, width float64, c color.RGBA) {

@@ -15,9 +15,7 @@ func File(ctx context.Context, path string, opt Options) (*Report, error) {
 
 // Read measures the spans of the eventlog in r (size bytes) (see Collect).
 func Read(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Report, error) {
-	return Collect(func(fn func(*ingest.Event) bool) (ingest.Status, error) {
-		return ingest.Each(ctx, r, size, ingest.MergeOptions{Sorted: true}, fn)
-	}, opt)
+	return Collect(ingest.ReaderPass(ctx, r, size), opt)
 }
 
 // Collect measures the spans of the events pass hands out in time order:
@@ -27,10 +25,7 @@ func Read(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Report,
 // all, or the pass was cancelled.
 func Collect(pass ingest.Pass, opt Options) (*Report, error) {
 	c := NewCollector(opt)
-	st, err := pass(func(ev *ingest.Event) bool {
-		c.Add(ev)
-		return !c.Done()
-	})
+	st, err := pass.Feed(c)
 	if err != nil {
 		return nil, fmt.Errorf("measuring spans: %w", err)
 	}

@@ -48,28 +48,18 @@ func DrawHistogram(c paint.Canvas, bins []Bin, opt HistogramOptions) []image.Rec
 		return nil
 	}
 	most := 0
-	for _, bin := range bins {
-		most = max(most, bin.Count)
-	}
-	c.Fill(image.Rect(plot.Min.X, plot.Max.Y, plot.Max.X, plot.Max.Y+1), th.Axis)
-	cols := make([]image.Rectangle, len(bins))
+	counts := make([]float64, len(bins))
 	for i, bin := range bins {
-		x0 := plot.Min.X + i*plot.Dx()/len(bins)
-		x1 := plot.Min.X + (i+1)*plot.Dx()/len(bins)
-		cols[i] = image.Rect(x0, plot.Min.Y, x1, plot.Max.Y)
-		if bin.Count == 0 || most == 0 {
-			continue
-		}
-		h := max(1, bin.Count*plot.Dy()/most)
-		r := image.Rect(x0, plot.Max.Y-h, x1, plot.Max.Y)
-		if r.Dx() > 3 {
-			r.Max.X--
-		}
-		c.Fill(r, bar)
+		most = max(most, bin.Count)
+		counts[i] = float64(bin.Count)
 	}
+	// The shortest duration, the longest, and the middle bin's lower bound.
+	n := len(bins)
+	edges := []paint.EdgeLabel{{At: 0, Text: paint.Duration(bins[0].Lo)}, {At: n, Text: paint.Duration(bins[n-1].Hi)},
+		{At: n / 2, Text: paint.Duration(bins[n/2].Lo), Dim: true}}
+	cols := paint.DrawBars(c, plot, paint.Bars{Values: [][]float64{counts}, Colours: []color.RGBA{bar}, Edges: edges, Gap: pad}, face, th, opt.Scale)
 	c.Text(face, paint.CountOf(int64(most), "span", "spans"), plot.Min.X, face.Baseline(float64(b.Min.Y+textH/2)), th.Dim)
-	drawBoundLabels(c, face, bins, cols, plot, pad, face.Baseline(float64(plot.Max.Y+textH/2+1)), th)
-	if opt.Mark != 0 {
+	if opt.Mark != 0 && cols != nil {
 		for i, bin := range bins {
 			if opt.Mark >= bin.Lo && (opt.Mark < bin.Hi || i == len(bins)-1) {
 				x := (cols[i].Min.X + cols[i].Max.X) / 2
@@ -79,35 +69,4 @@ func DrawHistogram(c paint.Canvas, bins []Bin, opt HistogramOptions) []image.Rec
 		}
 	}
 	return cols
-}
-
-// drawBoundLabels writes the durations along the bottom of the plot: the
-// shortest under its left end, the longest under its right end and the
-// middle bin's lower bound under it, each only where it keeps gap pixels
-// clear of those already written (the shortest first, then the longest),
-// and none twice.
-func drawBoundLabels(c paint.Canvas, face *paint.Face, bins []Bin, cols []image.Rectangle, plot image.Rectangle, gap, base int, th paint.Theme) {
-	type label struct {
-		text   string
-		x0, x1 int
-		col    color.RGBA
-	}
-	var written []label
-	put := func(text string, x int, col color.RGBA) {
-		w := face.Width(text)
-		// Inside the plot, or the margins around it for a label wider.
-		x = max(min(x, plot.Max.X-w), min(plot.Min.X, plot.Max.X+gap-w), plot.Min.X-gap)
-		for _, l := range written {
-			if l.text == text || x < l.x1+gap && l.x0 < x+w+gap {
-				return
-			}
-		}
-		written = append(written, label{text, x, x + w, col})
-		c.Text(face, text, x, base, col)
-	}
-	put(paint.Duration(bins[0].Lo), plot.Min.X, th.Text)
-	hi := paint.Duration(bins[len(bins)-1].Hi)
-	put(hi, plot.Max.X-face.Width(hi), th.Text)
-	mid := paint.Duration(bins[len(bins)/2].Lo)
-	put(mid, cols[len(bins)/2].Min.X-face.Width(mid)/2, th.Dim)
 }

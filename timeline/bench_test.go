@@ -44,7 +44,7 @@ func BenchmarkModelOnlyBig(b *testing.B) {
 	f.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		bl := NewBuilder()
+		bl := NewOverviewBuilder(Grid{})
 		for j := range evs {
 			bl.Add(&evs[j])
 		}

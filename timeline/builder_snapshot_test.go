@@ -23,7 +23,7 @@ func TestBuilderSnapshotsWhileGrowing(t *testing.T) {
 		if len(evs) == 0 {
 			continue
 		}
-		b := NewBuilder()
+		b := NewOverviewBuilder(Grid{})
 		var published atomic.Pointer[Model]
 		done := make(chan struct{})
 		var wg sync.WaitGroup
@@ -136,7 +136,7 @@ func TestBuilderSnapshotsWhileGrowing(t *testing.T) {
 // TestThreadMarkCopyOnWrite checks that inserting an out-of-order mark into
 // a thread seen by a snapshot leaves the snapshot alone.
 func TestThreadMarkCopyOnWrite(t *testing.T) {
-	b := NewBuilder()
+	b := NewOverviewBuilder(Grid{})
 	ev := func(tm uint64, cap int32, k ingest.Kind, args ...uint64) {
 		e := ingest.Event{Time: tm, Cap: cap, Kind: k}
 		copy(e.Args[:], args)

@@ -371,7 +371,7 @@ func TestImpossibleIdsCostNothing(t *testing.T) {
 			rewrote = true
 		}
 	}
-	b := NewBuilder()
+	b := NewOverviewBuilder(Grid{})
 	rd = ingest.NewReader(bytes.NewReader(bad))
 	for rd.Next(&ev) {
 		b.Add(&ev)
@@ -395,7 +395,7 @@ func TestImpossibleIdsCostNothing(t *testing.T) {
 // Once finished, every track of a complete log lasts until the run's end
 // (of a cut one, until its capability's last event: EndCapabilities).
 func TestPreviewStopsWhereACapabilityHasGot(t *testing.T) {
-	b := NewBuilder()
+	b := NewOverviewBuilder(Grid{})
 	hs := b.Parallel([]int32{0, 1})
 	run := func(h *HECBuilder, tm uint64, th uint32) {
 		e := ingest.Event{Time: tm, Kind: ingest.KindRunThread, Args: [9]uint64{uint64(th)}}
@@ -440,7 +440,7 @@ func TestFarCapabilityKeepsItsEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := func(log []byte) (*Model, *Builder) {
-		b := NewBuilder()
+		b := NewOverviewBuilder(Grid{})
 		rd := ingest.NewReader(bytes.NewReader(log))
 		var ev ingest.Event
 		for rd.Next(&ev) {
@@ -496,7 +496,7 @@ func TestFarCapabilityCreatedMakesNoTracksBetween(t *testing.T) {
 	}
 	// The event: type (2), time (8), capability (2).
 	binary.BigEndian.PutUint16(data[at+10:], 4095)
-	b := NewBuilder()
+	b := NewOverviewBuilder(Grid{})
 	rd = ingest.NewReader(bytes.NewReader(data))
 	for rd.Next(&ev) {
 		b.Add(&ev)

@@ -135,7 +135,7 @@ func buildQuiet(b testing.TB, path string) (*Model, int64) {
 		b.Fatal(err)
 	}
 	defer f.Close()
-	bl := NewBuilder()
+	bl := NewOverviewBuilder(Grid{})
 	for f.Next(&evScratch) {
 		bl.Add(&evScratch)
 	}

@@ -30,17 +30,6 @@ const (
 	NumInstantKinds                             // number of instant kinds
 )
 
-var instantNames = [NumInstantKinds]string{"create thread", "create spark thread", "migrate thread", "wake up thread",
-	"seq GC request", "par GC request", "shutdown", "user message", "marker", "log message"}
-
-// String returns the kind's name, such as "create thread".
-func (k InstantKind) String() string {
-	if k < NumInstantKinds {
-		return instantNames[k]
-	}
-	return "invalid"
-}
-
 // Instant is an event without duration shown on a HEC row. 16 bytes, no
 // pointers.
 type Instant struct {
@@ -223,9 +212,9 @@ type openSpan struct {
 	thread uint32 // running on cap at the START (0: none known)
 }
 
-// Builder builds a Model from events in one pass. Without a grid (NewBuilder)
-// it keeps every mark and takes events in file order; with one
-// (NewOverviewBuilder) it summarises busy buckets and needs events in time
+// Builder builds a Model from events in one pass (NewOverviewBuilder).
+// Without a grid (the zero Grid) it keeps every mark and takes events in
+// file order; with one it summarises busy buckets and needs events in time
 // order (ingest.Merge), as it cannot re-open a summarised bucket. It is not
 // safe for concurrent use; Live wraps it for a model that grows while others
 // read it, and Parallel hands each capability's part to its own goroutine.
@@ -268,11 +257,9 @@ type Builder struct {
 	any         bool
 }
 
-// NewBuilder returns an empty builder that keeps every mark.
-func NewBuilder() *Builder { return NewOverviewBuilder(Grid{}) }
-
 // NewOverviewBuilder returns an empty builder that summarises the buckets of
-// g in which a track changes state collapseAt times or more. Its events must
+// g in which a track changes state collapseAt times or more (with the
+// zero Grid, one that keeps every mark). Its events must
 // come in time order.
 func NewOverviewBuilder(g Grid) *Builder {
 	return &Builder{

@@ -32,7 +32,7 @@ func build(t testing.TB, path string) (*Model, []ingest.Event) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	b := NewBuilder()
+	b := NewOverviewBuilder(Grid{})
 	var evs []ingest.Event
 	var ev ingest.Event
 	for f.Next(&ev) {
@@ -201,7 +201,7 @@ func TestUserSpans(t *testing.T) {
 			t.Errorf("ParseUserSpan(%q) = %v %d %q %v", c.msg, start, id, label, ok)
 		}
 	}
-	b := NewBuilder()
+	b := NewOverviewBuilder(Grid{})
 	msg := func(tm uint64, s string) {
 		b.Add(&ingest.Event{Time: tm, Kind: ingest.KindUserMsg, Cap: 0, Data: []byte(s)})
 	}
@@ -265,7 +265,7 @@ func TestUserSpansOnCorpus(t *testing.T) {
 // its START's HEC, whoever runs there at its STOP, and none where no
 // thread ran.
 func TestUserSpanThread(t *testing.T) {
-	b := NewBuilder()
+	b := NewOverviewBuilder(Grid{})
 	add := func(tm uint64, c int32, k ingest.Kind, th uint64, text string) {
 		e := ingest.Event{Time: tm, Cap: c, Kind: k, Data: []byte(text)}
 		e.Args[0] = th

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
+	"github.com/hecscope/hecscope/paint"
 )
 
 // summaryLogs returns the real eventlogs the summary tests run on: the
@@ -80,7 +82,7 @@ func reference(t testing.TB, path string) refStats {
 		t.Fatal(err)
 	}
 	var evs []refEvent
-	_, _, err = ingest.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
+	_, _, err = testlog.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
 		if e.Kind != ingest.KindBlockMarker {
 			evs = append(evs, refEvent{us: (e.Time + 999) / 1000, cap: e.Cap, kind: e.Kind, args: e.Args})
 		}
@@ -264,7 +266,7 @@ func TestSummaryInvariants(t *testing.T) {
 		perType := map[uint16]uint64{}
 		var events, statsEvents, copied uint64
 		lastSparks := map[int32][7]uint64{}
-		_, st, err := ingest.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
+		_, st, err := testlog.ReadAll(bytes.NewReader(data), func(e *ingest.Event) error {
 			if e.Kind == ingest.KindBlockMarker {
 				return nil
 			}
@@ -449,20 +451,6 @@ var threadScopeFigures = []tsFigures{
 	},
 }
 
-// tsTime formats nanoseconds as ThreadScope's Time tab does.
-func tsTime(ns uint64) string {
-	v := float64(ns)
-	switch {
-	case v < 1e3:
-		return fmt.Sprintf("%.3fns", v)
-	case v < 1e6:
-		return fmt.Sprintf("%.3fμs", v/1e3)
-	case v < 1e9:
-		return fmt.Sprintf("%.3fms", v/1e6)
-	}
-	return fmt.Sprintf("%.3fs", v/1e9)
-}
-
 // TestSummaryAgreesWithThreadScope compares with what ThreadScope showed.
 func TestSummaryAgreesWithThreadScope(t *testing.T) {
 	for _, want := range threadScopeFigures {
@@ -472,11 +460,11 @@ func TestSummaryAgreesWithThreadScope(t *testing.T) {
 				t.Errorf("%s: %s = %v, ThreadScope shows %v", want.file, what, got, exp)
 			}
 		}
-		check("total time", tsTime(s.TotalNS), want.total)
+		check("total time", paint.ThreadScopeTime(s.TotalNS), want.total)
 		check("has heap", s.HasHeap, want.mutator != "")
 		if s.HasHeap {
-			check("mutator time", tsTime(s.MutatorNS), want.mutator)
-			check("GC time", tsTime(s.GC.Total.ElapsedNS), want.gc)
+			check("mutator time", paint.ThreadScopeTime(s.MutatorNS), want.mutator)
+			check("GC time", paint.ThreadScopeTime(s.GC.Total.ElapsedNS), want.gc)
 			check("productivity", fmt.Sprintf("%.1f", 100*s.Productivity), want.prod)
 			h := s.Heap
 			check("heap", []uint64{h.MaxSize, h.MaxLive, h.Allocated, h.AllocRate, h.MaxSlop, h.Copied},

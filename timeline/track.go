@@ -20,16 +20,6 @@ const (
 	NumStates                  // number of states
 )
 
-var stateNames = [NumStates]string{"idle", "running", "GC sync", "GC work", "GC idle", "GC done", "runnable", "blocked", "finished"}
-
-// String returns the state's name, such as "running".
-func (s State) String() string {
-	if s < NumStates {
-		return stateNames[s]
-	}
-	return "invalid"
-}
-
 // GC reports whether the state is a phase of garbage collection.
 func (s State) GC() bool { return s >= StateGCSync && s <= StateGCDone }
 

@@ -93,7 +93,7 @@ func modelOf(t *testing.T, path string) *Model {
 	}
 	defer f.Close()
 	r := ingest.NewReader(f)
-	b := NewBuilder()
+	b := NewOverviewBuilder(Grid{})
 	var ev ingest.Event
 	for r.Next(&ev) {
 		b.Add(&ev)

@@ -193,13 +193,14 @@ func (f *frame) prepare(sets ...[]row) {
 	var threads []TrackID
 	for _, rs := range sets {
 		for _, r := range rs {
-			switch r.id.Kind {
-			case KindActivity, KindHECActivity, KindHEC:
-				needHEC = needHEC || !r.title
-			case KindThread:
-				if !r.title {
-					threads = append(threads, r.id)
-				}
+			if r.title {
+				continue
+			}
+			switch r.id.Kind.info().columns {
+			case hecColumns:
+				needHEC = true
+			case threadColumns:
+				threads = append(threads, r.id)
 			}
 		}
 	}
@@ -379,46 +380,17 @@ func (f *frame) drawMark(rect image.Rectangle) {
 // hecIndex returns the index in the model's HECs of the capability whose
 // number a HEC, HEC activity or sparks track's id holds; -1 if the model
 // has none of that number.
-func (f *frame) hecIndex(id TrackID) int {
+func (f *frame) hecIndex(id uint32) int {
 	if f.m == nil {
 		return -1
 	}
-	return f.m.HECIndex(int32(id.ID))
+	return f.m.HECIndex(int32(id))
 }
 
 // drawTrack draws a track's content in the plot between y0 and y1.
 func (f *frame) drawTrack(id TrackID, y0, y1 int) {
-	switch id.Kind {
-	case KindActivity:
-		f.drawActivity(-1, y0, y1)
-	case KindHECActivity:
-		if c := f.hecIndex(id); c >= 0 {
-			f.drawActivity(c, y0, y1)
-		}
-	case KindHEC:
-		if c := f.hecIndex(id); c >= 0 {
-			f.drawHEC(c, y0, y1)
-		}
-	case KindThread:
-		f.drawThread(id, y0, y1)
-	case KindSparks:
-		if c := f.hecIndex(id); c >= 0 {
-			f.drawSparks(c, y0, y1)
-		}
-	case KindMarkers:
-		f.drawMarkerTrack(y0, y1)
-	case KindUserLabel:
-		f.drawUserLabel(int32(id.ID), y0, y1)
-	case KindUserThread:
-		f.drawUserThread(id.ID, y0, y1)
-	case KindHeap:
-		f.drawHeap(y0, y1)
-	case KindAlloc:
-		f.drawAlloc(y0, y1)
-	case KindBands:
-		f.drawBands(y0, y1)
-	case KindGC:
-		f.drawGCs(y0, y1)
+	if k := id.Kind.info(); k.draw != nil {
+		k.draw(f, id.ID, y0, y1)
 	}
 }
 
@@ -536,8 +508,14 @@ func (f *frame) drawHeader(r row, y0, y1 int) {
 	}
 	f.c.Text(face, face.Fit(text, name.Max.X-x-px(2, f.s)), x, face.Baseline(mid), f.th.Text)
 	if big {
+		noteH := 0
 		if sub := f.headerNote(r.id); sub != "" {
 			f.c.Text(f.small, f.small.Fit(sub, name.Dx()), name.Min.X, f.small.Baseline(mid+float64(face.Height())+2*f.s), f.th.Dim)
+			noteH = f.small.Height() + px(2, f.s)
+		}
+		if side := r.id.Kind.info().side; side != nil {
+			top := bandLegendTop(mid, face.Height(), noteH, f.s)
+			side(f, r.id.ID, image.Rect(name.Min.X, top, g.header.Max.X-px(6, f.s), name.Max.Y))
 		}
 	}
 	f.drawPin(pin, f.v.Pinned(r.id), float64(y0+min(y1-y0, face.Height()+px(4, f.s)))/1)

@@ -24,7 +24,7 @@ import (
 // by thread 1 on HEC 0, ten markers two by two over [300, 305), and one at
 // 800.
 func tinyUser() *timeline.Model {
-	b := timeline.NewBuilder()
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
 	msg := func(t uint64, k ingest.Kind, text string) {
 		e := ingest.Event{Time: t, Cap: 0, Kind: k, Data: []byte(text)}
 		b.Add(&e)
@@ -454,24 +454,30 @@ func TestLegendNamesOnlyWhatTheLogHolds(t *testing.T) {
 	}
 }
 
-// TestBandOrder opens a heap profile, stacks its bands by name and by
-// growth, and checks the legend's band entries follow (names sorted, or
-// the fastest-growing first), and that going back by size gives the first
-// order again.
-func TestBandOrder(t *testing.T) {
-	lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/heap-hT.eventlog", eventlog.Options{})
+// heapProfileView returns a 1600×1000 view of the log at path with its
+// heap and heap profile.
+func heapProfileView(t *testing.T, path string) *View {
+	t.Helper()
+	lg, err := eventlog.Open(context.Background(), path, eventlog.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lg.Close()
+	t.Cleanup(func() { lg.Close() })
 	v := New(lg)
 	v.SetHeap(lg.Heap, lg.Profile)
 	v.SetSize(1600, 1000, 1)
+	return v
+}
+
+// TestBandOrder opens a heap profile, stacks its bands by name and by
+// growth, and checks the bands are stacked (names sorted, or
+// the fastest-growing first), and that going back by size gives the first
+// order again.
+func TestBandOrder(t *testing.T) {
+	v := heapProfileView(t, "../testdata/ghc-9.0.2/heap-hT.eventlog")
 	bands := func() (names []string) {
-		for _, it := range v.legendItems() {
-			if it.ink == paint.NumInks && !it.hatch {
-				names = append(names, it.name)
-			}
+		for b := range v.bands.Len() {
+			names = append(names, v.bands.Name(b))
 		}
 		return names
 	}
@@ -504,14 +510,7 @@ func TestBandOrder(t *testing.T) {
 // track while stacked ones stay low; drawn as lines, fewer pixels of the
 // column belong to a band than when stacked.
 func TestBandModes(t *testing.T) {
-	lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/heap-hT.eventlog", eventlog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lg.Close()
-	v := New(lg)
-	v.SetHeap(lg.Heap, lg.Profile)
-	v.SetSize(1600, 1000, 1)
+	v := heapProfileView(t, "../testdata/ghc-9.0.2/heap-hT.eventlog")
 	id := TrackID{KindBands, 0}
 	if !v.Reveal(id) {
 		t.Fatal("no heap-profile track")

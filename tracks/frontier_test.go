@@ -129,12 +129,12 @@ func (l *synthLog) knownUpTo(n int) map[int32]uint64 {
 	return out
 }
 
-// stateInks are the colours of the states a HEC row is drawn in.
-func stateInks(th paint.Theme) map[color.RGBA]string {
+// hecStateColours are the colours of the states a HEC row is drawn in.
+func hecStateColours(th paint.Theme) map[color.RGBA]string {
 	out := map[color.RGBA]string{}
 	for _, s := range []timeline.State{timeline.StateRunning, timeline.StateGCSync, timeline.StateGCWork,
 		timeline.StateGCIdle, timeline.StateGCDone} {
-		out[th.Ink(hecInk(s))] = s.String()
+		out[th.Ink(hecInk(s))] = stateName(s)
 	}
 	return out
 }
@@ -150,7 +150,7 @@ func checkUnknownRow(t *testing.T, what string, v *View, img *image.RGBA, id Tra
 	a, b := v.Range()
 	f := v.hitFrame(v.geometry(), a, b)
 	x0 := int(f.ax.X(from)) + 2
-	inks := stateInks(v.theme)
+	inks := hecStateColours(v.theme)
 	hatch := 0
 	for x := x0; x < v.PlotRect().Max.X; x++ {
 		for y := r.Min.Y + 3; y < r.Max.Y-3; y++ {
@@ -185,6 +185,18 @@ func checkUnknownRow(t *testing.T, what string, v *View, img *image.RGBA, id Tra
 func TestLiveFrontierNeverGuesses(t *testing.T) {
 	const s = uint64(1e9)
 	l := newSynthLog(t)
+	// runAcrossGC creates thread th at t0 and runs it, but for the GC
+	// from 1 s to 1.02 s.
+	runAcrossGC := func(t0 uint64, th uint64) {
+		l.ev(t, ingest.KindCreateThread, t0, th)
+		l.ev(t, ingest.KindRunThread, t0, th)
+		l.ev(t, ingest.KindStopThread, s, th, 3, 0)
+		l.ev(t, ingest.KindGCStart, s)
+		l.ev(t, ingest.KindGCWork, s)
+		l.ev(t, ingest.KindGCDone, s+s/100)
+		l.ev(t, ingest.KindGCEnd, s+2*s/100)
+		l.ev(t, ingest.KindRunThread, s+3*s/100, th)
+	}
 	l.blockOf(-1, 1000, 1000)
 	l.ev(t, ingest.KindCapCreate, 1000, 0)
 	l.ev(t, ingest.KindCapCreate, 1000, 1)
@@ -192,14 +204,7 @@ func TestLiveFrontierNeverGuesses(t *testing.T) {
 	// HEC 0 up to 6 s: thread 1 runs, a GC at 1 s, another begins at 5.9 s
 	// and HEC 0 waits in it for HEC 1.
 	l.blockOf(0, s/100, 6*s)
-	l.ev(t, ingest.KindCreateThread, s/100, 1)
-	l.ev(t, ingest.KindRunThread, s/100, 1)
-	l.ev(t, ingest.KindStopThread, s, 1, 3, 0)
-	l.ev(t, ingest.KindGCStart, s)
-	l.ev(t, ingest.KindGCWork, s)
-	l.ev(t, ingest.KindGCDone, s+s/100)
-	l.ev(t, ingest.KindGCEnd, s+2*s/100)
-	l.ev(t, ingest.KindRunThread, s+3*s/100, 1)
+	runAcrossGC(s/100, 1)
 	l.ev(t, ingest.KindStopThread, 59*s/10, 1, 3, 0)
 	l.ev(t, ingest.KindGCStart, 59*s/10)
 	l.ev(t, ingest.KindGCWork, 59*s/10)
@@ -208,14 +213,7 @@ func TestLiveFrontierNeverGuesses(t *testing.T) {
 	// HEC 1 up to 5 s: thread 2 runs, and is running at the block's end;
 	// a span "work" begins.
 	l.blockOf(1, s/5, 5*s)
-	l.ev(t, ingest.KindCreateThread, s/5, 2)
-	l.ev(t, ingest.KindRunThread, s/5, 2)
-	l.ev(t, ingest.KindStopThread, s, 2, 3, 0)
-	l.ev(t, ingest.KindGCStart, s)
-	l.ev(t, ingest.KindGCWork, s)
-	l.ev(t, ingest.KindGCDone, s+s/100)
-	l.ev(t, ingest.KindGCEnd, s+2*s/100)
-	l.ev(t, ingest.KindRunThread, s+3*s/100, 2)
+	runAcrossGC(s/5, 2)
 	l.ev(t, ingest.KindStopThread, 47*s/10, 2, 3, 0)
 	l.ev(t, ingest.KindRunThread, 48*s/10, 2)
 	l.msg(t, 485*s/100, "START work")

@@ -129,7 +129,11 @@ func (f *frame) drawHeap(y0, y1 int) {
 	if peak <= 0 {
 		return
 	}
-	yOf, labels := f.valueScale(peak*1.05, top, bottom, "")
+	scaleTop := peak * 1.05
+	if f.v.heapTop > 0 {
+		scaleTop = float64(f.v.heapTop)
+	}
+	yOf, labels := f.valueScale(scaleTop, top, bottom, "")
 	for k, l := range lines {
 		f.drawLine(vals[k], yOf, math.Max(1.5, 1.5*f.s), f.th.Ink(l.ink))
 	}

@@ -57,6 +57,7 @@ const (
 	ElemGC               // a GC pause
 	ElemUnknown          // time past a capability's frontier: not received yet, or past where a cut log ends
 	ElemFinding          // a finding's flag on the axis, or a cluster of them (Hit.Findings)
+	ElemLink             // the arrow and name at an end of the wakeup link whose track is out of view (Hit.Goto)
 )
 
 // Hit is what lies at a point of the frame: the area, the header part or
@@ -82,6 +83,9 @@ type Hit struct {
 	Element  Element
 	From, To uint64
 	Thread   uint32
+	// Goto is the track an ElemLink leads to: View.Reveal (or a jump)
+	// brings it into view.
+	Goto TrackID
 	// Findings are the findings of an ElemFinding flag, as indices in the
 	// list given to SetFindings, in its order.
 	Findings []int
@@ -146,6 +150,8 @@ func (v *View) Hit(x, y float64) Hit {
 	case xi >= g.scrollbar.Min.X && yi >= g.scrollbar.Min.Y:
 		h.Area = AreaScrollbar
 		return h
+	case inPlot && v.wakeup != nil && f.hitLink(&h, l, xi, yi):
+		return h // over the tracks it covers
 	}
 	r, top, ok := v.hitRow(g, l, yi)
 	if !ok {
@@ -249,41 +255,42 @@ func (f *frame) headerTip(id TrackID) []string {
 // hitTrack fills in the element of track id under (x, y), its row drawn
 // from y0 to y1.
 func (f *frame) hitTrack(h *Hit, id TrackID, x, y, y0, y1 int) {
-	if f.m == nil {
+	if k := id.Kind.info(); (f.m != nil || k.heapOnly) && k.hit != nil {
+		k.hit(f, h, id.ID, x-f.g.plot.Min.X, y, y0, y1)
+	}
+}
+
+// hitHEC fills in the element of HEC id's track at plot column col and
+// device y: an instant event in its top third, else its state.
+func (f *frame) hitHEC(h *Hit, id uint32, col, y, y0, y1 int) {
+	c := f.hecIndex(id)
+	if c < 0 {
 		return
 	}
-	col := x - f.g.plot.Min.X
-	switch id.Kind {
-	case KindActivity, KindHECActivity:
-		f.hitActivity(h, id, col, y0, y1)
-	case KindHEC:
-		c := f.hecIndex(id)
-		if c < 0 {
-			return
+	hec := &f.m.HECs[c]
+	top, bottom := f.inset(y0, y1)
+	if y1-y0 >= px(20, f.s) && y < top+(bottom-top)/3 && f.hitInstants(h, c, hec, col, y0, y1) {
+		return
+	}
+	f.hitState(h, &hec.Track, "HEC "+itoa(id), false, col, y0, y1)
+	if h.Element == ElemSpan && h.Thread == 0 {
+		f.addGC(h)
+	}
+}
+
+// hitThread fills in the state of thread id at plot column col, and who
+// woke it.
+func (f *frame) hitThread(h *Hit, id uint32, col, _, y0, y1 int) {
+	tr, _, _ := f.threadTrack(id)
+	if tr == nil {
+		return
+	}
+	f.hitState(h, tr, threadTitle(f.ov, id), true, col, y0, y1)
+	h.Thread = id
+	if h.Element == ElemSpan {
+		if w, ok := WokenBy(f.m, id, h.Time); ok {
+			h.Tip = append(h.Tip, w.Text(f.ov))
 		}
-		hec := &f.m.HECs[c]
-		top, bottom := f.inset(y0, y1)
-		if y1-y0 >= px(20, f.s) && y < top+(bottom-top)/3 && f.hitInstants(h, c, hec, col, y0, y1) {
-			return
-		}
-		f.hitState(h, &hec.Track, "HEC "+itoa(id.ID), false, col, y0, y1)
-		if h.Element == ElemSpan && h.Thread == 0 {
-			f.addGC(h)
-		}
-	case KindThread:
-		tr, _, _ := f.threadTrack(id.ID)
-		if tr == nil {
-			return
-		}
-		f.hitState(h, tr, threadTitle(f.ov, id.ID), true, col, y0, y1)
-		h.Thread = id.ID
-		if h.Element == ElemSpan {
-			if w, ok := WokenBy(f.m, id.ID, h.Time); ok {
-				h.Tip = append(h.Tip, w.Text(f.ov))
-			}
-		}
-	default:
-		f.hitMore(h, id, col, y, y0, y1)
 	}
 }
 
@@ -324,7 +331,7 @@ func (f *frame) hitState(h *Hit, tr *timeline.Track, title string, thread bool, 
 		c, ok := int32(-1), !thread
 		if thread {
 			c, ok = tr.LastCap()
-		} else if i := f.hecIndex(h.Track); i >= 0 {
+		} else if i := f.hecIndex(h.Track.ID); i >= 0 {
 			c = f.m.HECs[i].Cap
 		}
 		h.Element, h.From, h.To = ElemUnknown, end, tr.Horizon()
@@ -403,7 +410,7 @@ func (f *frame) hitState(h *Hit, tr *timeline.Track, title string, thread bool, 
 	}
 	h.Tip = []string{title, what, "from " + f.when(start) + " for " + paint.Duration(h.To-start)}
 	if hasNext && mk.State == timeline.StateRunning {
-		if st := stopText(ingest.StopStatus(next.Reason)); st != "" {
+		if st := ingest.StopStatus(next.Reason).Reason(); st != "" {
 			h.Tip = append(h.Tip, "stopped: "+st)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -18,8 +19,8 @@ func realModel(t *testing.T, path string) *timeline.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := timeline.NewBuilder()
-	if _, _, err := ingest.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
+	if _, _, err := testlog.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
 		b.Add(ev)
 		return nil
 	}); err != nil {
@@ -134,8 +135,8 @@ func TestHitPastACutCapability(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := timeline.NewBuilder()
-	if _, _, err := ingest.ReadAll(bytes.NewReader(data[:120000]), func(ev *ingest.Event) error {
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
+	if _, _, err := testlog.ReadAll(bytes.NewReader(data[:120000]), func(ev *ingest.Event) error {
 		b.Add(ev)
 		return nil
 	}); err != nil {

@@ -27,30 +27,3 @@ func (f *frame) hitLegend(h *Hit, x, y int) {
 		h.Anchor = moreBox
 	}
 }
-
-// hitMore fills in the element of the tracks of sparks, user events, heap
-// and GC at plot column col and device y, the track drawn from y0 to y1.
-func (f *frame) hitMore(h *Hit, id TrackID, col, y, y0, y1 int) {
-	switch id.Kind {
-	case KindSparks:
-		if c := f.hecIndex(id); c >= 0 {
-			f.hitSparks(h, c, col, y0, y1)
-		}
-	case KindMarkers:
-		f.hitMarkerTrack(h, f.g.plot.Min.X+col, y, y0, y1)
-	case KindUserLabel:
-		f.hitSpans(h, f.v.userIndex().byLabel[int32(id.ID)], col, y0, y1)
-	case KindUserThread:
-		f.hitUserThread(h, id.ID, col, y, y0, y1)
-	case KindHeap:
-		f.hitHeap(h, col, y0, y1)
-	case KindAlloc:
-		f.hitAlloc(h, col, y0, y1)
-	case KindBands:
-		f.hitBands(h, col, y, y0, y1)
-	case KindGC:
-		if f.v.heap != nil {
-			f.hitGC(h, col, y0, y1)
-		}
-	}
-}

@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -62,67 +61,27 @@ type TrackID struct {
 }
 
 // group returns the group of a track kind.
-func (k Kind) group() Group {
-	switch k {
-	case KindActivity, KindHECActivity:
-		return GroupActivity
-	case KindHEC:
-		return GroupHECs
-	case KindThread:
-		return GroupThreads
-	case KindSparks:
-		return GroupSparks
-	case KindMarkers, KindUserLabel, KindUserThread:
-		return GroupUser
-	case KindHeap, KindAlloc, KindBands:
-		return GroupHeap
-	}
-	return GroupGC
-}
+func (k Kind) group() Group { return k.info().group }
 
 // defaultHeight returns a track kind's height in points.
-func (k Kind) defaultHeight() float64 {
-	switch k {
-	case KindActivity:
-		return 80
-	case KindHECActivity:
-		return 30
-	case KindHEC:
-		return 34
-	case KindThread:
-		return 16
-	case KindSparks:
-		return 40
-	case KindMarkers:
-		return 24
-	case KindUserLabel, KindUserThread:
-		return userRowPt
-	case KindHeap:
-		return 64
-	case KindAlloc:
-		return 48
-	case KindBands:
-		return 130
-	}
-	return 28 // KindGC
-}
+func (k Kind) defaultHeight() float64 { return k.info().height }
 
 // Group returns the group whose tracks the track is among.
 func (id TrackID) Group() Group { return id.Kind.group() }
 
 // Sizes in points.
 const (
-	titleHeight  = 22  // a group's title row
-	minTrack     = 8   // the least height a track can be resized to
-	maxTrack     = 600 // the most
-	headerWidth  = 200 // the track headers' column
-	axisHeight   = 30  // the sticky time axis
-	scrollbarW   = 10  // the scroll bar's gutter on the right
-	resizeHandle = 4   // the bottom band of a header that resizes its track
-	pinWidth     = 16  // the pin toggle at a header's right end
-	textPt       = 11  // text size
-	smallPt      = 9.5 // text size on small tracks and in the legend's counts
-	userRowPt    = 16  // a label's track, and each nesting depth of a thread's spans
+	titleHeight  = 22   // a group's title row
+	minTrack     = 8    // the least height a track can be resized to
+	maxTrack     = 2000 // the most (a picture of one track fills it)
+	headerWidth  = 200  // the track headers' column
+	axisHeight   = 30   // the sticky time axis
+	scrollbarW   = 10   // the scroll bar's gutter on the right
+	resizeHandle = 4    // the bottom band of a header that resizes its track
+	pinWidth     = 16   // the pin toggle at a header's right end
+	textPt       = 11   // text size
+	smallPt      = 9.5  // text size on small tracks and in the legend's counts
+	userRowPt    = 16   // a label's track, and each nesting depth of a thread's spans
 )
 
 // row is one row of the layout: a group's title or a track, at content y
@@ -150,70 +109,13 @@ type layout struct {
 }
 
 // trackSet is the tracks each group has for a model and heap: what exists,
-// before collapsing and pinning.
+// before collapsing and pinning; each kind of the group lists its own, in
+// the kinds' order.
 func (v *View) trackSet(g Group) []TrackID {
-	ov := v.overview()
 	var ids []TrackID
-	switch g {
-	case GroupActivity:
-		if ov != nil && len(ov.HECs) > 0 {
-			ids = append(ids, TrackID{KindActivity, 0})
-			if len(ov.HECs) > 1 {
-				for c := range ov.HECs {
-					ids = append(ids, TrackID{KindHECActivity, uint32(ov.HECs[c].Cap)})
-				}
-			}
-		}
-	case GroupHECs:
-		if ov != nil {
-			for c := range ov.HECs {
-				ids = append(ids, TrackID{KindHEC, uint32(ov.HECs[c].Cap)})
-			}
-		}
-	case GroupThreads:
-		if ov != nil {
-			for i := range ov.Threads {
-				ids = append(ids, TrackID{KindThread, ov.Threads[i].ID})
-			}
-		}
-	case GroupSparks:
-		if ov != nil {
-			for c := range ov.HECs {
-				if h := &ov.HECs[c]; h.HasSparkEvents() || h.NumSparkSamples() > 0 {
-					ids = append(ids, TrackID{KindSparks, uint32(h.Cap)})
-				}
-			}
-		}
-	case GroupUser:
-		if ov != nil && ov.NumMarkers() > 0 || len(v.bookmarks) > 0 {
-			ids = append(ids, TrackID{KindMarkers, 0})
-		}
-		if ov != nil {
-			if v.spansByLabel {
-				for i := range ov.Labels {
-					ids = append(ids, TrackID{KindUserLabel, uint32(ov.Labels[i].Label)})
-				}
-			} else {
-				for _, id := range v.userIndex().threads {
-					ids = append(ids, TrackID{KindUserThread, id})
-				}
-			}
-		}
-	case GroupHeap:
-		if h := v.heap; h != nil {
-			if h.Size.Len() > 0 || h.Live.Len() > 0 || h.Blocks.Len() > 0 {
-				ids = append(ids, TrackID{KindHeap, 0})
-			}
-			if h.Allocated.Len() > 1 {
-				ids = append(ids, TrackID{KindAlloc, 0})
-			}
-		}
-		if v.bands != nil && v.bands.Samples() > 0 && v.bands.Len() > 0 && v.bands.Source == heapview.FromEventlog {
-			ids = append(ids, TrackID{KindBands, 0})
-		}
-	case GroupGC:
-		if v.heap != nil && len(v.heap.GCs) > 0 {
-			ids = append(ids, TrackID{KindGC, 0})
+	for k := Kind(1); k < numKinds; k++ {
+		if kinds[k].group == g {
+			ids = append(ids, kinds[k].list(v)...)
 		}
 	}
 	return ids
@@ -224,9 +126,10 @@ func (v *View) trackSet(g Group) []TrackID {
 func (v *View) height(id TrackID) int {
 	pt, ok := v.heights[id]
 	if !ok {
-		pt = id.Kind.defaultHeight()
-		if id.Kind == KindUserThread {
-			pt = min(float64(v.userIndex().rows(id.ID))*userRowPt, maxTrack)
+		k := id.Kind.info()
+		pt = k.height
+		if k.rows != nil {
+			pt = min(float64(k.rows(v, id.ID))*userRowPt, maxTrack)
 		}
 	}
 	return max(int(pt*v.scale+0.5), 1)
@@ -325,40 +228,8 @@ func find(rs []row, id TrackID) (row, bool) {
 
 // Name returns a track's full name, as its header shows it (cut to fit).
 func (v *View) Name(id TrackID) string {
-	ov := v.overview()
-	switch id.Kind {
-	case KindActivity:
-		return "All HECs"
-	case KindHECActivity:
-		return "HEC " + itoa(id.ID) + " activity"
-	case KindHEC:
-		return "HEC " + itoa(id.ID)
-	case KindThread:
-		return threadName(ov, id.ID)
-	case KindSparks:
-		return "HEC " + itoa(id.ID) + " sparks"
-	case KindMarkers:
-		return "Markers"
-	case KindUserLabel:
-		if ov != nil {
-			return ov.String(int32(id.ID))
-		}
-	case KindUserThread:
-		if id.ID == 0 {
-			return "spans outside threads"
-		}
-		return threadName(ov, id.ID)
-	case KindHeap:
-		return "Heap"
-	case KindAlloc:
-		return "Allocation rate"
-	case KindBands:
-		if v.profile != nil {
-			return "Heap profile (" + heapview.BreakdownName(v.profile.Breakdown) + ")"
-		}
-		return "Heap profile"
-	case KindGC:
-		return "GC pauses"
+	if k := id.Kind.info(); k.name != nil {
+		return k.name(v, id.ID)
 	}
 	return ""
 }

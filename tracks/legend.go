@@ -4,7 +4,6 @@ import (
 	"image"
 	"image/color"
 
-	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -23,7 +22,7 @@ func (v *View) legendLines() int {
 
 // legendItem is one entry of the legend: a swatch and its one name.
 type legendItem struct {
-	ink  paint.Ink // paint.NumInks for a heap band
+	ink  paint.Ink // paint.NumInks for the hatch
 	name string
 	col  color.RGBA
 	line bool // a line's swatch, not a box's
@@ -44,6 +43,9 @@ type legendCache struct {
 // legendItems returns the legend's entries: every state and event the log
 // holds once, by its one name, for the groups shown.
 func (v *View) legendItems() []legendItem {
+	if v.noLegend {
+		return nil
+	}
 	l := v.ensureLayout()
 	ov := v.overview()
 	unknown := unknownName(ov)
@@ -107,19 +109,11 @@ func (v *View) legendItems() []legendItem {
 		for _, hl := range v.heapLines() {
 			add(true, hl.ink)
 		}
-		if v.heap != nil && v.heap.Allocated.Len() > 1 {
+		if v.heap != nil && v.heap.Allocated.Len() > 1 && !v.hidden[TrackID{KindAlloc, 0}] {
 			add(true, paint.InkHeapAllocated)
 		}
-		if bd := v.bands; bd != nil && v.bandCols != nil {
-			for _, id := range v.trackSet(GroupHeap) {
-				if id.Kind != KindBands {
-					continue
-				}
-				for b := 0; b < bd.Len(); b++ {
-					items = append(items, legendItem{ink: paint.NumInks, name: bd.Name(b), col: v.bandCols[b], line: v.bandMode == heapview.ModeLines})
-				}
-			}
-		}
+		// The heap profile's bands are named beside their track
+		// (drawBandLegend).
 	}
 	if shown[GroupGC] {
 		add(false, paint.InkMinorGC, paint.InkMajorGC)
@@ -169,15 +163,15 @@ func presentInks(m *timeline.Model) [paint.NumInks]bool {
 			continue
 		}
 		if tr.Len() > budget {
-			for _, k := range []uint8{0, 6, 7, 8, 9, 12, 18} {
-				in[paint.BlockedInk(k)] = true
+			for k := paint.InkBlockedMVar; k <= paint.InkBlocked; k++ {
+				in[k] = true
 			}
 			continue
 		}
 		budget -= tr.Len()
 		for j := 0; j < tr.Len(); j++ {
 			if mk := tr.Mark(j); mk.State == timeline.StateBlocked {
-				in[paint.BlockedInk(mk.Reason)] = true
+				in[blockedInk(mk.Stop())] = true
 			}
 		}
 	}

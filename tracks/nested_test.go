@@ -17,7 +17,7 @@ import (
 // HEC 1) has spans a and b that overlap without nesting, then c after a.
 func nestedView(t *testing.T) *View {
 	t.Helper()
-	b := timeline.NewBuilder()
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
 	add := func(tm uint64, c int32, k ingest.Kind, arg uint64, text string) {
 		e := ingest.Event{Time: tm, Cap: c, Kind: k, Data: []byte(text)}
 		e.Args[0] = arg

@@ -150,3 +150,21 @@ func PlotSpan(w int, s float64) (x0, x1 int) {
 // text in colour c where it shows the visible span without one ("" for
 // the span again). A picture of several runs names each one there.
 func (v *View) SetCaption(text string, c color.RGBA) { v.caption, v.captionCol = text, c }
+
+// SetLegend shows or hides the legend's strip. A picture of several frames
+// that name the same things (the comparison's heap lanes) shows one
+// legend.
+func (v *View) SetLegend(show bool) {
+	if v.noLegend == !show {
+		return
+	}
+	v.noLegend = !show
+	v.legendCache = legendCache{}
+	v.version++
+	v.clampScroll()
+}
+
+// SetHeapScale tops the heap track's byte scale at top bytes, for frames
+// whose heaps are read on one scale (the comparison's heap lanes); 0
+// scales it to the peak in view.
+func (v *View) SetHeapScale(top uint64) { v.heapTop = top }

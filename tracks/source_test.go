@@ -30,7 +30,7 @@ func (s *detailSource) Detail(from, to uint64, nsPerPixel float64, ready func())
 func TestDrawsThroughSource(t *testing.T) {
 	ov := tiny()
 	// The detail: thread 2 created first, so it is Threads[0].
-	detail := tinyReordered(timeline.NewBuilder())
+	detail := tinyReordered(timeline.NewOverviewBuilder(timeline.Grid{}))
 	if detail.Threads[0].ID != 2 {
 		t.Fatalf("detail's first thread is %d", detail.Threads[0].ID)
 	}

@@ -257,17 +257,8 @@ func (f *frame) drawThread(id TrackID, y0, y1 int) {
 // headerNote is a track header's second line, where it has room for one:
 // a graph's scale, or how many levels a thread's spans nest.
 func (f *frame) headerNote(id TrackID) string {
-	switch id.Kind {
-	case KindActivity:
-		if f.ov != nil {
-			return "0–" + itoa(uint32(len(f.ov.HECs))) + " HECs busy"
-		}
-	case KindHECActivity:
-		return "share of time busy"
-	case KindUserThread:
-		if n := f.v.userIndex().rows(id.ID); n > 1 {
-			return itoa(uint32(n)) + " levels of nested spans"
-		}
+	if k := id.Kind.info(); k.note != nil {
+		return k.note(f, id.ID)
 	}
 	return ""
 }

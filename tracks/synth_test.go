@@ -178,7 +178,7 @@ func (s *synth) build(b *timeline.Builder) int {
 
 // synthModel builds an exact model of a synthetic run.
 func synthModel(hecs, threads, events int) *timeline.Model {
-	b := timeline.NewBuilder()
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
 	newSynth(hecs, threads, events).build(b)
 	b.Finish()
 	return b.Snapshot()

@@ -1,6 +1,8 @@
 package tracks
 
 import (
+	"sync"
+
 	"image"
 	"image/color"
 	"math"
@@ -36,6 +38,7 @@ type View struct {
 	// bandMode how they are drawn (SetBandMode).
 	bandOrder heapview.Order
 	bandMode  heapview.Mode
+	bandLimit int // named bands before OTHER (SetBandLimit; 0: heapview.DefaultBands)
 
 	bookmarks []Bookmark
 	highlight *Highlight    // SetHighlight (tracks/highlight.go)
@@ -70,23 +73,28 @@ type View struct {
 	logScale     map[Kind]bool   // the rate kinds on a log scale (SetLogScale)
 	spansByLabel bool            // user spans in a track per label, not per thread (SetSpansByLabel)
 	runPeaks     runPeakCache    // each HEC's highest spark rate over the run (sparkRunPeak)
+	runPeaksMu   sync.Mutex      // guards runPeaks: rows are drawn in parallel
 	legendCache  legendCache
+	cursorSample int // the census the heap profile's legend reads (SetCursor), -1 for none
 
 	// A panel of a larger picture (tracks/panel.go): noTitles hides the
 	// groups' titles (SetTitles); placed says the plot spans device x
 	// plotX[0] to plotX[1] (SetAxis); caption, in captionCol, names the
-	// frame (SetCaption).
+	// frame (SetCaption); noLegend hides the legend; heapTop fixes the
+	// heap track's scale.
 	noTitles   bool
 	placed     bool
 	plotX      [2]int
 	caption    string
 	captionCol color.RGBA
+	noLegend   bool   // SetLegend
+	heapTop    uint64 // SetHeapScale
 }
 
 // New returns a view of the run src gives, showing all of it, at 800×600
 // device pixels and scale 1 in the light theme.
 func New(src timeline.Source) *View {
-	v := &View{src: src, w: 800, h: 600, scale: 1, theme: paint.Light, heights: map[TrackID]float64{}}
+	v := &View{src: src, w: 800, h: 600, scale: 1, theme: paint.Light, heights: map[TrackID]float64{}, cursorSample: -1}
 	v.Fit()
 	return v
 }
@@ -121,7 +129,7 @@ func (v *View) SetHeap(h *heapview.Heap, p *heapview.Profile) {
 func (v *View) makeBands() {
 	v.bands, v.bandCols = nil, nil
 	if p := v.profile; p != nil && p.Len() > 0 {
-		v.bands = heapview.NewBands(p, heapview.BandOptions{Order: v.bandOrder})
+		v.bands = heapview.NewBands(p, heapview.BandOptions{Max: v.bandLimit, Order: v.bandOrder})
 		v.bandCols = heapview.BandColors(v.bands)
 	}
 	v.legendCache = legendCache{}
@@ -136,6 +144,17 @@ func (v *View) SetBandOrder(o heapview.Order) {
 		return
 	}
 	v.bandOrder = o
+	v.makeBands()
+}
+
+// SetBandLimit names the heap profile's n largest bands and sums the
+// others in OTHER, as `hecscope render --bands` does (0:
+// heapview.DefaultBands).
+func (v *View) SetBandLimit(n int) {
+	if n == v.bandLimit {
+		return
+	}
+	v.bandLimit = n
 	v.makeBands()
 }
 
@@ -209,6 +228,11 @@ func (v *View) runEnd() uint64 {
 			if n := s.Len(); n > 0 {
 				end = max(end, s.Time[n-1])
 			}
+		}
+	}
+	if v.bands != nil {
+		if _, to, ok := v.bands.Span(); ok {
+			end = max(end, to)
 		}
 	}
 	return end

@@ -41,7 +41,7 @@ func tinyEvents() []ingest.Event {
 
 // tiny builds the model of tinyEvents.
 func tiny() *timeline.Model {
-	b := timeline.NewBuilder()
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
 	for _, e := range tinyEvents() {
 		b.Add(&e)
 	}

@@ -11,28 +11,51 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
+// The inks of the states, instant events and stop statuses: the one
+// mapping from the models' words to the inks, whose names are the words
+// every view and table uses.
+var (
+	stateInks = [timeline.NumStates]paint.Ink{
+		timeline.StateIdle: paint.InkIdle, timeline.StateRunning: paint.InkRunning, timeline.StateRunnable: paint.InkRunnable,
+		timeline.StateGCSync: paint.InkGCSync, timeline.StateGCWork: paint.InkGCWork, timeline.StateGCIdle: paint.InkGCIdle,
+		timeline.StateGCDone: paint.InkGCDone, timeline.StateBlocked: paint.InkBlocked, timeline.StateFinished: paint.InkFinished,
+	}
+	instantInks = [timeline.NumInstantKinds]paint.Ink{
+		timeline.InstantCreateThread: paint.InkCreateThread, timeline.InstantCreateSparkThread: paint.InkCreateThread,
+		timeline.InstantMigrateThread: paint.InkMigrate, timeline.InstantWakeupThread: paint.InkWakeup,
+		timeline.InstantRequestSeqGC: paint.InkSeqGCRequest, timeline.InstantRequestParGC: paint.InkParGCRequest,
+		timeline.InstantShutdown: paint.InkShutdown, timeline.InstantUserMessage: paint.InkUserMessage,
+		timeline.InstantUserMarker: paint.InkMarker, timeline.InstantLogMessage: paint.InkLogMessage,
+	}
+	// blockedInks has one ink per family of reasons a thread blocks for
+	// (InkBlocked for the others, and for statuses past the table).
+	blockedInks = [ingest.StopBlockedMVarRead + 1]paint.Ink{
+		ingest.StopBlockedMVar: paint.InkBlockedMVar, ingest.StopBlockedMVarRead: paint.InkBlockedMVar,
+		ingest.StopBlockedBlackHole: paint.InkBlockedBlackHole, ingest.StopBlockedSTM: paint.InkBlockedSTM,
+		ingest.StopBlockedRead: paint.InkBlockedIO, ingest.StopBlockedWrite: paint.InkBlockedIO, ingest.StopBlockedDelay: paint.InkBlockedIO,
+		ingest.StopForeignCall: paint.InkForeignCall, ingest.StopBlockedCCall: paint.InkForeignCall, ingest.StopBlockedCCallIntr: paint.InkForeignCall,
+		ingest.StopBlockedThrowTo: paint.InkBlockedThrowTo,
+	}
+)
+
 // stateInk returns the ink of a state (blocked ones by the stop status
 // reason); InkIdle and InkFinished are not drawn.
 func stateInk(s timeline.State, reason uint8) paint.Ink {
-	switch s {
-	case timeline.StateRunning:
-		return paint.InkRunning
-	case timeline.StateRunnable:
-		return paint.InkRunnable
-	case timeline.StateGCSync:
-		return paint.InkGCSync
-	case timeline.StateGCWork:
-		return paint.InkGCWork
-	case timeline.StateGCIdle:
-		return paint.InkGCIdle
-	case timeline.StateGCDone:
-		return paint.InkGCDone
-	case timeline.StateBlocked:
-		return paint.BlockedInk(reason)
-	case timeline.StateFinished:
-		return paint.InkFinished
+	switch {
+	case s == timeline.StateBlocked:
+		return blockedInk(ingest.StopStatus(reason))
+	case s < timeline.NumStates:
+		return stateInks[s]
 	}
 	return paint.InkIdle
+}
+
+// blockedInk returns the ink of a thread blocked with stop status st.
+func blockedInk(st ingest.StopStatus) paint.Ink {
+	if int(st) < len(blockedInks) && blockedInks[st] != paint.InkIdle {
+		return blockedInks[st]
+	}
+	return paint.InkBlocked
 }
 
 // drawn reports whether an ink is drawn on a state track (idle and
@@ -44,23 +67,8 @@ func stateName(s timeline.State) string { return stateInk(s, 0).Name() }
 
 // instantInk returns the ink of an instant event's tick.
 func instantInk(k timeline.InstantKind) paint.Ink {
-	switch k {
-	case timeline.InstantCreateThread, timeline.InstantCreateSparkThread:
-		return paint.InkCreateThread
-	case timeline.InstantMigrateThread:
-		return paint.InkMigrate
-	case timeline.InstantWakeupThread:
-		return paint.InkWakeup
-	case timeline.InstantRequestSeqGC:
-		return paint.InkSeqGCRequest
-	case timeline.InstantRequestParGC:
-		return paint.InkParGCRequest
-	case timeline.InstantShutdown:
-		return paint.InkShutdown
-	case timeline.InstantUserMessage:
-		return paint.InkUserMessage
-	case timeline.InstantUserMarker:
-		return paint.InkMarker
+	if k < timeline.NumInstantKinds {
+		return instantInks[k]
 	}
 	return paint.InkLogMessage
 }
@@ -71,62 +79,6 @@ func sparkInk(k timeline.SparkKind) paint.Ink {
 		paint.InkSparkConverted, paint.InkSparkStolen, paint.InkSparkFizzled, paint.InkSparkGCd}[k%timeline.NumSparkKinds]
 }
 
-// blockedText says on what a thread blocked: "MVar", "black hole".
-func blockedText(st ingest.StopStatus) string {
-	switch st {
-	case ingest.StopBlockedMVar:
-		return "MVar"
-	case ingest.StopBlockedMVarRead:
-		return "MVar read"
-	case ingest.StopBlockedBlackHole:
-		return "black hole"
-	case ingest.StopBlockedSTM:
-		return "STM"
-	case ingest.StopBlockedRead:
-		return "I/O read"
-	case ingest.StopBlockedWrite:
-		return "I/O write"
-	case ingest.StopBlockedDelay:
-		return "delay"
-	case ingest.StopForeignCall, ingest.StopBlockedCCall, ingest.StopBlockedCCallIntr:
-		return "foreign call"
-	case ingest.StopBlockedThrowTo:
-		return "throwTo"
-	case ingest.StopBlockedDoProc:
-		return "process"
-	case ingest.StopBlockedGA, ingest.StopBlockedGANoSend:
-		return "globalise"
-	}
-	return ""
-}
-
-// stopText says why a thread stopped running ("" for no reason given).
-func stopText(st ingest.StopStatus) string {
-	switch st {
-	case ingest.StopNoStatus:
-		return ""
-	case ingest.StopHeapOverflow:
-		return "heap overflow (needs a GC)"
-	case ingest.StopStackOverflow:
-		return "stack overflow"
-	case ingest.StopYielding:
-		return "yielding"
-	case ingest.StopFinished:
-		return "finished"
-	case ingest.StopMigrating:
-		return "migrating"
-	case ingest.StopForeignCall:
-		return "foreign call"
-	}
-	if b := blockedText(st); b != "" {
-		return "blocked on " + b
-	}
-	if st.Blocked() {
-		return "blocked"
-	}
-	return "status " + strconv.Itoa(int(st))
-}
-
 // threadStateText describes a thread's state from its mark: "running on
 // HEC 1", "blocked on MVar", "runnable".
 func threadStateText(mk timeline.Mark) string {
@@ -135,8 +87,8 @@ func threadStateText(mk timeline.Mark) string {
 		return "running on HEC " + itoa(mk.Arg)
 	case timeline.StateBlocked:
 		s := "blocked"
-		if b := blockedText(mk.Stop()); b != "" {
-			s += " on " + b
+		if mk.Stop().BlockedOn() != "" {
+			s = mk.Stop().Reason()
 		}
 		if mk.Arg != 0 && mk.Stop() == ingest.StopBlockedBlackHole {
 			s += " owned by thread " + itoa(mk.Arg)

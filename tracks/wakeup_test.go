@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -19,7 +20,7 @@ func TestWokenByMatchesTheEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := timeline.NewBuilder()
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
 	type wake struct {
 		time   uint64
 		thread uint32
@@ -29,7 +30,7 @@ func TestWokenByMatchesTheEvents(t *testing.T) {
 		by  uint32
 	}{}
 	running := map[int32]uint32{}
-	if _, _, err := ingest.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
+	if _, _, err := testlog.ReadAll(bytes.NewReader(data), func(ev *ingest.Event) error {
 		b.Add(ev)
 		switch ev.Kind {
 		case ingest.KindRunThread:

@@ -24,7 +24,6 @@ import (
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/compare"
-	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -535,7 +534,7 @@ func (cc *compareCanvas) placeTip() {
 		_, scale = cc.devicePixels()
 		var y float64
 		x, y = float64(cc.pointer.X)*scale, float64(cc.pointer.Y)*scale
-		lines = c.Reader.tipAt(x, y, [2]*heapview.Heap{c.Logs[0].Heap, c.Logs[1].Heap})
+		lines = c.Reader.tipAt(x, y)
 		spans, cursor = c.Reader.cursorAt(x, y)
 	}
 	s := float32(scale)

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/hecscope/hecscope/compare"
-	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -62,8 +61,9 @@ func (r *compareReader) cursorAt(x, y float64) (spans [2][2]int, ok bool) {
 func runTag(i int) string { return [2]string{"A", "B"}[i] }
 
 // tipAt returns the lines of the tooltip of what the picture shows at
-// device pixel (x, y), none for nothing. heaps are the runs' (A's first).
-func (r *compareReader) tipAt(x, y float64, heaps [2]*heapview.Heap) []string {
+// device pixel (x, y), none for nothing: what the track view of a run's
+// panel or heap lane says is there, or a distribution's bin.
+func (r *compareReader) tipAt(x, y float64) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	l := &r.Layout
@@ -95,25 +95,6 @@ func (r *compareReader) tipAt(x, y float64, heaps [2]*heapview.Heap) []string {
 		if pt.In(d.Plot) {
 			return distributionTip(d, x)
 		}
-	}
-	for i := range 2 {
-		if !pt.In(l.Heaps[i]) {
-			continue
-		}
-		t, ok := timeAt(i)
-		if !ok || heaps[i] == nil {
-			return nil
-		}
-		lines := []string{fmt.Sprintf("%s's heap at %s", runTag(i), paint.Time(t, step(i)))}
-		for _, s := range []struct {
-			name   string
-			series *heapview.Series
-		}{{"heap size", &heaps[i].Size}, {"live data", &heaps[i].Live}} {
-			if v, ok := s.series.At(t); ok {
-				lines = append(lines, fmt.Sprintf("%s %s", s.name, heapview.FormatBytes(v)))
-			}
-		}
-		return lines
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ type FindingsView struct {
 
 	Findings []advise.Finding
 	Picked   int    // the finding picked, -1 for none
-	onLoad   func() // tests: called after findings are shown
+	OnLoad   func() // tests: called after findings are shown
 	// Mark (if set) marks the finding picked on the timeline, its range
 	// and its tracks; nil clears the mark.
 	Mark func(f *advise.Finding)
@@ -62,8 +62,8 @@ func NewFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), li
 	v.detail.Wrapping = fyne.TextWrapWord
 	split := container.NewHSplit(v.List, container.NewVScroll(v.detail))
 	split.Offset = 0.45
-	// The list asks for findingsRows rows, which the tab asks the window
-	// for when shown (eventlogView.roomForTab).
+	// The list asks for findingsRows rows, which the tab's scroller
+	// gives it when the tab is lower.
 	rows := canvas.NewRectangle(color.Transparent)
 	rows.SetMinSize(fyne.NewSize(0, findingsRows*(widget.NewLabel("PROBLEM").MinSize().Height+theme.Padding())))
 	v.Root = container.NewBorder(v.bar, nil, nil, nil, container.NewStack(rows, split))
@@ -92,8 +92,8 @@ func (v *FindingsView) show(fs []advise.Finding, what string) {
 	}
 	v.List.UnselectAll()
 	v.List.Refresh()
-	if v.onLoad != nil {
-		v.onLoad()
+	if v.OnLoad != nil {
+		v.OnLoad()
 	}
 }
 

@@ -25,7 +25,7 @@ func TestFindingsViewListsAndShows(t *testing.T) {
 	fl := &fakeLink{}
 	v := NewFindingsView(Analyzer(ev), fl.link())
 	loaded := make(chan struct{}, 4)
-	v.onLoad = func() { loaded <- struct{}{} }
+	v.OnLoad = func() { loaded <- struct{}{} }
 	var marked []*advise.Finding
 	v.Mark = func(f *advise.Finding) { marked = append(marked, f) }
 	w := a.NewWindow("findings")

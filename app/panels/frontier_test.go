@@ -14,7 +14,7 @@ import (
 // column.
 func TestRangeRowsSayNoData(t *testing.T) {
 	model := func(cut bool) *timeline.Model {
-		b := timeline.NewBuilder()
+		b := timeline.NewOverviewBuilder(timeline.Grid{})
 		add := func(tm uint64, c int32, k ingest.Kind, args ...uint64) {
 			ev := ingest.Event{Time: tm, Cap: c, Kind: k}
 			copy(ev.Args[:], args)

@@ -146,8 +146,7 @@ func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *Spans
 	detail := container.NewBorder(v.title, nil, nil, nil,
 		container.NewHSplit(v.hist.Raster, v.List))
 	// The table asks for its header and spansTableRows rows: the split
-	// leaves it that much, and the tab asks the window for it
-	// (eventlogView.roomForTab).
+	// leaves it that much, and the tab's scroller scrolls the rest.
 	sep := theme.Padding() // a table's rows are a padding apart
 	table := container.New(&kit.FitColumns{Table: v.Table, Widths: spansColumnWidths,
 		MinHeight: widget.NewButton("Label", nil).MinSize().Height + sep +

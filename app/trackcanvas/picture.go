@@ -109,19 +109,20 @@ func TimelineRender(m *timeline.Model) RenderFunc {
 	}
 }
 
-// HeapRender draws the heap chart of a profile's bands and the heap
-// counters (either may be nil), or returns nil if there is nothing to draw.
+// HeapRender draws a heap profile's bands and the heap counters (either
+// may be nil) as the track canvas's heap tracks draw them, or returns nil
+// if there is nothing to draw.
 func HeapRender(title string, prof *heapview.Profile, heap *heapview.Heap) RenderFunc {
-	c := &heapview.Chart{Heap: heap, Title: title}
-	if prof != nil && prof.Len() > 0 {
-		c.Bands = heapview.NewBands(prof, heapview.BandOptions{})
-	}
-	if c.Bands == nil && (heap == nil || heap.Empty()) {
+	if (prof == nil || prof.Len() == 0) && (heap == nil || heap.Empty()) {
 		return nil
 	}
-	return func(w, h int, _ float64) (*image.RGBA, error) {
-		cc := *c // the raster and an export may draw at once
-		cc.Dark = kit.DarkTheme()
-		return cc.Render(w, h)
+	return func(w, h int, scale float64) (*image.RGBA, error) {
+		v := tracks.New(nil) // the raster and an export may draw at once: a view each
+		v.SetHeap(heap, prof)
+		v.SetSize(w, h, scale)
+		v.SetDark(kit.DarkTheme())
+		v.SetCaption(title, v.Theme().Text)
+		v.FitTracks()
+		return v.Render(), nil
 	}
 }

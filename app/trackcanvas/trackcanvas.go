@@ -272,6 +272,7 @@ type overlayState struct {
 	selLabel            string
 	tip                 []string
 	tipAnchor           fyne.Position
+	repaint             bool // the view's picture changed with the cursor (tracks.View.SetCursor)
 }
 
 // unitRect is a rectangle in canvas units: its top left and bottom right.
@@ -308,6 +309,7 @@ func (c *Canvas) overlays() overlayState {
 		}
 	}
 	if !c.hovering {
+		o.repaint = v.SetCursor(0, false)
 		return o
 	}
 	x, y := c.dev(c.Pointer)
@@ -317,6 +319,7 @@ func (c *Canvas) overlays() overlayState {
 		o.cursorX = float32(math.Floor(x)) / s
 		o.cursorLabel = paint.Time(h.Time, tracks.PointStep(ax.PixelsPerNs()))
 	}
+	o.repaint = v.SetCursor(h.Time, o.cursor)
 	if c.mode == dragNone || c.mode == dragResize {
 		o.tip = h.Tip
 		if len(o.tip) == 0 && h.Area == tracks.AreaHeader && h.Name != "" {
@@ -331,6 +334,9 @@ func (c *Canvas) overlays() overlayState {
 // the view says they go, in its theme's colours.
 func (c *Canvas) placeOverlays() {
 	o := c.overlays()
+	if o.repaint {
+		c.raster.Refresh()
+	}
 	th := o.th
 	small := theme.CaptionTextSize()
 	pad := float32(3)
@@ -546,8 +552,9 @@ func (c *Canvas) DragEnd() {
 // Tapped collapses or expands a group (its title), pins or unpins a track
 // (its pin), puts rate tracks on a log scale or back (their "log" box),
 // picks the finding of a flag on the axis, shows user spans by label or
-// by thread (the User events title's switch), and otherwise tells the
-// window what was clicked.
+// by thread (the User events title's switch), jumps to the track a wakeup
+// link's chip names (JumpTo), and otherwise tells the window what was
+// clicked.
 func (c *Canvas) Tapped(ev *fyne.PointEvent) {
 	c.focus()
 	c.mu.Lock()
@@ -563,6 +570,16 @@ func (c *Canvas) Tapped(ev *fyne.PointEvent) {
 		c.view.SetLogScale(h.Track.Kind, !c.view.LogScale(h.Track.Kind))
 	case h.Part == tracks.PartSpans:
 		c.view.SetSpansByLabel(!c.view.SpansByLabel())
+	case h.Element == tracks.ElemLink:
+		// The chip of a wakeup link's end out of view: jump there, as
+		// the finder does, and keep the link.
+		c.lastClick = h
+		c.mu.Unlock()
+		c.JumpTo(h.Goto)
+		if c.OnTrackChange != nil {
+			c.OnTrackChange()
+		}
+		return
 	default:
 		acted = false
 		// A thread's runnable span shows what woke it; any other click

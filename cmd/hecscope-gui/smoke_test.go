@@ -16,15 +16,14 @@ import (
 
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
+
+	"github.com/hecscope/hecscope/internal/childtest"
 )
 
 // TestMain lets a test run the app in a child process: the test binary is
 // hecscope-gui itself when HECSCOPE_TEST_MAIN is set.
 func TestMain(m *testing.M) {
-	if os.Getenv("HECSCOPE_TEST_MAIN") == "1" {
-		os.Exit(run(os.Args[1:]))
-	}
-	os.Exit(m.Run())
+	childtest.Main(m, run)
 }
 
 // TestWindowShowsTimeline starts the app as a user does, `hecscope FILE`,
@@ -70,7 +69,7 @@ func TestWindowShowsTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	app := exec.Command(cli, sample)
-	app.Env = append(os.Environ(), "HECSCOPE_TEST_MAIN=1", "DISPLAY="+display)
+	app.Env = append(os.Environ(), childtest.Env, "DISPLAY="+display)
 	out, err := os.CreateTemp(t.TempDir(), "app-output")
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +126,7 @@ func TestQuitAfterLoad(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, self, "--quit-after-load", sample)
-	cmd.Env = append(os.Environ(), "HECSCOPE_TEST_MAIN=1", "DISPLAY="+display)
+	cmd.Env = append(os.Environ(), childtest.Env, "DISPLAY="+display)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -173,7 +174,7 @@ func parsePercent(s string) (float64, error) {
 func showValue(v float64, u compare.Unit) string {
 	switch u {
 	case compare.UnitNS:
-		return showTime(uint64(math.Max(v, 0)))
+		return paint.ThreadScopeTime(uint64(math.Max(v, 0)))
 	case compare.UnitBytes:
 		return showBytesShort(uint64(math.Max(v, 0)))
 	case compare.UnitBytesPerSecond:
@@ -333,11 +334,11 @@ func writeHistogramText(w io.Writer, h *compare.Histogram) error {
 		if n == 0 {
 			return "—"
 		}
-		return showTime(sum / uint64(n))
+		return paint.ThreadScopeTime(sum / uint64(n))
 	}
 	head := fmt.Sprintf("\n%s (A: %d, mean %s, median %s, p90 %s; B: %d, mean %s, median %s, p90 %s):\n", h.Title,
-		h.TotalA, mean(h.SumA, h.TotalA), showTime(h.QuantA.P50), showTime(h.QuantA.P90),
-		h.TotalB, mean(h.SumB, h.TotalB), showTime(h.QuantB.P50), showTime(h.QuantB.P90))
+		h.TotalA, mean(h.SumA, h.TotalA), paint.ThreadScopeTime(h.QuantA.P50), paint.ThreadScopeTime(h.QuantA.P90),
+		h.TotalB, mean(h.SumB, h.TotalB), paint.ThreadScopeTime(h.QuantB.P50), paint.ThreadScopeTime(h.QuantB.P90))
 	if err := writeString(w, head); err != nil {
 		return err
 	}

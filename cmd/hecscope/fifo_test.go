@@ -2,13 +2,15 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hecscope/hecscope/internal/childtest"
 )
 
 // TestCommandsSayFIFOWait: a command given a FIFO that no program writes
@@ -19,8 +21,7 @@ func TestCommandsSayFIFOWait(t *testing.T) {
 		t.Skipf("mkfifo: %v", err)
 	}
 	for _, args := range [][]string{{"summary", fifo}, {"dump", fifo}, {"render", fifo, "-o", filepath.Join(t.TempDir(), "x.png")}} {
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), "HECSCOPE_TEST_MAIN=1")
+		cmd := childtest.Command(context.Background(), args)
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
 			t.Fatal(err)

@@ -2,29 +2,28 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hecscope/hecscope/internal/childtest"
 )
 
 // TestMain lets a test run the command in a child process: the test binary
 // is hecscope itself when HECSCOPE_TEST_MAIN is set.
 func TestMain(m *testing.M) {
-	if os.Getenv("HECSCOPE_TEST_MAIN") == "1" {
-		os.Exit(run(os.Args[1:]))
-	}
-	os.Exit(m.Run())
+	childtest.Main(m, run)
 }
 
 // hecscope runs the command in a child process under the C.UTF-8 locale of
 // CI machines and returns its exit code, stdout and stderr.
 func hecscope(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "HECSCOPE_TEST_MAIN=1", "LANG=C.UTF-8", "LC_ALL=", "LANGUAGE=")
+	cmd := childtest.Command(context.Background(), args, "LANG=C.UTF-8", "LC_ALL=", "LANGUAGE=")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hecscope/hecscope/internal/testfile"
 )
 
 const profwork = "../../ccprofile/testdata/profwork.eventlog"
@@ -47,7 +49,7 @@ func TestProfileCommand(t *testing.T) {
 	if code, _, errOut := hecscope(t, "render", "--view", "flame", profwork, "-o", png, "--width", "400", "--height", "200"); code != 0 {
 		t.Fatalf("render flame: exit %d %s", code, errOut)
 	}
-	if img := readPNG(t, png); img.Bounds().Dx() != 400 {
+	if img := testfile.ReadPNG(t, png); img.Bounds().Dx() != 400 {
 		t.Errorf("flame PNG %v", img.Bounds())
 	}
 }

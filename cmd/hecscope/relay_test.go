@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
 	"net"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hecscope/hecscope/internal/childtest"
 )
 
 func TestRelayAndAttachUsage(t *testing.T) {
@@ -46,8 +49,7 @@ func TestRelayCommand(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	cmd := exec.Command(os.Args[0], "relay", "--from", "fifo://"+fifo, "--listen", "127.0.0.1:0", "--record", filepath.Join(dir, "rec.eventlog"), "--exit-at-end")
-	cmd.Env = append(os.Environ(), "HECSCOPE_TEST_MAIN=1")
+	cmd := childtest.Command(context.Background(), []string{"relay", "--from", "fifo://" + fifo, "--listen", "127.0.0.1:0", "--record", filepath.Join(dir, "rec.eventlog"), "--exit-at-end"})
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -115,8 +117,7 @@ type relayProcess struct {
 
 func startRelayProcess(t *testing.T, args ...string) *relayProcess {
 	t.Helper()
-	p := &relayProcess{cmd: exec.Command(os.Args[0], append([]string{"relay", "--listen", "127.0.0.1:0"}, args...)...), lines: make(chan string, 100)}
-	p.cmd.Env = append(os.Environ(), "HECSCOPE_TEST_MAIN=1")
+	p := &relayProcess{cmd: childtest.Command(context.Background(), append([]string{"relay", "--listen", "127.0.0.1:0"}, args...)), lines: make(chan string, 100)}
 	stderr, err := p.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

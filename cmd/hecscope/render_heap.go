@@ -11,6 +11,7 @@ import (
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // The heap view: `hecscope render FILE --view heap [--mode area|normalised|lines]
@@ -32,9 +33,12 @@ func parseOrder(s string) (heapview.Order, error) {
 	return 0, fmt.Errorf("unknown --sort %q (want size, name or growth)", s)
 }
 
-// renderHeapView draws the heap chart of the eventlog or .hp file at path.
-// A truncated input is drawn with a notice; a corrupt eventlog is an error,
-// as for the timeline views.
+// renderHeapView draws the heap of the eventlog or .hp file at path as the
+// window's heap tracks draw it (tracks.View, without a run): the heap
+// counters, the allocation rate, the heap profile's bands with their
+// legend beside them, and the GC pauses, filling the picture. A truncated
+// input is drawn with a notice; a corrupt eventlog is an error, as for the
+// timeline views.
 func renderHeapView(path string, o renderOptions) (*image.RGBA, error) {
 	mode, err := heapview.ParseMode(o.mode)
 	if err != nil {
@@ -58,21 +62,24 @@ func renderHeapView(path string, o renderOptions) (*image.RGBA, error) {
 	case ingest.StateTruncated:
 		fmt.Fprintf(os.Stderr, "hecscope: %s: %s; rendering what is there\n", path, st)
 	}
-	c := heapview.Chart{Heap: d.Heap, Mode: mode, From: o.from, To: o.to, Dark: o.dark}
-	title := filepath.Base(path)
-	if p := d.Profile; p != nil {
-		c.Bands = heapview.NewBands(p, heapview.BandOptions{Max: o.bands, Order: order})
-		title += fmt.Sprintf(" — heap by %s, %d censuses", heapview.BreakdownName(p.Breakdown), p.Len())
-		if p.Source == heapview.FromHP {
-			title = filepath.Base(path) + fmt.Sprintf(" — heap profile (.hp), %d censuses", p.Len())
+	v := tracks.New(nil)
+	v.SetBandLimit(o.bands)
+	v.SetBandOrder(order)
+	v.SetBandMode(mode)
+	v.SetHeap(d.Heap, d.Profile)
+	if len(v.Tracks()) == 0 {
+		return noEventsPicture(filepath.Base(path)+": no heap data (no heap profile, no heap counters)", o), nil
+	}
+	v.SetSize(o.width, o.height, max(o.scale, 0.1))
+	v.SetDark(o.dark)
+	v.SetCaption(filepath.Base(path), v.Theme().Text)
+	if o.to != 0 || o.from != 0 {
+		to := o.to
+		if to == 0 {
+			_, to = v.Range()
 		}
-	} else {
-		title += " — heap (no heap profile in this file)"
+		v.SetRange(o.from, to)
 	}
-	c.Title = title
-	img, err := c.Render(o.width, o.height)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return img, nil
+	v.FitTracks()
+	return v.Render(), nil
 }

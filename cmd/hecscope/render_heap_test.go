@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hecscope/hecscope/internal/testfile"
 )
 
 // TestRenderHeap runs `hecscope render --view heap` on an eventlog with a
@@ -22,7 +24,7 @@ func TestRenderHeap(t *testing.T) {
 		if code := run(argv); code != 0 {
 			t.Fatalf("%v: exit %d", argv, code)
 		}
-		img := readPNG(t, out)
+		img := testfile.ReadPNG(t, out)
 		if b := img.Bounds(); b.Dx() != 800 || b.Dy() != 450 {
 			t.Errorf("case %d: image %v", i, b)
 		}

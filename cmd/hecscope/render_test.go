@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"image"
 	"image/color"
-	"image/png"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,12 +13,14 @@ import (
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
+
+	"github.com/hecscope/hecscope/internal/testfile"
 )
 
 // TestRenderDark renders every view, and a comparison, with and without
 // --dark: the picture's top-left corner is the light or the dark palette's
 // background (for the views drawn as the app's track canvas, its headers'
-// column).
+// column; the heap view is drawn so too).
 func TestRenderDark(t *testing.T) {
 	dir := t.TempDir()
 	const log = "../../testdata/ghc-9.0.2/heap-hT.eventlog"
@@ -39,9 +38,9 @@ func TestRenderDark(t *testing.T) {
 			if code := run(argv); code != 0 {
 				t.Fatalf("%v: exit %d", argv, code)
 			}
-			img := readPNG(t, out)
+			img := testfile.ReadPNG(t, out)
 			want := paint.ThemeFor(dark).Background
-			if len(c) > 3 && slices.Contains(tracks.Views(), c[3]) {
+			if len(c) > 3 && (slices.Contains(tracks.Views(), c[3]) || c[3] == "heap") {
 				want = paint.ThemeFor(dark).Header
 			}
 			if got := color.RGBAModel.Convert(img.At(1, 1)).(color.RGBA); got != want {
@@ -49,21 +48,6 @@ func TestRenderDark(t *testing.T) {
 			}
 		}
 	}
-}
-
-// readPNG decodes the PNG file at path.
-func readPNG(t *testing.T, path string) image.Image {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
 }
 
 // TestRenderIsTheTrackCanvas: `render` draws what the app's track canvas
@@ -111,7 +95,7 @@ func TestRenderIsTheTrackCanvas(t *testing.T) {
 		if code := run(argv); code != 0 {
 			t.Fatalf("%v: exit %d", argv, code)
 		}
-		got := readPNG(t, out)
+		got := testfile.ReadPNG(t, out)
 		v := tracks.New(timeline.Exact(m))
 		v.SetSize(900, 700, c.scale)
 		v.SetDark(c.dark)

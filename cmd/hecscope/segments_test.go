@@ -32,36 +32,50 @@ func TestSummarySegments(t *testing.T) {
 	if !strings.Contains(out, "\nSegments: 2\n") || !strings.Contains(out, "hellofib.exe") || !strings.Contains(out, "./sleep") {
 		t.Errorf("summary of two joined logs does not list both segments:\n%s", out)
 	}
-	code, out, errs = hecscope(t, "summary", "--json", joined)
-	if code != 0 {
-		t.Fatalf("summary --json: exit %d, stderr %q", code, errs)
+	segs := summarySegments(t, joined)
+	if len(segs) != 2 {
+		t.Fatalf("JSON segments: %d, want 2", len(segs))
 	}
-	var j struct {
-		Segments []struct {
-			Offset  int64  `json:"offset"`
-			End     int64  `json:"end"`
-			Status  string `json:"status"`
-			Program string `json:"program"`
-			Events  uint64 `json:"events"`
-		} `json:"segments"`
-	}
-	if err := json.Unmarshal([]byte(out), &j); err != nil {
-		t.Fatal(err)
-	}
-	if len(j.Segments) != 2 {
-		t.Fatalf("JSON segments: %d, want 2", len(j.Segments))
-	}
-	s0, s1 := j.Segments[0], j.Segments[1]
+	s0, s1 := segs[0], segs[1]
 	if s0.Offset != 0 || s0.End != int64(len(a)) || s1.Offset != int64(len(a)) || s1.End != int64(len(a)+len(b)) {
 		t.Errorf("segment bounds %d–%d, %d–%d; want 0–%d, %d–%d", s0.Offset, s0.End, s1.Offset, s1.End, len(a), len(a), len(a)+len(b))
 	}
 	if s0.Status != "complete" || s1.Status != "complete" || s0.Program != "hellofib.exe" || s1.Program != "./sleep" || s0.Events == 0 || s1.Events == 0 {
-		t.Errorf("segments %+v", j.Segments)
+		t.Errorf("segments %+v", segs)
 	}
 	code, out, _ = hecscope(t, "summary", corpus+"ghc-events__sleep.hy.eventlog")
 	if code != 0 || strings.Contains(out, "Segments:") {
 		t.Errorf("a single log reports segments (exit %d):\n%s", code, out)
 	}
+}
+
+// summarySegment is what `hecscope summary --json` says of one eventlog
+// of a file holding several.
+type summarySegment struct {
+	Offset       int64  `json:"offset"`
+	End          int64  `json:"end"`
+	Status       string `json:"status"`
+	Program      string `json:"program"`
+	IdentityFrom int    `json:"identity_from_segment"`
+	Events       uint64 `json:"events"`
+	Capabilities int    `json:"capabilities"`
+}
+
+// summarySegments runs `hecscope summary --json` on the file at path and
+// returns the eventlogs it says the file holds.
+func summarySegments(t *testing.T, path string) []summarySegment {
+	t.Helper()
+	code, out, errs := hecscope(t, "summary", "--json", path)
+	if code != 0 {
+		t.Fatalf("summary --json %s: exit %d, stderr %q", path, code, errs)
+	}
+	var j struct {
+		Segments []summarySegment `json:"segments"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	return j.Segments
 }
 
 // joinedRuns writes parwork-N2, parwork-N1 and heap-hT, three real logs,
@@ -289,26 +303,11 @@ func sameAsAlone(t *testing.T, args []string, out bool, aloneOut, joinedOut, wan
 // identity, name the program from the first and say so.
 func TestRestartedFIFOStream(t *testing.T) {
 	const path = "../../testdata/ghc-9.0.2/restart4.eventlog"
-	code, out, stderr := hecscope(t, "summary", "--json", path)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	segs := summarySegments(t, path)
+	if len(segs) != 4 {
+		t.Fatalf("%d segments, want 4: %+v", len(segs), segs)
 	}
-	var s struct {
-		Segments []struct {
-			Status       string `json:"status"`
-			Program      string `json:"program"`
-			IdentityFrom int    `json:"identity_from_segment"`
-			Events       uint64 `json:"events"`
-			Capabilities int    `json:"capabilities"`
-		} `json:"segments"`
-	}
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Segments) != 4 {
-		t.Fatalf("%d segments, want 4: %s", len(s.Segments), out)
-	}
-	for i, g := range s.Segments {
+	for i, g := range segs {
 		from := 0
 		if i > 0 {
 			from = 1
@@ -317,7 +316,7 @@ func TestRestartedFIFOStream(t *testing.T) {
 			t.Errorf("segment %d: %+v", i+1, g)
 		}
 	}
-	code, out, _ = hecscope(t, "summary", "--segment", "3", path)
+	code, out, _ := hecscope(t, "summary", "--segment", "3", path)
 	if code != 0 || !strings.Contains(out, "Identity:          from eventlog 1 of this file") || !strings.Contains(out, "Program:           ./restart-fifo") {
 		t.Errorf("summary --segment 3: exit %d\n%s", code, out)
 	}

@@ -573,7 +573,7 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 	run := "" // marks the run's description in a range's report
 	if s.Range {
 		row("Range:", fmt.Sprintf("%s – %s (%s): every figure is of the range, but those marked (the run's)",
-			showTime(s.RangeFrom), showTime(s.RangeTo), showTime(s.RangeTo-min(s.RangeFrom, s.RangeTo))))
+			paint.ThreadScopeTime(s.RangeFrom), paint.ThreadScopeTime(s.RangeTo), paint.ThreadScopeTime(s.RangeTo-min(s.RangeFrom, s.RangeTo))))
 		run = " (the run's)"
 	}
 	if s.InheritedFrom > 0 {
@@ -608,16 +608,16 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		}
 		row("Threads ran:", ran)
 	}
-	row("First/last event:", fmt.Sprintf("%s / %s", showTime(s.FirstNS), showTime(s.LastNS)))
+	row("First/last event:", fmt.Sprintf("%s / %s", paint.ThreadScopeTime(s.FirstNS), paint.ThreadScopeTime(s.LastNS)))
 	row("")
 	row("Time")
 	writeRTSTimes(row, &s.RTSStats)
 	gcTime, hasGC := s.GCTime()
 	noGC := absent(timeline.GCFromNone.Describe())
 	whose := timeOwner(s)
-	row("  ThreadScope's total time:", showTime(s.TotalNS))
-	row("  "+whose+" mutator time:", or(hasGC, showTime(s.MutatorNS)+" (total time less the GC time below)", noGC))
-	row("  "+whose+" GC time:", or(hasGC, showTime(gcTime)+" ("+gcSourceText(s)+")", noGC))
+	row("  ThreadScope's total time:", paint.ThreadScopeTime(s.TotalNS))
+	row("  "+whose+" mutator time:", or(hasGC, paint.ThreadScopeTime(s.MutatorNS)+" (total time less the GC time below)", noGC))
+	row("  "+whose+" GC time:", or(hasGC, paint.ThreadScopeTime(gcTime)+" ("+gcSourceText(s)+")", noGC))
 	row("  "+whose+" productivity:", or(hasGC, fmt.Sprintf("%.1f%% (mutator time / total time)", 100*s.Productivity), noGC))
 	row("")
 	row("Heap")
@@ -662,7 +662,7 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 			the = " (the GC time above)"
 		}
 		row("  ThreadScope's count:", fmt.Sprintf("%s, %s%s, max pause %s",
-			paint.CountOf(int64(s.GC.Total.Collections), "collection", "collections"), showTime(s.GC.Total.ElapsedNS), the, showTime(s.GC.Total.MaxPauseNS)))
+			paint.CountOf(int64(s.GC.Total.Collections), "collection", "collections"), paint.ThreadScopeTime(s.GC.Total.ElapsedNS), the, paint.ThreadScopeTime(s.GC.Total.MaxPauseNS)))
 	} else {
 		row("  ThreadScope's count:", absent("the log has no heap events, without which ThreadScope counts none"))
 	}
@@ -672,7 +672,7 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 			the = " (the GC time above)"
 		}
 		row("  Pauses from GC events:", fmt.Sprintf("%s, %s%s, max pause %s",
-			paint.CountOf(int64(p.Count), "collection", "collections"), showTime(p.ElapsedNS), the, showTime(p.MaxNS)))
+			paint.CountOf(int64(p.Count), "collection", "collections"), paint.ThreadScopeTime(p.ElapsedNS), the, paint.ThreadScopeTime(p.MaxNS)))
 	}
 	if h.HasStats {
 		row("  Collections GHC reported:", fmt.Sprintf("%d, in the table below", s.GC.RTSCollections))
@@ -693,7 +693,7 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 		gc.add("Generation", "Collections", "Par collections", "Elapsed time", "Avg pause", "Max pause", "Copied")
 		gcRow := func(label string, g timeline.GenStats) {
 			gc.add(label, strconv.Itoa(g.Collections), strconv.Itoa(g.ParCollections),
-				showTime(g.ElapsedNS), showTime(g.MeanPauseNS()), showTime(g.MaxPauseNS), showBytesShort(g.Copied))
+				paint.ThreadScopeTime(g.ElapsedNS), paint.ThreadScopeTime(g.MeanPauseNS()), paint.ThreadScopeTime(g.MaxPauseNS), showBytesShort(g.Copied))
 		}
 		gcRow("GC Total", s.GC.Reported)
 		for _, g := range s.GC.Gens {
@@ -740,8 +740,8 @@ func writeSummaryText(w io.Writer, name string, s *timeline.Summary) error {
 				program = fmt.Sprintf("(restarted: as #%d)", gs.InheritedFrom)
 			}
 			segs.add(strconv.Itoa(i+1), fmt.Sprintf("%s–%s", commas(uint64(g.Offset)), commas(uint64(g.End))), gs.Status.State.String(),
-				program, commas(gs.Events+gs.BlockMarkers), showTime(gs.TotalNS),
-				or(ok, showTime(ggc), "—"), or(ok, fmt.Sprintf("%.1f%%", 100*gs.Productivity), "—"))
+				program, commas(gs.Events+gs.BlockMarkers), paint.ThreadScopeTime(gs.TotalNS),
+				or(ok, paint.ThreadScopeTime(ggc), "—"), or(ok, fmt.Sprintf("%.1f%%", 100*gs.Productivity), "—"))
 		}
 		return segs.write(w, false)
 	}
@@ -860,21 +860,6 @@ func (t *table) write(w io.Writer, lastLeft bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// showTime formats nanoseconds with three decimals in ns, μs, ms or s, as
-// ThreadScope does.
-func showTime(ns uint64) string {
-	v := float64(ns)
-	switch {
-	case v < 1e3:
-		return fmt.Sprintf("%.3fns", v)
-	case v < 1e6:
-		return fmt.Sprintf("%.3fμs", v/1e3)
-	case v < 1e9:
-		return fmt.Sprintf("%.3fms", v/1e6)
-	}
-	return fmt.Sprintf("%.3fs", v/1e9)
 }
 
 // showBytes formats a byte count as ThreadScope does: one decimal in the

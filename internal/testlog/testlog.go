@@ -5,6 +5,8 @@ package testlog
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -40,4 +42,18 @@ func CapRewritten(t testing.TB, path string, c uint16) (string, int64) {
 	}
 	t.Fatalf("%s has no block of capability 0", path)
 	return "", 0
+}
+
+// ReadAll decodes a whole stream in file order and calls fn for every
+// event. It stops early if fn returns an error, and returns that error
+// wrapped.
+func ReadAll(src io.Reader, fn func(*ingest.Event) error) (*ingest.Header, ingest.Status, error) {
+	r := ingest.NewReader(src)
+	var ev ingest.Event
+	for r.Next(&ev) {
+		if err := fn(&ev); err != nil {
+			return r.Header(), r.Status(), fmt.Errorf("event at byte %d: %w", ev.Offset, err)
+		}
+	}
+	return r.Header(), r.Status(), r.Err()
 }
