@@ -89,8 +89,8 @@ func newEventlogView(ev *loaded.Eventlog) *eventlogView {
 	if v.canvas != nil {
 		v.addNavPanels()
 		v.addEventPanels()
-		v.addAnalysisTabs() // Spans and Profile tabs: app/spansview.go, app/profileview.go
-		v.addFindingsTab()  // app/findingsview.go
+		v.addAnalysisTabs() // Spans and Profile tabs: app/tabs.go
+		v.addFindingsTab()  // app/tabs.go
 	}
 	var top fyne.CanvasObject
 	if v.canvas != nil {

@@ -67,7 +67,7 @@ func (v *eventlogView) addEventPanels() {
 func (v *eventlogView) addFindingsTab() {
 	c := v.canvas
 	fv := panels.NewFindingsView(panels.Analyzer(v.log), panels.RangeLink{Selection: c.Selection, Show: c.ShowRange})
-	m := &trackcanvas.Marker{C: c} // app/analysismarks.go
+	m := &trackcanvas.Marker{C: c} // app/trackcanvas/analysismarks.go
 	fv.Mark = func(f *advise.Finding) { m.Show(c.FindingMark(f)) }
 	fv.Flags = c.SetFindings
 	// In a scroller, so that it asks nothing of the window's minimum size.
@@ -111,7 +111,7 @@ func (v *eventlogView) addAnalysisTabs() {
 	link := panels.RangeLink{Selection: c.Selection, Show: c.ShowRange}
 	sv := panels.NewSpansView(v.log.Log.Pass, link)
 	pv := panels.NewProfileView(v.log.Log.Pass, link)
-	sm, pm := &trackcanvas.Marker{C: c}, &trackcanvas.Marker{C: c} // app/analysismarks.go
+	sm, pm := &trackcanvas.Marker{C: c}, &trackcanvas.Marker{C: c} // app/trackcanvas/analysismarks.go
 	sv.Mark = func(from, to uint64) { sm.Show(trackcanvas.RangeMark(from, to)) }
 	sv.Reveal = func(l *spans.Label, in spans.Instance) {
 		var byLabel bool
