@@ -10,6 +10,7 @@ import (
 // the time view (see keyBindings).
 type CopyLabel struct{ widget.Label }
 
+// NewCopyLabel returns a label of text whose right-click menu copies it.
 func NewCopyLabel(text string) *CopyLabel {
 	l := &CopyLabel{}
 	l.Text = text

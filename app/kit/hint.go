@@ -96,6 +96,8 @@ type HintLabel struct {
 	Hint string
 }
 
+// NewHintLabel returns a label of text that shows hint while the pointer
+// rests on it.
 func NewHintLabel(text, hint string) *HintLabel {
 	l := &HintLabel{Hint: hint}
 	l.Text = text

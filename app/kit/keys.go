@@ -110,6 +110,8 @@ func forwardShortcut(o fyne.CanvasObject, s fyne.Shortcut) {
 // the others on to the time view.
 type KeyList struct{ widget.List }
 
+// NewKeyList returns a list, as widget.NewList makes it, that passes on
+// the keys it does not use.
 func NewKeyList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *KeyList {
 	l := &KeyList{}
 	l.Length, l.CreateItem, l.UpdateItem = length, create, update
@@ -140,6 +142,8 @@ func (l *KeyList) TypedKey(ev *fyne.KeyEvent) {
 // Down) and passes other keys on to the time view.
 type KeySelect struct{ widget.Select }
 
+// NewKeySelect returns a drop-down of options, as widget.NewSelect makes
+// it, that passes on the keys it does not use.
 func NewKeySelect(options []string, changed func(string)) *KeySelect {
 	s := &KeySelect{}
 	s.Options, s.OnChanged = options, changed
@@ -165,6 +169,8 @@ func (s *KeySelect) TypedKey(ev *fyne.KeyEvent) {
 // finder from it too).
 type KeyEntry struct{ widget.Entry }
 
+// NewKeyEntry returns a text field that gives the keyboard back to the
+// time view with Esc.
 func NewKeyEntry() *KeyEntry {
 	e := &KeyEntry{}
 	e.ExtendBaseWidget(e)

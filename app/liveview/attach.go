@@ -171,6 +171,8 @@ func (v *View) detailReady() {
 	}()
 }
 
+// New returns the view of the live stream at url, not yet started (see
+// Start).
 func New(url string, opts live.Options) *View {
 	v := &View{url: url, opts: opts, done: make(chan struct{}), Exited: make(chan struct{})}
 	v.Status = widget.NewLabel("connecting…")
@@ -347,6 +349,7 @@ func (v *View) viewText() string {
 	return s
 }
 
+// Content returns the view's widgets.
 func (v *View) Content() fyne.CanvasObject { return v.root }
 
 // KeyTarget is the current stream's canvas, nil before its first timed
@@ -358,6 +361,8 @@ func (v *View) KeyTarget() kit.KeyTarget {
 	return v.Canvas
 }
 
+// HasPicture reports true: a live view exports its canvas's picture
+// (none before the stream's first timed events).
 func (v *View) HasPicture() bool { return true }
 
 // Picture draws the timeline as the canvas shows it, at its size in

@@ -21,6 +21,7 @@ import (
 // pointer rests on the value (why a figure reads "—").
 type Fact struct{ Label, Value, Hint string }
 
+// Percent writes the share f (0–1) as a percentage with one decimal.
 func Percent(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
 
 // SummaryPanel shows the Time and Heap figures, as ThreadScope's tabs do,

@@ -68,6 +68,8 @@ type ProfileView struct {
 	Mark func(*ccprofile.Spread)
 }
 
+// NewProfileView returns the Profile tab over the log pass reads, linked
+// to the timeline through link.
 func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *ProfileView {
 	v := &ProfileView{pass: pass, sortCol: 3, desc: true}
 	v.scopedLoad = newScopedLoad[*ccprofile.Profile](link, "Profiling", "Cannot profile")

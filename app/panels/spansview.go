@@ -75,6 +75,8 @@ type SpansView struct {
 	Reveal func(l *spans.Label, in spans.Instance)
 }
 
+// NewSpansView returns the Spans tab over the log pass reads, linked to
+// the timeline through link.
 func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *SpansView {
 	v := &SpansView{pass: pass, sortCol: 3, desc: true}
 	v.scopedLoad = newScopedLoad[*spans.Report](link, "Measuring", "Cannot measure spans")

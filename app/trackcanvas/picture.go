@@ -31,6 +31,7 @@ type Picture struct {
 	drawn   func()
 }
 
+// NewPicture returns a picture drawn by render at the size it is shown.
 func NewPicture(render RenderFunc) *Picture {
 	p := &Picture{Render: render}
 	p.Raster = canvas.NewRaster(p.draw)
