@@ -65,11 +65,7 @@ var openFilters = []native.FileFilter{
 // the user cancels. It tries the system chooser first, off Fyne's loop, and
 // falls back to Fyne's dialog in parent when that cannot start.
 func PickFileToOpen(parent fyne.Window, useNative bool, title string, done func(path string)) {
-	start := LastFolder()
-	chosen := func(path string) {
-		RememberFolder(path)
-		done(path)
-	}
+	start, chosen := LastFolder(), rememberingFolder(done)
 	fallback := func() {
 		d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
 			if err != nil {
@@ -84,10 +80,7 @@ func PickFileToOpen(parent fyne.Window, useNative bool, title string, done func(
 			chosen(path)
 		}, parent)
 		d.SetFilter(storage.NewExtensionFileFilter([]string{".eventlog", ".hp"}))
-		d.SetTitleText(title)
-		startIn(d, start)
-		d.Resize(fyne.NewSize(760, 520))
-		d.Show()
+		showFileDialog(d, title, start)
 	}
 	runPicker(parent, useNative, "choosing a file", func() (string, error) {
 		return nativeFile(title, false, start, "", openFilters)
@@ -110,11 +103,7 @@ func PickRunToOpen(parent fyne.Window, useNative bool, title string, done func(p
 // in a dialog titled title, and calls done with the chosen path on Fyne's
 // loop, as pickFileToOpen does.
 func PickFileToSave(parent fyne.Window, useNative bool, title, suggested string, filters []native.FileFilter, done func(path string)) {
-	start := LastFolder()
-	chosen := func(path string) {
-		RememberFolder(path)
-		done(path)
-	}
+	start, chosen := LastFolder(), rememberingFolder(done)
 	fallback := func() {
 		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 			if err != nil {
@@ -129,10 +118,7 @@ func PickFileToSave(parent fyne.Window, useNative bool, title, suggested string,
 			chosen(path)
 		}, parent)
 		d.SetFileName(suggested)
-		d.SetTitleText(title)
-		startIn(d, start)
-		d.Resize(fyne.NewSize(760, 520))
-		d.Show()
+		showFileDialog(d, title, start)
 	}
 	runPicker(parent, useNative, "choosing where to save", func() (string, error) {
 		return nativeFile(title, true, start, suggested, filters)
@@ -220,3 +206,20 @@ var (
 	PNGFilters = []native.FileFilter{{Desc: "PNG images", Extensions: []string{"png"}}}
 	SVGFilters = []native.FileFilter{{Desc: "SVG images", Extensions: []string{"svg"}}}
 )
+
+// rememberingFolder returns done, remembering first the folder of the
+// path chosen.
+func rememberingFolder(done func(path string)) func(path string) {
+	return func(path string) {
+		RememberFolder(path)
+		done(path)
+	}
+}
+
+// showFileDialog shows Fyne's file dialog d titled title, in folder start.
+func showFileDialog(d *dialog.FileDialog, title, start string) {
+	d.SetTitleText(title)
+	startIn(d, start)
+	d.Resize(fyne.NewSize(760, 520))
+	d.Show()
+}

@@ -25,10 +25,9 @@ type Picture struct {
 	Raster *canvas.Raster
 	Render RenderFunc // nil: nothing to draw
 
-	// drawn, if set, is called once, after the next time the picture has
-	// been drawn at a real size (see whenDrawn).
-	drawnMu sync.Mutex
-	drawn   func()
+	// drawn is called once, after the next time the picture has been
+	// drawn at a real size (see WhenDrawn).
+	drawn drawnHook
 }
 
 // NewPicture returns a picture drawn by render at the size it is shown.
@@ -53,22 +52,14 @@ func (p *Picture) draw(w, h int) image.Image {
 	if err != nil {
 		return blank
 	}
-	p.drawnMu.Lock()
-	f := p.drawn
-	p.drawn = nil
-	p.drawnMu.Unlock()
-	if f != nil {
-		f()
-	}
+	p.drawn.fire()
 	return img
 }
 
 // WhenDrawn calls f once, from the goroutine that draws, after the picture
 // has next been drawn at a real size, and asks for it to be drawn.
 func (p *Picture) WhenDrawn(f func()) {
-	p.drawnMu.Lock()
-	p.drawn = f
-	p.drawnMu.Unlock()
+	p.drawn.set(f)
 	p.Raster.Refresh()
 }
 
@@ -125,5 +116,35 @@ func HeapRender(title string, prof *heapview.Profile, heap *heapview.Heap) Rende
 		v.SetCaption(title, v.Theme().Text)
 		v.FitTracks()
 		return v.Render(), nil
+	}
+}
+
+// drawnHook is what to call once after a picture's next drawing, set from
+// Fyne's loop and called from the goroutine that draws.
+type drawnHook struct {
+	mu sync.Mutex
+	f  func()
+}
+
+// set has f called after the next drawing (instead of what was set).
+func (h *drawnHook) set(f func()) {
+	h.mu.Lock()
+	h.f = f
+	h.mu.Unlock()
+}
+
+// take returns what was set (nil if nothing), once.
+func (h *drawnHook) take() func() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f := h.f
+	h.f = nil
+	return f
+}
+
+// fire calls what was set, once.
+func (h *drawnHook) fire() {
+	if f := h.take(); f != nil {
+		f()
 	}
 }

@@ -69,9 +69,9 @@ type Canvas struct {
 	startY    float64
 	resizeID  tracks.TrackID
 	resizeH   int
-	selDrag   string // the selection's length as Select wrote it while dragging
-	drawn     func() // called once after the next frame is drawn (whenDrawn)
-	grows     bool   // the source grows (a live run)
+	selDrag   string    // the selection's length as Select wrote it while dragging
+	drawn     drawnHook // called once after the next frame is drawn (WhenDrawn)
+	grows     bool      // the source grows (a live run)
 
 	raster                       *canvas.Raster
 	CursorLine, CursorBack       *canvas.Rectangle
@@ -200,8 +200,7 @@ func (c *Canvas) draw(w, h int) image.Image {
 	c.view.SetSize(w, h, scale)
 	c.view.SetDark(dark)
 	img := c.view.Render()
-	done := c.drawn
-	c.drawn = nil
+	done := c.drawn.take()
 	c.mu.Unlock()
 	if done != nil {
 		done()
@@ -213,7 +212,7 @@ func (c *Canvas) draw(w, h int) image.Image {
 // has next been drawn, and asks for it to be drawn.
 func (c *Canvas) WhenDrawn(f func()) {
 	c.mu.Lock()
-	c.drawn = f
+	c.drawn.set(f)
 	c.mu.Unlock()
 	c.raster.Refresh()
 }
