@@ -89,22 +89,7 @@ func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *Pro
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.cell(id)) },
 	)
-	v.Table.ShowHeaderRow = true
-	v.Table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
-	v.Table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		b := o.(*widget.Button)
-		if id.Col < 0 || id.Col >= len(profileColumns) {
-			b.SetText("")
-			return
-		}
-		text := profileColumns[id.Col]
-		if id.Col == v.sortCol {
-			text += map[bool]string{true: " ▼", false: " ▲"}[v.desc]
-		}
-		b.SetText(text)
-		col := id.Col
-		b.OnTapped = func() { v.sortBy(col) }
-	}
+	sortingHeader(v.Table, profileColumns, func() (int, bool) { return v.sortCol, v.desc }, v.sortBy)
 	v.Table.OnSelected = func(id widget.TableCellID) {
 		if id.Row >= 0 && id.Row < len(v.Rows) {
 			v.pick(v.Rows[id.Row].CC)

@@ -98,22 +98,7 @@ func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *Spans
 			l.SetText(v.cell(id))
 		},
 	)
-	v.Table.ShowHeaderRow = true
-	v.Table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
-	v.Table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		b := o.(*widget.Button)
-		if id.Col < 0 || id.Col >= len(spansColumns) {
-			b.SetText("")
-			return
-		}
-		text := spansColumns[id.Col]
-		if id.Col == v.sortCol {
-			text += map[bool]string{true: " ▼", false: " ▲"}[v.desc]
-		}
-		b.SetText(text)
-		col := id.Col
-		b.OnTapped = func() { v.sortBy(col) }
-	}
+	sortingHeader(v.Table, spansColumns, func() (int, bool) { return v.sortCol, v.desc }, v.sortBy)
 	v.Table.OnSelected = func(id widget.TableCellID) {
 		if id.Row >= 0 && id.Row < len(v.Rows) {
 			v.pick(v.Rows[id.Row])
@@ -366,4 +351,26 @@ func InstanceTrack(m *timeline.Model, l *spans.Label, in spans.Instance, byLabel
 		}
 	}
 	return tracks.TrackID{Kind: tracks.KindUserThread, ID: in.Thread}, in.Thread != 0
+}
+
+// sortingHeader gives table a header row of buttons titled columns, the
+// column it is sorted by (sorted: which, and whether descending) marked
+// ▼ or ▲, that sorts it by the column tapped (sortBy).
+func sortingHeader(table *widget.Table, columns []string, sorted func() (col int, desc bool), sortBy func(col int)) {
+	table.ShowHeaderRow = true
+	table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
+	table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		b := o.(*widget.Button)
+		if id.Col < 0 || id.Col >= len(columns) {
+			b.SetText("")
+			return
+		}
+		text := columns[id.Col]
+		if col, desc := sorted(); id.Col == col {
+			text += map[bool]string{true: " ▼", false: " ▲"}[desc]
+		}
+		b.SetText(text)
+		col := id.Col
+		b.OnTapped = func() { sortBy(col) }
+	}
 }
