@@ -238,6 +238,7 @@ type Builder struct {
 	far         map[int32]*hecSlot // capabilities numbered far beyond the others (a corrupt block marker)
 	parallel    bool
 	finished    bool                     // Finish was called
+	consume     bool                     // Final: let thread records go as their Threads are made
 	threads     chunkList[threadBuilder] // in order of first appearance (chunks never move)
 	threadIdx   map[uint32]int32         // thread id → index in threads, for ids ≥ denseThreads
 	threadDense []int32                  // thread id → index+1 in threads (0: none), for ids < denseThreads
@@ -444,7 +445,7 @@ func (b *Builder) declare(c int32) {
 
 // denseThreads bounds the thread ids looked up by slice rather than map (GHC
 // numbers threads from 1 upwards).
-const denseThreads = 1 << 22
+const denseThreads = 1 << 24
 
 // KeepThreads makes the builder keep only the threads keep says yes to
 // (a command that draws a few rows); call it before adding events.
