@@ -102,6 +102,8 @@ func timelineRender(m *timeline.Model) renderFunc {
 	}
 	return func(w, h int, scale float64) (*image.RGBA, error) {
 		v := tracks.New(timeline.Exact(m))
+		// As the canvas will show it (buildTimeline).
+		v.SetCollapsed(tracks.GroupThreads, len(m.Threads) > manyThreads)
 		v.SetSize(w, h, scale)
 		v.SetDark(darkTheme())
 		return v.Render(), nil
