@@ -189,11 +189,20 @@ func (c *trackCanvas) draw(w, h int) image.Image {
 		return image.NewRGBA(image.Rect(0, 0, 1, 1))
 	}
 	size := c.raster.Size()
-	dark := darkTheme()
-	c.mu.Lock()
-	scale := c.scale
+	scale := 0.0
 	if size.Width > 0 {
 		scale = float64(w) / float64(size.Width)
+	}
+	return c.render(w, h, scale)
+}
+
+// render draws the view at w×h device pixels and the pixel ratio scale (0:
+// the canvas's own), as the raster shows it.
+func (c *trackCanvas) render(w, h int, scale float64) *image.RGBA {
+	dark := darkTheme()
+	c.mu.Lock()
+	if scale <= 0 {
+		scale = c.scale
 	}
 	c.scale = scale
 	c.view.SetSize(w, h, scale)

@@ -72,6 +72,15 @@ func detailShift(nsPerPixel float64) uint8 {
 	return uint8(min(bits.Len64(uint64(half))-1, 32))
 }
 
+// WantsDetail reports whether drawing at nsPerPixel needs more than the
+// overview resolves: Detail then gives (or is making) a window decoded from
+// the file, and a frame drawn before it is there shows the overview's
+// coarser picture in its place.
+func (r *Log) WantsDetail(nsPerPixel float64) bool {
+	ov := r.Overview()
+	return ov != nil && ov.Grid.On() && nsPerPixel < float64(ov.Grid.Width())/2
+}
+
 // Detail returns a model exact enough to draw [from, to) at nsPerPixel, or
 // nil if the overview is (timeline.Source). Zoomed in past the overview's
 // buckets it gives a window of the run decoded from the file, made in the
@@ -79,10 +88,7 @@ func detailShift(nsPerPixel float64) uint8 {
 // it is.
 func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timeline.Model {
 	ov := r.Overview()
-	if ov == nil || !ov.Grid.On() || !r.loaded.Load() || r.closed.Load() || to <= from {
-		return nil
-	}
-	if nsPerPixel >= float64(ov.Grid.Width())/2 {
+	if !r.loaded.Load() || r.closed.Load() || to <= from || !r.WantsDetail(nsPerPixel) {
 		return nil
 	}
 	shift := detailShift(nsPerPixel)
