@@ -198,11 +198,8 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 	for c := range ov.HECs {
 		b.SeedHEC(ov.HECs[c].Cap, from, ov.HECs[c].Track.StateBefore(from))
 	}
-	for i := range ov.Threads {
+	for _, i := range ov.ThreadsAliveAt(from) {
 		th := &ov.Threads[i]
-		if th.Track.Len() == 0 || th.First >= from || (th.Finished != 0 && th.Finished < from) {
-			continue
-		}
 		b.SeedThread(th.ID, ov.String(th.Label), th.Created, from, th.Track.StateBefore(from))
 	}
 	tap := func(c int32) func(*ingest.Event) bool {

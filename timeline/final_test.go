@@ -73,3 +73,49 @@ func TestThreadIndexUnsorted(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadsAliveAt: the threads a window seeds, found through the index
+// of long-lived threads, are those a look at every thread finds, at times
+// all over the run (bucket boundaries, the ends, before the start).
+func TestThreadsAliveAt(t *testing.T) {
+	indexed := 0 // logs whose short-lived threads the index finds
+	defer func() {
+		if indexed == 0 {
+			t.Error("no log's threads were found through the index: the test proves nothing")
+		}
+	}()
+	for _, path := range overviewLogs {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := overview(t, data, 1<<10, true)
+		naive := func(at uint64) []int {
+			var out []int
+			for i := range m.Threads {
+				th := &m.Threads[i]
+				if th.Track.Len() > 0 && th.First < at && (th.Finished == 0 || th.Finished >= at) {
+					out = append(out, i)
+				}
+			}
+			return out
+		}
+		found := 0
+		for k := uint64(0); k <= 1000; k++ {
+			at := m.Start + (m.End-m.Start)*k/1000
+			for _, tm := range []uint64{at, at + 1, max(at, 1) - 1} {
+				want, got := naive(tm), m.ThreadsAliveAt(tm)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s at %d: threads %v alive, want %v", path, tm, got, want)
+				}
+				found += len(got)
+			}
+		}
+		if found == 0 {
+			t.Fatalf("%s: no thread alive anywhere: the test proves nothing", path)
+		}
+		if m.alive.sorted && len(m.alive.long) < len(m.Threads) {
+			indexed++
+		}
+	}
+}

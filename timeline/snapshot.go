@@ -45,6 +45,7 @@ type Model struct {
 	userSpans chunkView[UserSpan]
 	openSpans []UserSpan
 	tidx      *threadIndex
+	alive     *aliveIndex
 }
 
 // HEC is one capability's rows: its track of states (idle, running thread
@@ -280,6 +281,7 @@ func (b *Builder) snapshot(threads bool) *Model {
 		userSpans: b.userSpans.view(),
 		Labels:    append([]LabelStats(nil), b.labels...),
 		tidx:      &threadIndex{},
+		alive:     &aliveIndex{},
 	}
 	slots := b.slots()
 	m.HECs = make([]HEC, len(slots))
