@@ -100,10 +100,16 @@ func timelineRender(m *timeline.Model) renderFunc {
 	if m == nil || m.End == 0 {
 		return nil
 	}
+	// One view for every drawing of m: a new one each time laid out the
+	// tracks again, and indexed every user span (a second for a log of
+	// millions, at each picture of a load in progress).
+	var mu sync.Mutex
+	v := tracks.New(timeline.Exact(m))
+	// As the canvas will show it (buildTimeline).
+	v.SetCollapsed(tracks.GroupThreads, len(m.Threads) > manyThreads)
 	return func(w, h int, scale float64) (*image.RGBA, error) {
-		v := tracks.New(timeline.Exact(m))
-		// As the canvas will show it (buildTimeline).
-		v.SetCollapsed(tracks.GroupThreads, len(m.Threads) > manyThreads)
+		mu.Lock()
+		defer mu.Unlock()
 		v.SetSize(w, h, scale)
 		v.SetDark(darkTheme())
 		return v.Render(), nil

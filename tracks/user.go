@@ -1,9 +1,11 @@
 package tracks
 
 import (
+	"cmp"
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -79,18 +81,28 @@ func (v *View) userIndex() *userIndex {
 	}
 	u := &userIndex{ov: ov, n: numUserSpans(ov), byLabel: map[int32]*spanList{}, byThread: map[uint32][]*spanList{}}
 	u.depth, u.thread = make([]uint16, u.n), make([]uint32, u.n)
-	all := make([]int32, u.n)
-	for i := range all {
-		all[i] = int32(i)
+	// Of two spans that start together, the longer is the outer. Sorted
+	// on their times copied out (a log of user events has millions of
+	// spans: looking each up at every comparison took a second).
+	type key struct {
+		start, end uint64
+		i          int32
 	}
-	// Of two spans that start together, the longer is the outer.
-	sort.SliceStable(all, func(a, b int) bool {
-		x, y := userSpan(ov, int(all[a])), userSpan(ov, int(all[b]))
-		if x.Start != y.Start {
-			return x.Start < y.Start
+	keys := make([]key, u.n)
+	for i := range keys {
+		sp := userSpan(ov, i)
+		keys[i] = key{sp.Start, sp.End, int32(i)}
+	}
+	slices.SortStableFunc(keys, func(x, y key) int {
+		if x.start != y.start {
+			return cmp.Compare(x.start, y.start)
 		}
-		return x.End > y.End
+		return cmp.Compare(y.end, x.end)
 	})
+	all := make([]int32, u.n)
+	for k := range keys {
+		all[k] = keys[k].i
+	}
 	ends := map[uint32][]uint64{} // per thread, the end of the last span of each row
 	for _, i := range all {
 		sp := userSpan(ov, int(i))
