@@ -82,27 +82,19 @@ func (v *View) userIndex() *userIndex {
 	u := &userIndex{ov: ov, n: numUserSpans(ov), byLabel: map[int32]*spanList{}, byThread: map[uint32][]*spanList{}}
 	u.depth, u.thread = make([]uint16, u.n), make([]uint32, u.n)
 	// Of two spans that start together, the longer is the outer. Sorted
-	// on their times copied out (a log of user events has millions of
+	// on their starts copied out (a log of user events has millions of
 	// spans: looking each up at every comparison took a second).
-	type key struct {
-		start, end uint64
-		i          int32
-	}
-	keys := make([]key, u.n)
-	for i := range keys {
-		sp := userSpan(ov, i)
-		keys[i] = key{sp.Start, sp.End, int32(i)}
-	}
-	slices.SortStableFunc(keys, func(x, y key) int {
-		if x.start != y.start {
-			return cmp.Compare(x.start, y.start)
-		}
-		return cmp.Compare(y.end, x.end)
-	})
+	starts := make([]uint64, u.n)
 	all := make([]int32, u.n)
-	for k := range keys {
-		all[k] = keys[k].i
+	for i := range all {
+		all[i], starts[i] = int32(i), userSpan(ov, i).Start
 	}
+	slices.SortStableFunc(all, func(a, b int32) int {
+		if c := cmp.Compare(starts[a], starts[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(userSpan(ov, int(b)).End, userSpan(ov, int(a)).End)
+	})
 	ends := map[uint32][]uint64{} // per thread, the end of the last span of each row
 	for _, i := range all {
 		sp := userSpan(ov, int(i))
