@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -148,31 +149,6 @@ func (v *eventlogView) keepDivider() {
 	currentSettings().SetFloat(prefDivider, v.split.Offset)
 }
 
-// maxTabsShare is the most of the height under the file's name that
-// roomForTab gives the tabs.
-const maxTabsShare = 0.65
-
-// roomForTab raises the divider between the timeline and the tabs, just
-// after tab ti was selected, so that its content gets the height it
-// needs, up to maxTabsShare of the whole; where the tab has room already
-// the divider stays. (Tabs hold their contents in scrollers, so that no
-// tab asks the window for its height: this asks only while it is shown.)
-func (v *eventlogView) roomForTab(ti *container.TabItem, content fyne.CanvasObject) {
-	total := v.split.Size().Height
-	tabs := v.tabs.Size().Height
-	have := ti.Content.Size().Height
-	need := content.MinSize().Height
-	if total <= 0 || have <= 0 || have >= need {
-		return
-	}
-	// The split shares out its height less the divider's.
-	available := v.split.Leading.Size().Height + tabs
-	want := min(tabs+need-have, maxTabsShare*available)
-	if want > tabs && available > 0 {
-		v.setDivider(float64(1 - want/available))
-	}
-}
-
 // addTab adds a tab to the view's tabs while the view is being made. It
 // does not refresh them, as AppTabs.Append does: each refresh makes the
 // tab bar again, and eleven of them cost a quarter of a second before the
@@ -300,10 +276,99 @@ func summaryPanel(ev *Eventlog) fyne.CanvasObject {
 		bytesFact("Max slop (ThreadScope)", h.MaxSlop, h.HasStats, lacks("GCStatsGHC", "at each collection (GHC 7.6 and later)")),
 		bytesFact("Copied in GC", h.Copied, h.HasStats, lacks("GCStatsGHC", "at each collection (GHC 7.6 and later)")),
 	}
-	return container.NewGridWithColumns(3,
+	cols := &sectionColumns{widths: []float32{factsWidth(run), factsWidth(times), factsWidth(heap)}}
+	return container.New(cols,
 		section("Run", factsGrid(run)),
 		section("Time", factsGrid(times)),
 		section("Heap", factsGrid(heap)))
+}
+
+// factsWidth is the width a facts grid needs to write its longest label
+// and longest value each on one line.
+func factsWidth(facts []fact) float32 {
+	var label, value float32
+	size := theme.TextSize()
+	for _, f := range facts {
+		label = max(label, fyne.MeasureText(f.label, size, fyne.TextStyle{Bold: true}).Width)
+		value = max(value, fyne.MeasureText(f.value, size, fyne.TextStyle{}).Width)
+	}
+	// Each label's inner padding either side, the form's padding between
+	// them, NewPadded's around.
+	return label + value + 4*theme.InnerPadding() + 3*theme.Padding()
+}
+
+// sectionColumns lays out the Summary's sections side by side in as many
+// equal columns as give each section the width it asks for (widths, in
+// the sections' order), a row of columns after another, down to one
+// column in a narrow tab (1280×800 at FYNE_SCALE=2): the values wrap
+// rather than the tab scrolling sideways. Its minimum height is that of
+// the rows at the width it was last laid out at.
+type sectionColumns struct {
+	widths []float32
+	width  float32 // as last laid out
+}
+
+// columns returns how many columns fit width.
+func (l *sectionColumns) columns(n int, width float32) int {
+	pad := theme.Padding()
+	for cols := n; cols > 1; cols-- {
+		w := (width - float32(cols-1)*pad) / float32(cols)
+		fits := true
+		for _, need := range l.widths {
+			fits = fits && need <= w
+		}
+		if fits {
+			return cols
+		}
+	}
+	return 1
+}
+
+// rowsOf calls f for each row of objects laid out cols to a row, with the
+// row's height.
+func rowsOf(objects []fyne.CanvasObject, cols int, f func(row []fyne.CanvasObject, h float32)) {
+	for i := 0; i < len(objects); i += cols {
+		row := objects[i:min(i+cols, len(objects))]
+		var h float32
+		for _, o := range row {
+			h = max(h, o.MinSize().Height)
+		}
+		f(row, h)
+	}
+}
+
+// Layout places the sections in columns that fit size's width.
+func (l *sectionColumns) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	l.width = size.Width
+	cols := l.columns(len(objects), size.Width)
+	pad := theme.Padding()
+	w := (size.Width - float32(cols-1)*pad) / float32(cols)
+	var y float32
+	rowsOf(objects, cols, func(row []fyne.CanvasObject, h float32) {
+		for j, o := range row {
+			o.Move(fyne.NewPos(float32(j)*(w+pad), y))
+			o.Resize(fyne.NewSize(w, h))
+		}
+		y += h + pad
+	})
+}
+
+// MinSize is as wide as the widest section's minimum (one column), as
+// high as the rows at the width last laid out (all in one row before).
+func (l *sectionColumns) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	cols := len(objects)
+	if l.width > 0 {
+		cols = l.columns(len(objects), l.width)
+	}
+	var size fyne.Size
+	pad := theme.Padding()
+	for _, o := range objects {
+		size.Width = max(size.Width, o.MinSize().Width)
+	}
+	rowsOf(objects, max(cols, 1), func(_ []fyne.CanvasObject, h float32) {
+		size.Height += h + pad
+	})
+	return fyne.NewSize(size.Width, max(size.Height-pad, 0))
 }
 
 // rtsTimeFacts are the Time figures of `+RTS -s` (timeline.RTSStats), or

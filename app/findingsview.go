@@ -60,8 +60,8 @@ func newFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), li
 	v.detail.Wrapping = fyne.TextWrapWord
 	split := container.NewHSplit(v.list, container.NewVScroll(v.detail))
 	split.Offset = 0.45
-	// The list asks for findingsRows rows, which the tab asks the window
-	// for when shown (eventlogView.roomForTab).
+	// The list asks for findingsRows rows, which the tab's scroller
+	// gives it when the tab is lower.
 	rows := canvas.NewRectangle(color.Transparent)
 	rows.SetMinSize(fyne.NewSize(0, findingsRows*(widget.NewLabel("PROBLEM").MinSize().Height+theme.Padding())))
 	v.root = container.NewBorder(v.bar, nil, nil, nil, container.NewStack(rows, split))
@@ -225,7 +225,6 @@ func (v *eventlogView) addFindingsTab() {
 			prev(ti)
 		}
 		if ti == tab {
-			v.roomForTab(ti, fv.root)
 			fv.ensureLoaded()
 		}
 	}

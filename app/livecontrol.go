@@ -134,11 +134,8 @@ func (v *liveView) watchCensus(now time.Time) {
 		return
 	}
 	if now.Sub(r.at) >= censusWait {
-		v.readout.SetText(fmt.Sprintf("No heap census has arrived %v after %s. "+
-			"A census needs a program run with +RTS -h… and built with eventlog-socket's control feature. "+
-			"A GHC 9.0 RTS keeps census events in its global buffer until the program exits, so they show in the Heap track only then "+
-			"(and on a Unix socket eventlog-socket loses that last flush in most runs: use TCP, or GHC ≥ 9.2 with --eventlog-flush-interval).",
-			censusWait, r.cmd))
+		v.readout.SetText(fmt.Sprintf("No heap census has arrived %v after %s. %s The Heap track shows censuses when they arrive.",
+			censusWait, r.cmd, ingest.WhyNoCensus))
 		v.census = nil
 	}
 }

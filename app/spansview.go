@@ -145,8 +145,7 @@ func newSpansView(pass func(context.Context) ingest.Pass, link rangeLink) *spans
 	detail := container.NewBorder(v.title, nil, nil, nil,
 		container.NewHSplit(v.hist.raster, v.list))
 	// The table asks for its header and spansTableRows rows: the split
-	// leaves it that much, and the tab asks the window for it
-	// (eventlogView.roomForTab).
+	// leaves it that much, and the tab's scroller scrolls the rest.
 	sep := theme.Padding() // a table's rows are a padding apart
 	table := container.New(&fitColumns{table: v.table, widths: spansColumnWidths,
 		minHeight: widget.NewButton("Label", nil).MinSize().Height + sep +
@@ -398,10 +397,8 @@ func (v *eventlogView) addAnalysisTabs() {
 		}
 		switch ti {
 		case spansTab:
-			v.roomForTab(ti, sv.root)
 			sv.ensureLoaded()
 		case profileTab:
-			v.roomForTab(ti, pv.root)
 			pv.ensureLoaded()
 		}
 	}

@@ -125,34 +125,41 @@ func TestBookmarkTimesLineUp(t *testing.T) {
 
 // TestSpansTabShowsSeveralRows opens a log in a 1280×800 window, as the
 // app opens it (the divider where it starts), shows the Spans tab and
-// checks that its table shows its header and at least five rows in the
-// tab, and that the Summary tab shown afterwards keeps the divider.
+// checks that it leaves the divider where it is and that its table shows
+// its header and at least three rows in the tab; with the divider dragged
+// to give the tabs half the height, at least five.
 func TestSpansTabShowsSeveralRows(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	w.Fyne().Resize(fyne.NewSize(1280, 800))
 	loaded := make(chan struct{}, 1)
 	v.spans.onLoad = func() { loaded <- struct{}{} }
+	offset := v.split.Offset
 	ti := selectTab(t, v, "Spans")
 	waitFor(t, loaded, "the spans report")
 	if len(v.spans.rows) < 5 {
 		t.Fatalf("%d rows in the report", len(v.spans.rows))
 	}
-	d := fyne.CurrentApp().Driver()
-	tab := d.AbsolutePositionForObject(ti.Content).Y + ti.Content.Size().Height
-	top := d.AbsolutePositionForObject(v.spans.table).Y
-	shown := min(top+v.spans.table.Size().Height, tab) - top
-	header := widget.NewButton("Label", nil).MinSize().Height
-	row := widget.NewLabel("00000 ms 000").MinSize().Height
-	if rows := (shown - header - theme.Padding()) / (row + theme.Padding()); rows < 5 {
-		t.Errorf("the spans table shows %.0f px in the tab: %.1f rows under its header, want 5", shown, rows)
+	if v.split.Offset != offset {
+		t.Errorf("the divider moved from %v to %v for the Spans tab", offset, v.split.Offset)
+	}
+	rowsShown := func() float32 {
+		d := fyne.CurrentApp().Driver()
+		tab := d.AbsolutePositionForObject(ti.Content).Y + ti.Content.Size().Height
+		top := d.AbsolutePositionForObject(v.spans.table).Y
+		shown := min(top+v.spans.table.Size().Height, tab) - top
+		header := widget.NewButton("Label", nil).MinSize().Height
+		row := widget.NewLabel("00000 ms 000").MinSize().Height
+		return (shown - header - theme.Padding()) / (row + theme.Padding())
+	}
+	if rows := rowsShown(); rows < 3 {
+		t.Errorf("the spans table shows %.1f rows under its header at the divider's start, want 3", rows)
 	}
 	if h := v.canvas.Size().Height; h < 200 {
 		t.Errorf("the timeline is left %.0f px", h)
 	}
-	offset := v.split.Offset
-	selectTab(t, v, "Summary")
-	if v.split.Offset != offset {
-		t.Errorf("the divider moved from %v to %v for the Summary tab", offset, v.split.Offset)
+	v.split.SetOffset(0.5)
+	if rows := rowsShown(); rows < 5 {
+		t.Errorf("the spans table shows %.1f rows under its header with the tabs given half the height, want 5", rows)
 	}
 }
 
@@ -160,7 +167,7 @@ func TestSpansTabShowsSeveralRows(t *testing.T) {
 // checks that the tabs get at least 30 % of its height; then drags the
 // divider, closes the window, and checks that the next window's divider
 // starts where it was dragged to, and that where the app moved it itself
-// (to make room for a tab) is not remembered.
+// (as showAllTracks does) is not remembered.
 func TestDividerStartsLowAndIsRemembered(t *testing.T) {
 	a, done := newTestApp(t)
 	w := a.Open(parworkN2)
@@ -250,6 +257,81 @@ func TestTablesFillTheirWidth(t *testing.T) {
 					t.Errorf("%s: %q at x %.0f runs into %q at %.0f", tab.name, texts[i-1], prev, texts[i], cur)
 				}
 			}
+		}
+	}
+}
+
+// TestTabsKeepTheDivider opens a log in a 1280×800 window and shows each
+// tab in turn, those that load in the background (Spans, Profile,
+// Findings) until they have: the divider stays where it started, the tabs
+// keeping at least 30 % of the height; dragged higher, it stays there
+// too when the Profile tab is shown again.
+func TestTabsKeepTheDivider(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	w.Fyne().Resize(fyne.NewSize(1280, 800))
+	loaded := make(chan struct{}, 1)
+	v.spans.onLoad = func() { loaded <- struct{}{} }
+	v.profile.onLoad = func() { loaded <- struct{}{} }
+	v.findings.onLoad = func() { loaded <- struct{}{} }
+	offset, height := v.split.Offset, v.tabs.Size().Height
+	if height < 0.3*800 {
+		t.Errorf("the tabs are %.0f high in a window 800 high, want at least 30 %%", height)
+	}
+	for _, ti := range v.tabs.Items {
+		if ti.Text == "Findings" && v.log.analysed {
+			continue // shown already: nothing to wait for
+		}
+		selectTab(t, v, ti.Text)
+		switch ti.Text {
+		case "Spans", "Profile", "Findings":
+			waitFor(t, loaded, ti.Text)
+		}
+		if v.split.Offset != offset || v.tabs.Size().Height != height {
+			t.Errorf("showing the %s tab moved the divider from %v to %v (tabs %.0f high, were %.0f)",
+				ti.Text, offset, v.split.Offset, v.tabs.Size().Height, height)
+		}
+	}
+	selectTab(t, v, "Summary")
+	v.split.SetOffset(0.8) // as dragging the divider down does
+	selectTab(t, v, "Profile")
+	if v.split.Offset != 0.8 {
+		t.Errorf("showing the Profile tab moved the divider the user left at 0.8 to %v", v.split.Offset)
+	}
+}
+
+// TestSummaryReadsWithoutScrollingSideways opens a log in a window 640×400
+// units (1280×800 at FYNE_SCALE=2) and checks that the Summary tab's
+// content is no wider than the tab, its sections stacked in one column, so
+// that nothing needs horizontal scrolling; 1280×800 and 1920×1080 (scale 1)
+// put the three sections side by side.
+func TestSummaryReadsWithoutScrollingSideways(t *testing.T) {
+	w, v, _ := openNav(t, parworkN2)
+	ti := selectTab(t, v, "Summary")
+	scroll, ok := ti.Content.(*container.Scroll)
+	if !ok {
+		t.Fatalf("the Summary tab holds a %T, not a scroller", ti.Content)
+	}
+	for _, c := range []struct {
+		size fyne.Size
+		cols int
+	}{{fyne.NewSize(640, 400), 1}, {fyne.NewSize(1280, 800), 3}, {fyne.NewSize(1920, 1080), 3}} {
+		w.Fyne().Resize(c.size)
+		if got := w.Fyne().Canvas().Size(); got.Width > c.size.Width {
+			t.Fatalf("the window is %v wide, asked for %v", got.Width, c.size.Width)
+		}
+		panel := scroll.Content.(*fyne.Container)
+		if mw, sw := panel.MinSize().Width, scroll.Size().Width; mw > sw {
+			t.Errorf("at %v the Summary asks for %.0f wide in a tab %.0f wide: it scrolls sideways", c.size, mw, sw)
+		}
+		tops := map[float32]int{}
+		for _, o := range panel.Objects {
+			if right := o.Position().X + o.Size().Width; right > scroll.Size().Width+0.5 {
+				t.Errorf("at %v a section ends at x %.0f, past the tab's %.0f", c.size, right, scroll.Size().Width)
+			}
+			tops[o.Position().Y]++
+		}
+		if got := len(panel.Objects) / len(tops); got != c.cols {
+			t.Errorf("at %v the sections are in %d columns (tops %v), want %d", c.size, got, tops, c.cols)
 		}
 	}
 }

@@ -557,8 +557,9 @@ func (c *trackCanvas) DragEnd() {
 // Tapped collapses or expands a group (its title), pins or unpins a track
 // (its pin), puts rate tracks on a log scale or back (their "log" box),
 // picks the finding of a flag on the axis, shows user spans by label or
-// by thread (the User events title's switch), and otherwise tells the
-// window what was clicked.
+// by thread (the User events title's switch), jumps to the track a wakeup
+// link's chip names (jumpTo), and otherwise tells the window what was
+// clicked.
 func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
 	c.focus()
 	c.mu.Lock()
@@ -574,6 +575,16 @@ func (c *trackCanvas) Tapped(ev *fyne.PointEvent) {
 		c.view.SetLogScale(h.Track.Kind, !c.view.LogScale(h.Track.Kind))
 	case h.Part == tracks.PartSpans:
 		c.view.SetSpansByLabel(!c.view.SpansByLabel())
+	case h.Element == tracks.ElemLink:
+		// The chip of a wakeup link's end out of view: jump there, as
+		// the finder does, and keep the link.
+		c.lastClick = h
+		c.mu.Unlock()
+		c.jumpTo(h.Goto)
+		if c.onTrackChange != nil {
+			c.onTrackChange()
+		}
+		return
 	default:
 		acted = false
 		// A thread's runnable span shows what woke it; any other click

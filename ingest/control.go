@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -107,6 +106,13 @@ func (c Command) check() error {
 	return nil
 }
 
+// WhyNoCensus says, for a reader, why a census request can bring no census
+// to the stream: what the program needs, and what GHC 9.0's RTS and the
+// eventlog-socket library were seen to do with census events.
+const WhyNoCensus = "A census needs a program run with +RTS -h… and built with eventlog-socket's control feature. " +
+	"A GHC 9.0 RTS keeps census events in its global buffer until the program exits, so they reach the stream only then " +
+	"(and on a Unix socket eventlog-socket loses that last flush in most runs: use TCP, or GHC ≥ 9.2 with --eventlog-flush-interval)."
+
 // MakesCensus reports whether c is one of the built-in commands that
 // should bring heap censuses (startHeapProfiling, requestHeapCensus): what
 // a viewer watches the stream for after sending it.
@@ -171,19 +177,17 @@ func (p *controlParser) feed(b []byte, each func(Command)) {
 // rawURL ("" when they can): only a socket carries them back to the
 // program; a FIFO and a growing file go one way.
 func ControlRefusal(rawURL string) string {
-	u, err := url.Parse(rawURL)
+	addr, err := parseSource(rawURL)
 	if err != nil {
 		return err.Error()
 	}
-	switch u.Scheme {
-	case "tcp", "unix":
-		return ""
+	switch addr.scheme {
 	case "fifo":
 		return "a FIFO carries the eventlog one way: commands need the program's socket (eventlog-socket) or a relay reading it"
 	case "follow":
 		return "a growing file carries the eventlog one way: commands need the program's socket (eventlog-socket) or a relay reading it"
 	}
-	return fmt.Sprintf("%q is not a live source", rawURL)
+	return "" // tcp, unix
 }
 
 // ErrNoControl is returned by Source.Send for a source that carries no

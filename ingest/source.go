@@ -55,31 +55,22 @@ const fifoNotice = 50 * time.Millisecond
 // opening has to wait for the other side: "waiting for a writer on PATH"
 // when no program has opened the FIFO yet.
 func OpenSourceNotify(ctx context.Context, rawURL string, waiting func(what string)) (*Source, error) {
-	u, err := url.Parse(rawURL)
+	addr, err := parseSource(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("live source %q: %w", rawURL, err)
+		return nil, err
 	}
-	path := u.Path
-	if u.Opaque != "" {
-		path = u.Opaque
-	}
+	path := addr.path
 	var rc io.ReadCloser
 	var desc string
-	switch u.Scheme {
+	switch addr.scheme {
 	case "tcp":
-		if u.Host == "" {
-			return nil, fmt.Errorf("live source %q: no host:port", rawURL)
-		}
 		var d net.Dialer
-		c, err := d.DialContext(ctx, "tcp", u.Host)
+		c, err := d.DialContext(ctx, "tcp", addr.host)
 		if err != nil {
 			return nil, fmt.Errorf("live source %q: %w", rawURL, err)
 		}
-		rc, desc = c, "TCP "+u.Host
+		rc, desc = c, "TCP "+addr.host
 	case "unix":
-		if path == "" {
-			return nil, fmt.Errorf("live source %q: no socket path", rawURL)
-		}
 		var d net.Dialer
 		c, err := d.DialContext(ctx, "unix", path)
 		if err != nil {
@@ -103,8 +94,6 @@ func OpenSourceNotify(ctx context.Context, rawURL string, waiting func(what stri
 			return nil, fmt.Errorf("live source %q: %w", rawURL, err)
 		}
 		return &Source{ReadCloser: fl, URL: rawURL, Desc: "growing file " + path, follow: fl}, nil
-	default:
-		return nil, fmt.Errorf("live source %q: scheme must be tcp, unix, fifo or follow", rawURL)
 	}
 	return &Source{ReadCloser: rc, URL: rawURL, Desc: desc}, nil
 }
@@ -112,26 +101,41 @@ func OpenSourceNotify(ctx context.Context, rawURL string, waiting func(what stri
 // CheckSource reports whether rawURL names a live source OpenSource can
 // try to open: a known scheme with an address. It does not try it.
 func CheckSource(rawURL string) error {
+	_, err := parseSource(rawURL)
+	return err
+}
+
+// sourceAddr is a live source's URL taken apart: its scheme (tcp, unix,
+// fifo or follow), and the host:port (tcp) or path (the others) it names.
+type sourceAddr struct {
+	scheme, host, path string
+}
+
+// parseSource takes a live source's URL apart, refusing an unknown scheme
+// or a missing address. It is the one reading of a source's URL, for
+// opening it, checking it and saying whether it takes commands.
+func parseSource(rawURL string) (sourceAddr, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return fmt.Errorf("live source %q: %w", rawURL, err)
+		return sourceAddr{}, fmt.Errorf("live source %q: %w", rawURL, err)
 	}
-	path := u.Path
+	addr := sourceAddr{scheme: u.Scheme, host: u.Host, path: u.Path}
 	if u.Opaque != "" {
-		path = u.Opaque
+		addr.path = u.Opaque
 	}
-	switch {
-	case u.Scheme == "tcp" && u.Host == "":
-		return fmt.Errorf("live source %q: no host:port", rawURL)
-	case u.Scheme == "tcp":
-		return nil
-	case u.Scheme == "unix" || u.Scheme == "fifo" || u.Scheme == "follow":
-		if path == "" {
-			return fmt.Errorf("live source %q: no path", rawURL)
+	switch addr.scheme {
+	case "tcp":
+		if addr.host == "" {
+			return addr, fmt.Errorf("live source %q: no host:port", rawURL)
 		}
-		return nil
+	case "unix", "fifo", "follow":
+		if addr.path == "" {
+			return addr, fmt.Errorf("live source %q: no path", rawURL)
+		}
+	default:
+		return addr, fmt.Errorf("live source %q: scheme must be tcp, unix, fifo or follow", rawURL)
 	}
-	return fmt.Errorf("live source %q: scheme must be tcp, unix, fifo or follow", rawURL)
+	return addr, nil
 }
 
 // Reopen waits for the next stream at rawURL and opens it: the first one if

@@ -57,6 +57,7 @@ const (
 	ElemGC               // a GC pause
 	ElemUnknown          // time past a capability's frontier: not received yet, or past where a cut log ends
 	ElemFinding          // a finding's flag on the axis, or a cluster of them (Hit.Findings)
+	ElemLink             // the arrow and name at an end of the wakeup link whose track is out of view (Hit.Goto)
 )
 
 // Hit is what lies at a point of the frame: the area, the header part or
@@ -82,6 +83,9 @@ type Hit struct {
 	Element  Element
 	From, To uint64
 	Thread   uint32
+	// Goto is the track an ElemLink leads to: View.Reveal (or a jump)
+	// brings it into view.
+	Goto TrackID
 	// Findings are the findings of an ElemFinding flag, as indices in the
 	// list given to SetFindings, in its order.
 	Findings []int
@@ -146,6 +150,8 @@ func (v *View) Hit(x, y float64) Hit {
 	case xi >= g.scrollbar.Min.X && yi >= g.scrollbar.Min.Y:
 		h.Area = AreaScrollbar
 		return h
+	case inPlot && v.wakeup != nil && f.hitLink(&h, l, xi, yi):
+		return h // over the tracks it covers
 	}
 	r, top, ok := v.hitRow(g, l, yi)
 	if !ok {

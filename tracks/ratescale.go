@@ -144,6 +144,9 @@ func (f *frame) sparkRunPeak(c, bin int) (float64, string) {
 	if ov == nil || c >= len(ov.HECs) {
 		return 0, binText
 	}
+	// The HECs' rows are drawn in parallel: the cache is theirs to share.
+	f.v.runPeaksMu.Lock()
+	defer f.v.runPeaksMu.Unlock()
 	pc := &f.v.runPeaks
 	if pc.end != end || pc.n != f.n || pc.bin != bin || pc.peaks == nil {
 		*pc = runPeakCache{end: end, n: f.n, bin: bin, peaks: map[int]float64{}}

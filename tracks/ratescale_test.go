@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hecscope/hecscope/internal/painttest"
@@ -109,4 +110,31 @@ func containsText(texts []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// The rows of a frame are drawn in parallel, so two HECs' spark tracks
+// may ask for their run's peak at once: the cache they share is locked
+// (a data race under -race otherwise, as `hecscope render` met in 1 of 5
+// runs).
+func TestSparkRunPeakFromParallelRows(t *testing.T) {
+	m := realModel(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog")
+	v := New(timeline.Exact(m))
+	v.SetSize(1280, 800, 1)
+	f := v.hitFrame(v.geometry(), m.Start, m.End)
+	peaks := make([]float64, 2)
+	var wg sync.WaitGroup
+	for c := range peaks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wf := *f
+			peaks[c], _ = wf.sparkRunPeak(c, 4)
+		}()
+	}
+	wg.Wait()
+	for c, p := range peaks {
+		if again, _ := f.sparkRunPeak(c, 4); again != p {
+			t.Errorf("HEC %d: peak %g, then %g from the cache", c, p, again)
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package tracks
 
 import (
+	"sync"
+
 	"image"
 	"image/color"
 	"math"
@@ -70,6 +72,7 @@ type View struct {
 	logScale     map[Kind]bool   // the rate kinds on a log scale (SetLogScale)
 	spansByLabel bool            // user spans in a track per label, not per thread (SetSpansByLabel)
 	runPeaks     runPeakCache    // each HEC's highest spark rate over the run (sparkRunPeak)
+	runPeaksMu   sync.Mutex      // guards runPeaks: rows are drawn in parallel
 	legendCache  legendCache
 
 	// A panel of a larger picture (tracks/panel.go): noTitles hides the

@@ -119,65 +119,290 @@ func (f *frame) rowSpan(l *layout, id TrackID) (y0, y1 int, ok bool) {
 	return 0, 0, false
 }
 
+// linkEnd is where one end of the wakeup link is drawn: the middle of its
+// track's row when the row is in view; else the edge of the scrolled
+// tracks' area on the side the row is (or, for a track that has no row,
+// on the side of its group's title, or that title's middle), where a chip
+// names the track (linkChip).
+type linkEnd struct {
+	id TrackID
+	y  float64
+	// away is -1 when the row (or title) lies above the area shown, +1
+	// when below, 0 when in view.
+	away int
+	// why says why the track has no row ("hidden", its group collapsed),
+	// "" when it has one.
+	why string
+}
+
+// shown reports whether the end's own row is in view.
+func (e linkEnd) shown() bool { return e.away == 0 && e.why == "" }
+
+// linkChip is the arrow head and name at an end of the link whose track
+// is not in view: hit (ElemLink), it leads to the track.
+type linkChip struct {
+	end  linkEnd
+	box  image.Rectangle // the name's box
+	hit  image.Rectangle // the box and the arrow head beside it
+	text string
+	tip  []string
+}
+
+// wakeupLink is the wakeup link as a frame draws it: at x, from the
+// waker's end src to the woken thread's end dst, with chips at the ends
+// not in view and the text of what woke the thread in its box.
+type wakeupLink struct {
+	x        float64
+	src, dst linkEnd
+	chips    []linkChip
+	label    string
+	labelBox image.Rectangle
+}
+
+// linkEnd finds where the link reaches track id in the frame; false if
+// the track is not in the layout at all (gone from the model, or in a
+// panel without titles).
+func (f *frame) linkEnd(l *layout, id TrackID) (linkEnd, bool) {
+	e := linkEnd{id: id}
+	if r, ok := find(l.pinned, id); ok {
+		a := f.g.pinned
+		y0, y1 := max(a.Min.Y+r.y, a.Min.Y), min(a.Min.Y+r.y+r.h, a.Max.Y)
+		e.y = float64(y0+y1) / 2
+		return e, true
+	}
+	r, ok := find(l.rows, id)
+	if !ok {
+		switch g := id.Group(); {
+		case f.v.hidden[id]:
+			e.why = "hidden"
+		case f.v.Collapsed(g):
+			e.why = "in the collapsed " + g.String() + " group"
+		default:
+			return e, false
+		}
+		if r, ok = groupTitle(l, id.Group()); !ok {
+			return e, false
+		}
+	}
+	a := f.g.tracks
+	y0, y1 := a.Min.Y+r.y-f.scrollY, a.Min.Y+r.y+r.h-f.scrollY
+	switch {
+	case y1 <= a.Min.Y:
+		e.away, e.y = -1, float64(a.Min.Y)
+	case y0 >= a.Max.Y:
+		e.away, e.y = 1, float64(a.Max.Y)
+	default:
+		e.y = float64(max(y0, a.Min.Y)+min(y1, a.Max.Y)) / 2
+	}
+	return e, true
+}
+
+// groupTitle returns the title row of group g, if laid out.
+func groupTitle(l *layout, g Group) (row, bool) {
+	for _, r := range l.rows {
+		if r.title && r.group == g {
+			return r, true
+		}
+	}
+	return row{}, false
+}
+
+// wakeupLink works out the wakeup link of the frame; false if there is
+// none to draw (no wakeup shown, its time out of view, or the woken
+// thread's track not in the layout).
+func (f *frame) wakeupLink(l *layout) (wakeupLink, bool) {
+	w := f.v.wakeup
+	var k wakeupLink
+	if w == nil || w.Time < f.from || w.Time > f.to {
+		return k, false
+	}
+	k.x = f.ax.X(w.Time)
+	if k.x < float64(f.g.plot.Min.X) || k.x > float64(f.g.plot.Max.X) {
+		return k, false
+	}
+	var ok bool
+	if k.dst, ok = f.linkEnd(l, TrackID{Kind: KindThread, ID: w.Thread}); !ok {
+		return k, false
+	}
+	if w.By != 0 {
+		k.src, ok = f.linkEnd(l, TrackID{Kind: KindThread, ID: w.By})
+	}
+	if w.By == 0 || !ok {
+		if k.src, ok = f.linkEnd(l, TrackID{Kind: KindHEC, ID: uint32(w.HEC)}); !ok {
+			return k, false
+		}
+	}
+	at := " at " + f.when(w.Time)
+	what := "woke "
+	if w.Created {
+		what = "created "
+	}
+	woken := threadTitle(f.ov, w.Thread)
+	srcTip := []string{threadTitle(f.ov, w.By), what + woken + at + " on HEC " + itoa(uint32(w.HEC))}
+	if k.src.id.Kind == KindHEC {
+		srcTip = []string{"HEC " + itoa(uint32(w.HEC)), "the RTS " + what + woken + " on it" + at}
+		if w.By != 0 {
+			srcTip[1] = threadTitle(f.ov, w.By) + " " + what + woken + " on it" + at
+		}
+	}
+	dstTip := []string{woken, w.Text(f.ov) + at}
+	sameSpot := !k.src.shown() && !k.dst.shown() && k.src.y == k.dst.y
+	if !k.src.shown() && !sameSpot {
+		k.chips = append(k.chips, f.linkChip(k.src, k.x, srcTip))
+	}
+	if !k.dst.shown() {
+		k.chips = append(k.chips, f.linkChip(k.dst, k.x, dstTip))
+	}
+	if sameSpot {
+		return k, true // nothing of the link in view but its chip
+	}
+
+	// What woke it, beside where the link starts (at the edge when the
+	// waker is out of view, off the woken thread's row), clear of the
+	// chips.
+	k.label = w.Text(f.ov)
+	fc := f.small
+	pad := px(3, f.s)
+	tw, th := fc.Width(k.label)+2*pad, fc.Height()+2*pad
+	y := k.src.y
+	lx := int(k.x) + px(8, f.s)
+	if lx+tw > f.g.plot.Max.X {
+		lx = int(k.x) - px(8, f.s) - tw
+	}
+	clip := f.linkClip()
+	ly := max(clip.Min.Y, min(int(y)-th/2, clip.Max.Y-th))
+	k.labelBox = image.Rect(lx, ly, lx+tw, ly+th)
+	for _, c := range k.chips {
+		if k.labelBox.Overlaps(c.box) {
+			if c.end.away < 0 || (c.end.away == 0 && c.box.Min.Y < ly) {
+				k.labelBox = k.labelBox.Add(image.Pt(0, c.box.Max.Y+pad-ly))
+			} else {
+				k.labelBox = k.labelBox.Sub(image.Pt(0, k.labelBox.Max.Y-c.box.Min.Y+pad))
+			}
+		}
+	}
+	return k, true
+}
+
+// linkClip is the area the link is drawn in: the plot's part of the
+// pinned and scrolled tracks.
+func (f *frame) linkClip() image.Rectangle {
+	return image.Rect(f.g.plot.Min.X, min(f.g.pinned.Min.Y, f.g.tracks.Min.Y), f.g.plot.Max.X, f.g.tracks.Max.Y)
+}
+
+// linkChip makes the chip of end e of a link at x: "↑ thread 42 "name""
+// at the edge the track lies beyond, or beside its group's title, with
+// why it has no row; tip says what the link is, and the click is added.
+func (f *frame) linkChip(e linkEnd, x float64, tip []string) linkChip {
+	name := "HEC " + itoa(e.id.ID)
+	if e.id.Kind == KindThread {
+		name = threadTitle(f.ov, e.id.ID)
+	}
+	text := name
+	switch e.away {
+	case -1:
+		text = "↑ " + name
+	case 1:
+		text = "↓ " + name
+	}
+	click := "click to scroll to it"
+	if e.why != "" {
+		text += " (" + e.why + ")"
+		click = "it is " + e.why + ": click to show it"
+	}
+	tip = append(tip, click)
+	fc := f.small
+	pad := px(3, f.s)
+	tw, th := fc.Width(text)+2*pad, fc.Height()+2*pad
+	head := px(6, f.s)
+	lx := int(x) + head + px(2, f.s)
+	if lx+tw > f.g.plot.Max.X {
+		lx = int(x) - head - px(2, f.s) - tw
+	}
+	var ly int
+	switch e.away {
+	case -1:
+		ly = int(e.y) + 1
+	case 1:
+		ly = int(e.y) - th - 1
+	default:
+		ly = int(e.y) - th/2
+	}
+	box := image.Rect(lx, ly, lx+tw, ly+th)
+	hit := box.Union(image.Rect(int(x)-head, ly, int(x)+head+1, ly+th))
+	return linkChip{end: e, box: box, hit: hit, text: text, tip: tip}
+}
+
 // drawWakeup draws the wakeup link: a line from the middle of the waker's
 // track (its thread's, else its HEC's) to the woken thread's at the time of
 // the wakeup, with a dot where it starts and an arrowhead where it ends.
+// An end whose track is out of view ends at the edge, in an arrow head
+// pointing beyond it and a chip naming the track (linkChip).
 func (f *frame) drawWakeup(l *layout) {
-	w := f.v.wakeup
-	if w == nil || w.Time < f.from || w.Time > f.to {
-		return
-	}
-	ty0, ty1, ok := f.rowSpan(l, TrackID{Kind: KindThread, ID: w.Thread})
+	k, ok := f.wakeupLink(l)
 	if !ok {
 		return
 	}
-	sy0, sy1, ok := 0, 0, false
-	if w.By != 0 {
-		sy0, sy1, ok = f.rowSpan(l, TrackID{Kind: KindThread, ID: w.By})
-	}
-	if !ok {
-		if sy0, sy1, ok = f.rowSpan(l, TrackID{Kind: KindHEC, ID: uint32(w.HEC)}); !ok {
-			return
-		}
-	}
-	x := f.ax.X(w.Time)
-	ys, ye := float64(sy0+sy1)/2, float64(ty0+ty1)/2
-	ink := f.th.Text
-	c := f.c
-	clip := image.Rect(f.g.plot.Min.X, min(f.g.pinned.Min.Y, f.g.tracks.Min.Y), f.g.plot.Max.X, f.g.tracks.Max.Y)
-	if x < float64(clip.Min.X) || x > float64(clip.Max.X) {
-		return
-	}
-	ys = clampF(ys, float64(clip.Min.Y), float64(clip.Max.Y))
-	ye = clampF(ye, float64(clip.Min.Y), float64(clip.Max.Y))
+	c, ink := f.c, f.th.Text
+	x := k.x
 	lw := 1.5 * f.s
 	head := 6 * f.s
-	dir := 1.0
-	if ye < ys {
-		dir = -1
+	arrow := func(tipY, dir float64) {
+		c.Polygon([]paint.Point{{X: x - head/2, Y: tipY - dir*head}, {X: x + head/2, Y: tipY - dir*head}, {X: x, Y: tipY}}, ink)
 	}
-	c.Line(x, ys, x, ye-dir*head, lw, ink)
-	r := 3 * f.s
-	c.Polygon([]paint.Point{{X: x - r, Y: ys}, {X: x, Y: ys - r}, {X: x + r, Y: ys}, {X: x, Y: ys + r}}, ink)
-	c.Polygon([]paint.Point{{X: x - head/2, Y: ye - dir*head}, {X: x + head/2, Y: ye - dir*head}, {X: x, Y: ye}}, ink)
-
-	// What woke it, beside where the link starts (which may be the edge
-	// of the area when the waker's track is scrolled away).
-	label := w.Text(f.ov)
+	if k.label != "" {
+		ys, ye := k.src.y, k.dst.y
+		dir := 1.0
+		if ye < ys {
+			dir = -1
+		}
+		start := ys
+		if k.src.away != 0 {
+			// Off the edge: an arrow head pointing beyond it.
+			start = ys - float64(k.src.away)*head
+			arrow(ys, float64(k.src.away))
+		} else {
+			r := 3 * f.s
+			c.Polygon([]paint.Point{{X: x - r, Y: ys}, {X: x, Y: ys - r}, {X: x + r, Y: ys}, {X: x, Y: ys + r}}, ink)
+		}
+		if k.dst.away != 0 {
+			dir = float64(k.dst.away) // beyond the edge, whichever way the waker is
+		}
+		c.Line(x, start, x, ye-dir*head, lw, ink)
+		arrow(ye, dir)
+	} else {
+		// Only the chip: both ends lie beyond the same edge.
+		arrow(k.dst.y, float64(k.dst.away))
+	}
 	fc := f.small
 	pad := px(3, f.s)
-	tw, th := fc.Width(label)+2*pad, fc.Height()+2*pad
-	lx := int(x) + px(8, f.s)
-	if lx+tw > clip.Max.X {
-		lx = int(x) - px(8, f.s) - tw
+	box := func(r image.Rectangle, text string) {
+		c.Fill(r, f.th.Tooltip)
+		paint.StrokeRect(c, r, f.th.TooltipEdge)
+		c.Text(fc, text, r.Min.X+pad, fc.Baseline(float64(r.Min.Y)+float64(r.Dy())/2), f.th.TooltipText)
 	}
-	ly := int(ys) - th/2
-	ly = max(clip.Min.Y, min(ly, clip.Max.Y-th))
-	box := image.Rect(lx, ly, lx+tw, ly+th)
-	c.Fill(box, f.th.Tooltip)
-	paint.StrokeRect(c, box, f.th.TooltipEdge)
-	c.Text(fc, label, lx+pad, fc.Baseline(float64(ly)+float64(th)/2), f.th.TooltipText)
+	for _, ch := range k.chips {
+		box(ch.box, ch.text)
+	}
+	if k.label != "" {
+		box(k.labelBox, k.label)
+	}
 }
 
-// clampF returns v within [lo, hi].
-func clampF(v, lo, hi float64) float64 { return max(lo, min(v, hi)) }
+// hitLink fills in the chip of the wakeup link at (x, y), if there is one
+// there: an ElemLink leading to its track (Hit.Goto).
+func (f *frame) hitLink(h *Hit, l *layout, x, y int) bool {
+	k, ok := f.wakeupLink(l)
+	if !ok {
+		return false
+	}
+	for _, c := range k.chips {
+		if image.Pt(x, y).In(c.hit) {
+			h.Area, h.Element, h.Goto = AreaPlot, ElemLink, c.end.id
+			h.Group, h.Name = c.end.id.Group(), f.v.Name(c.end.id)
+			h.Tip, h.Anchor = c.tip, c.box
+			return true
+		}
+	}
+	return false
+}

@@ -178,7 +178,5 @@ func (w *streamWatch) effect(cmd ingest.Command, sent uint64, watch time.Duratio
 	if w.events > 0 {
 		newest = "the stream's newest event was at " + paint.Time(w.latest, 1000)
 	}
-	return fmt.Sprintf("no heap census arrived in the %v after sending (%s). A census needs a program run with +RTS -h… and built with the library's control feature. "+
-		"A GHC 9.0 RTS keeps census events in its global buffer until the program exits, so they reach the stream only then "+
-		"(and on a Unix socket eventlog-socket loses that last flush in most runs: use TCP, or GHC ≥ 9.2 with --eventlog-flush-interval)", watch, newest)
+	return fmt.Sprintf("no heap census arrived in the %v after sending (%s). %s", watch, newest, ingest.WhyNoCensus)
 }
