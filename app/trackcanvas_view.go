@@ -14,11 +14,6 @@ import (
 	"github.com/hecscope/hecscope/tracks"
 )
 
-// manyThreads is the most threads whose group the canvas shows expanded
-// when a log opens; a run with more starts with the Threads group
-// collapsed (a click on its title, the finder or --tracks all opens it).
-const manyThreads = 64
-
 // buildTimeline makes the view's timeline area: the track canvas of the
 // run with the status line under it.
 func (v *eventlogView) buildTimeline() fyne.CanvasObject {
@@ -31,7 +26,7 @@ func (v *eventlogView) buildTimeline() fyne.CanvasObject {
 	}
 	v.canvas = trackcanvas.New(src, ev.Heap, ev.Profile)
 	v.canvas.AutoFocus = true
-	if len(ev.Model.Threads) > manyThreads {
+	if len(ev.Model.Threads) > trackcanvas.ManyThreads {
 		v.canvas.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
 	}
 	v.status = widget.NewLabel("")

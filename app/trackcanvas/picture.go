@@ -93,8 +93,13 @@ func TimelineRender(m *timeline.Model) RenderFunc {
 	if m == nil || m.End == 0 {
 		return nil
 	}
+	// A view of its own at each drawing: one kept with the function would
+	// keep its layout and index of user spans (tens of MB for a log of
+	// millions) for as long as Fyne keeps the picture, after the load.
 	return func(w, h int, scale float64) (*image.RGBA, error) {
 		v := tracks.New(timeline.Exact(m))
+		// As the canvas will show it (app's buildTimeline).
+		v.SetCollapsed(tracks.GroupThreads, len(m.Threads) > ManyThreads)
 		v.SetSize(w, h, scale)
 		v.SetDark(kit.DarkTheme())
 		return v.Render(), nil

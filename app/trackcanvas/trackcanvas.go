@@ -40,7 +40,12 @@ const (
 	dragScroll          // drag in the scroll bar: scroll the tracks
 )
 
-// trackCanvas is the file window's timeline: one tracks.View — every track
+// ManyThreads is the most threads whose group the canvas shows expanded
+// when a log opens; a run with more starts with the Threads group
+// collapsed (a click on its title, the finder or --tracks all opens it).
+const ManyThreads = 64
+
+// Canvas is the file window's timeline: one tracks.View — every track
 // of the run under one time axis — drawn as one raster at device pixels,
 // with the pointer's cursor line and time, the selection and a tooltip
 // laid over it, and every input forwarded to the view: the wheel scrolls
@@ -69,9 +74,10 @@ type Canvas struct {
 	startY    float64
 	resizeID  tracks.TrackID
 	resizeH   int
-	selDrag   string    // the selection's length as Select wrote it while dragging
-	drawn     drawnHook // called once after the next frame is drawn (WhenDrawn)
-	grows     bool      // the source grows (a live run)
+	selDrag   string      // the selection's length as Select wrote it while dragging
+	drawn     drawnHook   // called once after the next frame is drawn (WhenDrawn)
+	frame     *image.RGBA // the raster's last frame, drawn into again (Render)
+	grows     bool        // the source grows (a live run)
 
 	raster                       *canvas.Raster
 	CursorLine, CursorBack       *canvas.Rectangle
@@ -190,16 +196,35 @@ func (c *Canvas) draw(w, h int) image.Image {
 		return image.NewRGBA(image.Rect(0, 0, 1, 1))
 	}
 	size := c.raster.Size()
-	dark := kit.DarkTheme()
-	c.mu.Lock()
-	scale := c.scale
+	scale := 0.0
 	if size.Width > 0 {
 		scale = float64(w) / float64(size.Width)
+	}
+	return c.Render(w, h, scale, &c.frame)
+}
+
+// Render draws the view at w×h device pixels and the pixel ratio scale (0:
+// the canvas's own), as the raster shows it, into *buf if it has that size
+// (else into a new image, left in *buf for the next frame). Fyne copies a
+// raster's image to the screen as soon as the generator returns it, so the
+// next frame may reuse it: a 1920×1080 frame is 8 MB, and a new one at
+// every frame made the collector run every few frames, each run costing
+// in the models' size (zooming into a 1 GB log took 2–3× as long).
+func (c *Canvas) Render(w, h int, scale float64, buf **image.RGBA) *image.RGBA {
+	dark := kit.DarkTheme()
+	c.mu.Lock()
+	if scale <= 0 {
+		scale = c.scale
 	}
 	c.scale = scale
 	c.view.SetSize(w, h, scale)
 	c.view.SetDark(dark)
-	img := c.view.Render()
+	img := *buf
+	if img == nil || img.Rect.Dx() != w || img.Rect.Dy() != h {
+		img = image.NewRGBA(image.Rect(0, 0, w, h))
+		*buf = img
+	}
+	c.view.Draw(paint.NewRaster(img))
 	done := c.drawn.take()
 	c.mu.Unlock()
 	if done != nil {
