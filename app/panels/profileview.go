@@ -57,10 +57,9 @@ type ProfileView struct {
 	what          string
 	Prof          *ccprofile.Profile
 	Rows          []ccprofile.Row
-	sortCol       int
-	desc          bool
-	picked        *ccprofile.CostCentre
-	OnLoad        func() // tests: called after a profile is shown
+	sortOrder
+	picked *ccprofile.CostCentre
+	OnLoad func() // tests: called after a profile is shown
 	// OnSpread (tests) is called after a cost centre's samples are placed.
 	OnSpread func()
 	// Mark (if set) shows where the picked cost centre's samples fall on
@@ -71,7 +70,7 @@ type ProfileView struct {
 // NewProfileView returns the Profile tab over the log pass reads, linked
 // to the timeline through link.
 func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *ProfileView {
-	v := &ProfileView{pass: pass, sortCol: 3, desc: true}
+	v := &ProfileView{pass: pass, sortOrder: sortOrder{sortCol: 3, desc: true}}
 	v.scopedLoad = newScopedLoad[*ccprofile.Profile](link, "Profiling", "Cannot profile")
 	v.selected = RangeText
 	v.collect = func(from, to uint64) (*ccprofile.Profile, error) {
@@ -89,7 +88,7 @@ func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *Pro
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.cell(id)) },
 	)
-	sortingHeader(v.Table, profileColumns, func() (int, bool) { return v.sortCol, v.desc }, v.sortBy)
+	sortingHeader(v.Table, profileColumns, &v.sortOrder, v.sortBy)
 	v.Table.OnSelected = func(id widget.TableCellID) {
 		if id.Row >= 0 && id.Row < len(v.Rows) {
 			v.pick(v.Rows[id.Row].CC)
@@ -171,11 +170,7 @@ func (v *ProfileView) cell(id widget.TableCellID) string {
 
 // sortBy sorts the table by column col (again: the other way).
 func (v *ProfileView) sortBy(col int) {
-	if col == v.sortCol {
-		v.desc = !v.desc
-	} else {
-		v.sortCol, v.desc = col, col >= 3
-	}
+	v.toggle(col, 3)
 	v.sortRows()
 	v.Table.UnselectAll()
 	v.Table.Refresh()
@@ -262,9 +257,8 @@ func profileColumnWidths(width float32) []float32 {
 
 // flameWidget draws the profile's flame graph and takes clicks on it.
 type flameWidget struct {
-	widget.BaseWidget
+	rasterWidget
 	v      *ProfileView
-	raster *canvas.Raster
 	layout *ccprofile.FlameLayout
 	scale  float64
 	focus  *ccprofile.Node
@@ -272,15 +266,8 @@ type flameWidget struct {
 
 func newFlameWidget(v *ProfileView) *flameWidget {
 	f := &flameWidget{v: v}
-	f.raster = canvas.NewRaster(f.draw)
-	f.raster.SetMinSize(fyne.NewSize(200, 100))
-	f.ExtendBaseWidget(f)
+	f.makeRaster(f, f.draw, fyne.NewSize(200, 100))
 	return f
-}
-
-// CreateRenderer implements fyne.Widget.
-func (f *flameWidget) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(f.raster)
 }
 
 // draw is the raster's generator: w and h are device pixels.
@@ -351,29 +338,18 @@ func (f *flameWidget) MouseMoved(ev *desktop.MouseEvent) {
 // MouseOut implements desktop.Hoverable.
 func (f *flameWidget) MouseOut() {}
 
-// Refresh redraws the flame graph.
-func (f *flameWidget) Refresh() { f.raster.Refresh() }
-
 // stripWidget shows where the picked cost centre's samples fall in time;
 // a click shows that stretch on the timeline.
 type stripWidget struct {
-	widget.BaseWidget
+	rasterWidget
 	v      *ProfileView
-	raster *canvas.Raster
 	spread *ccprofile.Spread
 }
 
 func newStripWidget(v *ProfileView) *stripWidget {
 	s := &stripWidget{v: v}
-	s.raster = canvas.NewRaster(s.draw)
-	s.raster.SetMinSize(fyne.NewSize(200, 28))
-	s.ExtendBaseWidget(s)
+	s.makeRaster(s, s.draw, fyne.NewSize(200, 28))
 	return s
-}
-
-// CreateRenderer implements fyne.Widget.
-func (s *stripWidget) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(s.raster)
 }
 
 // draw is the raster's generator.
@@ -422,5 +398,25 @@ func (s *stripWidget) Tapped(ev *fyne.PointEvent) {
 	s.v.link.Show(from, to)
 }
 
-// Refresh redraws the strip.
-func (s *stripWidget) Refresh() { s.raster.Refresh() }
+// rasterWidget is a widget drawn as one raster, at device pixels (the
+// flame graph, the samples' strip).
+type rasterWidget struct {
+	widget.BaseWidget
+	raster *canvas.Raster
+}
+
+// makeRaster makes the raster of self, the widget that embeds r, drawn by
+// draw and at least minSize large.
+func (r *rasterWidget) makeRaster(self fyne.Widget, draw func(w, h int) image.Image, minSize fyne.Size) {
+	r.raster = canvas.NewRaster(draw)
+	r.raster.SetMinSize(minSize)
+	r.ExtendBaseWidget(self)
+}
+
+// CreateRenderer implements fyne.Widget.
+func (r *rasterWidget) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(r.raster)
+}
+
+// Refresh draws the raster again.
+func (r *rasterWidget) Refresh() { r.raster.Refresh() }

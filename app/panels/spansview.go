@@ -59,10 +59,9 @@ type SpansView struct {
 	List  *widget.List
 	title *widget.Label
 
-	report  *spans.Report
-	Rows    []*spans.Label // the report's labels in table order
-	sortCol int
-	desc    bool
+	report *spans.Report
+	Rows   []*spans.Label // the report's labels in table order
+	sortOrder
 	Label   *spans.Label     // the label selected
 	Longest []spans.Instance // its instances listed
 	markDur uint64           // the duration of the instance picked
@@ -78,7 +77,7 @@ type SpansView struct {
 // NewSpansView returns the Spans tab over the log pass reads, linked to
 // the timeline through link.
 func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *SpansView {
-	v := &SpansView{pass: pass, sortCol: 3, desc: true}
+	v := &SpansView{pass: pass, sortOrder: sortOrder{sortCol: 3, desc: true}}
 	v.scopedLoad = newScopedLoad[*spans.Report](link, "Measuring", "Cannot measure spans")
 	v.selected = func(from, to uint64) string { return "spans starting in " + RangeText(from, to) }
 	v.collect = func(from, to uint64) (*spans.Report, error) {
@@ -98,7 +97,7 @@ func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *Spans
 			l.SetText(v.cell(id))
 		},
 	)
-	sortingHeader(v.Table, spansColumns, func() (int, bool) { return v.sortCol, v.desc }, v.sortBy)
+	sortingHeader(v.Table, spansColumns, &v.sortOrder, v.sortBy)
 	v.Table.OnSelected = func(id widget.TableCellID) {
 		if id.Row >= 0 && id.Row < len(v.Rows) {
 			v.pick(v.Rows[id.Row])
@@ -239,11 +238,7 @@ func (v *SpansView) cell(id widget.TableCellID) string {
 
 // sortBy sorts the table by column col (again: the other way).
 func (v *SpansView) sortBy(col int) {
-	if col == v.sortCol {
-		v.desc = !v.desc
-	} else {
-		v.sortCol, v.desc = col, col >= 2
-	}
+	v.toggle(col, 2)
 	v.sortRows()
 	v.Table.UnselectAll()
 	v.Table.Refresh()
@@ -353,10 +348,27 @@ func InstanceTrack(m *timeline.Model, l *spans.Label, in spans.Instance, byLabel
 	return tracks.TrackID{Kind: tracks.KindUserThread, ID: in.Thread}, in.Thread != 0
 }
 
+// sortOrder is the column a table is sorted by, and whether descending.
+type sortOrder struct {
+	sortCol int
+	desc    bool
+}
+
+// toggle sorts by column col: the other way if it is sorted by col
+// already, else descending from column firstDesc on (the figures),
+// ascending before it (the names).
+func (o *sortOrder) toggle(col, firstDesc int) {
+	if col == o.sortCol {
+		o.desc = !o.desc
+	} else {
+		o.sortCol, o.desc = col, col >= firstDesc
+	}
+}
+
 // sortingHeader gives table a header row of buttons titled columns, the
-// column it is sorted by (sorted: which, and whether descending) marked
-// ▼ or ▲, that sorts it by the column tapped (sortBy).
-func sortingHeader(table *widget.Table, columns []string, sorted func() (col int, desc bool), sortBy func(col int)) {
+// column it is sorted by (order) marked ▼ or ▲, that sorts it by the
+// column tapped (sortBy).
+func sortingHeader(table *widget.Table, columns []string, order *sortOrder, sortBy func(col int)) {
 	table.ShowHeaderRow = true
 	table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
 	table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
@@ -366,8 +378,8 @@ func sortingHeader(table *widget.Table, columns []string, sorted func() (col int
 			return
 		}
 		text := columns[id.Col]
-		if col, desc := sorted(); id.Col == col {
-			text += map[bool]string{true: " ▼", false: " ▲"}[desc]
+		if id.Col == order.sortCol {
+			text += map[bool]string{true: " ▼", false: " ▲"}[order.desc]
 		}
 		b.SetText(text)
 		col := id.Col
