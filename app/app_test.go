@@ -619,13 +619,21 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 		t.Error("no report has a partial model")
 	}
 
-	// The loading view takes a report with a model and shows its picture.
+	// The loading view takes a report with a model of what has been read
+	// so far and shows its picture; not the loaded log's own model, which
+	// the view that replaces the page draws.
 	newTestApp(t)
 	v := newLoadingView(path, "")
 	if v.picture.raster.Visible() {
 		t.Error("picture shown before any model")
 	}
-	v.update(Progress{Bytes: 10, Total: 40, Events: 5, Elapsed: time.Second, Model: ev.Model})
+	v.update(Progress{Bytes: 40, Total: 40, Events: 9, Elapsed: time.Second, Model: ev.Model})
+	if ev.Model.Growing || v.picture.raster.Visible() || v.bar.Value != 1 {
+		t.Errorf("the loaded model (growing %v) drawn on the loading page: picture visible %v, bar %g", ev.Model.Growing, v.picture.raster.Visible(), v.bar.Value)
+	}
+	partial := *ev.Model
+	partial.Growing = true
+	v.update(Progress{Bytes: 10, Total: 40, Events: 5, Elapsed: time.Second, Model: &partial})
 	if v.bar.Value != 0.25 || !strings.HasPrefix(v.detail.Text, "10 B of 40 B") || !v.picture.raster.Visible() {
 		t.Errorf("after an update: bar %g, detail %q, picture visible %v", v.bar.Value, v.detail.Text, v.picture.raster.Visible())
 	}

@@ -82,6 +82,13 @@ func newLoadingView(path, segment string) *loadingView {
 func (v *loadingView) update(p Progress) {
 	v.bar.SetValue(p.Fraction())
 	v.detail.SetText(p.String())
+	// The loaded log's own model (no longer growing) comes with the last
+	// report, just before the view that shows it replaces this page:
+	// drawing it here too cost the indexing of all its threads and spans
+	// once more, at the load's peak. The last preview stays until then.
+	if p.Model != nil && !p.Model.Growing {
+		return
+	}
 	if r := timelineRender(p.Model); r != nil {
 		v.picture.set(r)
 		v.picture.raster.Show()

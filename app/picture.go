@@ -100,8 +100,13 @@ func timelineRender(m *timeline.Model) renderFunc {
 	if m == nil || m.End == 0 {
 		return nil
 	}
+	// A view of its own at each drawing: one kept with the function would
+	// keep its layout and index of user spans (tens of MB for a log of
+	// millions) for as long as Fyne keeps the picture, after the load.
 	return func(w, h int, scale float64) (*image.RGBA, error) {
 		v := tracks.New(timeline.Exact(m))
+		// As the canvas will show it (buildTimeline).
+		v.SetCollapsed(tracks.GroupThreads, len(m.Threads) > manyThreads)
 		v.SetSize(w, h, scale)
 		v.SetDark(darkTheme())
 		return v.Render(), nil

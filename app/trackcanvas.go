@@ -68,9 +68,10 @@ type trackCanvas struct {
 	startY    float64
 	resizeID  tracks.TrackID
 	resizeH   int
-	selDrag   string // the selection's length as Select wrote it while dragging
-	drawn     func() // called once after the next frame is drawn (whenDrawn)
-	grows     bool   // the source grows (a live run)
+	selDrag   string      // the selection's length as Select wrote it while dragging
+	drawn     func()      // called once after the next frame is drawn (whenDrawn)
+	frame     *image.RGBA // the raster's last frame, drawn into again (render)
+	grows     bool        // the source grows (a live run)
 
 	raster                       *canvas.Raster
 	cursor, cursorBack           *canvas.Rectangle
@@ -189,16 +190,35 @@ func (c *trackCanvas) draw(w, h int) image.Image {
 		return image.NewRGBA(image.Rect(0, 0, 1, 1))
 	}
 	size := c.raster.Size()
-	dark := darkTheme()
-	c.mu.Lock()
-	scale := c.scale
+	scale := 0.0
 	if size.Width > 0 {
 		scale = float64(w) / float64(size.Width)
+	}
+	return c.render(w, h, scale, &c.frame)
+}
+
+// render draws the view at w×h device pixels and the pixel ratio scale (0:
+// the canvas's own), as the raster shows it, into *buf if it has that size
+// (else into a new image, left in *buf for the next frame). Fyne copies a
+// raster's image to the screen as soon as the generator returns it, so the
+// next frame may reuse it: a 1920×1080 frame is 8 MB, and a new one at
+// every frame made the collector run every few frames, each run costing
+// in the models' size (zooming into a 1 GB log took 2–3× as long).
+func (c *trackCanvas) render(w, h int, scale float64, buf **image.RGBA) *image.RGBA {
+	dark := darkTheme()
+	c.mu.Lock()
+	if scale <= 0 {
+		scale = c.scale
 	}
 	c.scale = scale
 	c.view.SetSize(w, h, scale)
 	c.view.SetDark(dark)
-	img := c.view.Render()
+	img := *buf
+	if img == nil || img.Rect.Dx() != w || img.Rect.Dy() != h {
+		img = image.NewRGBA(image.Rect(0, 0, w, h))
+		*buf = img
+	}
+	c.view.Draw(paint.NewRaster(img))
 	done := c.drawn
 	c.drawn = nil
 	c.mu.Unlock()

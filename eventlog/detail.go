@@ -72,6 +72,15 @@ func detailShift(nsPerPixel float64) uint8 {
 	return uint8(min(bits.Len64(uint64(half))-1, 32))
 }
 
+// WantsDetail reports whether drawing at nsPerPixel needs more than the
+// overview resolves: Detail then gives (or is making) a window decoded from
+// the file, and a frame drawn before it is there shows the overview's
+// coarser picture in its place.
+func (r *Log) WantsDetail(nsPerPixel float64) bool {
+	ov := r.Overview()
+	return ov != nil && ov.Grid.On() && nsPerPixel < float64(ov.Grid.Width())/2
+}
+
 // Detail returns a model exact enough to draw [from, to) at nsPerPixel, or
 // nil if the overview is (timeline.Source). Zoomed in past the overview's
 // buckets it gives a window of the run decoded from the file, made in the
@@ -79,10 +88,7 @@ func detailShift(nsPerPixel float64) uint8 {
 // it is.
 func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timeline.Model {
 	ov := r.Overview()
-	if ov == nil || !ov.Grid.On() || !r.loaded.Load() || r.closed.Load() || to <= from {
-		return nil
-	}
-	if nsPerPixel >= float64(ov.Grid.Width())/2 {
+	if !r.loaded.Load() || r.closed.Load() || to <= from || !r.WantsDetail(nsPerPixel) {
 		return nil
 	}
 	shift := detailShift(nsPerPixel)
@@ -192,11 +198,8 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 	for c := range ov.HECs {
 		b.SeedHEC(ov.HECs[c].Cap, from, ov.HECs[c].Track.StateBefore(from))
 	}
-	for i := range ov.Threads {
+	for _, i := range ov.ThreadsAliveAt(from) {
 		th := &ov.Threads[i]
-		if th.Track.Len() == 0 || th.First >= from || (th.Finished != 0 && th.Finished < from) {
-			continue
-		}
 		b.SeedThread(th.ID, ov.String(th.Label), th.Created, from, th.Track.StateBefore(from))
 	}
 	tap := func(c int32) func(*ingest.Event) bool {

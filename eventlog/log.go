@@ -393,7 +393,7 @@ func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	if !opt.NoEventList {
 		r.events = newEvents(r, bd.listGrid, bd.buckets())
 	}
-	model := bd.b.Snapshot()
+	model := bd.b.Final()
 	r.overview.Store(model)
 	r.loaded.Store(true)
 	bd.report(model)

@@ -155,7 +155,9 @@ func (l *markList) track(end uint64) Track {
 	mv, sv := l.marks.view(), l.sums.view()
 	extendCheckpoints(mv, sv, &l.cps)
 	cps := l.cps.clone()
-	return Track{marks: mv, sums: sv, cps: cps.view(), end: end}
+	t := newTrack(mv, sv, cps.view())
+	t.end = end
+	return t
 }
 
 // instantList builds a HEC's instant events in time order; with a grid, a

@@ -18,6 +18,12 @@ import (
 // from its own goroutine as a parallel loader does.
 func overview(t testing.TB, data []byte, buckets int, parallel bool) *Model {
 	t.Helper()
+	return overviewBuilder(t, data, buckets, parallel).Snapshot()
+}
+
+// overviewBuilder is overview's finished builder, before its model is made.
+func overviewBuilder(t testing.TB, data []byte, buckets int, parallel bool) *Builder {
+	t.Helper()
 	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +93,7 @@ func overview(t testing.TB, data []byte, buckets int, parallel bool) *Model {
 		b.SetExtent(counted, first, end)
 	}
 	b.Finish()
-	return b.Snapshot()
+	return b
 }
 
 // overviewLogs are real logs with several HECs, many threads and sparks.

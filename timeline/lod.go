@@ -141,7 +141,7 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 			in = t.marks.ptr(idx - 1)
 			c.Arg, c.Reason = in.Arg, in.Reason
 			if in.summary {
-				s := t.sums.ptr(int(in.Arg))
+				s := t.sums().ptr(int(in.Arg))
 				c.Arg, c.Reason = s.endArg, s.endReason
 			}
 		}
@@ -161,7 +161,7 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 		}
 		var cur Durations
 		var j int
-		if k := max(idx-1, 0)/checkpointEvery + 1; k <= t.cps.Len() && t.checkpointAt(k) <= te {
+		if k := max(idx-1, 0)/checkpointEvery + 1; k <= t.cps().Len() && t.checkpointAt(k) <= te {
 			// A checkpoint in the column: walk from the last one.
 			if starts != nil {
 				cur, j = t.walkFrom(int((*starts)[i]), te)
@@ -173,7 +173,7 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 			cur = t.advance(&prev, tb, idx, te, j)
 		}
 		c.Marks = int32(j - idx)
-		for k := max(idx-1, 0); k < j && t.sums.Len() > 0; k++ {
+		for k := max(idx-1, 0); k < j && t.sums().Len() > 0; k++ {
 			if m := t.marks.ptr(k); m.summary {
 				c.Marks += t.stretchMarks(m, tb, te)
 			}
@@ -202,7 +202,7 @@ var touched atomic.Uint64
 // its time. Put the result back in walkStartsPool.
 func (t *Track) walkStarts(ax Axis, n int) *[]int32 {
 	nm := t.marks.Len()
-	if nm == 0 || t.cps.Len() == 0 || nm < 2*n {
+	if nm == 0 || t.cps().Len() == 0 || nm < 2*n {
 		return nil
 	}
 	p := walkStartsPool.Get().(*[]int32)
@@ -221,7 +221,7 @@ func (t *Track) walkStarts(ax Axis, n int) *[]int32 {
 	var sum uint64
 	for _, k := range ks {
 		if k > 0 {
-			sum += t.marks.ptr(int(k)*checkpointEvery).Time + t.cps.durations(int(k) - 1)[0]
+			sum += t.marks.ptr(int(k)*checkpointEvery).Time + t.cps().durations(int(k) - 1)[0]
 		}
 	}
 	touched.Store(sum)
@@ -233,7 +233,7 @@ func (t *Track) walkStarts(ax Axis, n int) *[]int32 {
 // mark m fall in [tb, te): its changes in proportion to the overlap, and at
 // least 2 where they overlap (the column shows a mix).
 func (t *Track) stretchMarks(m *Mark, tb, te uint64) int32 {
-	s := t.sums.ptr(int(m.Arg))
+	s := t.sums().ptr(int(m.Arg))
 	lo, hi := max(tb, m.Time), min(te, m.Time+uint64(s.span))
 	if hi <= lo || s.span == 0 {
 		return 0

@@ -201,6 +201,22 @@ func (a *trackArena) store(l *markList) storedTrack {
 	return st
 }
 
+// spanRecord is a stopped user span as the model keeps it: a UserSpan
+// without Open (always false for a stopped span), 32 bytes instead of 40
+// (a log of user events can hold millions).
+type spanRecord struct {
+	start, end uint64
+	label      int32
+	id         uint32
+	cap        int32
+	thread     uint32
+}
+
+// span returns the record as a UserSpan.
+func (r *spanRecord) span() UserSpan {
+	return UserSpan{Start: r.start, End: r.end, Label: r.label, ID: r.id, Cap: r.cap, Thread: r.thread}
+}
+
 type spanKey struct {
 	label int32
 	id    uint32
@@ -227,6 +243,7 @@ type Builder struct {
 	far         map[int32]*hecSlot // capabilities numbered far beyond the others (a corrupt block marker)
 	parallel    bool
 	finished    bool                     // Finish was called
+	consume     bool                     // Final: let thread records go as their Threads are made
 	threads     chunkList[threadBuilder] // in order of first appearance (chunks never move)
 	threadIdx   map[uint32]int32         // thread id → index in threads, for ids ≥ denseThreads
 	threadDense []int32                  // thread id → index+1 in threads (0: none), for ids < denseThreads
@@ -245,7 +262,7 @@ type Builder struct {
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
 	markers     []Instant          // every user marker in time order, Arg2 its capability
-	userSpans   chunkList[UserSpan]
+	userSpans   chunkList[spanRecord]
 	open        map[spanKey][]openSpan
 	labels      []LabelStats
 	labelIdx    map[int32]int
@@ -431,7 +448,7 @@ func (b *Builder) declare(c int32) {
 
 // denseThreads bounds the thread ids looked up by slice rather than map (GHC
 // numbers threads from 1 upwards).
-const denseThreads = 1 << 22
+const denseThreads = 1 << 24
 
 // KeepThreads makes the builder keep only the threads keep says yes to
 // (a command that draws a few rows); call it before adding events.
@@ -917,7 +934,7 @@ func (b *Builder) userMessage(t uint64, c int32, data []byte) {
 	st.Open--
 	end := max(t, o.start)
 	d := end - o.start
-	b.userSpans.add(UserSpan{Start: o.start, End: end, Label: key.label, ID: id, Cap: o.cap, Thread: o.thread})
+	b.userSpans.add(spanRecord{start: o.start, end: end, label: key.label, id: id, cap: o.cap, thread: o.thread})
 	if st.Count == 0 || d < st.Min {
 		st.Min = d
 	}

@@ -42,9 +42,10 @@ type Model struct {
 	strs      []string
 	global    chunkView[Instant]
 	markers   chunkView[Instant]
-	userSpans chunkView[UserSpan]
+	userSpans chunkView[spanRecord]
 	openSpans []UserSpan
 	tidx      *threadIndex
+	alive     *aliveIndex
 }
 
 // HEC is one capability's rows: its track of states (idle, running thread
@@ -224,7 +225,7 @@ func (m *Model) SearchMarkers(t uint64) int {
 func (m *Model) NumUserSpans() int { return m.userSpans.Len() }
 
 // UserSpan returns the i-th user span, in order of their STOP messages.
-func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.At(i) }
+func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.ptr(i).span() }
 
 // NumOpenSpans returns the number of user spans whose START has no STOP
 // in a log cut short or still being read (a complete log's have none: its
@@ -254,6 +255,17 @@ func (b *Builder) Snapshot() *Model { return b.snapshot(true) }
 // while the picture of its progress is shown.
 func (b *Builder) Preview() *Model { return b.snapshot(false) }
 
+// Final returns the model of a finished builder (Finish) like Snapshot,
+// and uses the builder up: each thread's record is let go as soon as its
+// Thread is made, so that a run of millions of threads never holds both
+// at once (the peak of a load). The builder must not be used afterwards.
+func (b *Builder) Final() *Model {
+	b.consume = true
+	m := b.snapshot(true)
+	b.threads, b.threadIdx, b.threadDense, b.prevThreads, b.arena, b.spare = chunkList[threadBuilder]{}, nil, nil, nil, trackArena{}, nil
+	return m
+}
+
 func (b *Builder) snapshot(threads bool) *Model {
 	m := &Model{
 		Start:     b.start,
@@ -269,6 +281,7 @@ func (b *Builder) snapshot(threads bool) *Model {
 		userSpans: b.userSpans.view(),
 		Labels:    append([]LabelStats(nil), b.labels...),
 		tidx:      &threadIndex{},
+		alive:     &aliveIndex{},
 	}
 	slots := b.slots()
 	m.HECs = make([]HEC, len(slots))
@@ -308,8 +321,8 @@ func (b *Builder) snapshot(threads bool) *Model {
 		out := &m.Threads[i]
 		*out = Thread{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished, First: t.first}
 		if st := &t.stored; t.retired {
-			out.Track = Track{marks: am.sub(int(st.marks), int(st.nmarks)), sums: as.sub(int(st.sums), int(st.nsums)),
-				cps: ac.sub(int(st.cps), int(st.ncps))}
+			out.Track = newTrack(am.sub(int(st.marks), int(st.nmarks)), as.sub(int(st.sums), int(st.nsums)),
+				ac.sub(int(st.cps), int(st.ncps)))
 			return
 		}
 		if t.ml != nil {
@@ -320,7 +333,7 @@ func (b *Builder) snapshot(threads bool) *Model {
 			mv := sliceView(ex.marks)
 			extendCheckpoints(mv, chunkView[stretch]{}, &ex.cps)
 			ex.shared = true
-			out.Track = Track{marks: mv, cps: ex.cps.view()}
+			out.Track = newTrack(mv, chunkView[stretch]{}, ex.cps.view())
 			if len(ex.marks) > 0 {
 				out.First = ex.marks[0].Time
 			}
@@ -331,14 +344,20 @@ func (b *Builder) snapshot(threads bool) *Model {
 			make1(int(i))
 		}
 	}
+	consume := b.consume && b.finished
 	for i := len(b.prevThreads); i < len(m.Threads); i++ {
 		make1(i)
+		if consume && (i&chunkMask == chunkMask || i == len(m.Threads)-1) {
+			b.threads.chunks[i>>chunkShift] = nil
+		}
 	}
 	partial, open := m.Partial(), !b.finished && b.g.On()
 	for i := range m.Threads {
 		tr := &m.Threads[i].Track
 		tr.end, tr.horizon = b.end, b.end
-		if t := b.threadAt(int32(i)); open && t.ml != nil && t.ml.open {
+		if !open {
+			// Finished: no bucket is still being filled.
+		} else if t := b.threadAt(int32(i)); t.ml != nil && t.ml.open {
 			// The marks of its bucket still being filled are not shown.
 			tr.end = min(b.end, max(b.g.start(t.ml.b), b.start))
 		}

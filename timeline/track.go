@@ -168,11 +168,46 @@ type Stretch struct {
 // Column.Unknown.
 type Track struct {
 	marks chunkView[Mark]
-	sums  chunkView[stretch]
-	// cps holds checkpoint k ≥ 1 at k-1 (see checkpoints.go).
-	cps     checkpointView
+	// x holds the summaries and checkpoints, nil when the track has
+	// neither: most threads of a thread-heavy run have a handful of marks,
+	// and a Track is then 40 bytes, not 72 (a run of 9.6 M threads keeps
+	// 300 MB less).
+	x       *trackExtra
 	end     uint64 // the last mark's state lasts until end: the frontier
 	horizon uint64 // from end to horizon the state is not known
+}
+
+// trackExtra is what a Track with summarised stretches or more than
+// checkpointEvery marks holds besides its marks.
+type trackExtra struct {
+	sums chunkView[stretch]
+	// cps holds checkpoint k ≥ 1 at k-1 (see checkpoints.go).
+	cps checkpointView
+}
+
+// newTrack returns a track of marks, their summaries and checkpoints.
+func newTrack(marks chunkView[Mark], sums chunkView[stretch], cps checkpointView) Track {
+	t := Track{marks: marks}
+	if sums.Len() > 0 || cps.Len() > 0 {
+		t.x = &trackExtra{sums: sums, cps: cps}
+	}
+	return t
+}
+
+// sums returns the track's summarised stretches.
+func (t *Track) sums() chunkView[stretch] {
+	if t.x == nil {
+		return chunkView[stretch]{}
+	}
+	return t.x.sums
+}
+
+// cps returns the track's checkpoints.
+func (t *Track) cps() checkpointView {
+	if t.x == nil {
+		return checkpointView{}
+	}
+	return t.x.cps
 }
 
 // checkpoint returns the time per state from 0 to marks[k*32].Time.
@@ -182,7 +217,7 @@ func (t *Track) checkpoint(k int) Durations {
 		d[StateIdle] = t.marks.ptr(0).Time
 		return d
 	}
-	return *t.cps.durations(k - 1)
+	return *t.cps().durations(k - 1)
 }
 
 // checkpointAt returns marks[k*32].Time.
@@ -190,7 +225,7 @@ func (t *Track) checkpointAt(k int) uint64 {
 	if k == 0 {
 		return t.marks.ptr(0).Time
 	}
-	return t.cps.time(k - 1)
+	return t.cps().time(k - 1)
 }
 
 // Len returns the number of marks.
@@ -221,10 +256,10 @@ func (t *Track) Unknown(from, to uint64) uint64 {
 // Stretch returns what the summary mark m of this track summarises (the zero
 // Stretch for a mark that is not a summary).
 func (t *Track) Stretch(m Mark) Stretch {
-	if !m.summary || int(m.Arg) >= t.sums.Len() {
+	if !m.summary || int(m.Arg) >= t.sums().Len() {
 		return Stretch{}
 	}
-	s := t.sums.ptr(int(m.Arg))
+	s := t.sums().ptr(int(m.Arg))
 	return Stretch{Time: s.durations(uint64(s.span)), Changes: int(s.n), End: s.endMark(m.Time + uint64(s.span))}
 }
 
@@ -244,7 +279,7 @@ func (t *Track) StateAt(tm uint64) Mark {
 	}
 	m := t.marks.At(i - 1)
 	if m.summary {
-		s := t.sums.ptr(int(m.Arg))
+		s := t.sums().ptr(int(m.Arg))
 		if e := m.Time + uint64(s.span); tm >= e {
 			return s.endMark(e)
 		}
@@ -263,7 +298,7 @@ func (t *Track) StateBefore(tm uint64) Mark {
 	}
 	m := t.marks.At(j - 1)
 	if m.summary {
-		s := t.sums.ptr(int(m.Arg))
+		s := t.sums().ptr(int(m.Arg))
 		if e := m.Time + uint64(s.span); e <= tm {
 			return s.endMark(e)
 		}
@@ -279,7 +314,7 @@ func (t *Track) spanOf(d *Durations, m *Mark, tm uint64) {
 		d[m.State] += tm - m.Time
 		return
 	}
-	s := t.sums.ptr(int(m.Arg))
+	s := t.sums().ptr(int(m.Arg))
 	part := tm - m.Time
 	sd := s.durations(part)
 	d.add(&sd)
@@ -293,7 +328,7 @@ func (t *Track) spanOf(d *Durations, m *Mark, tm uint64) {
 // extendCheckpoints computes the checkpoints of marks not yet in cps
 // (checkpoint k ≥ 1 is cps's (k-1)-th); the ones cps has are never changed.
 func extendCheckpoints(marks chunkView[Mark], sums chunkView[stretch], cps *checkpointList) {
-	t := Track{marks: marks, sums: sums}
+	t := newTrack(marks, sums, checkpointView{})
 	n := marks.Len()
 	for k := cps.len() + 1; k*checkpointEvery < n; k++ {
 		var d Durations
@@ -352,7 +387,7 @@ func (t *Track) cumulativeFrom(lo int, tm uint64) (Durations, int) {
 // before mark lo.
 func (t *Track) checkpointBefore(lo int, tm uint64) int {
 	k0 := max(lo-1, 0) / checkpointEvery
-	last := t.cps.Len() // checkpoints are stored for k*32 < n, k ≥ 1
+	last := t.cps().Len() // checkpoints are stored for k*32 < n, k ≥ 1
 	at := t.checkpointAt
 	hi, step := k0+1, 1
 	for hi <= last && at(hi) <= tm {

@@ -156,7 +156,31 @@ func (v *View) ensureLayout() *layout {
 	}
 	th := int(titleHeight*v.scale + 0.5)
 	for g := Group(0); g < NumGroups; g++ {
-		ids := v.trackSet(g)
+		var ids []TrackID
+		if g == GroupThreads && v.collapsed[g] {
+			// Collapsed, the threads (millions in some runs) are only
+			// counted: the hidden and the pinned ones are looked up.
+			l.counts[g], l.hidden[g] = nth, 0
+			if nth == 0 {
+				continue
+			}
+			if !v.noTitles {
+				l.rows = append(l.rows, row{y: y, h: th, group: g, title: true})
+				y += th
+			}
+			for id, h := range v.hidden {
+				if h && id.Kind == KindThread && ov.ThreadIndex(id.ID) >= 0 {
+					l.hidden[g]++
+				}
+			}
+			for id := range exists {
+				if id.Kind == KindThread && !v.hidden[id] && ov.ThreadIndex(id.ID) >= 0 {
+					exists[id] = true
+				}
+			}
+			continue
+		}
+		ids = v.trackSet(g)
 		l.counts[g] = len(ids)
 		l.hidden[g] = 0
 		if len(ids) == 0 {

@@ -1,9 +1,11 @@
 package tracks
 
 import (
+	"cmp"
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -79,17 +81,19 @@ func (v *View) userIndex() *userIndex {
 	}
 	u := &userIndex{ov: ov, n: numUserSpans(ov), byLabel: map[int32]*spanList{}, byThread: map[uint32][]*spanList{}}
 	u.depth, u.thread = make([]uint16, u.n), make([]uint32, u.n)
+	// Of two spans that start together, the longer is the outer. Sorted
+	// on their starts copied out (a log of user events has millions of
+	// spans: looking each up at every comparison took a second).
+	starts := make([]uint64, u.n)
 	all := make([]int32, u.n)
 	for i := range all {
-		all[i] = int32(i)
+		all[i], starts[i] = int32(i), userSpan(ov, i).Start
 	}
-	// Of two spans that start together, the longer is the outer.
-	sort.SliceStable(all, func(a, b int) bool {
-		x, y := userSpan(ov, int(all[a])), userSpan(ov, int(all[b]))
-		if x.Start != y.Start {
-			return x.Start < y.Start
+	slices.SortStableFunc(all, func(a, b int32) int {
+		if c := cmp.Compare(starts[a], starts[b]); c != 0 {
+			return c
 		}
-		return x.End > y.End
+		return cmp.Compare(userSpan(ov, int(b)).End, userSpan(ov, int(a)).End)
 	})
 	ends := map[uint32][]uint64{} // per thread, the end of the last span of each row
 	for _, i := range all {
@@ -186,6 +190,12 @@ func (l *spanList) each(ov *timeline.Model, from, to uint64, fn func(i int, sp t
 	}
 }
 
+// skipTo returns the first index from k on (in l.idx) of a span that may
+// end at or after t: every span between k and it ends before t.
+func (l *spanList) skipTo(k int, t uint64) int {
+	return k + sort.Search(len(l.maxEnd)-k, func(j int) bool { return l.maxEnd[k+j] >= t })
+}
+
 // spanName names a user span: its label, with its instance id if any.
 func spanName(ov *timeline.Model, sp timeline.UserSpan) string {
 	s := ov.String(sp.Label)
@@ -208,11 +218,30 @@ func (f *frame) drawSpans(l *spanList, y0, y1 int, withName bool) {
 	left, right := float64(f.g.plot.Min.X), float64(f.g.plot.Max.X)
 	colLabel, col := int32(-2), color.RGBA{}
 	ellipsis := f.small.Width("…") + 2
-	l.each(f.ov, f.from, f.to, func(_ int, sp timeline.UserSpan) bool {
+	if l == nil {
+		return
+	}
+	// The spans in order of start (as spanList.each gives them), skipping
+	// at once those that end two pixels or more before the last one
+	// drawn: they fall in what is drawn already. Zoomed out on millions
+	// of spans, looking at each took most of a frame.
+	k := sort.Search(len(l.maxEnd), func(k int) bool { return l.maxEnd[k] >= f.from })
+	for ; k < len(l.idx); k++ {
+		sp := userSpan(f.ov, int(l.idx[k]))
+		if sp.Start > f.to {
+			return
+		}
+		if sp.End < f.from {
+			continue
+		}
 		a, b := math.Max(f.ax.X(sp.Start), left), math.Min(f.ax.X(sp.End), right)
 		xa, xb := int(math.Floor(a)), max(int(math.Ceil(b)), int(math.Floor(a))+1)
 		if float64(xb) <= lastX {
-			return true
+			if t, ok := f.lastBefore(lastX); ok && t >= sp.End {
+				// Every span ending by t, X(t) < lastX, is one of these.
+				k = l.skipTo(k+1, t+1) - 1
+			}
+			continue
 		}
 		if sp.Label != colLabel {
 			// A label's colour, worked out once per run of its spans.
@@ -239,8 +268,27 @@ func (f *frame) drawSpans(l *spanList, y0, y1 int, withName bool) {
 			}
 		}
 		lastX = float64(xb)
-		return true
-	})
+	}
+}
+
+// lastBefore returns the latest time the frame's axis places before x
+// (and whether it found it): a span that starts and ends by then is drawn
+// from xa to xb ≤ x, within what is drawn up to x.
+func (f *frame) lastBefore(x float64) (uint64, bool) {
+	t := f.ax.Time(x)
+	for i := 0; f.ax.X(t) >= x; i++ {
+		if t == 0 || i == 4 {
+			return 0, false
+		}
+		t--
+	}
+	for i := 0; t < math.MaxUint64 && f.ax.X(t+1) < x; i++ {
+		if i == 4 {
+			return 0, false
+		}
+		t++
+	}
+	return t, true
 }
 
 // drawOpenEnd draws the bar of a span left open, from xa to xb between

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/hecscope/hecscope/app"
+)
+
+// Zoom benchmark (`hecscope-gui --bench-zoom FILE`): the views it draws and
+// what it prints.
+const (
+	// zoomWidth and zoomHeight are the frames' size in device pixels.
+	zoomWidth, zoomHeight = 1920, 1080
+	// zoomPlaces is how many places spread over the run are zoomed into,
+	// and zoomSteps how many views each place takes from a quarter of the
+	// run down to zoomNarrowest.
+	zoomPlaces, zoomSteps = 10, 5
+	zoomNarrowest         = uint64(time.Millisecond)
+)
+
+// zoomScript returns the benchmark's views of a run from start to end: the
+// whole run, then at each of zoomPlaces places spread evenly over it,
+// zoomSteps views narrowing geometrically from a quarter of the run to 1 ms
+// (as wide as the run, for a run shorter than that).
+func zoomScript(start, end uint64) []app.ZoomView {
+	end = max(end, start+1)
+	span := end - start
+	views := []app.ZoomView{{From: start, To: start + span}}
+	widest := max(span/4, 1)
+	narrowest := min(zoomNarrowest, span)
+	for p := range zoomPlaces {
+		centre := start + uint64((float64(p)+0.5)/zoomPlaces*float64(span))
+		for s := range zoomSteps {
+			f := float64(s) / float64(zoomSteps-1)
+			w := uint64(float64(widest) * math.Pow(float64(narrowest)/float64(widest), f))
+			w = max(w, narrowest)
+			from := min(centre-min(w/2, centre-start), end-w)
+			views = append(views, app.ZoomView{From: from, To: from + w})
+		}
+	}
+	return views
+}
+
+// zoomReport writes the line the benchmark prints: the number of frames
+// and their 50th and 99th percentiles and worst time, in ms.
+func zoomReport(out io.Writer, frames []time.Duration) {
+	if len(frames) == 0 {
+		fmt.Fprintln(out, "frames 0")
+		return
+	}
+	s := slices.Clone(frames)
+	slices.Sort(s)
+	pct := func(p float64) float64 {
+		i := int(math.Ceil(p*float64(len(s)))) - 1
+		return ms(s[min(max(i, 0), len(s)-1)])
+	}
+	fmt.Fprintf(out, "frames %d: p50 %.1f ms, p99 %.1f ms, worst %.1f ms\n", len(s), pct(0.5), pct(0.99), ms(s[len(s)-1]))
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// benchZoom is the zoom benchmark: it loads file in a window, draws the
+// script's views through the window's canvas, prints the report line to
+// out (and each view's time with -v) and returns the exit code.
+func benchZoom(file string, verbose bool, out io.Writer) int {
+	a := newApp()
+	code := 1
+	a.BenchZoom(file, zoomWidth, zoomHeight, zoomScript, func(r app.ZoomResult) {
+		if r.Err != nil {
+			fmt.Fprintf(out, "hecscope: %v\n", r.Err)
+			return
+		}
+		if verbose {
+			for i, d := range r.Frames {
+				v := r.Views[i]
+				fmt.Fprintf(out, "view %d [%d, %d) ns: %.1f ms, %d frames before its detail\n", i, v.From, v.To, ms(d), r.Waits[i])
+			}
+		}
+		zoomReport(out, r.Frames)
+		code = 0
+	})
+	a.Run()
+	return code
+}
