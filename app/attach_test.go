@@ -235,8 +235,11 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 	}
 
 	close(gate)
+	// "ended" is said once no more bytes come; the models have the last of
+	// them once the stream is done (its sink had every event).
 	waitFor("the stream's end, paused", func() bool {
-		return strings.HasPrefix(v.Status.Text, "paused") && strings.Contains(v.Status.Text, "ended")
+		return strings.HasPrefix(v.Status.Text, "paused") && strings.Contains(v.Status.Text, "ended") &&
+			v.Session.Status().Stats.Done
 	})
 	lw.locked(func() {
 		if v.Shown != half || v.Src.Ov != half {

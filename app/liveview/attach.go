@@ -38,7 +38,7 @@ var followSpans = []struct {
 	span  uint64
 }{{"Whole run", 0}, {"Last 10 s", 10e9}, {"Last 1 s", 1e9}, {"Last 100 ms", 100e6}}
 
-// liveView shows a live session as a full session: a status line, a
+// View shows a live session as a full session: a status line, a
 // Reconnect button once the stream has stopped, a choice to reconnect by
 // itself, Pause, and the timeline of the current stream — the same track
 // canvas as a file window's (every track of the run under one time axis,
@@ -59,7 +59,7 @@ type View struct {
 	// Mu serialises start and refresh. Fyne runs both on its loop; its test
 	// driver runs fyne.Do callbacks on the calling goroutine instead.
 	Mu      sync.Mutex
-	session *live.Session
+	Session *live.Session
 	Stream  *live.Stream  // the stream drawn
 	done    chan struct{} // closed by stop, ends the refreshing
 	Exited  chan struct{} // closed when the refreshing and bg have ended
@@ -185,8 +185,8 @@ func New(url string, opts live.Options) *View {
 	v.Reconnect = widget.NewButton("Reconnect", v.Restart)
 	v.Reconnect.Hide()
 	v.auto = widget.NewCheck("Reconnect by itself", func(on bool) {
-		if v.session != nil {
-			v.session.SetAutoReconnect(on)
+		if v.Session != nil {
+			v.Session.SetAutoReconnect(on)
 		}
 	})
 	v.auto.SetChecked(opts.AutoReconnect)
@@ -374,8 +374,8 @@ func (v *View) Picture(scale float32) image.Image { return v.Canvas.Picture(scal
 func (v *View) Start() {
 	v.Mu.Lock()
 	defer v.Mu.Unlock()
-	v.session = live.Start(v.url, v.opts)
-	session := v.session
+	v.Session = live.Start(v.url, v.opts)
+	session := v.Session
 	go func() {
 		defer close(v.Exited)
 		defer v.bg.Wait()
@@ -391,7 +391,7 @@ func (v *View) Start() {
 			kit.OnUI(func() {
 				v.Mu.Lock()
 				defer v.Mu.Unlock()
-				if v.session == session {
+				if v.Session == session {
 					v.refresh()
 				}
 			})
@@ -412,7 +412,7 @@ func (v *View) Stop() {
 	v.bgMu.Lock()
 	close(v.done)
 	v.bgMu.Unlock()
-	if s := v.session; s != nil {
+	if s := v.Session; s != nil {
 		go s.Close()
 	}
 }
@@ -430,15 +430,15 @@ func (v *View) stopped() bool {
 // Restart is the Reconnect button: a new connection, while what is shown
 // stays until the new stream's header has arrived.
 func (v *View) Restart() {
-	if v.session != nil {
-		v.session.Reconnect()
+	if v.Session != nil {
+		v.Session.Reconnect()
 	}
 }
 
 // refresh redraws what has arrived since the last refresh and updates the
 // status line. It runs on Fyne's loop, with v.mu held.
 func (v *View) refresh() {
-	st := v.session.Status()
+	st := v.Session.Status()
 	now := time.Now()
 	if cur := st.Stream; cur != v.Stream {
 		// A new stream has its own run and scale.

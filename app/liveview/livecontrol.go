@@ -93,10 +93,10 @@ func (v *View) askCommand(win fyne.Window) {
 // sendCommand sends cmd and says so in the readout; a census request is
 // then watched for (see watchCensus).
 func (v *View) sendCommand(cmd ingest.Command) {
-	if v.session == nil {
+	if v.Session == nil {
 		return
 	}
-	if err := v.session.Send(cmd); err != nil {
+	if err := v.Session.Send(cmd); err != nil {
 		v.Readout.SetText(fmt.Sprintf("Could not send %s: %v", cmd, err))
 		return
 	}
