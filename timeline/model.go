@@ -331,8 +331,8 @@ func (b *Builder) intern(data []byte) int32 {
 type hecSlot struct {
 	cap     int32
 	h       *HECBuilder
-	running uint32      // the thread it runs, 0 if none
-	msgs    instantList // messages and markers
+	running uint32  // the thread it runs, 0 if none
+	msgs    msgList // messages and markers
 }
 
 // hec returns the builder of capability c, or nil if c is out of range.
@@ -862,7 +862,7 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		}
 		in := Instant{Time: t, Arg: uint32(b.intern(ev.Data)), Kind: k}
 		if s := b.slot(ev.Cap); s != nil {
-			s.msgs.add(Grid{}, in)
+			s.msgs.add(in)
 		} else {
 			b.global.add(in)
 		}

@@ -55,7 +55,7 @@ type HEC struct {
 	Cap      int32
 	Track    Track
 	instants chunkView[Instant] // thread, GC-request and shutdown instants
-	msgs     chunkView[Instant] // messages and markers
+	msgs     msgView            // messages and markers
 	sparks   [NumSparkKinds]sparkView
 	samples  chunkView[SparkSample]
 	used     bool
@@ -301,7 +301,7 @@ func (b *Builder) snapshot(threads bool) *Model {
 		m.Anomalies += h.anomalies
 		hv.Track.end = b.frontier(sl.cap, h, hv.Track.end)
 		hv.Track.horizon = b.end
-		hv.msgs = sl.msgs.list.view()
+		hv.msgs = sl.msgs.view()
 		hv.Cap = sl.cap
 		m.HECs[i] = hv
 	}
