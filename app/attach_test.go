@@ -232,8 +232,11 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 	}
 
 	close(gate)
+	// "ended" is said once no more bytes come; the models have the last of
+	// them once the stream is done (its sink had every event).
 	waitFor("the stream's end, paused", func() bool {
-		return strings.HasPrefix(v.status.Text, "paused") && strings.Contains(v.status.Text, "ended")
+		return strings.HasPrefix(v.status.Text, "paused") && strings.Contains(v.status.Text, "ended") &&
+			v.session.Status().Stats.Done
 	})
 	lw.locked(func() {
 		if v.shown != half || v.src.ov != half {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/hecscope/hecscope/paint"
+
+	"github.com/hecscope/hecscope/ingest"
 )
 
 const (
@@ -16,11 +18,11 @@ const (
 
 func TestCompareProfiles(t *testing.T) {
 	ctx := context.Background()
-	a, err := File(ctx, profdiffA, Options{})
+	a, err := Collect(ingest.FilePass(ctx, profdiffA), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := File(ctx, profdiffB, Options{})
+	b, err := Collect(ingest.FilePass(ctx, profdiffB), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

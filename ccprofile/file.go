@@ -1,22 +1,10 @@
 package ccprofile
 
 import (
-	"context"
 	"fmt"
-	"io"
 
 	"github.com/hecscope/hecscope/ingest"
 )
-
-// File profiles the eventlog at path (see Collect).
-func File(ctx context.Context, path string, opt Options) (*Profile, error) {
-	return Collect(ingest.FilePass(ctx, path), opt)
-}
-
-// Read profiles the eventlog in r (size bytes) (see Collect).
-func Read(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Profile, error) {
-	return Collect(ingest.ReaderPass(ctx, r, size), opt)
-}
 
 // Collect profiles the events pass hands out in time order: its memory
 // follows the number of cost-centre stacks, not the log's size. A

@@ -7,10 +7,12 @@ import (
 	"testing"
 
 	"github.com/hecscope/hecscope/paint"
+
+	"github.com/hecscope/hecscope/ingest"
 )
 
 func TestDrawFlame(t *testing.T) {
-	p, err := File(context.Background(), profwork, Options{})
+	p, err := Collect(ingest.FilePass(context.Background(), profwork), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func TestProfileMatchesGHCProf(t *testing.T) {
 // inherited share of 1% or more.
 func matchesProf(t *testing.T, log, prof string) *Profile {
 	t.Helper()
-	p, err := File(context.Background(), log, Options{})
+	p, err := Collect(ingest.FilePass(context.Background(), log), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,11 +157,11 @@ func matchesProf(t *testing.T, log, prof string) *Profile {
 // The shares of the mutator's samples leave GC out, as .prof does; those
 // of all samples count it, and the two profiles agree sample for sample.
 func TestProfileSharesOf(t *testing.T) {
-	all, err := File(context.Background(), gcwork, Options{Of: AllSamples})
+	all, err := Collect(ingest.FilePass(context.Background(), gcwork), Options{Of: AllSamples})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mut, err := File(context.Background(), gcwork, Options{})
+	mut, err := Collect(ingest.FilePass(context.Background(), gcwork), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestProfileProfWork(t *testing.T) {
 }
 
 func TestProfileRange(t *testing.T) {
-	all, err := File(context.Background(), profwork, Options{})
+	all, err := Collect(ingest.FilePass(context.Background(), profwork), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestProfileRange(t *testing.T) {
 	heavy := all.Row("heavy", "Main")
 	var first uint64
 	{
-		p, err := File(context.Background(), profwork, Options{To: 1})
+		p, err := Collect(ingest.FilePass(context.Background(), profwork), Options{To: 1})
 		if err != nil || p.Samples != 0 {
 			t.Fatalf("samples before 1 ns: %v %v", p, err)
 		}
@@ -237,7 +237,7 @@ func TestProfileRange(t *testing.T) {
 	lo, hi := uint64(0), uint64(10_000_000_000)
 	for hi-lo > 1000 {
 		mid := (lo + hi) / 2
-		p, err := File(context.Background(), profwork, Options{To: mid})
+		p, err := Collect(ingest.FilePass(context.Background(), profwork), Options{To: mid})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,11 +249,11 @@ func TestProfileRange(t *testing.T) {
 	}
 	first = lo
 	mid := first + 300_000_000
-	a, err := File(context.Background(), profwork, Options{To: mid})
+	a, err := Collect(ingest.FilePass(context.Background(), profwork), Options{To: mid})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := File(context.Background(), profwork, Options{From: mid})
+	b, err := Collect(ingest.FilePass(context.Background(), profwork), Options{From: mid})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestProfileRange(t *testing.T) {
 }
 
 func TestProfileWithoutSamples(t *testing.T) {
-	p, err := File(context.Background(), "../spans/testdata/spanwork.eventlog", Options{})
+	p, err := Collect(ingest.FilePass(context.Background(), "../spans/testdata/spanwork.eventlog"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestProfileCutLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for n := 0; n < len(data); n += 4999 {
-		p, err := Read(context.Background(), bytes.NewReader(data[:n]), int64(n), Options{})
+		p, err := Collect(ingest.ReaderPass(context.Background(), bytes.NewReader(data[:n]), int64(n)), Options{})
 		if err != nil {
 			continue
 		}
@@ -296,7 +296,7 @@ func TestProfileCutLogs(t *testing.T) {
 }
 
 func TestSpreadOf(t *testing.T) {
-	p, err := File(context.Background(), profwork, Options{})
+	p, err := Collect(ingest.FilePass(context.Background(), profwork), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hecscope/hecscope/ccprofile"
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/spans"
 )
 
@@ -269,7 +270,7 @@ func TestSpeedscope(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	p, err := ccprofile.File(context.Background(), profwork, ccprofile.Options{})
+	p, err := ccprofile.Collect(ingest.FilePass(context.Background(), profwork), ccprofile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +321,7 @@ func TestCSV(t *testing.T) {
 	if strings.Join(rows[0], ",") != "kind,label,start_ns,end_ns,duration_ns,thread,cap,bytes" {
 		t.Fatalf("header %v", rows[0])
 	}
-	rep, err := spans.File(context.Background(), spanwork, spans.Options{})
+	rep, err := spans.Collect(ingest.FilePass(context.Background(), spanwork), spans.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

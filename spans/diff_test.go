@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
 )
 
 // ones gives every value a count of 1.
@@ -44,11 +46,11 @@ func TestMannWhitney(t *testing.T) {
 
 func TestDiffRealRuns(t *testing.T) {
 	ctx := context.Background()
-	a, err := File(ctx, "testdata/spandiff-a.eventlog", Options{})
+	a, err := Collect(ingest.FilePass(ctx, "testdata/spandiff-a.eventlog"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := File(ctx, "testdata/spandiff-b.eventlog", Options{})
+	b, err := Collect(ingest.FilePass(ctx, "testdata/spandiff-b.eventlog"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

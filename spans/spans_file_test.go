@@ -5,13 +5,15 @@ import (
 	"context"
 	"os"
 	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
 )
 
 // spanwork is a GHC 9.0.2 log of testdata/SpanWork.hs (see its header).
 const spanwork = "testdata/spanwork.eventlog"
 
 func TestFileSpanWork(t *testing.T) {
-	r, err := File(context.Background(), spanwork, Options{Instances: 100})
+	r, err := Collect(ingest.FilePass(context.Background(), spanwork), Options{Instances: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +109,7 @@ func TestFileSpanWork(t *testing.T) {
 }
 
 func TestFileRange(t *testing.T) {
-	all, err := File(context.Background(), spanwork, Options{})
+	all, err := Collect(ingest.FilePass(context.Background(), spanwork), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +120,7 @@ func TestFileRange(t *testing.T) {
 	}
 	// From the first sleep on: no request starts, and the sleeps and jobs
 	// count whole.
-	r, err := File(context.Background(), spanwork, Options{From: from})
+	r, err := Collect(ingest.FilePass(context.Background(), spanwork), Options{From: from})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +133,7 @@ func TestFileRange(t *testing.T) {
 	// A range that ends within the first sleep holds it whole, and stops
 	// reading there (the labelled threads all finish later, but started
 	// before).
-	r, err = File(context.Background(), spanwork, Options{From: from, To: from + 1})
+	r, err = Collect(ingest.FilePass(context.Background(), spanwork), Options{From: from, To: from + 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,12 +146,12 @@ func TestFileRange(t *testing.T) {
 }
 
 func TestFileErrors(t *testing.T) {
-	if _, err := File(context.Background(), "testdata/nonexistent.eventlog", Options{}); err == nil {
+	if _, err := Collect(ingest.FilePass(context.Background(), "testdata/nonexistent.eventlog"), Options{}); err == nil {
 		t.Error("no error for a missing file")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := File(ctx, spanwork, Options{}); err == nil {
+	if _, err := Collect(ingest.FilePass(ctx, spanwork), Options{}); err == nil {
 		t.Error("no error for a cancelled context")
 	}
 	// Every cut of the log is measured without panicking, up to the cut.
@@ -158,7 +160,7 @@ func TestFileErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for n := 0; n < len(data); n += 997 {
-		r, err := Read(context.Background(), bytes.NewReader(data[:n]), int64(n), Options{})
+		r, err := Collect(ingest.ReaderPass(context.Background(), bytes.NewReader(data[:n]), int64(n)), Options{})
 		if err != nil {
 			continue
 		}

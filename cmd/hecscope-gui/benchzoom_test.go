@@ -57,13 +57,7 @@ func TestZoomReport(t *testing.T) {
 // log in a virtual X server: it loads the log in the window, draws its
 // views and prints how long they took (the figures are not checked).
 func TestBenchZoomPrintsFrames(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a window in Xvfb")
-	}
-	xvfb, err := exec.LookPath("Xvfb")
-	if err != nil {
-		t.Skip("Xvfb is not installed (make test installs it)")
-	}
+	xvfb := needXvfb(t)
 	display := startXvfb(t, xvfb, "1920x1080x24")
 	self, err := os.Executable()
 	if err != nil {

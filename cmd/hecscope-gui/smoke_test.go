@@ -34,13 +34,7 @@ func TestMain(m *testing.M) {
 // the running-thread green, which neither a blank window nor an error page
 // has.
 func TestWindowShowsTimeline(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a window in Xvfb")
-	}
-	xvfb, err := exec.LookPath("Xvfb")
-	if err != nil {
-		t.Skip("Xvfb is not installed (make test installs it)")
-	}
+	xvfb := needXvfb(t)
 	grab, err := exec.LookPath("import")
 	if err != nil {
 		t.Skip("ImageMagick's import is not installed (make test installs it)")
@@ -109,13 +103,7 @@ func TestWindowShowsTimeline(t *testing.T) {
 // server: it must print how many events it loaded, how long that took and
 // when it first drew a picture of the log, and exit 0.
 func TestQuitAfterLoad(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a window in Xvfb")
-	}
-	xvfb, err := exec.LookPath("Xvfb")
-	if err != nil {
-		t.Skip("Xvfb is not installed (make test installs it)")
-	}
+	xvfb := needXvfb(t)
 	display := startXvfb(t, xvfb, "1280x800x24")
 	self, err := os.Executable()
 	if err != nil {
@@ -159,6 +147,20 @@ func countEvents(t *testing.T, path string) int64 {
 		n++
 	}
 	return n
+}
+
+// needXvfb returns the path of Xvfb, skipping the test in -short mode or
+// where Xvfb is not installed.
+func needXvfb(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a window in Xvfb")
+	}
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("Xvfb is not installed (make test installs it)")
+	}
+	return xvfb
 }
 
 // startXvfb starts a virtual X server with one screen of the given

@@ -146,18 +146,13 @@ func writeProfileText(w io.Writer, p *ccprofile.Profile, top int) error {
 	return tw.Flush()
 }
 
-// profileOf profiles the eventlog p (see ccprofile.File); the profile's
+// profileOf profiles the eventlog p (ccprofile.Collect); the profile's
 // status counts bytes from the start of the file.
 func profileOf(p logPart, opt ccprofile.Options) (*ccprofile.Profile, error) {
-	if !p.segmented() {
-		return ccprofile.File(context.Background(), p.path, opt)
-	}
-	prof, err := readPart(p, func(src io.ReaderAt, size int64) (*ccprofile.Profile, error) {
-		return ccprofile.Read(context.Background(), src, size, opt)
-	})
+	r, err := ccprofile.Collect(p.pass(context.Background()), opt)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.path, err)
+		return nil, err
 	}
-	prof.Status = p.fileStatus(prof.Status)
-	return prof, nil
+	r.Status = p.fileStatus(r.Status)
+	return r, nil
 }

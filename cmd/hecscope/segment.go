@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -168,6 +169,24 @@ func readPart[T any](p logPart, read func(r io.ReaderAt, size int64) (T, error))
 	}
 	defer f.Close()
 	return read(io.NewSectionReader(f, p.offset, p.length), p.length)
+}
+
+// pass is a time-ordered pass over the eventlog p: the whole file, or its
+// segment, the file opened for the pass. A segment's statuses count bytes
+// from its start (fileStatus turns them into the file's).
+func (p logPart) pass(ctx context.Context) ingest.Pass {
+	if !p.segmented() {
+		return ingest.FilePass(ctx, p.path)
+	}
+	return func(fn func(*ingest.Event) bool) (ingest.Status, error) {
+		st, err := readPart(p, func(r io.ReaderAt, size int64) (ingest.Status, error) {
+			return ingest.ReaderPass(ctx, r, size)(fn)
+		})
+		if err != nil {
+			return st, fmt.Errorf("%s: %w", p.path, err)
+		}
+		return st, nil
+	}
 }
 
 // fileStatus turns a status of the part's bytes (offsets from the

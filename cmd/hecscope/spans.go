@@ -151,17 +151,12 @@ func rangeCommandFiles(name, usage string, args []string, want func() int, extra
 	return files, from, to, 0, true
 }
 
-// spansOf measures the spans of the eventlog p (see spans.File); the
-// report's status counts bytes from the start of the file.
+// spansOf measures the spans of the eventlog p (spans.Collect); the report's
+// status counts bytes from the start of the file.
 func spansOf(p logPart, opt spans.Options) (*spans.Report, error) {
-	if !p.segmented() {
-		return spans.File(context.Background(), p.path, opt)
-	}
-	r, err := readPart(p, func(src io.ReaderAt, size int64) (*spans.Report, error) {
-		return spans.Read(context.Background(), src, size, opt)
-	})
+	r, err := spans.Collect(p.pass(context.Background()), opt)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.path, err)
+		return nil, err
 	}
 	r.Status = p.fileStatus(r.Status)
 	return r, nil
