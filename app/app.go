@@ -2,6 +2,7 @@ package app
 
 import (
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/app/compareview"
 	"github.com/hecscope/hecscope/assets"
 )
 
@@ -113,5 +114,35 @@ func (a *App) closed(w *Window) {
 			a.windows = append(a.windows[:i], a.windows[i+1:]...)
 			break
 		}
+	}
+}
+
+// OpenCompare opens a window comparing run B (file pathB, called nameB)
+// against run A and starts loading both; an empty name is the file's name.
+func (a *App) OpenCompare(pathA, nameA, pathB, nameB string) *compareview.Window {
+	return a.openCompare(pathA, nameA, pathB, nameB, nil)
+}
+
+func (a *App) openCompare(pathA, nameA, pathB, nameB string, done func(error)) *compareview.Window {
+	return a.openCompareSegments([2]string{pathA, pathB}, [2]int{}, [2]string{nameA, nameB}, done)
+}
+
+// openCompareSegments compares segment segs[1] (0-based) of paths[1] (B)
+// with segment segs[0] of paths[0] (A), named names (their files' names
+// if ""), in a window of its own.
+func (a *App) openCompareSegments(paths [2]string, segs [2]int, names [2]string, done func(error)) *compareview.Window {
+	return compareview.Open(a.compareHost(), paths, segs, names, done)
+}
+
+// compareHost is what the app gives the compare windows it opens.
+func (a *App) compareHost() compareview.Host {
+	return compareview.Host{
+		NewWindow: func(title string) fyne.Window {
+			w := a.fa.NewWindow(title + " — " + Name)
+			w.SetIcon(Icon)
+			return w
+		},
+		Started:   a.started,
+		UseNative: a.useNative,
 	}
 }

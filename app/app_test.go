@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"github.com/hecscope/hecscope/ingest"
 	"image"
 	"image/color"
 	"image/png"
@@ -21,6 +22,10 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/liveview"
+	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
@@ -40,18 +45,18 @@ func newTestApp(t *testing.T) (*App, chan *Window) {
 		// Close every window, so that nothing a test started (a load, a
 		// live session's refreshes) outlives it, and wait for the live
 		// sessions' refreshing to end.
-		var lives []*liveView
+		var lives []*liveview.View
 		fyne.DoAndWait(func() {
 			for _, w := range a.Windows() {
-				if lv, ok := w.view.(*liveView); ok {
-					lives = append(lives, lv)
+				if lf, ok := w.view.(liveFile); ok {
+					lives = append(lives, lf.View)
 				}
 				w.win.Close()
 			}
 		})
 		for _, lv := range lives {
 			select {
-			case <-lv.exited:
+			case <-lv.Exited:
 			case <-time.After(10 * time.Second):
 				t.Error("a live view still refreshes after its window closed")
 			}
@@ -84,9 +89,9 @@ func texts(o fyne.CanvasObject) []string {
 		switch x := obj.(type) {
 		case *widget.Label:
 			out = append(out, x.Text)
-		case *copyLabel:
+		case *kit.CopyLabel:
 			out = append(out, x.Text)
-		case *hintLabel:
+		case *kit.HintLabel:
 			out = append(out, x.Text)
 		case *widget.Button:
 			out = append(out, x.Text)
@@ -382,11 +387,11 @@ func TestHeapProfileShowsFacts(t *testing.T) {
 		t.Error("a heap profile offers to export tracks")
 	}
 	w.Fyne().Resize(fyne.NewSize(900, 700))
-	img := w.view.picture(1)
+	img := w.view.Picture(1)
 	if img == nil || colourCount(img) < 4 {
 		t.Fatal("the heap profile's chart is missing or blank")
 	}
-	if img2 := w.view.picture(2); img2 == nil || img2.Bounds().Dx() != 2*img.Bounds().Dx() {
+	if img2 := w.view.Picture(2); img2 == nil || img2.Bounds().Dx() != 2*img.Bounds().Dx() {
 		t.Errorf("the chart at ×2 is not twice as wide as at ×1 (%v)", img.Bounds())
 	}
 
@@ -400,7 +405,7 @@ func TestHeapProfileShowsFacts(t *testing.T) {
 
 func TestBandsByPeak(t *testing.T) {
 	p := strings.NewReader("JOB \"x\"\nBEGIN_SAMPLE 0.5\na\t10\nb\t30\nEND_SAMPLE 0.5\nBEGIN_SAMPLE 1.0\na\t50\nc\t5\nEND_SAMPLE 1.0\n")
-	prof, err := parseForTest(p)
+	prof, err := ingest.ParseHeapProfile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +419,7 @@ func TestBandsByPeak(t *testing.T) {
 	}
 	var list []string
 	for _, f := range facts {
-		list = append(list, f.label, f.value)
+		list = append(list, f.Label, f.Value)
 	}
 	if v, _ := valueAfter(list, "Peak total"); !strings.HasPrefix(v, "55 B at 1 ") {
 		t.Errorf("peak total %q", v)
@@ -563,7 +568,7 @@ func TestExportWritesTheTimeline(t *testing.T) {
 	}
 	// At a pixel ratio of 2 the picture has twice the pixels of the
 	// canvas's width, and the height of every track shown.
-	img := v.picture(2)
+	img := v.Picture(2)
 	if img == nil {
 		t.Fatal("no picture")
 	}
@@ -572,7 +577,7 @@ func TestExportWritesTheTimeline(t *testing.T) {
 		t.Errorf("picture %v for a %v view at scale 2", b, size)
 	}
 	path := filepath.Join(t.TempDir(), "view.png")
-	if err := writePNG(path, img); err != nil {
+	if err := trackcanvas.WritePNG(path, img); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -592,7 +597,7 @@ func TestExportWritesTheTimeline(t *testing.T) {
 		t.Errorf("exported picture has %d colours", n)
 	}
 
-	if err := writePNG(filepath.Join(t.TempDir(), "no", "such", "dir.png"), img); err == nil {
+	if err := trackcanvas.WritePNG(filepath.Join(t.TempDir(), "no", "such", "dir.png"), img); err == nil {
 		t.Error("writing into a missing directory did not fail")
 	}
 }
@@ -603,8 +608,8 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var reports []Progress
-	ev, err := loadEventlog(context.Background(), path, func(p Progress) { reports = append(reports, p) })
+	var reports []loaded.Progress
+	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, func(p loaded.Progress) { reports = append(reports, p) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -615,7 +620,7 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 	if last.Bytes != st.Size() || last.Total != st.Size() || last.Events != ev.Events || last.Fraction() != 1 {
 		t.Errorf("last report %+v (%d bytes, %d of %d, fraction %g) for %d bytes, %d events", last, last.Bytes, last.Events, last.Total, last.Fraction(), st.Size(), ev.Events)
 	}
-	if !slices.ContainsFunc(reports, func(p Progress) bool { return p.Model != nil && p.Model.End > 0 }) {
+	if !slices.ContainsFunc(reports, func(p loaded.Progress) bool { return p.Model != nil && p.Model.End > 0 }) {
 		t.Error("no report has a partial model")
 	}
 
@@ -624,23 +629,23 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 	// the view that replaces the page draws.
 	newTestApp(t)
 	v := newLoadingView(path, "")
-	if v.picture.raster.Visible() {
+	if v.picture.Raster.Visible() {
 		t.Error("picture shown before any model")
 	}
-	v.update(Progress{Bytes: 40, Total: 40, Events: 9, Elapsed: time.Second, Model: ev.Model})
-	if ev.Model.Growing || v.picture.raster.Visible() || v.bar.Value != 1 {
-		t.Errorf("the loaded model (growing %v) drawn on the loading page: picture visible %v, bar %g", ev.Model.Growing, v.picture.raster.Visible(), v.bar.Value)
+	v.update(loaded.Progress{Bytes: 40, Total: 40, Events: 9, Elapsed: time.Second, Model: ev.Model})
+	if ev.Model.Growing || v.picture.Raster.Visible() || v.bar.Value != 1 {
+		t.Errorf("the loaded model (growing %v) drawn on the loading page: picture visible %v, bar %g", ev.Model.Growing, v.picture.Raster.Visible(), v.bar.Value)
 	}
 	partial := *ev.Model
 	partial.Growing = true
-	v.update(Progress{Bytes: 10, Total: 40, Events: 5, Elapsed: time.Second, Model: &partial})
-	if v.bar.Value != 0.25 || !strings.HasPrefix(v.detail.Text, "10 B of 40 B") || !v.picture.raster.Visible() {
-		t.Errorf("after an update: bar %g, detail %q, picture visible %v", v.bar.Value, v.detail.Text, v.picture.raster.Visible())
+	v.update(loaded.Progress{Bytes: 10, Total: 40, Events: 5, Elapsed: time.Second, Model: &partial})
+	if v.bar.Value != 0.25 || !strings.HasPrefix(v.detail.Text, "10 B of 40 B") || !v.picture.Raster.Visible() {
+		t.Errorf("after an update: bar %g, detail %q, picture visible %v", v.bar.Value, v.detail.Text, v.picture.Raster.Visible())
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := loadEventlog(ctx, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog", nil); !errors.Is(err, context.Canceled) {
+	if _, err := loaded.LoadEventlogSegment(ctx, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog", 0, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled load: %v", err)
 	}
 }
@@ -676,7 +681,7 @@ func TestHeapTracksForLogsWithHeapData(t *testing.T) {
 			continue
 		}
 		got := false
-		v.canvas.with(func(tv *tracks.View) {
+		v.canvas.With(func(tv *tracks.View) {
 			for _, id := range tv.Tracks() {
 				if id.Kind == tracks.KindHeap || id.Kind == tracks.KindBands {
 					got = true

@@ -12,7 +12,10 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/library"
+	"github.com/hecscope/hecscope/app/liveview"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
 	"github.com/hecscope/hecscope/paint"
@@ -64,7 +67,7 @@ func serveOnce(t *testing.T, data []byte, gate chan struct{}) string {
 type liveWindow struct {
 	t    *testing.T
 	w    *Window
-	v    *liveView
+	v    *liveview.View
 	dir  string
 	gate chan struct{}
 }
@@ -91,14 +94,14 @@ func attachTo(t *testing.T, url string) *liveWindow {
 	lw := &liveWindow{t: t, w: a.newWindow(), dir: t.TempDir()}
 	fyne.DoAndWait(func() {
 		// As onUI runs (a canvas of an earlier test may still draw).
-		uiMu.Lock()
-		defer uiMu.Unlock()
+		kit.UiMu.Lock()
+		defer kit.UiMu.Unlock()
 		// Sized first: the test driver runs the view's refreshes on
 		// their own goroutine, which must not race this one.
 		lw.w.win.Resize(fyne.NewSize(1200, 800))
 		lw.w.attach(url, live.Options{RecordDir: lw.dir})
 	})
-	lw.v = lw.w.view.(*liveView)
+	lw.v = lw.w.view.(liveFile).View
 	return lw
 }
 
@@ -107,10 +110,10 @@ func attachTo(t *testing.T, url string) *liveWindow {
 // with the view's lock held as its refreshes hold it.
 func (lw *liveWindow) locked(f func()) {
 	fyne.DoAndWait(func() {
-		uiMu.Lock()
-		defer uiMu.Unlock()
-		lw.v.mu.Lock()
-		defer lw.v.mu.Unlock()
+		kit.UiMu.Lock()
+		defer kit.UiMu.Unlock()
+		lw.v.Mu.Lock()
+		defer lw.v.Mu.Unlock()
 		f()
 	})
 }
@@ -128,7 +131,7 @@ func (lw *liveWindow) waitFor(what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	var status string
-	lw.locked(func() { status = lw.v.status.Text })
+	lw.locked(func() { status = lw.v.Status.Text })
 	lw.t.Fatalf("timed out waiting for %s; status %q", what, status)
 }
 
@@ -137,25 +140,25 @@ func (lw *liveWindow) waitFor(what string, cond func() bool) {
 func TestAttachWindowGrows(t *testing.T) {
 	lw := attachLiveLog(t)
 	w, v, dir, gate, waitFor := lw.w, lw.v, lw.dir, lw.gate, lw.waitFor
-	defer v.stop()
+	defer v.Stop()
 	var half int64
 	waitFor("the first half", func() bool {
-		if v.shown == nil || v.canvas == nil || !strings.HasPrefix(v.status.Text, "receiving") || !strings.Contains(v.status.Text, "events/s") {
+		if v.Shown == nil || v.Canvas == nil || !strings.HasPrefix(v.Status.Text, "receiving") || !strings.Contains(v.Status.Text, "events/s") {
 			return false
 		}
-		half = v.shown.Events
-		return half > 0 && v.reconnect.Hidden
+		half = v.Shown.Events
+		return half > 0 && v.Reconnect.Hidden
 	})
 	close(gate)
 	waitFor("the end", func() bool {
-		return strings.HasPrefix(v.status.Text, "ended") && v.shown != nil && v.shown.Events > half && v.reconnect.Visible()
+		return strings.HasPrefix(v.Status.Text, "ended") && v.Shown != nil && v.Shown.Events > half && v.Reconnect.Visible()
 	})
-	if img := v.picture(1); img == nil || img.Bounds().Dx() < 64 {
+	if img := v.Picture(1); img == nil || img.Bounds().Dx() < 64 {
 		t.Fatal("no picture to export")
 	}
 	var status string
-	lw.locked(func() { status = v.status.Text })
-	rec := v.stream.RecordingPath()
+	lw.locked(func() { status = v.Status.Text })
+	rec := v.Stream.RecordingPath()
 	if filepath.Dir(rec) != dir || !strings.Contains(status, "recorded to "+rec) || !strings.Contains(status, "KiB") || strings.Contains(status, "events/s") {
 		t.Fatalf("status line %q", status)
 	}
@@ -168,7 +171,7 @@ func TestAttachWindowGrows(t *testing.T) {
 	}
 	svgPath := filepath.Join(t.TempDir(), "live.svg")
 	lw.locked(func() {
-		if _, _, _, err := v.canvas.writeExport(canvasExport{format: exportSVG}, svgPath, nil); err != nil {
+		if _, _, _, err := v.Canvas.WriteExport(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG}, svgPath, nil); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -190,10 +193,10 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir()) // the test app's storage root (library)
 	lw := attachLiveLog(t)
 	w, v, gate, waitFor := lw.w, lw.v, lw.gate, lw.waitFor
-	defer v.stop()
+	defer v.Stop()
 	var names []string
 	lw.locked(func() {
-		for _, ti := range v.tabs.Items {
+		for _, ti := range v.Tabs.Items {
 			names = append(names, ti.Text)
 		}
 	})
@@ -201,7 +204,7 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 		t.Fatalf("tabs %s", got)
 	}
 	waitFor("the first half in the tabs", func() bool {
-		return v.ev != nil && v.ev.Events > 0 && v.canvas != nil && v.ev.Summary.Events > 0
+		return v.Ev != nil && v.Ev.Events > 0 && v.Canvas != nil && v.Ev.Summary.Events > 0
 	})
 	var half *timeline.Model
 	var rec string
@@ -209,18 +212,18 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 	var halfEvents uint64
 	var pic0 image.Image
 	lw.locked(func() {
-		shown := strings.Join(texts(v.tabs.Items[0].Content), "\n")
-		if !strings.Contains(shown, paint.EventCount(v.ev.Summary.Events, v.ev.Summary.BlockMarkers)) {
-			t.Errorf("Summary tab shows %q, want the %d events so far", shown, v.ev.Summary.Events)
+		shown := strings.Join(texts(v.Tabs.Items[0].Content), "\n")
+		if !strings.Contains(shown, paint.EventCount(v.Ev.Summary.Events, v.Ev.Summary.BlockMarkers)) {
+			t.Errorf("Summary tab shows %q, want the %d events so far", shown, v.Ev.Summary.Events)
 		}
-		if v.src.ov != v.shown || v.src.log == nil {
+		if v.Src.Ov != v.Shown || v.Src.Log == nil {
 			t.Error("the canvas does not draw the snapshot shown from the followed recording")
 		}
-		halfEvents = v.ev.Summary.Events
-		v.pause.OnTapped()
-		half, rec = v.shown, v.recordingPath()
-		from0, to0 = v.canvas.View()
-		pic0 = v.picture(1)
+		halfEvents = v.Ev.Summary.Events
+		v.Pause.OnTapped()
+		half, rec = v.Shown, v.RecordingPath()
+		from0, to0 = v.Canvas.View()
+		pic0 = v.Picture(1)
 	})
 	if rec == "" || menuItem(w, "Save Recording to Library…") == nil {
 		t.Fatalf("recording %q; no Save Recording to Library… item", rec)
@@ -235,65 +238,65 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 	// "ended" is said once no more bytes come; the models have the last of
 	// them once the stream is done (its sink had every event).
 	waitFor("the stream's end, paused", func() bool {
-		return strings.HasPrefix(v.status.Text, "paused") && strings.Contains(v.status.Text, "ended") &&
-			v.session.Status().Stats.Done
+		return strings.HasPrefix(v.Status.Text, "paused") && strings.Contains(v.Status.Text, "ended") &&
+			v.Session.Status().Stats.Done
 	})
 	lw.locked(func() {
-		if v.shown != half || v.src.ov != half {
+		if v.Shown != half || v.Src.Ov != half {
 			t.Error("the timeline moved while paused")
 		}
-		if from, to := v.canvas.View(); from != from0 || to != to0 {
+		if from, to := v.Canvas.View(); from != from0 || to != to0 {
 			t.Errorf("paused canvas moved from %d–%d to %d–%d", from0, to0, from, to)
 		}
-		if on, _ := v.canvas.following(); on {
+		if on, _ := v.Canvas.Following(); on {
 			t.Error("a paused canvas follows the end")
 		}
-		if pic := v.picture(1); pic == nil || pic0 == nil || pic.Bounds() != pic0.Bounds() {
+		if pic := v.Picture(1); pic == nil || pic0 == nil || pic.Bounds() != pic0.Bounds() {
 			t.Error("the paused canvas's picture changed size or is missing")
 		}
-		if m := v.models().Snapshot().Model; m == half || m.End <= half.End {
+		if m := v.Models().Snapshot().Model; m == half || m.End <= half.End {
 			t.Error("the recording did not go on while paused")
 		}
-		v.canvas.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-		if v.paused {
+		v.Canvas.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+		if v.Paused {
 			t.Error("End did not resume")
 		}
 	})
 	want, _ := showEvents(t, liveLog)
 	waitFor("the whole stream", func() bool {
-		return v.shown != half && v.ev != nil && v.ev.Events == int64(len(want)) && v.ev.Status.State == ingest.StateComplete
+		return v.Shown != half && v.Ev != nil && v.Ev.Events == int64(len(want)) && v.Ev.Status.State == ingest.StateComplete
 	})
 	lw.locked(func() {
-		if _, to := v.canvas.View(); to != v.shown.End || v.src.ov != v.shown {
-			t.Errorf("after End the canvas shows up to %d, not the run's end %d", to, v.shown.End)
+		if _, to := v.Canvas.View(); to != v.Shown.End || v.Src.Ov != v.Shown {
+			t.Errorf("after End the canvas shows up to %d, not the run's end %d", to, v.Shown.End)
 		}
 		// The tabs took the whole stream: the Summary tab (shown) at once,
 		// the User Events tab when next shown.
-		shown := strings.Join(texts(v.tabs.Items[0].Content), "\n")
-		if n := v.ev.Summary.Events; n <= halfEvents || !strings.Contains(shown, paint.EventCount(n, v.ev.Summary.BlockMarkers)) || !strings.Contains(shown, "complete") {
+		shown := strings.Join(texts(v.Tabs.Items[0].Content), "\n")
+		if n := v.Ev.Summary.Events; n <= halfEvents || !strings.Contains(shown, paint.EventCount(n, v.Ev.Summary.BlockMarkers)) || !strings.Contains(shown, "complete") {
 			t.Errorf("Summary tab after the end shows %q, want %d events (%d at half) and the state complete", shown, n, halfEvents)
 		}
-		v.tabs.SelectIndex(6)
-		if users := strings.Join(texts(v.tabs.Items[6].Content), "\n"); len(v.shown.Labels) == 0 || !strings.Contains(users, v.shown.String(v.shown.Labels[0].Label)) {
+		v.Tabs.SelectIndex(6)
+		if users := strings.Join(texts(v.Tabs.Items[6].Content), "\n"); len(v.Shown.Labels) == 0 || !strings.Contains(users, v.Shown.String(v.Shown.Labels[0].Label)) {
 			t.Errorf("User Events tab shows %q", users)
 		}
-		v.tabs.Select(v.eventsTab)
-		if v.events == nil || v.events.len() != len(want) {
-			t.Fatalf("Events tab: %v", v.events != nil)
+		v.Tabs.Select(v.EventsTab)
+		if v.Events == nil || v.Events.Len() != len(want) {
+			t.Fatalf("Events tab: %v", v.Events != nil)
 		}
-		if _, _, text := v.events.rowTexts(len(want) / 2); text == "" {
+		if _, _, text := v.Events.RowTexts(len(want) / 2); text == "" {
 			t.Error("an empty row")
 		}
-		end := v.shown.End
-		v.canvas.setSelection(end/4, end/2, true)
-		sel := strings.Join(texts(v.selection), "\n")
+		end := v.Shown.End
+		v.Canvas.SetSelection(end/4, end/2, true)
+		sel := strings.Join(texts(v.Selection), "\n")
 		if !strings.Contains(sel, "Selection: ") || !strings.Contains(sel, "Running") {
 			t.Errorf("Selection tab shows %q", sel)
 		}
 	})
 	// Saved after the run: the whole recording (renamed after the program
 	// once its name arrived).
-	lw.locked(func() { rec = v.recordingPath() })
+	lw.locked(func() { rec = v.RecordingPath() })
 	whole := saveAndWait(t, w, rec, library.SaveOptions{Name: "whole"})
 	if st, err := os.Stat(rec); err != nil || whole.Size != st.Size() || whole.Size <= e.Size {
 		t.Errorf("saved %d bytes after the run (during it %d; recording %v, %v)", whole.Size, e.Size, st, err)
@@ -306,59 +309,59 @@ func TestAttachWindowIsAFullSession(t *testing.T) {
 func TestAttachWindowNavigates(t *testing.T) {
 	lw := attachLiveLog(t)
 	v, gate, locked, waitFor := lw.v, lw.gate, lw.locked, lw.waitFor
-	defer v.stop()
+	defer v.Stop()
 	var halfEnd uint64
 	waitFor("the first half", func() bool {
-		if v.canvas == nil || v.shown == nil {
+		if v.Canvas == nil || v.Shown == nil {
 			return false
 		}
-		halfEnd = v.shown.End
-		_, to := v.canvas.View()
-		on, _ := v.canvas.following()
+		halfEnd = v.Shown.End
+		_, to := v.Canvas.View()
+		on, _ := v.Canvas.Following()
 		return on && to == halfEnd
 	})
 	var from0, to0 uint64
 	locked(func() {
-		c := v.canvas
-		c.viewAction(actZoomIn)
-		c.viewAction(actZoomIn)
+		c := v.Canvas
+		c.ViewAction(kit.ActZoomIn)
+		c.ViewAction(kit.ActZoomIn)
 		// Dragging right pans into the past.
 		canvasDrag(c, fyne.NewPos(c.Size().Width/2, c.Size().Height/2), c.Size().Width/4, 0, 0)
 		from0, to0 = c.View()
-		if on, _ := c.following(); on || v.follow.Selected != "" || to0 >= halfEnd {
-			t.Errorf("after panning into the past: %d–%d of %d, following %v, Follow shows %q", from0, to0, halfEnd, on, v.follow.Selected)
+		if on, _ := c.Following(); on || v.Follow.Selected != "" || to0 >= halfEnd {
+			t.Errorf("after panning into the past: %d–%d of %d, following %v, Follow shows %q", from0, to0, halfEnd, on, v.Follow.Selected)
 		}
 	})
 	close(gate)
-	waitFor("the end", func() bool { return strings.HasPrefix(v.status.Text, "ended") && v.shown.End > halfEnd })
+	waitFor("the end", func() bool { return strings.HasPrefix(v.Status.Text, "ended") && v.Shown.End > halfEnd })
 	locked(func() {
-		c := v.canvas
+		c := v.Canvas
 		if from, to := c.View(); from != from0 || to != to0 {
 			t.Errorf("held view moved from %d–%d to %d–%d while events arrived", from0, to0, from, to)
 		}
-		if v.src.ov != v.shown {
+		if v.Src.Ov != v.Shown {
 			t.Error("the canvas does not draw the newest snapshot")
 		}
-		if !strings.Contains(v.status.Text, "view held at") {
-			t.Errorf("status %q does not say the view is held", v.status.Text)
+		if !strings.Contains(v.Status.Text, "view held at") {
+			t.Errorf("status %q does not say the view is held", v.Status.Text)
 		}
 		c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-		if from, to := c.View(); to != v.shown.End || to-from != to0-from0 {
-			t.Errorf("after End: %d–%d, want %d ns up to %d", from, to, to0-from0, v.shown.End)
+		if from, to := c.View(); to != v.Shown.End || to-from != to0-from0 {
+			t.Errorf("after End: %d–%d, want %d ns up to %d", from, to, to0-from0, v.Shown.End)
 		}
-		if on, _ := c.following(); !on {
+		if on, _ := c.Following(); !on {
 			t.Error("End does not follow")
 		}
-		if want := "Last " + paint.Duration(to0-from0); v.follow.Selected != "" || v.follow.PlaceHolder != want {
-			t.Errorf("after End the Follow choice shows %q (placeholder %q), want the placeholder %q", v.follow.Selected, v.follow.PlaceHolder, want)
+		if want := "Last " + paint.Duration(to0-from0); v.Follow.Selected != "" || v.Follow.PlaceHolder != want {
+			t.Errorf("after End the Follow choice shows %q (placeholder %q), want the placeholder %q", v.Follow.Selected, v.Follow.PlaceHolder, want)
 		}
-		v.follow.SetSelected("Last 100 ms")
-		if from, to := c.View(); to != v.shown.End || (v.shown.End > 100e6 && to-from != 100e6) {
-			t.Errorf("Last 100 ms shows %d–%d of a run ending at %d", from, to, v.shown.End)
+		v.Follow.SetSelected("Last 100 ms")
+		if from, to := c.View(); to != v.Shown.End || (v.Shown.End > 100e6 && to-from != 100e6) {
+			t.Errorf("Last 100 ms shows %d–%d of a run ending at %d", from, to, v.Shown.End)
 		}
-		v.follow.SetSelected("Whole run")
-		if from, to := c.View(); from != 0 || to != v.shown.End {
-			t.Errorf("Whole run shows %d–%d of a run ending at %d", from, to, v.shown.End)
+		v.Follow.SetSelected("Whole run")
+		if from, to := c.View(); from != 0 || to != v.Shown.End {
+			t.Errorf("Whole run shows %d–%d of a run ending at %d", from, to, v.Shown.End)
 		}
 	})
 }

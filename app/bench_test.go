@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"github.com/hecscope/hecscope/app/loaded"
 	"os"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func BenchmarkLoadBig(b *testing.B) {
 		reports := 0
 		start := time.Now()
 		var first time.Duration
-		ev, err := loadEventlog(context.Background(), bigLog, func(p Progress) {
+		ev, err := loaded.LoadEventlogSegment(context.Background(), bigLog, 0, func(p loaded.Progress) {
 			reports++
 			if p.Model != nil && first == 0 {
 				first = time.Since(start)

@@ -3,6 +3,8 @@ package app
 import (
 	"errors"
 	"fmt"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"image"
 	"sync"
 	"time"
@@ -49,22 +51,26 @@ func (a *App) BenchZoom(path string, w, h int, script func(start, end uint64) []
 	win.unrecorded = true
 	finish := func(r ZoomResult) {
 		done(r)
-		onUI(a.fa.Quit)
+		kit.OnUI(a.fa.Quit)
 	}
 	win.onLoaded = func(err error) {
 		if err != nil {
 			go finish(ZoomResult{Err: err})
 			return
 		}
-		v, ok := win.view.(*eventlogView)
-		if !ok || v.canvas == nil || v.log.Log == nil {
+		ev := win.eventlog()
+		var c *trackcanvas.Canvas
+		if win.view != nil {
+			c = win.view.TimelineCanvas()
+		}
+		if ev == nil || c == nil || ev.Log == nil {
 			go finish(ZoomResult{Err: errors.New("the file has no timeline to zoom into")})
 			return
 		}
-		v.canvas.whenDrawn(func() {
+		c.WhenDrawn(func() {
 			go func() {
-				r := benchZoom(v.canvas, v.log.Log, w, h, script)
-				r.Events = v.log.Log.Events
+				r := benchZoom(c, ev.Log, w, h, script)
+				r.Events = ev.Log.Events
 				finish(r)
 			}()
 		})
@@ -119,10 +125,10 @@ func (s *watchedSource) takeMissing() bool {
 }
 
 // benchZoom draws the script's views on c, whose source is log.
-func benchZoom(c *trackCanvas, log detailNeeder, w, h int, script func(start, end uint64) []ZoomView) ZoomResult {
+func benchZoom(c *trackcanvas.Canvas, log detailNeeder, w, h int, script func(start, end uint64) []ZoomView) ZoomResult {
 	src := &watchedSource{detailNeeder: log, ready: make(chan struct{}, 1)}
 	var views []ZoomView
-	c.with(func(v *tracks.View) {
+	c.With(func(v *tracks.View) {
 		// The benchmark draws in the window's place: detail that becomes
 		// ready wakes it (src.ready), not a redraw of the window as well.
 		v.SetOnReady(nil)
@@ -135,14 +141,14 @@ func benchZoom(c *trackCanvas, log detailNeeder, w, h int, script func(start, en
 	// The window has drawn the whole run already; the view's new source
 	// makes it lay out its tracks and legend again, which the first view
 	// would otherwise be charged for.
-	c.render(w, h, 1, &frame)
+	c.Render(w, h, 1, &frame)
 	for _, zv := range views {
 		start := time.Now()
-		c.with(func(v *tracks.View) { v.SetRange(zv.From, zv.To) })
+		c.With(func(v *tracks.View) { v.SetRange(zv.From, zv.To) })
 		waits := 0
 		for {
 			src.takeMissing()
-			c.render(w, h, 1, &frame)
+			c.Render(w, h, 1, &frame)
 			if !src.takeMissing() {
 				break
 			}

@@ -37,7 +37,7 @@ func TestBenchZoomWaitsForDetail(t *testing.T) {
 		t.Errorf("zoomed in past the overview, the first frame was counted complete")
 	}
 	summarised := 0
-	v.canvas.with(func(tv *tracks.View) {
+	v.canvas.With(func(tv *tracks.View) {
 		if from, to := tv.Range(); from != mid+w/2 || to != mid+w {
 			t.Errorf("the canvas ends on [%d, %d), want the last view [%d, %d)", from, to, mid+w/2, mid+w)
 		}

@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
@@ -18,50 +20,50 @@ import (
 func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 	v := openEvents(t, parworkN2)
 	want, h := showEvents(t, parworkN2)
-	var markers []bookmark
+	var markers []panels.Bookmark
 	for i := range want {
 		if want[i].Kind == ingest.KindUserMarker {
 			text := strings.TrimPrefix(string(ingest.AppendEventText(nil, h, &want[i])), "marker: ")
-			markers = append(markers, bookmark{time: want[i].Time, name: text, marker: true})
+			markers = append(markers, panels.Bookmark{Time: want[i].Time, Name: text, Marker: true})
 		}
 	}
 	b := v.bookmarks
-	if len(markers) == 0 || len(b.marks) != len(markers) {
-		t.Fatalf("%d bookmarks, want the log's %d markers", len(b.marks), len(markers))
+	if len(markers) == 0 || len(b.Marks) != len(markers) {
+		t.Fatalf("%d bookmarks, want the log's %d markers", len(b.Marks), len(markers))
 	}
 	for i := range markers {
-		if b.marks[i] != markers[i] {
-			t.Errorf("bookmark %d = %+v, want %+v", i, b.marks[i], markers[i])
+		if b.Marks[i] != markers[i] {
+			t.Errorf("bookmark %d = %+v, want %+v", i, b.Marks[i], markers[i])
 		}
 	}
 	// Clicking one centres the timeline on it.
-	v.canvas.showRange(0, v.log.Model.End/20)
-	b.list.Select(len(markers) - 1)
+	v.canvas.ShowRange(0, v.log.Model.End/20)
+	b.List.Select(len(markers) - 1)
 	from, to := v.canvas.View()
-	if tm := markers[len(markers)-1].time; tm < from || tm > to {
+	if tm := markers[len(markers)-1].Time; tm < from || tm > to {
 		t.Errorf("marker at %d outside the view %d–%d", tm, from, to)
 	}
 
 	// A user bookmark at the view's centre is saved under the file.
-	v.canvas.showRange(1000000, 1469134)
-	at := v.canvas.centre()
+	v.canvas.ShowRange(1000000, 1469134)
+	at := v.canvas.Centre()
 	if at != 1234567 {
 		t.Fatalf("view centre %d", at)
 	}
-	b.addHere()
-	b.rename(at, 0, "my start")
+	b.AddHere()
+	b.Rename(at, 0, "my start")
 	prefs := fyne.CurrentApp().Preferences()
-	got := loadUserBookmarks(prefs, v.log.Path)
-	if len(got) != 1 || got[0].time != 1234567 || got[0].name != "my start" {
+	got := panels.LoadUserBookmarks(prefs, v.log.Path)
+	if len(got) != 1 || got[0].Time != 1234567 || got[0].Name != "my start" {
 		t.Fatalf("saved %+v", got)
 	}
 	// A new panel for the same file (as after a restart) shows it again.
-	b2 := newBookmarkPanel(v.log.Path, v.log.markers, v.canvas)
-	if len(b2.marks) != len(markers)+1 || b2.marks[0].name != "my start" || b2.marks[0].marker {
-		t.Fatalf("reopened: %+v", b2.marks[:2])
+	b2 := panels.NewBookmarkPanel(v.log.Path, v.log.Markers, v.canvas)
+	if len(b2.Marks) != len(markers)+1 || b2.Marks[0].Name != "my start" || b2.Marks[0].Marker {
+		t.Fatalf("reopened: %+v", b2.Marks[:2])
 	}
-	b2.remove(0)
-	if got := loadUserBookmarks(prefs, v.log.Path); len(got) != 0 {
+	b2.Remove(0)
+	if got := panels.LoadUserBookmarks(prefs, v.log.Path); len(got) != 0 {
 		t.Errorf("after removing: %+v", got)
 	}
 }
@@ -69,13 +71,13 @@ func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 	v := openEvents(t, parworkN2)
 	b := v.bookmarks
-	b.add(1, "mine")
-	o := b.list.CreateItem()
-	b.updateRow(0, o)
+	b.Add(1, "mine")
+	o := b.List.CreateItem()
+	b.UpdateRow(0, o)
 	var entries, labels []string
 	for _, obj := range test.LaidOutObjects(o) {
 		switch x := obj.(type) {
-		case *keyEntry:
+		case *kit.KeyEntry:
 			if x.Visible() {
 				entries = append(entries, x.Text)
 			}
@@ -88,11 +90,11 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 	if !slices.Equal(entries, []string{"mine"}) || !slices.Contains(labels, "yours") {
 		t.Errorf("user row: entries %q, labels %q", entries, labels)
 	}
-	b.updateRow(1, o)
+	b.UpdateRow(1, o)
 	entries, labels = nil, nil
 	for _, obj := range test.LaidOutObjects(o) {
 		switch x := obj.(type) {
-		case *keyEntry:
+		case *kit.KeyEntry:
 			if x.Visible() {
 				entries = append(entries, x.Text)
 			}
@@ -102,30 +104,30 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 			}
 		}
 	}
-	if len(entries) != 0 || !slices.Contains(labels, b.marks[1].name) || !slices.Contains(labels, "marker") {
+	if len(entries) != 0 || !slices.Contains(labels, b.Marks[1].Name) || !slices.Contains(labels, "marker") {
 		t.Errorf("marker row: entries %q, labels %q", entries, labels)
 	}
-	b.remove(0)
+	b.Remove(0)
 }
 
 // TestBKeyBookmarks checks the B key on the timeline bookmarks the view's
 // centre.
 func TestBKeyBookmarks(t *testing.T) {
 	v := openEvents(t, parworkN2)
-	before := len(v.bookmarks.marks)
-	v.canvas.showRange(2000000, 4000000)
+	before := len(v.bookmarks.Marks)
+	v.canvas.ShowRange(2000000, 4000000)
 	v.canvas.TypedRune('b')
-	if len(v.bookmarks.marks) != before+1 {
-		t.Fatalf("%d bookmarks after B, want %d", len(v.bookmarks.marks), before+1)
+	if len(v.bookmarks.Marks) != before+1 {
+		t.Fatalf("%d bookmarks after B, want %d", len(v.bookmarks.Marks), before+1)
 	}
 	found := false
-	for _, m := range v.bookmarks.marks {
-		found = found || (!m.marker && m.time == 3000000)
+	for _, m := range v.bookmarks.Marks {
+		found = found || (!m.Marker && m.Time == 3000000)
 	}
 	if !found {
-		t.Errorf("no user bookmark at the view's centre (3 ms): %+v", v.bookmarks.marks)
+		t.Errorf("no user bookmark at the view's centre (3 ms): %+v", v.bookmarks.Marks)
 	}
-	v.bookmarks.remove(0) // leave the preferences as they were
+	v.bookmarks.Remove(0) // leave the preferences as they were
 }
 
 // TestBKeyBookmarksThePointersTime: B bookmarks the time under the
@@ -134,42 +136,43 @@ func TestBKeyBookmarks(t *testing.T) {
 func TestBKeyBookmarksThePointersTime(t *testing.T) {
 	v := openEvents(t, parworkN2)
 	c, b := v.canvas, v.bookmarks
-	t.Cleanup(func() { saveUserBookmarks(b.prefs, b.path, nil) })
-	user := func() []bookmark {
-		var out []bookmark
-		for _, m := range b.marks {
-			if !m.marker {
+	t.Cleanup(func() { panels.SaveUserBookmarks(b.Prefs, b.Path, nil) })
+	user := func() []panels.Bookmark {
+		var out []panels.Bookmark
+		for _, m := range b.Marks {
+			if !m.Marker {
 				out = append(out, m)
 			}
 		}
 		return out
 	}
 	var plot image.Rectangle
-	c.with(func(tv *tracks.View) { plot = tv.PlotRect() })
-	s := float32(c.scale)
+	c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
+	s := float32(c.PixelScale())
 	// A quarter of the way across the plot, in the first track.
 	pos := fyne.NewPos(float32(plot.Min.X+plot.Dx()/4)/s, float32(plot.Min.Y+10)/s)
 	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
 	var want uint64
 	var label string
-	c.with(func(tv *tracks.View) {
-		x := float64(pos.X) * c.scale
+	sc := c.PixelScale()
+	c.With(func(tv *tracks.View) {
+		x := float64(pos.X) * sc
 		step := tracks.PointStep(tv.Axis().PixelsPerNs())
 		want = (tv.Time(x) + step/2) / step * step
 		label = paint.Time(want, step)
 	})
 	c.TypedRune('b')
 	got := user()
-	if len(got) != 1 || got[0].time != want || got[0].name != "Bookmark at "+label {
+	if len(got) != 1 || got[0].Time != want || got[0].Name != "Bookmark at "+label {
 		t.Fatalf("B over the plot: %+v, want one at %d named after %q", got, want, label)
 	}
-	if centre := c.centre(); want > centre-centre/4 && want < centre+centre/4 {
+	if centre := c.Centre(); want > centre-centre/4 && want < centre+centre/4 {
 		t.Fatalf("the pointer's time %d is too near the centre %d to tell them apart", want, centre)
 	}
 	// With the pointer gone, B bookmarks the view's centre.
 	c.MouseOut()
 	c.TypedRune('b')
-	if got := user(); len(got) != 2 || !slices.ContainsFunc(got, func(m bookmark) bool { return m.time == c.centre() }) {
-		t.Errorf("B with the pointer elsewhere: %+v, want one at the centre %d", got, c.centre())
+	if got := user(); len(got) != 2 || !slices.ContainsFunc(got, func(m panels.Bookmark) bool { return m.Time == c.Centre() }) {
+		t.Errorf("B with the pointer elsewhere: %+v, want one at the centre %d", got, c.Centre())
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/paint"
 )
 
@@ -19,8 +20,8 @@ func TestPicturesFollowTheme(t *testing.T) {
 		dark    bool
 	}{{theme.VariantLight, false}, {theme.VariantDark, true}, {theme.VariantLight, false}} {
 		fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), c.variant})
-		if darkTheme() != c.dark {
-			t.Fatalf("dark %v: darkTheme() = %v", c.dark, darkTheme())
+		if kit.DarkTheme() != c.dark {
+			t.Fatalf("dark %v: darkTheme() = %v", c.dark, kit.DarkTheme())
 		}
 		img := canvasPicture(t, w, v)
 		pal := paint.ThemeFor(c.dark)

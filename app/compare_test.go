@@ -17,6 +17,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/app/compareview"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
@@ -26,7 +28,7 @@ import (
 // shown. What the tests then do to the window they do under ui, as Fyne's
 // loop would: an alignment other than at the start has the comparison over
 // the time both runs cover put into the window from another goroutine.
-func openCompareAndWait(t *testing.T, a *App, pathA, pathB string) *CompareWindow {
+func openCompareAndWait(t *testing.T, a *App, pathA, pathB string) *compareview.Window {
 	t.Helper()
 	ch := make(chan error, 1)
 	c := a.openCompare(pathA, "", pathB, "", func(err error) { ch <- err })
@@ -40,8 +42,8 @@ func openCompareAndWait(t *testing.T, a *App, pathA, pathB string) *CompareWindo
 	}
 	t.Cleanup(func() {
 		ui(func() {
-			if !c.closed {
-				c.win.Close()
+			if !c.Closed {
+				c.Win.Close()
 			}
 		})
 	})
@@ -65,24 +67,24 @@ func TestCompareWindow(t *testing.T) {
 		t.Fatalf("comparison %+v", cmp)
 	}
 	wall := findDiffRow(cmp, "Wall time")
-	if wall == nil || wall.A != float64(c.logs[0].Summary.TotalNS) || wall.B != float64(c.logs[1].Summary.TotalNS) {
+	if wall == nil || wall.A != float64(c.Logs[0].Summary.TotalNS) || wall.B != float64(c.Logs[1].Summary.TotalNS) {
 		t.Fatalf("wall time row %+v", wall)
 	}
 	// The markers both runs have are offered for alignment.
 	found := false
-	for _, o := range c.align.Options {
-		found = found || o == alignMarkerPrefix+"round 3"
+	for _, o := range c.Align.Options {
+		found = found || o == compareview.AlignMarkerPrefix+"round 3"
 	}
 	if !found {
-		t.Fatalf("alignment options %v", c.align.Options)
+		t.Fatalf("alignment options %v", c.Align.Options)
 	}
-	ui(func() { c.align.SetSelected(alignMarkerPrefix + "round 3") })
-	ta, _ := timeline.FindMarker(c.logs[0].Model, "round 3")
-	tb, _ := timeline.FindMarker(c.logs[1].Model, "round 3")
-	if c.alignment.A != ta || c.alignment.B != tb || ta == 0 {
-		t.Errorf("aligned at %d/%d, markers at %d/%d", c.alignment.A, c.alignment.B, ta, tb)
+	ui(func() { c.Align.SetSelected(compareview.AlignMarkerPrefix + "round 3") })
+	ta, _ := timeline.FindMarker(c.Logs[0].Model, "round 3")
+	tb, _ := timeline.FindMarker(c.Logs[1].Model, "round 3")
+	if c.Alignment.A != ta || c.Alignment.B != tb || ta == 0 {
+		t.Errorf("aligned at %d/%d, markers at %d/%d", c.Alignment.A, c.Alignment.B, ta, tb)
 	}
-	img, err := c.pic.render(1200, 900, 1)
+	img, err := c.Pic.Render(1200, 900, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,47 +94,47 @@ func TestCompareWindow(t *testing.T) {
 
 	// The mouse wheel zooms both runs at once around the pointer; a drag
 	// pans both; a double click shows both whole.
-	c.canvas.Resize(fyne.NewSize(1200, 900))
-	whole := c.span.Length()
+	c.Canvas.Resize(fyne.NewSize(1200, 900))
+	whole := c.Span.Length()
 	x0, pw := compare.Plot(1200, 1)
-	at := c.span.TimeAt(600, x0, pw)
-	c.canvas.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(600, 300)}, Scrolled: fyne.NewDelta(0, 80)})
-	from, to := c.span.View()
+	at := c.Span.TimeAt(600, x0, pw)
+	c.Canvas.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(600, 300)}, Scrolled: fyne.NewDelta(0, 80)})
+	from, to := c.Span.View()
 	if to-from > whole/3 || to-from < whole/5 || from > at || to < at {
 		t.Fatalf("after zooming in: [%d, %d] of %d around %d", from, to, whole, at)
 	}
-	axA, axB := c.span.Axes(compare.Plot(1200, 1))
+	axA, axB := c.Span.Axes(compare.Plot(1200, 1))
 	if axA.PixelsPerNs() != axB.PixelsPerNs() || math.Abs(axA.X(ta)-axB.X(tb)) > 1e-6 {
 		t.Errorf("zoom not linked: %+v %+v", axA, axB)
 	}
-	c.canvas.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(100, 0)})
-	if f2, t2 := c.span.View(); f2 >= from || t2-f2 != to-from {
+	c.Canvas.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(100, 0)})
+	if f2, t2 := c.Span.View(); f2 >= from || t2-f2 != to-from {
 		t.Errorf("drag right: [%d, %d] after [%d, %d]", f2, t2, from, to)
 	}
-	zoomed, err := c.pic.render(1200, 900, 1)
+	zoomed, err := c.Pic.Render(1200, 900, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if colourCount(zoomed) < 10 {
 		t.Error("zoomed picture is blank")
 	}
-	zoomedSpan := c.span
+	zoomedSpan := c.Span
 
 	// Swapping makes N2 the baseline: the wall-time delta changes sign and
 	// the alignment is kept.
-	ui(c.swap)
+	ui(c.Swap)
 	sw := findDiffRow(c.Comparison(), "Wall time")
 	if sw.A != wall.B || sw.B != wall.A || sw.Delta() != -wall.Delta() {
 		t.Errorf("after swap %+v", sw)
 	}
-	if c.alignment.A != tb || c.alignment.B != ta {
-		t.Errorf("after swap aligned at %d/%d", c.alignment.A, c.alignment.B)
+	if c.Alignment.A != tb || c.Alignment.B != ta {
+		t.Errorf("after swap aligned at %d/%d", c.Alignment.A, c.Alignment.B)
 	}
-	if c.span.From != zoomedSpan.From || c.span.To != zoomedSpan.To {
-		t.Errorf("swap lost the view: %+v, was %+v", c.span, zoomedSpan)
+	if c.Span.From != zoomedSpan.From || c.Span.To != zoomedSpan.To {
+		t.Errorf("swap lost the view: %+v, was %+v", c.Span, zoomedSpan)
 	}
-	c.canvas.DoubleTapped(&fyne.PointEvent{})
-	if from, to := c.span.View(); from != 0 || to != c.span.Length() {
+	c.Canvas.DoubleTapped(&fyne.PointEvent{})
+	if from, to := c.Span.View(); from != 0 || to != c.Span.Length() {
 		t.Errorf("double click shows [%d, %d]", from, to)
 	}
 	ui(func() { c.Fyne().Close() })
@@ -160,25 +162,25 @@ func TestDiffTableListsEveryRow(t *testing.T) {
 	c := openCompareAndWait(t, a, parworkN1, parworkN2)
 	var cells []string
 	var worse, better int
-	for _, o := range test.LaidOutObjects(diffTable(c.cmp)) {
+	for _, o := range test.LaidOutObjects(compareview.DiffTable(c.Cmp)) {
 		if txt, ok := o.(*canvas.Text); ok {
 			cells = append(cells, txt.Text)
 			switch txt.Color {
-			case compare.TextColour(compare.ColourWorse, darkTheme()):
+			case compare.TextColour(compare.ColourWorse, kit.DarkTheme()):
 				worse++
-			case compare.TextColour(compare.ColourBetter, darkTheme()):
+			case compare.TextColour(compare.ColourBetter, kit.DarkTheme()):
 				better++
 			}
 		}
 	}
-	for _, r := range c.cmp.Rows {
+	for _, r := range c.Cmp.Rows {
 		if !slices.Contains(cells, "   "+r.Name) {
 			t.Errorf("no row %q", r.Name)
 		}
 	}
 	// Each better or worse row colours its delta, change and verdict.
 	var wantWorse, wantBetter int
-	for _, r := range c.cmp.Rows {
+	for _, r := range c.Cmp.Rows {
 		switch r.Verdict() {
 		case compare.VerdictWorse:
 			wantWorse += 3
@@ -215,12 +217,12 @@ func cliAlignment(t *testing.T, spec, pathA, pathB string) compare.Alignment {
 
 // checkAligned fails unless the view draws time ta of A and time tb of B at
 // the same place.
-func checkAligned(t *testing.T, c *CompareWindow, ta, tb uint64) {
+func checkAligned(t *testing.T, c *compareview.Window, ta, tb uint64) {
 	t.Helper()
-	if c.span.AlignA != c.alignment.A || c.span.AlignB != c.alignment.B {
-		t.Errorf("view aligned at %d/%d, alignment %+v", c.span.AlignA, c.span.AlignB, c.alignment)
+	if c.Span.AlignA != c.Alignment.A || c.Span.AlignB != c.Alignment.B {
+		t.Errorf("view aligned at %d/%d, alignment %+v", c.Span.AlignA, c.Span.AlignB, c.Alignment)
 	}
-	axA, axB := c.span.Axes(compare.Plot(1200, 1))
+	axA, axB := c.Span.Axes(compare.Plot(1200, 1))
 	if math.Abs(axA.X(ta)-axB.X(tb)) > 1e-6 {
 		t.Errorf("A at %d drawn at x=%.3f, B at %d at x=%.3f", ta, axA.X(ta), tb, axB.X(tb))
 	}
@@ -231,8 +233,8 @@ func TestCompareAlignAtSpan(t *testing.T) {
 	c := openCompareAndWait(t, a, parworkN1, parworkN2)
 	// The labels both runs have are offered in the order they start.
 	var labels []string
-	for _, o := range c.align.Options {
-		if l, ok := strings.CutPrefix(o, alignSpanPrefix); ok {
+	for _, o := range c.Align.Options {
+		if l, ok := strings.CutPrefix(o, compareview.AlignSpanPrefix); ok {
 			labels = append(labels, l)
 		}
 	}
@@ -240,31 +242,31 @@ func TestCompareAlignAtSpan(t *testing.T) {
 		t.Fatalf("span labels offered %v, want %v", labels, want)
 	}
 	// The chooser is wide enough to show these choices whole.
-	box := alignChooserBox(c.align)
+	box := compareview.AlignChooserBox(c.Align)
 	for _, l := range labels {
-		text := fyne.MeasureText(alignSpanPrefix+l, theme.Size(theme.SizeNameText), fyne.TextStyle{})
-		if box.MinSize().Width < text.Width+c.align.MinSize().Width-fyne.MeasureText(c.align.PlaceHolder, theme.Size(theme.SizeNameText), fyne.TextStyle{}).Width {
-			t.Errorf("chooser %v wide, %q needs %v", box.MinSize().Width, alignSpanPrefix+l, text.Width)
+		text := fyne.MeasureText(compareview.AlignSpanPrefix+l, theme.Size(theme.SizeNameText), fyne.TextStyle{})
+		if box.MinSize().Width < text.Width+c.Align.MinSize().Width-fyne.MeasureText(c.Align.PlaceHolder, theme.Size(theme.SizeNameText), fyne.TextStyle{}).Width {
+			t.Errorf("chooser %v wide, %q needs %v", box.MinSize().Width, compareview.AlignSpanPrefix+l, text.Width)
 		}
 	}
-	ui(func() { c.align.SetSelected(alignSpanPrefix + "phase-3") })
+	ui(func() { c.Align.SetSelected(compareview.AlignSpanPrefix + "phase-3") })
 	want := cliAlignment(t, "span:phase-3", parworkN1, parworkN2)
-	if c.alignment != want || want.A == want.B {
-		t.Errorf("aligned %+v, the CLI's --align span:phase-3 %+v", c.alignment, want)
+	if c.Alignment != want || want.A == want.B {
+		t.Errorf("aligned %+v, the CLI's --align span:phase-3 %+v", c.Alignment, want)
 	}
 	checkAligned(t, c, want.A, want.B)
-	if c.offsetRow.Visible() || c.alignError.Text != "" {
-		t.Errorf("offset row shown (%v) or error %q", c.offsetRow.Visible(), c.alignError.Text)
+	if c.OffsetRow.Visible() || c.AlignError.Text != "" {
+		t.Errorf("offset row shown (%v) or error %q", c.OffsetRow.Visible(), c.AlignError.Text)
 	}
-	img, err := c.pic.render(1200, 900, 1)
+	img, err := c.Pic.Render(1200, 900, 1)
 	if err != nil || colourCount(img) < 10 {
 		t.Fatalf("picture: %v, %d colours", err, colourCount(img))
 	}
 
 	// Swapped, the same label is found in both runs again.
-	ui(c.swap)
-	if c.alignment.A != want.B || c.alignment.B != want.A || c.align.Selected != alignSpanPrefix+"phase-3" {
-		t.Errorf("after swap aligned %+v at %q", c.alignment, c.align.Selected)
+	ui(c.Swap)
+	if c.Alignment.A != want.B || c.Alignment.B != want.A || c.Align.Selected != compareview.AlignSpanPrefix+"phase-3" {
+		t.Errorf("after swap aligned %+v at %q", c.Alignment, c.Align.Selected)
 	}
 	ui(func() { c.Fyne().Close() })
 }
@@ -272,38 +274,38 @@ func TestCompareAlignAtSpan(t *testing.T) {
 func TestCompareAlignAtOffset(t *testing.T) {
 	a, _ := newTestApp(t)
 	c := openCompareAndWait(t, a, parworkN1, parworkN2)
-	ui(func() { c.align.SetSelected(alignMarkerPrefix + "round 3") })
-	atMarker := c.alignment
+	ui(func() { c.Align.SetSelected(compareview.AlignMarkerPrefix + "round 3") })
+	atMarker := c.Alignment
 
 	// Choosing the offset asks for one and keeps the alignment until then.
-	ui(func() { c.align.SetSelected(alignOffset) })
-	if !c.offsetRow.Visible() || c.alignment != atMarker {
-		t.Fatalf("offset row shown %v, aligned %+v (was %+v)", c.offsetRow.Visible(), c.alignment, atMarker)
+	ui(func() { c.Align.SetSelected(compareview.AlignOffset) })
+	if !c.OffsetRow.Visible() || c.Alignment != atMarker {
+		t.Fatalf("offset row shown %v, aligned %+v (was %+v)", c.OffsetRow.Visible(), c.Alignment, atMarker)
 	}
 	submit := func(text string) {
 		ui(func() {
-			c.offsetEntry.SetText("")
-			test.Type(c.offsetEntry, text)
-			c.offsetEntry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+			c.OffsetEntry.SetText("")
+			test.Type(c.OffsetEntry, text)
+			c.OffsetEntry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		})
 	}
 
 	// An offset that does not parse is reported; the alignment stays.
 	submit("12.5 parsecs")
-	if !strings.Contains(c.alignError.Text, `"12.5 parsecs" is not a duration`) {
-		t.Errorf("error shown %q", c.alignError.Text)
+	if !strings.Contains(c.AlignError.Text, `"12.5 parsecs" is not a duration`) {
+		t.Errorf("error shown %q", c.AlignError.Text)
 	}
-	if c.alignment != atMarker {
-		t.Errorf("a bad offset changed the alignment to %+v", c.alignment)
+	if c.Alignment != atMarker {
+		t.Errorf("a bad offset changed the alignment to %+v", c.Alignment)
 	}
 
 	submit("12.5ms")
 	want := cliAlignment(t, "offset:12.5ms", parworkN1, parworkN2)
-	if c.alignment != want || want.A != 12_500_000 || want.B != 0 {
-		t.Errorf("aligned %+v, the CLI's --align offset:12.5ms %+v", c.alignment, want)
+	if c.Alignment != want || want.A != 12_500_000 || want.B != 0 {
+		t.Errorf("aligned %+v, the CLI's --align offset:12.5ms %+v", c.Alignment, want)
 	}
-	if c.alignError.Text != "" {
-		t.Errorf("error %q left after a good offset", c.alignError.Text)
+	if c.AlignError.Text != "" {
+		t.Errorf("error %q left after a good offset", c.AlignError.Text)
 	}
 	checkAligned(t, c, 12_500_000, 0)
 
@@ -312,28 +314,28 @@ func TestCompareAlignAtOffset(t *testing.T) {
 	// number without a unit taken as nanoseconds ("1.5" was 2 ns).
 	for _, bad := range []string{"200ms", "-1s", "1.5"} {
 		submit(bad)
-		if c.alignment.A != 12_500_000 || c.alignment.B != 0 || c.alignError.Text == "" {
-			t.Errorf("offset %q: aligned %+v, error %q", bad, c.alignment, c.alignError.Text)
+		if c.Alignment.A != 12_500_000 || c.Alignment.B != 0 || c.AlignError.Text == "" {
+			t.Errorf("offset %q: aligned %+v, error %q", bad, c.Alignment, c.AlignError.Text)
 		}
 	}
 	submit("12.5ms")
 	// A picture pane shorter than the picture's least size shows it
 	// scaled down, not nothing.
-	if img, err := c.pic.render(300, 150, 1); err != nil || img == nil {
+	if img, err := c.Pic.Render(300, 150, 1); err != nil || img == nil {
 		t.Errorf("a 300×150 pane draws nothing: %v", err)
 	}
 
 	// Swapped, B is drawn as much earlier than A; the entry says so.
-	ui(c.swap)
-	if c.alignment.A != 0 || c.alignment.B != 12_500_000 || c.offsetEntry.Text != "-12.5ms" || !c.offsetRow.Visible() {
-		t.Errorf("after swap aligned %+v, entry %q", c.alignment, c.offsetEntry.Text)
+	ui(c.Swap)
+	if c.Alignment.A != 0 || c.Alignment.B != 12_500_000 || c.OffsetEntry.Text != "-12.5ms" || !c.OffsetRow.Visible() {
+		t.Errorf("after swap aligned %+v, entry %q", c.Alignment, c.OffsetEntry.Text)
 	}
 	checkAligned(t, c, 0, 12_500_000)
 
 	// Another choice hides the row.
-	ui(func() { c.align.SetSelected(alignStart) })
-	if c.offsetRow.Visible() || c.alignment != (compare.Alignment{}) {
-		t.Errorf("at start: row shown %v, aligned %+v", c.offsetRow.Visible(), c.alignment)
+	ui(func() { c.Align.SetSelected(compareview.AlignStart) })
+	if c.OffsetRow.Visible() || c.Alignment != (compare.Alignment{}) {
+		t.Errorf("at start: row shown %v, aligned %+v", c.OffsetRow.Visible(), c.Alignment)
 	}
 	ui(func() { c.Fyne().Close() })
 }
@@ -355,7 +357,7 @@ func TestCompareWindowPartialRun(t *testing.T) {
 	c := openCompareAndWait(t, a, parworkN2, cut)
 	var got string
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		ui(func() { got = strings.Join(texts(c.win.Content()), "\n") })
+		ui(func() { got = strings.Join(texts(c.Win.Content()), "\n") })
 		if strings.Contains(got, "Over the time both runs cover: ") && !strings.Contains(got, "reading both files again") {
 			break
 		}
@@ -379,7 +381,7 @@ func TestCompareWindowPartialRun(t *testing.T) {
 func TestDiffTableFitsASmallScreen(t *testing.T) {
 	a, _ := newTestApp(t)
 	c := openCompareAndWait(t, a, parworkN1, parworkN2)
-	table := diffTable(c.cmp)
+	table := compareview.DiffTable(c.Cmp)
 	size := table.MinSize()
 	if size.Width > 900 {
 		t.Errorf("the table of differences asks for %v units of width, more than 900", size.Width)
@@ -394,13 +396,13 @@ func TestDiffTableFitsASmallScreen(t *testing.T) {
 			}
 		}
 	}
-	if n < 4*len(c.cmp.Rows) {
-		t.Errorf("%d cells for %d rows", n, len(c.cmp.Rows))
+	if n < 4*len(c.Cmp.Rows) {
+		t.Errorf("%d cells for %d rows", n, len(c.Cmp.Rows))
 	}
 	// A run's long name is cut short in its heading.
-	long := *c.cmp
+	long := *c.Cmp
 	long.B = strings.Repeat("a-very-long-profile-name-", 8)
-	if w := diffTable(&long).MinSize().Width; w > size.Width+maxDiffHeaderWidth {
+	if w := compareview.DiffTable(&long).MinSize().Width; w > size.Width+compareview.MaxDiffHeaderWidth {
 		t.Errorf("a long name makes the table %v units wide (%v with short ones)", w, size.Width)
 	}
 }
@@ -416,15 +418,15 @@ func TestCompareTooltips(t *testing.T) {
 	var tip []string
 	hover := func(x, y int) {
 		ui(func() {
-			c.canvas.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(float32(x)+0.5, float32(y)+0.5)}})
-			tip = c.canvas.tip.text()
+			c.Canvas.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(float32(x)+0.5, float32(y)+0.5)}})
+			tip = c.Canvas.Tip.Text()
 		})
 	}
-	ui(func() { c.canvas.Resize(fyne.NewSize(1200, 900)) })
-	if _, err := c.pic.render(1200, 900, 1); err != nil {
+	ui(func() { c.Canvas.Resize(fyne.NewSize(1200, 900)) })
+	if _, err := c.Pic.Render(1200, 900, 1); err != nil {
 		t.Fatal(err)
 	}
-	l := c.reader.layout
+	l := c.Reader.Layout
 	// B's HEC 1, at 40% of the way along B's axis: where B's track view
 	// drew it.
 	row, ok := l.TrackRect(1, tracks.TrackID{Kind: tracks.KindHEC, ID: 1})
@@ -447,13 +449,13 @@ func TestCompareTooltips(t *testing.T) {
 		t.Errorf("over B's HEC 1's header the tooltip says %q", tip)
 	}
 	hover(x, (row.Min.Y+row.Max.Y)/2)
-	if !c.canvas.tip.visible() {
+	if !c.Canvas.Tip.Visible() {
 		t.Error("tooltip hidden")
 	}
 	// The cursor line runs through both runs' panels and both heap lanes
 	// at the pointer's x (not through the distributions between).
 	for i, want := range [][2]int{{l.Panels[0].Min.Y, l.Panels[1].Max.Y}, {l.Heaps[0].Min.Y, l.Heaps[1].Max.Y}} {
-		cur := c.canvas.cursor[i]
+		cur := c.Canvas.Cursor[i]
 		if !cur.Visible() || int(cur.Position().X) != x || int(cur.Position().Y) != want[0] ||
 			int(cur.Position().Y+cur.Size().Height+0.5) != want[1] {
 			t.Errorf("cursor line %d shown %v at %v, %v tall; want x %d, y %d to %d",
@@ -469,7 +471,7 @@ func TestCompareTooltips(t *testing.T) {
 	if len(tip) != 3 || !strings.HasPrefix(tip[0], "GC stops from ") || !strings.HasPrefix(tip[1], "A: ") || !strings.Contains(tip[2], "of 75") {
 		t.Errorf("over the GC stops' first bin the tooltip says %q", tip)
 	}
-	if c.canvas.cursor[0].Visible() || c.canvas.cursor[1].Visible() {
+	if c.Canvas.Cursor[0].Visible() || c.Canvas.Cursor[1].Visible() {
 		t.Error("a cursor line over a distribution, which has no time axis")
 	}
 	// A's heap lane.
@@ -479,8 +481,8 @@ func TestCompareTooltips(t *testing.T) {
 		t.Errorf("over A's heap the tooltip says %q", tip)
 	}
 	// Leaving hides it.
-	ui(c.canvas.MouseOut)
-	if c.canvas.tip.visible() || c.canvas.cursor[0].Visible() || c.canvas.cursor[1].Visible() {
+	ui(c.Canvas.MouseOut)
+	if c.Canvas.Tip.Visible() || c.Canvas.Cursor[0].Visible() || c.Canvas.Cursor[1].Visible() {
 		t.Error("the tooltip or the cursor line stays after the pointer left")
 	}
 }
@@ -491,8 +493,8 @@ func TestCompareTooltips(t *testing.T) {
 func TestRunStatusesTakeOneLine(t *testing.T) {
 	a, _ := newTestApp(t)
 	c := openCompareAndWait(t, a, parworkN1, parworkN2)
-	ra, rb := c.runs()
-	box := runStatuses(ra, rb)
+	ra, rb := c.Runs()
+	box := compareview.RunStatuses(ra, rb)
 	box.Resize(fyne.NewSize(1200, box.MinSize().Height))
 	one := fyne.MeasureText("A", theme.TextSize(), fyne.TextStyle{}).Height + 2*theme.InnerPadding()
 	if h := box.MinSize().Height; h > one+1 {
@@ -529,7 +531,7 @@ func TestDiffTableVerdictsReadOnDark(t *testing.T) {
 		fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), variant})
 		bg := lum(theme.Color(theme.ColorNameBackground))
 		n := 0
-		for _, o := range test.LaidOutObjects(diffTable(c.cmp)) {
+		for _, o := range test.LaidOutObjects(compareview.DiffTable(c.Cmp)) {
 			txt, ok := o.(*canvas.Text)
 			if !ok || (txt.Text != "worse" && txt.Text != "better") {
 				continue

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
@@ -24,7 +25,7 @@ func parworkView(t *testing.T, opt eventlog.Options) (*eventlogView, *eventlog.L
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	return newEventlogView(newEventlog(l)), l
+	return newEventlogView(loaded.NewEventlog(l)), l
 }
 
 // TestFileViewZoomsIntoDetail: zoomed in past the buckets of a big log's
@@ -64,12 +65,12 @@ func TestFileViewZoomsIntoDetail(t *testing.T) {
 		t.Fatal("the overview shows no summarised stretch there: the test proves nothing")
 	}
 	var after int
-	v.canvas.with(func(tv *tracks.View) {
+	v.canvas.With(func(tv *tracks.View) {
 		place(tv)
 		tv.Render() // asks for the detail
 	})
 	l.WaitDetail()
-	v.canvas.with(func(tv *tracks.View) { after = summarised(tv) })
+	v.canvas.With(func(tv *tracks.View) { after = summarised(tv) })
 	if after != 0 {
 		t.Errorf("zoomed in, %d points of the window still show the overview's summaries", after)
 	}
@@ -105,7 +106,7 @@ func TestSelectionWrittenAlike(t *testing.T) {
 	v.onSelSummary = func() { summarised <- struct{}{} }
 	ui(func() { v.tabs.Select(v.selTab) })
 	for _, r := range [][2]uint64{{10_216_000, 26_149_000}, {1_234_567, 98_765_432}, {50_000_123, 50_004_567}} {
-		ui(func() { v.canvas.setSelection(r[0], r[1], true) })
+		ui(func() { v.canvas.SetSelection(r[0], r[1], true) })
 		select {
 		case <-summarised:
 		case <-time.After(30 * time.Second):
@@ -136,7 +137,7 @@ func TestSelectionFiguresAreTheRanges(t *testing.T) {
 	v.onSelSummary = func() { summarised <- struct{}{} }
 	ui(func() { v.tabs.Select(v.selTab) })
 	const from, to = 30_000_000, 60_000_000
-	ui(func() { v.canvas.setSelection(from, to, true) })
+	ui(func() { v.canvas.SetSelection(from, to, true) })
 	select {
 	case <-summarised:
 	case <-time.After(30 * time.Second):
@@ -144,7 +145,7 @@ func TestSelectionFiguresAreTheRanges(t *testing.T) {
 	}
 	var got []string
 	ui(func() { got = texts(v.selection) })
-	want, err := summarizeLogRange(v.log, from, to)
+	want, err := loaded.SummarizeLogRange(v.log, from, to)
 	if err != nil {
 		t.Fatal(err)
 	}

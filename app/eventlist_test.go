@@ -10,7 +10,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 )
@@ -57,8 +58,8 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 	want, h := showEvents(t, parworkN2)
 	l := v.events
 	// Block markers are rows too, as ghc-events show prints them.
-	if l.list.Length() != len(want) || int64(len(want)) != v.log.Events {
-		t.Fatalf("list has %d rows, want %d events (load counted %d)", l.list.Length(), len(want), v.log.Events)
+	if l.List.Length() != len(want) || int64(len(want)) != v.log.Events {
+		t.Fatalf("list has %d rows, want %d events (load counted %d)", l.List.Length(), len(want), v.log.Events)
 	}
 	global, cap1 := -1, -1 // the first rows of the global block marker and of cap 1
 	for i := range want {
@@ -73,12 +74,12 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 		t.Fatalf("no global block marker (%d) or event of cap 1 (%d)", global, cap1)
 	}
 	for _, i := range []int{1, 2, 100, cap1, len(want) / 2, len(want) - 2, len(want) - 1} {
-		tm, hec, text := l.rowTexts(i)
+		tm, hec, text := l.RowTexts(i)
 		wantText := string(ingest.AppendEventText(nil, h, &want[i]))
 		if text != wantText && want[i].Kind != ingest.KindBlockMarker {
 			t.Errorf("row %d: %q, want %q", i, text, wantText)
 		}
-		if got := l.time(i); got != want[i].Time {
+		if got := l.Time(i); got != want[i].Time {
 			t.Errorf("row %d: time %d, want %d", i, got, want[i].Time)
 		}
 		// The time as the axis writes it (to the ns), the capability as
@@ -93,19 +94,19 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 	}
 	// The RTS's global block: no capability, written "—" (not "cap
 	// 65535"), its end time as the axis writes times.
-	tm, hec, text := l.rowTexts(global)
+	tm, hec, text := l.RowTexts(global)
 	wantText := "event block: cap —, end time: " + paint.Time(want[global].Args[1], 1)
 	if hec != "—" || text != wantText || tm != paint.Time(want[global].Time, 1) {
 		t.Errorf("global block marker: %q %q %q, want — and %q", tm, hec, text, wantText)
 	}
 	// The search finds what the rows show.
-	hits, _, _, err := findEvents(l.x, h, &eventQuery{text: []byte("cap —")}, nil, nil)
+	hits, _, _, err := panels.FindEvents(l.X, h, &panels.EventQuery{Text: []byte("cap —")}, nil, nil)
 	if err != nil || len(hits) == 0 || hits[0] != int64(global) {
 		t.Errorf("searching %q: %v, %v; the global block marker is row %d", "cap —", hits[:min(len(hits), 3)], err, global)
 	}
 	// Every row, with its capability, in order.
 	for i := range want {
-		ev, err := l.x.Get(int64(i))
+		ev, err := l.X.Get(int64(i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,10 +120,10 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	v := openEvents(t, parworkN2)
 	l := v.events
 	end := v.log.Model.End
-	v.canvas.showRange(end/2, end/2+end/10)
+	v.canvas.ShowRange(end/2, end/2+end/10)
 	from, to := v.canvas.View()
-	first := l.rowAt(from)
-	if first == 0 || l.time(first) < from || l.time(first-1) >= from {
+	first := l.RowAt(from)
+	if first == 0 || l.Time(first) < from || l.Time(first-1) >= from {
 		t.Fatalf("Search(%d) = row %d", from, first)
 	}
 	// With the tab shown, the list follows the view: moving it later
@@ -132,20 +133,20 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 			v.tabs.Select(ti)
 		}
 	}
-	at0 := l.list.GetScrollOffset()
+	at0 := l.List.GetScrollOffset()
 	if at0 <= 0 {
 		t.Fatalf("list at offset %v with the view at row %d", at0, first)
 	}
-	v.canvas.showRange(end/2+end/5, end/2+end/5+end/10)
-	if at1 := l.list.GetScrollOffset(); at1 <= at0 {
+	v.canvas.ShowRange(end/2+end/5, end/2+end/5+end/10)
+	if at1 := l.List.GetScrollOffset(); at1 <= at0 {
 		t.Errorf("view moved later but the list went from offset %v to %v", at0, at1)
 	}
 	// Selecting a row centres the view on it and keeps the zoom.
 	from, to = v.canvas.View()
-	row := l.len() / 5
-	l.list.Select(row)
+	row := l.Len() / 5
+	l.List.Select(row)
 	f2, t2 := v.canvas.View()
-	tm := l.time(row)
+	tm := l.Time(row)
 	if t2-f2 != to-from || (f2+t2)/2 > tm+1 || (f2+t2)/2+1 < tm {
 		t.Errorf("after selecting row %d at %d, view %d–%d (width %d, was %d)", row, tm, f2, t2, t2-f2, to-from)
 	}
@@ -154,15 +155,15 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 // findViaBar types a query into the search bar, presses Enter and runs
 // the search's UI callbacks on the test goroutine (as Fyne's loop would)
 // until it has finished.
-func findViaBar(t *testing.T, s *eventSearch, thread string) {
+func findViaBar(t *testing.T, s *panels.EventSearch, thread string) {
 	t.Helper()
 	calls := make(chan func(), 64)
-	s.do = func(f func()) { calls <- f }
+	s.Do = func(f func()) { calls <- f }
 	done := false
-	s.onDone = func() { done = true }
-	s.thread.SetText(thread)
-	test.Type(s.text, "running")
-	s.text.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	s.OnDone = func() { done = true }
+	s.Thread.SetText(thread)
+	test.Type(s.Text, "running")
+	s.Text.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	for !done {
 		select {
 		case f := <-calls:
@@ -178,24 +179,24 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 	want, h := showEvents(t, parworkN2)
 	var rows []int64
 	for i := range want {
-		if th, ok := threadOf(&want[i]); ok && th == 5 && want[i].Kind == ingest.KindRunThread {
+		if th, ok := panels.ThreadOf(&want[i]); ok && th == 5 && want[i].Kind == ingest.KindRunThread {
 			rows = append(rows, int64(i))
 		}
 	}
 	if len(rows) < 10 {
 		t.Fatalf("only %d runs of thread 5", len(rows))
 	}
-	s := v.events.search
-	v.canvas.fit()
+	s := v.events.Search
+	v.canvas.Fit()
 	findViaBar(t, s, "5")
-	if !slices.Equal(s.hits, rows) {
-		t.Fatalf("%d hits, want %d (first %v, want %v)", len(s.hits), len(rows), s.hits[:min(3, len(s.hits))], rows[:3])
+	if !slices.Equal(s.Hits, rows) {
+		t.Fatalf("%d hits, want %d (first %v, want %v)", len(s.Hits), len(rows), s.Hits[:min(3, len(s.Hits))], rows[:3])
 	}
 	// Next walks the hits in order; each moves the timeline onto it.
 	for k := 1; k < 4; k++ {
-		s.step(true)
-		if v.events.selected != int(rows[k]) {
-			t.Fatalf("Next %d selected row %d, want %d", k, v.events.selected, rows[k])
+		s.Step(true)
+		if v.events.Selected != int(rows[k]) {
+			t.Fatalf("Next %d selected row %d, want %d", k, v.events.Selected, rows[k])
 		}
 		from, to := v.canvas.View()
 		if tm := want[rows[k]].Time; tm < from || tm > to {
@@ -204,31 +205,13 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 		if got := string(ingest.AppendEventText(nil, h, &want[rows[k]])); got != "running thread 5" {
 			t.Errorf("hit %d is %q", k, got)
 		}
-		if s.status.Text != strconv.Itoa(k+1)+" of "+strconv.Itoa(len(rows))+" hits" {
-			t.Errorf("status %q", s.status.Text)
+		if s.Status.Text != strconv.Itoa(k+1)+" of "+strconv.Itoa(len(rows))+" hits" {
+			t.Errorf("status %q", s.Status.Text)
 		}
 	}
-	s.step(false)
-	if v.events.selected != int(rows[2]) {
-		t.Errorf("Previous selected row %d, want %d", v.events.selected, rows[2])
-	}
-}
-
-// BenchmarkEventSearchBigLog measures a text search over every event of
-// the big log (read from the file a bucket at a time).
-func BenchmarkEventSearchBigLog(b *testing.B) {
-	l, err := eventlog.Open(context.Background(), bigLog, eventlog.Options{NoSummary: true})
-	if err != nil {
-		b.Skipf("no big log: %v", err)
-	}
-	defer l.Close()
-	q := &eventQuery{text: []byte("thread 4242 ")}
-	for b.Loop() {
-		hits, _, _, err := findEvents(l.EventList(), l.Header, q, nil, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(len(hits)), "hits")
+	s.Step(false)
+	if v.events.Selected != int(rows[2]) {
+		t.Errorf("Previous selected row %d, want %d", v.events.Selected, rows[2])
 	}
 }
 
@@ -239,37 +222,37 @@ func TestEventListWindowMovesAlongTheIndex(t *testing.T) {
 	if len(want) < 5000 {
 		t.Fatalf("only %d events", len(want))
 	}
-	l.window = 1000
-	l.showPages()
+	l.Window = 1000
+	l.ShowPages()
 	// The count is the Summary tab's, block markers named: the list shows
 	// them (as ghc-events' show does), the Summary's Events leaves them out.
 	s := &v.log.Summary
 	if s.ListedEvents() != uint64(len(want)) || s.BlockMarkers != 3 {
 		t.Fatalf("summary: %d events and %d block markers; the list has %d", s.Events, s.BlockMarkers, len(want))
 	}
-	if l.list.Length() != 1000 || l.pages.Text != "rows 1–1,000 of 14,392 events (3 block markers)" {
-		t.Fatalf("window of %d rows, %q", l.list.Length(), l.pages.Text)
+	if l.List.Length() != 1000 || l.Pages.Text != "rows 1–1,000 of 14,392 events (3 block markers)" {
+		t.Fatalf("window of %d rows, %q", l.List.Length(), l.Pages.Text)
 	}
 	// Selecting a row beyond the window moves the window onto it.
-	l.selectRow(4321)
-	if l.base > 4321 || l.base+l.window <= 4321 || l.selected != 4321 {
-		t.Fatalf("row 4321 selected: window at %d, selected %d", l.base, l.selected)
+	l.SelectRow(4321)
+	if l.Base > 4321 || l.Base+l.Window <= 4321 || l.Selected != 4321 {
+		t.Fatalf("row 4321 selected: window at %d, selected %d", l.Base, l.Selected)
 	}
-	o := l.list.CreateItem()
-	l.updateRow(4321-l.base, o)
+	o := l.List.CreateItem()
+	l.UpdateRow(4321-l.Base, o)
 	shown := texts(o)
 	wantText := string(ingest.AppendEventText(nil, h, &want[4321]))
 	if !slices.Contains(shown, wantText) || !slices.Contains(shown, paint.Time(want[4321].Time, 1)) {
 		t.Errorf("row 4321 shows %q, want time %d and %q", shown, want[4321].Time, wantText)
 	}
 	// Following the timeline to the start moves it back.
-	l.viewChanged(0, 1)
-	if l.base != 0 {
-		t.Errorf("view at the start: window at %d", l.base)
+	l.ViewChanged(0, 1)
+	if l.Base != 0 {
+		t.Errorf("view at the start: window at %d", l.Base)
 	}
-	l.later.OnTapped()
-	if l.base != 500 {
-		t.Errorf("Later rows: window at %d", l.base)
+	l.Later.OnTapped()
+	if l.Base != 500 {
+		t.Errorf("Later rows: window at %d", l.Base)
 	}
 }
 
@@ -284,7 +267,7 @@ func TestEventListMatchesShowOnOldLogs(t *testing.T) {
 		"ghc-events__ghc-9.2-events.eventlog",
 	} {
 		path := corpus + name
-		ev, err := loadEventlog(context.Background(), path, nil)
+		ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -322,13 +305,13 @@ func TestEventListSurvivesTheFileCutShort(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ev, err := loadEventlog(context.Background(), path, nil)
+	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
 	if err != nil || ev.List == nil {
 		t.Fatalf("%v, list %v", err, ev != nil && ev.List != nil)
 	}
 	defer ev.Log.Close()
 	x := ev.List
-	q := &eventQuery{text: []byte("thread")}
+	q := &panels.EventQuery{Text: []byte("thread")}
 	last := x.Len() - 1
 	// The program rewrites its eventlog: what lay past the new end is gone.
 	if err := os.Truncate(path, 100); err != nil {
@@ -340,7 +323,7 @@ func TestEventListSurvivesTheFileCutShort(t *testing.T) {
 	if _, err := x.Search(1 << 40); err == nil {
 		t.Log("Search past the end needs no read")
 	}
-	hits, _, ok, err := findEvents(x, ev.Log.Header, q, nil, nil)
+	hits, _, ok, err := panels.FindEvents(x, ev.Log.Header, q, nil, nil)
 	if !ok || err == nil || len(hits) > 0 {
 		t.Errorf("search of a cut file: %d hits, ok %v, err %v", len(hits), ok, err)
 	}

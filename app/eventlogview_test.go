@@ -14,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/panels"
 )
 
 // TestEnvTextIsBounded: the Process tab's environment shows at most
@@ -25,20 +27,20 @@ func TestEnvTextIsBounded(t *testing.T) {
 	for i := range env {
 		env[i] = fmt.Sprintf("V%d=%s", i, strings.Repeat("x", i%3000))
 	}
-	text := envText(env)
+	text := panels.EnvText(env)
 	lines := strings.Split(text, "\n")
-	if len(lines) != envShown+1 {
-		t.Fatalf("%d lines, want %d variables and a line saying what is left out", len(lines), envShown)
+	if len(lines) != panels.EnvShown+1 {
+		t.Fatalf("%d lines, want %d variables and a line saying what is left out", len(lines), panels.EnvShown)
 	}
 	if last := lines[len(lines)-1]; last != "… and 12,705 more variables" {
 		t.Errorf("last line %q", last)
 	}
-	for i, l := range lines[:envShown] {
-		if !strings.HasPrefix(l, fmt.Sprintf("V%d=", i)) || len([]rune(l)) > envLineShown+1 {
+	for i, l := range lines[:panels.EnvShown] {
+		if !strings.HasPrefix(l, fmt.Sprintf("V%d=", i)) || len([]rune(l)) > panels.EnvLineShown+1 {
 			t.Fatalf("line %d: %d characters, starting %.20q", i, len([]rune(l)), l)
 		}
 	}
-	if got := envText([]string{"A=1", "B=2"}); got != "A=1\nB=2" {
+	if got := panels.EnvText([]string{"A=1", "B=2"}); got != "A=1\nB=2" {
 		t.Errorf("two variables: %q", got)
 	}
 }
@@ -48,7 +50,7 @@ func TestEnvTextIsBounded(t *testing.T) {
 // notice, as `hecscope summary` does; the window said nothing.
 func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
 	path := flippedTimeLog(t)
-	ev, err := loadEventlog(context.Background(), path, nil)
+	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
 	if !strings.Contains(notice, "1 event has an impossible timestamp (first: byte ") || !strings.Contains(notice, "shown at the latest time their block allows") {
 		t.Errorf("notice %q", notice)
 	}
-	healthy, err := loadEventlog(context.Background(), parworkN2, nil)
+	healthy, err := loaded.LoadEventlogSegment(context.Background(), parworkN2, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

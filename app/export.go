@@ -3,239 +3,42 @@ package app
 import (
 	"errors"
 	"fmt"
-	"image"
-	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
-	native "github.com/sqweek/dialog"
 )
-
-// pngFilters and svgFilters are the file types offered when exporting a
-// picture.
-var (
-	pngFilters = []native.FileFilter{{Desc: "PNG images", Extensions: []string{"png"}}}
-	svgFilters = []native.FileFilter{{Desc: "SVG images", Extensions: []string{"svg"}}}
-)
-
-// writePNG saves img to path as PNG.
-func writePNG(path string, img image.Image) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("exporting PNG: %w", err)
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return fmt.Errorf("exporting PNG to %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("exporting PNG to %s: %w", path, err)
-	}
-	return nil
-}
-
-// exportFormat is a picture format the canvas exports to.
-type exportFormat uint8
-
-const (
-	exportPNG exportFormat = iota
-	exportSVG
-)
-
-// ext returns the format's file extension.
-func (f exportFormat) ext() string {
-	if f == exportSVG {
-		return ".svg"
-	}
-	return ".png"
-}
-
-// canvasExport is one of the timeline's picture exports.
-type canvasExport struct {
-	format exportFormat
-	// all exports every track shown (cut into pages past
-	// tracks.MaxPageHeight); otherwise the frame as the canvas shows it.
-	all bool
-	// selection exports the frame over the selected range.
-	selection bool
-	// zoom is the picture's pixels per device pixel of the canvas (0: 1).
-	zoom float64
-}
-
-// what names the export in messages.
-func (e canvasExport) what() string {
-	switch {
-	case e.all:
-		return "all tracks"
-	case e.selection:
-		return "the selection"
-	}
-	return "the view"
-}
-
-// errNoSelection is why the selection cannot be exported.
-var errNoSelection = errors.New("nothing is selected (Shift+drag on the timeline selects a range)")
-
-// options returns the tracks' export options of e, under the lock.
-func (c *trackCanvas) options(e canvasExport) (tracks.ExportOptions, error) {
-	opt := tracks.ExportOptions{All: e.all, Zoom: e.zoom}
-	if e.selection {
-		from, to, ok := c.view.Selection()
-		if !ok || to <= from {
-			return opt, errNoSelection
-		}
-		opt.From, opt.To = from, to
-	} else {
-		opt.From, opt.To = c.view.Range()
-	}
-	return opt, nil
-}
-
-// exportPlan is what an export would write now.
-type exportPlan struct {
-	pages []tracks.ExportPage
-	// w and h are its size as one picture, n the tracks it shows.
-	w, h, n int
-	// collapsed names the collapsed groups an export of all tracks leaves
-	// out, with their tracks: "Threads (4,916 tracks)".
-	collapsed []string
-}
-
-// exportPlan returns what e would write now, or why it cannot be
-// written.
-func (c *trackCanvas) exportPlan(e canvasExport) (exportPlan, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var p exportPlan
-	opt, err := c.options(e)
-	if err != nil {
-		return p, err
-	}
-	p.w, p.h, p.n = c.view.ExportSize(opt)
-	for g := tracks.Group(0); g < tracks.NumGroups; g++ {
-		if n := c.view.GroupSize(g); n > 0 && c.view.Collapsed(g) {
-			p.collapsed = append(p.collapsed, fmt.Sprintf("%s (%s)", g, countOf(n, "track")))
-		}
-	}
-	p.pages, err = c.view.ExportPages(opt)
-	return p, err
-}
-
-// countOf writes n things: "1 track", "4,916 tracks".
-func countOf(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return paint.Count(int64(n)) + " " + thing + "s"
-}
-
-// pagePaths returns the files n pages saved as path are written to: path
-// itself for one page, else path with -1, -2, … before its extension
-// (numbered with as many digits as the last).
-func pagePaths(path string, n int) []string {
-	if n == 1 {
-		return []string{path}
-	}
-	ext := filepath.Ext(path)
-	base := strings.TrimSuffix(path, ext)
-	digits := len(fmt.Sprint(n))
-	out := make([]string, n)
-	for i := range out {
-		out[i] = fmt.Sprintf("%s-%0*d%s", base, digits, i+1, ext)
-	}
-	return out
-}
-
-// writeExport writes e of the canvas as it is now to path (to one file
-// per page, see pagePaths) and returns the files written and the size of
-// the picture they make; progress, if not nil, hears before each page how
-// many are written of how many. Each page is drawn under the lock and
-// encoded outside it (encoding a page of 16,000 px takes a second), so
-// that the canvas goes on drawing meanwhile. A page that could not be
-// written is removed.
-func (c *trackCanvas) writeExport(e canvasExport, path string, progress func(done, of int)) (paths []string, w, h int, err error) {
-	c.mu.Lock()
-	opt, err := c.options(e)
-	var pages []tracks.ExportPage
-	if err == nil {
-		w, h, _ = c.view.ExportSize(opt)
-		pages, err = c.view.ExportPages(opt)
-	}
-	c.mu.Unlock()
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("exporting %s: %w", e.what(), err)
-	}
-	paths = pagePaths(path, len(pages))
-	for i, p := range pages {
-		if progress != nil {
-			progress(i, len(pages))
-		}
-		if err := c.writePage(e.format, opt, p, paths[i]); err != nil {
-			return paths[:i], w, h, err
-		}
-	}
-	return paths, w, h, nil
-}
-
-// writePage draws page p of opt's export of the canvas and writes it as f
-// to path.
-func (c *trackCanvas) writePage(f exportFormat, opt tracks.ExportOptions, p tracks.ExportPage, path string) error {
-	out, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("exporting the timeline: %w", err)
-	}
-	if f == exportSVG {
-		s := paint.NewSVG(p.Width, p.Height)
-		c.with(func(v *tracks.View) { v.Export(s, opt, p) })
-		_, err = s.WriteTo(out)
-	} else {
-		img := image.NewRGBA(image.Rect(0, 0, p.Width, p.Height))
-		c.with(func(v *tracks.View) { v.Export(paint.NewRaster(img), opt, p) })
-		err = png.Encode(out, img)
-	}
-	if err == nil {
-		err = out.Close()
-	} else {
-		out.Close()
-	}
-	if err != nil {
-		os.Remove(path)
-		return fmt.Errorf("exporting the timeline to %s: %w", path, err)
-	}
-	return nil
-}
 
 // writeInBackground writes e of c to path off Fyne's loop, showing the
 // pages' progress when there are several (pages: how many there were
 // when asked), and then says where they went or what went wrong.
-func (w *Window) writeInBackground(c *trackCanvas, e canvasExport, path string, pages int) {
+func (w *Window) writeInBackground(c *trackcanvas.Canvas, e trackcanvas.CanvasExport, path string, pages int) {
 	var d dialog.Dialog
 	var bar *widget.ProgressBar
 	var note *widget.Label
 	if pages > 1 {
 		bar, note = widget.NewProgressBar(), widget.NewLabel("")
-		d = dialog.NewCustomWithoutButtons("Exporting "+e.what(), container.NewVBox(note, bar), w.win)
+		d = dialog.NewCustomWithoutButtons("Exporting "+e.What(), container.NewVBox(note, bar), w.win)
 		d.Resize(fyne.NewSize(420, d.MinSize().Height))
 		d.Show()
 	}
 	go func() {
-		paths, pw, ph, err := c.writeExport(e, path, func(done, of int) {
+		paths, pw, ph, err := c.WriteExport(e, path, func(done, of int) {
 			if bar == nil {
 				return
 			}
-			onUI(func() {
+			kit.OnUI(func() {
 				note.SetText(fmt.Sprintf("Writing page %d of %d…", done+1, of))
 				bar.SetValue(float64(done) / float64(of))
 			})
 		})
-		onUI(func() {
+		kit.OnUI(func() {
 			if d != nil {
 				d.Hide()
 			}
@@ -243,24 +46,14 @@ func (w *Window) writeInBackground(c *trackCanvas, e canvasExport, path string, 
 				dialog.ShowError(err, w.win)
 				return
 			}
-			dialog.ShowInformation("Export", exportedMessage(e.what(), pw, ph, paths), w.win)
+			dialog.ShowInformation("Export", kit.ExportedMessage(e.What(), pw, ph, paths), w.win)
 		})
 	}()
 }
 
-// exportedMessage says where an export of what went: one file, or the
-// pages written.
-func exportedMessage(what string, w, h int, paths []string) string {
-	size := paint.Count(int64(w)) + " × " + paint.Count(int64(h)) + " px"
-	if len(paths) == 1 {
-		return fmt.Sprintf("Exported %s (%s) to\n%s", what, size, paths[0])
-	}
-	return fmt.Sprintf("Exported %s (%s in all) as %d pages:\n%s", what, size, len(paths), strings.Join(paths, "\n"))
-}
-
 // allTracksNotice says, before an export of all tracks, how big it is,
 // how it is written and what it leaves out; or, when it is refused, why.
-func allTracksNotice(p exportPlan, err error) (string, bool) {
+func allTracksNotice(p trackcanvas.ExportPlan, err error) (string, bool) {
 	var tooMany *tracks.ErrTooManyPages
 	if errors.As(err, &tooMany) {
 		return fmt.Sprintf("Not exported: %v.\n\nCollapse the Threads group (click its title) "+
@@ -269,14 +62,14 @@ func allTracksNotice(p exportPlan, err error) (string, bool) {
 	if err != nil {
 		return "Not exported: " + err.Error() + ".", false
 	}
-	s := fmt.Sprintf("All %s make a picture %s × %s px.", countOf(p.n, "track"),
-		paint.Count(int64(p.w)), paint.Count(int64(p.h)))
-	if len(p.pages) > 1 {
+	s := fmt.Sprintf("All %s make a picture %s × %s px.", trackcanvas.CountOf(p.N, "track"),
+		paint.Count(int64(p.W)), paint.Count(int64(p.H)))
+	if len(p.Pages) > 1 {
 		s += fmt.Sprintf("\nTaller than %s px, it is written as %d pages\n(name-1, name-2, … after the name you choose),\n"+
-			"each with the time axis and the legend.", paint.Count(tracks.MaxPageHeight), len(p.pages))
+			"each with the time axis and the legend.", paint.Count(tracks.MaxPageHeight), len(p.Pages))
 	}
-	if len(p.collapsed) > 0 {
-		s += "\nLeft out, collapsed: " + strings.Join(p.collapsed, ", ") + "."
+	if len(p.Collapsed) > 0 {
+		s += "\nLeft out, collapsed: " + strings.Join(p.Collapsed, ", ") + "."
 	}
 	return s, true
 }
@@ -289,7 +82,7 @@ func allTracksNotice(p exportPlan, err error) (string, bool) {
 // one.
 func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 	w.selItems = nil
-	if w.view == nil || !w.view.hasPicture() {
+	if w.view == nil || !w.view.HasPicture() {
 		return nil
 	}
 	png := fyne.NewMenuItem("Export View as PNG…", func() { w.exportImage(1) })
@@ -298,18 +91,17 @@ func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 	more := fyne.NewMenuItem("Export Picture", nil)
 	png2 := fyne.NewMenuItem("View as PNG at ×2 (HiDPI)…", func() { w.exportImage(2) })
 	more.ChildMenu = fyne.NewMenu("", png2)
-	h, ok := w.view.(canvasHolder)
-	if !ok {
-		return []*fyne.MenuItem{png, more}
-	}
-	if v, ok := h.(*eventlogView); ok && v.canvas == nil {
+	// A heap profile, or a log with no timeline, has no canvas to export
+	// (a live stream's comes with its first events).
+	h := w.view
+	if _, live := h.recording(); !live && h.TimelineCanvas() == nil {
 		return []*fyne.MenuItem{png, more}
 	}
 	// A live window's canvas comes with the stream's first events, and is
 	// replaced by the next stream's: taken when the item is chosen.
-	export := func(e canvasExport) func() {
+	export := func(e trackcanvas.CanvasExport) func() {
 		return func() {
-			c := h.timelineCanvas()
+			c := h.TimelineCanvas()
 			if c == nil {
 				dialog.ShowInformation("Export", "There is no timeline to export yet.", w.win)
 				return
@@ -317,15 +109,15 @@ func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 			w.exportCanvas(c, e)
 		}
 	}
-	selPNG := fyne.NewMenuItem("Selection as PNG…", export(canvasExport{format: exportPNG, selection: true}))
-	selSVG := fyne.NewMenuItem("Selection as SVG…", export(canvasExport{format: exportSVG, selection: true}))
+	selPNG := fyne.NewMenuItem("Selection as PNG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportPNG, Selection: true}))
+	selSVG := fyne.NewMenuItem("Selection as SVG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG, Selection: true}))
 	w.selItems = []*fyne.MenuItem{selPNG, selSVG}
 	has := false
-	if c := h.timelineCanvas(); c != nil {
+	if c := h.TimelineCanvas(); c != nil {
 		_, _, has = c.Selection()
 	}
 	w.enableSelectionItems(has)
-	h.watchSelection(func(has bool) {
+	h.WatchSelection(func(has bool) {
 		if w.enableSelectionItems(has) {
 			if m := w.win.MainMenu(); m != nil {
 				w.win.SetMainMenu(m)
@@ -333,10 +125,10 @@ func (w *Window) exportMenuItems(bind func(*fyne.MenuItem)) []*fyne.MenuItem {
 		}
 	})
 	more.ChildMenu.Items = append(more.ChildMenu.Items,
-		fyne.NewMenuItem("View as SVG…", export(canvasExport{format: exportSVG})),
+		fyne.NewMenuItem("View as SVG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG})),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("All Tracks as PNG…", export(canvasExport{format: exportPNG, all: true})),
-		fyne.NewMenuItem("All Tracks as SVG…", export(canvasExport{format: exportSVG, all: true})),
+		fyne.NewMenuItem("All Tracks as PNG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportPNG, All: true})),
+		fyne.NewMenuItem("All Tracks as SVG…", export(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG, All: true})),
 		fyne.NewMenuItemSeparator(),
 		selPNG, selSVG)
 	return []*fyne.MenuItem{png, more}
@@ -355,42 +147,14 @@ func (w *Window) enableSelectionItems(has bool) bool {
 	return changed
 }
 
-// canvasHolder is a view whose timeline is a track canvas.
-type canvasHolder interface {
-	// timelineCanvas returns the canvas, nil while there is none.
-	timelineCanvas() *trackCanvas
-	// watchSelection has f called, on Fyne's loop, whenever the timeline
-	// gains or loses its selection.
-	watchSelection(f func(has bool))
-}
-
 // timelineCanvas returns the log's canvas (nil if it has no timed events).
-func (v *eventlogView) timelineCanvas() *trackCanvas { return v.canvas }
+func (v *eventlogView) TimelineCanvas() *trackcanvas.Canvas { return v.canvas }
 
 // watchSelection has f called when the canvas gains or loses its
 // selection.
-func (v *eventlogView) watchSelection(f func(has bool)) {
+func (v *eventlogView) WatchSelection(f func(has bool)) {
 	if v.canvas != nil {
-		v.canvas.onHasSelection = f
-	}
-}
-
-// timelineCanvas returns the current stream's canvas, nil before its first
-// timed events.
-func (v *liveView) timelineCanvas() *trackCanvas {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.canvas
-}
-
-// watchSelection has f called when the current stream's canvas, or any
-// later one, gains or loses its selection.
-func (v *liveView) watchSelection(f func(has bool)) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.onHasSelection = f
-	if v.canvas != nil {
-		v.canvas.onHasSelection = f
+		v.canvas.OnHasSelection = f
 	}
 }
 
@@ -398,29 +162,29 @@ func (v *liveView) watchSelection(f func(has bool)) {
 // it there, after saying, for all tracks, how big the picture is and in
 // how many pages it is written (or why it is not); then it says where the
 // files went.
-func (w *Window) exportCanvas(c *trackCanvas, e canvasExport) {
-	plan, err := c.exportPlan(e)
-	if errors.Is(err, errNoSelection) {
+func (w *Window) exportCanvas(c *trackcanvas.Canvas, e trackcanvas.CanvasExport) {
+	plan, err := c.ExportPlan(e)
+	if errors.Is(err, trackcanvas.ErrNoSelection) {
 		dialog.ShowInformation("Export", "Nothing is selected: Shift+drag on the timeline selects a range.", w.win)
 		return
 	}
-	filters := pngFilters
-	if e.format == exportSVG {
-		filters = svgFilters
+	filters := kit.PNGFilters
+	if e.Format == trackcanvas.ExportSVG {
+		filters = kit.SVGFilters
 	}
 	name := w.fileStem()
 	switch {
-	case e.all:
+	case e.All:
 		name += "-all-tracks"
-	case e.selection:
+	case e.Selection:
 		name += "-selection"
 	}
 	save := func() {
-		pickFileToSave(w.win, w.app.useNative, "Export "+e.what()+" as "+strings.ToUpper(e.format.ext()[1:]), name+e.format.ext(), filters, func(path string) {
-			w.writeInBackground(c, e, path, len(plan.pages))
+		kit.PickFileToSave(w.win, w.app.useNative, "Export "+e.What()+" as "+strings.ToUpper(e.Format.Ext()[1:]), name+e.Format.Ext(), filters, func(path string) {
+			w.writeInBackground(c, e, path, len(plan.Pages))
 		})
 	}
-	if !e.all {
+	if !e.All {
 		if err != nil {
 			dialog.ShowError(err, w.win)
 			return

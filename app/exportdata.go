@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/export"
 	"github.com/hecscope/hecscope/paint"
 	native "github.com/sqweek/dialog"
@@ -30,16 +32,19 @@ var dataExports = []struct {
 // Chrome trace, a speedscope profile or CSV, as `hecscope export` writes
 // them.
 func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
-	v, ok := w.view.(*eventlogView)
-	if !ok || v.log == nil || v.log.Path == "" {
+	if w.view == nil {
+		return nil
+	}
+	ev, c := w.view.eventlog(), w.view.TimelineCanvas()
+	if ev == nil || ev.Path == "" {
 		return nil
 	}
 	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
 	for _, d := range dataExports {
 		items = append(items, fyne.NewMenuItem(d.title, func() {
 			var from, to uint64
-			if v.canvas != nil {
-				if a, b, ok := v.canvas.Selection(); ok && b > a {
+			if c != nil {
+				if a, b, ok := c.Selection(); ok && b > a {
 					from, to = a, b
 				}
 			}
@@ -47,10 +52,10 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 			if to > 0 {
 				name += "-selection"
 			}
-			pickFileToSave(w.win, w.app.useNative, strings.TrimSuffix(d.title, "…"), name+d.ext, d.filters, func(out string) {
+			kit.PickFileToSave(w.win, w.app.useNative, strings.TrimSuffix(d.title, "…"), name+d.ext, d.filters, func(out string) {
 				go func() {
-					err := exportData(v.log, d.format, from, to, out)
-					onUI(func() {
+					err := exportData(ev, d.format, from, to, out)
+					kit.OnUI(func() {
 						if err != nil {
 							dialog.ShowError(err, w.win)
 							return
@@ -71,9 +76,9 @@ func (w *Window) dataExportMenuItems() []*fyne.MenuItem {
 // exportData writes the log of ev (the segment shown, of a file holding
 // several) in format f — the run, or [from, to) if to > 0 — to out (see
 // export.ToFile: a failed export leaves no partial file).
-func exportData(ev *Eventlog, f export.Format, from, to uint64, out string) error {
+func exportData(ev *loaded.Eventlog, f export.Format, from, to uint64, out string) error {
 	opt := export.Options{From: from, To: to}
-	if g, ok := ev.segmentBytes(); ok {
+	if g, ok := ev.SegmentBytes(); ok {
 		opt.Offset, opt.Length = g.Offset, g.End-g.Offset
 	}
 	if _, err := export.ToFile(context.Background(), f, ev.Path, out, opt); err != nil {

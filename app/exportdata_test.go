@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/export"
 )
 
@@ -61,7 +62,7 @@ func TestFileMenuExportsData(t *testing.T) {
 	}
 	// A failed export leaves nothing behind.
 	bad := filepath.Join(t.TempDir(), "bad.json")
-	if err := exportData(&Eventlog{Path: "/nonexistent.eventlog"}, export.Chrome, 0, 0, bad); err == nil {
+	if err := exportData(&loaded.Eventlog{Path: "/nonexistent.eventlog"}, export.Chrome, 0, 0, bad); err == nil {
 		t.Error("no error for a missing log")
 	}
 	if ents, _ := os.ReadDir(filepath.Dir(bad)); len(ents) != 0 {

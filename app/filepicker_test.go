@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // dialogWidget returns the first widget of type T in the dialog on top of
@@ -41,15 +42,15 @@ func TestFileChoosersStartInTheLastFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rememberFolder(filepath.Join(first, "run.eventlog"))
-	if got := lastFolder(); got != first {
+	kit.RememberFolder(filepath.Join(first, "run.eventlog"))
+	if got := kit.LastFolder(); got != first {
 		t.Fatalf("last folder %q, want %q", got, first)
 	}
 	// A save chooser starts there: saving under the name suggested
 	// writes into it.
 	var saved string
 	ui(func() {
-		pickFileToSave(w.win, false, "Export the view as PNG", "view.png", pngFilters, func(p string) { saved = p })
+		kit.PickFileToSave(w.win, false, "Export the view as PNG", "view.png", kit.PNGFilters, func(p string) { saved = p })
 	})
 	save := dialogWidget(t, w, func(b *widget.Button) bool { return b.Text == "Save" })
 	ui(func() { test.Tap(save) })
@@ -58,7 +59,7 @@ func TestFileChoosersStartInTheLastFolder(t *testing.T) {
 	}
 	// The open chooser starts in the folder last chosen from, whose name
 	// its path shows.
-	rememberFolder(filepath.Join(second, "other.png"))
+	kit.RememberFolder(filepath.Join(second, "other.png"))
 	ui(w.chooseFile)
 	if got := dialogTexts(w); !slices.Contains(got, "second") {
 		t.Errorf("the open chooser shows %q, not the folder second", got)
@@ -67,7 +68,7 @@ func TestFileChoosersStartInTheLastFolder(t *testing.T) {
 	if err := os.Remove(second); err != nil {
 		t.Fatal(err)
 	}
-	if got := lastFolder(); got != "" {
+	if got := kit.LastFolder(); got != "" {
 		t.Errorf("last folder %q after it was removed", got)
 	}
 }

@@ -9,6 +9,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
@@ -111,9 +114,9 @@ func findMatches(items []findItem, query string, limit int) []findItem {
 // recent files.
 func (w *Window) finderItems() []findItem {
 	var items []findItem
-	for _, b := range keyBindings {
-		a := b.action
-		items = append(items, findItem{kind: "command", title: b.help, detail: b.keysHelp, do: func() { w.viewAction(a) }})
+	for _, b := range kit.KeyBindings {
+		a := b.Action
+		items = append(items, findItem{kind: "command", title: b.Help, detail: b.KeysHelp, do: func() { w.viewAction(a) }})
 	}
 	items = append(items,
 		findItem{kind: "command", title: "Open a file…", detail: "Ctrl+O", do: w.chooseFile},
@@ -122,11 +125,11 @@ func (w *Window) finderItems() []findItem {
 	if w.path != "" {
 		items = append(items, findItem{kind: "command", title: "Reload the file", detail: "Ctrl+R", do: w.Reload})
 	}
-	if w.view != nil && w.view.hasPicture() {
+	if w.view != nil && w.view.HasPicture() {
 		items = append(items, findItem{kind: "command", title: "Export the view as PNG…", detail: "Ctrl+E", do: func() { w.exportImage(1) }})
 	}
-	if v, ok := w.view.(*eventlogView); ok {
-		items = append(items, v.finderItems()...)
+	if w.view != nil {
+		items = append(items, w.view.finderItems()...)
 	}
 	for _, p := range w.app.recent.List() {
 		items = append(items, findItem{kind: "file", title: p, detail: "open", do: func() { w.openHere(p) }})
@@ -150,11 +153,11 @@ func (v *eventlogView) finderItems() []findItem {
 		n := int(m.HECs[c].Cap)
 		id := tracks.TrackID{Kind: tracks.KindHEC, ID: uint32(n)}
 		items = append(items, findItem{kind: "HEC", title: "HEC " + strconv.Itoa(n), detail: "capability " + strconv.Itoa(n),
-			do: func() { v.canvas.jumpTo(id) }})
+			do: func() { v.canvas.JumpTo(id) }})
 	}
 	// Times to a hundred-thousandth of the run: enough to tell items apart
 	// (choosing one goes to its exact time), no digits of noise.
-	step := readoutStep(m.End / 100)
+	step := panels.ReadoutStep(m.End / 100)
 	for i := range m.Threads {
 		th := &m.Threads[i]
 		title := "thread " + strconv.FormatUint(uint64(th.ID), 10)
@@ -200,8 +203,8 @@ func threadLife(m *timeline.Model, th *timeline.Thread) (from, to uint64) {
 // showAround shows [from, to) with a margin each side.
 func (v *eventlogView) showAround(from, to uint64) {
 	to = max(to, from+1)
-	margin := uint64(float64(to-from) * spanZoomMargin)
-	v.canvas.showRange(from-min(margin, from), to+margin)
+	margin := uint64(float64(to-from) * trackcanvas.SpanZoomMargin)
+	v.canvas.ShowRange(from-min(margin, from), to+margin)
 }
 
 // revealThread shows thread id's track over its lifetime.
@@ -212,7 +215,7 @@ func (v *eventlogView) revealThread(id uint32) {
 		return
 	}
 	v.showAround(threadLife(m, th))
-	v.canvas.jumpTo(tracks.TrackID{Kind: tracks.KindThread, ID: id})
+	v.canvas.JumpTo(tracks.TrackID{Kind: tracks.KindThread, ID: id})
 }
 
 // revealLabel shows the first span of label, and the track it is in
@@ -222,8 +225,8 @@ func (v *eventlogView) revealLabel(label int32) {
 	for i := 0; i < m.NumUserSpans(); i++ {
 		if s := m.UserSpan(i); s.Label == label {
 			var id tracks.TrackID
-			v.canvas.with(func(tv *tracks.View) { id = tv.SpanTrack(s) })
-			v.canvas.jumpTo(id)
+			v.canvas.With(func(tv *tracks.View) { id = tv.SpanTrack(s) })
+			v.canvas.JumpTo(id)
 			v.showAround(s.Start, s.End)
 			return
 		}
@@ -232,8 +235,8 @@ func (v *eventlogView) revealLabel(label int32) {
 
 // revealMarker centres the view on a marker and shows the markers' track.
 func (v *eventlogView) revealMarker(at uint64) {
-	v.canvas.jumpTo(tracks.TrackID{Kind: tracks.KindMarkers})
-	v.canvas.centreOn(at)
+	v.canvas.JumpTo(tracks.TrackID{Kind: tracks.KindMarkers})
+	v.canvas.CentreOn(at)
 }
 
 // finder is the Ctrl+P / Ctrl+K pop-up: a query and the best matches.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/tracks"
 )
 
@@ -87,13 +88,13 @@ func TestFinderJumps(t *testing.T) {
 	if it.kind != "marker" {
 		t.Fatalf("the best match of \"round 3\" is %q %q", it.kind, it.title)
 	}
-	for _, mk := range v.log.markers {
-		if from, to := c.View(); mk.text == it.title && (mk.time < from || mk.time > to) {
-			t.Errorf("after jumping to marker %q at %d the view is %d–%d", mk.text, mk.time, from, to)
+	for _, mk := range v.log.Markers {
+		if from, to := c.View(); mk.Text == it.title && (mk.Time < from || mk.Time > to) {
+			t.Errorf("after jumping to marker %q at %d the view is %d–%d", mk.Text, mk.Time, from, to)
 		}
 	}
 
-	c.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupHECs, true) })
+	c.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupHECs, true) })
 	if it = finderOn(t, w, "HEC 1"); it.kind != "HEC" {
 		t.Fatalf("the best match of \"HEC 1\" is %q %q", it.kind, it.title)
 	}
@@ -111,8 +112,8 @@ func TestFinderJumps(t *testing.T) {
 }
 
 // canvasTrackRect returns where a track is on the canvas, if in view.
-func canvasTrackRect(c *trackCanvas, id tracks.TrackID) (r image.Rectangle, ok bool) {
-	c.with(func(tv *tracks.View) { r, ok = tv.TrackRect(id) })
+func canvasTrackRect(c *trackcanvas.Canvas, id tracks.TrackID) (r image.Rectangle, ok bool) {
+	c.With(func(tv *tracks.View) { r, ok = tv.TrackRect(id) })
 	return r, ok
 }
 
@@ -122,7 +123,7 @@ func TestFinderJumpMarksAndPinsTheTrack(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	c := v.canvas
 	state := func(id tracks.TrackID) (marked, pinned bool) {
-		c.with(func(tv *tracks.View) { marked, pinned = tv.Marked() == id, tv.Pinned(id) })
+		c.With(func(tv *tracks.View) { marked, pinned = tv.Marked() == id, tv.Pinned(id) })
 		return
 	}
 	hec1 := tracks.TrackID{Kind: tracks.KindHEC, ID: 1}
@@ -131,8 +132,10 @@ func TestFinderJumpMarksAndPinsTheTrack(t *testing.T) {
 	if m, p := state(hec1); !m || !p {
 		t.Fatalf("after jumping to HEC 1: marked %v, pinned %v", m, p)
 	}
-	if r, ok := canvasTrackRect(c, hec1); !ok || r.Min.Y > c.view.PinnedRect().Max.Y {
-		t.Errorf("HEC 1's track is at %v, not in the pinned area %v", r, c.view.PinnedRect())
+	var pinnedRect image.Rectangle
+	c.With(func(tv *tracks.View) { pinnedRect = tv.PinnedRect() })
+	if r, ok := canvasTrackRect(c, hec1); !ok || r.Min.Y > pinnedRect.Max.Y {
+		t.Errorf("HEC 1's track is at %v, not in the pinned area %v", r, pinnedRect)
 	}
 	finderOn(t, w, "round 3")
 	if m, p := state(hec1); m || p {
@@ -142,7 +145,7 @@ func TestFinderJumpMarksAndPinsTheTrack(t *testing.T) {
 		t.Errorf("after jumping to a marker its track: marked %v, pinned %v", m, p)
 	}
 	// A track the user pinned stays pinned after the jump that marked it.
-	c.with(func(tv *tracks.View) { tv.Pin(hec1) })
+	c.With(func(tv *tracks.View) { tv.Pin(hec1) })
 	finderOn(t, w, "HEC 1")
 	finderOn(t, w, "round 3")
 	if m, p := state(hec1); m || !p {

@@ -1,15 +1,15 @@
 package app
 
 import (
-	"context"
 	"image"
 	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/advise"
+	"github.com/hecscope/hecscope/app/panels"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/tracks"
 )
 
@@ -18,67 +18,14 @@ const (
 	adviseHealthyLog    = "../testdata/ghc-9.0.2/advise-healthy.eventlog"
 )
 
-// TestFindingsViewListsAndShows loads the findings of the purpose-made
-// sequential run, picks the first, and looks at the selection's.
-func TestFindingsViewListsAndShows(t *testing.T) {
-	a := test.NewApp()
-	defer a.Quit()
-	ev, err := loadEventlog(context.Background(), adviseSequentialLog, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl := &fakeLink{}
-	v := newFindingsView(analyzer(ev), fl.link())
-	loaded := make(chan struct{}, 4)
-	v.onLoad = func() { loaded <- struct{}{} }
-	var marked []*advise.Finding
-	v.mark = func(f *advise.Finding) { marked = append(marked, f) }
-	w := a.NewWindow("findings")
-	defer w.Close()
-	w.SetContent(v.root)
-	w.Resize(fyne.NewSize(1100, 500))
-	v.ensureLoaded()
-	waitFor(t, loaded, "the findings")
-	if len(v.findings) == 0 || v.findings[0].Kind != advise.KindSequential || v.findings[0].Severity != advise.Problem {
-		t.Fatalf("findings %v (%s)", v.findings, v.status.Text)
-	}
-	if !strings.Contains(v.status.Text, "1 problem") || !strings.Contains(v.rowText(0), "PROBLEM  sequential") {
-		t.Errorf("status %q, first row %q", v.status.Text, v.rowText(0))
-	}
-	f := v.findings[0]
-	v.list.Select(0)
-	if len(fl.shown) != 1 || fl.shown[0][0] > f.From || fl.shown[0][1] < f.To || 10*(fl.shown[0][1]-fl.shown[0][0]) > 13*(f.To-f.From) {
-		t.Errorf("picking %s showed %v", rangeText(f.From, f.To), fl.shown)
-	}
-	if len(marked) == 0 || marked[len(marked)-1] == nil || marked[len(marked)-1].Title != f.Title {
-		t.Errorf("marked %v, want %q", marked, f.Title)
-	}
-	if d := v.detail.Text; !strings.Contains(d, f.Title) || !strings.Contains(d, "• "+f.Evidence[0]) || !strings.Contains(d, "Try: "+f.Suggestion) {
-		t.Errorf("detail %q", d)
-	}
-	// Esc unpicks it (once).
-	if !v.clear() || v.clear() || marked[len(marked)-1] != nil {
-		t.Errorf("clear: marked %v, want the mark taken off once", marked)
-	}
-
-	// The selection: the sequential stretch alone is sequential throughout.
-	fl.from, fl.to = 300e6, 600e6
-	v.scope.SetSelected(scopeSelection)
-	waitFor(t, loaded, "the selection's findings")
-	if len(v.findings) == 0 || v.findings[0].Kind != advise.KindSequential || v.findings[0].From != 300e6 ||
-		!strings.Contains(v.findings[0].Title, "100% of the range") || !strings.Contains(v.status.Text, "the selection") {
-		t.Errorf("selection: %v (%s)", v.findings, v.status.Text)
-	}
-}
-
 // TestFindingsTabOnHealthyRun opens the healthy run in a window: its
 // Findings tab says there is nothing to find, from the findings the window
 // looked for as it loaded the log (showing the tab looks for none again).
 func TestFindingsTabOnHealthyRun(t *testing.T) {
 	_, v, _ := openNav(t, adviseHealthyLog)
 	selectTab(t, v, "Findings")
-	if len(v.findings.findings) != 0 || !strings.Contains(v.findings.status.Text, "No findings in the whole run") || v.findings.gen != 0 {
-		t.Errorf("healthy run: %v (%s), %d loads", v.findings.findings, v.findings.status.Text, v.findings.gen)
+	if len(v.findings.Findings) != 0 || !strings.Contains(v.findings.Status.Text, "No findings in the whole run") || v.findings.Gen != 0 {
+		t.Errorf("healthy run: %v (%s), %d loads", v.findings.Findings, v.findings.Status.Text, v.findings.Gen)
 	}
 }
 
@@ -87,16 +34,16 @@ func TestFindingsTabOnHealthyRun(t *testing.T) {
 func findingsWindow(t *testing.T, path string) (*Window, *eventlogView) {
 	t.Helper()
 	w, v, _ := openNav(t, path)
-	if len(v.findings.findings) == 0 {
-		t.Fatalf("%s: no findings: %s", path, v.findings.status.Text)
+	if len(v.findings.Findings) == 0 {
+		t.Fatalf("%s: no findings: %s", path, v.findings.Status.Text)
 	}
 	return w, v
 }
 
 // highlighted returns the canvas's highlight and its tracks.
-func highlighted(c *trackCanvas) (*tracks.Highlight, []tracks.TrackID) {
+func highlighted(c *trackcanvas.Canvas) (*tracks.Highlight, []tracks.TrackID) {
 	var h *tracks.Highlight
-	c.with(func(tv *tracks.View) { h = tv.Highlight() })
+	c.With(func(tv *tracks.View) { h = tv.Highlight() })
 	if h == nil {
 		return nil, nil
 	}
@@ -111,11 +58,11 @@ func TestFindingsTabZoomsTheCanvas(t *testing.T) {
 	_, v := findingsWindow(t, adviseSequentialLog)
 	selectTab(t, v, "Findings")
 	fv, c := v.findings, v.canvas
-	f := fv.findings[0]
-	fv.list.Select(0)
+	f := fv.Findings[0]
+	fv.List.Select(0)
 	from, to := c.View()
 	if from > f.From || to < f.To || 10*(to-from) > 13*(f.To-f.From) {
-		t.Errorf("canvas shows %s for a finding over %s", rangeText(from, to), rangeText(f.From, f.To))
+		t.Errorf("canvas shows %s for a finding over %s", panels.RangeText(from, to), panels.RangeText(f.From, f.To))
 	}
 	h, ids := highlighted(c)
 	main := tracks.TrackID{Kind: tracks.KindThread, ID: f.Tracks.Threads[0]}
@@ -125,37 +72,37 @@ func TestFindingsTabZoomsTheCanvas(t *testing.T) {
 		}
 	}
 	if h == nil || h.From != f.From || h.To != f.To {
-		t.Errorf("highlight %+v, want the range %s", h, rangeText(f.From, f.To))
+		t.Errorf("highlight %+v, want the range %s", h, panels.RangeText(f.From, f.To))
 	}
 
 	// Another finding replaces it: the imbalance's are the HECs alone.
-	fv.list.Select(1)
+	fv.List.Select(1)
 	if _, ids := highlighted(c); slices.Contains(ids, main) || !slices.Contains(ids, tracks.TrackID{Kind: tracks.KindHEC, ID: 0}) {
-		t.Errorf("after picking %q the canvas highlights %v", fv.findings[1].Title, ids)
+		t.Errorf("after picking %q the canvas highlights %v", fv.Findings[1].Title, ids)
 	}
 	// Esc clears it, and the list's selection with it.
 	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if h, _ := highlighted(c); h != nil || fv.picked >= 0 {
-		t.Errorf("after Esc: highlight %+v, finding picked %d", h, fv.picked)
+	if h, _ := highlighted(c); h != nil || fv.Picked >= 0 {
+		t.Errorf("after Esc: highlight %+v, finding picked %d", h, fv.Picked)
 	}
 }
 
 // flagAt returns the canvas position of the flag of findings at time tm
 // on the axis (searching the axis from its top), failing if there is none.
-func flagAt(t *testing.T, c *trackCanvas, tm uint64) (fyne.Position, tracks.Hit) {
+func flagAt(t *testing.T, c *trackcanvas.Canvas, tm uint64) (fyne.Position, tracks.Hit) {
 	t.Helper()
 	var x float64
 	var axis image.Rectangle
-	c.with(func(tv *tracks.View) { x, axis = tv.X(tm)+2, tv.AxisRect() })
+	c.With(func(tv *tracks.View) { x, axis = tv.X(tm)+2, tv.AxisRect() })
 	for y := axis.Min.Y; y < axis.Max.Y; y++ {
 		var h tracks.Hit
-		c.with(func(tv *tracks.View) { h = tv.Hit(x, float64(y)) })
+		c.With(func(tv *tracks.View) { h = tv.Hit(x, float64(y)) })
 		if h.Element == tracks.ElemFinding {
-			s := float32(c.scale)
+			s := float32(c.PixelScale())
 			return fyne.NewPos(float32(x)/s, float32(y)/s+0.5/s), h
 		}
 	}
-	t.Fatalf("no finding's flag at %s on the axis", rangeText(tm, tm))
+	t.Fatalf("no finding's flag at %s on the axis", panels.RangeText(tm, tm))
 	return fyne.Position{}, tracks.Hit{}
 }
 
@@ -166,21 +113,21 @@ func flagAt(t *testing.T, c *trackCanvas, tm uint64) (fyne.Position, tracks.Hit)
 func TestFindingFlagsOnTheCanvas(t *testing.T) {
 	_, v := findingsWindow(t, adviseSequentialLog)
 	fv, c := v.findings, v.canvas
-	f := fv.findings[0]
+	f := fv.Findings[0]
 	p, h := flagAt(t, c, f.From)
 	if !slices.Equal(h.Findings, []int{0}) {
-		t.Fatalf("the flag at %s holds findings %v, want [0]", rangeText(f.From, f.To), h.Findings)
+		t.Fatalf("the flag at %s holds findings %v, want [0]", panels.RangeText(f.From, f.To), h.Findings)
 	}
 	hover(c, p)
-	if tip := c.tip.text(); len(tip) == 0 || tip[0] != f.Title {
+	if tip := c.Tip.Text(); len(tip) == 0 || tip[0] != f.Title {
 		t.Errorf("hovering the flag shows %q, want the title %q", tip, f.Title)
 	}
 	c.Tapped(&fyne.PointEvent{Position: p})
-	if sel := v.tabs.Selected(); sel == nil || sel.Text != "Findings" || fv.picked != 0 {
-		t.Errorf("after the click: tab %v, finding picked %d", sel, fv.picked)
+	if sel := v.tabs.Selected(); sel == nil || sel.Text != "Findings" || fv.Picked != 0 {
+		t.Errorf("after the click: tab %v, finding picked %d", sel, fv.Picked)
 	}
 	if from, to := c.View(); from > f.From || to < f.To || 10*(to-from) > 13*(f.To-f.From) {
-		t.Errorf("canvas shows %s for a finding over %s", rangeText(from, to), rangeText(f.From, f.To))
+		t.Errorf("canvas shows %s for a finding over %s", panels.RangeText(from, to), panels.RangeText(f.From, f.To))
 	}
 	if _, ids := highlighted(c); !slices.Contains(ids, tracks.TrackID{Kind: tracks.KindHEC, ID: 1}) {
 		t.Errorf("after the click the canvas highlights %v", ids)
@@ -194,33 +141,33 @@ func TestFindingClusterClicks(t *testing.T) {
 	_, v := findingsWindow(t, "../testdata/ghc-9.0.2/advise-mvar.eventlog")
 	fv, c := v.findings, v.canvas
 	var blocking int
-	for i, f := range fv.findings {
+	for i, f := range fv.Findings {
 		if f.Kind == advise.KindBlocking {
 			blocking = i
 		}
 	}
-	at := fv.findings[blocking].From
+	at := fv.Findings[blocking].From
 	p, h := flagAt(t, c, at)
 	if len(h.Findings) < 2 || !slices.Contains(h.Findings, blocking) {
-		t.Fatalf("the flag at %s holds findings %v, want the blocking one (%d) and another", rangeText(at, at), h.Findings, blocking)
+		t.Fatalf("the flag at %s holds findings %v, want the blocking one (%d) and another", panels.RangeText(at, at), h.Findings, blocking)
 	}
 	var got []int
 	for range h.Findings {
 		p, _ = flagAt(t, c, at) // the canvas zoomed
 		c.Tapped(&fyne.PointEvent{Position: p})
-		got = append(got, fv.picked)
+		got = append(got, fv.Picked)
 	}
 	if !slices.Equal(got, h.Findings) {
 		t.Errorf("clicking the cluster picked %v, want %v in turn", got, h.Findings)
 	}
 	// The blocking finding's tracks are its threads: the canvas brings
 	// the first into view.
-	fv.list.Select(blocking)
+	fv.List.Select(blocking)
 	_, ids := highlighted(c)
 	if len(ids) == 0 || ids[0].Kind != tracks.KindThread {
 		t.Fatalf("blocking finding's tracks %v", ids)
 	}
-	c.with(func(tv *tracks.View) {
+	c.With(func(tv *tracks.View) {
 		if _, ok := tv.TrackRect(ids[0]); !ok {
 			t.Errorf("thread %d's track is not in view", ids[0].ID)
 		}

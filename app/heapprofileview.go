@@ -1,19 +1,18 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"image"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 )
@@ -21,59 +20,11 @@ import (
 // topLabels is how many bands the heap profile view lists.
 const topLabels = 12
 
-// countingReader reports, from the goroutine that reads, how much of a file
-// has been read; it fails the read once ctx is cancelled.
-type countingReader struct {
-	ctx    context.Context
-	r      io.Reader
-	read   int64
-	report func(read int64)
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	n, err := c.r.Read(p)
-	c.read += int64(n)
-	c.report(c.read)
-	return n, err
-}
-
-// progressEvery is the least time between two progress reports of a heap
-// profile being read.
-const progressEvery = 50 * time.Millisecond
-
-// loadHeapProfile parses the .hp file at path, reporting progress by bytes.
-func loadHeapProfile(ctx context.Context, path string, report func(Progress)) (*ingest.HeapProfile, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("opening heap profile: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("opening heap profile: %w", err)
-	}
-	start := time.Now()
-	var last time.Time
-	cr := &countingReader{ctx: ctx, r: f, report: func(read int64) {
-		if now := time.Now(); report != nil && now.Sub(last) >= progressEvery {
-			last = now
-			report(Progress{Bytes: read, Total: st.Size(), Elapsed: time.Since(start)})
-		}
-	}}
-	p, err := ingest.ParseHeapProfile(cr)
-	if err != nil {
-		return nil, fmt.Errorf("reading heap profile %s: %w", path, err)
-	}
-	return p, nil
-}
-
 // heapProfileView shows a textual heap profile: its chart, its facts and
 // its largest bands.
 type heapProfileView struct {
-	chart *picture
+	plainView
+	chart *trackcanvas.Picture
 	root  fyne.CanvasObject
 	// samples is how many samples the profile has.
 	samples int
@@ -87,12 +38,12 @@ type bandPeak struct {
 }
 
 // heapFacts lists a profile's facts and its bands by peak size, largest first.
-func heapFacts(path string, p *ingest.HeapProfile) ([]fact, []bandPeak) {
-	facts := []fact{
-		{"File", path, ""},
-		{"Job", p.Job, ""},
-		{"Date", p.Date, ""},
-		{"Samples", strconv.Itoa(len(p.Samples)), ""},
+func heapFacts(path string, p *ingest.HeapProfile) ([]panels.Fact, []bandPeak) {
+	facts := []panels.Fact{
+		{Label: "File", Value: path},
+		{Label: "Job", Value: p.Job},
+		{Label: "Date", Value: p.Date},
+		{Label: "Samples", Value: strconv.Itoa(len(p.Samples))},
 	}
 	peaks := map[string]*bandPeak{}
 	var order []string
@@ -115,14 +66,14 @@ func heapFacts(path string, p *ingest.HeapProfile) ([]fact, []bandPeak) {
 		}
 	}
 	if n := len(p.Samples); n > 0 {
-		facts = append(facts, fact{"Sampled", fmt.Sprintf("from %g to %g %s", p.Samples[0].Time, p.Samples[n-1].Time, p.SampleUnit), ""})
+		facts = append(facts, panels.Fact{Label: "Sampled", Value: fmt.Sprintf("from %g to %g %s", p.Samples[0].Time, p.Samples[n-1].Time, p.SampleUnit)})
 	}
 	facts = append(facts,
-		fact{"Peak total", fmt.Sprintf("%s at %g %s", formatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit), ""},
-		fact{"Bands", strconv.Itoa(len(order)), ""},
+		panels.Fact{Label: "Peak total", Value: fmt.Sprintf("%s at %g %s", kit.FormatBytes(int64(min(total, 1<<62))), totalAt, p.SampleUnit)},
+		panels.Fact{Label: "Bands", Value: strconv.Itoa(len(order))},
 	)
 	if len(p.Marks) > 0 {
-		facts = append(facts, fact{"Marks", strconv.Itoa(len(p.Marks)), ""})
+		facts = append(facts, panels.Fact{Label: "Marks", Value: strconv.Itoa(len(p.Marks))})
 	}
 	bands := make([]bandPeak, 0, len(order))
 	for _, l := range order {
@@ -161,22 +112,22 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 				return
 			}
 			b := shown[id.Row-1]
-			l.SetText([]string{b.label, formatBytes(int64(min(b.peak, 1<<62))), strconv.FormatFloat(b.at, 'g', 6, 64)}[id.Col])
+			l.SetText([]string{b.label, kit.FormatBytes(int64(min(b.peak, 1<<62))), strconv.FormatFloat(b.at, 'g', 6, 64)}[id.Col])
 		})
 	table.SetColumnWidth(0, 360)
 	table.SetColumnWidth(1, 110)
 	table.SetColumnWidth(2, 110)
 	heading := widget.NewLabelWithStyle(fmt.Sprintf("Largest bands (%d of %d), by peak size", len(shown), len(bands)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	bandList := container.NewBorder(heading, nil, nil, nil, table)
-	body := container.NewHSplit(container.NewVScroll(factsGrid(facts)), bandList)
+	body := container.NewHSplit(container.NewVScroll(panels.FactsGrid(facts)), bandList)
 	body.Offset = 0.4
 	if prof, err := heapview.FromHeapProfile(p); err == nil {
-		if r := heapRender(p.Job, prof, nil); r != nil {
-			v.chart = newPicture(r)
+		if r := trackcanvas.HeapRender(p.Job, prof, nil); r != nil {
+			v.chart = trackcanvas.NewPicture(r)
 		}
 	}
 	if v.chart != nil {
-		split := container.NewVSplit(v.chart.raster, body)
+		split := container.NewVSplit(v.chart.Raster, body)
 		split.Offset = 0.6
 		v.root = container.NewBorder(container.NewPadded(top), nil, nil, nil, split)
 	} else {
@@ -185,13 +136,24 @@ func newHeapProfileView(path string, p *ingest.HeapProfile) *heapProfileView {
 	return v
 }
 
-func (v *heapProfileView) content() fyne.CanvasObject { return v.root }
+func (v *heapProfileView) Content() fyne.CanvasObject { return v.root }
 
-func (v *heapProfileView) hasPicture() bool { return v.chart != nil }
+func (v *heapProfileView) HasPicture() bool { return v.chart != nil }
 
-func (v *heapProfileView) picture(scale float32) image.Image {
+// KeyTarget is nil: a heap profile has no time view.
+func (v *heapProfileView) KeyTarget() kit.KeyTarget { return nil }
+
+// TimelineCanvas is nil: a heap profile has no track canvas.
+func (v *heapProfileView) TimelineCanvas() *trackcanvas.Canvas { return nil }
+
+// WatchSelection does nothing: a heap profile has no selection.
+func (v *heapProfileView) WatchSelection(func(has bool)) {}
+
+func (v *heapProfileView) eventCount() int64 { return int64(v.samples) }
+
+func (v *heapProfileView) Picture(scale float32) image.Image {
 	if v.chart == nil {
 		return nil
 	}
-	return v.chart.export(scale)
+	return v.chart.Export(scale)
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"testing"
 
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -13,18 +14,18 @@ import (
 func TestHeldProgressKeepsTheFirstOverview(t *testing.T) {
 	var h heldProgress
 	overview := &timeline.Model{}
-	if _, held := h.hold(Progress{Bytes: 10, Model: overview}); !held {
+	if _, held := h.hold(loaded.Progress{Bytes: 10, Model: overview}); !held {
 		t.Fatal("a report before the page is made was not held")
 	}
-	if _, held := h.hold(Progress{Bytes: 20}); !held {
+	if _, held := h.hold(loaded.Progress{Bytes: 20}); !held {
 		t.Fatal("a report before the page is made was not held")
 	}
 	h.release()
-	p, held := h.hold(Progress{Bytes: 30})
+	p, held := h.hold(loaded.Progress{Bytes: 30})
 	if held || p.Bytes != 30 || p.Model != overview {
 		t.Fatalf("the first report after the page was made: %+v (held %v); want it with the first overview", p, held)
 	}
-	if p, _ := h.hold(Progress{Bytes: 40}); p.Model != nil {
+	if p, _ := h.hold(loaded.Progress{Bytes: 40}); p.Model != nil {
 		t.Errorf("the held overview went out twice: %+v", p)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // pressKey presses key in canvas c as the desktop driver does: the focused
@@ -43,7 +44,7 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 	c := w.Fyne().Canvas()
 	span := func() uint64 { from, to := v.canvas.View(); return to - from }
 	whole := span()
-	choose := v.events.search.kind
+	choose := v.events.Search.Kind
 
 	for _, tab := range v.tabs.Items {
 		if tab.Text == "Events" {
@@ -53,7 +54,7 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 	for _, focus := range []struct {
 		name string
 		o    fyne.Focusable
-	}{{"nothing", nil}, {"the timeline", v.canvas}, {"the event list", v.events.list}, {"the search's kind", choose}} {
+	}{{"nothing", nil}, {"the timeline", v.canvas}, {"the event list", v.events.List}, {"the search's kind", choose}} {
 		c.Unfocus()
 		if focus.o != nil {
 			c.Focus(focus.o)
@@ -77,7 +78,7 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 		}
 	}
 
-	entry := v.events.search.text
+	entry := v.events.Search.Text
 	c.Focus(entry)
 	if c.Focused() != entry {
 		t.Fatal("could not focus the search field")
@@ -100,15 +101,15 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 // every binding.
 func TestShortcutHelpListsEveryKey(t *testing.T) {
 	help := shortcutHelp()
-	for _, b := range keyBindings {
+	for _, b := range kit.KeyBindings {
 		found := false
 		for _, h := range help {
-			if h[1] == b.help {
+			if h[1] == b.Help {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("the help does not list %q", b.help)
+			t.Errorf("the help does not list %q", b.Help)
 		}
 	}
 }

@@ -11,7 +11,10 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/library"
+	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -213,9 +216,9 @@ func entrySubtitle(e *library.Entry) string {
 	}
 	parts = append(parts, timeline.FormatDuration(f.TotalNS), fmt.Sprintf("%d HEC", f.Capabilities))
 	if f.HasHeap {
-		parts = append(parts, "ThreadScope's productivity "+percent(f.Productivity))
+		parts = append(parts, "ThreadScope's productivity "+panels.Percent(f.Productivity))
 	}
-	parts = append(parts, formatBytes(e.Size))
+	parts = append(parts, kit.FormatBytes(e.Size))
 	return strings.Join(parts, " · ")
 }
 
@@ -300,13 +303,13 @@ func (v *LibraryWindow) showDetail() {
 	if !e.Started.IsZero() {
 		fmt.Fprintf(&b, "Run started: %s\n", e.Started.Local().Format("2006-01-02 15:04:05"))
 	}
-	fmt.Fprintf(&b, "Saved: %s from %s\nSize: %s (%s)\n", e.Saved.Local().Format("2006-01-02 15:04:05"), e.Source, formatBytes(e.Size), f.Status)
+	fmt.Fprintf(&b, "Saved: %s from %s\nSize: %s (%s)\n", e.Saved.Local().Format("2006-01-02 15:04:05"), e.Source, kit.FormatBytes(e.Size), f.Status)
 	fmt.Fprintf(&b, "Wall time %s · %d HECs · %d threads\n", timeline.FormatDuration(f.TotalNS), f.Capabilities, f.Threads)
 	if f.HasHeap {
 		fmt.Fprintf(&b, "ThreadScope's mutator %s · GC %s · productivity %s\nThreadScope's count: %d collections, max pause %s\nAllocated %s · max heap %s · max live %s\n",
-			timeline.FormatDuration(f.MutatorNS), timeline.FormatDuration(f.GCNS), percent(f.Productivity),
+			timeline.FormatDuration(f.MutatorNS), timeline.FormatDuration(f.GCNS), panels.Percent(f.Productivity),
 			f.Collections, timeline.FormatDuration(f.MaxPauseNS),
-			formatBytes(int64(min(f.Allocated, 1<<62))), formatBytes(int64(min(f.MaxHeapSize, 1<<62))), maxLiveText(f))
+			kit.FormatBytes(int64(min(f.Allocated, 1<<62))), kit.FormatBytes(int64(min(f.MaxHeapSize, 1<<62))), maxLiveText(f))
 	}
 	if f.SparksCreated > 0 {
 		fmt.Fprintf(&b, "Sparks: %d created, %d converted, %d fizzled\n", f.SparksCreated, f.SparksConvert, f.SparksFizzled)
@@ -321,7 +324,7 @@ func maxLiveText(f *library.Figures) string {
 	if f.NoLive {
 		return "— (no HeapLive events)"
 	}
-	return formatBytes(int64(min(f.MaxLive, 1<<62)))
+	return kit.FormatBytes(int64(min(f.MaxLive, 1<<62)))
 }
 
 // saveEdits writes the edited name, tags and note of the selected entry.
@@ -359,7 +362,7 @@ func (v *LibraryWindow) confirmDelete() {
 	if !ok {
 		return
 	}
-	dialog.ShowConfirm("Delete saved profile", fmt.Sprintf("Delete %q and its copy of the eventlog (%s)?", e.Name, formatBytes(e.Size)),
+	dialog.ShowConfirm("Delete saved profile", fmt.Sprintf("Delete %q and its copy of the eventlog (%s)?", e.Name, kit.FormatBytes(e.Size)),
 		func(yes bool) {
 			if !yes {
 				return
@@ -399,12 +402,10 @@ func (v *LibraryWindow) compare() {
 // eventlog to the library.
 func (w *Window) saveToLibrary() {
 	path := w.path
-	if lv, ok := w.view.(*liveView); ok {
+	if rec, live := w.recording(); live {
 		// A live window saves its current stream's recording: during the
 		// run, what has been recorded so far.
-		lv.mu.Lock()
-		path = lv.recordingPath()
-		lv.mu.Unlock()
+		path = rec
 		if path == "" {
 			dialog.ShowInformation("Save to library", "There is no recording to save yet (or the stream is not recorded to a file).", w.win)
 			return
@@ -443,10 +444,10 @@ func (w *Window) saveToLibrary() {
 // holding several, which bytes to save (that one's alone) and which it is.
 func (w *Window) librarySegment(path string) library.SaveOptions {
 	opt := library.SaveOptions{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))}
-	if v, ok := w.view.(*eventlogView); ok && len(v.log.Segments) > 1 {
-		g := v.log.Segments[v.log.Segment]
+	if ev := w.eventlog(); ev != nil && len(ev.Segments) > 1 {
+		g := ev.Segments[ev.Segment]
 		opt.Offset, opt.Length = g.Offset, g.End-g.Offset
-		opt.Segment = segmentName(v.log.Segment, len(v.log.Segments))
+		opt.Segment = loaded.SegmentName(ev.Segment, len(ev.Segments))
 		opt.Name += " (" + opt.Segment + ")"
 	}
 	return opt
@@ -466,11 +467,11 @@ func (w *Window) saveToLibraryAs(path string, opt library.SaveOptions, done func
 	}
 	go func() {
 		e, err := sl.lib.Save(path, opt)
-		onUI(func() {
+		kit.OnUI(func() {
 			if err != nil {
 				dialog.ShowError(err, w.win)
 			} else {
-				dialog.ShowInformation("Saved to library", fmt.Sprintf("Saved %q (%s) to the library.", e.Name, formatBytes(e.Size)), w.win)
+				dialog.ShowInformation("Saved to library", fmt.Sprintf("Saved %q (%s) to the library.", e.Name, kit.FormatBytes(e.Size)), w.win)
 			}
 			sl.changed()
 			if done != nil {
@@ -493,15 +494,14 @@ func (w *Window) showLibrary() {
 func (w *Window) libraryMenuItems() []*fyne.MenuItem {
 	items := []*fyne.MenuItem{fyne.NewMenuItemSeparator()}
 	if w.path != "" && w.view != nil {
-		switch v := w.view.(type) {
-		case *eventlogView:
+		if ev := w.view.eventlog(); ev != nil {
 			save := "Save to Library…"
-			if n := len(v.log.Segments); n > 1 {
-				save = fmt.Sprintf("Save Segment %d of %d to Library…", v.log.Segment+1, n)
+			if n := len(ev.Segments); n > 1 {
+				save = fmt.Sprintf("Save Segment %d of %d to Library…", ev.Segment+1, n)
 			}
 			items = append(items, fyne.NewMenuItem(save, w.saveToLibrary),
 				fyne.NewMenuItem("Compare This Run With…", w.chooseCompareWith))
-		case *liveView:
+		} else if _, live := w.view.recording(); live {
 			items = append(items, fyne.NewMenuItem("Save Recording to Library…", w.saveToLibrary))
 		}
 	}

@@ -39,7 +39,7 @@ func TestLiveControlMenu(t *testing.T) {
 	}
 	defer p.Exit()
 	lw := attachTo(t, p.URL())
-	lw.waitFor("events", func() bool { return lw.v.ev != nil })
+	lw.waitFor("events", func() bool { return lw.v.Ev != nil })
 	menu := controlMenuOf(lw.w)
 	if menu == nil {
 		t.Fatal("the live window has no Control menu")
@@ -64,13 +64,13 @@ func TestLiveControlMenu(t *testing.T) {
 		t.Errorf("the program read %+v", c)
 	}
 	lw.locked(func() {
-		if !strings.HasPrefix(lw.v.readout.Text, "Sent requestHeapCensus at ") {
-			t.Errorf("readout %q", lw.v.readout.Text)
+		if !strings.HasPrefix(lw.v.Readout.Text, "Sent requestHeapCensus at ") {
+			t.Errorf("readout %q", lw.v.Readout.Text)
 		}
 	})
 	p.Exit()
 	lw.waitFor("the cut", func() bool {
-		return strings.Contains(lw.v.status.Text, "ended: cut at byte") && lw.v.ev != nil && lw.v.ev.Status.State == ingest.StateTruncated
+		return strings.Contains(lw.v.Status.Text, "ended: cut at byte") && lw.v.Ev != nil && lw.v.Ev.Status.State == ingest.StateTruncated
 	})
 }
 
@@ -116,7 +116,7 @@ func TestLiveSilentSocketExplainedInFull(t *testing.T) {
 	}
 	lw := attachTo(t, p.URL())
 	lw.waitFor("the silent socket's explanation", func() bool {
-		return strings.Contains(lw.v.waitingNote.Text, "is connected but sends nothing") &&
-			strings.Contains(lw.v.waitingNote.Text, "hecscope relay --from "+p.URL())
+		return strings.Contains(lw.v.WaitingNote.Text, "is connected but sends nothing") &&
+			strings.Contains(lw.v.WaitingNote.Text, "hecscope relay --from "+p.URL())
 	})
 }

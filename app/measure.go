@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/hecscope/hecscope/app/kit"
 	"sync/atomic"
 	"time"
 )
@@ -21,14 +22,6 @@ type LoadResult struct {
 	FirstPicture time.Time
 }
 
-// drawNotifier is a view that can say when it has first been drawn.
-type drawNotifier interface {
-	// whenDrawn arranges for f to be called once, from the goroutine that
-	// draws, after the view's picture has been drawn, and reports whether
-	// it will be (false: the view has no picture to wait for).
-	whenDrawn(f func()) bool
-}
-
 // LoadAndQuit opens path in a new window as Open does and, once the whole
 // file has loaded and the window has drawn what it shows (or the load has
 // failed), calls done on Fyne's loop and quits the app. It is the
@@ -46,16 +39,13 @@ func (a *App) LoadAndQuit(path string, done func(LoadResult)) *Window {
 			if t := first.Load(); t != 0 {
 				r.FirstPicture = time.Unix(0, t)
 			}
-			switch v := w.view.(type) {
-			case *eventlogView:
-				r.Events = v.log.Events
-			case *heapProfileView:
-				r.Events = int64(v.samples)
+			if w.view != nil {
+				r.Events = w.view.eventCount()
 			}
 			done(r)
 			a.fa.Quit()
 		}
-		if d, ok := w.view.(drawNotifier); ok && err == nil && d.whenDrawn(func() { drawn(); go onUI(finish) }) {
+		if w.view != nil && err == nil && w.view.whenDrawn(func() { drawn(); go kit.OnUI(finish) }) {
 			return
 		}
 		finish()
@@ -69,7 +59,7 @@ func (v *eventlogView) whenDrawn(f func()) bool {
 	if v.canvas == nil {
 		return false
 	}
-	v.canvas.whenDrawn(f)
+	v.canvas.WhenDrawn(f)
 	return true
 }
 
@@ -77,6 +67,6 @@ func (v *heapProfileView) whenDrawn(f func()) bool {
 	if v.chart == nil {
 		return false
 	}
-	v.chart.whenDrawn(f)
+	v.chart.WhenDrawn(f)
 	return true
 }

@@ -10,6 +10,9 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 )
 
 // newStartPage builds the page shown when no file is open: the icon, an
@@ -56,13 +59,13 @@ type loadingView struct {
 	root    fyne.CanvasObject
 	bar     *widget.ProgressBar
 	detail  *widget.Label
-	picture *picture
+	picture *trackcanvas.Picture
 }
 
 // newLoadingView shows the progress of loading path; segment, if not "",
 // says which eventlog of it ("segment 2 of 4").
 func newLoadingView(path, segment string) *loadingView {
-	v := &loadingView{bar: widget.NewProgressBar(), detail: widget.NewLabel("Opening…"), picture: newPicture(nil)}
+	v := &loadingView{bar: widget.NewProgressBar(), detail: widget.NewLabel("Opening…"), picture: trackcanvas.NewPicture(nil)}
 	v.detail.Alignment = fyne.TextAlignCenter
 	what := filepath.Base(path)
 	if segment != "" {
@@ -73,13 +76,13 @@ func newLoadingView(path, segment string) *loadingView {
 	where.Importance = widget.LowImportance
 	where.Truncation = fyne.TextTruncateEllipsis
 	box := container.NewVBox(title, where, v.bar, v.detail)
-	v.picture.raster.Hide()
+	v.picture.Raster.Hide()
 	top := newColumn(box)
-	v.root = container.NewBorder(top, nil, nil, nil, v.picture.raster)
+	v.root = container.NewBorder(top, nil, nil, nil, v.picture.Raster)
 	return v
 }
 
-func (v *loadingView) update(p Progress) {
+func (v *loadingView) update(p loaded.Progress) {
 	v.bar.SetValue(p.Fraction())
 	v.detail.SetText(p.String())
 	// The loaded log's own model (no longer growing) comes with the last
@@ -89,9 +92,9 @@ func (v *loadingView) update(p Progress) {
 	if p.Model != nil && !p.Model.Growing {
 		return
 	}
-	if r := timelineRender(p.Model); r != nil {
-		v.picture.set(r)
-		v.picture.raster.Show()
+	if r := trackcanvas.TimelineRender(p.Model); r != nil {
+		v.picture.Set(r)
+		v.picture.Raster.Show()
 	}
 }
 
@@ -157,7 +160,7 @@ func showAbout(parent fyne.Window) {
 func newNotice(text string, closed func()) *fyne.Container {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameWarning))
 	bg.CornerRadius = theme.InputRadiusSize()
-	bg.FillColor = withAlpha(theme.Color(theme.ColorNameWarning), 0x40)
+	bg.FillColor = kit.WithAlpha(theme.Color(theme.ColorNameWarning), 0x40)
 	bg.StrokeColor = theme.Color(theme.ColorNameWarning)
 	bg.StrokeWidth = 1
 	icon := widget.NewIcon(theme.WarningIcon())

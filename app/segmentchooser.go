@@ -1,10 +1,7 @@
 package app
 
 import (
-	"bufio"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/eventlog"
-	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -24,19 +21,6 @@ import (
 // window shows one at a time; a chooser in its header lists them all and
 // loads the one picked in its place, through the same load as File > Open.
 
-// segmentName says which eventlog of a file a window shows: "segment 2 of
-// 4" (seg 0-based, of segments), "segment 2" while their number is not
-// known, "" for the first of a file of one (or not known to hold more).
-func segmentName(seg, of int) string {
-	switch {
-	case of > 1:
-		return fmt.Sprintf("segment %d of %d", seg+1, of)
-	case seg > 0:
-		return fmt.Sprintf("segment %d", seg+1)
-	}
-	return ""
-}
-
 // setTitle titles the window after its file and segment.
 func (w *Window) setTitle() {
 	if w.path == "" {
@@ -44,7 +28,7 @@ func (w *Window) setTitle() {
 		return
 	}
 	title := filepath.Base(w.path)
-	if s := segmentName(w.segment, w.segments); s != "" {
+	if s := loaded.SegmentName(w.segment, w.segments); s != "" {
 		title += " (" + s + ")"
 	}
 	w.win.SetTitle(title + " — " + Name)
@@ -71,7 +55,7 @@ func segmentLabel(i int, g eventlog.Segment, n int) string {
 // newSegmentChooser returns the chooser of the segments of ev's file, with
 // ev's selected; picking another calls pick with its index. It returns nil
 // for a file of one eventlog.
-func newSegmentChooser(ev *Eventlog, pick func(int)) *widget.Select {
+func newSegmentChooser(ev *loaded.Eventlog, pick func(int)) *widget.Select {
 	n := len(ev.Segments)
 	if n < 2 {
 		return nil
@@ -88,17 +72,6 @@ func newSegmentChooser(ev *Eventlog, pick func(int)) *widget.Select {
 		}
 	}
 	return sel
-}
-
-// segmentFacts are the summary's facts about which eventlog of its file ev
-// is, none for a file of one.
-func segmentFacts(ev *Eventlog) []fact {
-	n := len(ev.Segments)
-	if n < 2 {
-		return nil
-	}
-	g := ev.Segments[ev.Segment]
-	return []fact{{"Segment", fmt.Sprintf("%d of %d · bytes %s–%s", ev.Segment+1, n, paint.Count(g.Offset), paint.Count(g.End)), ""}}
 }
 
 // chooserWidthMax bounds the chooser's width, so that the file's path
@@ -127,50 +100,12 @@ func (a *App) OpenSegment(path string, seg int) *Window {
 	return w
 }
 
-// segmentBytes returns the bytes of the file that ev shows, if it is one
-// eventlog of several.
-func (ev *Eventlog) segmentBytes() (eventlog.Segment, bool) {
-	if len(ev.Segments) < 2 {
-		return eventlog.Segment{}, false
-	}
-	return ev.Segments[ev.Segment], true
-}
-
-// bookmarkKey is what the user's bookmarks of ev are kept under: its
-// file, and which segment of it.
-func (ev *Eventlog) bookmarkKey() string {
-	if len(ev.Segments) < 2 {
-		return ev.Path
-	}
-	return ev.Path + "#segment" + strconv.Itoa(ev.Segment+1)
-}
-
-// summarizeLogRange is summarizeFileRange over the eventlog ev shows:
-// its segment of the file only, for a file holding several.
-func summarizeLogRange(ev *Eventlog, from, to uint64) (timeline.Summary, error) {
-	g, ok := ev.segmentBytes()
-	if !ok {
-		return summarizeFileRange(ev.Path, from, to)
-	}
-	f, err := os.Open(ev.Path)
-	if err != nil {
-		return timeline.Summary{}, fmt.Errorf("summarising %s: %w", ev.Path, err)
-	}
-	defer f.Close()
-	src := bufio.NewReaderSize(io.NewSectionReader(f, g.Offset, g.End-g.Offset), 1<<20)
-	s, err := timeline.SummarizeRange(src, from, to)
-	if err != nil {
-		return s, fmt.Errorf("summarising %s %s: %w", ev.Path, segmentName(ev.Segment, len(ev.Segments)), err)
-	}
-	return s, nil
-}
-
 // fileStem is what the window's exports are called by default: its file's
 // name without the extension, and which segment ("restarts-segment2").
 func (w *Window) fileStem() string {
 	name := strings.TrimSuffix(filepath.Base(w.path), filepath.Ext(w.path))
-	if v, ok := w.view.(*eventlogView); ok && len(v.log.Segments) > 1 {
-		name += "-segment" + strconv.Itoa(v.log.Segment+1)
+	if ev := w.eventlog(); ev != nil && len(ev.Segments) > 1 {
+		name += "-segment" + strconv.Itoa(ev.Segment+1)
 	}
 	return name
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/export"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -117,10 +118,10 @@ func TestSegmentChooser(t *testing.T) {
 	// summary, the data exports, the comparison; its bookmarks are its own.
 	v = w.view.(*eventlogView)
 	ev := v.log
-	if s, err := summarizeLogRange(ev, 0, ev.Model.End+1); err != nil || s.Events != want[1].Events {
+	if s, err := loaded.SummarizeLogRange(ev, 0, ev.Model.End+1); err != nil || s.Events != want[1].Events {
 		t.Errorf("selection summary of segment 2: %d events (%v), want %d", s.Events, err, want[1].Events)
 	}
-	csv := func(e *Eventlog) string {
+	csv := func(e *loaded.Eventlog) string {
 		out := filepath.Join(t.TempDir(), "out.csv")
 		if err := exportData(e, export.CSV, 0, 0, out); err != nil {
 			t.Fatal(err)
@@ -131,28 +132,28 @@ func TestSegmentChooser(t *testing.T) {
 		}
 		return string(b)
 	}
-	aloneEv, err := loadEventlog(context.Background(), parts[1], nil)
+	aloneEv, err := loaded.LoadEventlogSegment(context.Background(), parts[1], 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer aloneEv.Log.Close()
-	if got, alone := csv(ev), csv(aloneEv); got != alone || got == csv(&Eventlog{Path: joined}) {
+	if got, alone := csv(ev), csv(aloneEv); got != alone || got == csv(&loaded.Eventlog{Path: joined}) {
 		t.Errorf("CSV export of segment 2 (%d bytes) is not the export of its log alone (%d bytes)", len(got), len(alone))
 	}
 	if stem := w.fileStem(); stem != "joined-segment2" {
 		t.Errorf("exports of segment 2 are called %q by default", stem)
 	}
-	if ev.bookmarkKey() == joined || ev.bookmarkKey() == (&Eventlog{Path: joined}).bookmarkKey() {
-		t.Errorf("segment 2's bookmarks are kept under the file's key %q", ev.bookmarkKey())
+	if ev.BookmarkKey() == joined || ev.BookmarkKey() == (&loaded.Eventlog{Path: joined}).BookmarkKey() {
+		t.Errorf("segment 2's bookmarks are kept under the file's key %q", ev.BookmarkKey())
 	}
 	ch := make(chan error, 1)
 	c := a.openCompareSegments([2]string{joined, parts[0]}, [2]int{1, 0}, [2]string{"", ""}, func(err error) { ch <- err })
 	if err := <-ch; err != nil {
 		t.Fatal(err)
 	}
-	if c.logs[0].Summary.Events != want[1].Events || c.logs[1].Summary.Events != want[0].Events {
+	if c.Logs[0].Summary.Events != want[1].Events || c.Logs[1].Summary.Events != want[0].Events {
 		t.Errorf("comparing segment 2 with the first log: A has %d events, B %d; want %d, %d",
-			c.logs[0].Summary.Events, c.logs[1].Summary.Events, want[1].Events, want[0].Events)
+			c.Logs[0].Summary.Events, c.Logs[1].Summary.Events, want[1].Events, want[0].Events)
 	}
 
 	opt := w.librarySegment(joined)

@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hecscope/hecscope/app/kit"
 	"os"
 	"path/filepath"
 	"sync"
@@ -11,15 +12,8 @@ import (
 )
 
 // Settings is what the app remembers between runs (recent files, window
-// size, bookmarks), by key. fyne.Preferences is one (the tests use Fyne's
-// in-memory ones); SettingsFile is the one the app uses.
-type Settings interface {
-	FloatWithFallback(key string, fallback float64) float64
-	SetFloat(key string, value float64)
-	StringList(key string) []string
-	SetStringList(key string, value []string)
-	RemoveValue(key string)
-}
+// size, bookmarks), by key (see kit.Settings).
+type Settings = kit.Settings
 
 // SettingsFile keeps settings in one JSON file that several instances of
 // the app may share: a read takes the file as it is; a change reads it,
@@ -171,33 +165,13 @@ func (s *SettingsFile) RemoveValue(key string) {
 	s.change(func(m map[string]any) { m[key] = nil })
 }
 
-// appSettings are the settings UseSettings chose, for the parts of the app
-// made without a reference to it (a window's bookmarks).
-var (
-	appSettingsMu sync.Mutex
-	appSettings   Settings
-)
-
-// currentSettings returns the settings in use: those UseSettings chose,
-// else the Fyne app's preferences.
-func currentSettings() Settings {
-	appSettingsMu.Lock()
-	defer appSettingsMu.Unlock()
-	if appSettings != nil {
-		return appSettings
-	}
-	return fyne.CurrentApp().Preferences()
-}
-
 // UseSettings makes the app remember things (recent files, window size,
 // bookmarks) in s instead of the Fyne app's preferences. Call it before the
 // first window opens.
 func (a *App) UseSettings(s Settings) {
 	a.settings = s
 	a.recent.prefs = s
-	appSettingsMu.Lock()
-	appSettings = s
-	appSettingsMu.Unlock()
+	kit.UseSettings(s)
 }
 
 // MemorySettings are settings kept only while the app runs: for when there

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // mouseHelp lists the timeline's mouse controls.
@@ -36,7 +37,7 @@ var commandHelp = [][2]string{
 // window's shortcuts, as Help > Keyboard Shortcuts shows them.
 func shortcutHelp() [][2]string {
 	out := append([][2]string(nil), mouseHelp...)
-	out = append(out, keysHelp()...)
+	out = append(out, kit.KeysHelp()...)
 	return append(out, commandHelp...)
 }
 

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // SnapshotOptions says how to show a file in a snapshot of the window.
@@ -74,10 +75,10 @@ func snapshot(path string, opt SnapshotOptions) (image.Image, Layout, error) {
 		return nil, Layout{}, err
 	}
 	img := w.win.Canvas().Capture()
-	if v, ok := w.view.(*eventlogView); ok && v.log.Log != nil {
+	if ev := w.eventlog(); ev != nil && ev.Log != nil {
 		// Zoomed in past the overview, the first drawing asked for detail
 		// decoded from the file: draw again once it is there.
-		v.log.Log.WaitDetail()
+		ev.Log.WaitDetail()
 		img = w.win.Canvas().Capture()
 	}
 	return img, windowLayout(w), nil
@@ -129,28 +130,8 @@ type TrackBox struct {
 func windowLayout(w *Window) Layout {
 	size := w.win.Canvas().Size()
 	lay := Layout{Window: Extent{size.Width, size.Height}}
-	v, ok := w.view.(*eventlogView)
-	if !ok || v.canvas == nil {
-		return lay
-	}
-	d := fyne.CurrentApp().Driver()
-	box := func(o fyne.CanvasObject) Box {
-		p := d.AbsolutePositionForObject(o)
-		return Box{p.X, p.Y, o.Size().Width, o.Size().Height}
-	}
-	lay.Canvas, lay.Tabs = box(v.canvas), box(v.tabs)
-	c := v.canvas
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	lay.Legend.Lines, lay.Legend.Entries = c.view.LegendShown()
-	s := float32(c.scale)
-	for _, id := range c.view.Tracks() {
-		r, in := c.view.TrackRect(id)
-		if !in {
-			continue
-		}
-		lay.Tracks = append(lay.Tracks, TrackBox{Group: id.Group().String(), Name: c.view.Name(id),
-			Y: lay.Canvas.Y + float32(r.Min.Y)/s, H: float32(r.Dy()) / s})
+	if w.view != nil {
+		w.view.layOut(&lay)
 	}
 	return lay
 }
@@ -190,21 +171,60 @@ func snapshotWindow(fa fyne.App, path string, opt SnapshotOptions) (*Window, err
 	size := w.win.Canvas().Size()
 	w.win.Resize(size.AddWidthHeight(0, 1))
 	w.win.Resize(size)
-	if v, ok := w.view.(*eventlogView); ok && v.canvas != nil {
-		if opt.AllTracks {
-			v.showAllTracks()
-		}
-		if opt.To > opt.From {
-			if opt.From >= v.log.Model.End {
-				return nil, fmt.Errorf("snapshot: --from %d ns is after the end of the run (%d ns)", opt.From, v.log.Model.End)
-			}
-			v.canvas.showRange(opt.From, min(opt.To, v.log.Model.End))
-		}
-		if err := snapshotTabs(v, opt); err != nil {
+	if w.view != nil {
+		if err := w.view.arrange(opt); err != nil {
 			return nil, err
 		}
 	}
 	return w, nil
+}
+
+// layOut adds where the canvas, its tracks and legend, and the tabs are
+// to lay.
+func (v *eventlogView) layOut(lay *Layout) {
+	if v.canvas == nil {
+		return
+	}
+	d := fyne.CurrentApp().Driver()
+	box := func(o fyne.CanvasObject) Box {
+		p := d.AbsolutePositionForObject(o)
+		return Box{p.X, p.Y, o.Size().Width, o.Size().Height}
+	}
+	lay.Canvas, lay.Tabs = box(v.canvas), box(v.tabs)
+	c := v.canvas
+	s := float32(c.PixelScale())
+	c.With(func(tv *tracks.View) {
+		lay.Legend.Lines, lay.Legend.Entries = tv.LegendShown()
+		for _, id := range tv.Tracks() {
+			r, in := tv.TrackRect(id)
+			if !in {
+				continue
+			}
+			lay.Tracks = append(lay.Tracks, TrackBox{Group: id.Group().String(), Name: tv.Name(id),
+				Y: lay.Canvas.Y + float32(r.Min.Y)/s, H: float32(r.Dy()) / s})
+		}
+	})
+}
+
+// arrange shows the tracks, the range, the tab and the selection opt
+// asks for.
+func (v *eventlogView) arrange(opt SnapshotOptions) error {
+	if v.canvas == nil {
+		return nil
+	}
+	if opt.AllTracks {
+		v.showAllTracks()
+	}
+	if opt.To > opt.From {
+		if opt.From >= v.log.Model.End {
+			return fmt.Errorf("snapshot: --from %d ns is after the end of the run (%d ns)", opt.From, v.log.Model.End)
+		}
+		v.canvas.ShowRange(opt.From, min(opt.To, v.log.Model.End))
+	}
+	if err := snapshotTabs(v, opt); err != nil {
+		return err
+	}
+	return nil
 }
 
 // snapshotTabs shows the tab opt names and makes the selection it asks
@@ -231,7 +251,7 @@ func snapshotTabs(v *eventlogView, opt SnapshotOptions) error {
 	prev := v.onSelSummary
 	v.onSelSummary = func() { summarised <- struct{}{} }
 	defer func() { v.onSelSummary = prev }()
-	v.canvas.setSelection(opt.SelectFrom, min(opt.SelectTo, v.log.Model.End), true)
+	v.canvas.SetSelection(opt.SelectFrom, min(opt.SelectTo, v.log.Model.End), true)
 	select {
 	case <-summarised:
 	case <-time.After(2 * time.Minute):

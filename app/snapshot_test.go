@@ -84,7 +84,7 @@ func TestSnapshotAllTracksShowsEveryGroup(t *testing.T) {
 	v := w.view.(*eventlogView)
 	seen := map[tracks.Group]bool{}
 	var want []tracks.Group
-	v.canvas.with(func(tv *tracks.View) {
+	v.canvas.With(func(tv *tracks.View) {
 		for _, id := range tv.Tracks() {
 			if g := groupOf(id); !slices.Contains(want, g) {
 				want = append(want, g)

@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/panels"
 )
 
 // selectTab shows the tab named name of v, failing if there is none, and
@@ -73,16 +75,16 @@ func TestBookmarkTimesLineUp(t *testing.T) {
 	ti := selectTab(t, v, "Bookmarks")
 	// One of the user's among the markers, whose kind ("yours") is
 	// shorter than a marker's.
-	v.canvas.showRange(0, v.log.Model.End/2)
-	v.bookmarks.addHere()
+	v.canvas.ShowRange(0, v.log.Model.End/2)
+	v.bookmarks.AddHere()
 	t.Cleanup(func() {
-		v.bookmarks.remove(slices.IndexFunc(v.bookmarks.marks, func(b bookmark) bool { return !b.marker }))
+		v.bookmarks.Remove(slices.IndexFunc(v.bookmarks.Marks, func(b panels.Bookmark) bool { return !b.Marker }))
 	})
 	d := fyne.CurrentApp().Driver()
 	var ends, kinds, names []float32
 	var times []string
 	for _, obj := range test.LaidOutObjects(ti.Content) {
-		if e, ok := obj.(*keyEntry); ok && e.Visible() {
+		if e, ok := obj.(*kit.KeyEntry); ok && e.Visible() {
 			names = append(names, d.AbsolutePositionForObject(e).X)
 		}
 		l, ok := obj.(*widget.Label)
@@ -132,12 +134,12 @@ func TestSpansTabShowsSeveralRows(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	w.Fyne().Resize(fyne.NewSize(1280, 800))
 	loaded := make(chan struct{}, 1)
-	v.spans.onLoad = func() { loaded <- struct{}{} }
+	v.spans.OnLoad = func() { loaded <- struct{}{} }
 	offset := v.split.Offset
 	ti := selectTab(t, v, "Spans")
 	waitFor(t, loaded, "the spans report")
-	if len(v.spans.rows) < 5 {
-		t.Fatalf("%d rows in the report", len(v.spans.rows))
+	if len(v.spans.Rows) < 5 {
+		t.Fatalf("%d rows in the report", len(v.spans.Rows))
 	}
 	if v.split.Offset != offset {
 		t.Errorf("the divider moved from %v to %v for the Spans tab", offset, v.split.Offset)
@@ -145,8 +147,8 @@ func TestSpansTabShowsSeveralRows(t *testing.T) {
 	rowsShown := func() float32 {
 		d := fyne.CurrentApp().Driver()
 		tab := d.AbsolutePositionForObject(ti.Content).Y + ti.Content.Size().Height
-		top := d.AbsolutePositionForObject(v.spans.table).Y
-		shown := min(top+v.spans.table.Size().Height, tab) - top
+		top := d.AbsolutePositionForObject(v.spans.Table).Y
+		shown := min(top+v.spans.Table.Size().Height, tab) - top
 		header := widget.NewButton("Label", nil).MinSize().Height
 		row := widget.NewLabel("00000 ms 000").MinSize().Height
 		return (shown - header - theme.Padding()) / (row + theme.Padding())
@@ -203,13 +205,13 @@ func TestDividerStartsLowAndIsRemembered(t *testing.T) {
 func TestTablesFillTheirWidth(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	loaded := make(chan struct{}, 1)
-	v.spans.onLoad = func() { loaded <- struct{}{} }
+	v.spans.OnLoad = func() { loaded <- struct{}{} }
 	selectTab(t, v, "Spans")
 	waitFor(t, loaded, "the spans report")
 	// The Profile tab loads in the background when first shown, and puts
 	// its table in from Fyne's loop: wait for it before reading widgets.
 	profiled := make(chan struct{}, 1)
-	v.profile.onLoad = func() { profiled <- struct{}{} }
+	v.profile.OnLoad = func() { profiled <- struct{}{} }
 	selectTab(t, v, "Profile")
 	waitFor(t, profiled, "the profile")
 	for _, size := range []fyne.Size{{Width: 1920, Height: 1080}, {Width: 1280, Height: 800}} {
@@ -270,15 +272,15 @@ func TestTabsKeepTheDivider(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	w.Fyne().Resize(fyne.NewSize(1280, 800))
 	loaded := make(chan struct{}, 1)
-	v.spans.onLoad = func() { loaded <- struct{}{} }
-	v.profile.onLoad = func() { loaded <- struct{}{} }
-	v.findings.onLoad = func() { loaded <- struct{}{} }
+	v.spans.OnLoad = func() { loaded <- struct{}{} }
+	v.profile.OnLoad = func() { loaded <- struct{}{} }
+	v.findings.OnLoad = func() { loaded <- struct{}{} }
 	offset, height := v.split.Offset, v.tabs.Size().Height
 	if height < 0.3*800 {
 		t.Errorf("the tabs are %.0f high in a window 800 high, want at least 30 %%", height)
 	}
 	for _, ti := range v.tabs.Items {
-		if ti.Text == "Findings" && v.log.analysed {
+		if ti.Text == "Findings" && v.log.Analysed {
 			continue // shown already: nothing to wait for
 		}
 		selectTab(t, v, ti.Text)

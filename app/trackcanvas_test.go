@@ -17,6 +17,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
@@ -43,13 +45,13 @@ func openNav(t *testing.T, path string) (*Window, *eventlogView, fyne.Position) 
 }
 
 // wheel scrolls at canvas point p with modifiers mods held.
-func wheel(c *trackCanvas, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
-	c.scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: p}, Scrolled: fyne.Delta{DX: dx, DY: dy}}, mods)
+func wheel(c *trackcanvas.Canvas, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
+	c.ScrolledWith(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: p}, Scrolled: fyne.Delta{DX: dx, DY: dy}}, mods)
 }
 
 // canvasDrag presses at canvas point p (with mods held), drags by (dx, dy)
 // in ten steps, as the desktop driver reports a drag, and ends it.
-func canvasDrag(c *trackCanvas, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
+func canvasDrag(c *trackcanvas.Canvas, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
 	c.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}, Modifier: mods})
 	for i := 0; i < 10; i++ {
 		p.X += dx / 10
@@ -61,41 +63,41 @@ func canvasDrag(c *trackCanvas, p fyne.Position, dx, dy float32, mods fyne.KeyMo
 }
 
 // hover moves the pointer to canvas point p.
-func hover(c *trackCanvas, p fyne.Position) {
+func hover(c *trackcanvas.Canvas, p fyne.Position) {
 	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
 }
 
 // unitsOf returns the rectangle r of device pixels in canvas units.
-func unitsOf(c *trackCanvas, r image.Rectangle) (x0, y0, x1, y1 float32) {
-	s := float32(c.scale)
+func unitsOf(c *trackcanvas.Canvas, r image.Rectangle) (x0, y0, x1, y1 float32) {
+	s := float32(c.PixelScale())
 	return float32(r.Min.X) / s, float32(r.Min.Y) / s, float32(r.Max.X) / s, float32(r.Max.Y) / s
 }
 
 // trackAt returns a point (units) in the middle of a track's plot at time
 // tm, failing if the track is not in view.
-func trackAt(t *testing.T, c *trackCanvas, id tracks.TrackID, tm uint64) fyne.Position {
+func trackAt(t *testing.T, c *trackcanvas.Canvas, id tracks.TrackID, tm uint64) fyne.Position {
 	t.Helper()
 	var r image.Rectangle
 	var ok bool
 	var x float64
-	c.with(func(v *tracks.View) {
+	c.With(func(v *tracks.View) {
 		r, ok = v.TrackRect(id)
 		x = v.X(tm)
 	})
 	if !ok {
 		t.Fatalf("track %v is not in view", id)
 	}
-	s := float32(c.scale)
+	s := float32(c.PixelScale())
 	return fyne.NewPos(float32(x)/s+0.5/s, float32(r.Min.Y+r.Max.Y)/2/s)
 }
 
 // tipText is the tooltip shown now, one line per line, "" if none.
-func tipText(c *trackCanvas) string {
-	if !c.tipBack.Visible() {
+func tipText(c *trackcanvas.Canvas) string {
+	if !c.TipBack.Visible() {
 		return ""
 	}
 	var lines []string
-	for _, l := range c.tipLines {
+	for _, l := range c.TipLines {
 		if l.Visible() {
 			lines = append(lines, l.Text)
 		}
@@ -124,26 +126,26 @@ func itoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
 func TestCanvasWheelScrollsCtrlWheelZoomsDragPans(t *testing.T) {
 	_, v, _ := openNav(t, parworkN2)
 	c := v.canvas
-	c.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, false) }) // enough tracks to scroll
+	c.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, false) }) // enough tracks to scroll
 	end := v.log.Model.End
 	if from, to := c.View(); from != 0 || to != end {
 		t.Fatalf("first view [%d, %d], want the run [0, %d]", from, to, end)
 	}
 	var plot image.Rectangle
-	c.with(func(tv *tracks.View) { plot = tv.PlotRect() })
+	c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
 	x0, _, x1, _ := unitsOf(c, plot)
 	p := fyne.NewPos(x0+(x1-x0)*0.75, 300)
 
 	// The wheel alone scrolls the tracks, three thread tracks a notch,
 	// and keeps the time range.
 	var before, row int
-	c.with(func(tv *tracks.View) {
+	c.With(func(tv *tracks.View) {
 		before, _, _ = tv.Scroll()
 		row = tv.TrackHeight(tracks.TrackID{Kind: tracks.KindThread, ID: v.log.Model.Threads[0].ID})
 	})
-	wheel(c, p, 0, -2*wheelNotchUnits, 0)
+	wheel(c, p, 0, -2*trackcanvas.WheelNotchUnits, 0)
 	var after int
-	c.with(func(tv *tracks.View) { after, _, _ = tv.Scroll() })
+	c.With(func(tv *tracks.View) { after, _, _ = tv.Scroll() })
 	if after-before != 2*3*row {
 		t.Errorf("two notches of the wheel scrolled the tracks from %d to %d, want down %d (six tracks of %d)", before, after, 6*row, row)
 	}
@@ -153,14 +155,16 @@ func TestCanvasWheelScrollsCtrlWheelZoomsDragPans(t *testing.T) {
 
 	// Ctrl+wheel zooms in about the time under the pointer.
 	var at uint64
-	c.with(func(tv *tracks.View) { at = tv.Time(float64(p.X) * c.scale) })
+	sc := c.PixelScale()
+	c.With(func(tv *tracks.View) { at = tv.Time(float64(p.X) * sc) })
 	wheel(c, p, 0, 40, fyne.KeyModifierControl)
 	from, to := c.View()
 	if span := to - from; math.Abs(float64(span)-float64(end)/2) > float64(end)/100 {
 		t.Errorf("Ctrl+wheel by 40 shows %d ns, want half of %d", span, end)
 	}
 	var now uint64
-	c.with(func(tv *tracks.View) { now = tv.Time(float64(p.X) * c.scale) })
+	sc = c.PixelScale()
+	c.With(func(tv *tracks.View) { now = tv.Time(float64(p.X) * sc) })
 	if d := math.Abs(float64(now) - float64(at)); d > float64(to-from)/float64(plot.Dx())*2 {
 		t.Errorf("the time under the pointer moved from %d to %d", at, now)
 	}
@@ -184,7 +188,7 @@ func TestCanvasShiftDragSelectsAndKeys(t *testing.T) {
 	}
 	end := v.log.Model.End
 	var plot image.Rectangle
-	c.with(func(tv *tracks.View) { plot = tv.PlotRect() })
+	c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
 	x0, _, x1, _ := unitsOf(c, plot)
 	p := fyne.NewPos(x0+(x1-x0)/4, 200)
 	summarised := summaries(v)
@@ -197,8 +201,8 @@ func TestCanvasShiftDragSelectsAndKeys(t *testing.T) {
 	if want := end / 4; math.Abs(float64(to-from)-float64(want)) > float64(end)/100 {
 		t.Errorf("selected %d ns, want about %d", to-from, want)
 	}
-	if !c.selLabel.Visible() || c.selLabel.Text != paint.Duration(to-from) {
-		t.Errorf("the axis shows %q (visible %v), want the selection's length %q", c.selLabel.Text, c.selLabel.Visible(), paint.Duration(to-from))
+	if !c.SelLabel.Visible() || c.SelLabel.Text != paint.Duration(to-from) {
+		t.Errorf("the axis shows %q (visible %v), want the selection's length %q", c.SelLabel.Text, c.SelLabel.Visible(), paint.Duration(to-from))
 	}
 	if !strings.Contains(v.status.Text, "selected") {
 		t.Errorf("status %q does not mention the selection", v.status.Text)
@@ -208,15 +212,15 @@ func TestCanvasShiftDragSelectsAndKeys(t *testing.T) {
 	if f, tt := c.View(); f != from || tt != to {
 		t.Errorf("Z shows [%d, %d], want the selection [%d, %d]", f, tt, from, to)
 	}
-	c.setSelection(from, from+(to-from)/2, true)
+	c.SetSelection(from, from+(to-from)/2, true)
 	summarised(t)
 	pressKey(w.Fyne().Canvas(), fyne.KeyEscape)
-	if _, _, ok := c.Selection(); ok || c.selShade.Visible() {
+	if _, _, ok := c.Selection(); ok || c.SelShade.Visible() {
 		t.Error("Esc left the selection")
 	}
 	// + and - zoom at the centre with the pointer away; 0 fits.
 	c.MouseOut()
-	c.fit()
+	c.Fit()
 	typeRunes(w.Fyne().Canvas(), "+")
 	f, tt := c.View()
 	if span := tt - f; math.Abs(float64(span)-float64(end)/2) > 2 {
@@ -281,7 +285,7 @@ func TestCanvasHoverTooltipCursorClickAndDoubleClick(t *testing.T) {
 	w, v, abs := openNav(t, parworkN2)
 	c, fc := v.canvas, w.Fyne().Canvas()
 	thread, start, end, _ := knownSpan(t, parworkN2)
-	c.showRange(start-(end-start), end+(end-start))
+	c.ShowRange(start-(end-start), end+(end-start))
 	hec1 := tracks.TrackID{Kind: tracks.KindHEC, ID: 1}
 	p := trackAt(t, c, hec1, start+(end-start)/2)
 	test.MoveMouse(fc, abs.Add(p))
@@ -292,11 +296,11 @@ func TestCanvasHoverTooltipCursorClickAndDoubleClick(t *testing.T) {
 		}
 	}
 	// The cursor line is at the pointer, its time on the axis.
-	if !c.cursor.Visible() || math.Abs(float64(c.cursor.Position().X-c.pointer.X)) > 1 {
-		t.Errorf("cursor at %v (visible %v), pointer at %v", c.cursor.Position(), c.cursor.Visible(), c.pointer)
+	if !c.CursorLine.Visible() || math.Abs(float64(c.CursorLine.Position().X-c.Pointer.X)) > 1 {
+		t.Errorf("cursor at %v (visible %v), pointer at %v", c.CursorLine.Position(), c.CursorLine.Visible(), c.Pointer)
 	}
-	if !c.cursorText.Visible() || !strings.HasSuffix(c.cursorText.Text, "s") {
-		t.Errorf("cursor time %q", c.cursorText.Text)
+	if !c.CursorText.Visible() || !strings.HasSuffix(c.CursorText.Text, "s") {
+		t.Errorf("cursor time %q", c.CursorText.Text)
 	}
 	// Clicking shows the details.
 	test.TapCanvas(fc, abs.Add(p))
@@ -310,7 +314,7 @@ func TestCanvasHoverTooltipCursorClickAndDoubleClick(t *testing.T) {
 	// Double-clicking zooms to the span with a 5% margin.
 	c.DoubleTapped(&fyne.PointEvent{Position: p})
 	from, to := c.View()
-	m := uint64(float64(end-start) * spanZoomMargin)
+	m := uint64(float64(end-start) * trackcanvas.SpanZoomMargin)
 	if from != start-m || to != end+m {
 		t.Errorf("double-click shows [%d, %d], want [%d, %d]", from, to, start-m, end+m)
 	}
@@ -319,12 +323,13 @@ func TestCanvasHoverTooltipCursorClickAndDoubleClick(t *testing.T) {
 	before := tipText(c)
 	typeRunes(fc, "0")
 	var want []string
-	c.with(func(tv *tracks.View) { want = tv.Hit(float64(p.X)*c.scale, float64(p.Y)*c.scale).Tip })
+	sc := c.PixelScale()
+	c.With(func(tv *tracks.View) { want = tv.Hit(float64(p.X)*sc, float64(p.Y)*sc).Tip })
 	if tip := tipText(c); tip == before || tip != strings.Join(want, "\n") {
 		t.Errorf("after fitting the run, the tooltip at the same place is %q, want %q", tip, strings.Join(want, "\n"))
 	}
 	c.MouseOut()
-	if c.cursor.Visible() || c.tipBack.Visible() {
+	if c.CursorLine.Visible() || c.TipBack.Visible() {
 		t.Error("the cursor or tooltip stayed after the pointer left")
 	}
 }
@@ -335,8 +340,8 @@ func TestCanvasHeaders(t *testing.T) {
 	var title, pinAt, resizeAt, nameAt fyne.Position
 	var hec0 tracks.TrackID
 	hec0 = tracks.TrackID{Kind: tracks.KindHEC, ID: 0}
-	s := float32(c.scale)
-	c.with(func(tv *tracks.View) {
+	s := float32(c.PixelScale())
+	c.With(func(tv *tracks.View) {
 		r, ok := tv.TrackRect(hec0)
 		if !ok {
 			t.Fatal("HEC 0 is not in view")
@@ -377,21 +382,21 @@ func TestCanvasHeaders(t *testing.T) {
 	}
 	// Dragging the bottom edge resizes the track.
 	var h0, h1 int
-	c.with(func(tv *tracks.View) { h0 = tv.TrackHeight(hec0) })
+	c.With(func(tv *tracks.View) { h0 = tv.TrackHeight(hec0) })
 	canvasDrag(c, resizeAt, 0, 30, 0)
-	c.with(func(tv *tracks.View) { h1 = tv.TrackHeight(hec0) })
-	if want := h0 + int(30*c.scale); math.Abs(float64(h1-want)) > 2 {
+	c.With(func(tv *tracks.View) { h1 = tv.TrackHeight(hec0) })
+	if want := h0 + int(30*c.PixelScale()); math.Abs(float64(h1-want)) > 2 {
 		t.Errorf("resizing HEC 0 by 30 units: height %d → %d, want %d", h0, h1, want)
 	}
 	// The pin pins it to the top.
 	c.Tapped(&fyne.PointEvent{Position: pinAt})
 	pinned := false
-	c.with(func(tv *tracks.View) { pinned = tv.Pinned(hec0) })
+	c.With(func(tv *tracks.View) { pinned = tv.Pinned(hec0) })
 	if !pinned {
 		t.Error("clicking the pin did not pin HEC 0")
 	}
 	// The group's title collapses the group.
-	c.with(func(tv *tracks.View) {
+	c.With(func(tv *tracks.View) {
 		hr, tr := tv.HeaderRect(), tv.TracksRect()
 		for y := tr.Min.Y; y < tr.Max.Y; y++ {
 			if h := tv.Hit(float64(hr.Min.X+20), float64(y)); h.Part == tracks.PartToggle && h.Group == tracks.GroupHECs {
@@ -402,7 +407,7 @@ func TestCanvasHeaders(t *testing.T) {
 	})
 	c.Tapped(&fyne.PointEvent{Position: title})
 	collapsed := false
-	c.with(func(tv *tracks.View) { collapsed = tv.Collapsed(tracks.GroupHECs) })
+	c.With(func(tv *tracks.View) { collapsed = tv.Collapsed(tracks.GroupHECs) })
 	if !collapsed {
 		t.Error("clicking the HECs title did not collapse the group")
 	}
@@ -411,19 +416,19 @@ func TestCanvasHeaders(t *testing.T) {
 func TestCanvasScrollBarDrags(t *testing.T) {
 	_, v, _ := openNav(t, parworkN2)
 	c := v.canvas
-	c.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, false) })
-	c.redraw()
+	c.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, false) })
+	c.Redraw()
 	var sb image.Rectangle
 	var content, viewport int
-	c.with(func(tv *tracks.View) { sb = tv.ScrollbarRect(); _, content, viewport = tv.Scroll() })
+	c.With(func(tv *tracks.View) { sb = tv.ScrollbarRect(); _, content, viewport = tv.Scroll() })
 	if content <= viewport {
 		t.Fatalf("the tracks (%d px) fit the viewport (%d px): nothing to scroll", content, viewport)
 	}
 	x0, y0, x1, _ := unitsOf(c, sb)
 	canvasDrag(c, fyne.NewPos((x0+x1)/2, y0+5), 0, 40, 0)
 	var off int
-	c.with(func(tv *tracks.View) { off, _, _ = tv.Scroll() })
-	if want := 40 * c.scale * float64(content) / float64(viewport); math.Abs(float64(off)-want) > want/10+2 {
+	c.With(func(tv *tracks.View) { off, _, _ = tv.Scroll() })
+	if want := 40 * c.PixelScale() * float64(content) / float64(viewport); math.Abs(float64(off)-want) > want/10+2 {
 		t.Errorf("dragging the scroll bar 40 units scrolled to %d, want about %.0f", off, want)
 	}
 }
@@ -440,7 +445,7 @@ func TestCanvasDrawsAtDevicePixels(t *testing.T) {
 	size := v.canvas.Size()
 	var vw, vh int
 	var vs float64
-	v.canvas.with(func(tv *tracks.View) { vw, vh, vs = tv.Size() })
+	v.canvas.With(func(tv *tracks.View) { vw, vh, vs = tv.Size() })
 	if vs != 2 || math.Abs(float64(vw)-float64(size.Width)*2) > 1 || math.Abs(float64(vh)-float64(size.Height)*2) > 1 {
 		t.Errorf("canvas of %v units drawn at %d×%d, scale %g", size, vw, vh, vs)
 	}
@@ -465,10 +470,10 @@ func TestCanvasOverlaysFollowTheTheme(t *testing.T) {
 		img := w.Fyne().Canvas().Capture()
 		th := paint.ThemeFor(dark)
 		var plot image.Rectangle
-		c.with(func(tv *tracks.View) { plot = tv.PlotRect() })
+		c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
 		p := trackAt(t, c, tracks.TrackID{Kind: tracks.KindHEC, ID: 0}, v.log.Model.End/2)
 		hover(c, p)
-		if got := c.cursor.FillColor; got != straight(paint.WithAlpha(th.Cursor, 0xb0)) {
+		if got := c.CursorLine.FillColor; got != trackcanvas.Straight(paint.WithAlpha(th.Cursor, 0xb0)) {
 			t.Errorf("dark %v: cursor colour %v, want the theme's %v", dark, got, th.Cursor)
 		}
 		scale := float32(img.Bounds().Dx()) / w.Fyne().Canvas().Size().Width
@@ -487,26 +492,26 @@ func TestCanvasFollowsAGrowingSource(t *testing.T) {
 	_, v, _ := openNav(t, parworkN2)
 	c := v.canvas
 	full := v.log.Model
-	c.setGrowing(true)
-	c.follow(full.End / 4)
+	c.SetGrowing(true)
+	c.Follow(full.End / 4)
 	from, to := c.View()
 	if to != full.End || to-from != full.End/4 {
 		t.Fatalf("following the last quarter shows [%d, %d] of %d", from, to, full.End)
 	}
-	c.sourceGrew()
+	c.SourceGrew()
 	if _, to := c.View(); to != full.End {
 		t.Errorf("after new data the view ends at %d, want %d", to, full.End)
 	}
-	c.showRange(0, full.End/8)
-	if ok, _ := c.following(); ok {
+	c.ShowRange(0, full.End/8)
+	if ok, _ := c.Following(); ok {
 		t.Error("moving the view did not stop following")
 	}
-	c.sourceGrew()
+	c.SourceGrew()
 	if f, tt := c.View(); f != 0 || tt != full.End/8 {
 		t.Errorf("a held view moved to [%d, %d]", f, tt)
 	}
 	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-	if ok, width := c.following(); !ok || width != full.End/8 {
+	if ok, width := c.Following(); !ok || width != full.End/8 {
 		t.Errorf("End: following %v with width %d, want %d", ok, width, full.End/8)
 	}
 }
@@ -519,16 +524,16 @@ func TestCanvasExports(t *testing.T) {
 	c := v.canvas
 	dir := t.TempDir()
 	var dw, dh int
-	c.with(func(tv *tracks.View) { dw, dh, _ = tv.Size() })
+	c.With(func(tv *tracks.View) { dw, dh, _ = tv.Size() })
 
-	paths, w, h, err := c.writeExport(canvasExport{format: exportPNG}, filepath.Join(dir, "view.png"), nil)
+	paths, w, h, err := c.WriteExport(trackcanvas.CanvasExport{Format: trackcanvas.ExportPNG}, filepath.Join(dir, "view.png"), nil)
 	if err != nil || len(paths) != 1 || w != dw || h != dh {
 		t.Fatalf("view export: %v %d×%d, %v; canvas %d×%d", paths, w, h, err, dw, dh)
 	}
 	if b := testfile.ReadPNG(t, paths[0]).Bounds(); b.Dx() != dw || b.Dy() != dh {
 		t.Errorf("view PNG %v, canvas %d×%d", b, dw, dh)
 	}
-	paths, _, _, err = c.writeExport(canvasExport{format: exportPNG, zoom: 2}, filepath.Join(dir, "view2.png"), nil)
+	paths, _, _, err = c.WriteExport(trackcanvas.CanvasExport{Format: trackcanvas.ExportPNG, Zoom: 2}, filepath.Join(dir, "view2.png"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,16 +541,16 @@ func TestCanvasExports(t *testing.T) {
 		t.Errorf("view PNG at ×2 %v, canvas %d×%d", b, dw, dh)
 	}
 
-	if _, _, _, err := c.writeExport(canvasExport{format: exportPNG, selection: true}, filepath.Join(dir, "none.png"), nil); !errors.Is(err, errNoSelection) {
+	if _, _, _, err := c.WriteExport(trackcanvas.CanvasExport{Format: trackcanvas.ExportPNG, Selection: true}, filepath.Join(dir, "none.png"), nil); !errors.Is(err, trackcanvas.ErrNoSelection) {
 		t.Errorf("exporting the selection with none: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.png")); err == nil {
 		t.Error("a file was written for no selection")
 	}
 	summarised := summaries(v)
-	c.setSelection(v.log.Model.End/4, v.log.Model.End/2, true)
+	c.SetSelection(v.log.Model.End/4, v.log.Model.End/2, true)
 	summarised(t)
-	paths, _, _, err = c.writeExport(canvasExport{format: exportSVG, selection: true}, filepath.Join(dir, "sel.svg"), nil)
+	paths, _, _, err = c.WriteExport(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG, Selection: true}, filepath.Join(dir, "sel.svg"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -560,7 +565,7 @@ func TestCanvasExports(t *testing.T) {
 	// All tracks, every one at its tallest: more than one page, each at
 	// most MaxPageHeight, together showing every track.
 	var ids []tracks.TrackID
-	c.with(func(tv *tracks.View) {
+	c.With(func(tv *tracks.View) {
 		for g := tracks.Group(0); g < tracks.NumGroups; g++ {
 			tv.SetCollapsed(g, false)
 		}
@@ -569,12 +574,12 @@ func TestCanvasExports(t *testing.T) {
 			tv.SetTrackHeight(id, 600)
 		}
 	})
-	all := canvasExport{format: exportPNG, all: true}
-	plan, err := c.exportPlan(all)
+	all := trackcanvas.CanvasExport{Format: trackcanvas.ExportPNG, All: true}
+	plan, err := c.ExportPlan(all)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages, aw, ah, n := plan.pages, plan.w, plan.h, plan.n
+	pages, aw, ah, n := plan.Pages, plan.W, plan.H, plan.N
 	if n != len(ids) || ah < 600*len(ids) || len(pages) < 2 || aw != dw {
 		t.Fatalf("all %d tracks at 600 px: %d pages, %d×%d of %d tracks", len(ids), len(pages), aw, ah, n)
 	}
@@ -584,7 +589,7 @@ func TestCanvasExports(t *testing.T) {
 		t.Errorf("notice %q for %d pages of a picture %d px tall", notice, len(pages), ah)
 	}
 	var heard []int
-	paths, _, _, err = c.writeExport(all, filepath.Join(dir, "all.png"), func(done, of int) {
+	paths, _, _, err = c.WriteExport(all, filepath.Join(dir, "all.png"), func(done, of int) {
 		if of != len(pages) {
 			t.Errorf("progress of %d pages, want %d", of, len(pages))
 		}
@@ -604,20 +609,20 @@ func TestCanvasExports(t *testing.T) {
 			t.Errorf("%s is %v", p, b)
 		}
 	}
-	msg := exportedMessage("all tracks", aw, ah, paths)
+	msg := kit.ExportedMessage("all tracks", aw, ah, paths)
 	for _, p := range paths {
 		if !strings.Contains(msg, p) {
 			t.Errorf("the message %q does not name %s", msg, p)
 		}
 	}
 	// Refused with the reason when it would take too many pages.
-	refusal, notOK := allTracksNotice(exportPlan{}, &tracks.ErrTooManyPages{Width: 1912, Height: 400_000, Pages: 26, Tracks: 20_000})
+	refusal, notOK := allTracksNotice(trackcanvas.ExportPlan{}, &tracks.ErrTooManyPages{Width: 1912, Height: 400_000, Pages: 26, Tracks: 20_000})
 	if notOK || !strings.Contains(refusal, "400,000 px") || !strings.Contains(refusal, "26 pages") {
 		t.Errorf("too many pages: %q, %v", refusal, notOK)
 	}
 	// A collapsed group is said to be left out.
-	c.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
-	plan, err = c.exportPlan(all)
+	c.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
+	plan, err = c.ExportPlan(all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -628,10 +633,10 @@ func TestCanvasExports(t *testing.T) {
 
 // TestPagePaths numbers the pages after the name chosen.
 func TestPagePaths(t *testing.T) {
-	if got := pagePaths("/a/x.png", 1); len(got) != 1 || got[0] != "/a/x.png" {
+	if got := trackcanvas.PagePaths("/a/x.png", 1); len(got) != 1 || got[0] != "/a/x.png" {
 		t.Errorf("one page: %v", got)
 	}
-	got := pagePaths("/a/x.png", 12)
+	got := trackcanvas.PagePaths("/a/x.png", 12)
 	if len(got) != 12 || got[0] != "/a/x-01.png" || got[11] != "/a/x-12.png" {
 		t.Errorf("twelve pages: %v", got)
 	}
@@ -663,8 +668,9 @@ func TestSelectionExportsFollowTheSelection(t *testing.T) {
 	if menuItem(w, "Export View as PNG…").Disabled || menuItem(w, "All Tracks as PNG…").Disabled {
 		t.Error("view exports disabled")
 	}
-	plot := c.view.PlotRect()
-	s := float32(c.scale)
+	var plot image.Rectangle
+	c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
+	s := float32(c.PixelScale())
 	// On Fyne's loop, as input comes: the menu refresh the selection
 	// brings lays out widgets that the loop lays out too.
 	ui(func() {
@@ -680,7 +686,7 @@ func TestSelectionExportsFollowTheSelection(t *testing.T) {
 	for len(summarised) > 0 {
 		<-summarised
 	}
-	ui(func() { c.setSelection(10, 1000, true) })
+	ui(func() { c.SetSelection(10, 1000, true) })
 	if !enabled() {
 		t.Error("a selection set, the exports not enabled")
 	}
@@ -701,18 +707,18 @@ func TestCursorTimeHidesTheTickLabelsItOverlaps(t *testing.T) {
 	c, fc := v.canvas, w.Fyne().Canvas()
 	var labels []image.Rectangle
 	var plot image.Rectangle
-	c.with(func(tv *tracks.View) { labels, plot = tv.TickLabelRects(), tv.PlotRect() })
+	c.With(func(tv *tracks.View) { labels, plot = tv.TickLabelRects(), tv.PlotRect() })
 	if len(labels) < 4 {
 		t.Fatalf("%d tick labels", len(labels))
 	}
-	th := paint.ThemeFor(darkTheme())
+	th := paint.ThemeFor(kit.DarkTheme())
 	tick := labels[2]
 	tx0, ty0, tx1, ty1 := unitsOf(c, tick)
 	_, py0, _, _ := unitsOf(c, plot)
 	overlapped := 0
 	for x := tx0 - 60; x < tx1+60; x += 4 {
 		hover(c, fyne.NewPos(x, py0+40))
-		back := c.cursorBack
+		back := c.CursorBack
 		bx0, by0 := back.Position().X, back.Position().Y
 		bx1, by1 := bx0+back.Size().Width, by0+back.Size().Height
 		if !back.Visible() || bx1 <= tx0 || bx0 >= tx1 {
@@ -737,8 +743,8 @@ func TestCursorTimeHidesTheTickLabelsItOverlaps(t *testing.T) {
 		t.Fatalf("the cursor's time overlapped the tick label at %d places", overlapped)
 	}
 	// Away from the labels, they are all drawn.
-	hover(c, fyne.NewPos((tx1+float32(labels[3].Min.X)/float32(c.scale))/2, py0+40))
-	for _, m := range c.axisMasks {
+	hover(c, fyne.NewPos((tx1+float32(labels[3].Min.X)/float32(c.PixelScale()))/2, py0+40))
+	for _, m := range c.AxisMasks {
 		if m.Visible() {
 			t.Errorf("a tick label is hidden at %v with the cursor's time between two", m.Position())
 		}
@@ -757,13 +763,13 @@ func TestRevealLabelShowsItsSpansTrack(t *testing.T) {
 		if byLabel {
 			want = tracks.TrackID{Kind: tracks.KindUserLabel, ID: uint32(sp.Label)}
 		}
-		v.canvas.with(func(tv *tracks.View) {
+		v.canvas.With(func(tv *tracks.View) {
 			tv.SetSpansByLabel(byLabel)
 			tv.SetCollapsed(tracks.GroupUser, true)
 		})
 		v.revealLabel(sp.Label)
 		var ok bool
-		v.canvas.with(func(tv *tracks.View) { _, ok = tv.TrackRect(want) })
+		v.canvas.With(func(tv *tracks.View) { _, ok = tv.TrackRect(want) })
 		if !ok || sp.Thread == 0 {
 			t.Errorf("by label %v: %q's track %v not shown (its thread %d)", byLabel, m.String(sp.Label), want, sp.Thread)
 		}
@@ -780,14 +786,15 @@ func TestSpansSwitchIsRemembered(t *testing.T) {
 	// scrolled into view (just above its markers).
 	var at fyne.Position
 	found := false
-	c.with(func(tv *tracks.View) {
+	sc := c.PixelScale()
+	c.With(func(tv *tracks.View) {
 		tv.Reveal(tracks.TrackID{Kind: tracks.KindMarkers})
 		tv.ScrollTracks(-3)
 		hr := tv.HeaderRect()
 		for y := hr.Min.Y; y < hr.Max.Y && !found; y += 2 {
 			for x := hr.Max.X - 1; x > hr.Min.X && !found; x -= 2 {
 				if h := tv.Hit(float64(x), float64(y)); h.Part == tracks.PartSpans {
-					at, found = fyne.NewPos(float32(x)/float32(c.scale), float32(y)/float32(c.scale)), true
+					at, found = fyne.NewPos(float32(x)/float32(sc), float32(y)/float32(sc)), true
 				}
 			}
 		}
@@ -798,13 +805,13 @@ func TestSpansSwitchIsRemembered(t *testing.T) {
 	for _, want := range []bool{true, false} {
 		c.Tapped(&fyne.PointEvent{Position: at})
 		var now bool
-		c.with(func(tv *tracks.View) { now = tv.SpansByLabel() })
+		c.With(func(tv *tracks.View) { now = tv.SpansByLabel() })
 		if now != want {
 			t.Fatalf("after a click on the switch: by label %v, want %v", now, want)
 		}
 		later := newEventlogView(v.log)
 		later.rememberSpans(w.app.settings)
-		later.canvas.with(func(tv *tracks.View) { now = tv.SpansByLabel() })
+		later.canvas.With(func(tv *tracks.View) { now = tv.SpansByLabel() })
 		if now != want {
 			t.Errorf("a view opened after the click: by label %v, want %v", now, want)
 		}

@@ -7,25 +7,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/panels"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
 )
-
-// manyThreads is the most threads whose group the canvas shows expanded
-// when a log opens; a run with more starts with the Threads group
-// collapsed (a click on its title, the finder or --tracks all opens it).
-const manyThreads = 64
-
-// timeNav is the time view other panels move and read: the canvas.
-type timeNav interface {
-	// View returns the visible time range.
-	View() (from, to uint64)
-	// Selection returns the selected range, if any.
-	Selection() (from, to uint64, ok bool)
-	// centreOn shows a range as wide as the current one centred on t.
-	centreOn(t uint64)
-}
 
 // buildTimeline makes the view's timeline area: the track canvas of the
 // run with the status line under it.
@@ -37,10 +24,10 @@ func (v *eventlogView) buildTimeline() fyne.CanvasObject {
 	if ev.Log != nil {
 		src = ev.Log
 	}
-	v.canvas = newTrackCanvas(src, ev.Heap, ev.Profile)
-	v.canvas.autoFocus = true
-	if len(ev.Model.Threads) > manyThreads {
-		v.canvas.with(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
+	v.canvas = trackcanvas.New(src, ev.Heap, ev.Profile)
+	v.canvas.AutoFocus = true
+	if len(ev.Model.Threads) > trackcanvas.ManyThreads {
+		v.canvas.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
 	}
 	v.status = widget.NewLabel("")
 	v.status.Truncation = fyne.TextTruncateEllipsis
@@ -54,41 +41,20 @@ func (v *eventlogView) showAllTracks() {
 		return
 	}
 	v.setDivider(0.93)
-	v.canvas.with(func(tv *tracks.View) {
+	v.canvas.With(func(tv *tracks.View) {
 		for g := tracks.Group(0); g < tracks.NumGroups; g++ {
 			tv.SetCollapsed(g, false)
 		}
 	})
-	v.canvas.changed()
+	v.canvas.Changed()
 }
 
 // hasPicture reports whether the view has a canvas to export.
-func (v *eventlogView) hasPicture() bool { return v.canvas != nil }
+func (v *eventlogView) HasPicture() bool { return v.canvas != nil }
 
 // picture draws the timeline as the canvas shows it, at its size in
 // device pixels for the pixel ratio scale.
-func (v *eventlogView) picture(scale float32) image.Image { return v.canvas.picture(scale) }
-
-// picture draws the canvas's frame as shown — its size, its scroll, its
-// range — at the pixel ratio scale (twice the canvas's draws twice as
-// many pixels each way); nil without a canvas. The cursor, the selection
-// and the tooltip, laid over the frame on screen, are not drawn.
-func (c *trackCanvas) picture(scale float32) image.Image {
-	if c == nil {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	opt := tracks.ExportOptions{Zoom: float64(scale) / c.scale}
-	opt.From, opt.To = c.view.Range()
-	pages, err := c.view.ExportPages(opt)
-	if err != nil {
-		return nil
-	}
-	img := image.NewRGBA(image.Rect(0, 0, pages[0].Width, pages[0].Height))
-	c.view.Export(paint.NewRaster(img), opt, pages[0])
-	return img
-}
+func (v *eventlogView) Picture(scale float32) image.Image { return v.canvas.Picture(scale) }
 
 // showTap fills the Details tab with what was clicked on the canvas.
 func (v *eventlogView) showTap(h tracks.Hit) {
@@ -116,11 +82,11 @@ func (v *eventlogView) showTap(h tracks.Hit) {
 }
 
 // userBookmarks returns the user's bookmarks among bs, for the canvas.
-func userBookmarks(bs []bookmark) []tracks.Bookmark {
+func userBookmarks(bs []panels.Bookmark) []tracks.Bookmark {
 	var out []tracks.Bookmark
 	for _, b := range bs {
-		if !b.marker {
-			out = append(out, tracks.Bookmark{Time: b.time, Name: b.name})
+		if !b.Marker {
+			out = append(out, tracks.Bookmark{Time: b.Time, Name: b.Name})
 		}
 	}
 	return out
@@ -137,10 +103,10 @@ func (v *eventlogView) rememberSpans(s Settings) {
 		return
 	}
 	byLabel := s.FloatWithFallback(prefSpansByLabel, 0) == 1
-	v.canvas.with(func(tv *tracks.View) { tv.SetSpansByLabel(byLabel) })
-	v.canvas.onTrackChange = func() {
+	v.canvas.With(func(tv *tracks.View) { tv.SetSpansByLabel(byLabel) })
+	v.canvas.OnTrackChange = func() {
 		var now bool
-		v.canvas.with(func(tv *tracks.View) { now = tv.SpansByLabel() })
+		v.canvas.With(func(tv *tracks.View) { now = tv.SpansByLabel() })
 		if now != byLabel {
 			byLabel = now
 			val := 0.0

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/tracks"
@@ -41,12 +42,12 @@ func TestTrackMenu(t *testing.T) {
 	c := v.canvas
 	th := v.log.Model.ThreadByID(5)
 	id := tracks.TrackID{Kind: tracks.KindThread, ID: 5}
-	c.showRange(th.First, th.First+(th.Finished-th.First)/40)
-	c.reveal(id)
+	c.ShowRange(th.First, th.First+(th.Finished-th.First)/40)
+	c.Reveal(id)
 	from, to := c.View()
 	at := from + (to-from)/2
 	p := trackAt(t, c, id, at)
-	m := c.contextMenu(p)
+	m := c.ContextMenu(p)
 	if m == nil {
 		t.Fatal("no menu on a thread's plot")
 	}
@@ -56,7 +57,8 @@ func TestTrackMenu(t *testing.T) {
 		}
 	}
 	var h tracks.Hit
-	c.with(func(tv *tracks.View) { h = tv.Hit(float64(p.X)*c.scale, float64(p.Y)*c.scale) })
+	sc := c.PixelScale()
+	c.With(func(tv *tracks.View) { h = tv.Hit(float64(p.X)*sc, float64(p.Y)*sc) })
 
 	menuAction(t, m, "Copy Name")()
 	if got := fyne.CurrentApp().Clipboard().Content(); got != h.Name || !strings.Contains(got, "main") {
@@ -73,12 +75,12 @@ func TestTrackMenu(t *testing.T) {
 	if v.tabs.Selected().Text != "Events" {
 		t.Errorf("the %q tab is shown, not Events", v.tabs.Selected().Text)
 	}
-	i := v.events.selected
-	ev, err := v.events.x.Get(int64(i))
+	i := v.events.Selected
+	ev, err := v.events.X.Get(int64(i))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tid, ok := threadOf(&ev); !ok || tid != 5 || ev.Time < h.Time {
+	if tid, ok := panels.ThreadOf(&ev); !ok || tid != 5 || ev.Time < h.Time {
 		t.Errorf("Show in Events selected row %d: %s at %d (pointer at %d)", i, ingest.AppendEventText(nil, nil, &ev), ev.Time, h.Time)
 	}
 	if f, tt := c.View(); f != from || tt != to {
@@ -91,25 +93,25 @@ func TestTrackMenu(t *testing.T) {
 	}
 
 	menuAction(t, m, "Pin to the Top")()
-	c.with(func(tv *tracks.View) {
+	c.With(func(tv *tracks.View) {
 		if !tv.Pinned(id) {
 			t.Error("Pin to the Top did not pin the thread")
 		}
 	})
-	m = c.contextMenu(trackAt(t, c, id, at))
+	m = c.ContextMenu(trackAt(t, c, id, at))
 	menuAction(t, m, "Unpin")()
 	menuAction(t, m, "Hide Track")()
-	c.with(func(tv *tracks.View) {
+	c.With(func(tv *tracks.View) {
 		if slices.Contains(tv.Tracks(), id) || tv.Pinned(id) {
 			t.Error("Hide Track left the thread shown")
 		}
 	})
 	// Anywhere on the plot, the menu now offers the hidden track back.
 	hec0 := tracks.TrackID{Kind: tracks.KindHEC, ID: 0}
-	c.reveal(hec0)
-	m = c.contextMenu(trackAt(t, c, hec0, at))
+	c.Reveal(hec0)
+	m = c.ContextMenu(trackAt(t, c, hec0, at))
 	menuAction(t, m, "Show 1 Hidden Track")()
-	c.with(func(tv *tracks.View) {
+	c.With(func(tv *tracks.View) {
 		if !slices.Contains(tv.Tracks(), id) {
 			t.Error("Show 1 Hidden Track did not bring the thread back")
 		}
@@ -128,11 +130,11 @@ func TestBandsMenu(t *testing.T) {
 	_, v, _ := openNav(t, "../testdata/ghc-9.0.2/heap-hT.eventlog")
 	c := v.canvas
 	id := tracks.TrackID{Kind: tracks.KindBands}
-	if !c.reveal(id) {
+	if !c.Reveal(id) {
 		t.Fatal("no heap-profile track")
 	}
 	from, to := c.View()
-	m := c.contextMenu(trackAt(t, c, id, from+(to-from)/2))
+	m := c.ContextMenu(trackAt(t, c, id, from+(to-from)/2))
 	if m == nil {
 		t.Fatal("no menu on the heap-profile track")
 	}
@@ -151,11 +153,11 @@ func TestBandsMenu(t *testing.T) {
 	menuAction(t, m, "Bands as Lines")()
 	var order heapview.Order
 	var mode heapview.Mode
-	c.with(func(tv *tracks.View) { order, mode = tv.BandOrder(), tv.BandMode() })
+	c.With(func(tv *tracks.View) { order, mode = tv.BandOrder(), tv.BandMode() })
 	if order != heapview.ByName || mode != heapview.ModeLines {
 		t.Errorf("the bands are drawn %v in order %v after Bands as Lines and Sort Bands by Name", mode, order)
 	}
-	m = c.contextMenu(trackAt(t, c, id, from+(to-from)/2))
+	m = c.ContextMenu(trackAt(t, c, id, from+(to-from)/2))
 	if got := checked(m); !slices.Equal(got, []string{"Bands as Lines", "Sort Bands by Name"}) {
 		t.Errorf("checked %q after sorting by name", got)
 	}

@@ -26,7 +26,7 @@ func TestClickingAWakeupLinksChipJumpsToTheThread(t *testing.T) {
 	}
 	var link candidate
 	found := false
-	c.with(func(tv *tracks.View) {
+	c.With(func(tv *tracks.View) {
 		tv.SetCollapsed(tracks.GroupThreads, false)
 		for i := range m.Threads {
 			th := &m.Threads[i]
@@ -54,17 +54,20 @@ func TestClickingAWakeupLinksChipJumpsToTheThread(t *testing.T) {
 	if !found {
 		t.Fatal("no runnable span whose waker is out of view")
 	}
-	c.changed()
+	c.Changed()
 	waker := tracks.TrackID{Kind: tracks.KindThread, ID: link.w.By}
 	woken := tracks.TrackID{Kind: tracks.KindThread, ID: link.w.Thread}
 	test.TapCanvas(fc, abs.Add(trackAt(t, c, woken, link.from+(link.to-link.from)/2)))
-	if wk := c.view.Wakeup(); wk == nil || wk.By != link.w.By {
+	var wk *tracks.Wakeup
+	c.With(func(tv *tracks.View) { wk = tv.Wakeup() })
+	if wk == nil || wk.By != link.w.By {
 		t.Fatalf("clicking the runnable span linked %+v, want the wakeup by thread %d", wk, link.w.By)
 	}
 	// The chip, right of the link.
 	var chip tracks.Hit
-	c.with(func(tv *tracks.View) {
-		x := tv.X(link.w.Time) + 12*c.scale
+	sc := c.PixelScale()
+	c.With(func(tv *tracks.View) {
+		x := tv.X(link.w.Time) + 12*sc
 		a := tv.TracksRect()
 		for y := a.Min.Y; y < a.Max.Y; y++ {
 			if h := tv.Hit(x, float64(y)+0.5); h.Element == tracks.ElemLink {
@@ -77,7 +80,7 @@ func TestClickingAWakeupLinksChipJumpsToTheThread(t *testing.T) {
 		t.Fatalf("the chip leads to %v, want the waker %v", chip.Goto, waker)
 	}
 	mid := chip.Anchor.Min.Add(chip.Anchor.Max).Div(2)
-	at := fyne.NewPos(float32(float64(mid.X)/c.scale), float32(float64(mid.Y)/c.scale))
+	at := fyne.NewPos(float32(float64(mid.X)/sc), float32(float64(mid.Y)/sc))
 	test.MoveMouse(fc, abs.Add(at))
 	if tip := tipText(c); !strings.Contains(tip, "thread "+itoa(link.w.By)) || !strings.Contains(tip, "woke thread "+itoa(link.w.Thread)) {
 		t.Errorf("the chip's tooltip is %q", tip)
@@ -90,11 +93,12 @@ func TestClickingAWakeupLinksChipJumpsToTheThread(t *testing.T) {
 		t.Error("after clicking the chip the woken thread's row left the view")
 	}
 	var marked, pinned bool
-	c.with(func(tv *tracks.View) { marked, pinned = tv.Marked() == waker, tv.Pinned(waker) })
+	c.With(func(tv *tracks.View) { marked, pinned = tv.Marked() == waker, tv.Pinned(waker) })
 	if !marked || !pinned {
 		t.Errorf("the waker is marked %v, pinned %v: want both, as after the finder's jump", marked, pinned)
 	}
-	if c.view.Wakeup() == nil {
+	c.With(func(tv *tracks.View) { wk = tv.Wakeup() })
+	if wk == nil {
 		t.Error("clicking the chip took the link away")
 	}
 }

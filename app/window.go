@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/panels"
+	"github.com/hecscope/hecscope/live"
 	"image"
 	"io"
 	"os"
@@ -17,6 +20,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/liveview"
+	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
 )
 
@@ -56,16 +63,110 @@ type Window struct {
 	selItems []*fyne.MenuItem
 }
 
-// fileView is the content shown for a loaded file.
+// fileView is what a window shows once loaded: an eventlog, a heap
+// profile or a live stream. It is all the window asks of it, whichever it
+// is.
 type fileView interface {
-	// content returns the view's widgets.
-	content() fyne.CanvasObject
-	// hasPicture reports whether the view shows a picture that can be
+	// Content returns the view's widgets.
+	Content() fyne.CanvasObject
+	// HasPicture reports whether the view shows a picture that can be
 	// exported.
-	hasPicture() bool
-	// picture draws the view's picture as the window shows it, at its size
+	HasPicture() bool
+	// Picture draws the view's picture as the window shows it, at its size
 	// in device pixels for the pixel ratio scale; nil if it cannot.
-	picture(scale float32) image.Image
+	Picture(scale float32) image.Image
+	// KeyTarget returns the time view the keys act on, nil if none.
+	KeyTarget() kit.KeyTarget
+	// TimelineCanvas returns the track canvas shown now, nil while there
+	// is none.
+	TimelineCanvas() *trackcanvas.Canvas
+	// WatchSelection has f called, on Fyne's loop, whenever the timeline
+	// gains or loses its selection.
+	WatchSelection(f func(has bool))
+
+	// eventlog returns the eventlog the view shows, nil for a heap
+	// profile or a live stream.
+	eventlog() *loaded.Eventlog
+	// opened is called once w shows the view, after its load.
+	opened(w *Window)
+	// restart reads the view's source again itself and reports whether it
+	// did (a live stream reconnects); false leaves the reload to the
+	// window.
+	restart() bool
+	// menus returns the view's own menus for the window's menu bar.
+	menus(win fyne.Window) []*fyne.Menu
+	// recording returns the file a live stream is recorded to ("" while
+	// there is none yet) and true; false for a file's view.
+	recording() (path string, live bool)
+	// whenDrawn arranges for f to be called once, from the goroutine that
+	// draws, after the view's picture has been drawn, and reports whether
+	// it will be (false: the view has no picture to wait for).
+	whenDrawn(f func()) bool
+	// eventCount returns how many events (of a heap profile: samples) the view
+	// holds.
+	eventCount() int64
+	// arrange shows the view as a snapshot asks (opt): its tracks, range,
+	// tab and selection.
+	arrange(opt SnapshotOptions) error
+	// layOut adds where the view's parts are to lay.
+	layOut(lay *Layout)
+	// finderItems returns what the finder offers of the view (its
+	// tracks, labels and markers).
+	finderItems() []findItem
+	// release frees what the view holds; the view is not shown again
+	// afterwards.
+	release()
+}
+
+// eventlog returns the eventlog the window shows, nil if it shows none.
+func (w *Window) eventlog() *loaded.Eventlog {
+	if w.view == nil {
+		return nil
+	}
+	return w.view.eventlog()
+}
+
+// recording returns where the window's live stream is recorded, and
+// whether it shows one (see fileView.recording).
+func (w *Window) recording() (path string, live bool) {
+	if w.view == nil {
+		return "", false
+	}
+	return w.view.recording()
+}
+
+// plainView is what a view that has none of fileView's extras answers:
+// embedded, it gives the view the methods it does not define itself.
+type plainView struct{}
+
+func (plainView) eventlog() *loaded.Eventlog     { return nil }
+func (plainView) opened(*Window)                 {}
+func (plainView) restart() bool                  { return false }
+func (plainView) menus(fyne.Window) []*fyne.Menu { return nil }
+func (plainView) recording() (string, bool)      { return "", false }
+func (plainView) whenDrawn(func()) bool          { return false }
+func (plainView) eventCount() int64              { return 0 }
+func (plainView) arrange(SnapshotOptions) error  { return nil }
+func (plainView) layOut(*Layout)                 {}
+func (plainView) finderItems() []findItem        { return nil }
+func (plainView) release()                       {}
+
+// liveFile is a live stream's view as a window shows it.
+type liveFile struct {
+	*liveview.View
+	plainView
+}
+
+func (v liveFile) restart() bool { v.Restart(); return true }
+
+func (v liveFile) menus(win fyne.Window) []*fyne.Menu {
+	return []*fyne.Menu{v.ControlMenu(win)}
+}
+
+func (v liveFile) recording() (string, bool) {
+	v.Mu.Lock()
+	defer v.Mu.Unlock()
+	return v.RecordingPath(), true
 }
 
 // Fyne returns the underlying Fyne window.
@@ -76,8 +177,7 @@ func (w *Window) Path() string { return w.path }
 
 // Reload reads the window's file again from disk.
 func (w *Window) Reload() {
-	if lv, ok := w.view.(*liveView); ok {
-		lv.restart()
+	if w.view != nil && w.view.restart() {
 		return
 	}
 	if w.path != "" {
@@ -111,7 +211,7 @@ func (w *Window) empty() bool { return w.view == nil && w.loading == nil }
 
 // chooseFile asks for a file and opens it.
 func (w *Window) chooseFile() {
-	pickFileToOpen(w.win, w.app.useNative, "Open a GHC eventlog or heap profile", w.openHere)
+	kit.PickFileToOpen(w.win, w.app.useNative, "Open a GHC eventlog or heap profile", w.openHere)
 }
 
 func (w *Window) dropped(uris []fyne.URI) {
@@ -160,7 +260,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	pageMade := make(chan struct{})
 	var early heldProgress
 	var lastShown atomic.Int64 // when the last report was shown, in unix ns
-	report := func(p Progress) {
+	report := func(p loaded.Progress) {
 		p, held := early.hold(p)
 		if held {
 			return
@@ -170,7 +270,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 			return
 		}
 		lastShown.Store(now)
-		onUI(func() {
+		kit.OnUI(func() {
 			if current() && w.loading != nil {
 				w.loading.update(p)
 			}
@@ -179,7 +279,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	go func() {
 		makeView, release, err := loadView(ctx, path, seg, report)
 		<-pageMade
-		onUI(func() {
+		kit.OnUI(func() {
 			if !current() {
 				if release != nil {
 					release()
@@ -201,13 +301,8 @@ func (w *Window) loadSegment(path string, seg, of int) {
 				w.setContent(newErrorPage(err, w.Reload, w.chooseFile))
 			} else {
 				w.view = view
-				if ev, ok := view.(*eventlogView); ok {
-					w.segments = len(ev.log.Segments)
-					ev.pickSegment = func(k int) { w.loadSegment(path, k, w.segments) }
-					ev.rememberSpans(w.app.settings)
-					w.setTitle()
-				}
-				w.setContent(view.content())
+				view.opened(w)
+				w.setContent(view.Content())
 			}
 			w.setMenu()
 			if w.onLoaded != nil {
@@ -218,9 +313,9 @@ func (w *Window) loadSegment(path string, seg, of int) {
 			}
 		})
 	}()
-	w.loading = newLoadingView(path, segmentName(seg, of))
+	w.loading = newLoadingView(path, loaded.SegmentName(seg, of))
 	if w.onPreviewDrawn != nil {
-		w.loading.picture.whenDrawn(w.onPreviewDrawn)
+		w.loading.picture.WhenDrawn(w.onPreviewDrawn)
 	}
 	w.setTitle()
 	w.setContent(w.loading.root)
@@ -244,12 +339,12 @@ const progressShownEvery = 250 * time.Millisecond
 type heldProgress struct {
 	mu       sync.Mutex
 	released bool
-	last     *Progress
+	last     *loaded.Progress
 }
 
 // hold keeps p if the page is not made yet (held); otherwise it returns p
 // to show, with the overview held back if p has none.
-func (h *heldProgress) hold(p Progress) (show Progress, held bool) {
+func (h *heldProgress) hold(p loaded.Progress) (show loaded.Progress, held bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.last != nil && p.Model == nil {
@@ -275,7 +370,7 @@ func (h *heldProgress) release() {
 // widgets must be made there (they measure text through caches that only
 // Fyne's loop may touch). release, if not nil, frees what was loaded when
 // no view is made of it.
-func loadView(ctx context.Context, path string, seg int, report func(Progress)) (makeView func() fileView, release func(), err error) {
+func loadView(ctx context.Context, path string, seg int, report func(loaded.Progress)) (makeView func() fileView, release func(), err error) {
 	isHP, err := looksLikeHeapProfile(path)
 	if err != nil {
 		return nil, nil, err
@@ -284,13 +379,13 @@ func loadView(ctx context.Context, path string, seg int, report func(Progress)) 
 		return nil, nil, fmt.Errorf("loading %s: no segment %d: a .hp heap profile is one run", path, seg+1)
 	}
 	if isHP {
-		p, err := loadHeapProfile(ctx, path, report)
+		p, err := loaded.LoadHeapProfile(ctx, path, report)
 		if err != nil {
 			return nil, nil, err
 		}
 		return func() fileView { return newHeapProfileView(path, p) }, nil, nil
 	}
-	ev, err := loadEventlogSegment(ctx, path, seg, report)
+	ev, err := loaded.LoadEventlogSegment(ctx, path, seg, report)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -299,22 +394,16 @@ func loadView(ctx context.Context, path string, seg int, report func(Progress)) 
 	// package doc), up to a quarter on a busy one (a 178 MB log: 0.12 to
 	// 0.52 s after 1.7 to 3.0 s), but makes the window draw the same
 	// flags whenever it is looked at.
-	ev.findings, _ = analyzer(ev)(0, 0)
-	ev.analysed = true
+	ev.Findings, _ = panels.Analyzer(ev)(0, 0)
+	ev.Analysed = true
 	return func() fileView { return newEventlogView(ev) }, func() { go ev.Log.Close() }, nil
-}
-
-// releaser is a view that holds something to free once it is no longer
-// shown (an open log file).
-type releaser interface {
-	release()
 }
 
 // releaseView frees what the window's view holds; the view is not shown
 // again afterwards.
 func (w *Window) releaseView() {
-	if r, ok := w.view.(releaser); ok {
-		r.release()
+	if w.view != nil {
+		w.view.release()
 	}
 }
 
@@ -354,7 +443,7 @@ func (w *Window) exportImage(zoom float32) {
 	if w.view == nil {
 		return
 	}
-	img := w.view.picture(w.win.Canvas().Scale() * zoom)
+	img := w.view.Picture(w.win.Canvas().Scale() * zoom)
 	if img == nil {
 		dialog.ShowInformation("Export", "There is no picture to export.", w.win)
 		return
@@ -363,13 +452,13 @@ func (w *Window) exportImage(zoom float32) {
 	if zoom != 1 {
 		name += fmt.Sprintf("@%gx", zoom)
 	}
-	pickFileToSave(w.win, w.app.useNative, "Export the view as PNG", name+".png", pngFilters, func(path string) {
-		if err := writePNG(path, img); err != nil {
+	kit.PickFileToSave(w.win, w.app.useNative, "Export the view as PNG", name+".png", kit.PNGFilters, func(path string) {
+		if err := trackcanvas.WritePNG(path, img); err != nil {
 			dialog.ShowError(err, w.win)
 			return
 		}
 		b := img.Bounds()
-		dialog.ShowInformation("Export", exportedMessage("the view", b.Dx(), b.Dy(), []string{path}), w.win)
+		dialog.ShowInformation("Export", kit.ExportedMessage("the view", b.Dx(), b.Dy(), []string{path}), w.win)
 	})
 }
 
@@ -430,19 +519,19 @@ func (w *Window) setMenu() {
 	about := fyne.NewMenuItem("About hecscope", func() { showAbout(w.win) })
 	keys := fyne.NewMenuItem("Keyboard Shortcuts", func() { showShortcuts(w.win) })
 	menus := []*fyne.Menu{fyne.NewMenu("File", file...), fyne.NewMenu("View", goTo)}
-	if lv, ok := w.view.(*liveView); ok {
-		menus = append(menus, lv.controlMenu(w.win))
+	if w.view != nil {
+		menus = append(menus, w.view.menus(w.win)...)
 	}
 	w.win.SetMainMenu(fyne.NewMainMenu(append(menus, fyne.NewMenu("Help", keys, about))...))
 }
 
 // ingestStatusNotice describes a load that did not end cleanly, or returns
 // "" for a complete log.
-func ingestStatusNotice(ev *Eventlog) string {
+func ingestStatusNotice(ev *loaded.Eventlog) string {
 	var b strings.Builder
 	// Offsets count from the start of the file, a segment's too.
 	of := fmt.Sprintf("of %d bytes", ev.Size)
-	if g, ok := ev.segmentBytes(); ok {
+	if g, ok := ev.SegmentBytes(); ok {
 		of = fmt.Sprintf("(its bytes are %d–%d of the file)", g.Offset, g.End)
 	}
 	switch ev.Status.State {
@@ -482,3 +571,84 @@ func ingestStatusNotice(ev *Eventlog) string {
 	}
 	return b.String()
 }
+
+// DefaultAttachURL is what the Attach dialog offers: the address hecscope
+// relay listens on by default.
+const DefaultAttachURL = "tcp://127.0.0.1:4242"
+
+// Attach opens a window that watches the live eventlog stream at url (see
+// ingest.OpenSource) and records it under the user's recordings directory.
+func (a *App) Attach(url string) *Window {
+	w := a.newWindow()
+	w.attach(url, live.Options{})
+	w.win.Show()
+	return w
+}
+
+// chooseAttach asks for a stream's URL and attaches to it.
+func (w *Window) chooseAttach() {
+	entry := widget.NewEntry()
+	entry.SetText(DefaultAttachURL)
+	help := widget.NewLabel("tcp://HOST:PORT (hecscope relay), unix:///PATH (eventlog-socket),\nfifo:///PATH (+RTS -l -ol/PATH) or follow:///PATH (a growing file)")
+	d := dialog.NewForm("Attach to a Running Program", "Attach", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Stream", entry), widget.NewFormItem("", help)},
+		func(ok bool) {
+			url := strings.TrimSpace(entry.Text)
+			if !ok || url == "" {
+				return
+			}
+			if w.path == "" {
+				w.attach(url, live.Options{})
+				return
+			}
+			w.app.Attach(url)
+		}, w.win)
+	d.Resize(fyne.NewSize(560, 200))
+	d.Show()
+}
+
+// attach shows the live streams at url in this window (see live.Session).
+func (w *Window) attach(url string, opts live.Options) {
+	w.cancelLoad()
+	w.gen++
+	w.path, w.loading = url, nil
+	v := liveview.New(url, opts)
+	w.view = liveFile{View: v}
+	w.cancel = v.Stop
+	w.win.SetTitle(url + " — " + Name)
+	w.win.SetContent(v.Content())
+	w.setMenu()
+	v.Start()
+}
+
+// chooseCompare asks for two eventlogs, Run A then Run B, each chooser
+// saying which it asks for, and opens a window comparing them.
+func (w *Window) chooseCompare() {
+	kit.PickRunToOpen(w.win, w.app.useNative, chooseRunATitle, func(pathA string) {
+		kit.PickRunToOpen(w.win, w.app.useNative, chooseRunBTitle, func(pathB string) {
+			w.app.OpenCompare(pathA, "", pathB, "")
+		})
+	})
+}
+
+// chooseCompareWith asks for a second eventlog and compares it (B) with the
+// window's (A).
+func (w *Window) chooseCompareWith() {
+	a, seg, nameA := w.path, w.segment, ""
+	if s := loaded.SegmentName(w.segment, w.segments); s != "" {
+		nameA = filepath.Base(a) + " (" + s + ")"
+	}
+	shown := nameA
+	if shown == "" {
+		shown = filepath.Base(a)
+	}
+	kit.PickRunToOpen(w.win, w.app.useNative, "Compare with "+shown+" (Run A): choose Run B", func(pathB string) {
+		w.app.openCompareSegments([2]string{a, pathB}, [2]int{seg, 0}, [2]string{nameA, ""}, nil)
+	})
+}
+
+// Titles of the file choosers of a comparison.
+const (
+	chooseRunATitle = "Compare: choose Run A (the run compared against)"
+	chooseRunBTitle = "Compare: choose Run B (compared with Run A)"
+)

@@ -2,28 +2,8 @@ package app
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
-	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/hecscope/hecscope/app/kit"
 )
-
-// How big a window is. Fyne grows a window to its content's minimum size
-// and never shrinks it back, so a window's content must not ask for more
-// than windowMinSize: whatever can grow (rows, tables, text) scrolls inside
-// it, and the content is set through setContent, which puts it in a
-// scroller as a last resort.
-var (
-	// defaultWindowSize is the size of the first window, before the user
-	// has sized one (in Fyne units).
-	defaultWindowSize = fyne.NewSize(1280, 800)
-	// windowMinSize is the least size a window's content asks for: less
-	// than the most a window opens at on a 1280×800 screen at scale 2.
-	windowMinSize = fyne.NewSize(480, 360)
-)
-
-// screenShare is the largest part of the screen's work area (width and
-// height) that a window opens at.
-const screenShare = 0.92
 
 // Preference keys of the remembered window size, in Fyne units.
 const (
@@ -31,33 +11,23 @@ const (
 	prefWindowHeight = "window.height"
 )
 
-// fitWindow wraps a window's content so that it never asks the window for
-// more than windowMinSize: if the window is made smaller than what the
-// content needs, the content scrolls instead of the window growing. A
-// hintLayer lies over the content, for its labels' hints (see hint.go).
-func fitWindow(content fyne.CanvasObject) fyne.CanvasObject {
-	s := container.NewScroll(container.NewStack(content, newHintLayer()))
-	s.SetMinSize(windowMinSize)
-	return s
-}
-
 // setContent shows content in the window (see fitWindow).
 func (w *Window) setContent(content fyne.CanvasObject) {
-	w.win.SetContent(fitWindow(content))
+	w.win.SetContent(kit.FitWindow(content))
 }
 
 // windowSize returns the size a new window opens at: the last size a
 // window was closed at, or defaultWindowSize.
 func (a *App) windowSize() fyne.Size {
 	p := a.settings
-	width := float32(p.FloatWithFallback(prefWindowWidth, float64(defaultWindowSize.Width)))
-	height := float32(p.FloatWithFallback(prefWindowHeight, float64(defaultWindowSize.Height)))
-	return fyne.NewSize(width, height).Max(windowMinSize)
+	width := float32(p.FloatWithFallback(prefWindowWidth, float64(kit.DefaultWindowSize.Width)))
+	height := float32(p.FloatWithFallback(prefWindowHeight, float64(kit.DefaultWindowSize.Height)))
+	return fyne.NewSize(width, height).Max(kit.WindowMinSize)
 }
 
 // rememberSize keeps size as the size new windows open at.
 func (a *App) rememberSize(size fyne.Size) {
-	if size.Width < windowMinSize.Width || size.Height < windowMinSize.Height {
+	if size.Width < kit.WindowMinSize.Width || size.Height < kit.WindowMinSize.Height {
 		return // not laid out, or minimised
 	}
 	p := a.settings
@@ -85,49 +55,4 @@ func (a *App) startedRunning() {
 // work area of the screen, and centres it. Only a window of the desktop
 // driver that has been shown knows its screen and pixel scale; others are
 // left alone.
-func (w *Window) fitScreen() { fitToScreen(w.win) }
-
-// fitToScreen shrinks win, if it is larger, to screenShare of the work
-// area of the screen, and centres it (see Window.fitScreen).
-func fitToScreen(win fyne.Window) {
-	area, ok := screenWorkArea()
-	if !ok {
-		return
-	}
-	scale := win.Canvas().Scale()
-	if scale <= 0 {
-		return
-	}
-	most := fyne.NewSize(float32(area.Width)*screenShare/scale, float32(area.Height)*screenShare/scale)
-	size := win.Canvas().Size()
-	if size.Width <= most.Width && size.Height <= most.Height {
-		return
-	}
-	win.Resize(size.Min(most).Max(windowMinSize))
-	win.CenterOnScreen()
-}
-
-// screenWorkArea returns the size, in screen pixels, of the primary
-// screen's work area (the screen less panels and docks), or false if there
-// is no screen to ask: Fyne's desktop driver runs on GLFW, which has
-// already been initialised once a window exists; other drivers (the test
-// driver) have no screen.
-func screenWorkArea() (fyne.Size, bool) {
-	if _, ok := fyne.CurrentApp().Driver().(desktop.Driver); !ok {
-		return fyne.Size{}, false
-	}
-	m := glfw.GetPrimaryMonitor()
-	if m == nil {
-		return fyne.Size{}, false
-	}
-	_, _, width, height := m.GetWorkarea()
-	if width <= 0 || height <= 0 {
-		if mode := m.GetVideoMode(); mode != nil {
-			width, height = mode.Width, mode.Height
-		}
-	}
-	if width <= 0 || height <= 0 {
-		return fyne.Size{}, false
-	}
-	return fyne.NewSize(float32(width), float32(height)), true
-}
+func (w *Window) fitScreen() { kit.FitToScreen(w.win) }

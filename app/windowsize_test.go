@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/tracks"
 	"strings"
 	"testing"
@@ -28,8 +29,8 @@ func shownContent(t *testing.T, w *Window) fyne.CanvasObject {
 func checkFits(t *testing.T, what string, w *Window) {
 	t.Helper()
 	o := shownContent(t, w)
-	if m := o.MinSize(); m.Width > windowMinSize.Width || m.Height > windowMinSize.Height {
-		t.Errorf("%s asks for %v, more than %v:\n%s", what, m, windowMinSize, largest(t, o, 0))
+	if m := o.MinSize(); m.Width > kit.WindowMinSize.Width || m.Height > kit.WindowMinSize.Height {
+		t.Errorf("%s asks for %v, more than %v:\n%s", what, m, kit.WindowMinSize, largest(t, o, 0))
 	}
 }
 
@@ -38,7 +39,7 @@ func checkFits(t *testing.T, what string, w *Window) {
 func largest(t *testing.T, o fyne.CanvasObject, depth int) string {
 	m := o.MinSize()
 	s := fmt.Sprintf("%s%T %v\n", strings.Repeat("  ", depth), o, m)
-	if depth > 8 || (m.Width <= windowMinSize.Width && m.Height <= windowMinSize.Height) {
+	if depth > 8 || (m.Width <= kit.WindowMinSize.Width && m.Height <= kit.WindowMinSize.Height) {
 		return s
 	}
 	var children []fyne.CanvasObject
@@ -49,7 +50,7 @@ func largest(t *testing.T, o fyne.CanvasObject, depth int) string {
 		children = test.TempWidgetRenderer(t, x).Objects()
 	}
 	for _, c := range children {
-		if cm := c.MinSize(); cm.Width > windowMinSize.Width || cm.Height > windowMinSize.Height {
+		if cm := c.MinSize(); cm.Width > kit.WindowMinSize.Width || cm.Height > kit.WindowMinSize.Height {
 			s += largest(t, c, depth+1)
 		}
 	}
@@ -65,8 +66,8 @@ func TestWindowContentFitsSmallWindows(t *testing.T) {
 	checkFits(t, "the start page", start)
 
 	for _, path := range []string{parworkN2, "../testdata/ghc-9.0.2/heap-hc.eventlog", "../testdata/ghc-9.0.2/heap-hc.hp", corpus + "ThreadScope__sealions.eventlog"} {
-		if m := newLoadingView(path, "").root.MinSize(); m.Width > windowMinSize.Width || m.Height > windowMinSize.Height {
-			t.Errorf("the loading page of %s asks for %v, more than %v", path, m, windowMinSize)
+		if m := newLoadingView(path, "").root.MinSize(); m.Width > kit.WindowMinSize.Width || m.Height > kit.WindowMinSize.Height {
+			t.Errorf("the loading page of %s asks for %v, more than %v", path, m, kit.WindowMinSize)
 		}
 		w := a.Open(path)
 		await(t, done)
@@ -77,12 +78,12 @@ func TestWindowContentFitsSmallWindows(t *testing.T) {
 		}
 		v.showAllTracks()
 		checkFits(t, path+" with every track shown", w)
-		v.canvas.with(func(tv *tracks.View) {
+		v.canvas.With(func(tv *tracks.View) {
 			for g := tracks.Group(0); g < tracks.NumGroups; g++ {
 				tv.SetCollapsed(g, true)
 			}
 		})
-		v.canvas.changed()
+		v.canvas.Changed()
 		checkFits(t, path+" with every group collapsed", w)
 	}
 
@@ -97,8 +98,8 @@ func TestWindowContentFitsSmallWindows(t *testing.T) {
 func TestWindowSizeRemembered(t *testing.T) {
 	a, _ := newTestApp(t)
 	w := a.ShowStart()
-	if got := w.Fyne().Canvas().Size(); got != defaultWindowSize {
-		t.Errorf("the first window opened at %v, want %v", got, defaultWindowSize)
+	if got := w.Fyne().Canvas().Size(); got != kit.DefaultWindowSize {
+		t.Errorf("the first window opened at %v, want %v", got, kit.DefaultWindowSize)
 	}
 	want := fyne.NewSize(900, 610)
 	w.Fyne().Resize(want)

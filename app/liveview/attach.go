@@ -1,0 +1,535 @@
+package liveview
+
+import (
+	"fmt"
+	"image"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/panels"
+	"github.com/hecscope/hecscope/app/trackcanvas"
+	"github.com/hecscope/hecscope/eventlog"
+	"github.com/hecscope/hecscope/heapview"
+	"github.com/hecscope/hecscope/live"
+	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
+)
+
+// liveRefresh is how often a live window redraws what has arrived.
+const liveRefresh = 50 * time.Millisecond
+
+// livePanelRefresh is how often the tabs under a live window's timeline
+// (summary, GC, events, heap, …) are rebuilt: whole, so less often than
+// the timeline.
+const livePanelRefresh = time.Second
+
+// followSpans are the widths a live timeline can show while it follows the
+// run's end; 0 is the whole run.
+var followSpans = []struct {
+	label string
+	span  uint64
+}{{"Whole run", 0}, {"Last 10 s", 10e9}, {"Last 1 s", 1e9}, {"Last 100 ms", 100e6}}
+
+// View shows a live session as a full session: a status line, a
+// Reconnect button once the stream has stopped, a choice to reconnect by
+// itself, Pause, and the timeline of the current stream — the same track
+// canvas as a file window's (every track of the run under one time axis,
+// heap included), drawn from the live models' followed recording — over
+// the same tabs as a file window (Summary, GC, Sparks, Process,
+// Selection, Details, User Events, Events), all growing as data arrives.
+// The models follow the stream's recording (live.Models), so memory stays
+// bounded however long the program runs. The canvas follows the newest
+// events until the user moves it away from the end; End or the Follow
+// choice resumes following. Pause freezes what is shown while the
+// recording goes on; End, the Follow choice or Resume takes up the newest
+// data again. A new stream (the program's next run, or a reconnection)
+// replaces what is shown only once its header has arrived.
+type View struct {
+	url  string
+	opts live.Options
+
+	// Mu serialises start and refresh. Fyne runs both on its loop; its test
+	// driver runs fyne.Do callbacks on the calling goroutine instead.
+	Mu      sync.Mutex
+	Session *live.Session
+	Stream  *live.Stream  // the stream drawn
+	done    chan struct{} // closed by stop, ends the refreshing
+	Exited  chan struct{} // closed when the refreshing and bg have ended
+	// bg counts the view's background work (a selection's summary, a
+	// redraw once detail is ready), which touches no widget once the view
+	// has stopped; bgMu keeps work from being added once it has.
+	bg   sync.WaitGroup
+	bgMu sync.Mutex
+
+	Status    *widget.Label
+	Readout   *widget.Label // what was last clicked on the canvas
+	Reconnect *widget.Button
+	auto      *widget.Check
+	Follow    *widget.Select
+	Pause     *widget.Button
+	// Paused freezes what is shown (the session records on).
+	Paused bool
+	// census is a census request being watched for (see watchCensus).
+	census *censusRequest
+	// WaitingNote stands where the timeline will be until timed events
+	// arrive: what the window waits for, and the status in full (the
+	// status line cuts a long sentence, such as why a socket is silent).
+	WaitingNote *widget.Label
+	// Canvas is the timeline of the current stream, made when its first
+	// timed events arrive (nil before), drawing src; timelineBox holds it,
+	// or a note while there is nothing to draw.
+	Canvas      *trackcanvas.Canvas
+	Src         *liveSource
+	timelineBox *fyne.Container
+	Tabs        *container.AppTabs
+	root        fyne.CanvasObject
+	// onHasSelection, set by the window, hears when the timeline gains or
+	// loses its selection (a new stream's canvas has none).
+	onHasSelection func(has bool)
+	// panels are the tabs under the timeline, stale those not rebuilt
+	// since the panels' snapshot changed (rebuilt when shown).
+	panels map[*container.TabItem]func()
+	stale  map[*container.TabItem]bool
+	// The Selection tab and its generation (a slow summary of an old
+	// selection is dropped); the Details tab; the Events tab once there is
+	// a timeline.
+	Selection  *fyne.Container
+	selGen     int
+	details    *fyne.Container
+	detailsTab *container.TabItem
+	Events     *panels.EventList
+	eventsBox  *fyne.Container
+	EventsTab  *container.TabItem
+	// syncing is set while the Follow choice is changed to match the view
+	// (its callback then does nothing).
+	syncing bool
+
+	// What was last drawn, and how long after its data: snap is the
+	// models' snapshot shown, shown its timeline; ev the snapshot the tabs
+	// show (taken at most every livePanelRefresh), panelsAt when.
+	snap     *live.Snapshot
+	Shown    *timeline.Model
+	span     uint64 // the width chosen under Follow (0: the whole run)
+	Ev       *loaded.Eventlog
+	panelsAt time.Time
+	lag      time.Duration
+}
+
+// liveSource is what a live window's canvas draws: the overview of the
+// snapshot shown (which stays put while the view is paused) and detail
+// decoded from the followed recording. Its fields change only under the
+// canvas's lock, under which the canvas draws.
+type liveSource struct {
+	Ov  *timeline.Model
+	Log *eventlog.Log // nil if the recording cannot be read
+	// ready is called for the canvas when detail it asked for is ready.
+	ready func()
+	// heap and prof are the heap counters and profile the canvas shows.
+	heap *heapview.Heap
+	prof *heapview.Profile
+}
+
+// Overview returns the overview of the snapshot shown.
+func (s *liveSource) Overview() *timeline.Model { return s.Ov }
+
+// Detail returns the recording's detail of [from, to), if it has any; the
+// source's ready, not the canvas's, hears when detail being made is there.
+func (s *liveSource) Detail(from, to uint64, nsPerPixel float64, _ func()) *timeline.Model {
+	if s.Log == nil {
+		return nil
+	}
+	return s.Log.Detail(from, to, nsPerPixel, s.ready)
+}
+
+// detailReady draws the canvas again once detail it asked for is ready
+// (called from the goroutine that decoded it), unless the view has
+// stopped: counted in bg, so that nothing draws after the window closed.
+func (v *View) detailReady() {
+	v.bgMu.Lock()
+	defer v.bgMu.Unlock()
+	if v.stopped() {
+		return
+	}
+	v.bg.Add(1)
+	go func() {
+		defer v.bg.Done()
+		kit.OnUI(func() {
+			v.Mu.Lock()
+			defer v.Mu.Unlock()
+			if v.Canvas != nil && !v.stopped() {
+				v.Canvas.Redraw()
+			}
+		})
+	}()
+}
+
+// New returns the view of the live stream at url, not yet started (see
+// Start).
+func New(url string, opts live.Options) *View {
+	v := &View{url: url, opts: opts, done: make(chan struct{}), Exited: make(chan struct{})}
+	v.Status = widget.NewLabel("connecting…")
+	v.Status.Truncation = fyne.TextTruncateEllipsis
+	v.Readout = widget.NewLabel(liveReadoutHelp)
+	v.Readout.Truncation = fyne.TextTruncateEllipsis
+	v.WaitingNote = widget.NewLabel(liveWaiting)
+	v.WaitingNote.Wrapping = fyne.TextWrapWord
+	v.timelineBox = container.NewStack(v.WaitingNote)
+	v.Reconnect = widget.NewButton("Reconnect", v.Restart)
+	v.Reconnect.Hide()
+	v.auto = widget.NewCheck("Reconnect by itself", func(on bool) {
+		if v.Session != nil {
+			v.Session.SetAutoReconnect(on)
+		}
+	})
+	v.auto.SetChecked(opts.AutoReconnect)
+	labels := make([]string, len(followSpans))
+	for i, f := range followSpans {
+		labels[i] = f.label
+	}
+	v.Follow = widget.NewSelect(labels, v.chooseFollow)
+	v.Follow.PlaceHolder = notFollowing
+	v.Follow.SetSelected(followSpans[0].label)
+	v.Pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { v.setPaused(!v.Paused) })
+	header := widget.NewLabelWithStyle(url, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	header.Truncation = fyne.TextTruncateEllipsis
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.Pause, widget.NewLabel("Follow"), v.Follow, v.auto, v.Reconnect), header)
+	v.buildTabs()
+	split := container.NewVSplit(v.timelineBox, v.Tabs)
+	split.Offset = 0.7
+	v.root = container.NewBorder(top, container.NewVBox(v.Readout, v.Status), nil, nil, split)
+	return v
+}
+
+// What the live window says before a click or the events arrive.
+const (
+	liveReadoutHelp = "Wheel scrolls, Ctrl+wheel zooms, drag pans, Shift+drag selects, a click shows a span's details; End follows the newest events again."
+	liveWaiting     = "Waiting for timed events…"
+)
+
+// chooseFollow is the Follow choice: the timeline shows the chosen width at
+// the run's end and follows it from now on. Choosing again resumes
+// following after the user moved away.
+func (v *View) chooseFollow(label string) {
+	if v.syncing {
+		return
+	}
+	for _, f := range followSpans {
+		if f.label == label {
+			v.span = f.span
+		}
+	}
+	v.setPaused(false)
+	if v.Canvas != nil {
+		v.Canvas.Follow(v.span)
+	}
+}
+
+// syncFollow shows in the Follow choice whether the timeline follows the
+// end: cleared (its placeholder says how to resume) once the user moved
+// away, the matching width again when following resumes.
+func (v *View) syncFollow() {
+	if v.Canvas == nil {
+		return
+	}
+	v.syncing = true
+	defer func() { v.syncing = false }()
+	on, w := v.Canvas.Following()
+	if on {
+		for _, f := range followSpans {
+			if f.span == w {
+				if v.Follow.Selected != f.label {
+					v.Follow.SetSelected(f.label)
+				}
+				return
+			}
+		}
+	}
+	// Not following, or following a width of the user's (End after a
+	// zoom): the placeholder says which.
+	hold := notFollowing
+	if on {
+		hold = "Last " + paint.Duration(w)
+	}
+	if v.Follow.Selected != "" || v.Follow.PlaceHolder != hold {
+		v.Follow.PlaceHolder = hold
+		v.Follow.ClearSelected()
+	}
+}
+
+// notFollowing is the Follow choice's placeholder when the view rests.
+const notFollowing = "Not following (End resumes)"
+
+// showModel draws snapshot snap of the current stream: the first one makes
+// the canvas, later ones give it their data.
+func (v *View) showModel(snap *live.Snapshot) {
+	if v.Canvas != nil {
+		v.Canvas.With(func(tv *tracks.View) {
+			v.Src.Ov, v.Src.Log = snap.Model, snap.Log
+			if v.Src.heap != snap.Heap || v.Src.prof != snap.Profile {
+				v.Src.heap, v.Src.prof = snap.Heap, snap.Profile
+				tv.SetHeap(snap.Heap, snap.Profile)
+			}
+			tv.SourceChanged()
+		})
+		v.Canvas.Changed()
+		return
+	}
+	v.Src = &liveSource{Ov: snap.Model, Log: snap.Log, heap: snap.Heap, prof: snap.Profile, ready: v.detailReady}
+	v.Canvas = trackcanvas.New(v.Src, snap.Heap, snap.Profile)
+	v.Canvas.AutoFocus = true
+	v.Canvas.OnHasSelection = v.onHasSelection
+	v.Canvas.SetGrowing(true)
+	v.Canvas.With(func(tv *tracks.View) { tv.Follow(v.span) })
+	v.Canvas.OnView = func(from, to uint64) {
+		if on, _ := v.Canvas.Following(); on && v.Paused {
+			v.setPaused(false) // End, while paused
+		}
+		v.syncFollow()
+		if v.Events != nil && v.Tabs.Selected() == v.EventsTab {
+			v.Events.ViewChanged(from, to)
+		}
+	}
+	v.Canvas.OnSelect = func(_, _ uint64, _, final bool) {
+		if final {
+			v.showSelection()
+		}
+	}
+	v.Canvas.OnTap = v.showTap
+	v.timelineBox.Objects = []fyne.CanvasObject{v.Canvas}
+	v.timelineBox.Refresh()
+}
+
+// showTap fills the Details tab with what was clicked on the canvas.
+func (v *View) showTap(h tracks.Hit) {
+	if len(h.Tip) == 0 {
+		return
+	}
+	v.Readout.SetText(strings.Join(h.Tip, " · "))
+	box := container.NewVBox()
+	for i, line := range h.Tip {
+		l := widget.NewLabel(line)
+		l.Wrapping = fyne.TextWrapWord
+		l.TextStyle.Bold = i == 0
+		box.Add(l)
+	}
+	if h.To > h.From {
+		box.Add(widget.NewLabel(fmt.Sprintf("From %s to %s (%s). Double-click to zoom to it.",
+			paint.Time(h.From, 1), paint.Time(h.To, 1), paint.Duration(h.To-h.From))))
+	}
+	v.details.Objects = []fyne.CanvasObject{box}
+	v.details.Refresh()
+	v.Tabs.Select(v.detailsTab)
+}
+
+// viewText says what the timeline shows: following the end, or where it
+// rests, and the selection.
+func (v *View) viewText() string {
+	if v.Canvas == nil {
+		return ""
+	}
+	from, to := v.Canvas.View()
+	step := panels.ReadoutStep(to - from)
+	var s string
+	if on, _ := v.Canvas.Following(); on {
+		s = fmt.Sprintf("following the newest events (%s shown)", paint.Duration(to-from))
+	} else {
+		s = fmt.Sprintf("view held at %s – %s (End follows again)", paint.Time(from, step), paint.Time(to, step))
+	}
+	if a, b, ok := v.Canvas.Selection(); ok {
+		s += fmt.Sprintf(" · selected %s – %s (%s)", paint.Time(a, step), paint.Time(b, step), paint.Duration(b-a))
+	}
+	return s
+}
+
+// Content returns the view's widgets.
+func (v *View) Content() fyne.CanvasObject { return v.root }
+
+// KeyTarget is the current stream's canvas, nil before its first timed
+// events.
+func (v *View) KeyTarget() kit.KeyTarget {
+	if v.Canvas == nil {
+		return nil
+	}
+	return v.Canvas
+}
+
+// HasPicture reports true: a live view exports its canvas's picture
+// (none before the stream's first timed events).
+func (v *View) HasPicture() bool { return true }
+
+// Picture draws the timeline as the canvas shows it, at its size in
+// device pixels for the pixel ratio scale; nil before the first timed
+// events.
+func (v *View) Picture(scale float32) image.Image { return v.Canvas.Picture(scale) }
+
+// Start starts the session and the refreshing of the picture.
+func (v *View) Start() {
+	v.Mu.Lock()
+	defer v.Mu.Unlock()
+	v.Session = live.Start(v.url, v.opts)
+	session := v.Session
+	go func() {
+		defer close(v.Exited)
+		defer v.bg.Wait()
+		tick := time.NewTicker(liveRefresh)
+		defer tick.Stop()
+		for {
+			select {
+			case <-v.done:
+				return
+			case <-tick.C:
+			case <-session.Changed():
+			}
+			kit.OnUI(func() {
+				v.Mu.Lock()
+				defer v.Mu.Unlock()
+				if v.Session == session {
+					v.refresh()
+				}
+			})
+		}
+	}()
+}
+
+// Stop ends the session (when the window closes or shows something else);
+// the recordings are finished in the background.
+func (v *View) Stop() {
+	v.Mu.Lock()
+	defer v.Mu.Unlock()
+	select {
+	case <-v.done:
+		return
+	default:
+	}
+	v.bgMu.Lock()
+	close(v.done)
+	v.bgMu.Unlock()
+	if s := v.Session; s != nil {
+		go s.Close()
+	}
+}
+
+// stopped reports whether stop has been called.
+func (v *View) stopped() bool {
+	select {
+	case <-v.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Restart is the Reconnect button: a new connection, while what is shown
+// stays until the new stream's header has arrived.
+func (v *View) Restart() {
+	if v.Session != nil {
+		v.Session.Reconnect()
+	}
+}
+
+// refresh redraws what has arrived since the last refresh and updates the
+// status line. It runs on Fyne's loop, with v.mu held.
+func (v *View) refresh() {
+	st := v.Session.Status()
+	now := time.Now()
+	if cur := st.Stream; cur != v.Stream {
+		// A new stream has its own run and scale.
+		v.Stream, v.snap, v.Shown, v.Ev = cur, nil, nil, nil
+		if v.Canvas != nil && v.onHasSelection != nil {
+			v.onHasSelection(false)
+		}
+		v.Canvas, v.Src, v.Events = nil, nil, nil
+		v.timelineBox.Objects = []fyne.CanvasObject{v.WaitingNote}
+		v.timelineBox.Refresh()
+		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
+		v.eventsBox.Refresh()
+		v.setPaused(false)
+	}
+	if m := v.Models(); m != nil && !v.Paused {
+		if snap := m.Snapshot(); snap != nil && snap != v.snap {
+			if tm := snap.Model; tm != nil && tm != v.Shown && tm.End > 0 {
+				v.Shown = tm
+				if !st.Stats.LastData.IsZero() {
+					v.lag = now.Sub(st.Stats.LastData)
+				}
+				v.showModel(snap)
+			}
+			v.snap = snap
+		}
+		if v.snap != nil && (v.Ev == nil || v.Ev.Events != v.snap.Events || (st.Stats.Done && v.Ev.Status != liveStatus(v.snap, m))) &&
+			(now.Sub(v.panelsAt) >= livePanelRefresh || st.Stats.Done) {
+			v.panelsAt = now
+			v.showPanels(liveEventlog(v.RecordingPath(), v.snap, m))
+		}
+	}
+	text := st.Text
+	if v.Paused {
+		text = "paused (recording goes on; Resume, End or Follow shows the newest data) · " + text
+	} else if st.Phase == live.PhaseReceiving && v.Shown != nil {
+		text += fmt.Sprintf(" · view drawn %s after the data", roundDuration(v.lag))
+	}
+	if v.snap != nil && v.snap.Err != nil {
+		text += " · " + v.snap.Err.Error()
+	}
+	if vt := v.viewText(); vt != "" {
+		text += " · " + vt
+	}
+	v.Status.SetText(text)
+	if v.Canvas == nil {
+		if note := liveWaiting + "\n\n" + st.Text; v.WaitingNote.Text != note {
+			v.WaitingNote.SetText(note)
+		}
+	}
+	if st.Phase == live.PhaseEnded || st.Phase == live.PhaseFailed || (st.Phase == live.PhaseConnecting && st.Err != nil) {
+		v.Reconnect.Show()
+	} else {
+		v.Reconnect.Hide()
+	}
+	if v.auto.Checked != st.Auto {
+		v.auto.SetChecked(st.Auto)
+	}
+	v.watchCensus(now)
+}
+
+// Models returns the models of the stream drawn, nil if there is none.
+func (v *View) Models() *live.Models {
+	if v.Stream == nil {
+		return nil
+	}
+	return v.Stream.Models()
+}
+
+// roundDuration rounds d for the status line.
+func roundDuration(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}
+
+// TimelineCanvas returns the current stream's canvas, nil before its first
+// timed events.
+func (v *View) TimelineCanvas() *trackcanvas.Canvas {
+	v.Mu.Lock()
+	defer v.Mu.Unlock()
+	return v.Canvas
+}
+
+// WatchSelection has f called when the current stream's canvas, or any
+// later one, gains or loses its selection.
+func (v *View) WatchSelection(f func(has bool)) {
+	v.Mu.Lock()
+	defer v.Mu.Unlock()
+	v.onHasSelection = f
+	if v.Canvas != nil {
+		v.Canvas.OnHasSelection = f
+	}
+}

@@ -1,0 +1,196 @@
+package liveview
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/panels"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/live"
+)
+
+// This file holds the tabs under a live window's timeline: the same as a
+// file window's, rebuilt from the live models' snapshots.
+
+// liveEventlog makes the view's snapshot of a live stream from its models'
+// snapshot snap and the summary so far: what the tabs show.
+func liveEventlog(path string, snap *live.Snapshot, m *live.Models) *loaded.Eventlog {
+	ev := &loaded.Eventlog{
+		Log: snap.Log, Path: path, Size: snap.Size, Status: liveStatus(snap, m), Events: snap.Events, Summary: m.Summary(),
+		Model: snap.Model, Heap: snap.Heap, Profile: snap.Profile, List: snap.List,
+	}
+	ev.Markers = loaded.MarkersOf(ev.Model)
+	return ev
+}
+
+// liveStatus is how the stream shown stands: the snapshot's, until the
+// stream has ended; then how it ended (a stream cut before its end marker
+// leaves a recording that its follower can only call unfinished).
+func liveStatus(snap *live.Snapshot, m *live.Models) ingest.Status {
+	if st, ended := m.Ended(); ended && snap.Status.State == ingest.StateDecoding {
+		return st
+	}
+	return snap.Status
+}
+
+// buildTabs makes the tabs under the timeline, each showing what has not
+// arrived yet until the first snapshot.
+func (v *View) buildTabs() {
+	v.panels = map[*container.TabItem]func(){}
+	v.stale = map[*container.TabItem]bool{}
+	waiting := func() *fyne.Container { return container.NewStack(widget.NewLabel(liveWaiting)) }
+	add := func(name string, box *fyne.Container, build func(ev *loaded.Eventlog) fyne.CanvasObject) *container.TabItem {
+		ti := container.NewTabItem(name, container.NewScroll(box))
+		v.panels[ti] = func() {
+			if v.Ev == nil {
+				return
+			}
+			box.Objects = []fyne.CanvasObject{build(v.Ev)}
+			box.Refresh()
+		}
+		return ti
+	}
+	summary := add("Summary", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.SummaryPanel(ev) })
+	gc := add("GC", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.GCPanel(&ev.Summary) })
+	sparks := add("Sparks", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.SparksPanel(&ev.Summary) })
+	process := add("Process", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.ProcessPanel(&ev.Summary) })
+	v.Selection = container.NewVBox(widget.NewLabel(liveWaiting))
+	selTab := container.NewTabItem("Selection", container.NewScroll(v.Selection))
+	v.panels[selTab] = v.showSelection
+	users := add("User Events", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject {
+		if ev.Model == nil || len(ev.Model.Labels) == 0 {
+			return widget.NewLabel("No user START/STOP spans so far.")
+		}
+		return panels.UserEventsPanel(ev.Model)
+	})
+	v.eventsBox = waiting()
+	v.EventsTab = container.NewTabItem("Events", v.eventsBox)
+	v.panels[v.EventsTab] = v.showEvents
+	v.details = container.NewVBox(widget.NewLabel("Click a span, GC or user span on the timeline to see it here."))
+	v.detailsTab = container.NewTabItem("Details", container.NewScroll(v.details))
+	v.Tabs = container.NewAppTabs(summary, gc, sparks, process, selTab, v.detailsTab, users, v.EventsTab)
+	v.Tabs.OnSelected = func(ti *container.TabItem) {
+		if v.stale[ti] {
+			delete(v.stale, ti)
+			v.panels[ti]()
+		}
+		if ti == v.EventsTab && v.Events != nil {
+			v.Events.Reveal()
+		}
+	}
+}
+
+// showPanels makes ev the snapshot the tabs show: the tab shown is rebuilt
+// now, the others when they are next shown.
+func (v *View) showPanels(ev *loaded.Eventlog) {
+	v.Ev = ev
+	sel := v.Tabs.Selected()
+	for ti, build := range v.panels {
+		if ti == sel {
+			build()
+			delete(v.stale, ti)
+		} else {
+			v.stale[ti] = true
+		}
+	}
+}
+
+// showEvents shows the snapshot's events in the Events tab: the list is
+// made with the timeline it follows, and takes each new snapshot's rows.
+func (v *View) showEvents() {
+	ev := v.Ev
+	switch {
+	case ev == nil:
+		return
+	case ev.List == nil || ev.Log == nil:
+		msg := "The event list is read from the stream's recording, which cannot be read."
+		if v.snap != nil && v.snap.Err != nil {
+			msg = "The event list is not available: " + v.snap.Err.Error()
+		}
+		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(msg)}
+	case v.Canvas == nil:
+		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
+	case v.Events == nil || v.Events.Nav != panels.TimeNav(v.Canvas):
+		v.Events = panels.NewEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.Canvas)
+		v.eventsBox.Objects = []fyne.CanvasObject{v.Events.Root}
+	default:
+		v.Events.BlockMarkers = ev.Summary.BlockMarkers
+		v.Events.SetEvents(ev.List)
+		return
+	}
+	v.eventsBox.Refresh()
+}
+
+// showSelection fills the Selection tab with the time each HEC spent in
+// each state during the selection, or during the run so far without one,
+// and the run's figures over it (a selection's read again from the
+// recording, in the background).
+func (v *View) showSelection() {
+	ev := v.Ev
+	if ev == nil || ev.Model == nil || v.Canvas == nil {
+		return
+	}
+	from, to, sel := v.Canvas.Selection()
+	summary, pending := panels.FillSelection(v.Selection, ev, from, to, sel, "Run so far", "the recording")
+	v.selGen++
+	if !pending {
+		return
+	}
+	gen := v.selGen
+	v.bgMu.Lock()
+	defer v.bgMu.Unlock()
+	if v.stopped() {
+		return
+	}
+	v.bg.Add(1)
+	go func() {
+		defer v.bg.Done()
+		put := panels.SelectionSummary(ev, from, to, summary)
+		kit.OnUI(func() {
+			v.Mu.Lock()
+			defer v.Mu.Unlock()
+			if gen != v.selGen || v.stopped() {
+				return // a newer selection replaced this one, or the window closed
+			}
+			put()
+		})
+	}()
+}
+
+// setPaused pauses or resumes the view: paused, it keeps what it shows
+// (the canvas stops following the end) while the session records on;
+// resumed, it follows the newest data again from the next refresh.
+func (v *View) setPaused(on bool) {
+	if v.Paused == on {
+		return
+	}
+	v.Paused = on
+	if on {
+		v.Pause.SetText("Resume")
+		v.Pause.SetIcon(theme.MediaPlayIcon())
+		if v.Canvas != nil {
+			from, to := v.Canvas.View()
+			v.Canvas.ShowRange(from, to)
+		}
+		return
+	}
+	v.Pause.SetText("Pause")
+	v.Pause.SetIcon(theme.MediaPauseIcon())
+	if v.Canvas != nil {
+		if on, _ := v.Canvas.Following(); !on {
+			v.Canvas.Follow(v.span)
+		}
+	}
+}
+
+// RecordingPath returns the file the current stream is recorded to, "" if
+// none (not recorded, or recorded only to feed the model).
+func (v *View) RecordingPath() string {
+	if v.Stream == nil {
+		return ""
+	}
+	return v.Stream.RecordingPath()
+}

@@ -1,0 +1,154 @@
+package panels
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/timeline"
+)
+
+// factValue returns the value label of the fact labelled label in o.
+// corpus holds real eventlogs of many GHC versions.
+const corpus = "../../testdata/corpus/"
+
+func factValue(t *testing.T, o fyne.CanvasObject, label string) fyne.CanvasObject {
+	t.Helper()
+	var cells []fyne.CanvasObject
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		case *kit.HintLabel, *kit.CopyLabel:
+			cells = append(cells, x)
+		case *widget.Label:
+			cells = append(cells, x)
+		}
+	}
+	walk(o)
+	for i, c := range cells[:len(cells)-1] {
+		if l, ok := c.(*widget.Label); ok && l.Text == label {
+			return cells[i+1]
+		}
+	}
+	t.Fatalf("no fact %q", label)
+	return nil
+}
+
+// TestAbsentFiguresReadDash: in the Summary panel, a figure the log has no
+// events for reads "—", and its hint, shown while the pointer rests on it,
+// says what the log lacks: parallelTest (heap events, no HeapLive) said
+// "Max heap residency 0 B". A log without heap events (sealions, GHC 7.x)
+// gets its GC time from its GC events, and says so; it said "n/a".
+func TestAbsentFiguresReadDash(t *testing.T) {
+	fa := test.NewApp()
+	defer fa.Quit()
+	ev, err := loaded.LoadEventlogSegment(context.Background(), corpus+"ghc-events__parallelTest.eventlog", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Log.Close()
+	panel := SummaryPanel(ev)
+	w := test.NewWindow(kit.FitWindow(panel))
+	defer w.Close()
+	w.Resize(fyne.NewSize(1280, 600))
+	v := factValue(t, panel, "Max heap residency")
+	live, ok := v.(*kit.HintLabel)
+	if !ok || live.Text != "—" || !strings.Contains(live.Hint, "no HeapLive events") {
+		t.Fatalf("max heap residency: %T %+v", v, v)
+	}
+	if size := factValue(t, panel, "Total heap size").(*kit.CopyLabel); size.Text == "—" {
+		t.Errorf("total heap size %q: the log has HeapSize events", size.Text)
+	}
+	layer := live.Layer()
+	if layer == nil || layer.Visible() {
+		t.Fatalf("hint layer %v before the pointer came", layer)
+	}
+	live.MouseIn(&desktop.MouseEvent{})
+	if !layer.Visible() || layer.Text != live.Hint {
+		t.Errorf("pointer on the dash: hint shown %v, %q", layer.Visible(), layer.Text)
+	}
+	live.MouseOut()
+	if layer.Visible() {
+		t.Error("the hint stays after the pointer left")
+	}
+
+	old, err := loaded.LoadEventlogSegment(context.Background(), corpus+"ThreadScope__sealions.eventlog", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Log.Close()
+	panel = SummaryPanel(old)
+	if gc := factValue(t, panel, "GC time (pauses)").(*kit.HintLabel); gc.Text == "—" || gc.Text == "0" {
+		t.Errorf("sealions: GC time %q", gc.Text)
+	}
+	if from := factValue(t, panel, "GC time from").(*kit.HintLabel); from.Text != "the GC events (no heap events)" {
+		t.Errorf("sealions: GC time from %q", from.Text)
+	}
+	if p := factValue(t, panel, "Productivity (pauses)").(*kit.CopyLabel); p.Text == "100.0%" || p.Text == "—" {
+		t.Errorf("sealions: productivity %q", p.Text)
+	}
+	if live := factValue(t, panel, "Max heap residency").(*kit.HintLabel); live.Text != "—" {
+		t.Errorf("sealions: max heap residency %q", live.Text)
+	}
+}
+
+// TestRTSFiguresBesideThreadScopes: the Summary and GC tabs give `+RTS
+// -s`'s figures, marked (RTS), beside ThreadScope's, marked (ThreadScope),
+// never one under the other's name: on a GHC 9.0.2 run the RTS's GC
+// elapsed time is every collection's, its work balance the one -s printed
+// (50.44%, rts-N2-A1m.s.txt); a profiled run with heap censuses has no RTS
+// GC time, and its hint says why.
+func TestRTSFiguresBesideThreadScopes(t *testing.T) {
+	fa := test.NewApp()
+	defer fa.Quit()
+	const dir = "../../testdata/ghc-9.0.2/"
+	ev, err := loaded.LoadEventlogSegment(context.Background(), dir+"rts-N2-A1m.eventlog", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Log.Close()
+	s := &ev.Summary
+	panel := SummaryPanel(ev)
+	gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel)
+	if gc.Text != timeline.FormatDuration(s.GC.Reported.ElapsedNS) || !strings.Contains(gc.Hint, "Exact") {
+		t.Errorf("GC elapsed (RTS) %q (%q), the collections' %s", gc.Text, gc.Hint, timeline.FormatDuration(s.GC.Reported.ElapsedNS))
+	}
+	if ts := factValue(t, panel, "GC time (ThreadScope)").(*kit.HintLabel); ts.Text != timeline.FormatDuration(s.GC.Total.ElapsedNS) {
+		t.Errorf("GC time (ThreadScope) %q, ThreadScope's count %d ns", ts.Text, s.GC.Total.ElapsedNS)
+	}
+	rts := factValue(t, panel, "Productivity (RTS)").(*kit.HintLabel)
+	ts := factValue(t, panel, "Productivity (ThreadScope)").(*kit.CopyLabel)
+	if rts.Text != Percent(s.RTSStats.Productivity) || ts.Text != Percent(s.Productivity) || rts.Text == ts.Text {
+		t.Errorf("productivity: RTS %q, ThreadScope %q", rts.Text, ts.Text)
+	}
+	g := GCPanel(s)
+	if b := factValue(t, g, "Work balance (RTS)").(*kit.HintLabel); b.Text != "50.44%" {
+		t.Errorf("Work balance (RTS) %q, -s printed 50.44%%", b.Text)
+	}
+	if b := factValue(t, g, "Work balance (ThreadScope)").(*kit.HintLabel); b.Text == "50.44%" || b.Text == "—" {
+		t.Errorf("Work balance (ThreadScope) %q", b.Text)
+	}
+
+	prof, err := loaded.LoadEventlogSegment(context.Background(), dir+"rts-prof-hc.eventlog", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prof.Log.Close()
+	panel = SummaryPanel(prof)
+	if gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel); gc.Text != "—" || !strings.Contains(gc.Hint, "heap censuses") {
+		t.Errorf("profiled run: GC elapsed (RTS) %q (%q)", gc.Text, gc.Hint)
+	}
+	if mut := factValue(t, panel, "MUT elapsed (RTS)").(*kit.HintLabel); mut.Text == "—" {
+		t.Errorf("profiled run: MUT elapsed (RTS) %q (%q)", mut.Text, mut.Hint)
+	}
+}

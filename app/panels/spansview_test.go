@@ -1,0 +1,262 @@
+package panels
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
+	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
+)
+
+const (
+	spanworkLog = "../../spans/testdata/spanwork.eventlog"
+	profworkLog = "../../ccprofile/testdata/profwork.eventlog"
+)
+
+// fakeLink is a timeline for the analysis tabs: a fixed selection, and the
+// ranges it was asked to show.
+type fakeLink struct {
+	from, to uint64
+	shown    [][2]uint64
+}
+
+func (f *fakeLink) link() RangeLink {
+	return RangeLink{
+		Selection: func() (uint64, uint64, bool) { return f.from, f.to, f.to > f.from },
+		Show:      func(from, to uint64) { f.shown = append(f.shown, [2]uint64{from, to}) },
+	}
+}
+
+// waitFor waits for a signal on ch.
+func waitFor(t *testing.T, ch chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// notBlank reports whether img has a pixel other than the theme's
+// background.
+func notBlank(t *testing.T, render trackcanvas.RenderFunc) bool {
+	t.Helper()
+	img, err := render(400, 200, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := paint.ThemeFor(kit.DarkTheme()).Background
+	for y := 0; y < 200; y++ {
+		for x := 0; x < 400; x++ {
+			if img.RGBAAt(x, y) != bg {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestSpansViewTableHistogramAndInstances(t *testing.T) {
+	a := test.NewApp()
+	defer a.Quit()
+	fl := &fakeLink{}
+	v := NewSpansView(filePass(spanworkLog), fl.link())
+	loaded := make(chan struct{}, 4)
+	v.OnLoad = func() { loaded <- struct{}{} }
+	w := a.NewWindow("spans")
+	defer w.Close()
+	w.SetContent(v.Root)
+	w.Resize(fyne.NewSize(1100, 700))
+	v.EnsureLoaded()
+	waitFor(t, loaded, "the spans")
+	if len(v.Rows) < 8 {
+		t.Fatalf("%d rows: %s", len(v.Rows), v.Status.Text)
+	}
+	// By total, longest first.
+	for i := 1; i < len(v.Rows); i++ {
+		if v.Rows[i-1].Total < v.Rows[i].Total {
+			t.Fatalf("rows not by total: %s %d before %s %d", v.Rows[i-1].Name, v.Rows[i-1].Total, v.Rows[i].Name, v.Rows[i].Total)
+		}
+	}
+	// By count (the header's button), most first, then the other way.
+	v.sortBy(2)
+	if v.Rows[0].Count != 30 || v.cell(widget.TableCellID{Row: 0, Col: 2}) != "30" {
+		t.Errorf("by count: first %s %d", v.Rows[0].Name, v.Rows[0].Count)
+	}
+	v.sortBy(2)
+	if v.Rows[0].Count > v.Rows[len(v.Rows)-1].Count {
+		t.Error("sorting by count again did not reverse it")
+	}
+	v.sortBy(0)
+	if v.Rows[0].Name > v.Rows[1].Name {
+		t.Errorf("by name: %s before %s", v.Rows[0].Name, v.Rows[1].Name)
+	}
+	row := -1
+	for i, l := range v.Rows {
+		if l.Name == "sleep" {
+			row = i
+		}
+	}
+	v.Table.Select(widget.TableCellID{Row: row, Col: 0})
+	if v.Label == nil || v.Label.Name != "sleep" || len(v.Longest) != 5 {
+		t.Fatalf("picked %+v with %d instances", v.Label, len(v.Longest))
+	}
+	if !notBlank(t, v.drawHistogram) {
+		t.Error("the histogram is blank")
+	}
+	v.List.Select(0)
+	in := v.Longest[0]
+	if len(fl.shown) != 1 || fl.shown[0][0] > in.Start || fl.shown[0][1] < in.End || fl.shown[0][1]-fl.shown[0][0] > 2*in.Duration() {
+		t.Errorf("picking %+v showed %v", in, fl.shown)
+	}
+	// The selection: only the spans that start in it.
+	fl.from, fl.to = in.Start, in.Start+1
+	v.Scope.SetSelected(ScopeSelection)
+	waitFor(t, loaded, "the selection's spans")
+	if len(v.Rows) != 1 || v.Rows[0].Name != "sleep" || v.Rows[0].Count != 1 {
+		t.Errorf("selection's rows: %d, %s", len(v.Rows), v.Status.Text)
+	}
+	fl.from, fl.to = 0, 0
+	v.Load()
+	if v.Status.Text == "" || len(v.Rows) != 1 {
+		t.Errorf("without a selection: %q", v.Status.Text)
+	}
+}
+
+func TestProfileViewFlameTableAndSpread(t *testing.T) {
+	a := test.NewApp()
+	defer a.Quit()
+	fl := &fakeLink{}
+	v := NewProfileView(filePass(profworkLog), fl.link())
+	loaded := make(chan struct{}, 4)
+	v.OnLoad = func() { loaded <- struct{}{} }
+	w := a.NewWindow("profile")
+	defer w.Close()
+	w.SetContent(v.Root)
+	w.Resize(fyne.NewSize(1100, 700))
+	v.EnsureLoaded()
+	waitFor(t, loaded, "the profile")
+	if v.Prof == nil || v.Prof.Samples < 900 || v.Rows[0].CC.Label != "loop.go" {
+		t.Fatalf("profile %+v, status %q", v.Prof, v.Status.Text)
+	}
+	// The flame graph is drawn, and a click on heavy's frame zooms into it.
+	img := v.flame.draw(1000, 300)
+	if img.Bounds().Dx() != 1000 || v.flame.layout == nil || len(v.flame.layout.Boxes) < 8 {
+		t.Fatalf("flame graph: %v", v.flame.layout)
+	}
+	var heavy fyne.Position
+	for _, b := range v.flame.layout.Boxes {
+		if b.Node.CC != nil && b.Node.CC.Label == "heavy" {
+			heavy = fyne.NewPos(float32(b.Rect.Min.X+3), float32(b.Rect.Min.Y+3))
+		}
+	}
+	v.flame.scale = 1
+	v.flame.Tapped(&fyne.PointEvent{Position: heavy})
+	if v.flame.focus == nil || v.flame.focus.CC.Label != "heavy" {
+		t.Fatalf("focus %+v after a click on heavy", v.flame.focus)
+	}
+	v.flame.draw(1000, 300)
+	v.flame.Tapped(&fyne.PointEvent{Position: fyne.NewPos(5, 5)}) // the root: zoom out
+	if v.flame.focus != nil {
+		t.Errorf("focus %+v after a click on the root", v.flame.focus)
+	}
+	// Sorting by inherited share, then picking light: its samples are
+	// placed in time, and a click on the strip shows that stretch.
+	v.sortBy(4)
+	if v.Rows[0].Inherited < v.Rows[len(v.Rows)-1].Inherited {
+		t.Error("not by inherited share")
+	}
+	row := -1
+	for i, r := range v.Rows {
+		if r.CC.Label == "light" {
+			row = i
+		}
+	}
+	placed := make(chan struct{}, 1)
+	v.OnSpread = func() { placed <- struct{}{} }
+	v.Table.Select(widget.TableCellID{Row: row, Col: 0})
+	waitFor(t, placed, "light's samples")
+	sp := v.strip.spread
+	if sp == nil {
+		t.Fatal("light's samples not placed")
+	}
+	busiest := 0
+	for i, n := range sp.Counts {
+		if n > sp.Counts[busiest] {
+			busiest = i
+		}
+	}
+	x := (float32(busiest) + 0.5) / float32(len(sp.Counts)) * v.strip.Size().Width
+	v.strip.Tapped(&fyne.PointEvent{Position: fyne.NewPos(x, 5)})
+	from, to := sp.Bin(busiest)
+	if len(fl.shown) != 1 || fl.shown[0][0] > from || fl.shown[0][1] < to {
+		t.Errorf("strip click at bin %d [%d, %d] showed %v", busiest, from, to, fl.shown)
+	}
+}
+
+// ui runs f as work handed to Fyne's loop runs (under uiMu): tests that
+// drive widgets while background loads report through onUI use it.
+func ui(f func()) {
+	kit.UiMu.Lock()
+	defer kit.UiMu.Unlock()
+	f()
+}
+
+// filePass reads the eventlog at path as a tab reads its window's log.
+func filePass(path string) func(context.Context) ingest.Pass {
+	return func(ctx context.Context) ingest.Pass { return ingest.FilePass(ctx, path) }
+}
+
+// The Profile tab's shares are of the mutator's samples, as GHC's .prof
+// (gcwork.prof: build.\ 72.2%), with GC's given apart; the check box makes
+// them shares of all samples, GC's row included. The columns fill the
+// table's width and no more, at 1280 and 1920 px.
+func TestProfileViewSharesOf(t *testing.T) {
+	a := test.NewApp()
+	defer a.Quit()
+	v := NewProfileView(filePass("../../ccprofile/testdata/gcwork.eventlog"), (&fakeLink{}).link())
+	loaded := make(chan struct{}, 4)
+	v.OnLoad = func() { loaded <- struct{}{} }
+	w := a.NewWindow("profile")
+	defer w.Close()
+	w.SetContent(v.Root)
+	w.Resize(fyne.NewSize(1100, 700))
+	v.EnsureLoaded()
+	waitFor(t, loaded, "the profile")
+	self := func(label string) string {
+		for i, r := range v.Rows {
+			if r.CC.Label == label {
+				return v.cell(widget.TableCellID{Row: i, Col: 3})
+			}
+		}
+		return ""
+	}
+	if self(`build.\`) != "72.2%" || self("GC") != "" || !strings.Contains(v.note.Text, "245 mutator samples (of 477)") ||
+		!strings.Contains(v.note.Text, "GC 47% (226)") || !strings.Contains(v.Status.Text, "477 samples") {
+		t.Errorf("mutator: build.\\ %q, GC %q; %q; %q", self(`build.\`), self("GC"), v.note.Text, v.Status.Text)
+	}
+	v.withGC.SetChecked(true)
+	waitFor(t, loaded, "the profile of all samples")
+	if self(`build.\`) != "37.1%" || self("GC") != "47.4%" || !strings.Contains(v.note.Text, "all 477 samples") {
+		t.Errorf("all samples: build.\\ %q, GC %q; %q", self(`build.\`), self("GC"), v.note.Text)
+	}
+	for _, width := range []float32{1280, 1920} {
+		ws := profileColumnWidths(width)
+		sum := float32(0)
+		for _, x := range ws {
+			sum += x
+		}
+		header := fyne.MeasureText("Inherited ▼", theme.TextSize(), fyne.TextStyle{}).Width
+		if sum > width || ws[3] < header || ws[2] < 300 {
+			t.Errorf("columns at %g px: %v", width, ws)
+		}
+	}
+}

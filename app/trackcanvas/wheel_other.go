@@ -1,0 +1,8 @@
+//go:build !darwin
+
+package trackcanvas
+
+// WheelNotchUnits is how far one notch of a mouse wheel scrolls in a
+// Fyne scroll event on Linux, the BSDs and Windows (its driver's scroll
+// speed).
+const WheelNotchUnits = 25

@@ -1,8 +1,0 @@
-//go:build !darwin
-
-package app
-
-// wheelNotchUnits is how far one notch of a mouse wheel scrolls in a
-// Fyne scroll event on Linux, the BSDs and Windows (its driver's scroll
-// speed).
-const wheelNotchUnits = 25
