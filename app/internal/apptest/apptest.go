@@ -1,0 +1,95 @@
+// Package apptest holds what the tests of app and of its rooms share:
+// running work as Fyne's loop would, waiting for a signal, reading the
+// texts a widget tree shows, and the test logs' paths. Only tests import
+// it.
+package apptest
+
+import (
+	"image"
+	"image/color"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/kit"
+)
+
+// UI runs f as work handed to Fyne's loop runs (under kit.UiMu): tests
+// that drive widgets while background loads report through kit.OnUI use
+// it.
+func UI(f func()) {
+	kit.UiMu.Lock()
+	defer kit.UiMu.Unlock()
+	f()
+}
+
+// Wait waits up to 20 seconds for a signal on ch, failing t without one.
+func Wait(t *testing.T, ch chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// Log returns the path of the test log testdata/ghc-9.0.2/NAME.eventlog
+// of the repository.
+func Log(name string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "ghc-9.0.2", name+".eventlog")
+}
+
+// Texts returns the text of every label and button in o, in layout order,
+// including those on tabs that are not selected.
+func Texts(o fyne.CanvasObject) []string {
+	var out []string
+	for _, obj := range test.LaidOutObjects(o) {
+		switch x := obj.(type) {
+		case *widget.Label:
+			out = append(out, x.Text)
+		case *kit.CopyLabel:
+			out = append(out, x.Text)
+		case *kit.HintLabel:
+			out = append(out, x.Text)
+		case *widget.Button:
+			out = append(out, x.Text)
+		case *container.AppTabs:
+			for _, item := range x.Items {
+				out = append(out, Texts(item.Content)...)
+			}
+		}
+	}
+	return out
+}
+
+// ColourCount returns how many colours every third pixel of every third
+// row of img has between them.
+func ColourCount(img image.Image) int {
+	b := img.Bounds()
+	colours := map[color.RGBA]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, al := img.At(x, y).RGBA()
+			colours[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(al >> 8)}] = true
+		}
+	}
+	return len(colours)
+}
+
+// VariantTheme is a theme whose colours are always those of one variant,
+// whatever the system prefers.
+type VariantTheme struct {
+	fyne.Theme
+	Variant fyne.ThemeVariant
+}
+
+// Color returns the colour name has in the theme's variant.
+func (t VariantTheme) Color(name fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return t.Theme.Color(name, t.Variant)
+}
