@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"image"
-	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,7 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/app/internal/apptest"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
@@ -67,29 +66,11 @@ func hover(c *trackcanvas.Canvas, p fyne.Position) {
 	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
 }
 
-// unitsOf returns the rectangle r of device pixels in canvas units.
-func unitsOf(c *trackcanvas.Canvas, r image.Rectangle) (x0, y0, x1, y1 float32) {
-	s := float32(c.PixelScale())
-	return float32(r.Min.X) / s, float32(r.Min.Y) / s, float32(r.Max.X) / s, float32(r.Max.Y) / s
-}
-
-// trackAt returns a point (units) in the middle of a track's plot at time
-// tm, failing if the track is not in view.
-func trackAt(t *testing.T, c *trackcanvas.Canvas, id tracks.TrackID, tm uint64) fyne.Position {
-	t.Helper()
-	var r image.Rectangle
-	var ok bool
-	var x float64
-	c.With(func(v *tracks.View) {
-		r, ok = v.TrackRect(id)
-		x = v.X(tm)
-	})
-	if !ok {
-		t.Fatalf("track %v is not in view", id)
-	}
-	s := float32(c.PixelScale())
-	return fyne.NewPos(float32(x)/s+0.5/s, float32(r.Min.Y+r.Max.Y)/2/s)
-}
+// The helpers shared with the rooms' tests.
+var (
+	trackAt = apptest.TrackAt
+	unitsOf = apptest.UnitsOf
+)
 
 // tipText is the tooltip shown now, one line per line, "" if none.
 func tipText(c *trackcanvas.Canvas) string {
@@ -454,68 +435,6 @@ func TestCanvasDrawsAtDevicePixels(t *testing.T) {
 	}
 }
 
-// TestCanvasOverlaysFollowTheTheme checks the cursor's colour is the
-// view's theme's, light and dark (it was invisible in dark mode), and that
-// the canvas is drawn on the theme's background.
-func TestCanvasOverlaysFollowTheTheme(t *testing.T) {
-	w, v, abs := openNav(t, parworkN2)
-	c := v.canvas
-	defer fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), theme.VariantLight})
-	for _, dark := range []bool{false, true} {
-		variant := theme.VariantLight
-		if dark {
-			variant = theme.VariantDark
-		}
-		fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), variant})
-		img := w.Fyne().Canvas().Capture()
-		th := paint.ThemeFor(dark)
-		var plot image.Rectangle
-		c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
-		p := trackAt(t, c, tracks.TrackID{Kind: tracks.KindHEC, ID: 0}, v.log.Model.End/2)
-		hover(c, p)
-		if got := c.CursorLine.FillColor; got != trackcanvas.Straight(paint.WithAlpha(th.Cursor, 0xb0)) {
-			t.Errorf("dark %v: cursor colour %v, want the theme's %v", dark, got, th.Cursor)
-		}
-		scale := float32(img.Bounds().Dx()) / w.Fyne().Canvas().Size().Width
-		x0, _, _, _ := unitsOf(c, plot)
-		at := color.RGBAModel.Convert(img.At(int((abs.X+x0-20)*scale), int((abs.Y+3)*scale))).(color.RGBA)
-		if at != th.Background && at != th.Header {
-			t.Errorf("dark %v: the canvas's axis is drawn in %v, not the theme's background %v", dark, at, th.Background)
-		}
-	}
-}
-
-// TestCanvasFollowsAGrowingSource gives the canvas ever longer models of a
-// run, as a live session does: a view that follows the end grows with it,
-// one the user moved stays put, and End follows again.
-func TestCanvasFollowsAGrowingSource(t *testing.T) {
-	_, v, _ := openNav(t, parworkN2)
-	c := v.canvas
-	full := v.log.Model
-	c.SetGrowing(true)
-	c.Follow(full.End / 4)
-	from, to := c.View()
-	if to != full.End || to-from != full.End/4 {
-		t.Fatalf("following the last quarter shows [%d, %d] of %d", from, to, full.End)
-	}
-	c.SourceGrew()
-	if _, to := c.View(); to != full.End {
-		t.Errorf("after new data the view ends at %d, want %d", to, full.End)
-	}
-	c.ShowRange(0, full.End/8)
-	if ok, _ := c.Following(); ok {
-		t.Error("moving the view did not stop following")
-	}
-	c.SourceGrew()
-	if f, tt := c.View(); f != 0 || tt != full.End/8 {
-		t.Errorf("a held view moved to [%d, %d]", f, tt)
-	}
-	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-	if ok, width := c.Following(); !ok || width != full.End/8 {
-		t.Errorf("End: following %v with width %d, want %d", ok, width, full.End/8)
-	}
-}
-
 // TestCanvasExports exports the view at the canvas's pixel size and twice
 // it, the selection (refused without one), and all tracks, cut into pages
 // when taller than tracks.MaxPageHeight.
@@ -631,17 +550,6 @@ func TestCanvasExports(t *testing.T) {
 	}
 }
 
-// TestPagePaths numbers the pages after the name chosen.
-func TestPagePaths(t *testing.T) {
-	if got := trackcanvas.PagePaths("/a/x.png", 1); len(got) != 1 || got[0] != "/a/x.png" {
-		t.Errorf("one page: %v", got)
-	}
-	got := trackcanvas.PagePaths("/a/x.png", 12)
-	if len(got) != 12 || got[0] != "/a/x-01.png" || got[11] != "/a/x-12.png" {
-		t.Errorf("twelve pages: %v", got)
-	}
-}
-
 // TestSelectionExportsFollowTheSelection: the File menu's exports of the
 // selection are disabled without a selection, enabled once there is one
 // (the menu refreshed), and disabled again when it is cleared.
@@ -694,60 +602,6 @@ func TestSelectionExportsFollowTheSelection(t *testing.T) {
 	case <-summarised:
 	case <-time.After(30 * time.Second):
 		t.Fatal("the selection was not summarised within 30 s")
-	}
-}
-
-// TestCursorTimeHidesTheTickLabelsItOverlaps moves the pointer across a
-// tick label of the axis and checks, in the window's picture, that
-// wherever the cursor's time overlaps the label no part of the label
-// shows beside or above the cursor's time: the axis's colour is all there
-// is around it.
-func TestCursorTimeHidesTheTickLabelsItOverlaps(t *testing.T) {
-	w, v, abs := openNav(t, parworkN2)
-	c, fc := v.canvas, w.Fyne().Canvas()
-	var labels []image.Rectangle
-	var plot image.Rectangle
-	c.With(func(tv *tracks.View) { labels, plot = tv.TickLabelRects(), tv.PlotRect() })
-	if len(labels) < 4 {
-		t.Fatalf("%d tick labels", len(labels))
-	}
-	th := paint.ThemeFor(kit.DarkTheme())
-	tick := labels[2]
-	tx0, ty0, tx1, ty1 := unitsOf(c, tick)
-	_, py0, _, _ := unitsOf(c, plot)
-	overlapped := 0
-	for x := tx0 - 60; x < tx1+60; x += 4 {
-		hover(c, fyne.NewPos(x, py0+40))
-		back := c.CursorBack
-		bx0, by0 := back.Position().X, back.Position().Y
-		bx1, by1 := bx0+back.Size().Width, by0+back.Size().Height
-		if !back.Visible() || bx1 <= tx0 || bx0 >= tx1 {
-			continue
-		}
-		overlapped++
-		img := fc.Capture()
-		scale := float32(img.Bounds().Dx()) / fc.Size().Width
-		for y := ty0; y < (ty0+ty1)/2; y++ {
-			for x := tx0; x < tx1; x++ {
-				if x >= bx0-1 && x < bx1+1 && y >= by0-1 && y < by1+1 {
-					continue // the cursor's time, on its box
-				}
-				at := color.RGBAModel.Convert(img.At(int((abs.X+x)*scale), int((abs.Y+y)*scale))).(color.RGBA)
-				if at != th.Header {
-					t.Fatalf("cursor's time at x %.0f–%.0f, y %.0f–%.0f: the tick label under it shows at (%.0f, %.0f) in %v", bx0, bx1, by0, by1, x, y, at)
-				}
-			}
-		}
-	}
-	if overlapped < 5 {
-		t.Fatalf("the cursor's time overlapped the tick label at %d places", overlapped)
-	}
-	// Away from the labels, they are all drawn.
-	hover(c, fyne.NewPos((tx1+float32(labels[3].Min.X)/float32(c.PixelScale()))/2, py0+40))
-	for _, m := range c.AxisMasks {
-		if m.Visible() {
-			t.Errorf("a tick label is hidden at %v with the cursor's time between two", m.Position())
-		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // UI runs f as work handed to Fyne's loop runs (under kit.UiMu): tests
@@ -92,4 +93,37 @@ type VariantTheme struct {
 // Color returns the colour name has in the theme's variant.
 func (t VariantTheme) Color(name fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
 	return t.Theme.Color(name, t.Variant)
+}
+
+// TrackView is a widget that draws a tracks.View, as the track canvas
+// does.
+type TrackView interface {
+	// With runs f with the widget's view.
+	With(f func(v *tracks.View))
+	// PixelScale returns how many device pixels a unit is.
+	PixelScale() float64
+}
+
+// UnitsOf returns the rectangle r of c's device pixels in units.
+func UnitsOf(c TrackView, r image.Rectangle) (x0, y0, x1, y1 float32) {
+	s := float32(c.PixelScale())
+	return float32(r.Min.X) / s, float32(r.Min.Y) / s, float32(r.Max.X) / s, float32(r.Max.Y) / s
+}
+
+// TrackAt returns a point (units) in the middle of a track's plot at time
+// tm, failing if the track is not in view.
+func TrackAt(t *testing.T, c TrackView, id tracks.TrackID, tm uint64) fyne.Position {
+	t.Helper()
+	var r image.Rectangle
+	var ok bool
+	var x float64
+	c.With(func(v *tracks.View) {
+		r, ok = v.TrackRect(id)
+		x = v.X(tm)
+	})
+	if !ok {
+		t.Fatalf("track %v is not in view", id)
+	}
+	s := float32(c.PixelScale())
+	return fyne.NewPos(float32(x)/s+0.5/s, float32(r.Min.Y+r.Max.Y)/2/s)
 }
