@@ -187,7 +187,7 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 		t.Fatalf("only %d runs of thread 5", len(rows))
 	}
 	s := v.events.Search
-	v.canvas.Fit()
+	v.canvas.TypedRune('0') // fits the whole run
 	findViaBar(t, s, "5")
 	if !slices.Equal(s.Hits, rows) {
 		t.Fatalf("%d hits, want %d (first %v, want %v)", len(s.Hits), len(rows), s.Hits[:min(3, len(s.Hits))], rows[:3])

@@ -201,7 +201,7 @@ func TestCanvasShiftDragSelectsAndKeys(t *testing.T) {
 	}
 	// + and - zoom at the centre with the pointer away; 0 fits.
 	c.MouseOut()
-	c.Fit()
+	typeRunes(w.Fyne().Canvas(), "0")
 	typeRunes(w.Fyne().Canvas(), "+")
 	f, tt := c.View()
 	if span := tt - f; math.Abs(float64(span)-float64(end)/2) > 2 {

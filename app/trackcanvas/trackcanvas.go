@@ -970,18 +970,6 @@ func (c *Canvas) ShowRange(from, to uint64) {
 	c.Changed()
 }
 
-// Fit shows the whole run.
-func (c *Canvas) Fit() {
-	c.With(func(v *tracks.View) { v.Fit() })
-	c.Changed()
-}
-
-// Centre returns the time in the middle of the view.
-func (c *Canvas) Centre() uint64 {
-	from, to := c.View()
-	return from + (to-from)/2
-}
-
 // CentreOn shows a range as wide as the current one centred on t.
 func (c *Canvas) CentreOn(t uint64) {
 	from, to := c.View()
