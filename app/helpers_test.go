@@ -8,4 +8,5 @@ var (
 	waitFor     = apptest.Wait
 	texts       = apptest.Texts
 	colourCount = apptest.ColourCount
+	showEvents  = apptest.ShowEvents
 )

@@ -6,4 +6,5 @@ import "github.com/hecscope/hecscope/app/internal/apptest"
 var (
 	ui      = apptest.UI
 	waitFor = apptest.Wait
+	texts   = apptest.Texts
 )

@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/tracks"
 )
 
@@ -126,4 +128,30 @@ func TrackAt(t *testing.T, c TrackView, id tracks.TrackID, tm uint64) fyne.Posit
 	}
 	s := float32(c.PixelScale())
 	return fyne.NewPos(float32(x)/s+0.5/s, float32(r.Min.Y+r.Max.Y)/2/s)
+}
+
+// ShowEvents returns every event of the file at path, stable-sorted by
+// time as `ghc-events show` prints them, and its header.
+func ShowEvents(t *testing.T, path string) ([]ingest.Event, *ingest.Header) {
+	t.Helper()
+	f, err := ingest.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var evs []ingest.Event
+	var ev ingest.Event
+	for f.Next(&ev) {
+		evs = append(evs, ev.Clone())
+	}
+	slices.SortStableFunc(evs, func(a, b ingest.Event) int {
+		switch {
+		case a.Time < b.Time:
+			return -1
+		case a.Time > b.Time:
+			return 1
+		}
+		return 0
+	})
+	return evs, f.Header()
 }
