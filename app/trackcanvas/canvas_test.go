@@ -4,10 +4,10 @@ import (
 	"context"
 	"image"
 	"image/color"
+	"math"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"github.com/hecscope/hecscope/app/internal/apptest"
@@ -18,9 +18,10 @@ import (
 )
 
 var (
-	parworkN2 = apptest.Log("parwork-N2")
-	trackAt   = apptest.TrackAt
-	unitsOf   = apptest.UnitsOf
+	parworkN2  = apptest.Log("parwork-N2")
+	trackAt    = apptest.TrackAt
+	unitsOf    = apptest.UnitsOf
+	canvasDrag = apptest.Drag
 )
 
 // canvasOn returns a canvas on the test log at path, as a file window
@@ -41,9 +42,9 @@ func canvasOn(t *testing.T, path string) (*Canvas, *loaded.Eventlog, fyne.Window
 	return c, ev, w, fyne.CurrentApp().Driver().AbsolutePositionForObject(c)
 }
 
-// hover moves the pointer to canvas point p.
-func hover(c *Canvas, p fyne.Position) {
-	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
+// wheel scrolls at canvas point p with modifiers mods held.
+func wheel(c *Canvas, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
+	c.ScrolledWith(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: p}, Scrolled: fyne.Delta{DX: dx, DY: dy}}, mods)
 }
 
 // TestCanvasOverlaysFollowTheTheme checks the cursor's colour is the
@@ -63,7 +64,7 @@ func TestCanvasOverlaysFollowTheTheme(t *testing.T) {
 		var plot image.Rectangle
 		c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
 		p := trackAt(t, c, tracks.TrackID{Kind: tracks.KindHEC, ID: 0}, ev.Model.End/2)
-		hover(c, p)
+		apptest.Hover(c, p)
 		if got := c.CursorLine.FillColor; got != Straight(paint.WithAlpha(th.Cursor, 0xb0)) {
 			t.Errorf("dark %v: cursor colour %v, want the theme's %v", dark, got, th.Cursor)
 		}
@@ -142,7 +143,7 @@ func TestCursorTimeHidesTheTickLabelsItOverlaps(t *testing.T) {
 	_, py0, _, _ := unitsOf(c, plot)
 	overlapped := 0
 	for x := tx0 - 60; x < tx1+60; x += 4 {
-		hover(c, fyne.NewPos(x, py0+40))
+		apptest.Hover(c, fyne.NewPos(x, py0+40))
 		back := c.cursorBack
 		bx0, by0 := back.Position().X, back.Position().Y
 		bx1, by1 := bx0+back.Size().Width, by0+back.Size().Height
@@ -168,10 +169,62 @@ func TestCursorTimeHidesTheTickLabelsItOverlaps(t *testing.T) {
 		t.Fatalf("the cursor's time overlapped the tick label at %d places", overlapped)
 	}
 	// Away from the labels, they are all drawn.
-	hover(c, fyne.NewPos((tx1+float32(labels[3].Min.X)/float32(c.PixelScale()))/2, py0+40))
+	apptest.Hover(c, fyne.NewPos((tx1+float32(labels[3].Min.X)/float32(c.PixelScale()))/2, py0+40))
 	for _, m := range c.axisMasks {
 		if m.Visible() {
 			t.Errorf("a tick label is hidden at %v with the cursor's time between two", m.Position())
 		}
+	}
+}
+
+func TestCanvasWheelScrollsCtrlWheelZoomsDragPans(t *testing.T) {
+	c, ev, _, _ := canvasOn(t, parworkN2)
+	c.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, false) }) // enough tracks to scroll
+	end := ev.Model.End
+	if from, to := c.View(); from != 0 || to != end {
+		t.Fatalf("first view [%d, %d], want the run [0, %d]", from, to, end)
+	}
+	var plot image.Rectangle
+	c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
+	x0, _, x1, _ := unitsOf(c, plot)
+	p := fyne.NewPos(x0+(x1-x0)*0.75, 300)
+
+	// The wheel alone scrolls the tracks, three thread tracks a notch,
+	// and keeps the time range.
+	var before, row int
+	c.With(func(tv *tracks.View) {
+		before, _, _ = tv.Scroll()
+		row = tv.TrackHeight(tracks.TrackID{Kind: tracks.KindThread, ID: ev.Model.Threads[0].ID})
+	})
+	wheel(c, p, 0, -2*wheelNotchUnits, 0)
+	var after int
+	c.With(func(tv *tracks.View) { after, _, _ = tv.Scroll() })
+	if after-before != 2*3*row {
+		t.Errorf("two notches of the wheel scrolled the tracks from %d to %d, want down %d (six tracks of %d)", before, after, 6*row, row)
+	}
+	if from, to := c.View(); from != 0 || to != end {
+		t.Errorf("the wheel changed the range to [%d, %d]", from, to)
+	}
+
+	// Ctrl+wheel zooms in about the time under the pointer.
+	var at uint64
+	sc := c.PixelScale()
+	c.With(func(tv *tracks.View) { at = tv.Time(float64(p.X) * sc) })
+	wheel(c, p, 0, 40, fyne.KeyModifierControl)
+	from, to := c.View()
+	if span := to - from; math.Abs(float64(span)-float64(end)/2) > float64(end)/100 {
+		t.Errorf("Ctrl+wheel by 40 shows %d ns, want half of %d", span, end)
+	}
+	var now uint64
+	sc = c.PixelScale()
+	c.With(func(tv *tracks.View) { now = tv.Time(float64(p.X) * sc) })
+	if d := math.Abs(float64(now) - float64(at)); d > float64(to-from)/float64(plot.Dx())*2 {
+		t.Errorf("the time under the pointer moved from %d to %d", at, now)
+	}
+	// Dragging pans: dragging right shows earlier times.
+	canvasDrag(c, p, 100, 0, 0)
+	f2, t2 := c.View()
+	if f2 >= from || t2-f2 != to-from {
+		t.Errorf("dragging right moved [%d, %d] to [%d, %d]", from, to, f2, t2)
 	}
 }

@@ -482,7 +482,7 @@ func (c *Canvas) ScrolledWith(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
 	case math.Abs(dx) > math.Abs(dy):
 		c.view.Pan(dx * s)
 	default:
-		c.view.ScrollTracks(-dy / WheelNotchUnits * wheelTracks)
+		c.view.ScrollTracks(-dy / wheelNotchUnits * wheelTracks)
 	}
 	c.mu.Unlock()
 	c.Pointer, c.hovering = ev.Position, true

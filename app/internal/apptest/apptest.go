@@ -15,6 +15,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
@@ -154,4 +155,25 @@ func ShowEvents(t *testing.T, path string) ([]ingest.Event, *ingest.Header) {
 		return 0
 	})
 	return evs, f.Header()
+}
+
+// Drag presses at point p of o (with mods held), drags by (dx, dy) in ten
+// steps, as the desktop driver reports a drag, and ends it.
+func Drag(o interface {
+	desktop.Mouseable
+	fyne.Draggable
+}, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
+	o.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}, Modifier: mods})
+	for i := 0; i < 10; i++ {
+		p.X += dx / 10
+		p.Y += dy / 10
+		o.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: p}, Dragged: fyne.Delta{DX: dx / 10, DY: dy / 10}})
+	}
+	o.DragEnd()
+	o.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
+}
+
+// Hover moves the pointer to point p of o.
+func Hover(o desktop.Hoverable, p fyne.Position) {
+	o.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
 }
