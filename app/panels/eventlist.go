@@ -31,7 +31,7 @@ type TimeNav interface {
 // the timeline scrolls the list to the first event of the view. A search
 // bar above it finds events by text, kind, thread and HEC.
 type EventList struct {
-	X      *eventlog.Events
+	x      *eventlog.Events
 	header *ingest.Header
 	// BlockMarkers is how many of x's events are block markers, which the
 	// count says (the Summary tab counts them apart from the events).
@@ -66,7 +66,7 @@ type EventList struct {
 // NewEventList returns the Events tab over x, the events of a log with
 // header h of which blockMarkers are block markers, driving nav.
 func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav TimeNav) *EventList {
-	l := &EventList{X: x, header: h, BlockMarkers: blockMarkers, kinds: declaredKinds(h), Nav: nav, Selected: -1, window: listWindow}
+	l := &EventList{x: x, header: h, BlockMarkers: blockMarkers, kinds: declaredKinds(h), Nav: nav, Selected: -1, window: listWindow}
 	l.List = kit.NewKeyList(
 		func() int { return min(l.Len()-l.base, l.window) },
 		func() fyne.CanvasObject {
@@ -110,10 +110,10 @@ func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav
 // SetEvents shows x, the rows of the same log grown (a live stream's newer
 // snapshot), keeping the window and the selection.
 func (l *EventList) SetEvents(x *eventlog.Events) {
-	if x == l.X {
+	if x == l.x {
 		return
 	}
-	l.X = x
+	l.x = x
 	l.showPages()
 	l.List.Refresh()
 }
@@ -141,11 +141,11 @@ func declaredKinds(h *ingest.Header) []ingest.Kind {
 }
 
 // Len returns the number of rows.
-func (l *EventList) Len() int { return int(l.X.Len()) }
+func (l *EventList) Len() int { return int(l.x.Len()) }
 
 // rowTime returns row i's time (0 if it cannot be read).
 func (l *EventList) rowTime(i int) uint64 {
-	ev, err := l.X.Get(int64(i))
+	ev, err := l.x.Get(int64(i))
 	if err != nil {
 		return 0
 	}
@@ -155,7 +155,7 @@ func (l *EventList) rowTime(i int) uint64 {
 // rowAt returns the first row at or after time t (the number of rows if
 // none, or if the file cannot be read).
 func (l *EventList) rowAt(t uint64) int {
-	i, err := l.X.Search(t)
+	i, err := l.x.Search(t)
 	if err != nil {
 		return l.Len()
 	}
@@ -216,7 +216,7 @@ const noCap = "—"
 // as the timeline's axis writes times, to the ns; "cap N", or noCap for
 // an event of no capability.
 func (l *EventList) RowTexts(i int) (tm, hec, text string) {
-	ev, err := l.X.Get(int64(i))
+	ev, err := l.x.Get(int64(i))
 	if err != nil {
 		return "", "", err.Error()
 	}
@@ -335,7 +335,7 @@ func (l *EventList) ShowAt(t uint64, match func(ev *ingest.Event) bool) int {
 		return -1
 	}
 	if match != nil {
-		l.X.Scan(int64(i), true, func(j int64, ev *ingest.Event) bool {
+		l.x.Scan(int64(i), true, func(j int64, ev *ingest.Event) bool {
 			if int(j)-i >= showAtLook {
 				return false
 			}
@@ -359,7 +359,7 @@ func (l *EventList) ShowAt(t uint64, match func(ev *ingest.Event) bool) int {
 func TrackEvents(id tracks.TrackID) func(ev *ingest.Event) bool {
 	switch id.Kind {
 	case tracks.KindThread:
-		return func(ev *ingest.Event) bool { th, ok := ThreadOf(ev); return ok && th == id.ID }
+		return func(ev *ingest.Event) bool { th, ok := threadOf(ev); return ok && th == id.ID }
 	case tracks.KindHEC, tracks.KindHECActivity, tracks.KindSparks:
 		return func(ev *ingest.Event) bool { return ev.Cap == int32(id.ID) }
 	}

@@ -89,13 +89,13 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 		t.Errorf("global block marker: %q %q %q, want — and %q", tm, hec, text, wantText)
 	}
 	// The search finds what the rows show.
-	hits, _, _, err := findEvents(l.X, h, &eventQuery{text: []byte("cap —")}, nil, nil)
+	hits, _, _, err := findEvents(l.x, h, &eventQuery{text: []byte("cap —")}, nil, nil)
 	if err != nil || len(hits) == 0 || hits[0] != int64(global) {
 		t.Errorf("searching %q: %v, %v; the global block marker is row %d", "cap —", hits[:min(len(hits), 3)], err, global)
 	}
 	// Every row, with its capability, in order.
 	for i := range want {
-		ev, err := l.X.Get(int64(i))
+		ev, err := l.x.Get(int64(i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +162,7 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 	want, h := showEvents(t, parworkN2)
 	var rows []int64
 	for i := range want {
-		if th, ok := ThreadOf(&want[i]); ok && th == 5 && want[i].Kind == ingest.KindRunThread {
+		if th, ok := threadOf(&want[i]); ok && th == 5 && want[i].Kind == ingest.KindRunThread {
 			rows = append(rows, int64(i))
 		}
 	}

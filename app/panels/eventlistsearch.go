@@ -30,8 +30,8 @@ type eventQuery struct {
 	byCap  bool
 }
 
-// ThreadOf returns the thread an event is about, if it is a thread event.
-func ThreadOf(ev *ingest.Event) (uint32, bool) {
+// threadOf returns the thread an event is about, if it is a thread event.
+func threadOf(ev *ingest.Event) (uint32, bool) {
 	switch ev.Kind {
 	case ingest.KindCreateThread, ingest.KindRunThread, ingest.KindStopThread,
 		ingest.KindThreadRunnable, ingest.KindMigrateThread, ingest.KindThreadWakeup,
@@ -60,7 +60,7 @@ func (q *eventQuery) match(h *ingest.Header, ev *ingest.Event, buf []byte) (bool
 		return false, buf
 	}
 	if q.byThr {
-		if th, ok := ThreadOf(ev); !ok || th != q.thread {
+		if th, ok := threadOf(ev); !ok || th != q.thread {
 			return false, buf
 		}
 	}
@@ -216,7 +216,7 @@ func (s *eventSearch) step(forward bool) {
 	s.mu.Unlock()
 	s.key, s.hits, s.pendingForward = q.key(), nil, forward
 	s.status.SetText("Searching…")
-	x, h := s.l.X, s.l.header
+	x, h := s.l.x, s.l.header
 	stale := func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
