@@ -40,7 +40,7 @@ type EventList struct {
 	// search's kind filter.
 	kinds []ingest.Kind
 	Nav   TimeNav
-	List  *kit.KeyList
+	list  *kit.KeyList
 	text  []byte
 
 	// The list widget shows rows [base, base+window) of the index: Fyne
@@ -59,7 +59,7 @@ type EventList struct {
 	Selected        int
 	fromList, quiet bool
 
-	Search *eventSearch
+	search *eventSearch
 	Root   fyne.CanvasObject
 }
 
@@ -67,7 +67,7 @@ type EventList struct {
 // header h of which blockMarkers are block markers, driving nav.
 func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav TimeNav) *EventList {
 	l := &EventList{x: x, header: h, BlockMarkers: blockMarkers, kinds: declaredKinds(h), Nav: nav, Selected: -1, window: listWindow}
-	l.List = kit.NewKeyList(
+	l.list = kit.NewKeyList(
 		func() int { return min(l.Len()-l.base, l.window) },
 		func() fyne.CanvasObject {
 			// The columns keep the width of their widest text, so that
@@ -85,25 +85,25 @@ func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav
 		},
 		l.updateRow,
 	)
-	l.List.OnSelected = func(id widget.ListItemID) {
+	l.list.OnSelected = func(id widget.ListItemID) {
 		if l.quiet {
 			return
 		}
 		l.Selected = l.base + id
 		l.centreOn(l.rowTime(l.Selected))
 	}
-	l.List.OnUnselected = func(id widget.ListItemID) {
+	l.list.OnUnselected = func(id widget.ListItemID) {
 		if !l.quiet && l.Selected == l.base+id {
 			l.Selected = -1
 		}
 	}
-	l.Search = newEventSearch(l)
+	l.search = newEventSearch(l)
 	l.pages = widget.NewLabel("")
 	l.earlier = widget.NewButton("Earlier rows", func() { l.setBase(l.base - l.window/2) })
 	l.later = widget.NewButton("Later rows", func() { l.setBase(l.base + l.window/2) })
 	l.showPages()
-	bottom := container.NewHBox(l.earlier, l.later, l.pages, l.Search.status)
-	l.Root = container.NewBorder(l.Search.bar, bottom, nil, nil, l.List)
+	bottom := container.NewHBox(l.earlier, l.later, l.pages, l.search.status)
+	l.Root = container.NewBorder(l.search.bar, bottom, nil, nil, l.list)
 	return l
 }
 
@@ -115,7 +115,7 @@ func (l *EventList) SetEvents(x *eventlog.Events) {
 	}
 	l.x = x
 	l.showPages()
-	l.List.Refresh()
+	l.list.Refresh()
 }
 
 // listWindow is how many rows the list widget holds at once.
@@ -171,11 +171,11 @@ func (l *EventList) setBase(b int) {
 	}
 	l.quiet = true
 	defer func() { l.quiet = false }()
-	l.List.UnselectAll()
+	l.list.UnselectAll()
 	l.base = b
-	l.List.Refresh()
+	l.list.Refresh()
 	if l.Selected >= b && l.Selected < b+l.window {
-		l.List.Select(l.Selected - b)
+		l.list.Select(l.Selected - b)
 	}
 	l.showPages()
 }
@@ -201,7 +201,7 @@ func (l *EventList) scrollToRow(i int) {
 	if i < l.base || i >= l.base+l.window {
 		l.setBase(i - l.window/2)
 	}
-	l.List.ScrollTo(i - l.base)
+	l.list.ScrollTo(i - l.base)
 }
 
 // timeColumnTemplate is as wide as the widest time the Events tab writes
@@ -314,7 +314,7 @@ func (l *EventList) Reveal() {
 // selectRow selects row i, scrolling to it and centring the timeline on it.
 func (l *EventList) selectRow(i int) {
 	l.scrollToRow(i)
-	l.List.Select(i - l.base)
+	l.list.Select(i - l.base)
 	if l.Selected != i { // Select does not call back for the row already selected
 		l.Selected = i
 		l.centreOn(l.rowTime(i))
@@ -348,7 +348,7 @@ func (l *EventList) ShowAt(t uint64, match func(ev *ingest.Event) bool) int {
 	}
 	l.scrollToRow(i)
 	l.quiet = true
-	l.List.Select(i - l.base)
+	l.list.Select(i - l.base)
 	l.quiet = false
 	l.Selected = i
 	return i

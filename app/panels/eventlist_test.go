@@ -47,8 +47,8 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 	l, _, ev := eventsOn(t, parworkN2)
 	want, h := showEvents(t, parworkN2)
 	// Block markers are rows too, as ghc-events show prints them.
-	if l.List.Length() != len(want) || int64(len(want)) != ev.Events {
-		t.Fatalf("list has %d rows, want %d events (load counted %d)", l.List.Length(), len(want), ev.Events)
+	if l.list.Length() != len(want) || int64(len(want)) != ev.Events {
+		t.Fatalf("list has %d rows, want %d events (load counted %d)", l.list.Length(), len(want), ev.Events)
 	}
 	global, cap1 := -1, -1 // the first rows of the global block marker and of cap 1
 	for i := range want {
@@ -116,18 +116,18 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	}
 	// Shown, the list follows the view: moving it later scrolls the list
 	// further down.
-	at0 := l.List.GetScrollOffset()
+	at0 := l.list.GetScrollOffset()
 	if at0 <= 0 {
 		t.Fatalf("list at offset %v with the view at row %d", at0, first)
 	}
 	c.ShowRange(end/2+end/5, end/2+end/5+end/10)
-	if at1 := l.List.GetScrollOffset(); at1 <= at0 {
+	if at1 := l.list.GetScrollOffset(); at1 <= at0 {
 		t.Errorf("view moved later but the list went from offset %v to %v", at0, at1)
 	}
 	// Selecting a row centres the view on it and keeps the zoom.
 	from, to = c.View()
 	row := l.Len() / 5
-	l.List.Select(row)
+	l.list.Select(row)
 	f2, t2 := c.View()
 	tm := l.rowTime(row)
 	if t2-f2 != to-from || (f2+t2)/2 > tm+1 || (f2+t2)/2+1 < tm {
@@ -145,8 +145,8 @@ func findViaBar(t *testing.T, s *eventSearch, thread string) {
 	done := false
 	s.onDone = func() { done = true }
 	s.thread.SetText(thread)
-	test.Type(s.Text, "running")
-	s.Text.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	test.Type(s.text, "running")
+	s.text.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	for !done {
 		select {
 		case f := <-calls:
@@ -169,7 +169,7 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 	if len(rows) < 10 {
 		t.Fatalf("only %d runs of thread 5", len(rows))
 	}
-	s := l.Search
+	s := l.search
 	c.TypedRune('0') // fits the whole run
 	findViaBar(t, s, "5")
 	if !slices.Equal(s.hits, rows) {
@@ -212,15 +212,15 @@ func TestEventListWindowMovesAlongTheIndex(t *testing.T) {
 	if s.ListedEvents() != uint64(len(want)) || s.BlockMarkers != 3 {
 		t.Fatalf("summary: %d events and %d block markers; the list has %d", s.Events, s.BlockMarkers, len(want))
 	}
-	if l.List.Length() != 1000 || l.pages.Text != "rows 1–1,000 of 14,392 events (3 block markers)" {
-		t.Fatalf("window of %d rows, %q", l.List.Length(), l.pages.Text)
+	if l.list.Length() != 1000 || l.pages.Text != "rows 1–1,000 of 14,392 events (3 block markers)" {
+		t.Fatalf("window of %d rows, %q", l.list.Length(), l.pages.Text)
 	}
 	// Selecting a row beyond the window moves the window onto it.
 	l.selectRow(4321)
 	if l.base > 4321 || l.base+l.window <= 4321 || l.Selected != 4321 {
 		t.Fatalf("row 4321 selected: window at %d, selected %d", l.base, l.Selected)
 	}
-	o := l.List.CreateItem()
+	o := l.list.CreateItem()
 	l.updateRow(4321-l.base, o)
 	shown := texts(o)
 	wantText := string(ingest.AppendEventText(nil, h, &want[4321]))

@@ -115,8 +115,8 @@ func findEvents(x *eventlog.Events, h *ingest.Header, q *eventQuery, progress fu
 // says how far a search has got or how many hits it found.
 type eventSearch struct {
 	l              *EventList
-	Text           *kit.KeyEntry
-	Kind           *kit.KeySelect
+	text           *kit.KeyEntry
+	kind           *kit.KeySelect
 	thread, hec    *kit.KeyEntry
 	status         *widget.Label
 	bar            fyne.CanvasObject
@@ -136,15 +136,15 @@ type eventSearch struct {
 // newEventSearch returns the search bar of l.
 func newEventSearch(l *EventList) *eventSearch {
 	s := &eventSearch{l: l, do: kit.OnUI}
-	s.Text = kit.NewKeyEntry()
-	s.Text.SetPlaceHolder("Find in events (Enter: next)")
-	s.Text.OnSubmitted = func(string) { s.step(true) }
+	s.text = kit.NewKeyEntry()
+	s.text.SetPlaceHolder("Find in events (Enter: next)")
+	s.text.OnSubmitted = func(string) { s.step(true) }
 	kinds := []string{anyKind}
 	for _, k := range l.kinds {
 		kinds = append(kinds, k.String())
 	}
-	s.Kind = kit.NewKeySelect(kinds, nil)
-	s.Kind.SetSelected(anyKind)
+	s.kind = kit.NewKeySelect(kinds, nil)
+	s.kind.SetSelected(anyKind)
 	s.thread = kit.NewKeyEntry()
 	s.thread.SetPlaceHolder("thread")
 	s.thread.OnSubmitted = func(string) { s.step(true) }
@@ -154,18 +154,18 @@ func newEventSearch(l *EventList) *eventSearch {
 	s.status = widget.NewLabel("")
 	prev := widget.NewButton("Previous", func() { s.step(false) })
 	next := widget.NewButton("Next", func() { s.step(true) })
-	filters := container.NewHBox(s.Kind, container.NewGridWrap(fyne.NewSize(90, s.thread.MinSize().Height), s.thread),
+	filters := container.NewHBox(s.kind, container.NewGridWrap(fyne.NewSize(90, s.thread.MinSize().Height), s.thread),
 		container.NewGridWrap(fyne.NewSize(70, s.hec.MinSize().Height), s.hec), prev, next)
-	s.bar = container.NewBorder(nil, nil, nil, filters, s.Text)
+	s.bar = container.NewBorder(nil, nil, nil, filters, s.text)
 	return s
 }
 
 // query reads the bar; it returns an error for a thread or HEC that is not
 // a number.
 func (s *eventSearch) query() (*eventQuery, error) {
-	q := &eventQuery{text: []byte(strings.TrimSpace(s.Text.Text))}
+	q := &eventQuery{text: []byte(strings.TrimSpace(s.text.Text))}
 	lowerASCII(q.text)
-	if k := s.Kind.Selected; k != "" && k != anyKind {
+	if k := s.kind.Selected; k != "" && k != anyKind {
 		for _, kk := range s.l.kinds {
 			if kk.String() == k {
 				q.kind, q.byKind = kk, true
