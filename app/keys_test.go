@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 )
 
@@ -134,31 +134,38 @@ func TestShortcutHelpListsEveryKey(t *testing.T) {
 	}
 }
 
-// TestShortcutsDialogDoesNotScrollSideways: in a window of 1280×800 the
-// Keyboard Shortcuts dialog scrolls only up and down, and every row fits
-// its width (the descriptions wrap).
-func TestShortcutsDialogDoesNotScrollSideways(t *testing.T) {
-	a, _ := newTestApp(t)
-	w := a.ShowStart()
-	w.Fyne().Resize(fyne.NewSize(1280, 800))
-	ui(func() { showShortcuts(w.win) })
-	scroll := dialogWidget(t, w, func(*container.Scroll) bool { return true })
-	if scroll.Direction != container.ScrollVerticalOnly {
-		t.Errorf("the list scrolls %v, want up and down only", scroll.Direction)
-	}
-	if content, view := scroll.Content.MinSize().Width, scroll.Size().Width; content > view || view < 600 {
-		t.Errorf("the rows need %g units, the dialog shows %g", content, view)
-	}
-	for _, o := range test.LaidOutObjects(scroll.Content) {
-		l, ok := o.(*widget.Label)
-		if !ok || l.TextStyle.Bold {
-			continue
+// TestShortcutsDialogReadsWithoutScrolling: in windows of 1280×800 and
+// 1920×1080 the Keyboard Shortcuts dialog shows every row at once (its
+// list needs no scrolling either way), every line of text inside its
+// width, and every control and key named.
+func TestShortcutsDialogReadsWithoutScrolling(t *testing.T) {
+	for _, size := range []fyne.Size{{Width: 1280, Height: 800}, {Width: 1920, Height: 1080}} {
+		a, _ := newTestApp(t)
+		w := a.ShowStart()
+		w.Fyne().Resize(size)
+		ui(func() { showShortcuts(w.win) })
+		scroll := dialogWidget(t, w, func(*container.Scroll) bool { return true })
+		if scroll.Direction != container.ScrollVerticalOnly {
+			t.Errorf("%v: the list scrolls %v, want up and down only", size, scroll.Direction)
 		}
-		if l.Wrapping != fyne.TextWrapWord {
-			t.Errorf("%q does not wrap", l.Text)
+		content, view := scroll.Content.MinSize(), scroll.Size()
+		if content.Width > view.Width+1 || content.Height > view.Height+1 || view.Width < 600 {
+			t.Errorf("%v: the rows need %v, the dialog shows %v", size, content, view)
 		}
-		if p := l.Position().X + l.Size().Width; p > scroll.Size().Width+1 {
-			t.Errorf("%q ends at %g, past the dialog's %g", l.Text, p, scroll.Size().Width)
+		shown := map[string]bool{}
+		for _, o := range test.LaidOutObjects(scroll.Content) {
+			if tx, ok := o.(*canvas.Text); ok {
+				shown[tx.Text] = true
+				if end := tx.Position().X + tx.Size().Width; end > view.Width+1 {
+					t.Errorf("%v: %q ends at %g, past the dialog's %g", size, tx.Text, end, view.Width)
+				}
+			}
 		}
+		for _, h := range shortcutHelp() {
+			if !shown[h[0]] {
+				t.Errorf("%v: %q is not shown", size, h[0])
+			}
+		}
+		w.Fyne().Close()
 	}
 }

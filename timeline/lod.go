@@ -259,28 +259,40 @@ type InstantColumn struct {
 // GC-request or shutdown instant, or else its first message or marker.
 func (h *HEC) InstantColumns(ax Axis, n int, dst []InstantColumn) []InstantColumn {
 	dst = append(dst[:0], make([]InstantColumn, max(n, 0))...)
-	base := 0
-	for _, v := range [2]chunkView[Instant]{h.instants, h.msgs} {
-		lo := v.search(0, func(in *Instant) bool { return in.Time >= ax.ColumnTime(0) })
-		for i := range dst {
-			te := ax.ColumnTime(i + 1)
-			hi := gallopBy(v, lo, te)
-			c := &dst[i]
-			if hi > lo {
-				if c.Count == 0 {
-					c.First = int32(base + lo)
-				}
-				for k := lo; k < hi; k++ {
-					in := v.ptr(k)
-					c.Count += int32(in.Count())
-					if k < lo+16 {
-						c.Kinds |= in.Kinds()
-					}
+	v := h.instants
+	lo := v.search(0, func(in *Instant) bool { return in.Time >= ax.ColumnTime(0) })
+	for i := range dst {
+		te := ax.ColumnTime(i + 1)
+		hi := gallopBy(v, lo, te)
+		c := &dst[i]
+		if hi > lo {
+			c.First = int32(lo)
+			for k := lo; k < hi; k++ {
+				in := v.ptr(k)
+				c.Count += int32(in.Count())
+				if k < lo+16 {
+					c.Kinds |= in.Kinds()
 				}
 			}
-			lo = hi
 		}
-		base += v.Len()
+		lo = hi
+	}
+	// Then the messages and markers, one instant each.
+	base, mv := v.Len(), h.msgs
+	lo = countBefore(mv.times, 0, ax.ColumnTime(0))
+	for i := range dst {
+		hi := gallop(mv.times, lo, ax.ColumnTime(i+1))
+		c := &dst[i]
+		if hi > lo {
+			if c.Count == 0 {
+				c.First = int32(base + lo)
+			}
+			c.Count += int32(hi - lo)
+			for k := lo; k < min(hi, lo+16); k++ {
+				c.Kinds |= 1 << mv.kind(k)
+			}
+		}
+		lo = hi
 	}
 	return dst
 }
@@ -289,12 +301,18 @@ func (h *HEC) InstantColumns(ax Axis, n int, dst []InstantColumn) []InstantColum
 // thread, GC-request and shutdown instants in time order, then its messages
 // and markers in time order, until fn returns false.
 func (h *HEC) InstantsIn(from, to uint64, fn func(Instant) bool) {
-	for _, v := range [2]chunkView[Instant]{h.instants, h.msgs} {
-		for i := v.search(0, func(in *Instant) bool { return in.Time >= from }); i < v.Len(); i++ {
-			in := v.ptr(i)
-			if in.Time >= to || !fn(*in) {
-				break
-			}
+	v := h.instants
+	for i := v.search(0, func(in *Instant) bool { return in.Time >= from }); i < v.Len(); i++ {
+		in := v.ptr(i)
+		if in.Time >= to || !fn(*in) {
+			break
+		}
+	}
+	mv := h.msgs
+	for i := countBefore(mv.times, 0, from); i < mv.Len(); i++ {
+		in := mv.At(i)
+		if in.Time >= to || !fn(in) {
+			break
 		}
 	}
 }

@@ -148,21 +148,23 @@ type HECBuilder struct {
 }
 
 // threadBuilder accumulates one thread's data.
+// A thread-heavy run's builder holds millions: the fields are in an order
+// that leaves no padding (64 bytes).
 type threadBuilder struct {
 	id       uint32
 	idx      int32 // index in Builder.threads
 	label    int32
+	busy     bool // in Builder.pending
+	dirty    bool // in Builder.dirty: changed since the last snapshot
+	retired  bool // stored holds the track
 	created  uint64
 	finished uint64
 	first    uint64
 	// Without a grid: ex, every mark. With a grid: ml while the thread
 	// lives, then stored, where its track lies in the builder's arena.
-	ex      *exactMarks
-	ml      *markList
-	busy    bool // in Builder.pending
-	dirty   bool // in Builder.dirty: changed since the last snapshot
-	retired bool // stored holds the track
-	stored  storedTrack
+	ex     *exactMarks
+	ml     *markList
+	stored storedTrack
 }
 
 // exactMarks is a thread's every mark, in time order (events that come out
@@ -174,9 +176,18 @@ type exactMarks struct {
 	shared bool
 }
 
-// storedTrack is where a finished thread's track lies in the arena.
+// storedTrack is where a finished thread's marks lie in the arena. Its
+// summaries and checkpoints, which only busy or long-lived threads have,
+// are placed in the builder's storedMore: a thread-heavy run's builder
+// holds millions of these.
 type storedTrack struct {
-	marks, nmarks, sums, nsums, cps, ncps int32
+	marks, nmarks int32
+}
+
+// storedExtra is where a finished thread's summaries and checkpoints lie
+// in the arena.
+type storedExtra struct {
+	sums, nsums, cps, ncps int32
 }
 
 // trackArena holds the tracks of finished threads back to back, so that a
@@ -189,16 +200,19 @@ type trackArena struct {
 
 // store moves a settled track into the arena (its checkpoints computed
 // first), copying straight from the list's chunks.
-func (a *trackArena) store(l *markList) storedTrack {
+func (a *trackArena) store(l *markList) (storedTrack, storedExtra) {
 	if l.marks.len() > checkpointEvery {
 		extendCheckpoints(l.marks.view(), l.sums.view(), &l.cps)
 	}
-	st := storedTrack{marks: int32(a.marks.len()), nmarks: int32(l.marks.len()),
-		sums: int32(a.sums.len()), nsums: int32(l.sums.len()), cps: int32(a.cps.len()), ncps: int32(l.cps.len())}
+	st := storedTrack{marks: int32(a.marks.len()), nmarks: int32(l.marks.len())}
+	var x storedExtra
+	if l.sums.len() > 0 || l.cps.len() > 0 {
+		x = storedExtra{sums: int32(a.sums.len()), nsums: int32(l.sums.len()), cps: int32(a.cps.len()), ncps: int32(l.cps.len())}
+	}
 	a.marks.addAll(&l.marks)
 	a.sums.addAll(&l.sums)
 	a.cps.addAll(&l.cps)
-	return st
+	return st, x
 }
 
 // spanRecord is a stopped user span as the model keeps it: a UserSpan
@@ -249,6 +263,7 @@ type Builder struct {
 	threadDense []int32                  // thread id → index+1 in threads (0: none), for ids < denseThreads
 	pending     []int32                  // threads with an open bucket (with a grid)
 	arena       trackArena               // the tracks of finished threads (with a grid)
+	storedMore  map[int32]storedExtra    // where finished threads' summaries and checkpoints lie, by index in threads
 	keep        func(uint32) bool        // the threads to keep (nil: all)
 	spare       []*markList              // mark lists of retired threads, for new ones
 	dirty       []int32                  // threads changed since the last snapshot
@@ -331,8 +346,8 @@ func (b *Builder) intern(data []byte) int32 {
 type hecSlot struct {
 	cap     int32
 	h       *HECBuilder
-	running uint32      // the thread it runs, 0 if none
-	msgs    instantList // messages and markers
+	running uint32  // the thread it runs, 0 if none
+	msgs    msgList // messages and markers
 }
 
 // hec returns the builder of capability c, or nil if c is out of range.
@@ -862,7 +877,7 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		}
 		in := Instant{Time: t, Arg: uint32(b.intern(ev.Data)), Kind: k}
 		if s := b.slot(ev.Cap); s != nil {
-			s.msgs.add(Grid{}, in)
+			s.msgs.add(in)
 		} else {
 			b.global.add(in)
 		}

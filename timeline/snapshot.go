@@ -55,7 +55,7 @@ type HEC struct {
 	Cap      int32
 	Track    Track
 	instants chunkView[Instant] // thread, GC-request and shutdown instants
-	msgs     chunkView[Instant] // messages and markers
+	msgs     msgView            // messages and markers
 	sparks   [NumSparkKinds]sparkView
 	samples  chunkView[SparkSample]
 	used     bool
@@ -262,7 +262,7 @@ func (b *Builder) Preview() *Model { return b.snapshot(false) }
 func (b *Builder) Final() *Model {
 	b.consume = true
 	m := b.snapshot(true)
-	b.threads, b.threadIdx, b.threadDense, b.prevThreads, b.arena, b.spare = chunkList[threadBuilder]{}, nil, nil, nil, trackArena{}, nil
+	b.threads, b.threadIdx, b.threadDense, b.prevThreads, b.arena, b.spare, b.storedMore = chunkList[threadBuilder]{}, nil, nil, nil, trackArena{}, nil, nil
 	return m
 }
 
@@ -301,7 +301,7 @@ func (b *Builder) snapshot(threads bool) *Model {
 		m.Anomalies += h.anomalies
 		hv.Track.end = b.frontier(sl.cap, h, hv.Track.end)
 		hv.Track.horizon = b.end
-		hv.msgs = sl.msgs.list.view()
+		hv.msgs = sl.msgs.view()
 		hv.Cap = sl.cap
 		m.HECs[i] = hv
 	}
@@ -321,8 +321,12 @@ func (b *Builder) snapshot(threads bool) *Model {
 		out := &m.Threads[i]
 		*out = Thread{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished, First: t.first}
 		if st := &t.stored; t.retired {
-			out.Track = newTrack(am.sub(int(st.marks), int(st.nmarks)), as.sub(int(st.sums), int(st.nsums)),
-				ac.sub(int(st.cps), int(st.ncps)))
+			var x storedExtra
+			if len(b.storedMore) > 0 {
+				x = b.storedMore[t.idx]
+			}
+			out.Track = newTrack(am.sub(int(st.marks), int(st.nmarks)), as.sub(int(x.sums), int(x.nsums)),
+				ac.sub(int(x.cps), int(x.ncps)))
 			return
 		}
 		if t.ml != nil {
@@ -426,7 +430,15 @@ func (b *Builder) touch(t *threadBuilder) {
 func (b *Builder) retire(t *threadBuilder) {
 	t.ml.payOwed()
 	b.touch(t)
-	t.stored, t.retired = b.arena.store(t.ml), true
+	var x storedExtra
+	t.stored, x = b.arena.store(t.ml)
+	t.retired = true
+	if x != (storedExtra{}) {
+		if b.storedMore == nil {
+			b.storedMore = map[int32]storedExtra{}
+		}
+		b.storedMore[t.idx] = x
+	}
 	t.ml.reset()
 	b.spare = append(b.spare, t.ml)
 	t.ml, t.busy = nil, false

@@ -558,3 +558,45 @@ func TestBandModes(t *testing.T) {
 		t.Errorf("mode %v", v.BandMode())
 	}
 }
+
+// TestLegendNamesOnlyTheSparksTheLogCounts: parwork-N2's HECs count dud
+// sparks but no overflowed ones (its Sparks tab: 700 and 0), so its legend
+// names the first and not the second; advise-gc's HECs log the RTS's
+// spark counters at each GC but count no spark, so its legend names none
+// of the spark curves nor the pool.
+func TestLegendNamesOnlyTheSparksTheLogCounts(t *testing.T) {
+	names := func(v *View) map[string]bool {
+		v.SetSize(4000, 1400, 1)
+		v.SetCollapsed(GroupSparks, false)
+		got := map[string]bool{}
+		for _, it := range v.legendItems() {
+			got[it.name] = true
+		}
+		return got
+	}
+	got := names(New(timeline.Exact(realModel(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog"))))
+	for _, k := range []timeline.SparkKind{timeline.SparkCreated, timeline.SparkDud} {
+		if !got[sparkInk(k).Name()] {
+			t.Errorf("parwork-N2's legend leaves out %q, which its HECs count", sparkInk(k).Name())
+		}
+	}
+	if n := sparkInk(timeline.SparkOverflowed).Name(); got[n] {
+		t.Errorf("parwork-N2's legend names %q, of which its HECs count none", n)
+	}
+	if !got[paint.InkSparkPool.Name()] {
+		t.Errorf("parwork-N2's legend leaves out %q", paint.InkSparkPool.Name())
+	}
+	m := realModel(t, "../testdata/ghc-9.0.2/advise-gc.eventlog")
+	if m.HECs[0].NumSparkSamples() == 0 {
+		t.Fatal("advise-gc has no spark counters")
+	}
+	got = names(New(timeline.Exact(m)))
+	for _, k := range sparkCurves {
+		if n := sparkInk(k).Name(); got[n] {
+			t.Errorf("advise-gc's legend names %q, of which its HECs count none", n)
+		}
+	}
+	if got[paint.InkSparkPool.Name()] {
+		t.Errorf("advise-gc's legend names %q", paint.InkSparkPool.Name())
+	}
+}

@@ -197,7 +197,7 @@ func init() {
 			},
 			draw: func(f *frame, id uint32, y0, y1 int) { f.drawUserLabel(int32(id), y0, y1) },
 			hit: func(f *frame, h *Hit, id uint32, col, _, y0, y1 int) {
-				f.hitSpans(h, f.v.userIndex().byLabel[int32(id)], col, y0, y1)
+				f.hitSpans(h, f.v.userIndex().label(int32(id)), col, y0, y1)
 			},
 		},
 		KindUserThread: {

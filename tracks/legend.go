@@ -92,10 +92,15 @@ func (v *View) legendItems() []legendItem {
 			paint.InkParGCRequest, paint.InkShutdown, paint.InkUserMessage, paint.InkLogMessage)
 	}
 	if shown[GroupSparks] {
-		for _, k := range sparkCurves {
-			add(true, sparkInk(k))
+		curves, pool := presentSparks(ov)
+		for i, k := range sparkCurves {
+			if curves[i] {
+				add(true, sparkInk(k))
+			}
 		}
-		add(false, paint.InkSparkPool)
+		if pool {
+			add(false, paint.InkSparkPool)
+		}
 	}
 	if shown[GroupUser] {
 		if ov := v.overview(); ov != nil && ov.NumMarkers() > 0 {
@@ -126,6 +131,46 @@ func (v *View) legendItems() []legendItem {
 // find on what threads blocked; past it, every reason of blocking counts
 // as present where a thread spent time blocked.
 const markScanLimit = 1 << 20
+
+// presentSparks reports which of the spark curves some HEC of m counts
+// at least one spark of (from its spark events when it has any, else from
+// its counters' last sample), and whether some HEC's spark pool ever held
+// a spark (past markScanLimit samples, assumed so).
+func presentSparks(m *timeline.Model) (curves [len(sparkCurves)]bool, pool bool) {
+	if m == nil {
+		return curves, false
+	}
+	budget := markScanLimit
+	for i := range m.HECs {
+		h := &m.HECs[i]
+		n := h.NumSparkSamples()
+		for ki, k := range sparkCurves {
+			switch {
+			case h.HasSparkEvents():
+				c := h.Sparks(k, m.Start, m.End+1)
+				if k == timeline.SparkConverted {
+					c += h.Sparks(timeline.SparkStolen, m.Start, m.End+1)
+				}
+				curves[ki] = curves[ki] || c > 0
+			case n > 0:
+				last := h.SparkSample(n - 1)
+				curves[ki] = curves[ki] || sampleCount(&last, k) > 0
+			}
+		}
+		if pool || n == 0 {
+			continue
+		}
+		if n > budget {
+			pool = true
+			continue
+		}
+		budget -= n
+		for j := 0; j < n && !pool; j++ {
+			pool = h.SparkSample(j).Pool > 0
+		}
+	}
+	return curves, pool
+}
 
 // presentInks reports which state and instant inks m holds: the states
 // its HECs and threads spend time in (blocked ones by their reason) and

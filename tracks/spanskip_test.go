@@ -4,6 +4,8 @@ import (
 	"image"
 	"math"
 	"math/rand"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -80,7 +82,7 @@ func TestDrawSpansSkipsOnlyHidden(t *testing.T) {
 	}
 	v := New(timeline.Exact(m))
 	v.SetSize(1200, 200, 1)
-	l := v.userIndex().byLabel[m.UserSpan(0).Label]
+	l := v.userIndex().label(m.UserSpan(0).Label)
 	ranges := [][2]uint64{{0, m.End + 1}, {m.End / 3, m.End/3 + m.End/50}, {m.End / 2, m.End/2 + 5000}, {m.End / 7, m.End/7 + 997}}
 	for k := 0; k < 20; k++ {
 		from := uint64(rng.Int63n(int64(m.End)))
@@ -104,5 +106,58 @@ func TestDrawSpansSkipsOnlyHidden(t *testing.T) {
 				t.Fatalf("range %v: pixel (%d, %d) differs", r, p%1200, p/1200)
 			}
 		}
+	}
+}
+
+// TestLabelListsMadeOnDemand: the spans of each label, made on first use
+// from the threads' rows, are every span of that label in order of start,
+// the longer first of two that start together, then in the model's order.
+func TestLabelListsMadeOnDemand(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	b := timeline.NewOverviewBuilder(timeline.Grid{})
+	tm := uint64(1000)
+	labels := []string{"a", "b", "c"}
+	for i := 0; i < 3000; i++ {
+		l := labels[rng.Intn(len(labels))]
+		c := int32(rng.Intn(2))
+		b.Add(&ingest.Event{Kind: ingest.KindUserMsg, Cap: c, Time: tm, Data: []byte("START " + l)})
+		if rng.Intn(3) == 0 {
+			b.Add(&ingest.Event{Kind: ingest.KindUserMsg, Cap: c, Time: tm, Data: []byte("START " + l)})
+			b.Add(&ingest.Event{Kind: ingest.KindUserMsg, Cap: c, Time: tm + uint64(rng.Intn(3)), Data: []byte("STOP " + l)})
+		}
+		tm += uint64(rng.Intn(4))
+		b.Add(&ingest.Event{Kind: ingest.KindUserMsg, Cap: c, Time: tm, Data: []byte("STOP " + l)})
+		tm += uint64(rng.Intn(3))
+	}
+	b.Finish()
+	m := b.Snapshot()
+	u := New(timeline.Exact(m)).userIndex()
+	want := map[int32][]int32{}
+	all := make([]int32, m.NumUserSpans())
+	for i := range all {
+		all[i] = int32(i)
+	}
+	sort.SliceStable(all, func(a, b int) bool {
+		x, y := m.UserSpan(int(all[a])), m.UserSpan(int(all[b]))
+		if x.Start != y.Start {
+			return x.Start < y.Start
+		}
+		return x.End > y.End
+	})
+	for _, i := range all {
+		l := m.UserSpan(int(i)).Label
+		want[l] = append(want[l], i)
+	}
+	if len(want) != len(labels) {
+		t.Fatalf("%d labels made, want %d", len(want), len(labels))
+	}
+	for l, idx := range want {
+		got := u.label(l)
+		if got == nil || !slices.Equal(got.idx, idx) || len(got.maxEnd) != len(idx) {
+			t.Fatalf("label %q: spans %v, want %v", m.String(l), got, idx)
+		}
+	}
+	if u.label(-7) != nil {
+		t.Error("a label with no spans has a list")
 	}
 }

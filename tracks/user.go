@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -24,13 +25,17 @@ type spanList struct {
 // userIndex is the overview's user spans by label and, stacked by
 // nesting depth, by the thread that began them.
 type userIndex struct {
-	ov       *timeline.Model
-	n        int
-	byLabel  map[int32]*spanList
-	byThread map[uint32][]*spanList // a row per depth, outermost first
-	depth    []uint16               // each span's row in its thread's track
-	thread   []uint32               // each span's thread (spanThread)
-	threads  []uint32               // threads with spans, by id (0: spans begun outside any thread)
+	ov *timeline.Model
+	n  int
+	// byLabel is made on first use (label): only spans shown by label
+	// need it, and it costs 12 bytes a span (a log of user events has
+	// millions).
+	labelsOnce sync.Once
+	byLabel    map[int32]*spanList
+	byThread   map[uint32][]*spanList // a row per depth, outermost first
+	depth      []uint16               // each span's row in its thread's track
+	thread     []uint32               // each span's thread (spanThread)
+	threads    []uint32               // threads with spans, by id (0: spans begun outside any thread)
 }
 
 // spanThread returns the thread that began a span: as the model
@@ -79,7 +84,7 @@ func (v *View) userIndex() *userIndex {
 	if u := v.users; u != nil && u.ov == ov && u.n == numUserSpans(ov) {
 		return u
 	}
-	u := &userIndex{ov: ov, n: numUserSpans(ov), byLabel: map[int32]*spanList{}, byThread: map[uint32][]*spanList{}}
+	u := &userIndex{ov: ov, n: numUserSpans(ov), byThread: map[uint32][]*spanList{}}
 	u.depth, u.thread = make([]uint16, u.n), make([]uint32, u.n)
 	// Of two spans that start together, the longer is the outer. Sorted
 	// on their starts copied out (a log of user events has millions of
@@ -100,12 +105,6 @@ func (v *View) userIndex() *userIndex {
 		sp := userSpan(ov, int(i))
 		th := spanThread(ov, sp)
 		u.thread[i] = th
-		l := u.byLabel[sp.Label]
-		if l == nil {
-			l = &spanList{}
-			u.byLabel[sp.Label] = l
-		}
-		l.idx = append(l.idx, i)
 		rows, e := u.byThread[th], ends[th]
 		if rows == nil {
 			u.threads = append(u.threads, th)
@@ -123,9 +122,6 @@ func (v *View) userIndex() *userIndex {
 		u.byThread[th], ends[th] = rows, e
 		u.depth[i] = uint16(min(d, math.MaxUint16))
 	}
-	for _, l := range u.byLabel {
-		l.finish(ov)
-	}
 	for _, rows := range u.byThread {
 		for _, l := range rows {
 			l.finish(ov)
@@ -134,6 +130,55 @@ func (v *View) userIndex() *userIndex {
 	sort.Slice(u.threads, func(a, b int) bool { return u.threads[a] < u.threads[b] })
 	v.users = u
 	return u
+}
+
+// label returns the spans of label l (nil if it has none), in order of
+// start, the longer first of two that start together.
+func (u *userIndex) label(l int32) *spanList {
+	u.labelsOnce.Do(u.makeLabels)
+	return u.byLabel[l]
+}
+
+// makeLabels makes byLabel: every span, from the threads' rows, in the
+// order userIndex sorts them (start, then the longer first, then as the
+// model has them), dealt out by label.
+func (u *userIndex) makeLabels() {
+	u.byLabel = map[int32]*spanList{}
+	if u.ov == nil {
+		return
+	}
+	all := make([]int32, 0, u.n)
+	for _, rows := range u.byThread {
+		for _, l := range rows {
+			all = append(all, l.idx...)
+		}
+	}
+	starts := make([]uint64, u.n)
+	for _, i := range all {
+		starts[i] = userSpan(u.ov, int(i)).Start
+	}
+	slices.SortFunc(all, func(a, b int32) int {
+		if c := cmp.Compare(starts[a], starts[b]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(userSpan(u.ov, int(b)).End, userSpan(u.ov, int(a)).End); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for _, i := range all {
+		lb := userSpan(u.ov, int(i)).Label
+		l := u.byLabel[lb]
+		if l == nil {
+			l = &spanList{}
+			u.byLabel[lb] = l
+		}
+		l.idx = append(l.idx, i)
+	}
+	for _, l := range u.byLabel {
+		l.idx = slices.Clip(l.idx)
+		l.finish(u.ov)
+	}
 }
 
 // finish works out the largest end of each prefix of l's spans, which
@@ -311,7 +356,7 @@ func (f *frame) drawOpenEnd(xa, xb, top, bottom, zig int, col color.RGBA) {
 
 // drawUserLabel draws the spans of one label.
 func (f *frame) drawUserLabel(label int32, y0, y1 int) {
-	f.drawSpans(f.v.userIndex().byLabel[label], y0, y1, false)
+	f.drawSpans(f.v.userIndex().label(label), y0, y1, false)
 }
 
 // drawUserThread draws the spans one thread began, a row per nesting

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"bufio"
 	"context"
-	"fmt"
 	"image/png"
 	"io"
 	"os"
@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -165,38 +166,52 @@ func needXvfb(t *testing.T) string {
 
 // startXvfb starts a virtual X server with one screen of the given
 // geometry (WxHxDEPTH) for the rest of the test, and returns its display.
+// Xvfb picks a free display number itself (-displayfd), so that servers
+// other tests or people run, and lock files a killed server left, are
+// never in the way; it is stopped with SIGTERM, which removes its lock.
 func startXvfb(t *testing.T, xvfb, geometry string) string {
-	display := freeDisplay(t)
-	server := exec.Command(xvfb, display, "-screen", "0", geometry, "-nolisten", "tcp")
-	if err := server.Start(); err != nil {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	server := exec.Command(xvfb, "-displayfd", "3", "-screen", "0", geometry, "-nolisten", "tcp")
+	server.ExtraFiles = []*os.File{w}
+	err = server.Start()
+	w.Close()
+	if err != nil {
 		t.Fatalf("starting Xvfb: %v", err)
 	}
-	t.Cleanup(func() { server.Process.Kill(); server.Wait() })
-	socket := "/tmp/.X11-unix/X" + strings.TrimPrefix(display, ":")
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(socket); err == nil {
-			return display
+	t.Cleanup(func() {
+		server.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { server.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			server.Process.Kill()
+			<-done
 		}
+	})
+	number := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		number <- strings.TrimSpace(line)
+	}()
+	select {
+	case n := <-number:
+		if n == "" {
+			t.Fatal("Xvfb did not say which display it took")
+		}
+		return ":" + n
+	case <-time.After(10 * time.Second):
+		t.Fatal("Xvfb did not start in 10 s")
 	}
-	t.Fatalf("Xvfb %s did not start", display)
-	return display
+	return ""
 }
 
 // guiTestName is the name hecscope looks for next to itself.
 const guiTestName = "hecscope-gui"
-
-// freeDisplay returns an X display number no server is using.
-func freeDisplay(t *testing.T) string {
-	for n := 90; n < 140; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); os.IsNotExist(err) {
-			if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); os.IsNotExist(err) {
-				return fmt.Sprintf(":%d", n)
-			}
-		}
-	}
-	t.Skip("no free X display number")
-	return ""
-}
 
 // countColour counts the pixels of exactly colour c in a PNG.
 func countColour(t *testing.T, path string, c interface{ RGBA() (r, g, b, a uint32) }) int {
