@@ -21,7 +21,7 @@ import (
 // Steps of the canvas's controls.
 const (
 	wheelZoomUnits = 40   // Ctrl+wheel units that halve or double the visible span
-	wheelTracks    = 3    // the thread tracks a wheel notch scrolls (WheelNotchUnits)
+	wheelTracks    = 3    // the thread tracks a wheel notch scrolls (wheelNotchUnits)
 	keyZoomFactor  = 0.5  // + halves the span, - doubles it
 	keyPanFraction = 0.1  // A, D and the arrows pan by this share of the view
 	SpanZoomMargin = 0.05 // double-clicking a span leaves this share each side
