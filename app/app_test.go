@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"github.com/hecscope/hecscope/ingest"
-	"image"
-	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -18,11 +16,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
-	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/liveview"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
@@ -79,29 +74,6 @@ func await(t *testing.T, done chan *Window) *Window {
 		t.Fatal("load did not finish")
 	}
 	return nil
-}
-
-// texts returns the text of every label and button in o, in layout order,
-// including those on tabs that are not selected.
-func texts(o fyne.CanvasObject) []string {
-	var out []string
-	for _, obj := range test.LaidOutObjects(o) {
-		switch x := obj.(type) {
-		case *widget.Label:
-			out = append(out, x.Text)
-		case *kit.CopyLabel:
-			out = append(out, x.Text)
-		case *kit.HintLabel:
-			out = append(out, x.Text)
-		case *widget.Button:
-			out = append(out, x.Text)
-		case *container.AppTabs:
-			for _, item := range x.Items {
-				out = append(out, texts(item.Content)...)
-			}
-		}
-	}
-	return out
 }
 
 // valueAfter returns the text that follows label in list, as a facts grid
@@ -648,20 +620,6 @@ func TestLoadingShowsProgressAndPartialTimeline(t *testing.T) {
 	if _, err := loaded.LoadEventlogSegment(ctx, "../testdata/corpus/ghc-events-history__warshall0-trace-7.8.2_8.eventlog", 0, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled load: %v", err)
 	}
-}
-
-// colourCount returns how many colours a picture uses (sampling every third
-// pixel).
-func colourCount(img image.Image) int {
-	b := img.Bounds()
-	colours := map[color.RGBA]bool{}
-	for y := b.Min.Y; y < b.Max.Y; y += 3 {
-		for x := b.Min.X; x < b.Max.X; x += 3 {
-			r, g, bl, al := img.At(x, y).RGBA()
-			colours[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(al >> 8)}] = true
-		}
-	}
-	return len(colours)
 }
 
 func TestHeapTracksForLogsWithHeapData(t *testing.T) {

@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,35 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/loaded"
-	"github.com/hecscope/hecscope/app/panels"
 )
-
-// TestEnvTextIsBounded: the Process tab's environment shows at most
-// envShown variables, each at most envLineShown characters, and says how
-// many it leaves out: one corrupt event read as PROGRAM_ENV gave 13,205
-// variables, whose one label took the window 10–17 s to lay out.
-func TestEnvTextIsBounded(t *testing.T) {
-	env := make([]string, 13205)
-	for i := range env {
-		env[i] = fmt.Sprintf("V%d=%s", i, strings.Repeat("x", i%3000))
-	}
-	text := panels.EnvText(env)
-	lines := strings.Split(text, "\n")
-	if len(lines) != panels.EnvShown+1 {
-		t.Fatalf("%d lines, want %d variables and a line saying what is left out", len(lines), panels.EnvShown)
-	}
-	if last := lines[len(lines)-1]; last != "… and 12,705 more variables" {
-		t.Errorf("last line %q", last)
-	}
-	for i, l := range lines[:panels.EnvShown] {
-		if !strings.HasPrefix(l, fmt.Sprintf("V%d=", i)) || len([]rune(l)) > panels.EnvLineShown+1 {
-			t.Fatalf("line %d: %d characters, starting %.20q", i, len([]rune(l)), l)
-		}
-	}
-	if got := panels.EnvText([]string{"A=1", "B=2"}); got != "A=1\nB=2" {
-		t.Errorf("two variables: %q", got)
-	}
-}
 
 // TestNoticeSaysImpossibleTimestamps: a log with an event whose time lies
 // outside its block's range (a flipped byte) says so in the window's

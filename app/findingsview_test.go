@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"image"
 	"slices"
 	"strings"
@@ -8,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"github.com/hecscope/hecscope/advise"
-	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -62,7 +62,7 @@ func TestFindingsTabZoomsTheCanvas(t *testing.T) {
 	fv.List.Select(0)
 	from, to := c.View()
 	if from > f.From || to < f.To || 10*(to-from) > 13*(f.To-f.From) {
-		t.Errorf("canvas shows %s for a finding over %s", panels.RangeText(from, to), panels.RangeText(f.From, f.To))
+		t.Errorf("canvas shows %s for a finding over %s", rangeText(from, to), rangeText(f.From, f.To))
 	}
 	h, ids := highlighted(c)
 	main := tracks.TrackID{Kind: tracks.KindThread, ID: f.Tracks.Threads[0]}
@@ -72,7 +72,7 @@ func TestFindingsTabZoomsTheCanvas(t *testing.T) {
 		}
 	}
 	if h == nil || h.From != f.From || h.To != f.To {
-		t.Errorf("highlight %+v, want the range %s", h, panels.RangeText(f.From, f.To))
+		t.Errorf("highlight %+v, want the range %s", h, rangeText(f.From, f.To))
 	}
 
 	// Another finding replaces it: the imbalance's are the HECs alone.
@@ -102,7 +102,7 @@ func flagAt(t *testing.T, c *trackcanvas.Canvas, tm uint64) (fyne.Position, trac
 			return fyne.NewPos(float32(x)/s, float32(y)/s+0.5/s), h
 		}
 	}
-	t.Fatalf("no finding's flag at %s on the axis", panels.RangeText(tm, tm))
+	t.Fatalf("no finding's flag at %s on the axis", rangeText(tm, tm))
 	return fyne.Position{}, tracks.Hit{}
 }
 
@@ -116,7 +116,7 @@ func TestFindingFlagsOnTheCanvas(t *testing.T) {
 	f := fv.Findings[0]
 	p, h := flagAt(t, c, f.From)
 	if !slices.Equal(h.Findings, []int{0}) {
-		t.Fatalf("the flag at %s holds findings %v, want [0]", panels.RangeText(f.From, f.To), h.Findings)
+		t.Fatalf("the flag at %s holds findings %v, want [0]", rangeText(f.From, f.To), h.Findings)
 	}
 	hover(c, p)
 	if tip := c.Tip.Text(); len(tip) == 0 || tip[0] != f.Title {
@@ -127,7 +127,7 @@ func TestFindingFlagsOnTheCanvas(t *testing.T) {
 		t.Errorf("after the click: tab %v, finding picked %d", sel, fv.Picked)
 	}
 	if from, to := c.View(); from > f.From || to < f.To || 10*(to-from) > 13*(f.To-f.From) {
-		t.Errorf("canvas shows %s for a finding over %s", panels.RangeText(from, to), panels.RangeText(f.From, f.To))
+		t.Errorf("canvas shows %s for a finding over %s", rangeText(from, to), rangeText(f.From, f.To))
 	}
 	if _, ids := highlighted(c); !slices.Contains(ids, tracks.TrackID{Kind: tracks.KindHEC, ID: 1}) {
 		t.Errorf("after the click the canvas highlights %v", ids)
@@ -149,7 +149,7 @@ func TestFindingClusterClicks(t *testing.T) {
 	at := fv.Findings[blocking].From
 	p, h := flagAt(t, c, at)
 	if len(h.Findings) < 2 || !slices.Contains(h.Findings, blocking) {
-		t.Fatalf("the flag at %s holds findings %v, want the blocking one (%d) and another", panels.RangeText(at, at), h.Findings, blocking)
+		t.Fatalf("the flag at %s holds findings %v, want the blocking one (%d) and another", rangeText(at, at), h.Findings, blocking)
 	}
 	var got []int
 	for range h.Findings {
@@ -173,3 +173,6 @@ func TestFindingClusterClicks(t *testing.T) {
 		}
 	})
 }
+
+// rangeText writes [from, to] for a test's message.
+func rangeText(from, to uint64) string { return fmt.Sprintf("[%d, %d] ns", from, to) }

@@ -44,17 +44,38 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 	c := w.Fyne().Canvas()
 	span := func() uint64 { from, to := v.canvas.View(); return to - from }
 	whole := span()
-	choose := v.events.Search.Kind
-
+	// The Events tab's list, its search's kind chooser and text field, as
+	// the window shows them.
+	var (
+		list   *kit.KeyList
+		choose *kit.KeySelect
+		entry  *kit.KeyEntry
+	)
 	for _, tab := range v.tabs.Items {
-		if tab.Text == "Events" {
-			v.tabs.Select(tab)
+		if tab.Text != "Events" {
+			continue
 		}
+		v.tabs.Select(tab)
+		for _, o := range test.LaidOutObjects(tab.Content) {
+			switch x := o.(type) {
+			case *kit.KeyList:
+				list = x
+			case *kit.KeySelect:
+				choose = x
+			case *kit.KeyEntry:
+				if x.PlaceHolder == "Find in events (Enter: next)" {
+					entry = x
+				}
+			}
+		}
+	}
+	if list == nil || choose == nil || entry == nil {
+		t.Fatalf("the Events tab shows list %v, kind chooser %v, search field %v", list != nil, choose != nil, entry != nil)
 	}
 	for _, focus := range []struct {
 		name string
 		o    fyne.Focusable
-	}{{"nothing", nil}, {"the timeline", v.canvas}, {"the event list", v.events.List}, {"the search's kind", choose}} {
+	}{{"nothing", nil}, {"the timeline", v.canvas}, {"the event list", list}, {"the search's kind", choose}} {
 		c.Unfocus()
 		if focus.o != nil {
 			c.Focus(focus.o)
@@ -78,7 +99,6 @@ func TestKeysReachTheViewWhateverHasFocus(t *testing.T) {
 		}
 	}
 
-	entry := v.events.Search.Text
 	c.Focus(entry)
 	if c.Focused() != entry {
 		t.Fatal("could not focus the search field")

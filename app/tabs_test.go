@@ -2,36 +2,16 @@ package app
 
 import (
 	"fyne.io/fyne/v2/widget"
-	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/spans"
 	"github.com/hecscope/hecscope/tracks"
 	"testing"
-	"time"
 )
 
 const (
 	spanworkLog = "../spans/testdata/spanwork.eventlog"
 	profworkLog = "../ccprofile/testdata/profwork.eventlog"
 )
-
-// waitFor waits for a signal on ch.
-func waitFor(t *testing.T, ch chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("timed out waiting for %s", what)
-	}
-}
-
-// ui runs f as work handed to Fyne's loop runs (under uiMu): tests that
-// drive widgets while background loads report through onUI use it.
-func ui(f func()) {
-	kit.UiMu.Lock()
-	defer kit.UiMu.Unlock()
-	f()
-}
 
 func TestAnalysisTabsFollowTheCanvas(t *testing.T) {
 	w, v, _ := openNav(t, profworkLog)

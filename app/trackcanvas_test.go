@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"image"
-	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,9 +13,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
+	"github.com/hecscope/hecscope/app/internal/apptest"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
@@ -44,51 +42,17 @@ func openNav(t *testing.T, path string) (*Window, *eventlogView, fyne.Position) 
 	return w, v, fyne.CurrentApp().Driver().AbsolutePositionForObject(v.canvas)
 }
 
+// The helpers shared with the rooms' tests.
+var (
+	trackAt    = apptest.TrackAt
+	unitsOf    = apptest.UnitsOf
+	canvasDrag = apptest.Drag
+	hover      = apptest.Hover
+)
+
 // wheel scrolls at canvas point p with modifiers mods held.
 func wheel(c *trackcanvas.Canvas, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
 	c.ScrolledWith(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: p}, Scrolled: fyne.Delta{DX: dx, DY: dy}}, mods)
-}
-
-// canvasDrag presses at canvas point p (with mods held), drags by (dx, dy)
-// in ten steps, as the desktop driver reports a drag, and ends it.
-func canvasDrag(c *trackcanvas.Canvas, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
-	c.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}, Modifier: mods})
-	for i := 0; i < 10; i++ {
-		p.X += dx / 10
-		p.Y += dy / 10
-		c.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: p}, Dragged: fyne.Delta{DX: dx / 10, DY: dy / 10}})
-	}
-	c.DragEnd()
-	c.MouseUp(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
-}
-
-// hover moves the pointer to canvas point p.
-func hover(c *trackcanvas.Canvas, p fyne.Position) {
-	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
-}
-
-// unitsOf returns the rectangle r of device pixels in canvas units.
-func unitsOf(c *trackcanvas.Canvas, r image.Rectangle) (x0, y0, x1, y1 float32) {
-	s := float32(c.PixelScale())
-	return float32(r.Min.X) / s, float32(r.Min.Y) / s, float32(r.Max.X) / s, float32(r.Max.Y) / s
-}
-
-// trackAt returns a point (units) in the middle of a track's plot at time
-// tm, failing if the track is not in view.
-func trackAt(t *testing.T, c *trackcanvas.Canvas, id tracks.TrackID, tm uint64) fyne.Position {
-	t.Helper()
-	var r image.Rectangle
-	var ok bool
-	var x float64
-	c.With(func(v *tracks.View) {
-		r, ok = v.TrackRect(id)
-		x = v.X(tm)
-	})
-	if !ok {
-		t.Fatalf("track %v is not in view", id)
-	}
-	s := float32(c.PixelScale())
-	return fyne.NewPos(float32(x)/s+0.5/s, float32(r.Min.Y+r.Max.Y)/2/s)
 }
 
 // tipText is the tooltip shown now, one line per line, "" if none.
@@ -123,60 +87,15 @@ func summaries(v *eventlogView) func(t *testing.T) {
 
 func itoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
 
-func TestCanvasWheelScrollsCtrlWheelZoomsDragPans(t *testing.T) {
+// TestStatusGivesTheSpanShown: the status line under the canvas says how
+// long a span the canvas shows.
+func TestStatusGivesTheSpanShown(t *testing.T) {
 	_, v, _ := openNav(t, parworkN2)
-	c := v.canvas
-	c.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, false) }) // enough tracks to scroll
 	end := v.log.Model.End
-	if from, to := c.View(); from != 0 || to != end {
-		t.Fatalf("first view [%d, %d], want the run [0, %d]", from, to, end)
-	}
-	var plot image.Rectangle
-	c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
-	x0, _, x1, _ := unitsOf(c, plot)
-	p := fyne.NewPos(x0+(x1-x0)*0.75, 300)
-
-	// The wheel alone scrolls the tracks, three thread tracks a notch,
-	// and keeps the time range.
-	var before, row int
-	c.With(func(tv *tracks.View) {
-		before, _, _ = tv.Scroll()
-		row = tv.TrackHeight(tracks.TrackID{Kind: tracks.KindThread, ID: v.log.Model.Threads[0].ID})
-	})
-	wheel(c, p, 0, -2*trackcanvas.WheelNotchUnits, 0)
-	var after int
-	c.With(func(tv *tracks.View) { after, _, _ = tv.Scroll() })
-	if after-before != 2*3*row {
-		t.Errorf("two notches of the wheel scrolled the tracks from %d to %d, want down %d (six tracks of %d)", before, after, 6*row, row)
-	}
-	if from, to := c.View(); from != 0 || to != end {
-		t.Errorf("the wheel changed the range to [%d, %d]", from, to)
-	}
-
-	// Ctrl+wheel zooms in about the time under the pointer.
-	var at uint64
-	sc := c.PixelScale()
-	c.With(func(tv *tracks.View) { at = tv.Time(float64(p.X) * sc) })
-	wheel(c, p, 0, 40, fyne.KeyModifierControl)
-	from, to := c.View()
-	if span := to - from; math.Abs(float64(span)-float64(end)/2) > float64(end)/100 {
-		t.Errorf("Ctrl+wheel by 40 shows %d ns, want half of %d", span, end)
-	}
-	var now uint64
-	sc = c.PixelScale()
-	c.With(func(tv *tracks.View) { now = tv.Time(float64(p.X) * sc) })
-	if d := math.Abs(float64(now) - float64(at)); d > float64(to-from)/float64(plot.Dx())*2 {
-		t.Errorf("the time under the pointer moved from %d to %d", at, now)
-	}
+	v.canvas.ShowRange(end/4, end/2)
+	from, to := v.canvas.View()
 	if !strings.Contains(v.status.Text, paint.Duration(to-from)) {
-		t.Errorf("status %q does not give the span shown", v.status.Text)
-	}
-
-	// Dragging pans: dragging right shows earlier times.
-	canvasDrag(c, p, 100, 0, 0)
-	f2, t2 := c.View()
-	if f2 >= from || t2-f2 != to-from {
-		t.Errorf("dragging right moved [%d, %d] to [%d, %d]", from, to, f2, t2)
+		t.Errorf("status %q does not give the span shown, %s", v.status.Text, paint.Duration(to-from))
 	}
 }
 
@@ -220,7 +139,7 @@ func TestCanvasShiftDragSelectsAndKeys(t *testing.T) {
 	}
 	// + and - zoom at the centre with the pointer away; 0 fits.
 	c.MouseOut()
-	c.Fit()
+	typeRunes(w.Fyne().Canvas(), "0")
 	typeRunes(w.Fyne().Canvas(), "+")
 	f, tt := c.View()
 	if span := tt - f; math.Abs(float64(span)-float64(end)/2) > 2 {
@@ -454,68 +373,6 @@ func TestCanvasDrawsAtDevicePixels(t *testing.T) {
 	}
 }
 
-// TestCanvasOverlaysFollowTheTheme checks the cursor's colour is the
-// view's theme's, light and dark (it was invisible in dark mode), and that
-// the canvas is drawn on the theme's background.
-func TestCanvasOverlaysFollowTheTheme(t *testing.T) {
-	w, v, abs := openNav(t, parworkN2)
-	c := v.canvas
-	defer fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), theme.VariantLight})
-	for _, dark := range []bool{false, true} {
-		variant := theme.VariantLight
-		if dark {
-			variant = theme.VariantDark
-		}
-		fyne.CurrentApp().Settings().SetTheme(variantTheme{theme.DefaultTheme(), variant})
-		img := w.Fyne().Canvas().Capture()
-		th := paint.ThemeFor(dark)
-		var plot image.Rectangle
-		c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
-		p := trackAt(t, c, tracks.TrackID{Kind: tracks.KindHEC, ID: 0}, v.log.Model.End/2)
-		hover(c, p)
-		if got := c.CursorLine.FillColor; got != trackcanvas.Straight(paint.WithAlpha(th.Cursor, 0xb0)) {
-			t.Errorf("dark %v: cursor colour %v, want the theme's %v", dark, got, th.Cursor)
-		}
-		scale := float32(img.Bounds().Dx()) / w.Fyne().Canvas().Size().Width
-		x0, _, _, _ := unitsOf(c, plot)
-		at := color.RGBAModel.Convert(img.At(int((abs.X+x0-20)*scale), int((abs.Y+3)*scale))).(color.RGBA)
-		if at != th.Background && at != th.Header {
-			t.Errorf("dark %v: the canvas's axis is drawn in %v, not the theme's background %v", dark, at, th.Background)
-		}
-	}
-}
-
-// TestCanvasFollowsAGrowingSource gives the canvas ever longer models of a
-// run, as a live session does: a view that follows the end grows with it,
-// one the user moved stays put, and End follows again.
-func TestCanvasFollowsAGrowingSource(t *testing.T) {
-	_, v, _ := openNav(t, parworkN2)
-	c := v.canvas
-	full := v.log.Model
-	c.SetGrowing(true)
-	c.Follow(full.End / 4)
-	from, to := c.View()
-	if to != full.End || to-from != full.End/4 {
-		t.Fatalf("following the last quarter shows [%d, %d] of %d", from, to, full.End)
-	}
-	c.SourceGrew()
-	if _, to := c.View(); to != full.End {
-		t.Errorf("after new data the view ends at %d, want %d", to, full.End)
-	}
-	c.ShowRange(0, full.End/8)
-	if ok, _ := c.Following(); ok {
-		t.Error("moving the view did not stop following")
-	}
-	c.SourceGrew()
-	if f, tt := c.View(); f != 0 || tt != full.End/8 {
-		t.Errorf("a held view moved to [%d, %d]", f, tt)
-	}
-	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-	if ok, width := c.Following(); !ok || width != full.End/8 {
-		t.Errorf("End: following %v with width %d, want %d", ok, width, full.End/8)
-	}
-}
-
 // TestCanvasExports exports the view at the canvas's pixel size and twice
 // it, the selection (refused without one), and all tracks, cut into pages
 // when taller than tracks.MaxPageHeight.
@@ -631,17 +488,6 @@ func TestCanvasExports(t *testing.T) {
 	}
 }
 
-// TestPagePaths numbers the pages after the name chosen.
-func TestPagePaths(t *testing.T) {
-	if got := trackcanvas.PagePaths("/a/x.png", 1); len(got) != 1 || got[0] != "/a/x.png" {
-		t.Errorf("one page: %v", got)
-	}
-	got := trackcanvas.PagePaths("/a/x.png", 12)
-	if len(got) != 12 || got[0] != "/a/x-01.png" || got[11] != "/a/x-12.png" {
-		t.Errorf("twelve pages: %v", got)
-	}
-}
-
 // TestSelectionExportsFollowTheSelection: the File menu's exports of the
 // selection are disabled without a selection, enabled once there is one
 // (the menu refreshed), and disabled again when it is cleared.
@@ -694,60 +540,6 @@ func TestSelectionExportsFollowTheSelection(t *testing.T) {
 	case <-summarised:
 	case <-time.After(30 * time.Second):
 		t.Fatal("the selection was not summarised within 30 s")
-	}
-}
-
-// TestCursorTimeHidesTheTickLabelsItOverlaps moves the pointer across a
-// tick label of the axis and checks, in the window's picture, that
-// wherever the cursor's time overlaps the label no part of the label
-// shows beside or above the cursor's time: the axis's colour is all there
-// is around it.
-func TestCursorTimeHidesTheTickLabelsItOverlaps(t *testing.T) {
-	w, v, abs := openNav(t, parworkN2)
-	c, fc := v.canvas, w.Fyne().Canvas()
-	var labels []image.Rectangle
-	var plot image.Rectangle
-	c.With(func(tv *tracks.View) { labels, plot = tv.TickLabelRects(), tv.PlotRect() })
-	if len(labels) < 4 {
-		t.Fatalf("%d tick labels", len(labels))
-	}
-	th := paint.ThemeFor(kit.DarkTheme())
-	tick := labels[2]
-	tx0, ty0, tx1, ty1 := unitsOf(c, tick)
-	_, py0, _, _ := unitsOf(c, plot)
-	overlapped := 0
-	for x := tx0 - 60; x < tx1+60; x += 4 {
-		hover(c, fyne.NewPos(x, py0+40))
-		back := c.CursorBack
-		bx0, by0 := back.Position().X, back.Position().Y
-		bx1, by1 := bx0+back.Size().Width, by0+back.Size().Height
-		if !back.Visible() || bx1 <= tx0 || bx0 >= tx1 {
-			continue
-		}
-		overlapped++
-		img := fc.Capture()
-		scale := float32(img.Bounds().Dx()) / fc.Size().Width
-		for y := ty0; y < (ty0+ty1)/2; y++ {
-			for x := tx0; x < tx1; x++ {
-				if x >= bx0-1 && x < bx1+1 && y >= by0-1 && y < by1+1 {
-					continue // the cursor's time, on its box
-				}
-				at := color.RGBAModel.Convert(img.At(int((abs.X+x)*scale), int((abs.Y+y)*scale))).(color.RGBA)
-				if at != th.Header {
-					t.Fatalf("cursor's time at x %.0f–%.0f, y %.0f–%.0f: the tick label under it shows at (%.0f, %.0f) in %v", bx0, bx1, by0, by1, x, y, at)
-				}
-			}
-		}
-	}
-	if overlapped < 5 {
-		t.Fatalf("the cursor's time overlapped the tick label at %d places", overlapped)
-	}
-	// Away from the labels, they are all drawn.
-	hover(c, fyne.NewPos((tx1+float32(labels[3].Min.X)/float32(c.PixelScale()))/2, py0+40))
-	for _, m := range c.AxisMasks {
-		if m.Visible() {
-			t.Errorf("a tick label is hidden at %v with the cursor's time between two", m.Position())
-		}
 	}
 }
 

@@ -28,17 +28,17 @@ import (
 	"github.com/hecscope/hecscope/timeline"
 )
 
-// AlignStart is the alignment choice that lines the runs up at their start.
-const AlignStart = "Align at start"
+// alignStart is the alignment choice that lines the runs up at their start.
+const alignStart = "Align at start"
 
-// AlignMarkerPrefix starts the alignment choices of markers.
-const AlignMarkerPrefix = "Align at marker: "
+// alignMarkerPrefix starts the alignment choices of markers.
+const alignMarkerPrefix = "Align at marker: "
 
-// AlignSpanPrefix starts the alignment choices of user-span labels.
-const AlignSpanPrefix = "Align at span: "
+// alignSpanPrefix starts the alignment choices of user-span labels.
+const alignSpanPrefix = "Align at span: "
 
-// AlignOffset is the alignment choice that asks for an offset of B from A.
-const AlignOffset = "Offset B from A…"
+// alignOffset is the alignment choice that asks for an offset of B from A.
+const alignOffset = "Offset B from A…"
 
 // alignChoicesPerKind is the most markers, and the most span labels, the
 // alignment chooser offers (its menu scrolls).
@@ -51,53 +51,50 @@ const alignChoicesPerKind = 100
 // pointer, dragging pans both, a double click shows both runs whole.
 type Window struct {
 	host Host
-	Win  fyne.Window
+	win  fyne.Window
 
 	// paths and names are the two runs' files and how they are called (A
 	// first); segs which eventlog of each file (0-based: see
 	// segmentchooser.go).
 	paths, names [2]string
 	segs         [2]int
-	// Logs are the loaded runs (nil until loaded); cmp their comparison.
-	Logs [2]*loaded.Eventlog
-	Cmp  *compare.Comparison
+	// logs are the loaded runs (nil until loaded); cmp their comparison.
+	logs [2]*loaded.Eventlog
+	cmp  *compare.Comparison
 
 	status *widget.Label
-	Align  *widget.Select
-	Pic    *trackcanvas.Picture
-	Canvas *compareCanvas
-	// Reader reads the picture at the pointer for the canvas's tooltip.
-	Reader compareReader
-	// OffsetRow, shown while alignOffset is chosen, holds offsetEntry
+	align  *widget.Select
+	pic    *trackcanvas.Picture
+	canvas *compareCanvas
+	// reader reads the picture at the pointer for the canvas's tooltip.
+	reader compareReader
+	// offsetRow, shown while alignOffset is chosen, holds offsetEntry
 	// (where the offset is typed) and alignError (why the last offset or
 	// choice could not be applied).
-	OffsetRow   *fyne.Container
-	OffsetEntry *widget.Entry
-	AlignError  *widget.Label
+	offsetRow   *fyne.Container
+	offsetEntry *widget.Entry
+	alignError  *widget.Label
 	// alignSpec is the alignment applied, as compare.ParseAlign reads it
 	// ("start", "marker:TEXT", "span:LABEL", "offset:T"), and alignment
 	// what it found; span is the part of the shared time scale shown.
 	alignSpec string
-	Alignment compare.Alignment
-	Span      timeline.Viewport
+	alignment compare.Alignment
+	span      timeline.Viewport
 	// covered holds the comparison over the time both runs cover, shown
 	// when a run is partial or the runs are aligned other than at their
 	// start (coveredGen drops a superseded one, and one that comes after
 	// the window closed).
 	covered    *fyne.Container
 	coveredGen int
-	// Closed says the window has been closed.
-	Closed bool
+	// closed says the window has been closed.
+	closed bool
 	// done, if set, is called on Fyne's loop when loading ends (tests).
 	done func(error)
 }
 
-// Fyne returns the underlying Fyne window.
-func (c *Window) Fyne() fyne.Window { return c.Win }
-
 // Comparison returns the table of differences, nil until both runs have
 // loaded.
-func (c *Window) Comparison() *compare.Comparison { return c.Cmp }
+func (c *Window) Comparison() *compare.Comparison { return c.cmp }
 
 // compareHost is what a compare window needs of the app that opens it.
 type Host struct {
@@ -120,18 +117,18 @@ func Open(h Host, paths [2]string, segs [2]int, names [2]string, done func(error
 			c.names[i] = filepath.Base(c.paths[i])
 		}
 	}
-	c.Win = h.NewWindow("Compare " + c.names[0] + " and " + c.names[1])
-	c.Win.Resize(fyne.NewSize(1280, 900))
+	c.win = h.NewWindow("Compare " + c.names[0] + " and " + c.names[1])
+	c.win.Resize(fyne.NewSize(1280, 900))
 	c.status = widget.NewLabel("Loading " + c.names[0] + " and " + c.names[1] + "…")
-	c.Win.SetContent(container.NewCenter(container.NewVBox(c.status, widget.NewProgressBarInfinite())))
+	c.win.SetContent(container.NewCenter(container.NewVBox(c.status, widget.NewProgressBarInfinite())))
 	// A comparison over the covered time still being read when the window
 	// closes is dropped.
-	c.Win.SetOnClosed(func() { c.Closed, c.coveredGen = true, c.coveredGen+1 })
-	c.Win.Show()
+	c.win.SetOnClosed(func() { c.closed, c.coveredGen = true, c.coveredGen+1 })
+	c.win.Show()
 	// It opens no larger than the screen (1280×900 is taller than a
 	// 1280×800 one).
 	if h.Started {
-		fyne.Do(func() { kit.FitToScreen(c.Win) })
+		fyne.Do(func() { kit.FitToScreen(c.win) })
 	}
 	go c.load()
 	return c
@@ -153,9 +150,9 @@ func (c *Window) load() {
 	kit.OnUI(func() {
 		if err != nil {
 			c.status.SetText(fmt.Sprintf("Cannot compare: %v", err))
-			c.Win.SetContent(container.NewCenter(c.status))
+			c.win.SetContent(container.NewCenter(c.status))
 		} else {
-			c.Logs = logs
+			c.logs = logs
 			c.show()
 		}
 		if c.done != nil {
@@ -164,10 +161,10 @@ func (c *Window) load() {
 	})
 }
 
-// Runs returns the loaded runs as the compare package takes them.
-func (c *Window) Runs() (*compare.Run, *compare.Run) {
+// runs returns the loaded runs as the compare package takes them.
+func (c *Window) runs() (*compare.Run, *compare.Run) {
 	run := func(i int) *compare.Run {
-		r := &compare.Run{Name: c.names[i], Summary: c.Logs[i].Summary, Model: c.Logs[i].Model}
+		r := &compare.Run{Name: c.names[i], Summary: c.logs[i].Summary, Model: c.logs[i].Model}
 		if c.segs[i] == 0 { // the time both cover is read again from the file: the first segment's bytes
 			r.Path = c.paths[i]
 		}
@@ -178,57 +175,57 @@ func (c *Window) Runs() (*compare.Run, *compare.Run) {
 
 // show builds the window's content once both runs have loaded.
 func (c *Window) show() {
-	a, b := c.Runs()
-	c.Cmp = compare.Compare(a, b, compare.Options{})
-	c.Reader.reset()
-	options := []string{AlignStart, AlignOffset}
+	a, b := c.runs()
+	c.cmp = compare.Compare(a, b, compare.Options{})
+	c.reader.reset()
+	options := []string{alignStart, alignOffset}
 	for _, l := range commonSpanLabels(a.Model, b.Model) {
-		options = append(options, AlignSpanPrefix+l)
+		options = append(options, alignSpanPrefix+l)
 	}
 	for _, m := range commonMarkers(a.Model, b.Model) {
-		options = append(options, AlignMarkerPrefix+m)
+		options = append(options, alignMarkerPrefix+m)
 	}
-	c.Pic = trackcanvas.NewPicture(nil)
-	c.Canvas = newCompareCanvas(c)
-	c.OffsetEntry = widget.NewEntry()
-	c.OffsetEntry.SetPlaceHolder("e.g. 12.5ms or -3s")
-	c.OffsetEntry.OnSubmitted = c.applyOffset
-	apply := widget.NewButton("Apply", func() { c.applyOffset(c.OffsetEntry.Text) })
-	c.AlignError = widget.NewLabel("")
-	c.AlignError.Importance = widget.DangerImportance
-	c.AlignError.Truncation = fyne.TextTruncateEllipsis
-	entrySize := fyne.NewSize(180, c.OffsetEntry.MinSize().Height)
-	c.OffsetRow = container.NewBorder(nil, nil,
-		container.NewHBox(widget.NewLabel("Draw B later than A by (negative: earlier)"), container.NewGridWrap(entrySize, c.OffsetEntry), apply),
-		nil, c.AlignError)
-	c.OffsetRow.Hide()
+	c.pic = trackcanvas.NewPicture(nil)
+	c.canvas = newCompareCanvas(c)
+	c.offsetEntry = widget.NewEntry()
+	c.offsetEntry.SetPlaceHolder("e.g. 12.5ms or -3s")
+	c.offsetEntry.OnSubmitted = c.applyOffset
+	apply := widget.NewButton("Apply", func() { c.applyOffset(c.offsetEntry.Text) })
+	c.alignError = widget.NewLabel("")
+	c.alignError.Importance = widget.DangerImportance
+	c.alignError.Truncation = fyne.TextTruncateEllipsis
+	entrySize := fyne.NewSize(180, c.offsetEntry.MinSize().Height)
+	c.offsetRow = container.NewBorder(nil, nil,
+		container.NewHBox(widget.NewLabel("Draw B later than A by (negative: earlier)"), container.NewGridWrap(entrySize, c.offsetEntry), apply),
+		nil, c.alignError)
+	c.offsetRow.Hide()
 	c.covered = container.NewVBox()
-	c.Align = widget.NewSelect(options, func(choice string) { c.setAlign(choice) })
-	c.Align.SetSelected(AlignStart)
-	swap := widget.NewButtonWithIcon("Swap A and B", theme.ViewRefreshIcon(), c.Swap)
+	c.align = widget.NewSelect(options, func(choice string) { c.setAlign(choice) })
+	c.align.SetSelected(alignStart)
+	swap := widget.NewButtonWithIcon("Swap A and B", theme.ViewRefreshIcon(), c.swap)
 	zoomIn := widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { c.zoom(0.5, c.centre()) })
 	zoomOut := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { c.zoom(2, c.centre()) })
 	whole := widget.NewButtonWithIcon("", theme.ZoomFitIcon(), c.showWhole)
 	export := widget.NewButtonWithIcon("Export PNG…", theme.DocumentSaveIcon(), c.exportImage)
 	legend := widget.NewLabel(fmt.Sprintf("A: %s    B: %s", c.names[0], c.names[1]))
 	legend.Truncation = fyne.TextTruncateEllipsis
-	bar := container.NewBorder(nil, nil, nil, container.NewHBox(zoomIn, zoomOut, whole, AlignChooserBox(c.Align), swap, export), legend)
-	tables := container.NewVBox(RunStatuses(a, b), DiffTable(c.Cmp), c.covered)
-	split := container.NewVSplit(c.Canvas, container.NewVScroll(tables))
+	bar := container.NewBorder(nil, nil, nil, container.NewHBox(zoomIn, zoomOut, whole, alignChooserBox(c.align), swap, export), legend)
+	tables := container.NewVBox(runStatuses(a, b), diffTable(c.cmp), c.covered)
+	split := container.NewVSplit(c.canvas, container.NewVScroll(tables))
 	split.Offset = 0.8
 	// Whatever the content needs beyond the window scrolls rather than
 	// growing the window past the screen.
-	c.Win.SetContent(kit.FitWindow(container.NewBorder(container.NewVBox(bar, c.OffsetRow), nil, nil, nil, split)))
+	c.win.SetContent(kit.FitWindow(container.NewBorder(container.NewVBox(bar, c.offsetRow), nil, nil, nil, split)))
 }
 
 // maxAlignChooserWidth is the widest the alignment chooser is made to show
 // its choice whole.
 const maxAlignChooserWidth = 340
 
-// AlignChooserBox returns the chooser sel wide enough to show its longest
+// alignChooserBox returns the chooser sel wide enough to show its longest
 // option whole, up to maxAlignChooserWidth (a Select is as wide as its
 // placeholder, which cuts "Align at marker: …" short).
-func AlignChooserBox(sel *widget.Select) fyne.CanvasObject {
+func alignChooserBox(sel *widget.Select) fyne.CanvasObject {
 	size := sel.MinSize()
 	textSize := theme.Size(theme.SizeNameText)
 	extra := size.Width - fyne.MeasureText(sel.PlaceHolder, textSize, fyne.TextStyle{}).Width
@@ -243,22 +240,22 @@ func AlignChooserBox(sel *widget.Select) fyne.CanvasObject {
 // alignOffset shows the row where an offset is typed and leaves the
 // alignment as it is until one is applied.
 func (c *Window) setAlign(choice string) {
-	if choice == AlignOffset {
-		c.OffsetRow.Show()
-		c.Win.Canvas().Focus(c.OffsetEntry)
+	if choice == alignOffset {
+		c.offsetRow.Show()
+		c.win.Canvas().Focus(c.offsetEntry)
 		return
 	}
-	c.OffsetRow.Hide()
-	c.AlignError.SetText("")
+	c.offsetRow.Hide()
+	c.alignError.SetText("")
 	spec := "start"
-	if text, ok := strings.CutPrefix(choice, AlignMarkerPrefix); ok {
+	if text, ok := strings.CutPrefix(choice, alignMarkerPrefix); ok {
 		spec = "marker:" + text
-	} else if label, ok := strings.CutPrefix(choice, AlignSpanPrefix); ok {
+	} else if label, ok := strings.CutPrefix(choice, alignSpanPrefix); ok {
 		spec = "span:" + label
 	}
 	if err := c.applyAlign(spec); err != nil {
-		c.AlignError.SetText(err.Error())
-		c.OffsetRow.Show()
+		c.alignError.SetText(err.Error())
+		c.offsetRow.Show()
 	}
 }
 
@@ -270,30 +267,30 @@ func (c *Window) applyOffset(text string) {
 	err := c.applyAlign("offset:" + text)
 	switch {
 	case errors.Is(err, compare.ErrAlignSpec):
-		c.AlignError.SetText(fmt.Sprintf("%q is not a duration: type one such as 12.5ms, 1.5s, 800us or 250ns (-20ms draws B earlier)", text))
+		c.alignError.SetText(fmt.Sprintf("%q is not a duration: type one such as 12.5ms, 1.5s, 800us or 250ns (-20ms draws B earlier)", text))
 	case err != nil:
-		c.AlignError.SetText(err.Error())
+		c.alignError.SetText(err.Error())
 	default:
-		c.AlignError.SetText("")
+		c.alignError.SetText("")
 	}
 }
 
 // applyAlign lines the runs up at spec (see compare.ParseAlign) and shows
 // them whole; on an error the alignment is unchanged.
 func (c *Window) applyAlign(spec string) error {
-	a, b := c.Runs()
+	a, b := c.runs()
 	al, err := compare.ParseAlign(spec, a, b)
 	if err != nil {
 		return err
 	}
-	if endA, endB := c.Logs[0].Model.End, c.Logs[1].Model.End; al.A > endA || al.B > endB {
+	if endA, endB := c.logs[0].Model.End, c.logs[1].Model.End; al.A > endA || al.B > endB {
 		// The picture lines the runs up at a point inside both.
 		return fmt.Errorf("that puts the alignment point after the end of a run (A lasts %s, B %s): the runs would share no time",
 			paint.Duration(endA), paint.Duration(endB))
 	}
-	c.alignSpec, c.Alignment = spec, al
-	c.Span = timeline.Viewport{AlignA: al.A, AlignB: al.B, EndA: c.Logs[0].Model.End, EndB: c.Logs[1].Model.End}
-	c.Pic.Set(c.render())
+	c.alignSpec, c.alignment = spec, al
+	c.span = timeline.Viewport{AlignA: al.A, AlignB: al.B, EndA: c.logs[0].Model.End, EndB: c.logs[1].Model.End}
+	c.pic.Set(c.render())
 	c.showCovered()
 	return nil
 }
@@ -309,9 +306,9 @@ func (c *Window) showCovered() {
 	}
 	c.coveredGen++
 	gen := c.coveredGen
-	a, b := c.Runs()
-	al := c.Alignment
-	if !c.Cmp.Partial && al == (compare.Alignment{}) {
+	a, b := c.runs()
+	al := c.alignment
+	if !c.cmp.Partial && al == (compare.Alignment{}) {
 		c.covered.Objects = nil
 		c.covered.Refresh()
 		return
@@ -333,7 +330,7 @@ func (c *Window) showCovered() {
 				c.covered.Objects = []fyne.CanvasObject{
 					heading(fmt.Sprintf("Over the time both runs cover: %s of each, A from %s, B from %s",
 						paint.Duration(cov.Length), paint.Duration(cov.FromA), paint.Duration(cov.FromB))),
-					DiffTable(cov.Comparison),
+					diffTable(cov.Comparison),
 				}
 			}
 			c.covered.Refresh()
@@ -341,9 +338,9 @@ func (c *Window) showCovered() {
 	}()
 }
 
-// RunStatuses says whether each run is complete, and, if one is not, that
+// runStatuses says whether each run is complete, and, if one is not, that
 // the table gives no verdicts on the runs' totals (as the CLI says it).
-func RunStatuses(a, b *compare.Run) fyne.CanvasObject {
+func runStatuses(a, b *compare.Run) fyne.CanvasObject {
 	line := func(which string, r *compare.Run) string {
 		s := fmt.Sprintf("%s: %s — %s", which, r.Name, r.Summary.Status)
 		if r.Partial() {
@@ -369,37 +366,37 @@ func RunStatuses(a, b *compare.Run) fyne.CanvasObject {
 
 // setSpan shows another part of the shared time scale in both runs.
 func (c *Window) setSpan(sp timeline.Viewport) {
-	if sp == c.Span {
+	if sp == c.span {
 		return
 	}
-	c.Span = sp
-	c.Pic.Set(c.render())
+	c.span = sp
+	c.pic.Set(c.render())
 }
 
 // zoom zooms both runs by factor around shared time at.
-func (c *Window) zoom(factor float64, at uint64) { c.setSpan(c.Span.Zoom(factor, at)) }
+func (c *Window) zoom(factor float64, at uint64) { c.setSpan(c.span.Zoom(factor, at)) }
 
 // centre returns the shared time in the middle of the view.
 func (c *Window) centre() uint64 {
-	from, to := c.Span.View()
+	from, to := c.span.View()
 	return from + (to-from)/2
 }
 
 // showWhole shows both runs whole.
 func (c *Window) showWhole() {
-	sp := c.Span
+	sp := c.span
 	sp.From, sp.To = 0, 0
 	c.setSpan(sp)
 }
 
 // render returns what draws the comparison at the current alignment.
 func (c *Window) render() trackcanvas.RenderFunc {
-	a, b := c.Runs()
-	cmp := c.Cmp
-	heapA, heapB := c.Logs[0].Heap, c.Logs[1].Heap
-	align := c.Alignment
-	from, to := c.Span.From, c.Span.To
-	reader := &c.Reader
+	a, b := c.runs()
+	cmp := c.cmp
+	heapA, heapB := c.logs[0].Heap, c.logs[1].Heap
+	align := c.alignment
+	from, to := c.span.From, c.span.To
+	reader := &c.reader
 	return func(w, h int, scale float64) (*image.RGBA, error) {
 		var layout compare.PictureLayout
 		draw := func(w, h int) (*image.RGBA, error) {
@@ -426,14 +423,14 @@ func (c *Window) render() trackcanvas.RenderFunc {
 // (and more if its headline and HECs need it).
 var minComparePicture = image.Pt(400, 375)
 
-// Swap makes B the baseline and A the run compared with it.
-func (c *Window) Swap() {
+// swap makes B the baseline and A the run compared with it.
+func (c *Window) swap() {
 	c.paths[0], c.paths[1] = c.paths[1], c.paths[0]
 	c.segs[0], c.segs[1] = c.segs[1], c.segs[0]
 	c.names[0], c.names[1] = c.names[1], c.names[0]
-	c.Logs[0], c.Logs[1] = c.Logs[1], c.Logs[0]
-	selected, spec, typed := c.Align.Selected, c.alignSpec, c.OffsetEntry.Text
-	from, to := c.Span.From, c.Span.To
+	c.logs[0], c.logs[1] = c.logs[1], c.logs[0]
+	selected, spec, typed := c.align.Selected, c.alignSpec, c.offsetEntry.Text
+	from, to := c.span.From, c.span.To
 	// An offset of B from A is the opposite offset of A from B (the entry
 	// shows the one applied); markers and spans are found again in the
 	// swapped runs.
@@ -442,16 +439,16 @@ func (c *Window) Swap() {
 		spec = "offset:" + typed
 	}
 	c.show()
-	c.OffsetEntry.SetText(typed)
-	c.Align.SetSelected(selected)
+	c.offsetEntry.SetText(typed)
+	c.align.SetSelected(selected)
 	if spec != c.alignSpec {
 		if err := c.applyAlign(spec); err != nil {
-			c.AlignError.SetText(err.Error())
-			c.OffsetRow.Show()
+			c.alignError.SetText(err.Error())
+			c.offsetRow.Show()
 		}
 	}
 	// The shared scale is the same with A and B swapped: keep the view.
-	sp := c.Span
+	sp := c.span
 	sp.From, sp.To = from, to
 	c.setSpan(sp)
 }
@@ -462,11 +459,11 @@ func (c *Window) Swap() {
 type compareCanvas struct {
 	widget.BaseWidget
 	c   *Window
-	Tip *trackcanvas.Tooltip
-	// Cursor is the line at the pointer's x through both runs' panels and
+	tip *trackcanvas.Tooltip
+	// cursor is the line at the pointer's x through both runs' panels and
 	// heaps (one piece each): where the one run's time lines up with the
 	// other's.
-	Cursor [2]*canvas.Rectangle
+	cursor [2]*canvas.Rectangle
 	// pointer is where the pointer is over the canvas, hovering whether
 	// it is.
 	pointer  fyne.Position
@@ -474,10 +471,10 @@ type compareCanvas struct {
 }
 
 func newCompareCanvas(c *Window) *compareCanvas {
-	cc := &compareCanvas{c: c, Tip: trackcanvas.NewTooltip()}
-	for i := range cc.Cursor {
-		cc.Cursor[i] = canvas.NewRectangle(color.Transparent)
-		cc.Cursor[i].Hide()
+	cc := &compareCanvas{c: c, tip: trackcanvas.NewTooltip()}
+	for i := range cc.cursor {
+		cc.cursor[i] = canvas.NewRectangle(color.Transparent)
+		cc.cursor[i].Hide()
 	}
 	cc.ExtendBaseWidget(cc)
 	return cc
@@ -485,7 +482,7 @@ func newCompareCanvas(c *Window) *compareCanvas {
 
 // CreateRenderer shows the picture's raster under the tooltip.
 func (cc *compareCanvas) CreateRenderer() fyne.WidgetRenderer {
-	return &compareCanvasRenderer{cc: cc, objects: append([]fyne.CanvasObject{cc.c.Pic.Raster, cc.Cursor[0], cc.Cursor[1]}, cc.Tip.Objects()...)}
+	return &compareCanvasRenderer{cc: cc, objects: append([]fyne.CanvasObject{cc.c.pic.Raster, cc.cursor[0], cc.cursor[1]}, cc.tip.Objects()...)}
 }
 
 // compareCanvasRenderer lays the tooltip over the picture.
@@ -494,11 +491,11 @@ type compareCanvasRenderer struct {
 	objects []fyne.CanvasObject
 }
 
-func (r *compareCanvasRenderer) Layout(size fyne.Size) { r.cc.c.Pic.Raster.Resize(size) }
+func (r *compareCanvasRenderer) Layout(size fyne.Size) { r.cc.c.pic.Raster.Resize(size) }
 
-func (r *compareCanvasRenderer) MinSize() fyne.Size { return r.cc.c.Pic.Raster.MinSize() }
+func (r *compareCanvasRenderer) MinSize() fyne.Size { return r.cc.c.pic.Raster.MinSize() }
 
-func (r *compareCanvasRenderer) Refresh() { canvas.Refresh(r.cc.c.Pic.Raster) }
+func (r *compareCanvasRenderer) Refresh() { canvas.Refresh(r.cc.c.pic.Raster) }
 
 func (r *compareCanvasRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
@@ -530,15 +527,15 @@ func (cc *compareCanvas) placeTip() {
 	cursor := false
 	x := float64(0)
 	scale := float64(1)
-	if cc.hovering && c.Logs[0] != nil && c.Logs[1] != nil {
+	if cc.hovering && c.logs[0] != nil && c.logs[1] != nil {
 		_, scale = cc.devicePixels()
 		var y float64
 		x, y = float64(cc.pointer.X)*scale, float64(cc.pointer.Y)*scale
-		lines = c.Reader.tipAt(x, y)
-		spans, cursor = c.Reader.cursorAt(x, y)
+		lines = c.reader.tipAt(x, y)
+		spans, cursor = c.reader.cursorAt(x, y)
 	}
 	s := float32(scale)
-	for i, line := range cc.Cursor {
+	for i, line := range cc.cursor {
 		if !cursor || spans[i][1] <= spans[i][0] {
 			line.Hide()
 		} else {
@@ -551,7 +548,7 @@ func (cc *compareCanvas) placeTip() {
 			fc.Refresh(line)
 		}
 	}
-	cc.Tip.Place(cc, lines, cc.pointer, cc.Size(), th)
+	cc.tip.Place(cc, lines, cc.pointer, cc.Size(), th)
 }
 
 // devicePixels returns the picture's width in device pixels and the pixel
@@ -572,7 +569,7 @@ func (cc *compareCanvas) Scrolled(ev *fyne.ScrollEvent) {
 		return
 	}
 	x0, pw := compare.Plot(w, scale)
-	at := cc.c.Span.TimeAt(float64(ev.Position.X)*scale, x0, pw)
+	at := cc.c.span.TimeAt(float64(ev.Position.X)*scale, x0, pw)
 	cc.c.zoom(math.Pow(2, -float64(ev.Scrolled.DY)/40), at)
 	cc.hideTip()
 }
@@ -580,13 +577,13 @@ func (cc *compareCanvas) Scrolled(ev *fyne.ScrollEvent) {
 // hideTip hides the tooltip and the cursor line until the pointer next moves (the picture is
 // being drawn again for another span).
 func (cc *compareCanvas) hideTip() {
-	for _, line := range cc.Cursor {
+	for _, line := range cc.cursor {
 		line.Hide()
 		if fc := fyne.CurrentApp().Driver().CanvasForObject(cc); fc != nil {
 			fc.Refresh(line)
 		}
 	}
-	cc.Tip.Place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(kit.DarkTheme()))
+	cc.tip.Place(cc, nil, cc.pointer, cc.Size(), paint.ThemeFor(kit.DarkTheme()))
 }
 
 // Dragged pans both runs with the pointer.
@@ -596,8 +593,8 @@ func (cc *compareCanvas) Dragged(ev *fyne.DragEvent) {
 		return
 	}
 	_, pw := compare.Plot(w, scale)
-	ppn := cc.c.Span.PixelsPerNs(pw)
-	cc.c.setSpan(cc.c.Span.Pan(-float64(ev.Dragged.DX) * scale / ppn))
+	ppn := cc.c.span.PixelsPerNs(pw)
+	cc.c.setSpan(cc.c.span.Pan(-float64(ev.Dragged.DX) * scale / ppn))
 	cc.hideTip()
 }
 
@@ -609,20 +606,20 @@ func (cc *compareCanvas) DoubleTapped(*fyne.PointEvent) { cc.c.showWhole() }
 
 // exportImage saves the comparison picture as shown.
 func (c *Window) exportImage() {
-	img := c.Pic.Export(c.Win.Canvas().Scale())
+	img := c.pic.Export(c.win.Canvas().Scale())
 	if img == nil {
-		dialog.ShowInformation("Export", "There is no picture to export.", c.Win)
+		dialog.ShowInformation("Export", "There is no picture to export.", c.win)
 		return
 	}
 	name := "compare-" + strings.TrimSuffix(c.names[0], filepath.Ext(c.names[0])) + "-" +
 		strings.TrimSuffix(c.names[1], filepath.Ext(c.names[1])) + ".png"
-	kit.PickFileToSave(c.Win, c.host.UseNative, "Export the comparison as PNG", name, kit.PNGFilters, func(path string) {
+	kit.PickFileToSave(c.win, c.host.UseNative, "Export the comparison as PNG", name, kit.PNGFilters, func(path string) {
 		if err := trackcanvas.WritePNG(path, img); err != nil {
-			dialog.ShowError(err, c.Win)
+			dialog.ShowError(err, c.win)
 			return
 		}
 		b := img.Bounds()
-		dialog.ShowInformation("Export", kit.ExportedMessage("the comparison", b.Dx(), b.Dy(), []string{path}), c.Win)
+		dialog.ShowInformation("Export", kit.ExportedMessage("the comparison", b.Dx(), b.Dy(), []string{path}), c.win)
 	})
 }
 
@@ -735,14 +732,14 @@ func markerTexts(m *timeline.Model) []markerText {
 	return out
 }
 
-// MaxDiffHeaderWidth is the widest a run's name heads its column of the
+// maxDiffHeaderWidth is the widest a run's name heads its column of the
 // table of differences, in Fyne units.
-const MaxDiffHeaderWidth = 220
+const maxDiffHeaderWidth = 220
 
-// DiffTable lays out every row of the table of differences, the change
+// diffTable lays out every row of the table of differences, the change
 // coloured by whether it is better or worse (the picture has room for only
 // some of them).
-func DiffTable(cmp *compare.Comparison) fyne.CanvasObject {
+func diffTable(cmp *compare.Comparison) fyne.CanvasObject {
 	g := container.New(newColumnsLayout(6, 4*theme.Padding()))
 	cell := func(text string, c color.Color, bold bool, align fyne.TextAlign) {
 		t := canvas.NewText(text, c)
@@ -754,7 +751,7 @@ func DiffTable(cmp *compare.Comparison) fyne.CanvasObject {
 	// A run's name heads its column, cut short if long (the window's
 	// legend and the lines above the table say it whole).
 	header := func(s string) string {
-		return fitText(s, MaxDiffHeaderWidth, theme.TextSize(), fyne.TextStyle{Bold: true})
+		return fitText(s, maxDiffHeaderWidth, theme.TextSize(), fyne.TextStyle{Bold: true})
 	}
 	for _, h := range []string{"", header("A: " + cmp.A), header("B: " + cmp.B), "B − A", "change", ""} {
 		cell(h, fg, true, fyne.TextAlignTrailing)

@@ -17,16 +17,16 @@ import (
 // that drew the panel hit-tests it), a distribution's bin, a run's heap.
 type compareReader struct {
 	mu sync.Mutex
-	// Layout is where the picture last drawn at the canvas's size put its
+	// layout is where the picture last drawn at the canvas's size put its
 	// parts and the track views that drew its panels (zero when it was
 	// drawn at another size, scaled to fit).
-	Layout compare.PictureLayout
+	layout compare.PictureLayout
 }
 
 // setLayout keeps the layout of the picture just drawn.
 func (r *compareReader) setLayout(l compare.PictureLayout) {
 	r.mu.Lock()
-	r.Layout = l
+	r.layout = l
 	r.mu.Unlock()
 }
 
@@ -40,7 +40,7 @@ func (r *compareReader) reset() { r.setLayout(compare.PictureLayout{}) }
 func (r *compareReader) cursorAt(x, y float64) (spans [2][2]int, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	l := &r.Layout
+	l := &r.layout
 	pt := image.Pt(int(math.Floor(x)), int(math.Floor(y)))
 	for i := range 2 {
 		ax := l.Axes[i]
@@ -66,7 +66,7 @@ func runTag(i int) string { return [2]string{"A", "B"}[i] }
 func (r *compareReader) tipAt(x, y float64) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	l := &r.Layout
+	l := &r.layout
 	pt := image.Pt(int(math.Floor(x)), int(math.Floor(y)))
 	if l.Size == (image.Point{}) || !pt.In(image.Rectangle{Max: l.Size}) {
 		return nil

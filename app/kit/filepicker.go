@@ -65,7 +65,7 @@ var openFilters = []native.FileFilter{
 // the user cancels. It tries the system chooser first, off Fyne's loop, and
 // falls back to Fyne's dialog in parent when that cannot start.
 func PickFileToOpen(parent fyne.Window, useNative bool, title string, done func(path string)) {
-	start, chosen := LastFolder(), rememberingFolder(done)
+	start, chosen := lastFolder(), rememberingFolder(done)
 	fallback := func() {
 		d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
 			if err != nil {
@@ -103,7 +103,7 @@ func PickRunToOpen(parent fyne.Window, useNative bool, title string, done func(p
 // in a dialog titled title, and calls done with the chosen path on Fyne's
 // loop, as pickFileToOpen does.
 func PickFileToSave(parent fyne.Window, useNative bool, title, suggested string, filters []native.FileFilter, done func(path string)) {
-	start, chosen := LastFolder(), rememberingFolder(done)
+	start, chosen := lastFolder(), rememberingFolder(done)
 	fallback := func() {
 		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 			if err != nil {
@@ -129,10 +129,10 @@ func PickFileToSave(parent fyne.Window, useNative bool, title, suggested string,
 // chosen in a file chooser.
 const lastFolderKey = "lastFolder"
 
-// LastFolder returns the folder the file choosers start in: the folder of
+// lastFolder returns the folder the file choosers start in: the folder of
 // the file last chosen in one, if it is still there; "" (the chooser's
 // own choice) if there is none.
-func LastFolder() string {
+func lastFolder() string {
 	l := CurrentSettings().StringList(lastFolderKey)
 	if len(l) == 0 || l[0] == "" {
 		return ""
@@ -143,9 +143,9 @@ func LastFolder() string {
 	return l[0]
 }
 
-// RememberFolder keeps the folder of path, a file just chosen, for the
+// rememberFolder keeps the folder of path, a file just chosen, for the
 // next chooser.
-func RememberFolder(path string) {
+func rememberFolder(path string) {
 	dir := filepath.Dir(path)
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -211,7 +211,7 @@ var (
 // path chosen.
 func rememberingFolder(done func(path string)) func(path string) {
 	return func(path string) {
-		RememberFolder(path)
+		rememberFolder(path)
 		done(path)
 	}
 }

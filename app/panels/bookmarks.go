@@ -24,9 +24,9 @@ type Bookmark struct {
 // bookmarkPrefKey returns the preferences key of a file's user bookmarks.
 func bookmarkPrefKey(path string) string { return "bookmarks:" + path }
 
-// LoadUserBookmarks reads a file's user bookmarks from the preferences,
+// loadUserBookmarks reads a file's user bookmarks from the preferences,
 // stored as "time<TAB>name" strings; malformed entries are skipped.
-func LoadUserBookmarks(p kit.Settings, path string) []Bookmark {
+func loadUserBookmarks(p kit.Settings, path string) []Bookmark {
 	var out []Bookmark
 	for _, s := range p.StringList(bookmarkPrefKey(path)) {
 		ts, name, ok := strings.Cut(s, "\t")
@@ -39,8 +39,8 @@ func LoadUserBookmarks(p kit.Settings, path string) []Bookmark {
 	return out
 }
 
-// SaveUserBookmarks writes the user's bookmarks among bs to the preferences.
-func SaveUserBookmarks(p kit.Settings, path string, bs []Bookmark) {
+// saveUserBookmarks writes the user's bookmarks among bs to the preferences.
+func saveUserBookmarks(p kit.Settings, path string, bs []Bookmark) {
 	var list []string
 	for _, b := range bs {
 		if !b.Marker {
@@ -58,26 +58,26 @@ func SaveUserBookmarks(p kit.Settings, path string, bs []Bookmark) {
 // bookmarks by time; clicking one centres the timeline on it, and the
 // user's can be renamed and removed.
 type BookmarkPanel struct {
-	Path  string
-	Prefs kit.Settings
+	path  string
+	prefs kit.Settings
 	nav   TimeNav
 	Marks []Bookmark // sorted by time
 	// OnChange, if set, hears the bookmarks after each change (the canvas
 	// draws the user's).
 	OnChange func([]Bookmark)
-	List     *kit.KeyList
+	list     *kit.KeyList
 	Root     fyne.CanvasObject
 }
 
 // NewBookmarkPanel returns the Bookmarks tab of the file at path.
 func NewBookmarkPanel(path string, markers []loaded.BookmarkMark, nav TimeNav) *BookmarkPanel {
-	b := &BookmarkPanel{Path: path, Prefs: kit.CurrentSettings(), nav: nav}
+	b := &BookmarkPanel{path: path, prefs: kit.CurrentSettings(), nav: nav}
 	for _, m := range markers {
 		b.Marks = append(b.Marks, Bookmark{Time: m.Time, Name: m.Text, Marker: true})
 	}
-	b.Marks = append(b.Marks, LoadUserBookmarks(b.Prefs, path)...)
+	b.Marks = append(b.Marks, loadUserBookmarks(b.prefs, path)...)
 	b.sort()
-	b.List = kit.NewKeyList(
+	b.list = kit.NewKeyList(
 		func() int { return len(b.Marks) },
 		func() fyne.CanvasObject {
 			// The times, right-aligned in a column as wide as the
@@ -95,17 +95,17 @@ func NewBookmarkPanel(path string, markers []loaded.BookmarkMark, nav TimeNav) *
 			del := widget.NewButton("Remove", nil)
 			return container.NewBorder(nil, nil, container.NewHBox(fixedColumn(tm), fixedColumn(kind)), del, container.NewStack(label, name))
 		},
-		b.UpdateRow,
+		b.updateRow,
 	)
-	b.List.OnSelected = func(id widget.ListItemID) {
+	b.list.OnSelected = func(id widget.ListItemID) {
 		if id < len(b.Marks) {
 			b.nav.CentreOn(b.Marks[id].Time)
 		}
-		b.List.Unselect(id)
+		b.list.Unselect(id)
 	}
 	add := widget.NewButton("Bookmark this time", func() { b.AddHere() })
 	b.Root = container.NewBorder(container.NewHBox(add,
-		widget.NewLabel("(the selection's start, or the view's centre; B over the timeline: the time at the pointer)")), nil, nil, nil, b.List)
+		widget.NewLabel("(the selection's start, or the view's centre; B over the timeline: the time at the pointer)")), nil, nil, nil, b.list)
 	return b
 }
 
@@ -127,8 +127,8 @@ func (b *BookmarkPanel) sort() {
 	})
 }
 
-// UpdateRow fills row o with bookmark i.
-func (b *BookmarkPanel) UpdateRow(i widget.ListItemID, o fyne.CanvasObject) {
+// updateRow fills row o with bookmark i.
+func (b *BookmarkPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	if i >= len(b.Marks) {
 		return
 	}
@@ -158,7 +158,7 @@ func (b *BookmarkPanel) UpdateRow(i widget.ListItemID, o fyne.CanvasObject) {
 				entry.SetText(m.Name)
 				entry.Show()
 				t := m.Time
-				entry.OnChanged = func(s string) { b.Rename(t, i, s) }
+				entry.OnChanged = func(s string) { b.rename(t, i, s) }
 			}
 		case *widget.Button:
 			if m.Marker {
@@ -176,12 +176,12 @@ func (b *BookmarkPanel) Add(t uint64, name string) {
 	b.Marks = append(b.Marks, Bookmark{Time: t, Name: name})
 	b.sort()
 	b.save()
-	b.List.Refresh()
+	b.list.Refresh()
 }
 
 // save writes the user's bookmarks to the preferences and tells onChange.
 func (b *BookmarkPanel) save() {
-	SaveUserBookmarks(b.Prefs, b.Path, b.Marks)
+	saveUserBookmarks(b.prefs, b.path, b.Marks)
 	if b.OnChange != nil {
 		b.OnChange(b.Marks)
 	}
@@ -208,8 +208,8 @@ func (b *BookmarkPanel) AddHere() {
 	b.Add(t, "Bookmark at "+timeline.FormatDuration(t))
 }
 
-// Rename renames bookmark i (if it is still the user's at time t).
-func (b *BookmarkPanel) Rename(t uint64, i int, name string) {
+// rename renames bookmark i (if it is still the user's at time t).
+func (b *BookmarkPanel) rename(t uint64, i int, name string) {
 	if i < len(b.Marks) && !b.Marks[i].Marker && b.Marks[i].Time == t {
 		b.Marks[i].Name = name
 		b.save()
@@ -221,6 +221,6 @@ func (b *BookmarkPanel) Remove(i int) {
 	if i < len(b.Marks) && !b.Marks[i].Marker {
 		b.Marks = slices.Delete(b.Marks, i, i+1)
 		b.save()
-		b.List.Refresh()
+		b.list.Refresh()
 	}
 }

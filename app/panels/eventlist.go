@@ -31,7 +31,7 @@ type TimeNav interface {
 // the timeline scrolls the list to the first event of the view. A search
 // bar above it finds events by text, kind, thread and HEC.
 type EventList struct {
-	X      *eventlog.Events
+	x      *eventlog.Events
 	header *ingest.Header
 	// BlockMarkers is how many of x's events are block markers, which the
 	// count says (the Summary tab counts them apart from the events).
@@ -40,7 +40,7 @@ type EventList struct {
 	// search's kind filter.
 	kinds []ingest.Kind
 	Nav   TimeNav
-	List  *kit.KeyList
+	list  *kit.KeyList
 	text  []byte
 
 	// The list widget shows rows [base, base+window) of the index: Fyne
@@ -48,9 +48,9 @@ type EventList struct {
 	// address single rows, so a window of half a million rows moves along
 	// the index instead. pages says which rows it shows, and earlier and
 	// later move it by half a window.
-	Base, Window   int
-	Pages          *widget.Label
-	earlier, Later *widget.Button
+	base, window   int
+	pages          *widget.Label
+	earlier, later *widget.Button
 
 	// Selected is the selected row (of the index), -1 if none; fromList is
 	// set while the list itself moves the timeline, so that the list does
@@ -59,16 +59,16 @@ type EventList struct {
 	Selected        int
 	fromList, quiet bool
 
-	Search *EventSearch
+	search *eventSearch
 	Root   fyne.CanvasObject
 }
 
 // NewEventList returns the Events tab over x, the events of a log with
 // header h of which blockMarkers are block markers, driving nav.
 func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav TimeNav) *EventList {
-	l := &EventList{X: x, header: h, BlockMarkers: blockMarkers, kinds: declaredKinds(h), Nav: nav, Selected: -1, Window: listWindow}
-	l.List = kit.NewKeyList(
-		func() int { return min(l.Len()-l.Base, l.Window) },
+	l := &EventList{x: x, header: h, BlockMarkers: blockMarkers, kinds: declaredKinds(h), Nav: nav, Selected: -1, window: listWindow}
+	l.list = kit.NewKeyList(
+		func() int { return min(l.Len()-l.base, l.window) },
 		func() fyne.CanvasObject {
 			// The columns keep the width of their widest text, so that
 			// they line up from row to row.
@@ -83,39 +83,39 @@ func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav
 			left := container.NewHBox(container.NewGridWrap(tm.MinSize(), tm), container.NewGridWrap(hec.MinSize(), hec))
 			return container.NewBorder(nil, nil, left, nil, txt)
 		},
-		l.UpdateRow,
+		l.updateRow,
 	)
-	l.List.OnSelected = func(id widget.ListItemID) {
+	l.list.OnSelected = func(id widget.ListItemID) {
 		if l.quiet {
 			return
 		}
-		l.Selected = l.Base + id
-		l.centreOn(l.Time(l.Selected))
+		l.Selected = l.base + id
+		l.centreOn(l.rowTime(l.Selected))
 	}
-	l.List.OnUnselected = func(id widget.ListItemID) {
-		if !l.quiet && l.Selected == l.Base+id {
+	l.list.OnUnselected = func(id widget.ListItemID) {
+		if !l.quiet && l.Selected == l.base+id {
 			l.Selected = -1
 		}
 	}
-	l.Search = newEventSearch(l)
-	l.Pages = widget.NewLabel("")
-	l.earlier = widget.NewButton("Earlier rows", func() { l.setBase(l.Base - l.Window/2) })
-	l.Later = widget.NewButton("Later rows", func() { l.setBase(l.Base + l.Window/2) })
-	l.ShowPages()
-	bottom := container.NewHBox(l.earlier, l.Later, l.Pages, l.Search.Status)
-	l.Root = container.NewBorder(l.Search.bar, bottom, nil, nil, l.List)
+	l.search = newEventSearch(l)
+	l.pages = widget.NewLabel("")
+	l.earlier = widget.NewButton("Earlier rows", func() { l.setBase(l.base - l.window/2) })
+	l.later = widget.NewButton("Later rows", func() { l.setBase(l.base + l.window/2) })
+	l.showPages()
+	bottom := container.NewHBox(l.earlier, l.later, l.pages, l.search.status)
+	l.Root = container.NewBorder(l.search.bar, bottom, nil, nil, l.list)
 	return l
 }
 
 // SetEvents shows x, the rows of the same log grown (a live stream's newer
 // snapshot), keeping the window and the selection.
 func (l *EventList) SetEvents(x *eventlog.Events) {
-	if x == l.X {
+	if x == l.x {
 		return
 	}
-	l.X = x
-	l.ShowPages()
-	l.List.Refresh()
+	l.x = x
+	l.showPages()
+	l.list.Refresh()
 }
 
 // listWindow is how many rows the list widget holds at once.
@@ -141,21 +141,21 @@ func declaredKinds(h *ingest.Header) []ingest.Kind {
 }
 
 // Len returns the number of rows.
-func (l *EventList) Len() int { return int(l.X.Len()) }
+func (l *EventList) Len() int { return int(l.x.Len()) }
 
-// Time returns row i's time (0 if it cannot be read).
-func (l *EventList) Time(i int) uint64 {
-	ev, err := l.X.Get(int64(i))
+// rowTime returns row i's time (0 if it cannot be read).
+func (l *EventList) rowTime(i int) uint64 {
+	ev, err := l.x.Get(int64(i))
 	if err != nil {
 		return 0
 	}
 	return ev.Time
 }
 
-// RowAt returns the first row at or after time t (the number of rows if
+// rowAt returns the first row at or after time t (the number of rows if
 // none, or if the file cannot be read).
-func (l *EventList) RowAt(t uint64) int {
-	i, err := l.X.Search(t)
+func (l *EventList) rowAt(t uint64) int {
+	i, err := l.x.Search(t)
 	if err != nil {
 		return l.Len()
 	}
@@ -165,43 +165,43 @@ func (l *EventList) RowAt(t uint64) int {
 // setBase moves the window to start at row b (kept inside the index),
 // keeping the selection if it stays in the window.
 func (l *EventList) setBase(b int) {
-	b = max(0, min(b, l.Len()-l.Window))
-	if b == l.Base {
+	b = max(0, min(b, l.Len()-l.window))
+	if b == l.base {
 		return
 	}
 	l.quiet = true
 	defer func() { l.quiet = false }()
-	l.List.UnselectAll()
-	l.Base = b
-	l.List.Refresh()
-	if l.Selected >= b && l.Selected < b+l.Window {
-		l.List.Select(l.Selected - b)
+	l.list.UnselectAll()
+	l.base = b
+	l.list.Refresh()
+	if l.Selected >= b && l.Selected < b+l.window {
+		l.list.Select(l.Selected - b)
 	}
-	l.ShowPages()
+	l.showPages()
 }
 
-// ShowPages says which rows the window holds.
-func (l *EventList) ShowPages() {
+// showPages says which rows the window holds.
+func (l *EventList) showPages() {
 	n := l.Len()
 	markers := min(l.BlockMarkers, uint64(n))
 	count := paint.EventCount(uint64(n)-markers, markers) // as the Summary tab says it
-	if n <= l.Window {
-		l.Pages.SetText(count)
+	if n <= l.window {
+		l.pages.SetText(count)
 		l.earlier.Hide()
-		l.Later.Hide()
+		l.later.Hide()
 		return
 	}
-	l.Pages.SetText("rows " + paint.Count(int64(l.Base+1)) + "–" + paint.Count(int64(min(n, l.Base+l.Window))) + " of " + count)
+	l.pages.SetText("rows " + paint.Count(int64(l.base+1)) + "–" + paint.Count(int64(min(n, l.base+l.window))) + " of " + count)
 	l.earlier.Show()
-	l.Later.Show()
+	l.later.Show()
 }
 
 // scrollToRow scrolls to row i of the index, moving the window if needed.
 func (l *EventList) scrollToRow(i int) {
-	if i < l.Base || i >= l.Base+l.Window {
-		l.setBase(i - l.Window/2)
+	if i < l.base || i >= l.base+l.window {
+		l.setBase(i - l.window/2)
 	}
-	l.List.ScrollTo(i - l.Base)
+	l.list.ScrollTo(i - l.base)
 }
 
 // timeColumnTemplate is as wide as the widest time the Events tab writes
@@ -216,7 +216,7 @@ const noCap = "—"
 // as the timeline's axis writes times, to the ns; "cap N", or noCap for
 // an event of no capability.
 func (l *EventList) RowTexts(i int) (tm, hec, text string) {
-	ev, err := l.X.Get(int64(i))
+	ev, err := l.x.Get(int64(i))
 	if err != nil {
 		return "", "", err.Error()
 	}
@@ -254,9 +254,9 @@ func appendShownText(dst []byte, h *ingest.Header, ev *ingest.Event) []byte {
 	return append(dst, paint.Time(ev.Args[1], 1)...)
 }
 
-// UpdateRow fills the row object o with row i.
-func (l *EventList) UpdateRow(id widget.ListItemID, o fyne.CanvasObject) {
-	i := l.Base + id
+// updateRow fills the row object o with row i.
+func (l *EventList) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
+	i := l.base + id
 	c := o.(*fyne.Container)
 	var txt *widget.Label
 	var left *fyne.Container
@@ -288,7 +288,7 @@ func (l *EventList) ViewChanged(from, _ uint64) {
 	if l.fromList {
 		return
 	}
-	i := l.RowAt(from)
+	i := l.rowAt(from)
 	if i >= l.Len() {
 		i = l.Len() - 1
 	}
@@ -303,7 +303,7 @@ func (l *EventList) ViewChanged(from, _ uint64) {
 func (l *EventList) Reveal() {
 	from, to := l.Nav.View()
 	if l.Selected >= 0 && l.Selected < l.Len() {
-		if t := l.Time(l.Selected); t >= from && t <= to {
+		if t := l.rowTime(l.Selected); t >= from && t <= to {
 			l.scrollToRow(l.Selected)
 			return
 		}
@@ -311,13 +311,13 @@ func (l *EventList) Reveal() {
 	l.ViewChanged(from, to)
 }
 
-// SelectRow selects row i, scrolling to it and centring the timeline on it.
-func (l *EventList) SelectRow(i int) {
+// selectRow selects row i, scrolling to it and centring the timeline on it.
+func (l *EventList) selectRow(i int) {
 	l.scrollToRow(i)
-	l.List.Select(i - l.Base)
+	l.list.Select(i - l.base)
 	if l.Selected != i { // Select does not call back for the row already selected
 		l.Selected = i
-		l.centreOn(l.Time(i))
+		l.centreOn(l.rowTime(i))
 	}
 }
 
@@ -330,12 +330,12 @@ const showAtLook = 1 << 16
 // showAtLook rows), scrolling the list to it, and returns its row (-1 if
 // the log has no event at or after t).
 func (l *EventList) ShowAt(t uint64, match func(ev *ingest.Event) bool) int {
-	i := l.RowAt(t)
+	i := l.rowAt(t)
 	if i >= l.Len() {
 		return -1
 	}
 	if match != nil {
-		l.X.Scan(int64(i), true, func(j int64, ev *ingest.Event) bool {
+		l.x.Scan(int64(i), true, func(j int64, ev *ingest.Event) bool {
 			if int(j)-i >= showAtLook {
 				return false
 			}
@@ -348,7 +348,7 @@ func (l *EventList) ShowAt(t uint64, match func(ev *ingest.Event) bool) int {
 	}
 	l.scrollToRow(i)
 	l.quiet = true
-	l.List.Select(i - l.Base)
+	l.list.Select(i - l.base)
 	l.quiet = false
 	l.Selected = i
 	return i
@@ -359,7 +359,7 @@ func (l *EventList) ShowAt(t uint64, match func(ev *ingest.Event) bool) int {
 func TrackEvents(id tracks.TrackID) func(ev *ingest.Event) bool {
 	switch id.Kind {
 	case tracks.KindThread:
-		return func(ev *ingest.Event) bool { th, ok := ThreadOf(ev); return ok && th == id.ID }
+		return func(ev *ingest.Event) bool { th, ok := threadOf(ev); return ok && th == id.ID }
 	case tracks.KindHEC, tracks.KindHECActivity, tracks.KindSparks:
 		return func(ev *ingest.Event) bool { return ev.Cap == int32(id.ID) }
 	}

@@ -19,9 +19,9 @@ import (
 // anyKind is the kind filter's choice that matches every kind.
 const anyKind = "Any kind"
 
-// EventQuery is what a search looks for; an empty field matches anything.
-type EventQuery struct {
-	Text   []byte // lower-case substring of the event text
+// eventQuery is what a search looks for; an empty field matches anything.
+type eventQuery struct {
+	text   []byte // lower-case substring of the event text
 	kind   ingest.Kind
 	byKind bool
 	thread uint32
@@ -30,8 +30,8 @@ type EventQuery struct {
 	byCap  bool
 }
 
-// ThreadOf returns the thread an event is about, if it is a thread event.
-func ThreadOf(ev *ingest.Event) (uint32, bool) {
+// threadOf returns the thread an event is about, if it is a thread event.
+func threadOf(ev *ingest.Event) (uint32, bool) {
 	switch ev.Kind {
 	case ingest.KindCreateThread, ingest.KindRunThread, ingest.KindStopThread,
 		ingest.KindThreadRunnable, ingest.KindMigrateThread, ingest.KindThreadWakeup,
@@ -52,7 +52,7 @@ func lowerASCII(b []byte) {
 
 // match reports whether ev matches q; buf is scratch space for its text,
 // returned grown.
-func (q *EventQuery) match(h *ingest.Header, ev *ingest.Event, buf []byte) (bool, []byte) {
+func (q *eventQuery) match(h *ingest.Header, ev *ingest.Event, buf []byte) (bool, []byte) {
 	if q.byKind && ev.Kind != q.kind {
 		return false, buf
 	}
@@ -60,28 +60,28 @@ func (q *EventQuery) match(h *ingest.Header, ev *ingest.Event, buf []byte) (bool
 		return false, buf
 	}
 	if q.byThr {
-		if th, ok := ThreadOf(ev); !ok || th != q.thread {
+		if th, ok := threadOf(ev); !ok || th != q.thread {
 			return false, buf
 		}
 	}
-	if len(q.Text) == 0 {
+	if len(q.text) == 0 {
 		return true, buf
 	}
 	buf = appendShownText(buf[:0], h, ev)
 	lowerASCII(buf)
-	return bytes.Contains(buf, q.Text), buf
+	return bytes.Contains(buf, q.text), buf
 }
 
 // maxHits is the most hits a search keeps (8 bytes each): a query that
 // matches more keeps the first maxHits and says so.
 const maxHits = 1 << 20
 
-// FindEvents returns the rows of x (a log with header h) matching q, in
+// findEvents returns the rows of x (a log with header h) matching q, in
 // order, at most maxHits of them (more reports whether there were more). It
 // calls progress (if not nil) every 2^18 rows with the rows scanned, and
 // gives up, returning ok false, as soon as stop returns true. It reads the
 // whole log from the file, a bucket at a time, in bounded memory.
-func FindEvents(x *eventlog.Events, h *ingest.Header, q *EventQuery, progress func(done int64), stop func() bool) (hits []int64, more, ok bool, err error) {
+func findEvents(x *eventlog.Events, h *ingest.Header, q *eventQuery, progress func(done int64), stop func() bool) (hits []int64, more, ok bool, err error) {
 	var buf []byte
 	stopped := false
 	err = x.Scan(0, true, func(i int64, ev *ingest.Event) bool {
@@ -110,69 +110,69 @@ func FindEvents(x *eventlog.Events, h *ingest.Header, q *EventQuery, progress fu
 	return hits, more, true, err
 }
 
-// EventSearch is the search bar over the event list: a text box, filters
+// eventSearch is the search bar over the event list: a text box, filters
 // for kind, thread and HEC, Previous and Next; status (shown under the list)
 // says how far a search has got or how many hits it found.
-type EventSearch struct {
+type eventSearch struct {
 	l              *EventList
-	Text           *kit.KeyEntry
-	Kind           *kit.KeySelect
-	Thread, hec    *kit.KeyEntry
-	Status         *widget.Label
+	text           *kit.KeyEntry
+	kind           *kit.KeySelect
+	thread, hec    *kit.KeyEntry
+	status         *widget.Label
 	bar            fyne.CanvasObject
 	mu             sync.Mutex // guards gen
 	gen            int        // counts searches; a running one stops when it changes
-	Hits           []int64    // rows of the last search, on the UI goroutine
+	hits           []int64    // rows of the last search, on the UI goroutine
 	more           bool       // the search found more than maxHits
 	key            string     // the query hits answer
 	pendingForward bool
-	// OnDone (tests) hears when a search has finished.
-	OnDone func()
-	// Do runs a function on the UI goroutine: fyne.Do, or in tests (whose
+	// onDone (tests) hears when a search has finished.
+	onDone func()
+	// do runs a function on the UI goroutine: fyne.Do, or in tests (whose
 	// driver runs fyne.Do on the calling goroutine) the test's own loop.
-	Do func(func())
+	do func(func())
 }
 
 // newEventSearch returns the search bar of l.
-func newEventSearch(l *EventList) *EventSearch {
-	s := &EventSearch{l: l, Do: kit.OnUI}
-	s.Text = kit.NewKeyEntry()
-	s.Text.SetPlaceHolder("Find in events (Enter: next)")
-	s.Text.OnSubmitted = func(string) { s.Step(true) }
+func newEventSearch(l *EventList) *eventSearch {
+	s := &eventSearch{l: l, do: kit.OnUI}
+	s.text = kit.NewKeyEntry()
+	s.text.SetPlaceHolder("Find in events (Enter: next)")
+	s.text.OnSubmitted = func(string) { s.step(true) }
 	kinds := []string{anyKind}
 	for _, k := range l.kinds {
 		kinds = append(kinds, k.String())
 	}
-	s.Kind = kit.NewKeySelect(kinds, nil)
-	s.Kind.SetSelected(anyKind)
-	s.Thread = kit.NewKeyEntry()
-	s.Thread.SetPlaceHolder("thread")
-	s.Thread.OnSubmitted = func(string) { s.Step(true) }
+	s.kind = kit.NewKeySelect(kinds, nil)
+	s.kind.SetSelected(anyKind)
+	s.thread = kit.NewKeyEntry()
+	s.thread.SetPlaceHolder("thread")
+	s.thread.OnSubmitted = func(string) { s.step(true) }
 	s.hec = kit.NewKeyEntry()
 	s.hec.SetPlaceHolder("HEC")
-	s.hec.OnSubmitted = func(string) { s.Step(true) }
-	s.Status = widget.NewLabel("")
-	prev := widget.NewButton("Previous", func() { s.Step(false) })
-	next := widget.NewButton("Next", func() { s.Step(true) })
-	filters := container.NewHBox(s.Kind, container.NewGridWrap(fyne.NewSize(90, s.Thread.MinSize().Height), s.Thread),
+	s.hec.OnSubmitted = func(string) { s.step(true) }
+	s.status = widget.NewLabel("")
+	prev := widget.NewButton("Previous", func() { s.step(false) })
+	next := widget.NewButton("Next", func() { s.step(true) })
+	filters := container.NewHBox(s.kind, container.NewGridWrap(fyne.NewSize(90, s.thread.MinSize().Height), s.thread),
 		container.NewGridWrap(fyne.NewSize(70, s.hec.MinSize().Height), s.hec), prev, next)
-	s.bar = container.NewBorder(nil, nil, nil, filters, s.Text)
+	s.bar = container.NewBorder(nil, nil, nil, filters, s.text)
 	return s
 }
 
 // query reads the bar; it returns an error for a thread or HEC that is not
 // a number.
-func (s *EventSearch) query() (*EventQuery, error) {
-	q := &EventQuery{Text: []byte(strings.TrimSpace(s.Text.Text))}
-	lowerASCII(q.Text)
-	if k := s.Kind.Selected; k != "" && k != anyKind {
+func (s *eventSearch) query() (*eventQuery, error) {
+	q := &eventQuery{text: []byte(strings.TrimSpace(s.text.Text))}
+	lowerASCII(q.text)
+	if k := s.kind.Selected; k != "" && k != anyKind {
 		for _, kk := range s.l.kinds {
 			if kk.String() == k {
 				q.kind, q.byKind = kk, true
 			}
 		}
 	}
-	if t := strings.TrimSpace(s.Thread.Text); t != "" {
+	if t := strings.TrimSpace(s.thread.Text); t != "" {
 		n, err := strconv.ParseUint(t, 10, 32)
 		if err != nil {
 			return nil, fmt.Errorf("thread %q is not a number", t)
@@ -190,23 +190,23 @@ func (s *EventSearch) query() (*EventQuery, error) {
 }
 
 // key identifies a query, to tell whether the last hits still answer it.
-func (q *EventQuery) key() string {
-	return fmt.Sprintf("%q/%v%d/%v%d/%v%d", q.Text, q.byKind, q.kind, q.byThr, q.thread, q.byCap, q.cap)
+func (q *eventQuery) key() string {
+	return fmt.Sprintf("%q/%v%d/%v%d/%v%d", q.text, q.byKind, q.kind, q.byThr, q.thread, q.byCap, q.cap)
 }
 
-// Step goes to the next (forward) or previous hit of the bar's query,
+// step goes to the next (forward) or previous hit of the bar's query,
 // searching first, off the UI goroutine, if the query has changed.
-func (s *EventSearch) Step(forward bool) {
+func (s *eventSearch) step(forward bool) {
 	q, err := s.query()
 	if err != nil {
-		s.Status.SetText(err.Error())
+		s.status.SetText(err.Error())
 		return
 	}
-	if !q.byKind && !q.byThr && !q.byCap && len(q.Text) == 0 {
-		s.Status.SetText("Type text or choose a filter")
+	if !q.byKind && !q.byThr && !q.byCap && len(q.text) == 0 {
+		s.status.SetText("Type text or choose a filter")
 		return
 	}
-	if k := q.key(); k == s.key && s.Hits != nil {
+	if k := q.key(); k == s.key && s.hits != nil {
 		s.jump(forward)
 		return
 	}
@@ -214,40 +214,40 @@ func (s *EventSearch) Step(forward bool) {
 	s.gen++
 	gen := s.gen
 	s.mu.Unlock()
-	s.key, s.Hits, s.pendingForward = q.key(), nil, forward
-	s.Status.SetText("Searching…")
-	x, h := s.l.X, s.l.header
+	s.key, s.hits, s.pendingForward = q.key(), nil, forward
+	s.status.SetText("Searching…")
+	x, h := s.l.x, s.l.header
 	stale := func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.gen != gen
 	}
 	go func() {
-		hits, more, ok, err := FindEvents(x, h, q, func(done int64) {
+		hits, more, ok, err := findEvents(x, h, q, func(done int64) {
 			pct := 100 * done / max(1, x.Len())
-			s.Do(func() {
+			s.do(func() {
 				if !stale() {
-					s.Status.SetText(fmt.Sprintf("Searching… %d%%", pct))
+					s.status.SetText(fmt.Sprintf("Searching… %d%%", pct))
 				}
 			})
 		}, stale)
 		if !ok {
 			return
 		}
-		s.Do(func() {
+		s.do(func() {
 			if stale() {
 				return
 			}
-			s.Hits, s.more = hits, more
+			s.hits, s.more = hits, more
 			if hits == nil {
-				s.Hits = []int64{}
+				s.hits = []int64{}
 			}
 			s.jump(s.pendingForward)
 			if err != nil {
-				s.Status.SetText(s.Status.Text + fmt.Sprintf(" (the search stopped: %v)", err))
+				s.status.SetText(s.status.Text + fmt.Sprintf(" (the search stopped: %v)", err))
 			}
-			if s.OnDone != nil {
-				s.OnDone()
+			if s.onDone != nil {
+				s.onDone()
 			}
 		})
 	}()
@@ -255,31 +255,31 @@ func (s *EventSearch) Step(forward bool) {
 
 // jump selects the hit after (forward) or before the selected row, or
 // after the view's start if no row is selected, wrapping around.
-func (s *EventSearch) jump(forward bool) {
-	if len(s.Hits) == 0 {
-		s.Status.SetText("No hits")
+func (s *eventSearch) jump(forward bool) {
+	if len(s.hits) == 0 {
+		s.status.SetText("No hits")
 		return
 	}
 	cur := s.l.Selected
 	var h int
 	if cur < 0 {
 		from, _ := s.l.Nav.View()
-		start := int64(s.l.RowAt(from))
-		h, _ = slices.BinarySearch(s.Hits, start)
+		start := int64(s.l.rowAt(from))
+		h, _ = slices.BinarySearch(s.hits, start)
 		if !forward {
 			h--
 		}
 	} else if forward {
-		h, _ = slices.BinarySearch(s.Hits, int64(cur+1))
+		h, _ = slices.BinarySearch(s.hits, int64(cur+1))
 	} else {
-		h, _ = slices.BinarySearch(s.Hits, int64(cur))
+		h, _ = slices.BinarySearch(s.hits, int64(cur))
 		h--
 	}
-	h = (h + len(s.Hits)) % len(s.Hits)
-	s.l.SelectRow(int(s.Hits[h]))
+	h = (h + len(s.hits)) % len(s.hits)
+	s.l.selectRow(int(s.hits[h]))
 	if s.more {
-		s.Status.SetText(fmt.Sprintf("%d of the first %d hits", h+1, len(s.Hits)))
+		s.status.SetText(fmt.Sprintf("%d of the first %d hits", h+1, len(s.hits)))
 		return
 	}
-	s.Status.SetText(fmt.Sprintf("%d of %d hits", h+1, len(s.Hits)))
+	s.status.SetText(fmt.Sprintf("%d of %d hits", h+1, len(s.hits)))
 }

@@ -19,9 +19,9 @@ func BenchmarkEventSearchBigLog(b *testing.B) {
 		b.Skipf("no big log: %v", err)
 	}
 	defer l.Close()
-	q := &EventQuery{Text: []byte("thread 4242 ")}
+	q := &eventQuery{text: []byte("thread 4242 ")}
 	for b.Loop() {
-		hits, _, _, err := FindEvents(l.EventList(), l.Header, q, nil, nil)
+		hits, _, _, err := findEvents(l.EventList(), l.Header, q, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

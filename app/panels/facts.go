@@ -404,21 +404,21 @@ func FactsGrid(facts []Fact) fyne.CanvasObject {
 	return container.NewPadded(container.New(layout.NewFormLayout(), cells...))
 }
 
-// EnvText writes the environment's variables one a line, at most envShown
+// envText writes the environment's variables one a line, at most envShown
 // of them, each at most envLineShown characters long, saying how many are
 // left out.
-func EnvText(env []string) string {
+func envText(env []string) string {
 	var sb strings.Builder
 	for i, v := range env {
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
-		if i == EnvShown {
-			sb.WriteString("… and " + paint.CountOf(int64(len(env)-EnvShown), "more variable", "more variables"))
+		if i == envShown {
+			sb.WriteString("… and " + paint.CountOf(int64(len(env)-envShown), "more variable", "more variables"))
 			break
 		}
-		if r := []rune(v); len(r) > EnvLineShown {
-			v = string(r[:EnvLineShown]) + "…"
+		if r := []rune(v); len(r) > envLineShown {
+			v = string(r[:envLineShown]) + "…"
 		}
 		sb.WriteString(v)
 	}
@@ -451,7 +451,7 @@ func ProcessPanel(s *timeline.Summary) fyne.CanvasObject {
 	if !s.StartWall.IsZero() {
 		facts = append(facts, Fact{"Started", s.StartWall.Local().Format("2006-01-02 15:04:05 MST"), ""})
 	}
-	env := kit.NewCopyLabel(orNone(EnvText(s.Env)))
+	env := kit.NewCopyLabel(orNone(envText(s.Env)))
 	envHeading := widget.NewLabelWithStyle(fmt.Sprintf("Environment (%d variables)", len(s.Env)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.NewScroll(container.NewVBox(FactsGrid(facts), container.NewPadded(envHeading), container.NewPadded(env)))
 }
@@ -461,8 +461,8 @@ func ProcessPanel(s *timeline.Summary) fyne.CanvasObject {
 // corrupt event read as PROGRAM_ENV gave 13,205 "variables" whose label
 // took the window 10–17 s to lay out.
 const (
-	EnvShown     = 500
-	EnvLineShown = 2000
+	envShown     = 500
+	envLineShown = 2000
 )
 
 // segmentFacts are the summary's facts about which eventlog of its file ev

@@ -45,7 +45,7 @@ type FindingsView struct {
 func NewFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), link RangeLink) *FindingsView {
 	v := &FindingsView{Picked: -1}
 	v.scopedLoad = newScopedLoad[[]advise.Finding](link, "Looking through", "Cannot look for findings")
-	v.selected = func(from, to uint64) string { return "the selection " + RangeText(from, to) }
+	v.selected = func(from, to uint64) string { return "the selection " + rangeText(from, to) }
 	v.collect = analyze
 	v.scopedLoad.show = v.show
 	v.List = kit.NewKeyList(
@@ -103,13 +103,13 @@ func (v *FindingsView) rowText(i int) string {
 		return ""
 	}
 	f := v.Findings[i]
-	return fmt.Sprintf("%s  %s  %s  %s", strings.ToUpper(f.Severity.String()), f.Kind, RangeText(f.From, f.To), f.Title)
+	return fmt.Sprintf("%s  %s  %s  %s", strings.ToUpper(f.Severity.String()), f.Kind, rangeText(f.From, f.To), f.Title)
 }
 
 // detailText is the evidence and suggestion of a finding.
 func detailText(f advise.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s, %s, %s)\n\n", f.Title, f.Severity, f.Kind, RangeText(f.From, f.To))
+	fmt.Fprintf(&b, "%s (%s, %s, %s)\n\n", f.Title, f.Severity, f.Kind, rangeText(f.From, f.To))
 	for _, e := range f.Evidence {
 		b.WriteString("• " + e + "\n")
 	}

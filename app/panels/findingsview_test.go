@@ -43,7 +43,7 @@ func TestFindingsViewListsAndShows(t *testing.T) {
 	f := v.Findings[0]
 	v.List.Select(0)
 	if len(fl.shown) != 1 || fl.shown[0][0] > f.From || fl.shown[0][1] < f.To || 10*(fl.shown[0][1]-fl.shown[0][0]) > 13*(f.To-f.From) {
-		t.Errorf("picking %s showed %v", RangeText(f.From, f.To), fl.shown)
+		t.Errorf("picking %s showed %v", rangeText(f.From, f.To), fl.shown)
 	}
 	if len(marked) == 0 || marked[len(marked)-1] == nil || marked[len(marked)-1].Title != f.Title {
 		t.Errorf("marked %v, want %q", marked, f.Title)

@@ -72,7 +72,7 @@ type ProfileView struct {
 func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *ProfileView {
 	v := &ProfileView{pass: pass, sortOrder: sortOrder{sortCol: 3, desc: true}}
 	v.scopedLoad = newScopedLoad[*ccprofile.Profile](link, "Profiling", "Cannot profile")
-	v.selected = RangeText
+	v.selected = rangeText
 	v.collect = func(from, to uint64) (*ccprofile.Profile, error) {
 		return ccprofile.Collect(v.pass(context.Background()), ccprofile.Options{From: from, To: to, Of: ccprofile.AllSamples})
 	}

@@ -131,5 +131,5 @@ func followSelection(scope *widget.RadioGroup, loaded, has bool) bool {
 	return loaded
 }
 
-// RangeText names a range of the run as the status lines do.
-func RangeText(from, to uint64) string { return paint.Duration(from) + " – " + paint.Duration(to) }
+// rangeText names a range of the run as the status lines do.
+func rangeText(from, to uint64) string { return paint.Duration(from) + " – " + paint.Duration(to) }

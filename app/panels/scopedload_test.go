@@ -20,7 +20,7 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	defer a.Quit()
 	fl := &fakeLink{}
 	l := newScopedLoad[int](fl.link(), "Counting", "Cannot count")
-	l.selected = RangeText
+	l.selected = rangeText
 	type call struct {
 		from, to uint64
 		result   chan int
@@ -113,7 +113,7 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	c.result <- 3
 	waitFor(t, done, "the selection's result")
 	mu.Lock()
-	if shown[len(shown)-1] != 3 || whats[len(whats)-1] != RangeText(1000, 5000) {
+	if shown[len(shown)-1] != 3 || whats[len(whats)-1] != rangeText(1000, 5000) {
 		t.Errorf("selection's result %v over %q", shown, whats)
 	}
 	mu.Unlock()

@@ -79,7 +79,7 @@ type SpansView struct {
 func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *SpansView {
 	v := &SpansView{pass: pass, sortOrder: sortOrder{sortCol: 3, desc: true}}
 	v.scopedLoad = newScopedLoad[*spans.Report](link, "Measuring", "Cannot measure spans")
-	v.selected = func(from, to uint64) string { return "spans starting in " + RangeText(from, to) }
+	v.selected = func(from, to uint64) string { return "spans starting in " + rangeText(from, to) }
 	v.collect = func(from, to uint64) (*spans.Report, error) {
 		return spans.Collect(v.pass(context.Background()), spans.Options{From: from, To: to})
 	}

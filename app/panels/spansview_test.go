@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -32,16 +31,6 @@ func (f *fakeLink) link() RangeLink {
 	return RangeLink{
 		Selection: func() (uint64, uint64, bool) { return f.from, f.to, f.to > f.from },
 		Show:      func(from, to uint64) { f.shown = append(f.shown, [2]uint64{from, to}) },
-	}
-}
-
-// waitFor waits for a signal on ch.
-func waitFor(t *testing.T, ch chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("timed out waiting for %s", what)
 	}
 }
 
@@ -200,14 +189,6 @@ func TestProfileViewFlameTableAndSpread(t *testing.T) {
 	if len(fl.shown) != 1 || fl.shown[0][0] > from || fl.shown[0][1] < to {
 		t.Errorf("strip click at bin %d [%d, %d] showed %v", busiest, from, to, fl.shown)
 	}
-}
-
-// ui runs f as work handed to Fyne's loop runs (under uiMu): tests that
-// drive widgets while background loads report through onUI use it.
-func ui(f func()) {
-	kit.UiMu.Lock()
-	defer kit.UiMu.Unlock()
-	f()
 }
 
 // filePass reads the eventlog at path as a tab reads its window's log.

@@ -124,10 +124,10 @@ func CountOf(n int, thing string) string {
 	return paint.Count(int64(n)) + " " + thing + "s"
 }
 
-// PagePaths returns the files n pages saved as path are written to: path
+// pagePaths returns the files n pages saved as path are written to: path
 // itself for one page, else path with -1, -2, … before its extension
 // (numbered with as many digits as the last).
-func PagePaths(path string, n int) []string {
+func pagePaths(path string, n int) []string {
 	if n == 1 {
 		return []string{path}
 	}
@@ -160,7 +160,7 @@ func (c *Canvas) WriteExport(e CanvasExport, path string, progress func(done, of
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("exporting %s: %w", e.What(), err)
 	}
-	paths = PagePaths(path, len(pages))
+	paths = pagePaths(path, len(pages))
 	for i, p := range pages {
 		if progress != nil {
 			progress(i, len(pages))

@@ -21,7 +21,7 @@ import (
 // Steps of the canvas's controls.
 const (
 	wheelZoomUnits = 40   // Ctrl+wheel units that halve or double the visible span
-	wheelTracks    = 3    // the thread tracks a wheel notch scrolls (WheelNotchUnits)
+	wheelTracks    = 3    // the thread tracks a wheel notch scrolls (wheelNotchUnits)
 	keyZoomFactor  = 0.5  // + halves the span, - doubles it
 	keyPanFraction = 0.1  // A, D and the arrows pan by this share of the view
 	SpanZoomMargin = 0.05 // double-clicking a span leaves this share each side
@@ -80,9 +80,9 @@ type Canvas struct {
 	grows     bool        // the source grows (a live run)
 
 	raster                       *canvas.Raster
-	CursorLine, CursorBack       *canvas.Rectangle
+	CursorLine, cursorBack       *canvas.Rectangle
 	CursorText                   *canvas.Text
-	AxisMasks                    []*canvas.Rectangle // over the tick labels the cursor's and selection's texts overlap
+	axisMasks                    []*canvas.Rectangle // over the tick labels the cursor's and selection's texts overlap
 	SelShade, selBack, TipBack   *canvas.Rectangle   // tipBack: tip's box
 	SelLabel                     *canvas.Text
 	Tip                          *Tooltip       // what is under the pointer
@@ -127,7 +127,7 @@ func New(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) *Canv
 	c.raster.SetMinSize(fyne.NewSize(320, 160))
 	c.SelShade = canvas.NewRectangle(color.Transparent)
 	c.CursorLine = canvas.NewRectangle(color.Transparent)
-	c.CursorBack = canvas.NewRectangle(color.Transparent)
+	c.cursorBack = canvas.NewRectangle(color.Transparent)
 	c.CursorText = canvas.NewText("", color.Black)
 	c.selBack = canvas.NewRectangle(color.Transparent)
 	c.SelLabel = canvas.NewText("", color.Black)
@@ -137,10 +137,10 @@ func New(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) *Canv
 	c.objects = []fyne.CanvasObject{c.raster}
 	for i := 0; i < maxAxisMasks; i++ {
 		m := canvas.NewRectangle(color.Transparent)
-		c.AxisMasks = append(c.AxisMasks, m)
+		c.axisMasks = append(c.axisMasks, m)
 		c.objects = append(c.objects, m)
 	}
-	c.objects = append(c.objects, c.SelShade, c.CursorLine, c.selBack, c.SelLabel, c.CursorBack, c.CursorText)
+	c.objects = append(c.objects, c.SelShade, c.CursorLine, c.selBack, c.SelLabel, c.cursorBack, c.CursorText)
 	c.objects = append(c.objects, c.Tip.Objects()...)
 	for _, o := range c.objects[1:] {
 		o.Hide()
@@ -377,10 +377,10 @@ func (c *Canvas) placeOverlays() {
 	maskTicks := func(x0, x1 float32) {
 		for _, r := range o.tickLabels {
 			lo, hi := r.min, r.max
-			if hi.X <= x0 || lo.X >= x1 || masks == len(c.AxisMasks) {
+			if hi.X <= x0 || lo.X >= x1 || masks == len(c.axisMasks) {
 				continue
 			}
-			m := c.AxisMasks[masks]
+			m := c.axisMasks[masks]
 			m.FillColor = Straight(th.Header)
 			m.Move(fyne.NewPos(lo.X-1, lo.Y-1))
 			m.Resize(fyne.NewSize(hi.X-lo.X+2, hi.Y-lo.Y+2))
@@ -415,7 +415,7 @@ func (c *Canvas) placeOverlays() {
 	}
 	// The cursor: a line across every track and its time on the axis.
 	show(c.CursorLine, o.cursor)
-	show(c.CursorBack, o.cursor)
+	show(c.cursorBack, o.cursor)
 	show(c.CursorText, o.cursor)
 	if o.cursor {
 		c.CursorLine.FillColor = Straight(paint.WithAlpha(th.Cursor, 0xb0))
@@ -428,13 +428,13 @@ func (c *Canvas) placeOverlays() {
 		lx := min(max(o.cursorX-ts.Width/2, o.plotLeft), o.plotRight-ts.Width)
 		ly := o.axisBottom - ts.Height - 4
 		c.CursorText.Move(fyne.NewPos(lx, ly))
-		c.CursorBack.FillColor = Straight(th.Cursor)
-		c.CursorBack.CornerRadius = 3
-		c.CursorBack.Move(fyne.NewPos(lx-pad, ly))
-		c.CursorBack.Resize(fyne.NewSize(ts.Width+2*pad, ts.Height))
+		c.cursorBack.FillColor = Straight(th.Cursor)
+		c.cursorBack.CornerRadius = 3
+		c.cursorBack.Move(fyne.NewPos(lx-pad, ly))
+		c.cursorBack.Resize(fyne.NewSize(ts.Width+2*pad, ts.Height))
 		maskTicks(lx-pad, lx+ts.Width+pad)
 	}
-	for i, m := range c.AxisMasks {
+	for i, m := range c.axisMasks {
 		show(m, i < masks)
 	}
 	// The tooltip, beside the pointer, inside the canvas.
@@ -482,7 +482,7 @@ func (c *Canvas) ScrolledWith(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
 	case math.Abs(dx) > math.Abs(dy):
 		c.view.Pan(dx * s)
 	default:
-		c.view.ScrollTracks(-dy / WheelNotchUnits * wheelTracks)
+		c.view.ScrollTracks(-dy / wheelNotchUnits * wheelTracks)
 	}
 	c.mu.Unlock()
 	c.Pointer, c.hovering = ev.Position, true
@@ -970,18 +970,6 @@ func (c *Canvas) ShowRange(from, to uint64) {
 	c.Changed()
 }
 
-// Fit shows the whole run.
-func (c *Canvas) Fit() {
-	c.With(func(v *tracks.View) { v.Fit() })
-	c.Changed()
-}
-
-// Centre returns the time in the middle of the view.
-func (c *Canvas) Centre() uint64 {
-	from, to := c.View()
-	return from + (to-from)/2
-}
-
 // CentreOn shows a range as wide as the current one centred on t.
 func (c *Canvas) CentreOn(t uint64) {
 	from, to := c.View()
@@ -1036,14 +1024,6 @@ func (c *Canvas) JumpTo(id tracks.TrackID) bool {
 func (c *Canvas) SetBookmarks(bs []tracks.Bookmark) {
 	c.With(func(v *tracks.View) { v.SetBookmarks(bs) })
 	c.Redraw()
-}
-
-// SourceGrew tells the canvas that its source (a live run) has new data:
-// the tracks are laid out again and drawn, and a view that follows the
-// end moves with it.
-func (c *Canvas) SourceGrew() {
-	c.With(func(v *tracks.View) { v.SourceChanged() })
-	c.Changed()
 }
 
 // SetGrowing says whether the source grows (a live run): the keys then

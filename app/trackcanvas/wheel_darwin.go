@@ -1,5 +1,5 @@
 package trackcanvas
 
-// WheelNotchUnits is how far one notch of a mouse wheel scrolls in a
+// wheelNotchUnits is how far one notch of a mouse wheel scrolls in a
 // Fyne scroll event on macOS (its driver's scroll speed).
-const WheelNotchUnits = 10
+const wheelNotchUnits = 10

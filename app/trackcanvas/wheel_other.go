@@ -2,7 +2,7 @@
 
 package trackcanvas
 
-// WheelNotchUnits is how far one notch of a mouse wheel scrolls in a
+// wheelNotchUnits is how far one notch of a mouse wheel scrolls in a
 // Fyne scroll event on Linux, the BSDs and Windows (its driver's scroll
 // speed).
-const WheelNotchUnits = 25
+const wheelNotchUnits = 25
