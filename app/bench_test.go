@@ -2,10 +2,11 @@ package app
 
 import (
 	"context"
-	"github.com/hecscope/hecscope/app/loaded"
 	"os"
 	"testing"
 	"time"
+
+	"github.com/hecscope/hecscope/app/loaded"
 )
 
 // bigLog is a large GHC 9.0.2 eventlog generated outside the repository (see

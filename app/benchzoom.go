@@ -3,12 +3,12 @@ package app
 import (
 	"errors"
 	"fmt"
-	"github.com/hecscope/hecscope/app/kit"
-	"github.com/hecscope/hecscope/app/trackcanvas"
 	"image"
 	"sync"
 	"time"
 
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
 )

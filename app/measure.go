@@ -1,9 +1,10 @@
 package app
 
 import (
-	"github.com/hecscope/hecscope/app/kit"
 	"sync/atomic"
 	"time"
+
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // LoadResult is what one load in the measurement mode

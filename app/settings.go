@@ -3,12 +3,13 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/hecscope/hecscope/app/kit"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/hecscope/hecscope/app/kit"
 )
 
 // Settings is what the app remembers between runs (recent files, window

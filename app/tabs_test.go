@@ -1,11 +1,13 @@
 package app
 
 import (
+	"testing"
+
 	"fyne.io/fyne/v2/widget"
+
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/spans"
 	"github.com/hecscope/hecscope/tracks"
-	"testing"
 )
 
 const (

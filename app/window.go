@@ -5,9 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"fyne.io/fyne/v2/widget"
-	"github.com/hecscope/hecscope/app/panels"
-	"github.com/hecscope/hecscope/live"
 	"image"
 	"io"
 	"os"
@@ -20,11 +17,15 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/liveview"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/live"
 )
 
 // Window is one hecscope window: the start page, or one file being loaded

@@ -2,14 +2,15 @@ package app
 
 import (
 	"fmt"
-	"github.com/hecscope/hecscope/app/kit"
-	"github.com/hecscope/hecscope/tracks"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // shownContent returns what the window shows, inside the scroller that

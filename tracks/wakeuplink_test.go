@@ -2,10 +2,9 @@ package tracks
 
 import (
 	"strings"
-
-	"github.com/hecscope/hecscope/paint"
 	"testing"
 
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
 

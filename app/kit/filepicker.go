@@ -3,7 +3,6 @@ package kit
 import (
 	"errors"
 	"fmt"
-	"github.com/hecscope/hecscope/paint"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
 	native "github.com/sqweek/dialog"
+
+	"github.com/hecscope/hecscope/paint"
 )
 
 // errNoNativeDialog means the system file chooser could not be shown (GTK

@@ -1,7 +1,6 @@
 package panels
 
 import (
-	"github.com/hecscope/hecscope/app/loaded"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,7 +8,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )

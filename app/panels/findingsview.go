@@ -2,7 +2,6 @@ package panels
 
 import (
 	"fmt"
-	"github.com/hecscope/hecscope/app/loaded"
 	"image/color"
 	"strings"
 
@@ -11,8 +10,10 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
 	"github.com/hecscope/hecscope/advise"
 	"github.com/hecscope/hecscope/app/kit"
+	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/paint"
 )
 

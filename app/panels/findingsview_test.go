@@ -2,12 +2,14 @@ package panels
 
 import (
 	"context"
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-	"github.com/hecscope/hecscope/advise"
-	"github.com/hecscope/hecscope/app/loaded"
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/hecscope/hecscope/advise"
+	"github.com/hecscope/hecscope/app/loaded"
 )
 
 // TestFindingsViewListsAndShows loads the findings of the purpose-made
