@@ -4,15 +4,17 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/internal/apptest"
 	"github.com/hecscope/hecscope/app/loaded"
-	"github.com/hecscope/hecscope/compare"
 	"github.com/hecscope/hecscope/export"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -148,12 +150,13 @@ func TestSegmentChooser(t *testing.T) {
 		t.Errorf("segment 2's bookmarks are kept under the file's key %q", ev.BookmarkKey())
 	}
 	ch := make(chan error, 1)
-	c := a.openCompareSegments([2]string{joined, parts[0]}, [2]int{1, 0}, [2]string{"", ""}, func(err error) { ch <- err })
+	a.openCompareSegments([2]string{joined, parts[0]}, [2]int{1, 0}, [2]string{"", ""}, func(err error) { ch <- err })
 	if err := <-ch; err != nil {
 		t.Fatal(err)
 	}
-	if wall := findDiffRow(c.Comparison(), "Wall time"); wall == nil || wall.A != float64(want[1].TotalNS) || wall.B != float64(want[0].TotalNS) {
-		t.Errorf("comparing segment 2 with the first log: wall times %+v; want A %d, B %d", wall, want[1].TotalNS, want[0].TotalNS)
+	wantA, wantB := timeline.FormatDuration(want[1].TotalNS), timeline.FormatDuration(want[0].TotalNS)
+	if wall := shownDiffRow("Wall time"); len(wall) < 2 || wall[0] != wantA || wall[1] != wantB {
+		t.Errorf("comparing segment 2 with the first log: the table shows wall times %q; want A %s, B %s", wall, wantA, wantB)
 	}
 
 	opt := w.librarySegment(joined)
@@ -170,12 +173,24 @@ func TestSegmentChooser(t *testing.T) {
 	}
 }
 
-// findDiffRow returns c's row called name, nil if none.
-func findDiffRow(c *compare.Comparison, name string) *compare.Row {
-	for i := range c.Rows {
-		if c.Rows[i].Name == name {
-			return &c.Rows[i]
+// shownDiffRow returns the cells after the first one reading name (its
+// indent trimmed) in the tables of differences the open windows show (the
+// runs' values, their difference, …), nil if no window shows one.
+func shownDiffRow(name string) []string {
+	var cells []string
+	apptest.UI(func() {
+		for _, w := range fyne.CurrentApp().Driver().AllWindows() {
+			var texts []string
+			for _, o := range test.LaidOutObjects(w.Content()) {
+				if x, ok := o.(*canvas.Text); ok {
+					texts = append(texts, strings.TrimSpace(x.Text))
+				}
+			}
+			if i := slices.Index(texts, name); i >= 0 {
+				cells = texts[i+1:]
+				return
+			}
 		}
-	}
-	return nil
+	})
+	return cells
 }

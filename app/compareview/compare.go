@@ -92,10 +92,6 @@ type Window struct {
 	done func(error)
 }
 
-// Comparison returns the table of differences, nil until both runs have
-// loaded.
-func (c *Window) Comparison() *compare.Comparison { return c.cmp }
-
 // compareHost is what a compare window needs of the app that opens it.
 type Host struct {
 	// NewWindow makes a window titled title (the app's name is added).

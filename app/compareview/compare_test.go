@@ -84,7 +84,7 @@ func findDiffRow(c *compare.Comparison, name string) *compare.Row {
 
 func TestCompareWindow(t *testing.T) {
 	c := openCompareAndWait(t, parworkN1, parworkN2)
-	cmp := c.Comparison()
+	cmp := c.cmp
 	if cmp == nil || cmp.A != "parwork-N1.eventlog" || cmp.B != "parwork-N2.eventlog" {
 		t.Fatalf("comparison %+v", cmp)
 	}
@@ -145,7 +145,7 @@ func TestCompareWindow(t *testing.T) {
 	// Swapping makes N2 the baseline: the wall-time delta changes sign and
 	// the alignment is kept.
 	ui(c.swap)
-	sw := findDiffRow(c.Comparison(), "Wall time")
+	sw := findDiffRow(c.cmp, "Wall time")
 	if sw.A != wall.B || sw.B != wall.A || sw.Delta() != -wall.Delta() {
 		t.Errorf("after swap %+v", sw)
 	}
@@ -173,7 +173,7 @@ func TestCompareWindowMissingFile(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("did not finish")
 	}
-	if c.Comparison() != nil {
+	if c.cmp != nil {
 		t.Error("comparison without two runs")
 	}
 }
