@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"github.com/hecscope/hecscope/advise"
+	"github.com/hecscope/hecscope/app/internal/apptest"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -119,7 +120,7 @@ func TestFindingFlagsOnTheCanvas(t *testing.T) {
 		t.Fatalf("the flag at %s holds findings %v, want [0]", rangeText(f.From, f.To), h.Findings)
 	}
 	hover(c, p)
-	if tip := c.Tip.Text(); len(tip) == 0 || tip[0] != f.Title {
+	if tip := apptest.TipText(c.Tip); len(tip) == 0 || tip[0] != f.Title {
 		t.Errorf("hovering the flag shows %q, want the title %q", tip, f.Title)
 	}
 	c.Tapped(&fyne.PointEvent{Position: p})

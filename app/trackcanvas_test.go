@@ -57,16 +57,7 @@ func wheel(c *trackcanvas.Canvas, p fyne.Position, dx, dy float32, mods fyne.Key
 
 // tipText is the tooltip shown now, one line per line, "" if none.
 func tipText(c *trackcanvas.Canvas) string {
-	if !c.TipBack.Visible() {
-		return ""
-	}
-	var lines []string
-	for _, l := range c.TipLines {
-		if l.Visible() {
-			lines = append(lines, l.Text)
-		}
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(apptest.TipText(c.Tip), "\n")
 }
 
 // summaries returns what waits for the next summary of a selection,
@@ -248,7 +239,7 @@ func TestCanvasHoverTooltipCursorClickAndDoubleClick(t *testing.T) {
 		t.Errorf("after fitting the run, the tooltip at the same place is %q, want %q", tip, strings.Join(want, "\n"))
 	}
 	c.MouseOut()
-	if c.CursorLine.Visible() || c.TipBack.Visible() {
+	if c.CursorLine.Visible() || c.Tip.Visible() {
 		t.Error("the cursor or tooltip stayed after the pointer left")
 	}
 }

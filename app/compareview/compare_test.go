@@ -434,7 +434,7 @@ func TestCompareTooltips(t *testing.T) {
 	hover := func(x, y int) {
 		ui(func() {
 			c.canvas.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(float32(x)+0.5, float32(y)+0.5)}})
-			tip = c.canvas.tip.Text()
+			tip = apptest.TipText(c.canvas.tip)
 		})
 	}
 	ui(func() { c.canvas.Resize(fyne.NewSize(1200, 900)) })

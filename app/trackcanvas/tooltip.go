@@ -43,17 +43,6 @@ func (t *Tooltip) Objects() []fyne.CanvasObject {
 // Visible reports whether the tooltip is shown.
 func (t *Tooltip) Visible() bool { return t.back.Visible() }
 
-// Text returns the lines shown (none when hidden).
-func (t *Tooltip) Text() []string {
-	var out []string
-	for _, l := range t.lines {
-		if l.Visible() {
-			out = append(out, l.Text)
-		}
-	}
-	return out
-}
-
 // Place shows text (at most maxTipLines lines; none hides the tooltip)
 // beside anchor, inside area (both in canvas units) of owner, the widget
 // that shows it, in th's colours. It refreshes only its objects.

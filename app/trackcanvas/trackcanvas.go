@@ -83,10 +83,9 @@ type Canvas struct {
 	CursorLine, cursorBack       *canvas.Rectangle
 	CursorText                   *canvas.Text
 	axisMasks                    []*canvas.Rectangle // over the tick labels the cursor's and selection's texts overlap
-	SelShade, selBack, TipBack   *canvas.Rectangle   // tipBack: tip's box
+	SelShade, selBack            *canvas.Rectangle
 	SelLabel                     *canvas.Text
-	Tip                          *Tooltip       // what is under the pointer
-	TipLines                     []*canvas.Text // tip's lines
+	Tip                          *Tooltip // what is under the pointer
 	objects                      []fyne.CanvasObject
 	AutoFocus                    bool
 	lastClick                    tracks.Hit
@@ -133,7 +132,6 @@ func New(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) *Canv
 	c.SelLabel = canvas.NewText("", color.Black)
 	c.SelLabel.TextStyle.Bold = true
 	c.Tip = NewTooltip()
-	c.TipBack, c.TipLines = c.Tip.back, c.Tip.lines
 	c.objects = []fyne.CanvasObject{c.raster}
 	for i := 0; i < maxAxisMasks; i++ {
 		m := canvas.NewRectangle(color.Transparent)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
@@ -176,4 +177,22 @@ func Drag(o interface {
 // Hover moves the pointer to point p of o.
 func Hover(o desktop.Hoverable, p fyne.Position) {
 	o.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
+}
+
+// TipText returns the lines a tooltip (a trackcanvas.Tooltip) shows, none
+// when it is hidden.
+func TipText(tip interface {
+	Visible() bool
+	Objects() []fyne.CanvasObject
+}) []string {
+	if !tip.Visible() {
+		return nil
+	}
+	var out []string
+	for _, o := range tip.Objects() {
+		if l, ok := o.(*canvas.Text); ok && l.Visible() {
+			out = append(out, l.Text)
+		}
+	}
+	return out
 }
