@@ -105,8 +105,8 @@ func NewHintLabel(text, hint string) *HintLabel {
 	return l
 }
 
-// Layer returns the hint layer of the window l is in, nil if it has none.
-func (l *HintLabel) Layer() *hintLayer {
+// layer returns the hint layer of the window l is in, nil if it has none.
+func (l *HintLabel) layer() *hintLayer {
 	c := fyne.CurrentApp().Driver().CanvasForObject(l)
 	if c == nil {
 		return nil
@@ -138,14 +138,14 @@ func (l *HintLabel) MouseIn(ev *desktop.MouseEvent) { l.MouseMoved(ev) }
 
 // MouseMoved keeps the hint beside the pointer.
 func (l *HintLabel) MouseMoved(ev *desktop.MouseEvent) {
-	if h := l.Layer(); h != nil && l.Hint != "" {
+	if h := l.layer(); h != nil && l.Hint != "" {
 		h.show(l.Hint, ev.AbsolutePosition.Add(fyne.NewPos(12, 18)))
 	}
 }
 
 // MouseOut hides the hint.
 func (l *HintLabel) MouseOut() {
-	if h := l.Layer(); h != nil {
+	if h := l.layer(); h != nil {
 		h.Hide()
 	}
 }

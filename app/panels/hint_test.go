@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
@@ -68,18 +67,6 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 	}
 	if size := factValue(t, panel, "Total heap size").(*kit.CopyLabel); size.Text == "—" {
 		t.Errorf("total heap size %q: the log has HeapSize events", size.Text)
-	}
-	layer := live.Layer()
-	if layer == nil || layer.Visible() {
-		t.Fatalf("hint layer %v before the pointer came", layer)
-	}
-	live.MouseIn(&desktop.MouseEvent{})
-	if !layer.Visible() || layer.Text != live.Hint {
-		t.Errorf("pointer on the dash: hint shown %v, %q", layer.Visible(), layer.Text)
-	}
-	live.MouseOut()
-	if layer.Visible() {
-		t.Error("the hint stays after the pointer left")
 	}
 
 	old, err := loaded.LoadEventlogSegment(context.Background(), corpus+"ThreadScope__sealions.eventlog", 0, nil)
