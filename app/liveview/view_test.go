@@ -107,7 +107,7 @@ func (lt *liveTest) waitFor(what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	var status string
-	lt.locked(func() { status = lt.v.Status.Text })
+	lt.locked(func() { status = lt.v.status.Text })
 	lt.t.Fatalf("timed out waiting for %s; status %q", what, status)
 }
 
@@ -119,29 +119,29 @@ func TestViewGrows(t *testing.T) {
 	v, dir, waitFor := lt.v, lt.dir, lt.waitFor
 	var half int64
 	waitFor("the first half", func() bool {
-		if v.Shown == nil || v.Canvas == nil || !strings.HasPrefix(v.Status.Text, "receiving") || !strings.Contains(v.Status.Text, "events/s") {
+		if v.shown == nil || v.canvas == nil || !strings.HasPrefix(v.status.Text, "receiving") || !strings.Contains(v.status.Text, "events/s") {
 			return false
 		}
-		half = v.Shown.Events
-		return half > 0 && v.Reconnect.Hidden
+		half = v.shown.Events
+		return half > 0 && v.reconnect.Hidden
 	})
 	close(lt.gate)
 	waitFor("the end", func() bool {
-		return strings.HasPrefix(v.Status.Text, "ended") && v.Shown != nil && v.Shown.Events > half && v.Reconnect.Visible()
+		return strings.HasPrefix(v.status.Text, "ended") && v.shown != nil && v.shown.Events > half && v.reconnect.Visible()
 	})
 	var status, rec string
 	lt.locked(func() {
 		if img := v.Picture(1); img == nil || img.Bounds().Dx() < 64 {
 			t.Error("no picture to export")
 		}
-		status, rec = v.Status.Text, v.Stream.RecordingPath()
+		status, rec = v.status.Text, v.stream.RecordingPath()
 	})
 	if filepath.Dir(rec) != dir || !strings.Contains(status, "recorded to "+rec) || !strings.Contains(status, "KiB") || strings.Contains(status, "events/s") {
 		t.Fatalf("status line %q", status)
 	}
 	svgPath := filepath.Join(t.TempDir(), "live.svg")
 	lt.locked(func() {
-		if _, _, _, err := v.Canvas.WriteExport(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG}, svgPath, nil); err != nil {
+		if _, _, _, err := v.canvas.WriteExport(trackcanvas.CanvasExport{Format: trackcanvas.ExportSVG}, svgPath, nil); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -163,7 +163,7 @@ func TestViewIsAFullSession(t *testing.T) {
 	v, waitFor := lt.v, lt.waitFor
 	var names []string
 	lt.locked(func() {
-		for _, ti := range v.Tabs.Items {
+		for _, ti := range v.tabs.Items {
 			names = append(names, ti.Text)
 		}
 	})
@@ -171,24 +171,24 @@ func TestViewIsAFullSession(t *testing.T) {
 		t.Fatalf("tabs %s", got)
 	}
 	waitFor("the first half in the tabs", func() bool {
-		return v.Ev != nil && v.Ev.Events > 0 && v.Canvas != nil && v.Ev.Summary.Events > 0
+		return v.ev != nil && v.ev.Events > 0 && v.canvas != nil && v.ev.Summary.Events > 0
 	})
 	var half *timeline.Model
 	var from0, to0 uint64
 	var halfEvents uint64
 	var pic0 image.Image
 	lt.locked(func() {
-		shown := strings.Join(apptest.Texts(v.Tabs.Items[0].Content), "\n")
-		if !strings.Contains(shown, paint.EventCount(v.Ev.Summary.Events, v.Ev.Summary.BlockMarkers)) {
-			t.Errorf("Summary tab shows %q, want the %d events so far", shown, v.Ev.Summary.Events)
+		shown := strings.Join(apptest.Texts(v.tabs.Items[0].Content), "\n")
+		if !strings.Contains(shown, paint.EventCount(v.ev.Summary.Events, v.ev.Summary.BlockMarkers)) {
+			t.Errorf("Summary tab shows %q, want the %d events so far", shown, v.ev.Summary.Events)
 		}
-		if v.Src.Ov != v.Shown || v.Src.Log == nil {
+		if v.src.ov != v.shown || v.src.log == nil {
 			t.Error("the canvas does not draw the snapshot shown from the followed recording")
 		}
-		halfEvents = v.Ev.Summary.Events
-		v.Pause.OnTapped()
-		half = v.Shown
-		from0, to0 = v.Canvas.View()
+		halfEvents = v.ev.Summary.Events
+		v.pause.OnTapped()
+		half = v.shown
+		from0, to0 = v.canvas.View()
 		pic0 = v.Picture(1)
 	})
 
@@ -196,58 +196,58 @@ func TestViewIsAFullSession(t *testing.T) {
 	// "ended" is said once no more bytes come; the models have the last of
 	// them once the stream is done (its sink had every event).
 	waitFor("the stream's end, paused", func() bool {
-		return strings.HasPrefix(v.Status.Text, "paused") && strings.Contains(v.Status.Text, "ended") &&
-			v.Session.Status().Stats.Done
+		return strings.HasPrefix(v.status.Text, "paused") && strings.Contains(v.status.Text, "ended") &&
+			v.session.Status().Stats.Done
 	})
 	lt.locked(func() {
-		if v.Shown != half || v.Src.Ov != half {
+		if v.shown != half || v.src.ov != half {
 			t.Error("the timeline moved while paused")
 		}
-		if from, to := v.Canvas.View(); from != from0 || to != to0 {
+		if from, to := v.canvas.View(); from != from0 || to != to0 {
 			t.Errorf("paused canvas moved from %d–%d to %d–%d", from0, to0, from, to)
 		}
-		if on, _ := v.Canvas.Following(); on {
+		if on, _ := v.canvas.Following(); on {
 			t.Error("a paused canvas follows the end")
 		}
 		if pic := v.Picture(1); pic == nil || pic0 == nil || pic.Bounds() != pic0.Bounds() {
 			t.Error("the paused canvas's picture changed size or is missing")
 		}
-		if m := v.Models().Snapshot().Model; m == half || m.End <= half.End {
+		if m := v.models().Snapshot().Model; m == half || m.End <= half.End {
 			t.Error("the recording did not go on while paused")
 		}
-		v.Canvas.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-		if v.Paused {
+		v.canvas.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+		if v.paused {
 			t.Error("End did not resume")
 		}
 	})
 	want, _ := apptest.ShowEvents(t, liveLog)
 	waitFor("the whole stream", func() bool {
-		return v.Shown != half && v.Ev != nil && v.Ev.Events == int64(len(want)) && v.Ev.Status.State == ingest.StateComplete
+		return v.shown != half && v.ev != nil && v.ev.Events == int64(len(want)) && v.ev.Status.State == ingest.StateComplete
 	})
 	lt.locked(func() {
-		if _, to := v.Canvas.View(); to != v.Shown.End || v.Src.Ov != v.Shown {
-			t.Errorf("after End the canvas shows up to %d, not the run's end %d", to, v.Shown.End)
+		if _, to := v.canvas.View(); to != v.shown.End || v.src.ov != v.shown {
+			t.Errorf("after End the canvas shows up to %d, not the run's end %d", to, v.shown.End)
 		}
 		// The tabs took the whole stream: the Summary tab (shown) at once,
 		// the User Events tab when next shown.
-		shown := strings.Join(apptest.Texts(v.Tabs.Items[0].Content), "\n")
-		if n := v.Ev.Summary.Events; n <= halfEvents || !strings.Contains(shown, paint.EventCount(n, v.Ev.Summary.BlockMarkers)) || !strings.Contains(shown, "complete") {
+		shown := strings.Join(apptest.Texts(v.tabs.Items[0].Content), "\n")
+		if n := v.ev.Summary.Events; n <= halfEvents || !strings.Contains(shown, paint.EventCount(n, v.ev.Summary.BlockMarkers)) || !strings.Contains(shown, "complete") {
 			t.Errorf("Summary tab after the end shows %q, want %d events (%d at half) and the state complete", shown, n, halfEvents)
 		}
-		v.Tabs.SelectIndex(6)
-		if users := strings.Join(apptest.Texts(v.Tabs.Items[6].Content), "\n"); len(v.Shown.Labels) == 0 || !strings.Contains(users, v.Shown.String(v.Shown.Labels[0].Label)) {
+		v.tabs.SelectIndex(6)
+		if users := strings.Join(apptest.Texts(v.tabs.Items[6].Content), "\n"); len(v.shown.Labels) == 0 || !strings.Contains(users, v.shown.String(v.shown.Labels[0].Label)) {
 			t.Errorf("User Events tab shows %q", users)
 		}
-		v.Tabs.Select(v.EventsTab)
-		if v.Events == nil || v.Events.Len() != len(want) {
-			t.Fatalf("Events tab: %v", v.Events != nil)
+		v.tabs.Select(v.eventsTab)
+		if v.events == nil || v.events.Len() != len(want) {
+			t.Fatalf("Events tab: %v", v.events != nil)
 		}
-		if _, _, text := v.Events.RowTexts(len(want) / 2); text == "" {
+		if _, _, text := v.events.RowTexts(len(want) / 2); text == "" {
 			t.Error("an empty row")
 		}
-		end := v.Shown.End
-		v.Canvas.SetSelection(end/4, end/2, true)
-		sel := strings.Join(apptest.Texts(v.Selection), "\n")
+		end := v.shown.End
+		v.canvas.SetSelection(end/4, end/2, true)
+		sel := strings.Join(apptest.Texts(v.selection), "\n")
 		if !strings.Contains(sel, "Selection: ") || !strings.Contains(sel, "Running") {
 			t.Errorf("Selection tab shows %q", sel)
 		}
@@ -262,56 +262,56 @@ func TestViewNavigates(t *testing.T) {
 	v, locked, waitFor := lt.v, lt.locked, lt.waitFor
 	var halfEnd uint64
 	waitFor("the first half", func() bool {
-		if v.Canvas == nil || v.Shown == nil {
+		if v.canvas == nil || v.shown == nil {
 			return false
 		}
-		halfEnd = v.Shown.End
-		_, to := v.Canvas.View()
-		on, _ := v.Canvas.Following()
+		halfEnd = v.shown.End
+		_, to := v.canvas.View()
+		on, _ := v.canvas.Following()
 		return on && to == halfEnd
 	})
 	var from0, to0 uint64
 	locked(func() {
-		c := v.Canvas
+		c := v.canvas
 		c.ViewAction(kit.ActZoomIn)
 		c.ViewAction(kit.ActZoomIn)
 		// Dragging right pans into the past.
 		apptest.Drag(c, fyne.NewPos(c.Size().Width/2, c.Size().Height/2), c.Size().Width/4, 0, 0)
 		from0, to0 = c.View()
-		if on, _ := c.Following(); on || v.Follow.Selected != "" || to0 >= halfEnd {
-			t.Errorf("after panning into the past: %d–%d of %d, following %v, Follow shows %q", from0, to0, halfEnd, on, v.Follow.Selected)
+		if on, _ := c.Following(); on || v.follow.Selected != "" || to0 >= halfEnd {
+			t.Errorf("after panning into the past: %d–%d of %d, following %v, Follow shows %q", from0, to0, halfEnd, on, v.follow.Selected)
 		}
 	})
 	close(lt.gate)
-	waitFor("the end", func() bool { return strings.HasPrefix(v.Status.Text, "ended") && v.Shown.End > halfEnd })
+	waitFor("the end", func() bool { return strings.HasPrefix(v.status.Text, "ended") && v.shown.End > halfEnd })
 	locked(func() {
-		c := v.Canvas
+		c := v.canvas
 		if from, to := c.View(); from != from0 || to != to0 {
 			t.Errorf("held view moved from %d–%d to %d–%d while events arrived", from0, to0, from, to)
 		}
-		if v.Src.Ov != v.Shown {
+		if v.src.ov != v.shown {
 			t.Error("the canvas does not draw the newest snapshot")
 		}
-		if !strings.Contains(v.Status.Text, "view held at") {
-			t.Errorf("status %q does not say the view is held", v.Status.Text)
+		if !strings.Contains(v.status.Text, "view held at") {
+			t.Errorf("status %q does not say the view is held", v.status.Text)
 		}
 		c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-		if from, to := c.View(); to != v.Shown.End || to-from != to0-from0 {
-			t.Errorf("after End: %d–%d, want %d ns up to %d", from, to, to0-from0, v.Shown.End)
+		if from, to := c.View(); to != v.shown.End || to-from != to0-from0 {
+			t.Errorf("after End: %d–%d, want %d ns up to %d", from, to, to0-from0, v.shown.End)
 		}
 		if on, _ := c.Following(); !on {
 			t.Error("End does not follow")
 		}
-		if want := "Last " + paint.Duration(to0-from0); v.Follow.Selected != "" || v.Follow.PlaceHolder != want {
-			t.Errorf("after End the Follow choice shows %q (placeholder %q), want the placeholder %q", v.Follow.Selected, v.Follow.PlaceHolder, want)
+		if want := "Last " + paint.Duration(to0-from0); v.follow.Selected != "" || v.follow.PlaceHolder != want {
+			t.Errorf("after End the Follow choice shows %q (placeholder %q), want the placeholder %q", v.follow.Selected, v.follow.PlaceHolder, want)
 		}
-		v.Follow.SetSelected("Last 100 ms")
-		if from, to := c.View(); to != v.Shown.End || (v.Shown.End > 100e6 && to-from != 100e6) {
-			t.Errorf("Last 100 ms shows %d–%d of a run ending at %d", from, to, v.Shown.End)
+		v.follow.SetSelected("Last 100 ms")
+		if from, to := c.View(); to != v.shown.End || (v.shown.End > 100e6 && to-from != 100e6) {
+			t.Errorf("Last 100 ms shows %d–%d of a run ending at %d", from, to, v.shown.End)
 		}
-		v.Follow.SetSelected("Whole run")
-		if from, to := c.View(); from != 0 || to != v.Shown.End {
-			t.Errorf("Whole run shows %d–%d of a run ending at %d", from, to, v.Shown.End)
+		v.follow.SetSelected("Whole run")
+		if from, to := c.View(); from != 0 || to != v.shown.End {
+			t.Errorf("Whole run shows %d–%d of a run ending at %d", from, to, v.shown.End)
 		}
 	})
 }
@@ -333,7 +333,7 @@ func TestControlMenu(t *testing.T) {
 	}
 	defer p.Exit()
 	lt := startView(t, p.URL())
-	lt.waitFor("events", func() bool { return lt.v.Ev != nil })
+	lt.waitFor("events", func() bool { return lt.v.ev != nil })
 	var census *fyne.MenuItem
 	lt.locked(func() {
 		for _, it := range lt.v.ControlMenu(lt.win).Items {
@@ -356,13 +356,13 @@ func TestControlMenu(t *testing.T) {
 		t.Errorf("the program read %+v", c)
 	}
 	lt.locked(func() {
-		if !strings.HasPrefix(lt.v.Readout.Text, "Sent requestHeapCensus at ") {
-			t.Errorf("readout %q", lt.v.Readout.Text)
+		if !strings.HasPrefix(lt.v.readout.Text, "Sent requestHeapCensus at ") {
+			t.Errorf("readout %q", lt.v.readout.Text)
 		}
 	})
 	p.Exit()
 	lt.waitFor("the cut", func() bool {
-		return strings.Contains(lt.v.Status.Text, "ended: cut at byte") && lt.v.Ev != nil && lt.v.Ev.Status.State == ingest.StateTruncated
+		return strings.Contains(lt.v.status.Text, "ended: cut at byte") && lt.v.ev != nil && lt.v.ev.Status.State == ingest.StateTruncated
 	})
 }
 
@@ -390,7 +390,7 @@ func TestSilentSocketExplainedInFull(t *testing.T) {
 	}
 	lt := startView(t, p.URL())
 	lt.waitFor("the silent socket's explanation", func() bool {
-		return strings.Contains(lt.v.WaitingNote.Text, "is connected but sends nothing") &&
-			strings.Contains(lt.v.WaitingNote.Text, "hecscope relay --from "+p.URL())
+		return strings.Contains(lt.v.waitingNote.Text, "is connected but sends nothing") &&
+			strings.Contains(lt.v.waitingNote.Text, "hecscope relay --from "+p.URL())
 	})
 }
