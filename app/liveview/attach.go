@@ -59,8 +59,8 @@ type View struct {
 	// Mu serialises start and refresh. Fyne runs both on its loop; its test
 	// driver runs fyne.Do callbacks on the calling goroutine instead.
 	Mu      sync.Mutex
-	Session *live.Session
-	Stream  *live.Stream  // the stream drawn
+	session *live.Session
+	stream  *live.Stream  // the stream drawn
 	done    chan struct{} // closed by stop, ends the refreshing
 	Exited  chan struct{} // closed when the refreshing and bg have ended
 	// bg counts the view's background work (a selection's summary, a
@@ -69,27 +69,27 @@ type View struct {
 	bg   sync.WaitGroup
 	bgMu sync.Mutex
 
-	Status    *widget.Label
-	Readout   *widget.Label // what was last clicked on the canvas
-	Reconnect *widget.Button
+	status    *widget.Label
+	readout   *widget.Label // what was last clicked on the canvas
+	reconnect *widget.Button
 	auto      *widget.Check
-	Follow    *widget.Select
-	Pause     *widget.Button
-	// Paused freezes what is shown (the session records on).
-	Paused bool
+	follow    *widget.Select
+	pause     *widget.Button
+	// paused freezes what is shown (the session records on).
+	paused bool
 	// census is a census request being watched for (see watchCensus).
 	census *censusRequest
-	// WaitingNote stands where the timeline will be until timed events
+	// waitingNote stands where the timeline will be until timed events
 	// arrive: what the window waits for, and the status in full (the
 	// status line cuts a long sentence, such as why a socket is silent).
-	WaitingNote *widget.Label
-	// Canvas is the timeline of the current stream, made when its first
+	waitingNote *widget.Label
+	// canvas is the timeline of the current stream, made when its first
 	// timed events arrive (nil before), drawing src; timelineBox holds it,
 	// or a note while there is nothing to draw.
-	Canvas      *trackcanvas.Canvas
-	Src         *liveSource
+	canvas      *trackcanvas.Canvas
+	src         *liveSource
 	timelineBox *fyne.Container
-	Tabs        *container.AppTabs
+	tabs        *container.AppTabs
 	root        fyne.CanvasObject
 	// onHasSelection, set by the window, hears when the timeline gains or
 	// loses its selection (a new stream's canvas has none).
@@ -101,13 +101,13 @@ type View struct {
 	// The Selection tab and its generation (a slow summary of an old
 	// selection is dropped); the Details tab; the Events tab once there is
 	// a timeline.
-	Selection  *fyne.Container
+	selection  *fyne.Container
 	selGen     int
 	details    *fyne.Container
 	detailsTab *container.TabItem
-	Events     *panels.EventList
+	events     *panels.EventList
 	eventsBox  *fyne.Container
-	EventsTab  *container.TabItem
+	eventsTab  *container.TabItem
 	// syncing is set while the Follow choice is changed to match the view
 	// (its callback then does nothing).
 	syncing bool
@@ -116,9 +116,9 @@ type View struct {
 	// models' snapshot shown, shown its timeline; ev the snapshot the tabs
 	// show (taken at most every livePanelRefresh), panelsAt when.
 	snap     *live.Snapshot
-	Shown    *timeline.Model
+	shown    *timeline.Model
 	span     uint64 // the width chosen under Follow (0: the whole run)
-	Ev       *loaded.Eventlog
+	ev       *loaded.Eventlog
 	panelsAt time.Time
 	lag      time.Duration
 }
@@ -128,8 +128,8 @@ type View struct {
 // decoded from the followed recording. Its fields change only under the
 // canvas's lock, under which the canvas draws.
 type liveSource struct {
-	Ov  *timeline.Model
-	Log *eventlog.Log // nil if the recording cannot be read
+	ov  *timeline.Model
+	log *eventlog.Log // nil if the recording cannot be read
 	// ready is called for the canvas when detail it asked for is ready.
 	ready func()
 	// heap and prof are the heap counters and profile the canvas shows.
@@ -138,15 +138,15 @@ type liveSource struct {
 }
 
 // Overview returns the overview of the snapshot shown.
-func (s *liveSource) Overview() *timeline.Model { return s.Ov }
+func (s *liveSource) Overview() *timeline.Model { return s.ov }
 
 // Detail returns the recording's detail of [from, to), if it has any; the
 // source's ready, not the canvas's, hears when detail being made is there.
 func (s *liveSource) Detail(from, to uint64, nsPerPixel float64, _ func()) *timeline.Model {
-	if s.Log == nil {
+	if s.log == nil {
 		return nil
 	}
-	return s.Log.Detail(from, to, nsPerPixel, s.ready)
+	return s.log.Detail(from, to, nsPerPixel, s.ready)
 }
 
 // detailReady draws the canvas again once detail it asked for is ready
@@ -164,8 +164,8 @@ func (v *View) detailReady() {
 		kit.OnUI(func() {
 			v.Mu.Lock()
 			defer v.Mu.Unlock()
-			if v.Canvas != nil && !v.stopped() {
-				v.Canvas.Redraw()
+			if v.canvas != nil && !v.stopped() {
+				v.canvas.Redraw()
 			}
 		})
 	}()
@@ -175,18 +175,18 @@ func (v *View) detailReady() {
 // Start).
 func New(url string, opts live.Options) *View {
 	v := &View{url: url, opts: opts, done: make(chan struct{}), Exited: make(chan struct{})}
-	v.Status = widget.NewLabel("connecting…")
-	v.Status.Truncation = fyne.TextTruncateEllipsis
-	v.Readout = widget.NewLabel(liveReadoutHelp)
-	v.Readout.Truncation = fyne.TextTruncateEllipsis
-	v.WaitingNote = widget.NewLabel(liveWaiting)
-	v.WaitingNote.Wrapping = fyne.TextWrapWord
-	v.timelineBox = container.NewStack(v.WaitingNote)
-	v.Reconnect = widget.NewButton("Reconnect", v.Restart)
-	v.Reconnect.Hide()
+	v.status = widget.NewLabel("connecting…")
+	v.status.Truncation = fyne.TextTruncateEllipsis
+	v.readout = widget.NewLabel(liveReadoutHelp)
+	v.readout.Truncation = fyne.TextTruncateEllipsis
+	v.waitingNote = widget.NewLabel(liveWaiting)
+	v.waitingNote.Wrapping = fyne.TextWrapWord
+	v.timelineBox = container.NewStack(v.waitingNote)
+	v.reconnect = widget.NewButton("Reconnect", v.Restart)
+	v.reconnect.Hide()
 	v.auto = widget.NewCheck("Reconnect by itself", func(on bool) {
-		if v.Session != nil {
-			v.Session.SetAutoReconnect(on)
+		if v.session != nil {
+			v.session.SetAutoReconnect(on)
 		}
 	})
 	v.auto.SetChecked(opts.AutoReconnect)
@@ -194,17 +194,17 @@ func New(url string, opts live.Options) *View {
 	for i, f := range followSpans {
 		labels[i] = f.label
 	}
-	v.Follow = widget.NewSelect(labels, v.chooseFollow)
-	v.Follow.PlaceHolder = notFollowing
-	v.Follow.SetSelected(followSpans[0].label)
-	v.Pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { v.setPaused(!v.Paused) })
+	v.follow = widget.NewSelect(labels, v.chooseFollow)
+	v.follow.PlaceHolder = notFollowing
+	v.follow.SetSelected(followSpans[0].label)
+	v.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { v.setPaused(!v.paused) })
 	header := widget.NewLabelWithStyle(url, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	header.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.Pause, widget.NewLabel("Follow"), v.Follow, v.auto, v.Reconnect), header)
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.pause, widget.NewLabel("Follow"), v.follow, v.auto, v.reconnect), header)
 	v.buildTabs()
-	split := container.NewVSplit(v.timelineBox, v.Tabs)
+	split := container.NewVSplit(v.timelineBox, v.tabs)
 	split.Offset = 0.7
-	v.root = container.NewBorder(top, container.NewVBox(v.Readout, v.Status), nil, nil, split)
+	v.root = container.NewBorder(top, container.NewVBox(v.readout, v.status), nil, nil, split)
 	return v
 }
 
@@ -227,8 +227,8 @@ func (v *View) chooseFollow(label string) {
 		}
 	}
 	v.setPaused(false)
-	if v.Canvas != nil {
-		v.Canvas.Follow(v.span)
+	if v.canvas != nil {
+		v.canvas.Follow(v.span)
 	}
 }
 
@@ -236,17 +236,17 @@ func (v *View) chooseFollow(label string) {
 // end: cleared (its placeholder says how to resume) once the user moved
 // away, the matching width again when following resumes.
 func (v *View) syncFollow() {
-	if v.Canvas == nil {
+	if v.canvas == nil {
 		return
 	}
 	v.syncing = true
 	defer func() { v.syncing = false }()
-	on, w := v.Canvas.Following()
+	on, w := v.canvas.Following()
 	if on {
 		for _, f := range followSpans {
 			if f.span == w {
-				if v.Follow.Selected != f.label {
-					v.Follow.SetSelected(f.label)
+				if v.follow.Selected != f.label {
+					v.follow.SetSelected(f.label)
 				}
 				return
 			}
@@ -258,9 +258,9 @@ func (v *View) syncFollow() {
 	if on {
 		hold = "Last " + paint.Duration(w)
 	}
-	if v.Follow.Selected != "" || v.Follow.PlaceHolder != hold {
-		v.Follow.PlaceHolder = hold
-		v.Follow.ClearSelected()
+	if v.follow.Selected != "" || v.follow.PlaceHolder != hold {
+		v.follow.PlaceHolder = hold
+		v.follow.ClearSelected()
 	}
 }
 
@@ -270,40 +270,40 @@ const notFollowing = "Not following (End resumes)"
 // showModel draws snapshot snap of the current stream: the first one makes
 // the canvas, later ones give it their data.
 func (v *View) showModel(snap *live.Snapshot) {
-	if v.Canvas != nil {
-		v.Canvas.With(func(tv *tracks.View) {
-			v.Src.Ov, v.Src.Log = snap.Model, snap.Log
-			if v.Src.heap != snap.Heap || v.Src.prof != snap.Profile {
-				v.Src.heap, v.Src.prof = snap.Heap, snap.Profile
+	if v.canvas != nil {
+		v.canvas.With(func(tv *tracks.View) {
+			v.src.ov, v.src.log = snap.Model, snap.Log
+			if v.src.heap != snap.Heap || v.src.prof != snap.Profile {
+				v.src.heap, v.src.prof = snap.Heap, snap.Profile
 				tv.SetHeap(snap.Heap, snap.Profile)
 			}
 			tv.SourceChanged()
 		})
-		v.Canvas.Changed()
+		v.canvas.Changed()
 		return
 	}
-	v.Src = &liveSource{Ov: snap.Model, Log: snap.Log, heap: snap.Heap, prof: snap.Profile, ready: v.detailReady}
-	v.Canvas = trackcanvas.New(v.Src, snap.Heap, snap.Profile)
-	v.Canvas.AutoFocus = true
-	v.Canvas.OnHasSelection = v.onHasSelection
-	v.Canvas.SetGrowing(true)
-	v.Canvas.With(func(tv *tracks.View) { tv.Follow(v.span) })
-	v.Canvas.OnView = func(from, to uint64) {
-		if on, _ := v.Canvas.Following(); on && v.Paused {
+	v.src = &liveSource{ov: snap.Model, log: snap.Log, heap: snap.Heap, prof: snap.Profile, ready: v.detailReady}
+	v.canvas = trackcanvas.New(v.src, snap.Heap, snap.Profile)
+	v.canvas.AutoFocus = true
+	v.canvas.OnHasSelection = v.onHasSelection
+	v.canvas.SetGrowing(true)
+	v.canvas.With(func(tv *tracks.View) { tv.Follow(v.span) })
+	v.canvas.OnView = func(from, to uint64) {
+		if on, _ := v.canvas.Following(); on && v.paused {
 			v.setPaused(false) // End, while paused
 		}
 		v.syncFollow()
-		if v.Events != nil && v.Tabs.Selected() == v.EventsTab {
-			v.Events.ViewChanged(from, to)
+		if v.events != nil && v.tabs.Selected() == v.eventsTab {
+			v.events.ViewChanged(from, to)
 		}
 	}
-	v.Canvas.OnSelect = func(_, _ uint64, _, final bool) {
+	v.canvas.OnSelect = func(_, _ uint64, _, final bool) {
 		if final {
 			v.showSelection()
 		}
 	}
-	v.Canvas.OnTap = v.showTap
-	v.timelineBox.Objects = []fyne.CanvasObject{v.Canvas}
+	v.canvas.OnTap = v.showTap
+	v.timelineBox.Objects = []fyne.CanvasObject{v.canvas}
 	v.timelineBox.Refresh()
 }
 
@@ -312,7 +312,7 @@ func (v *View) showTap(h tracks.Hit) {
 	if len(h.Tip) == 0 {
 		return
 	}
-	v.Readout.SetText(strings.Join(h.Tip, " · "))
+	v.readout.SetText(strings.Join(h.Tip, " · "))
 	box := container.NewVBox()
 	for i, line := range h.Tip {
 		l := widget.NewLabel(line)
@@ -326,24 +326,24 @@ func (v *View) showTap(h tracks.Hit) {
 	}
 	v.details.Objects = []fyne.CanvasObject{box}
 	v.details.Refresh()
-	v.Tabs.Select(v.detailsTab)
+	v.tabs.Select(v.detailsTab)
 }
 
 // viewText says what the timeline shows: following the end, or where it
 // rests, and the selection.
 func (v *View) viewText() string {
-	if v.Canvas == nil {
+	if v.canvas == nil {
 		return ""
 	}
-	from, to := v.Canvas.View()
+	from, to := v.canvas.View()
 	step := panels.ReadoutStep(to - from)
 	var s string
-	if on, _ := v.Canvas.Following(); on {
+	if on, _ := v.canvas.Following(); on {
 		s = fmt.Sprintf("following the newest events (%s shown)", paint.Duration(to-from))
 	} else {
 		s = fmt.Sprintf("view held at %s – %s (End follows again)", paint.Time(from, step), paint.Time(to, step))
 	}
-	if a, b, ok := v.Canvas.Selection(); ok {
+	if a, b, ok := v.canvas.Selection(); ok {
 		s += fmt.Sprintf(" · selected %s – %s (%s)", paint.Time(a, step), paint.Time(b, step), paint.Duration(b-a))
 	}
 	return s
@@ -355,10 +355,10 @@ func (v *View) Content() fyne.CanvasObject { return v.root }
 // KeyTarget is the current stream's canvas, nil before its first timed
 // events.
 func (v *View) KeyTarget() kit.KeyTarget {
-	if v.Canvas == nil {
+	if v.canvas == nil {
 		return nil
 	}
-	return v.Canvas
+	return v.canvas
 }
 
 // HasPicture reports true: a live view exports its canvas's picture
@@ -368,14 +368,14 @@ func (v *View) HasPicture() bool { return true }
 // Picture draws the timeline as the canvas shows it, at its size in
 // device pixels for the pixel ratio scale; nil before the first timed
 // events.
-func (v *View) Picture(scale float32) image.Image { return v.Canvas.Picture(scale) }
+func (v *View) Picture(scale float32) image.Image { return v.canvas.Picture(scale) }
 
 // Start starts the session and the refreshing of the picture.
 func (v *View) Start() {
 	v.Mu.Lock()
 	defer v.Mu.Unlock()
-	v.Session = live.Start(v.url, v.opts)
-	session := v.Session
+	v.session = live.Start(v.url, v.opts)
+	session := v.session
 	go func() {
 		defer close(v.Exited)
 		defer v.bg.Wait()
@@ -391,7 +391,7 @@ func (v *View) Start() {
 			kit.OnUI(func() {
 				v.Mu.Lock()
 				defer v.Mu.Unlock()
-				if v.Session == session {
+				if v.session == session {
 					v.refresh()
 				}
 			})
@@ -412,7 +412,7 @@ func (v *View) Stop() {
 	v.bgMu.Lock()
 	close(v.done)
 	v.bgMu.Unlock()
-	if s := v.Session; s != nil {
+	if s := v.session; s != nil {
 		go s.Close()
 	}
 }
@@ -430,33 +430,33 @@ func (v *View) stopped() bool {
 // Restart is the Reconnect button: a new connection, while what is shown
 // stays until the new stream's header has arrived.
 func (v *View) Restart() {
-	if v.Session != nil {
-		v.Session.Reconnect()
+	if v.session != nil {
+		v.session.Reconnect()
 	}
 }
 
 // refresh redraws what has arrived since the last refresh and updates the
 // status line. It runs on Fyne's loop, with v.mu held.
 func (v *View) refresh() {
-	st := v.Session.Status()
+	st := v.session.Status()
 	now := time.Now()
-	if cur := st.Stream; cur != v.Stream {
+	if cur := st.Stream; cur != v.stream {
 		// A new stream has its own run and scale.
-		v.Stream, v.snap, v.Shown, v.Ev = cur, nil, nil, nil
-		if v.Canvas != nil && v.onHasSelection != nil {
+		v.stream, v.snap, v.shown, v.ev = cur, nil, nil, nil
+		if v.canvas != nil && v.onHasSelection != nil {
 			v.onHasSelection(false)
 		}
-		v.Canvas, v.Src, v.Events = nil, nil, nil
-		v.timelineBox.Objects = []fyne.CanvasObject{v.WaitingNote}
+		v.canvas, v.src, v.events = nil, nil, nil
+		v.timelineBox.Objects = []fyne.CanvasObject{v.waitingNote}
 		v.timelineBox.Refresh()
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
 		v.eventsBox.Refresh()
 		v.setPaused(false)
 	}
-	if m := v.Models(); m != nil && !v.Paused {
+	if m := v.models(); m != nil && !v.paused {
 		if snap := m.Snapshot(); snap != nil && snap != v.snap {
-			if tm := snap.Model; tm != nil && tm != v.Shown && tm.End > 0 {
-				v.Shown = tm
+			if tm := snap.Model; tm != nil && tm != v.shown && tm.End > 0 {
+				v.shown = tm
 				if !st.Stats.LastData.IsZero() {
 					v.lag = now.Sub(st.Stats.LastData)
 				}
@@ -464,16 +464,16 @@ func (v *View) refresh() {
 			}
 			v.snap = snap
 		}
-		if v.snap != nil && (v.Ev == nil || v.Ev.Events != v.snap.Events || (st.Stats.Done && v.Ev.Status != liveStatus(v.snap, m))) &&
+		if v.snap != nil && (v.ev == nil || v.ev.Events != v.snap.Events || (st.Stats.Done && v.ev.Status != liveStatus(v.snap, m))) &&
 			(now.Sub(v.panelsAt) >= livePanelRefresh || st.Stats.Done) {
 			v.panelsAt = now
 			v.showPanels(liveEventlog(v.RecordingPath(), v.snap, m))
 		}
 	}
 	text := st.Text
-	if v.Paused {
+	if v.paused {
 		text = "paused (recording goes on; Resume, End or Follow shows the newest data) · " + text
-	} else if st.Phase == live.PhaseReceiving && v.Shown != nil {
+	} else if st.Phase == live.PhaseReceiving && v.shown != nil {
 		text += fmt.Sprintf(" · view drawn %s after the data", roundDuration(v.lag))
 	}
 	if v.snap != nil && v.snap.Err != nil {
@@ -482,16 +482,16 @@ func (v *View) refresh() {
 	if vt := v.viewText(); vt != "" {
 		text += " · " + vt
 	}
-	v.Status.SetText(text)
-	if v.Canvas == nil {
-		if note := liveWaiting + "\n\n" + st.Text; v.WaitingNote.Text != note {
-			v.WaitingNote.SetText(note)
+	v.status.SetText(text)
+	if v.canvas == nil {
+		if note := liveWaiting + "\n\n" + st.Text; v.waitingNote.Text != note {
+			v.waitingNote.SetText(note)
 		}
 	}
 	if st.Phase == live.PhaseEnded || st.Phase == live.PhaseFailed || (st.Phase == live.PhaseConnecting && st.Err != nil) {
-		v.Reconnect.Show()
+		v.reconnect.Show()
 	} else {
-		v.Reconnect.Hide()
+		v.reconnect.Hide()
 	}
 	if v.auto.Checked != st.Auto {
 		v.auto.SetChecked(st.Auto)
@@ -499,12 +499,12 @@ func (v *View) refresh() {
 	v.watchCensus(now)
 }
 
-// Models returns the models of the stream drawn, nil if there is none.
-func (v *View) Models() *live.Models {
-	if v.Stream == nil {
+// models returns the models of the stream drawn, nil if there is none.
+func (v *View) models() *live.Models {
+	if v.stream == nil {
 		return nil
 	}
-	return v.Stream.Models()
+	return v.stream.Models()
 }
 
 // roundDuration rounds d for the status line.
@@ -520,7 +520,7 @@ func roundDuration(d time.Duration) time.Duration {
 func (v *View) TimelineCanvas() *trackcanvas.Canvas {
 	v.Mu.Lock()
 	defer v.Mu.Unlock()
-	return v.Canvas
+	return v.canvas
 }
 
 // WatchSelection has f called when the current stream's canvas, or any
@@ -529,7 +529,7 @@ func (v *View) WatchSelection(f func(has bool)) {
 	v.Mu.Lock()
 	defer v.Mu.Unlock()
 	v.onHasSelection = f
-	if v.Canvas != nil {
-		v.Canvas.OnHasSelection = f
+	if v.canvas != nil {
+		v.canvas.OnHasSelection = f
 	}
 }

@@ -83,7 +83,7 @@ func (v *View) askCommand(win fyne.Window) {
 			}
 			cmd, err := ingest.ParseCommand(strings.TrimSpace(entry.Text))
 			if err != nil {
-				v.Readout.SetText(err.Error())
+				v.readout.SetText(err.Error())
 				return
 			}
 			v.sendCommand(cmd)
@@ -93,11 +93,11 @@ func (v *View) askCommand(win fyne.Window) {
 // sendCommand sends cmd and says so in the readout; a census request is
 // then watched for (see watchCensus).
 func (v *View) sendCommand(cmd ingest.Command) {
-	if v.Session == nil {
+	if v.session == nil {
 		return
 	}
-	if err := v.Session.Send(cmd); err != nil {
-		v.Readout.SetText(fmt.Sprintf("Could not send %s: %v", cmd, err))
+	if err := v.session.Send(cmd); err != nil {
+		v.readout.SetText(fmt.Sprintf("Could not send %s: %v", cmd, err))
 		return
 	}
 	now := time.Now()
@@ -106,13 +106,13 @@ func (v *View) sendCommand(cmd ingest.Command) {
 		v.census = &censusRequest{cmd: cmd, at: now, base: v.censuses()}
 		text += " Watching the Heap track for the census…"
 	}
-	v.Readout.SetText(text)
+	v.readout.SetText(text)
 }
 
 // censuses is how many heap censuses the stream drawn holds (-1: none has
 // a heap profile yet).
 func (v *View) censuses() int {
-	if m := v.Models(); m != nil {
+	if m := v.models(); m != nil {
 		if _, p := m.Heap(); p != nil {
 			return p.Len()
 		}
@@ -129,12 +129,12 @@ func (v *View) watchCensus(now time.Time) {
 		return
 	}
 	if n := v.censuses(); n > max(r.base, 0) {
-		v.Readout.SetText(fmt.Sprintf("%d heap census(es) arrived since %s was sent at %s: see the Heap track.", n-max(r.base, 0), r.cmd, r.at.Format("15:04:05")))
+		v.readout.SetText(fmt.Sprintf("%d heap census(es) arrived since %s was sent at %s: see the Heap track.", n-max(r.base, 0), r.cmd, r.at.Format("15:04:05")))
 		v.census = nil
 		return
 	}
 	if now.Sub(r.at) >= censusWait {
-		v.Readout.SetText(fmt.Sprintf("No heap census has arrived %v after %s. %s The Heap track shows censuses when they arrive.",
+		v.readout.SetText(fmt.Sprintf("No heap census has arrived %v after %s. %s The Heap track shows censuses when they arrive.",
 			censusWait, r.cmd, ingest.WhyNoCensus))
 		v.census = nil
 	}

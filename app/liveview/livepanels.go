@@ -45,10 +45,10 @@ func (v *View) buildTabs() {
 	add := func(name string, box *fyne.Container, build func(ev *loaded.Eventlog) fyne.CanvasObject) *container.TabItem {
 		ti := container.NewTabItem(name, container.NewScroll(box))
 		v.panels[ti] = func() {
-			if v.Ev == nil {
+			if v.ev == nil {
 				return
 			}
-			box.Objects = []fyne.CanvasObject{build(v.Ev)}
+			box.Objects = []fyne.CanvasObject{build(v.ev)}
 			box.Refresh()
 		}
 		return ti
@@ -57,8 +57,8 @@ func (v *View) buildTabs() {
 	gc := add("GC", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.GCPanel(&ev.Summary) })
 	sparks := add("Sparks", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.SparksPanel(&ev.Summary) })
 	process := add("Process", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject { return panels.ProcessPanel(&ev.Summary) })
-	v.Selection = container.NewVBox(widget.NewLabel(liveWaiting))
-	selTab := container.NewTabItem("Selection", container.NewScroll(v.Selection))
+	v.selection = container.NewVBox(widget.NewLabel(liveWaiting))
+	selTab := container.NewTabItem("Selection", container.NewScroll(v.selection))
 	v.panels[selTab] = v.showSelection
 	users := add("User Events", waiting(), func(ev *loaded.Eventlog) fyne.CanvasObject {
 		if ev.Model == nil || len(ev.Model.Labels) == 0 {
@@ -67,18 +67,18 @@ func (v *View) buildTabs() {
 		return panels.UserEventsPanel(ev.Model)
 	})
 	v.eventsBox = waiting()
-	v.EventsTab = container.NewTabItem("Events", v.eventsBox)
-	v.panels[v.EventsTab] = v.showEvents
+	v.eventsTab = container.NewTabItem("Events", v.eventsBox)
+	v.panels[v.eventsTab] = v.showEvents
 	v.details = container.NewVBox(widget.NewLabel("Click a span, GC or user span on the timeline to see it here."))
 	v.detailsTab = container.NewTabItem("Details", container.NewScroll(v.details))
-	v.Tabs = container.NewAppTabs(summary, gc, sparks, process, selTab, v.detailsTab, users, v.EventsTab)
-	v.Tabs.OnSelected = func(ti *container.TabItem) {
+	v.tabs = container.NewAppTabs(summary, gc, sparks, process, selTab, v.detailsTab, users, v.eventsTab)
+	v.tabs.OnSelected = func(ti *container.TabItem) {
 		if v.stale[ti] {
 			delete(v.stale, ti)
 			v.panels[ti]()
 		}
-		if ti == v.EventsTab && v.Events != nil {
-			v.Events.Reveal()
+		if ti == v.eventsTab && v.events != nil {
+			v.events.Reveal()
 		}
 	}
 }
@@ -86,8 +86,8 @@ func (v *View) buildTabs() {
 // showPanels makes ev the snapshot the tabs show: the tab shown is rebuilt
 // now, the others when they are next shown.
 func (v *View) showPanels(ev *loaded.Eventlog) {
-	v.Ev = ev
-	sel := v.Tabs.Selected()
+	v.ev = ev
+	sel := v.tabs.Selected()
 	for ti, build := range v.panels {
 		if ti == sel {
 			build()
@@ -101,7 +101,7 @@ func (v *View) showPanels(ev *loaded.Eventlog) {
 // showEvents shows the snapshot's events in the Events tab: the list is
 // made with the timeline it follows, and takes each new snapshot's rows.
 func (v *View) showEvents() {
-	ev := v.Ev
+	ev := v.ev
 	switch {
 	case ev == nil:
 		return
@@ -111,14 +111,14 @@ func (v *View) showEvents() {
 			msg = "The event list is not available: " + v.snap.Err.Error()
 		}
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(msg)}
-	case v.Canvas == nil:
+	case v.canvas == nil:
 		v.eventsBox.Objects = []fyne.CanvasObject{widget.NewLabel(liveWaiting)}
-	case v.Events == nil || v.Events.Nav != panels.TimeNav(v.Canvas):
-		v.Events = panels.NewEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.Canvas)
-		v.eventsBox.Objects = []fyne.CanvasObject{v.Events.Root}
+	case v.events == nil || v.events.Nav != panels.TimeNav(v.canvas):
+		v.events = panels.NewEventList(ev.List, ev.Log.Header, ev.Summary.BlockMarkers, v.canvas)
+		v.eventsBox.Objects = []fyne.CanvasObject{v.events.Root}
 	default:
-		v.Events.BlockMarkers = ev.Summary.BlockMarkers
-		v.Events.SetEvents(ev.List)
+		v.events.BlockMarkers = ev.Summary.BlockMarkers
+		v.events.SetEvents(ev.List)
 		return
 	}
 	v.eventsBox.Refresh()
@@ -129,12 +129,12 @@ func (v *View) showEvents() {
 // and the run's figures over it (a selection's read again from the
 // recording, in the background).
 func (v *View) showSelection() {
-	ev := v.Ev
-	if ev == nil || ev.Model == nil || v.Canvas == nil {
+	ev := v.ev
+	if ev == nil || ev.Model == nil || v.canvas == nil {
 		return
 	}
-	from, to, sel := v.Canvas.Selection()
-	summary, pending := panels.FillSelection(v.Selection, ev, from, to, sel, "Run so far", "the recording")
+	from, to, sel := v.canvas.Selection()
+	summary, pending := panels.FillSelection(v.selection, ev, from, to, sel, "Run so far", "the recording")
 	v.selGen++
 	if !pending {
 		return
@@ -164,24 +164,24 @@ func (v *View) showSelection() {
 // (the canvas stops following the end) while the session records on;
 // resumed, it follows the newest data again from the next refresh.
 func (v *View) setPaused(on bool) {
-	if v.Paused == on {
+	if v.paused == on {
 		return
 	}
-	v.Paused = on
+	v.paused = on
 	if on {
-		v.Pause.SetText("Resume")
-		v.Pause.SetIcon(theme.MediaPlayIcon())
-		if v.Canvas != nil {
-			from, to := v.Canvas.View()
-			v.Canvas.ShowRange(from, to)
+		v.pause.SetText("Resume")
+		v.pause.SetIcon(theme.MediaPlayIcon())
+		if v.canvas != nil {
+			from, to := v.canvas.View()
+			v.canvas.ShowRange(from, to)
 		}
 		return
 	}
-	v.Pause.SetText("Pause")
-	v.Pause.SetIcon(theme.MediaPauseIcon())
-	if v.Canvas != nil {
-		if on, _ := v.Canvas.Following(); !on {
-			v.Canvas.Follow(v.span)
+	v.pause.SetText("Pause")
+	v.pause.SetIcon(theme.MediaPauseIcon())
+	if v.canvas != nil {
+		if on, _ := v.canvas.Following(); !on {
+			v.canvas.Follow(v.span)
 		}
 	}
 }
@@ -189,8 +189,8 @@ func (v *View) setPaused(on bool) {
 // RecordingPath returns the file the current stream is recorded to, "" if
 // none (not recorded, or recorded only to feed the model).
 func (v *View) RecordingPath() string {
-	if v.Stream == nil {
+	if v.stream == nil {
 		return ""
 	}
-	return v.Stream.RecordingPath()
+	return v.stream.RecordingPath()
 }

@@ -7,6 +7,8 @@ package apptest
 import (
 	"image"
 	"image/color"
+	"math/rand"
+	"net"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -195,4 +197,42 @@ func TipText(tip interface {
 		}
 	}
 	return out
+}
+
+// ServeOnce listens on loopback and sends data to the first client in
+// uneven chunks with pauses; if gate is not nil it waits on it after half
+// the data. It returns the tcp:// URL to attach to.
+func ServeOnce(t *testing.T, data []byte, gate chan struct{}) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		rng := rand.New(rand.NewSource(int64(len(data))))
+		half := len(data) / 2
+		for off := 0; off < len(data); {
+			n := min(len(data)-off, 1+rng.Intn(9000))
+			if off < half && off+n > half {
+				n = half - off
+			}
+			if _, err := c.Write(data[off : off+n]); err != nil {
+				return
+			}
+			off += n
+			if off == half && gate != nil {
+				<-gate
+			}
+			if rng.Intn(4) == 0 {
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}()
+	return "tcp://" + l.Addr().String()
 }
