@@ -153,6 +153,21 @@ func (s *liveSource) Detail(from, to uint64, nsPerPixel float64, _ func()) *time
 // (called from the goroutine that decoded it), unless the view has
 // stopped: counted in bg, so that nothing draws after the window closed.
 func (v *View) detailReady() {
+	v.inBackground(func() {
+		kit.OnUI(func() {
+			v.Mu.Lock()
+			defer v.Mu.Unlock()
+			if v.canvas != nil && !v.stopped() {
+				v.canvas.Redraw()
+			}
+		})
+	})
+}
+
+// inBackground runs work on a goroutine counted in bg, unless the view
+// has stopped: stop waits for bg, so that nothing the view started runs
+// after its window closed.
+func (v *View) inBackground(work func()) {
 	v.bgMu.Lock()
 	defer v.bgMu.Unlock()
 	if v.stopped() {
@@ -161,13 +176,7 @@ func (v *View) detailReady() {
 	v.bg.Add(1)
 	go func() {
 		defer v.bg.Done()
-		kit.OnUI(func() {
-			v.Mu.Lock()
-			defer v.Mu.Unlock()
-			if v.canvas != nil && !v.stopped() {
-				v.canvas.Redraw()
-			}
-		})
+		work()
 	}()
 }
 

@@ -140,14 +140,7 @@ func (v *View) showSelection() {
 		return
 	}
 	gen := v.selGen
-	v.bgMu.Lock()
-	defer v.bgMu.Unlock()
-	if v.stopped() {
-		return
-	}
-	v.bg.Add(1)
-	go func() {
-		defer v.bg.Done()
+	v.inBackground(func() {
 		put := panels.SelectionSummary(ev, from, to, summary)
 		kit.OnUI(func() {
 			v.Mu.Lock()
@@ -157,7 +150,7 @@ func (v *View) showSelection() {
 			}
 			put()
 		})
-	}()
+	})
 }
 
 // setPaused pauses or resumes the view: paused, it keeps what it shows
