@@ -89,37 +89,29 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 	b, _, _ := bookmarksOn(t, parworkN2)
 	b.Add(1, "mine")
 	o := b.list.CreateItem()
-	b.updateRow(0, o)
-	var entries, labels []string
-	for _, obj := range test.LaidOutObjects(o) {
-		switch x := obj.(type) {
-		case *kit.KeyEntry:
-			if x.Visible() {
-				entries = append(entries, x.Text)
-			}
-		case *widget.Label:
-			if x.Visible() {
-				labels = append(labels, x.Text)
+	// shown returns the row's visible entries' and labels' texts.
+	shown := func() (entries, labels []string) {
+		for _, obj := range test.LaidOutObjects(o) {
+			switch x := obj.(type) {
+			case *kit.KeyEntry:
+				if x.Visible() {
+					entries = append(entries, x.Text)
+				}
+			case *widget.Label:
+				if x.Visible() {
+					labels = append(labels, x.Text)
+				}
 			}
 		}
+		return entries, labels
 	}
+	b.updateRow(0, o)
+	entries, labels := shown()
 	if !slices.Equal(entries, []string{"mine"}) || !slices.Contains(labels, "yours") {
 		t.Errorf("user row: entries %q, labels %q", entries, labels)
 	}
 	b.updateRow(1, o)
-	entries, labels = nil, nil
-	for _, obj := range test.LaidOutObjects(o) {
-		switch x := obj.(type) {
-		case *kit.KeyEntry:
-			if x.Visible() {
-				entries = append(entries, x.Text)
-			}
-		case *widget.Label:
-			if x.Visible() {
-				labels = append(labels, x.Text)
-			}
-		}
-	}
+	entries, labels = shown()
 	if len(entries) != 0 || !slices.Contains(labels, b.Marks[1].Name) || !slices.Contains(labels, "marker") {
 		t.Errorf("marker row: entries %q, labels %q", entries, labels)
 	}
