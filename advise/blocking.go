@@ -141,7 +141,7 @@ func (r *run) blockingFinding(w wait, ts []*blockedThread, sev Severity, contend
 	}
 	var threads []uint32
 	for _, b := range ts[:min(len(ts), MaxThreads)] {
-		threads = append(threads, r.m.Threads[b.index].ID)
+		threads = append(threads, r.m.ThreadRecord(b.index).ID)
 	}
 	for i, b := range ts {
 		if i == blockListed {

@@ -260,8 +260,7 @@ func (r *run) scanThreads() {
 		r.blocked[w] = make([]uint64, n)
 	}
 	f := &r.threadFigs
-	for k := range r.m.Threads {
-		th := &r.m.Threads[k]
+	for k, th := range r.m.Threads() {
 		tr := &th.Track
 		if tr.Len() == 0 {
 			continue
@@ -401,7 +400,7 @@ func (r *run) caps() []int32 {
 // threadName names the thread at index k of the model: its label and id,
 // or "thread N".
 func (r *run) threadName(k int) string {
-	th := &r.m.Threads[k]
+	th := r.m.ThreadRecord(k)
 	if th.Label >= 0 {
 		return r.m.String(th.Label) + " (thread " + itoa(uint64(th.ID)) + ")"
 	}

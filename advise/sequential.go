@@ -190,7 +190,7 @@ func (r *run) sequentialFinding(p period, n int, total uint64) Finding {
 	tracks := Tracks{Caps: r.caps()}
 	if k, run := r.topRunner(from, to); run > 0 {
 		ev = append(ev, fmt.Sprintf("%s ran %s of it", r.threadName(k), pct(share(run, d))))
-		tracks.Threads = []uint32{r.m.Threads[k].ID}
+		tracks.Threads = []uint32{r.m.ThreadRecord(k).ID}
 	}
 	waiting := ""
 	for w := range numWaits {
@@ -227,8 +227,7 @@ func (r *run) sequentialFinding(p period, n int, total uint64) Finding {
 // during [from, to), and how long; -1 and 0 if none ran.
 func (r *run) topRunner(from, to uint64) (int, uint64) {
 	best, bestK := uint64(0), -1
-	for k := range r.m.Threads {
-		th := &r.m.Threads[k]
+	for k, th := range r.m.Threads() {
 		if th.Track.Len() == 0 || th.First >= to || (th.Finished != 0 && th.Finished <= from) {
 			continue
 		}

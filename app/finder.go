@@ -158,8 +158,7 @@ func (v *eventlogView) finderItems() []findItem {
 	// Times to a hundred-thousandth of the run: enough to tell items apart
 	// (choosing one goes to its exact time), no digits of noise.
 	step := panels.ReadoutStep(m.End / 100)
-	for i := range m.Threads {
-		th := &m.Threads[i]
+	for _, th := range m.ThreadRecords() {
 		title := "thread " + strconv.FormatUint(uint64(th.ID), 10)
 		if th.Label >= 0 {
 			title += " " + m.String(th.Label)
@@ -189,7 +188,7 @@ func (v *eventlogView) finderItems() []findItem {
 
 // threadLife returns the time a thread lived: from its creation (or first
 // event) to its end (or the run's).
-func threadLife(m *timeline.Model, th *timeline.Thread) (from, to uint64) {
+func threadLife(m *timeline.Model, th *timeline.ThreadRecord) (from, to uint64) {
 	from, to = th.Created, th.Finished
 	if from == 0 {
 		from = th.First
@@ -214,7 +213,7 @@ func (v *eventlogView) revealThread(id uint32) {
 	if th == nil {
 		return
 	}
-	v.showAround(threadLife(m, th))
+	v.showAround(threadLife(m, &th.ThreadRecord))
 	v.canvas.JumpTo(tracks.TrackID{Kind: tracks.KindThread, ID: id})
 }
 

@@ -26,7 +26,7 @@ func (v *eventlogView) buildTimeline() fyne.CanvasObject {
 	}
 	v.canvas = trackcanvas.New(src, ev.Heap, ev.Profile)
 	v.canvas.AutoFocus = true
-	if len(ev.Model.Threads) > trackcanvas.ManyThreads {
+	if ev.Model.NumThreads() > trackcanvas.ManyThreads {
 		v.canvas.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
 	}
 	v.status = widget.NewLabel("")

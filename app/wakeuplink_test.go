@@ -28,8 +28,8 @@ func TestClickingAWakeupLinksChipJumpsToTheThread(t *testing.T) {
 	found := false
 	c.With(func(tv *tracks.View) {
 		tv.SetCollapsed(tracks.GroupThreads, false)
-		for i := range m.Threads {
-			th := &m.Threads[i]
+		for i := range m.NumThreads() {
+			th := new(m.Thread(i))
 			for j := 0; j+1 < th.Track.Len() && !found; j++ {
 				mk := th.Track.Mark(j)
 				if mk.State != timeline.StateRunnable {

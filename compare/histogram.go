@@ -106,8 +106,8 @@ func ThreadRuns(m *timeline.Model) []uint64 {
 		return nil
 	}
 	var out []uint64
-	for t := range m.Threads {
-		tr := &m.Threads[t].Track
+	for _, th := range m.Threads() {
+		tr := &th.Track
 		n := tr.Len()
 		for i := 0; i < n; i++ {
 			mk := tr.Mark(i)

@@ -199,7 +199,7 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 		b.SeedHEC(ov.HECs[c].Cap, from, ov.HECs[c].Track.StateBefore(from))
 	}
 	for _, i := range ov.ThreadsAliveAt(from) {
-		th := &ov.Threads[i]
+		th := ov.Thread(i)
 		b.SeedThread(th.ID, ov.String(th.Label), th.Created, from, th.Track.StateBefore(from))
 	}
 	tap := func(c int32) func(*ingest.Event) bool {
@@ -227,8 +227,8 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 		h.Publish(0, true)
 	}
 	b.LabelThreads(func(id uint32) string {
-		if i := ov.ThreadIndex(id); i >= 0 && ov.Threads[i].Label >= 0 {
-			return ov.String(ov.Threads[i].Label)
+		if i := ov.ThreadIndex(id); i >= 0 {
+			return ov.String(ov.ThreadRecord(i).Label)
 		}
 		return ""
 	})

@@ -77,9 +77,9 @@ func TestFollowMatchesOpen(t *testing.T) {
 		if l.Following() || l.Status.State != ingest.StateComplete || l.Events != o.Events {
 			t.Fatalf("%s: following %v, status %v, %d events; opened: %d", name, l.Following(), l.Status, l.Events, o.Events)
 		}
-		if fm.Start != om.Start || fm.End != om.End || len(fm.HECs) != len(om.HECs) || len(fm.Threads) != len(om.Threads) {
+		if fm.Start != om.Start || fm.End != om.End || len(fm.HECs) != len(om.HECs) || fm.NumThreads() != om.NumThreads() {
 			t.Fatalf("%s: followed [%d, %d] %d HECs %d threads; opened [%d, %d] %d, %d", name, fm.Start, fm.End,
-				len(fm.HECs), len(fm.Threads), om.Start, om.End, len(om.HECs), len(om.Threads))
+				len(fm.HECs), fm.NumThreads(), om.Start, om.End, len(om.HECs), om.NumThreads())
 		}
 		for c := range om.HECs {
 			if a, b := fm.HECs[c].Track.Durations(0, om.End), om.HECs[c].Track.Durations(0, om.End); a != b {
@@ -87,12 +87,12 @@ func TestFollowMatchesOpen(t *testing.T) {
 			}
 		}
 		var ft, ot timeline.Durations
-		for i := range om.Threads {
-			j := fm.ThreadIndex(om.Threads[i].ID)
+		for i := range om.NumThreads() {
+			j := fm.ThreadIndex(om.Thread(i).ID)
 			if j < 0 {
-				t.Fatalf("%s: thread %d not followed", name, om.Threads[i].ID)
+				t.Fatalf("%s: thread %d not followed", name, om.Thread(i).ID)
 			}
-			a, b := fm.Threads[j].Track.Durations(0, om.End), om.Threads[i].Track.Durations(0, om.End)
+			a, b := new(fm.Thread(j).Track).Durations(0, om.End), new(om.Thread(i).Track).Durations(0, om.End)
 			for s := range a {
 				ft[s] += a[s]
 				ot[s] += b[s]

@@ -88,8 +88,8 @@ func TestOpenMatchesExact(t *testing.T) {
 			if r.SummaryErr != nil || !reflect.DeepEqual(r.Summary, sum) {
 				t.Errorf("%s: summary differs from SummarizeFile's (%v)", name, r.SummaryErr)
 			}
-			if len(m.HECs) != len(em.HECs) || len(m.Threads) != len(em.Threads) {
-				t.Fatalf("%s: %d HECs, %d threads; exact %d, %d", name, len(m.HECs), len(m.Threads), len(em.HECs), len(em.Threads))
+			if len(m.HECs) != len(em.HECs) || m.NumThreads() != em.NumThreads() {
+				t.Fatalf("%s: %d HECs, %d threads; exact %d, %d", name, len(m.HECs), m.NumThreads(), len(em.HECs), em.NumThreads())
 			}
 			step := m.Grid.Width()
 			if step == 0 {
@@ -149,8 +149,8 @@ func TestWindowMatchesExact(t *testing.T) {
 				}
 			}
 			checked := 0
-			for i := range em.Threads {
-				th := &em.Threads[i]
+			for i := range em.NumThreads() {
+				th := new(em.Thread(i))
 				if !aliveIn(th, from, to) {
 					continue
 				}
@@ -158,11 +158,11 @@ func TestWindowMatchesExact(t *testing.T) {
 				if wi < 0 {
 					t.Fatalf("%s: thread %d alive in [%d, %d] is not in the window", name, th.ID, from, to)
 				}
-				if a, b := th.Track.Durations(from, to), w.Threads[wi].Track.Durations(from, to); a != b {
+				if a, b := th.Track.Durations(from, to), new(w.Thread(wi).Track).Durations(from, to); a != b {
 					t.Errorf("%s: thread %d in [%d, %d]: %v, exact %v", name, th.ID, from, to, b, a)
 				}
-				if th.Label >= 0 && w.String(w.Threads[wi].Label) != em.String(th.Label) {
-					t.Errorf("%s: thread %d labelled %q in the window, %q exact", name, th.ID, w.String(w.Threads[wi].Label), em.String(th.Label))
+				if th.Label >= 0 && w.String(w.Thread(wi).Label) != em.String(th.Label) {
+					t.Errorf("%s: thread %d labelled %q in the window, %q exact", name, th.ID, w.String(w.Thread(wi).Label), em.String(th.Label))
 				}
 				checked++
 			}
@@ -465,8 +465,8 @@ func TestCutLogEndsEachCapabilityAtItsLastEvent(t *testing.T) {
 			}
 		}
 		running := 0
-		for i := range m.Threads {
-			tr := &m.Threads[i].Track
+		for i := range m.NumThreads() {
+			tr := new(m.Thread(i).Track)
 			n := tr.Len()
 			if n == 0 {
 				continue
@@ -475,7 +475,7 @@ func TestCutLogEndsEachCapabilityAtItsLastEvent(t *testing.T) {
 				running++
 				if got := tr.End(); got > max(last[mk.Arg], mk.Time, m.Start) {
 					t.Errorf("%s: thread %d, last seen running on HEC %d, runs to %d, past the HEC's last event at %d",
-						what, m.Threads[i].ID, mk.Arg, got, last[mk.Arg])
+						what, m.Thread(i).ID, mk.Arg, got, last[mk.Arg])
 				}
 			}
 		}

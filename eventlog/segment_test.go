@@ -62,9 +62,9 @@ func TestOpenSegment(t *testing.T) {
 				t.Errorf("%s: segment's duration %d, alone %d", name, g.Duration, to)
 			}
 			m, am := r.Overview(), alone.Overview()
-			if r.Events != alone.Events || m.Events != am.Events || m.Start != am.Start || m.End != am.End || len(m.Threads) != len(am.Threads) || len(m.HECs) != len(am.HECs) {
+			if r.Events != alone.Events || m.Events != am.Events || m.Start != am.Start || m.End != am.End || m.NumThreads() != am.NumThreads() || len(m.HECs) != len(am.HECs) {
 				t.Errorf("%s: segment %d: %d events (model %d in [%d, %d], %d threads, %d HECs); alone %d (%d in [%d, %d], %d threads, %d HECs)",
-					name, k, r.Events, m.Events, m.Start, m.End, len(m.Threads), len(m.HECs), alone.Events, am.Events, am.Start, am.End, len(am.Threads), len(am.HECs))
+					name, k, r.Events, m.Events, m.Start, m.End, m.NumThreads(), len(m.HECs), alone.Events, am.Events, am.Start, am.End, am.NumThreads(), len(am.HECs))
 			}
 			s, as := r.Summary, alone.Summary
 			if r.SummaryErr != nil || s.Events != as.Events || s.Threads != as.Threads || s.TotalNS != as.TotalNS || s.Program != as.Program || s.Heap != as.Heap {

@@ -120,9 +120,9 @@ func TestSessionMatchesFile(t *testing.T) {
 	}
 	want := fileModel(t, data)
 	got := cur.Models().Timeline()
-	if got.Events != want.Events || len(got.HECs) != len(want.HECs) || len(got.Threads) != len(want.Threads) || got.End != want.End {
+	if got.Events != want.Events || len(got.HECs) != len(want.HECs) || got.NumThreads() != want.NumThreads() || got.End != want.End {
 		t.Fatalf("model: %d events, %d HECs, %d threads, end %d; file: %d, %d, %d, %d",
-			got.Events, len(got.HECs), len(got.Threads), got.End, want.Events, len(want.HECs), len(want.Threads), want.End)
+			got.Events, len(got.HECs), got.NumThreads(), got.End, want.Events, len(want.HECs), want.NumThreads(), want.End)
 	}
 	rec, err := os.ReadFile(cur.RecordingPath())
 	if err != nil || !bytes.Equal(rec, data) {

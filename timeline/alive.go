@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"slices"
-	"sort"
 	"sync"
 )
 
@@ -19,70 +18,103 @@ type aliveIndex struct {
 	long   []int32 // threads living longer than span, or not finished
 }
 
-// alive reports whether thread th has begun before t and not finished
-// before it (the threads a window from t starts with).
-func alive(th *Thread, t uint64) bool {
-	return th.Track.Len() > 0 && th.First < t && (th.Finished == 0 || th.Finished >= t)
+// alive reports whether the thread of record r has begun before t and not
+// finished before it (the threads a window from t starts with).
+func alive(r *threadRec, t uint64) bool {
+	return r.where != marksNone && r.First < t && (r.Finished == 0 || r.Finished >= t)
 }
 
-// ThreadsAliveAt returns, in order, the indices in m.Threads of the
+// ThreadsAliveAt returns, in order, the indices (see Thread) of the
 // threads with marks whose first mark is before t and that have not
 // finished before t.
 func (m *Model) ThreadsAliveAt(t uint64) []int {
-	ts := m.Threads
 	var out []int
-	if m.alive == nil {
-		for i := range ts {
-			if alive(&ts[i], t) {
+	scan := func() []int {
+		m.eachRecord(0, func(i int, r *threadRec) bool {
+			if alive(r, t) {
 				out = append(out, i)
 			}
-		}
+			return true
+		})
 		return out
+	}
+	if m.alive == nil {
+		return scan()
 	}
 	ix := m.alive
 	ix.once.Do(func() {
-		ix.sorted = slices.IsSortedFunc(ts, func(a, b Thread) int {
-			switch {
-			case a.First < b.First:
-				return -1
-			case a.First > b.First:
-				return 1
-			}
-			return 0
-		})
-		if !ix.sorted {
-			return
-		}
 		ix.span = max((m.End-m.Start)/4096, 1)
-		for i := range ts {
-			if th := &ts[i]; th.Finished == 0 || th.Finished-min(th.First, th.Finished) > ix.span {
+		ix.sorted = true
+		prev := uint64(0)
+		m.eachRecord(0, func(i int, r *threadRec) bool {
+			if r.First < prev {
+				ix.sorted, ix.long = false, nil
+				return false
+			}
+			prev = r.First
+			if ix.longLived(r) {
 				ix.long = append(ix.long, int32(i))
 			}
-		}
+			return true
+		})
 	})
 	if !ix.sorted {
-		for i := range ts {
-			if alive(&ts[i], t) {
-				out = append(out, i)
-			}
-		}
-		return out
+		return scan()
 	}
-	long := func(th *Thread) bool { return th.Finished == 0 || th.Finished-min(th.First, th.Finished) > ix.span }
-	end := sort.Search(len(ts), func(i int) bool { return ts[i].First >= t })
-	for i := end - 1; i >= 0 && ts[i].First+ix.span >= t; i-- {
-		if th := &ts[i]; !long(th) && alive(th, t) {
+	end := m.searchFirst(t)
+	from := 0
+	if t > ix.span {
+		from = m.searchFirst(t - ix.span)
+	}
+	m.eachRecord(from, func(i int, r *threadRec) bool {
+		if i >= end {
+			return false
+		}
+		if !ix.longLived(r) && alive(r, t) {
 			out = append(out, i)
 		}
-	}
+		return true
+	})
 	for _, i := range ix.long {
 		if int(i) >= end {
 			break
 		}
-		if alive(&ts[i], t) {
+		if r, _ := m.record(int(i)); alive(&r, t) {
 			out = append(out, int(i))
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// longLived reports whether the thread of record r lives longer than the
+// index's span, or never finishes.
+func (ix *aliveIndex) longLived(r *threadRec) bool {
+	return r.Finished == 0 || r.Finished-min(r.First, r.Finished) > ix.span
+}
+
+// searchFirst returns the index of the first thread whose First is at or
+// after t, the threads being in order of First.
+func (m *Model) searchFirst(t uint64) int {
+	bs := m.threads.blocks
+	// The last block whose first thread begins before t.
+	k, _ := slices.BinarySearchFunc(bs, t, func(b *threadBlock, t uint64) int {
+		if b.first < t {
+			return -1
+		}
+		return 1
+	})
+	if k == 0 {
+		return 0
+	}
+	k--
+	at := min((k+1)<<threadBlockShift, m.threads.n)
+	m.eachRecord(k<<threadBlockShift, func(i int, r *threadRec) bool {
+		if r.First >= t {
+			at = i
+			return false
+		}
+		return i+1 < (k+1)<<threadBlockShift
+	})
+	return at
 }

@@ -61,11 +61,11 @@ func TestBuilderSnapshotsWhileGrowing(t *testing.T) {
 						}
 						f.hecDur = append(f.hecDur, d)
 					}
-					for i := range m.Threads {
-						tr := &m.Threads[i].Track
+					for i := range m.NumThreads() {
+						tr := new(m.Thread(i).Track)
 						for j := 1; j < tr.Len(); j++ {
 							if tr.Mark(j).Time < tr.Mark(j-1).Time {
-								t.Errorf("snapshot thread %d out of order", m.Threads[i].ID)
+								t.Errorf("snapshot thread %d out of order", m.Thread(i).ID)
 							}
 						}
 						f.thrDur = append(f.thrDur, tr.Durations(0, m.End))
@@ -100,8 +100,8 @@ func TestBuilderSnapshotsWhileGrowing(t *testing.T) {
 				}
 			}
 			for i := range f.thrDur {
-				if d := f.m.Threads[i].Track.Durations(0, f.m.End); d != f.thrDur[i] {
-					t.Errorf("snapshot at %d events changed: thread %d", f.m.Events, f.m.Threads[i].ID)
+				if d := new(f.m.Thread(i).Track).Durations(0, f.m.End); d != f.thrDur[i] {
+					t.Errorf("snapshot at %d events changed: thread %d", f.m.Events, f.m.Thread(i).ID)
 				}
 			}
 		}
@@ -110,23 +110,23 @@ func TestBuilderSnapshotsWhileGrowing(t *testing.T) {
 		}
 		b.Finish()
 		last := b.Snapshot()
-		if last.Events != whole.Events || last.End != whole.End || len(last.Threads) != len(whole.Threads) {
+		if last.Events != whole.Events || last.End != whole.End || last.NumThreads() != whole.NumThreads() {
 			t.Fatalf("%s: live model differs: %d events, end %d, %d threads; want %d, %d, %d", path,
-				last.Events, last.End, len(last.Threads), whole.Events, whole.End, len(whole.Threads))
+				last.Events, last.End, last.NumThreads(), whole.Events, whole.End, whole.NumThreads())
 		}
 		for c := range whole.HECs {
 			if a, b := last.HECs[c].Track.Durations(0, whole.End), whole.HECs[c].Track.Durations(0, whole.End); a != b {
 				t.Errorf("%s HEC %d: live %v, whole %v", path, c, a, b)
 			}
 		}
-		for i := range whole.Threads {
-			a, b := &last.Threads[i].Track, &whole.Threads[i].Track
+		for i := range whole.NumThreads() {
+			a, b := new(last.Thread(i).Track), new(whole.Thread(i).Track)
 			if a.Len() != b.Len() {
-				t.Fatalf("%s thread %d: live has %d marks, whole %d", path, whole.Threads[i].ID, a.Len(), b.Len())
+				t.Fatalf("%s thread %d: live has %d marks, whole %d", path, whole.Thread(i).ID, a.Len(), b.Len())
 			}
 			for j := 0; j < a.Len(); j++ {
 				if a.Mark(j) != b.Mark(j) {
-					t.Fatalf("%s thread %d mark %d: live %+v, whole %+v", path, whole.Threads[i].ID, j, a.Mark(j), b.Mark(j))
+					t.Fatalf("%s thread %d mark %d: live %+v, whole %+v", path, whole.Thread(i).ID, j, a.Mark(j), b.Mark(j))
 				}
 			}
 		}
@@ -147,26 +147,26 @@ func TestThreadMarkCopyOnWrite(t *testing.T) {
 		ev(i*100+50, 0, ingest.KindStopThread, 1, uint64(ingest.StopBlockedMVar))
 	}
 	s1 := b.Snapshot()
-	before := s1.Threads[0].Track.Durations(0, s1.End)
-	n := s1.Threads[0].Track.Len()
+	before := new(s1.Thread(0).Track).Durations(0, s1.End)
+	n := new(s1.Thread(0).Track).Len()
 	ev(75, 1, ingest.KindThreadWakeup, 1, 0) // from another HEC's block, far back in time
 	s2 := b.Snapshot()
-	if got := s1.Threads[0].Track.Durations(0, s1.End); got != before || s1.Threads[0].Track.Len() != n {
+	if got := new(s1.Thread(0).Track).Durations(0, s1.End); got != before || new(s1.Thread(0).Track).Len() != n {
 		t.Errorf("old snapshot changed: %v -> %v", before, got)
 	}
-	if s2.Threads[0].Track.Len() != n+1 {
-		t.Fatalf("new snapshot has %d marks, want %d", s2.Threads[0].Track.Len(), n+1)
+	if new(s2.Thread(0).Track).Len() != n+1 {
+		t.Fatalf("new snapshot has %d marks, want %d", new(s2.Thread(0).Track).Len(), n+1)
 	}
-	if m := s2.Threads[0].Track.StateAt(80); m.State != StateRunnable {
+	if m := new(s2.Thread(0).Track).StateAt(80); m.State != StateRunnable {
 		t.Errorf("at 80: %v, want runnable", m.State)
 	}
-	d := s2.Threads[0].Track.Durations(0, s2.End)
+	d := new(s2.Thread(0).Track).Durations(0, s2.End)
 	if d[StateRunnable] != 25 || d[StateBlocked] != before[StateBlocked]-25 {
 		t.Errorf("durations after insert: %v (before %v)", d, before)
 	}
 	// A wakeup inside a running span is ignored.
 	ev(120, 1, ingest.KindThreadWakeup, 1, 0)
-	if s3 := b.Snapshot(); s3.Threads[0].Track.Len() != n+1 {
+	if s3 := b.Snapshot(); new(s3.Thread(0).Track).Len() != n+1 {
 		t.Errorf("wakeup of a running thread added a mark")
 	}
 }

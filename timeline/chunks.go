@@ -69,6 +69,12 @@ func (c *chunkList[T]) view() chunkView[T] {
 	return chunkView[T]{chunks: &tab, n: int32(c.n)}
 }
 
+// peek returns a view of the elements stored so far that shares the
+// list's storage: to read at once, before the list changes.
+func (c *chunkList[T]) peek() chunkView[T] {
+	return chunkView[T]{chunks: &c.chunks, n: int32(c.n)}
+}
+
 // reset empties the list, keeping the chunk being filled for reuse (views
 // never share it) unless full chunks came before it.
 func (c *chunkList[T]) reset() {

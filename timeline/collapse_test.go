@@ -121,8 +121,8 @@ func TestOverviewMatchesExact(t *testing.T) {
 			if ov.Start != exact.Start || ov.End != exact.End || ov.Events != exact.Events {
 				t.Fatalf("%s: overview spans [%d, %d] with %d events, exact [%d, %d] with %d", name, ov.Start, ov.End, ov.Events, exact.Start, exact.End, exact.Events)
 			}
-			if len(ov.HECs) != len(exact.HECs) || len(ov.Threads) != len(exact.Threads) {
-				t.Fatalf("%s: %d HECs and %d threads, exact %d and %d", name, len(ov.HECs), len(ov.Threads), len(exact.HECs), len(exact.Threads))
+			if len(ov.HECs) != len(exact.HECs) || ov.NumThreads() != exact.NumThreads() {
+				t.Fatalf("%s: %d HECs and %d threads, exact %d and %d", name, len(ov.HECs), ov.NumThreads(), len(exact.HECs), exact.NumThreads())
 			}
 			g := ov.Grid
 			summaries := 0
@@ -152,13 +152,13 @@ func TestOverviewMatchesExact(t *testing.T) {
 				t.Errorf("%s: no HEC bucket was summarised: the test says nothing", name)
 			}
 			var te, to Durations
-			for i := range exact.Threads {
-				th := &exact.Threads[i]
+			for i := range exact.NumThreads() {
+				th := new(exact.Thread(i))
 				oi := ov.ThreadIndex(th.ID)
 				if oi < 0 {
 					t.Fatalf("%s: thread %d missing from the overview", name, th.ID)
 				}
-				ot := &ov.Threads[oi]
+				ot := new(ov.Thread(oi))
 				if ot.Label != th.Label && ov.String(ot.Label) != exact.String(th.Label) {
 					t.Errorf("%s: thread %d labelled %q, exact %q", name, th.ID, ov.String(ot.Label), exact.String(th.Label))
 				}
@@ -224,8 +224,8 @@ func TestOverviewIsSmaller(t *testing.T) {
 		for c := range m.HECs {
 			n += m.HECs[c].Track.Len() + m.HECs[c].NumInstants()
 		}
-		for i := range m.Threads {
-			n += m.Threads[i].Track.Len()
+		for i := range m.NumThreads() {
+			n += new(m.Thread(i).Track).Len()
 		}
 		return n
 	}
@@ -252,8 +252,8 @@ func digest(m *Model) [NumStates + 3]uint64 {
 		add(&m.HECs[c].Track)
 		d[NumStates+2] += uint64(m.HECs[c].CountInstants(0, m.End+1) + m.HECs[c].Sparks(SparkCreated, 0, m.End+1))
 	}
-	for i := range m.Threads {
-		add(&m.Threads[i].Track)
+	for i := range m.NumThreads() {
+		add(new(m.Thread(i).Track))
 	}
 	return d
 }
@@ -324,8 +324,8 @@ func TestPreviewsLeaveThreadsToSnapshot(t *testing.T) {
 			b.Add(e)
 			if n++; preview && n%997 == 0 {
 				p := b.Preview()
-				if len(p.Threads) != 0 || len(p.HECs) == 0 {
-					t.Fatalf("preview of %d events: %d threads, %d HECs", n, len(p.Threads), len(p.HECs))
+				if p.NumThreads() != 0 || len(p.HECs) == 0 {
+					t.Fatalf("preview of %d events: %d threads, %d HECs", n, p.NumThreads(), len(p.HECs))
 				}
 				// Now and then a snapshot too (as a live view takes them).
 				if n%(997*7) == 0 && digest(withoutThreads(b.Snapshot())) != digest(p) {
@@ -337,15 +337,15 @@ func TestPreviewsLeaveThreadsToSnapshot(t *testing.T) {
 		return b.Snapshot()
 	}
 	want, got := build(false), build(true)
-	if len(got.Threads) == 0 || len(got.Threads) != len(want.Threads) || digest(got) != digest(want) {
-		t.Fatalf("snapshot after previews: %d threads, want %d (or the tracks differ)", len(got.Threads), len(want.Threads))
+	if got.NumThreads() == 0 || got.NumThreads() != want.NumThreads() || digest(got) != digest(want) {
+		t.Fatalf("snapshot after previews: %d threads, want %d (or the tracks differ)", got.NumThreads(), want.NumThreads())
 	}
 }
 
 // withoutThreads returns a copy of m without its threads.
 func withoutThreads(m *Model) *Model {
 	c := *m
-	c.Threads = nil
+	c.threads = threadTable{}
 	return &c
 }
 
@@ -387,7 +387,7 @@ func TestImpossibleIdsCostNothing(t *testing.T) {
 		t.Errorf("%d HECs for a log of 2 capabilities and a corrupt block", len(m.HECs))
 	}
 	if len(b.threadDense) > 1<<16 {
-		t.Errorf("the thread table has %d entries for %d threads", len(b.threadDense), len(m.Threads))
+		t.Errorf("the thread table has %d entries for %d threads", len(b.threadDense), m.NumThreads())
 	}
 	if !rewrote || m.ThreadIndex(4194303) < 0 {
 		t.Errorf("the rewritten thread is not in the model")

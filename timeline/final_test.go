@@ -19,12 +19,12 @@ func TestFinalIsSnapshot(t *testing.T) {
 		for _, parallel := range []bool{false, true} {
 			want := overviewBuilder(t, data, 1<<10, parallel).Snapshot()
 			got := overviewBuilder(t, data, 1<<10, parallel).Final()
-			if len(got.Threads) != len(want.Threads) || len(want.Threads) == 0 {
-				t.Fatalf("%s: Final has %d threads, Snapshot %d", path, len(got.Threads), len(want.Threads))
+			if got.NumThreads() != want.NumThreads() || want.NumThreads() == 0 {
+				t.Fatalf("%s: Final has %d threads, Snapshot %d", path, got.NumThreads(), want.NumThreads())
 			}
 			ax := NewAxis(want.Start, want.End+1, 0, 1024)
-			for i := range want.Threads {
-				w, g := &want.Threads[i], &got.Threads[i]
+			for i := range want.NumThreads() {
+				w, g := new(want.Thread(i)), new(got.Thread(i))
 				if w.ID != g.ID || w.Label != g.Label || w.Created != g.Created || w.Finished != g.Finished || w.First != g.First {
 					t.Fatalf("%s: thread %d is %+v, want %+v", path, i, *g, *w)
 				}
@@ -56,7 +56,7 @@ func TestThreadIndexUnsorted(t *testing.T) {
 	for _, ids := range [][]uint32{{5, 3, 9, 1, 7}, {1, 2, 3, 4}, {}} {
 		m := &Model{tidx: &threadIndex{}}
 		for _, id := range ids {
-			m.Threads = append(m.Threads, Thread{ID: id})
+			m.threads.add(&threadRec{ThreadRecord: ThreadRecord{ID: id, Label: -1}})
 		}
 		for i, id := range ids {
 			if k := m.ThreadIndex(id); k != i {
@@ -90,10 +90,13 @@ func TestThreadsAliveAt(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := overview(t, data, 1<<10, true)
+		var all []*Thread
+		for _, th := range m.Threads() {
+			all = append(all, th)
+		}
 		naive := func(at uint64) []int {
 			var out []int
-			for i := range m.Threads {
-				th := &m.Threads[i]
+			for i, th := range all {
 				if th.Track.Len() > 0 && th.First < at && (th.Finished == 0 || th.Finished >= at) {
 					out = append(out, i)
 				}
@@ -114,7 +117,7 @@ func TestThreadsAliveAt(t *testing.T) {
 		if found == 0 {
 			t.Fatalf("%s: no thread alive anywhere: the test proves nothing", path)
 		}
-		if m.alive.sorted && len(m.alive.long) < len(m.Threads) {
+		if m.alive.sorted && len(m.alive.long) < m.NumThreads() {
 			indexed++
 		}
 	}

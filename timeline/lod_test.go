@@ -55,9 +55,9 @@ func TestColumnsMatchNaive(t *testing.T) {
 			for c := range m.HECs {
 				tracks = append(tracks, &m.HECs[c].Track)
 			}
-			for i := range m.Threads {
+			for i := range m.NumThreads() {
 				if i < 40 {
-					tracks = append(tracks, &m.Threads[i].Track)
+					tracks = append(tracks, new(m.Thread(i).Track))
 				}
 			}
 			for ti, tr := range tracks {
@@ -153,8 +153,8 @@ func benchColumns(b *testing.B, window func(m *Model) Axis) {
 		for c := range m.HECs {
 			cols = m.HECs[c].Track.Columns(ax, 1920, cols)
 		}
-		for t := 0; t < 64 && t < len(m.Threads); t++ {
-			cols = m.Threads[t].Track.Columns(ax, 1920, cols)
+		for t := 0; t < 64 && t < m.NumThreads(); t++ {
+			cols = new(m.Thread(t).Track).Columns(ax, 1920, cols)
 		}
 	}
 }

@@ -157,6 +157,7 @@ type threadBuilder struct {
 	busy     bool // in Builder.pending
 	dirty    bool // in Builder.dirty: changed since the last snapshot
 	retired  bool // stored holds the track
+	packed   bool // stored is where its packed marks lie (see threads.go)
 	created  uint64
 	finished uint64
 	first    uint64
@@ -176,13 +177,23 @@ type exactMarks struct {
 	shared bool
 }
 
-// storedTrack is where a finished thread's marks lie in the arena. Its
-// summaries and checkpoints, which only busy or long-lived threads have,
-// are placed in the builder's storedMore: a thread-heavy run's builder
-// holds millions of these.
+// storedTrack is where a finished thread's marks lie in the arena, or for
+// a packed track (threadBuilder.packed) in the packed arena, at offset
+// marks<<32 | nmarks. Its summaries and checkpoints, which only busy or
+// long-lived threads have, are placed in the builder's storedMore: a
+// thread-heavy run's builder holds millions of these.
 type storedTrack struct {
 	marks, nmarks int32
 }
+
+// packedStored returns where the packed marks at offset at of the packed
+// arena lie.
+func packedStored(at uint64) storedTrack {
+	return storedTrack{marks: int32(uint32(at >> 32)), nmarks: int32(uint32(at))}
+}
+
+// packedAt returns the offset in the packed arena of a packed track.
+func (s storedTrack) packedAt() uint64 { return uint64(uint32(s.marks))<<32 | uint64(uint32(s.nmarks)) }
 
 // storedExtra is where a finished thread's summaries and checkpoints lie
 // in the arena.
@@ -263,11 +274,14 @@ type Builder struct {
 	threadDense []int32                  // thread id → index+1 in threads (0: none), for ids < denseThreads
 	pending     []int32                  // threads with an open bucket (with a grid)
 	arena       trackArena               // the tracks of finished threads (with a grid)
+	packed      packedArena              // the packed marks of finished threads (with a grid)
+	unpacked    bool                     // keep every track whole: the reference the tests of packing compare with
 	storedMore  map[int32]storedExtra    // where finished threads' summaries and checkpoints lie, by index in threads
 	keep        func(uint32) bool        // the threads to keep (nil: all)
 	spare       []*markList              // mark lists of retired threads, for new ones
 	dirty       []int32                  // threads changed since the last snapshot
-	prevThreads []Thread                 // the last snapshot's threads
+	prevBlocks  []*threadBlock           // the last snapshot's blocks of threads
+	prevN       int                      // and how many threads they hold
 	declared    int                      // capabilities the RTS declared
 	capEnds     []uint64                 // per capability: where the log's knowledge of it ends (EndCapabilities)
 	cut         bool                     // capEnds are where a log cut short stops, not data still to come
@@ -530,6 +544,12 @@ func (b *Builder) threadMark(t *threadBuilder, m Mark) {
 	if t.finished != 0 && m.Time >= t.finished && m.State != StateFinished {
 		return // the RTS may wake a thread up just after it finished
 	}
+	if t.retired {
+		// An event of a thread after it finished, out of order: its
+		// packed marks count from its first time, which stays.
+		b.anomalies++
+		return
+	}
 	b.touch(t)
 	if t.first == 0 || m.Time < t.first {
 		t.first = m.Time
@@ -539,10 +559,6 @@ func (b *Builder) threadMark(t *threadBuilder, m Mark) {
 			t.ex = &exactMarks{}
 		}
 		t.ex.mark(m)
-		return
-	}
-	if t.retired {
-		b.anomalies++ // an event of a thread after it finished, out of order
 		return
 	}
 	if t.ml == nil {

@@ -123,8 +123,8 @@ func TestThreadStates(t *testing.T) {
 				perThread[mk.Arg] += end - mk.Time
 			}
 		}
-		for i := range m.Threads {
-			th := &m.Threads[i]
+		for i := range m.NumThreads() {
+			th := new(m.Thread(i))
 			tr := &th.Track
 			for j := 1; j < tr.Len(); j++ {
 				if tr.Mark(j).Time < tr.Mark(j-1).Time {
@@ -142,8 +142,8 @@ func TestThreadStates(t *testing.T) {
 				t.Errorf("%s thread %d: finished at %d but ends %v", name, th.ID, th.Finished, tr.StateAt(m.End).State)
 			}
 		}
-		if len(m.Threads) != len(perThread) && len(perThread) > len(m.Threads) {
-			t.Errorf("%s: %d threads ran but %d known", name, len(perThread), len(m.Threads))
+		if m.NumThreads() != len(perThread) && len(perThread) > m.NumThreads() {
+			t.Errorf("%s: %d threads ran but %d known", name, len(perThread), m.NumThreads())
 		}
 	}
 }

@@ -30,8 +30,6 @@ type Model struct {
 	// densely from 0, but a corrupt block marker's capability (4095 in a
 	// log of 2) comes after them (see HEC.Cap and Model.HEC).
 	HECs []HEC
-	// Threads are the Haskell threads in order of first appearance.
-	Threads []Thread
 	// Labels sums the user spans per label, in order of first appearance.
 	Labels []LabelStats
 	// Grid is the resolution of an overview model: its tracks summarise the
@@ -44,8 +42,14 @@ type Model struct {
 	markers   chunkView[Instant]
 	userSpans chunkView[spanRecord]
 	openSpans []UserSpan
-	tidx      *threadIndex
-	alive     *aliveIndex
+	// threads are the Haskell threads in order of first appearance
+	// (NumThreads, Thread, Threads).
+	threads threadTable
+	// partial says some capability is not known to the run's end
+	// (Partial), nor then the threads last on it.
+	partial bool
+	tidx    *threadIndex
+	alive   *aliveIndex
 }
 
 // HEC is one capability's rows: its track of states (idle, running thread
@@ -115,17 +119,10 @@ func (m *Model) Partial() bool {
 // capability only named by the RTS's startup has none).
 func (h *HEC) Used() bool { return h.used }
 
-// Thread is one Haskell thread: its track of states (runnable, running on a
-// HEC, blocked, finished), label and lifetime.
+// Thread is one Haskell thread: its record (id, label, lifetime) and its
+// track of states (runnable, running on a HEC, blocked, finished).
 type Thread struct {
-	ID uint32
-	// Label is the ThreadLabel string (Model.String), -1 if none.
-	Label int32
-	// Created is the time of CreateThread (0 if the log does not have it);
-	// Finished the time it finished (0 if it did not).
-	Created, Finished uint64
-	// First is the time of the thread's first mark (its first event).
-	First uint64
+	ThreadRecord
 	Track Track
 }
 
@@ -136,28 +133,6 @@ func (m *Model) String(i int32) string {
 		return ""
 	}
 	return m.strs[i]
-}
-
-// ThreadName returns the thread's label, or "thread N" without one.
-func (m *Model) ThreadName(t *Thread) string {
-	if t.Label >= 0 {
-		return m.String(t.Label)
-	}
-	return "thread " + uitoa(uint64(t.ID))
-}
-
-func uitoa(v uint64) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 {
-			break
-		}
-	}
-	return string(b[i:])
 }
 
 // NumInstants returns the number of instant events of the HEC (a summary
@@ -262,7 +237,7 @@ func (b *Builder) Preview() *Model { return b.snapshot(false) }
 func (b *Builder) Final() *Model {
 	b.consume = true
 	m := b.snapshot(true)
-	b.threads, b.threadIdx, b.threadDense, b.prevThreads, b.arena, b.spare, b.storedMore = chunkList[threadBuilder]{}, nil, nil, nil, trackArena{}, nil, nil
+	b.threads, b.threadIdx, b.threadDense, b.prevBlocks, b.arena, b.packed, b.spare, b.storedMore = chunkList[threadBuilder]{}, nil, nil, nil, trackArena{}, packedArena{}, nil, nil
 	return m
 }
 
@@ -310,73 +285,30 @@ func (b *Builder) snapshot(threads bool) *Model {
 		m.openSpans = b.openSpans(m)
 		return m
 	}
-	// Threads are copied from the last snapshot, and only those that
-	// changed since are made again: most threads of a long run have ended.
-	m.Threads = make([]Thread, b.threads.len())
-	copy(m.Threads, b.prevThreads)
-	am, as, ac := b.arena.marks.view(), b.arena.sums.view(), b.arena.cps.view()
-	make1 := func(i int) {
-		t := b.threadAt(int32(i))
-		t.dirty = false
-		out := &m.Threads[i]
-		*out = Thread{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished, First: t.first}
-		if st := &t.stored; t.retired {
-			var x storedExtra
-			if len(b.storedMore) > 0 {
-				x = b.storedMore[t.idx]
-			}
-			out.Track = newTrack(am.sub(int(st.marks), int(st.nmarks)), as.sub(int(x.sums), int(x.nsums)),
-				ac.sub(int(x.cps), int(x.ncps)))
-			return
-		}
-		if t.ml != nil {
-			out.Track = t.ml.track(b.end)
-			return
-		}
-		if ex := t.ex; ex != nil {
-			mv := sliceView(ex.marks)
-			extendCheckpoints(mv, chunkView[stretch]{}, &ex.cps)
-			ex.shared = true
-			out.Track = newTrack(mv, chunkView[stretch]{}, ex.cps.view())
-			if len(ex.marks) > 0 {
-				out.First = ex.marks[0].Time
-			}
-		}
-	}
+	// The blocks of threads are taken from the last snapshot, and only
+	// those with a thread that changed since are made again: most threads
+	// of a long run have ended.
+	m.partial = m.Partial()
+	n := b.threads.len()
+	tt := threadTable{n: n, blocks: make([]*threadBlock, (n+threadsPerBlock-1)>>threadBlockShift), arena: b.packed.view()}
+	copy(tt.blocks, b.prevBlocks)
+	var sw wideViews
+	// The block of the first thread new since is made again whole.
+	fresh := b.prevN >> threadBlockShift
 	for _, i := range b.dirty {
-		if int(i) < len(b.prevThreads) {
-			make1(int(i))
+		if k := int(i) >> threadBlockShift; k < fresh && tt.blocks[k] == b.prevBlocks[k] {
+			tt.blocks[k] = b.makeBlock(k, &tt, &sw)
 		}
 	}
 	consume := b.consume && b.finished
-	for i := len(b.prevThreads); i < len(m.Threads); i++ {
-		make1(i)
-		if consume && (i&chunkMask == chunkMask || i == len(m.Threads)-1) {
-			b.threads.chunks[i>>chunkShift] = nil
+	for k := fresh; k < len(tt.blocks); k++ {
+		tt.blocks[k] = b.makeBlock(k, &tt, &sw)
+		if hi := min((k+1)<<threadBlockShift, n) - 1; consume && (hi&chunkMask == chunkMask || hi == n-1) {
+			b.threads.chunks[hi>>chunkShift] = nil
 		}
 	}
-	partial, open := m.Partial(), !b.finished && b.g.On()
-	for i := range m.Threads {
-		tr := &m.Threads[i].Track
-		tr.end, tr.horizon = b.end, b.end
-		if !open {
-			// Finished: no bucket is still being filled.
-		} else if t := b.threadAt(int32(i)); t.ml != nil && t.ml.open {
-			// The marks of its bucket still being filled are not shown.
-			tr.end = min(b.end, max(b.g.start(t.ml.b), b.start))
-		}
-		if !partial {
-			continue
-		}
-		// A thread last on a capability known only up to its frontier is
-		// not known past it either.
-		if c, ok := tr.LastCap(); ok {
-			if h := m.HEC(c); h != nil {
-				tr.end = max(tr.Mark(tr.Len()-1).Time, min(tr.end, h.Frontier()))
-			}
-		}
-	}
-	b.dirty, b.prevThreads = b.dirty[:0], m.Threads
+	m.threads = tt
+	b.dirty, b.prevBlocks, b.prevN = b.dirty[:0], tt.blocks, n
 	m.openSpans = b.openSpans(m)
 	return m
 }
@@ -430,14 +362,18 @@ func (b *Builder) touch(t *threadBuilder) {
 func (b *Builder) retire(t *threadBuilder) {
 	t.ml.payOwed()
 	b.touch(t)
-	var x storedExtra
-	t.stored, x = b.arena.store(t.ml)
 	t.retired = true
-	if x != (storedExtra{}) {
-		if b.storedMore == nil {
-			b.storedMore = map[int32]storedExtra{}
+	if marks := t.ml.marks.peek(); b.packs(marks, t.ml.sums.len()) {
+		t.stored, t.packed = packedStored(b.packed.add(t.first, marks)), true
+	} else {
+		var x storedExtra
+		t.stored, x = b.arena.store(t.ml)
+		if x != (storedExtra{}) {
+			if b.storedMore == nil {
+				b.storedMore = map[int32]storedExtra{}
+			}
+			b.storedMore[t.idx] = x
 		}
-		b.storedMore[t.idx] = x
 	}
 	t.ml.reset()
 	b.spare = append(b.spare, t.ml)

@@ -3,7 +3,6 @@ package timeline
 import (
 	"cmp"
 	"slices"
-	"sort"
 	"sync"
 )
 
@@ -45,55 +44,89 @@ type exactSource struct{ m *Model }
 func (s exactSource) Overview() *Model                              { return s.m }
 func (s exactSource) Detail(uint64, uint64, float64, func()) *Model { return nil }
 
-// threadIndex finds threads by id in Model.Threads; built on first use.
-// Threads come in order of first appearance, which is the order of their
-// ids in most logs (GHC numbers them upwards): then a binary search over
-// the threads themselves needs nothing more, and otherwise byID holds
-// their indices sorted by id — 4 bytes a thread where a map took ~40, for
-// runs of millions of threads.
+// threadIndex finds threads by id; built on first use. Threads come in
+// order of first appearance, which is the order of their ids in most logs
+// (GHC numbers them upwards): then a binary search over the blocks of
+// threads needs nothing more, and otherwise ids holds every id sorted,
+// with its thread's index in byID — 8 bytes a thread where a map took
+// ~40, for runs of millions of threads.
 type threadIndex struct {
 	once   sync.Once
 	sorted bool
+	ids    []uint32
 	byID   []int32
 }
 
-// ThreadIndex returns the index into m.Threads of the thread with id, or -1
+// ThreadIndex returns the index (see Thread) of the thread with id, or -1
 // if the model has no such thread.
 func (m *Model) ThreadIndex(id uint32) int {
 	if m.tidx == nil {
 		return m.scanThread(id)
 	}
-	ts := m.Threads
-	m.tidx.once.Do(func() {
-		m.tidx.sorted = slices.IsSortedFunc(ts, func(a, b Thread) int { return cmp.Compare(a.ID, b.ID) })
-		if m.tidx.sorted {
+	ix := m.tidx
+	ix.once.Do(func() {
+		ix.sorted = true
+		prev, any := uint32(0), false
+		m.eachRecord(0, func(i int, r *threadRec) bool {
+			if any && r.ID < prev {
+				ix.sorted = false
+				return false
+			}
+			prev, any = r.ID, true
+			return true
+		})
+		if ix.sorted {
 			return
 		}
-		byID := make([]int32, len(ts))
+		ids := make([]uint32, 0, m.NumThreads())
+		for _, r := range m.ThreadRecords() {
+			ids = append(ids, r.ID)
+		}
+		byID := make([]int32, len(ids))
 		for i := range byID {
 			byID[i] = int32(i)
 		}
-		slices.SortStableFunc(byID, func(a, b int32) int { return cmp.Compare(ts[a].ID, ts[b].ID) })
-		m.tidx.byID = byID
-	})
-	if m.tidx.sorted {
-		if i, ok := slices.BinarySearchFunc(ts, id, func(t Thread, id uint32) int { return cmp.Compare(t.ID, id) }); ok {
-			return i
+		slices.SortStableFunc(byID, func(a, b int32) int { return cmp.Compare(ids[a], ids[b]) })
+		sortedIDs := make([]uint32, len(ids))
+		for i, k := range byID {
+			sortedIDs[i] = ids[k]
 		}
+		ix.ids, ix.byID = sortedIDs, byID
+	})
+	if !ix.sorted {
+		k, ok := slices.BinarySearch(ix.ids, id)
+		if !ok {
+			return -1
+		}
+		return int(ix.byID[k])
+	}
+	bs := m.threads.blocks
+	k, _ := slices.BinarySearchFunc(bs, id, func(b *threadBlock, id uint32) int {
+		if b.firstID <= id {
+			return -1
+		}
+		return 1
+	})
+	if k == 0 {
 		return -1
 	}
-	byID := m.tidx.byID
-	k := sort.Search(len(byID), func(k int) bool { return ts[byID[k]].ID >= id })
-	if k < len(byID) && ts[byID[k]].ID == id {
-		return int(byID[k])
-	}
-	return -1
+	k--
+	at := -1
+	m.eachRecord(k<<threadBlockShift, func(i int, r *threadRec) bool {
+		if r.ID == id {
+			at = i
+		}
+		return r.ID < id && i+1 < (k+1)<<threadBlockShift
+	})
+	return at
 }
 
-// ThreadByID returns the thread with the given id, or nil.
+// ThreadByID returns the thread with the given id (its record and track),
+// or nil.
 func (m *Model) ThreadByID(id uint32) *Thread {
 	if i := m.ThreadIndex(id); i >= 0 {
-		return &m.Threads[i]
+		th := m.Thread(i)
+		return &th
 	}
 	return nil
 }
@@ -101,10 +134,13 @@ func (m *Model) ThreadByID(id uint32) *Thread {
 // scanThread finds a thread by a linear search (models not made by
 // Snapshot).
 func (m *Model) scanThread(id uint32) int {
-	for i := range m.Threads {
-		if m.Threads[i].ID == id {
-			return i
+	at := -1
+	m.eachRecord(0, func(i int, r *threadRec) bool {
+		if r.ID == id {
+			at = i
+			return false
 		}
-	}
-	return -1
+		return true
+	})
+	return at
 }

@@ -4,12 +4,12 @@ import "testing"
 
 func TestThreadIndex(t *testing.T) {
 	m, _ := build(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog")
-	if len(m.Threads) == 0 {
+	if m.NumThreads() == 0 {
 		t.Fatal("no threads")
 	}
-	for i := range m.Threads {
-		if got := m.ThreadIndex(m.Threads[i].ID); got != i {
-			t.Fatalf("ThreadIndex(%d) = %d, want %d", m.Threads[i].ID, got, i)
+	for i := range m.NumThreads() {
+		if got := m.ThreadIndex(m.Thread(i).ID); got != i {
+			t.Fatalf("ThreadIndex(%d) = %d, want %d", m.Thread(i).ID, got, i)
 		}
 	}
 	if got := m.ThreadIndex(1 << 31); got != -1 {
@@ -24,9 +24,9 @@ func TestThreadIndex(t *testing.T) {
 // TestThreadByID finds every thread by its id and nothing for an unknown id.
 func TestThreadByID(t *testing.T) {
 	m, _ := build(t, "../testdata/ghc-9.0.2/parwork-N2.eventlog")
-	for i := range m.Threads {
-		if got := m.ThreadByID(m.Threads[i].ID); got != &m.Threads[i] {
-			t.Fatalf("thread %d not found", m.Threads[i].ID)
+	for i := range m.NumThreads() {
+		if got := m.ThreadByID(m.Thread(i).ID); got == nil || got.ThreadRecord != m.ThreadRecord(i) {
+			t.Fatalf("thread %d not found", m.Thread(i).ID)
 		}
 	}
 	if m.ThreadByID(1<<31) != nil {

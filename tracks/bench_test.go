@@ -23,7 +23,7 @@ func big10M(b *testing.B) *timeline.Model {
 		start := time.Now()
 		bigModel = synthModel(4, 8000, 10_000_000)
 		b.Logf("built the 10M-event model in %v: %d threads, %s of run", time.Since(start).Round(time.Millisecond),
-			len(bigModel.Threads), paint.Duration(bigModel.End))
+			bigModel.NumThreads(), paint.Duration(bigModel.End))
 	})
 	return bigModel
 }

@@ -236,7 +236,7 @@ func TestExportAllTracks(t *testing.T) {
 		t.Fatalf("one page of %d×%d: %+v, %v", w, h, pages, err)
 	}
 	texts := exportSVG(t, v, all, pages[0])
-	last := m.Threads[len(m.Threads)-1]
+	last := m.Thread(m.NumThreads() - 1)
 	for _, want := range []string{"All HECs", "HEC 1", "thread " + itoa(last.ID), "GC pauses", "major GC", "heap size"} {
 		if !texts[want] {
 			t.Errorf("SVG export lacks %q", want)
@@ -307,7 +307,7 @@ func TestExportView(t *testing.T) {
 	v := New(timeline.Exact(m))
 	v.SetHeap(tinyHeap(), nil)
 	v.SetSize(1000, 500, 1)
-	last := "thread " + itoa(m.Threads[len(m.Threads)-1].ID)
+	last := "thread " + itoa(m.Thread(m.NumThreads()-1).ID)
 	view := ExportOptions{}
 	pages, err := v.ExportPages(view)
 	if err != nil || len(pages) != 1 || pages[0].Width != 1000 || pages[0].Height != 500 {
@@ -431,8 +431,8 @@ func TestLegendNamesOnlyWhatTheLogHolds(t *testing.T) {
 				return true
 			})
 		}
-		for i := range m.Threads {
-			marks(&m.Threads[i].Track)
+		for i := range m.NumThreads() {
+			marks(new(m.Thread(i).Track))
 		}
 		listed := map[paint.Ink]bool{}
 		for _, it := range v.legendItems() {

@@ -138,9 +138,9 @@ func init() {
 				if ov == nil {
 					return nil
 				}
-				ids := make([]TrackID, 0, len(ov.Threads))
-				for i := range ov.Threads {
-					ids = append(ids, TrackID{KindThread, ov.Threads[i].ID})
+				ids := make([]TrackID, 0, ov.NumThreads())
+				for _, th := range ov.ThreadRecords() {
+					ids = append(ids, TrackID{KindThread, th.ID})
 				}
 				return ids
 			},

@@ -141,7 +141,7 @@ func (v *View) ensureLayout() *layout {
 	ov := v.overview()
 	nth := 0
 	if ov != nil {
-		nth = len(ov.Threads)
+		nth = ov.NumThreads()
 	}
 	l := &v.lay
 	if l.version == v.version && l.ov == ov && l.nThreads == nth && l.scale == v.scale {

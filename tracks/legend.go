@@ -200,8 +200,8 @@ func presentInks(m *timeline.Model) [paint.NumInks]bool {
 		}
 	}
 	budget := markScanLimit
-	for i := range m.Threads {
-		tr := &m.Threads[i].Track
+	for _, th := range m.Threads() {
+		tr := &th.Track
 		d := tr.Durations(m.Start, m.End)
 		states(d)
 		if d[timeline.StateBlocked] == 0 {

@@ -31,8 +31,8 @@ func TestDrawsThroughSource(t *testing.T) {
 	ov := tiny()
 	// The detail: thread 2 created first, so it is Threads[0].
 	detail := tinyReordered(timeline.NewOverviewBuilder(timeline.Grid{}))
-	if detail.Threads[0].ID != 2 {
-		t.Fatalf("detail's first thread is %d", detail.Threads[0].ID)
+	if detail.Thread(0).ID != 2 {
+		t.Fatalf("detail's first thread is %d", detail.Thread(0).ID)
 	}
 	src := &detailSource{ov: ov, detail: detail}
 	v := New(src)

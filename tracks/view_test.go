@@ -227,7 +227,7 @@ func TestHeaders(t *testing.T) {
 	m := synthModel(2, 50, 50_000)
 	v := New(timeline.Exact(m))
 	v.SetSize(1200, 800, 1)
-	id := TrackID{KindThread, m.Threads[7].ID}
+	id := TrackID{KindThread, m.Thread(7).ID}
 	if !v.Reveal(id) {
 		t.Fatal("no thread 8")
 	}
@@ -283,8 +283,8 @@ func TestScrollPinCollapse(t *testing.T) {
 			threads++
 		}
 	}
-	if threads != len(m.Threads) || n < 1+2+2+threads {
-		t.Fatalf("%d tracks, %d of threads; want all %d threads", n, threads, len(m.Threads))
+	if threads != m.NumThreads() || n < 1+2+2+threads {
+		t.Fatalf("%d tracks, %d of threads; want all %d threads", n, threads, m.NumThreads())
 	}
 	// Scrolling is clamped to the content.
 	v.ScrollBy(1e9)
@@ -294,7 +294,7 @@ func TestScrollPinCollapse(t *testing.T) {
 	if _, ok := v.TrackRect(v.Tracks()[n-1]); !ok {
 		t.Error("last track not in view at the bottom")
 	}
-	last := TrackID{KindThread, m.Threads[len(m.Threads)-1].ID}
+	last := TrackID{KindThread, m.Thread(m.NumThreads() - 1).ID}
 	v.ScrollBy(-1e9)
 	if off, _, _ := v.Scroll(); off != 0 {
 		t.Errorf("scrolled to %d, want 0", off)

@@ -52,8 +52,8 @@ func TestWokenByMatchesTheEvents(t *testing.T) {
 
 	checked, byThread := 0, 0
 	var link Wakeup
-	for i := range m.Threads {
-		th := &m.Threads[i]
+	for i := range m.NumThreads() {
+		th := new(m.Thread(i))
 		for j := 0; j < th.Track.Len(); j++ {
 			mk := th.Track.Mark(j)
 			if mk.State != timeline.StateRunnable {

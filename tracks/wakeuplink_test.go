@@ -131,8 +131,8 @@ func TestWakeupLinkToTrackOutOfView(t *testing.T) {
 // high, and leaves v so.
 func linkOutOfView(t *testing.T, m *timeline.Model, v *View, created bool) Wakeup {
 	t.Helper()
-	for i := range m.Threads {
-		th := &m.Threads[i]
+	for i := range m.NumThreads() {
+		th := new(m.Thread(i))
 		for j := 0; j < th.Track.Len(); j++ {
 			mk := th.Track.Mark(j)
 			if mk.State != timeline.StateRunnable {

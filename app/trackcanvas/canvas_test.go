@@ -194,7 +194,7 @@ func TestCanvasWheelScrollsCtrlWheelZoomsDragPans(t *testing.T) {
 	var before, row int
 	c.With(func(tv *tracks.View) {
 		before, _, _ = tv.Scroll()
-		row = tv.TrackHeight(tracks.TrackID{Kind: tracks.KindThread, ID: ev.Model.Threads[0].ID})
+		row = tv.TrackHeight(tracks.TrackID{Kind: tracks.KindThread, ID: ev.Model.Thread(0).ID})
 	})
 	wheel(c, p, 0, -2*wheelNotchUnits, 0)
 	var after int

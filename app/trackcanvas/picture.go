@@ -99,7 +99,7 @@ func TimelineRender(m *timeline.Model) RenderFunc {
 	return func(w, h int, scale float64) (*image.RGBA, error) {
 		v := tracks.New(timeline.Exact(m))
 		// As the canvas will show it (app's buildTimeline).
-		v.SetCollapsed(tracks.GroupThreads, len(m.Threads) > ManyThreads)
+		v.SetCollapsed(tracks.GroupThreads, m.NumThreads() > ManyThreads)
 		v.SetSize(w, h, scale)
 		v.SetDark(kit.DarkTheme())
 		return v.Render(), nil

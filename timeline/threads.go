@@ -1,0 +1,532 @@
+package timeline
+
+import (
+	"encoding/binary"
+	"iter"
+)
+
+// A thread-heavy run has millions of threads, most of them short-lived,
+// with a handful of marks each: a record of 72 bytes and marks of 16 bytes
+// each made them most of a loaded log's memory (281 MB for a 172 MB log of
+// 1.6 M threads). A model keeps them packed instead: each thread's record
+// as a few varints in a block of threadsPerBlock threads, and the marks of
+// a short track (no summarised stretch, at most checkpointEvery marks, so
+// no checkpoints) as a few bytes a mark, decoded into a Track when it is
+// asked for. A long or busy track, whose marks the grid bounds, is kept
+// whole. Decoding is exact: a thread read back equals, mark for mark, the
+// one the builder made.
+
+// threadBlockShift sets how many threads a block of the thread table holds
+// (threadsPerBlock): a thread is found by decoding the records before it
+// in its block.
+const (
+	threadBlockShift = 6
+	threadsPerBlock  = 1 << threadBlockShift
+)
+
+// ThreadRecord is what a model knows of a thread besides its track.
+type ThreadRecord struct {
+	ID uint32
+	// Label is the ThreadLabel string (Model.String), -1 if none.
+	Label int32
+	// Created is the time of CreateThread (0 if the log does not have it);
+	// Finished the time it finished (0 if it did not).
+	Created, Finished uint64
+	// First is the time of the thread's first mark (its first event).
+	First uint64
+}
+
+// threadTable is a model's threads, in order of first appearance, packed
+// in blocks; the blocks of one snapshot are shared by the next where no
+// thread of theirs changed.
+type threadTable struct {
+	n      int
+	blocks []*threadBlock
+	// arena holds the packed marks of finished threads, which the
+	// builder wrote once (packedArena): chunk c holds those at offsets
+	// c<<arenaChunkShift on.
+	arena [][]byte
+}
+
+// threadBlock is threadsPerBlock threads (fewer in a table's last block):
+// their records one after another (see appendRecord), with the packed
+// marks of tracks not in the arena and the tracks kept whole.
+type threadBlock struct {
+	recs  []byte
+	local []byte
+	wide  []Track
+	// firstID and first are the ID and First of the block's first thread,
+	// for the searches by id and by time.
+	firstID uint32
+	first   uint64
+}
+
+// Where a thread's marks are (bits recMarks of its record's flags).
+const (
+	marksNone  = iota // no marks
+	marksArena        // packed in the arena, at the record's offset
+	marksLocal        // packed in the block's local bytes, at the record's offset
+	marksWide         // a whole Track, the block's wide[record's offset]
+)
+
+// The flags of a record.
+const (
+	recLabel      = 1 << iota // a label follows
+	recCreated                // a creation time follows
+	recFinished               // a finish time follows
+	recEnd                    // an end before the model's follows (an open bucket)
+	recMarksShift = 4         // where the marks are: marksNone…marksWide
+)
+
+// threadRec is a record as decoded, with where its marks are.
+type threadRec struct {
+	ThreadRecord
+	where uint8
+	at    uint64 // the marks' offset (arena, local) or index (wide)
+	// end is where the track is known to, if before the model's end
+	// (hasEnd: a bucket still being filled).
+	end    uint64
+	hasEnd bool
+}
+
+// recCursor decodes a block's records in turn: each one's id, first time
+// and arena offset are deltas from the one before.
+type recCursor struct {
+	b      *threadBlock
+	pos    int
+	id     uint32
+	first  uint64
+	arenaA uint64
+}
+
+func zig(v int64) uint64   { return uint64(v<<1) ^ uint64(v>>63) }
+func unzig(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// appendRecord appends the record of r to the block's records, the cursor
+// being at the block's end.
+func (c *recCursor) append(r *threadRec) {
+	b := c.b
+	flags := uint64(r.where) << recMarksShift
+	if r.Label >= 0 {
+		flags |= recLabel
+	}
+	if r.Created != 0 {
+		flags |= recCreated
+	}
+	if r.Finished != 0 {
+		flags |= recFinished
+	}
+	if r.hasEnd {
+		flags |= recEnd
+	}
+	p := binary.AppendUvarint(b.recs, flags)
+	p = binary.AppendUvarint(p, zig(int64(r.ID)-int64(c.id)))
+	if r.Label >= 0 {
+		p = binary.AppendUvarint(p, uint64(r.Label))
+	}
+	p = binary.AppendUvarint(p, zig(int64(r.First-c.first)))
+	if r.Created != 0 {
+		p = binary.AppendUvarint(p, zig(int64(r.Created-r.First)))
+	}
+	if r.Finished != 0 {
+		p = binary.AppendUvarint(p, zig(int64(r.Finished-r.First)))
+	}
+	if r.hasEnd {
+		p = binary.AppendUvarint(p, zig(int64(r.end-r.First)))
+	}
+	switch r.where {
+	case marksArena:
+		p = binary.AppendUvarint(p, zig(int64(r.at-c.arenaA)))
+		c.arenaA = r.at
+	case marksLocal, marksWide:
+		p = binary.AppendUvarint(p, r.at)
+	}
+	b.recs = p
+	c.id, c.first, c.pos = r.ID, r.First, len(p)
+}
+
+// uvarint reads a varint at the cursor.
+func (c *recCursor) uvarint() uint64 {
+	v, n := binary.Uvarint(c.b.recs[c.pos:])
+	c.pos += n
+	return v
+}
+
+// next decodes the record at the cursor into r.
+func (c *recCursor) next(r *threadRec) {
+	flags := c.uvarint()
+	r.ID = uint32(int64(c.id) + unzig(c.uvarint()))
+	r.Label = -1
+	if flags&recLabel != 0 {
+		r.Label = int32(c.uvarint())
+	}
+	r.First = c.first + uint64(unzig(c.uvarint()))
+	r.Created, r.Finished, r.end, r.hasEnd, r.at = 0, 0, 0, false, 0
+	if flags&recCreated != 0 {
+		r.Created = r.First + uint64(unzig(c.uvarint()))
+	}
+	if flags&recFinished != 0 {
+		r.Finished = r.First + uint64(unzig(c.uvarint()))
+	}
+	if flags&recEnd != 0 {
+		r.end, r.hasEnd = r.First+uint64(unzig(c.uvarint())), true
+	}
+	r.where = uint8(flags >> recMarksShift)
+	switch r.where {
+	case marksArena:
+		r.at = c.arenaA + uint64(unzig(c.uvarint()))
+		c.arenaA = r.at
+	case marksLocal, marksWide:
+		r.at = c.uvarint()
+	}
+	c.id, c.first = r.ID, r.First
+}
+
+// The header byte of a packed mark: its state in the low bits, then what
+// follows it.
+const (
+	pmStateMask = 0x0F
+	pmWoken     = 1 << 4
+	pmReason    = 1 << 5 // a Reason byte follows
+	pmArg       = 1 << 6 // an Arg varint follows
+	pmBack      = 1 << 7 // the time lies before the previous one's (only a first mark's can)
+)
+
+// packs reports whether the builder packs a track of marks and sums
+// summaries: one without a summarised stretch or a checkpoint.
+func (b *Builder) packs(marks chunkView[Mark], sums int) bool {
+	return !b.unpacked && sums == 0 && marks.Len() <= checkpointEvery
+}
+
+// appendMarks appends the packed marks of a track whose thread's First is
+// first: their number, then each one's header byte, Arg, Reason and time
+// from the mark before (the first's from first).
+func appendMarks(dst []byte, first uint64, marks chunkView[Mark]) []byte {
+	n := marks.Len()
+	dst = binary.AppendUvarint(dst, uint64(n))
+	prev := first
+	for i := range n {
+		m := marks.ptr(i)
+		h := byte(m.State) & pmStateMask
+		if m.woken {
+			h |= pmWoken
+		}
+		if m.Reason != 0 {
+			h |= pmReason
+		}
+		if m.Arg != 0 {
+			h |= pmArg
+		}
+		dt := m.Time - prev
+		if m.Time < prev {
+			h |= pmBack
+			dt = prev - m.Time
+		}
+		dst = append(dst, h)
+		if m.Arg != 0 {
+			dst = binary.AppendUvarint(dst, uint64(m.Arg))
+		}
+		if m.Reason != 0 {
+			dst = append(dst, m.Reason)
+		}
+		dst = binary.AppendUvarint(dst, dt)
+		prev = m.Time
+	}
+	return dst
+}
+
+// packedLen returns the number of marks packed at src.
+func packedLen(src []byte) int {
+	n, _ := binary.Uvarint(src)
+	return int(n)
+}
+
+// decodeMarks appends the marks packed at src (appendMarks) to out.
+func decodeMarks(out []Mark, src []byte, first uint64) []Mark {
+	n, p := binary.Uvarint(src)
+	prev := first
+	for range n {
+		h := src[p]
+		p++
+		m := Mark{State: State(h & pmStateMask), woken: h&pmWoken != 0}
+		if h&pmArg != 0 {
+			v, k := binary.Uvarint(src[p:])
+			m.Arg, p = uint32(v), p+k
+		}
+		if h&pmReason != 0 {
+			m.Reason = src[p]
+			p++
+		}
+		dt, k := binary.Uvarint(src[p:])
+		p += k
+		if h&pmBack != 0 {
+			m.Time = prev - dt
+		} else {
+			m.Time = prev + dt
+		}
+		prev = m.Time
+		out = append(out, m)
+	}
+	return out
+}
+
+// arenaChunkShift sets the size of the chunks of packed marks: a track's
+// marks never straddle two (at most checkpointEvery marks of at most 17
+// bytes each, far less than a chunk).
+const (
+	arenaChunkShift = 16
+	arenaChunkSize  = 1 << arenaChunkShift
+)
+
+// packedArena is where a builder packs the marks of finished threads, once
+// each: an append-only list of chunks.
+type packedArena struct {
+	chunks [][]byte
+}
+
+// add packs marks (of a thread whose First is first) and returns their
+// offset.
+func (a *packedArena) add(first uint64, marks chunkView[Mark]) uint64 {
+	k := len(a.chunks) - 1
+	if k < 0 || len(a.chunks[k]) > arenaChunkSize-checkpointEvery*20-10 {
+		a.chunks = append(a.chunks, make([]byte, 0, arenaChunkSize))
+		k++
+	}
+	at := uint64(k)<<arenaChunkShift | uint64(len(a.chunks[k]))
+	a.chunks[k] = appendMarks(a.chunks[k], first, marks)
+	return at
+}
+
+// view returns the chunks written so far, the one being filled copied (the
+// builder goes on appending to it).
+func (a *packedArena) view() [][]byte {
+	out := make([][]byte, len(a.chunks))
+	copy(out, a.chunks)
+	if k := len(out) - 1; k >= 0 {
+		out[k] = append([]byte(nil), out[k]...)
+	}
+	return out
+}
+
+// bytes returns the packed marks at offset at.
+func (t *threadTable) bytes(at uint64) []byte {
+	return t.arena[at>>arenaChunkShift][at&(arenaChunkSize-1):]
+}
+
+// marksOf returns the packed marks of record r of block b (nil for a wide
+// track or none).
+func (t *threadTable) marksOf(b *threadBlock, r *threadRec) []byte {
+	switch r.where {
+	case marksArena:
+		return t.bytes(r.at)
+	case marksLocal:
+		return b.local[r.at:]
+	}
+	return nil
+}
+
+// NumThreads returns the number of threads, in order of first appearance
+// (the index that Thread, ThreadRecord and ThreadIndex use).
+func (m *Model) NumThreads() int { return m.threads.n }
+
+// record decodes thread i's record, with the block it lies in.
+func (m *Model) record(i int) (threadRec, *threadBlock) {
+	b := m.threads.blocks[i>>threadBlockShift]
+	c := recCursor{b: b}
+	var r threadRec
+	for range i&(threadsPerBlock-1) + 1 {
+		c.next(&r)
+	}
+	return r, b
+}
+
+// ThreadRecord returns thread i's record, without its track.
+func (m *Model) ThreadRecord(i int) ThreadRecord {
+	r, _ := m.record(i)
+	return r.ThreadRecord
+}
+
+// Thread returns thread i: its record and its track.
+func (m *Model) Thread(i int) Thread {
+	r, b := m.record(i)
+	var tab [][]Mark
+	if src := m.threads.marksOf(b, &r); src != nil {
+		tab = [][]Mark{decodeMarks(make([]Mark, 0, packedLen(src)), src, r.First)}
+	}
+	return m.thread(&r, b, &tab, 0)
+}
+
+// thread returns the thread of record r in block b, its packed marks (if
+// packed) decoded at off in the one chunk of tab.
+func (m *Model) thread(r *threadRec, b *threadBlock, tab *[][]Mark, off int) Thread {
+	th := Thread{ThreadRecord: r.ThreadRecord}
+	switch r.where {
+	case marksArena, marksLocal:
+		n := packedLen(m.threads.marksOf(b, r))
+		th.Track = Track{marks: chunkView[Mark]{chunks: tab, off: int32(off), n: int32(n)}}
+	case marksWide:
+		th.Track = b.wide[r.at]
+	}
+	m.endTrack(&th.Track, r)
+	return th
+}
+
+// endTrack sets where the track of record r is known to (the run's end
+// unless r says before it), and its horizon, the run's end: a thread last
+// on a capability known only up to its frontier is not known past it
+// either.
+func (m *Model) endTrack(tr *Track, r *threadRec) {
+	tr.end, tr.horizon = m.End, m.End
+	if r.hasEnd {
+		tr.end = r.end
+	}
+	if !m.partial {
+		return
+	}
+	if c, ok := tr.LastCap(); ok {
+		if h := m.HEC(c); h != nil {
+			tr.end = max(tr.Mark(tr.Len()-1).Time, min(tr.end, h.Frontier()))
+		}
+	}
+}
+
+// Threads returns every thread in order, with its index: decoded a block
+// at a time, so that going through millions costs a few allocations per
+// block, not per thread. Each Thread may be kept.
+func (m *Model) Threads() iter.Seq2[int, *Thread] {
+	return func(yield func(int, *Thread) bool) {
+		var recs [threadsPerBlock]threadRec
+		var offs [threadsPerBlock]int
+		for k, b := range m.threads.blocks {
+			c := recCursor{b: b}
+			n := min(threadsPerBlock, m.threads.n-k<<threadBlockShift)
+			total := 0
+			for j := range n {
+				c.next(&recs[j])
+				if src := m.threads.marksOf(b, &recs[j]); src != nil {
+					total += packedLen(src)
+				}
+			}
+			marks := make([]Mark, 0, total)
+			for j := range n {
+				offs[j] = len(marks)
+				if src := m.threads.marksOf(b, &recs[j]); src != nil {
+					marks = decodeMarks(marks, src, recs[j].First)
+				}
+			}
+			tab := &[][]Mark{marks}
+			for j := range n {
+				th := m.thread(&recs[j], b, tab, offs[j])
+				if !yield(k<<threadBlockShift+j, &th) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// ThreadRecords returns every thread's record in order, with its index,
+// without decoding their tracks; the ThreadRecord yielded is overwritten
+// by the next.
+func (m *Model) ThreadRecords() iter.Seq2[int, *ThreadRecord] {
+	return func(yield func(int, *ThreadRecord) bool) {
+		m.eachRecord(0, func(i int, r *threadRec) bool { return yield(i, &r.ThreadRecord) })
+	}
+}
+
+// eachRecord calls fn with the records from thread i on, in order, until
+// it returns false.
+func (m *Model) eachRecord(i int, fn func(int, *threadRec) bool) {
+	var r threadRec
+	for k := i >> threadBlockShift; k < len(m.threads.blocks); k++ {
+		c := recCursor{b: m.threads.blocks[k]}
+		n := min(threadsPerBlock, m.threads.n-k<<threadBlockShift)
+		for j := range n {
+			c.next(&r)
+			if at := k<<threadBlockShift + j; at >= i && !fn(at, &r) {
+				return
+			}
+		}
+	}
+}
+
+// wideViews is what a snapshot's tracks kept whole share: the views of
+// the builder's arena of finished threads' marks, summaries and
+// checkpoints, taken when the first is needed.
+type wideViews struct {
+	taken bool
+	marks chunkView[Mark]
+	sums  chunkView[stretch]
+	cps   checkpointView
+}
+
+// makeBlock makes the k-th block of a snapshot's threads tt (their arena
+// set) from their builders.
+func (b *Builder) makeBlock(k int, tt *threadTable, wv *wideViews) *threadBlock {
+	lo := k << threadBlockShift
+	hi := min(lo+threadsPerBlock, b.threads.len())
+	blk := &threadBlock{}
+	c := recCursor{b: blk}
+	open := !b.finished && b.g.On()
+	// keep puts a track in the block: packed in its local bytes if it
+	// can be, else whole.
+	keep := func(r *threadRec, tr Track) {
+		switch {
+		case tr.marks.Len() == 0 && tr.sums().Len() == 0:
+			return
+		case b.packs(tr.marks, tr.sums().Len()):
+			r.where, r.at = marksLocal, uint64(len(blk.local))
+			blk.local = appendMarks(blk.local, r.First, tr.marks)
+		default:
+			r.where, r.at = marksWide, uint64(len(blk.wide))
+			blk.wide = append(blk.wide, tr)
+		}
+	}
+	for i := lo; i < hi; i++ {
+		t := b.threadAt(int32(i))
+		t.dirty = false
+		r := threadRec{ThreadRecord: ThreadRecord{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished, First: t.first}}
+		switch {
+		case t.retired && t.packed:
+			if at := t.stored.packedAt(); packedLen(tt.bytes(at)) > 0 {
+				r.where, r.at = marksArena, at
+			}
+		case t.retired:
+			if !wv.taken {
+				*wv = wideViews{taken: true, marks: b.arena.marks.view(), sums: b.arena.sums.view(), cps: b.arena.cps.view()}
+			}
+			var x storedExtra
+			if len(b.storedMore) > 0 {
+				x = b.storedMore[t.idx]
+			}
+			st := &t.stored
+			r.where, r.at = marksWide, uint64(len(blk.wide))
+			blk.wide = append(blk.wide, newTrack(wv.marks.sub(int(st.marks), int(st.nmarks)), wv.sums.sub(int(x.sums), int(x.nsums)),
+				wv.cps.sub(int(x.cps), int(x.ncps))))
+		case t.ml != nil:
+			keep(&r, t.ml.track(b.end))
+			if open && t.ml.open {
+				// The marks of its bucket still being filled are not shown.
+				r.end, r.hasEnd = min(b.end, max(b.g.start(t.ml.b), b.start)), true
+			}
+		case t.ex != nil:
+			ex := t.ex
+			if len(ex.marks) > 0 {
+				r.First = ex.marks[0].Time
+			}
+			mv := sliceView(ex.marks)
+			if b.packs(mv, 0) {
+				keep(&r, newTrack(mv, chunkView[stretch]{}, checkpointView{}))
+				break
+			}
+			extendCheckpoints(mv, chunkView[stretch]{}, &ex.cps)
+			ex.shared = true
+			keep(&r, newTrack(mv, chunkView[stretch]{}, ex.cps.view()))
+		}
+		if i == lo {
+			blk.firstID, blk.first = r.ID, r.First
+		}
+		c.append(&r)
+	}
+	return blk
+}

@@ -1,0 +1,138 @@
+package timeline
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/hecscope/hecscope/ingest"
+)
+
+// add appends the record of a thread without marks (or whose marks r
+// places) to the table.
+func (t *threadTable) add(r *threadRec) {
+	if t.n&(threadsPerBlock-1) == 0 {
+		t.blocks = append(t.blocks, &threadBlock{firstID: r.ID, first: r.First})
+	}
+	b := t.blocks[len(t.blocks)-1]
+	c := recCursor{b: b}
+	for range t.n & (threadsPerBlock - 1) {
+		var skip threadRec
+		c.next(&skip)
+	}
+	c.append(r)
+	t.n++
+}
+
+// buildBoth feeds the events of a log, in time order, to two builders on
+// grid g, one that packs short tracks and one that keeps every track
+// whole, and calls check with their snapshots every step events (0:
+// never) and with their models at the end (the packing one's by Final).
+func buildBoth(t *testing.T, data []byte, g Grid, step int, check func(what string, packed, whole *Model)) {
+	t.Helper()
+	ix, err := ingest.NewIndex(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed, whole := NewOverviewBuilder(g), NewOverviewBuilder(g)
+	whole.unpacked = true
+	m := ingest.NewMerge(bytes.NewReader(data), ix, ingest.MergeOptions{})
+	defer m.Close()
+	n := 0
+	for e := m.Next(); e != nil; e = m.Next() {
+		packed.Add(e)
+		whole.Add(e)
+		if n++; step > 0 && n%step == 0 {
+			check(fmt.Sprintf("snapshot at %d events", n), packed.Snapshot(), whole.Snapshot())
+		}
+	}
+	packed.Finish()
+	whole.Finish()
+	check("final", packed.Final(), whole.Snapshot())
+}
+
+// sameThreads fails the test unless got's threads are want's: records,
+// marks, ends, summaries, time per state and columns, found by index, by
+// id and by time alike. It returns how many of got's tracks are packed.
+func sameThreads(t *testing.T, what string, got, want *Model) int {
+	t.Helper()
+	if got.NumThreads() != want.NumThreads() {
+		t.Fatalf("%s: %d threads, want %d", what, got.NumThreads(), want.NumThreads())
+	}
+	var ws []*Thread
+	for _, th := range want.Threads() {
+		ws = append(ws, th)
+	}
+	ax := NewAxis(want.Start, want.End+1, 0, 512)
+	packed := 0
+	for i, g := range got.Threads() {
+		w := ws[i]
+		if r, _ := got.record(i); r.where == marksArena || r.where == marksLocal {
+			packed++
+		}
+		one := got.Thread(i)
+		for _, gt := range []*Thread{g, &one} {
+			if gt.ThreadRecord != w.ThreadRecord {
+				t.Fatalf("%s: thread %d is %+v, want %+v", what, i, gt.ThreadRecord, w.ThreadRecord)
+			}
+			a, b := &gt.Track, &w.Track
+			if a.Len() != b.Len() || a.End() != b.End() || a.Horizon() != b.Horizon() {
+				t.Fatalf("%s: thread %d has %d marks to %d (horizon %d), want %d to %d (%d)", what, w.ID,
+					a.Len(), a.End(), a.Horizon(), b.Len(), b.End(), b.Horizon())
+			}
+			for j := range a.Len() {
+				if am, bm := a.Mark(j), b.Mark(j); am != bm || a.Stretch(am) != b.Stretch(bm) {
+					t.Fatalf("%s: thread %d mark %d is %+v, want %+v", what, w.ID, j, am, bm)
+				}
+			}
+			if a.Durations(want.Start, want.End) != b.Durations(want.Start, want.End) {
+				t.Fatalf("%s: thread %d's time per state differs", what, w.ID)
+			}
+			if !slices.Equal(a.Columns(ax, 512, nil), b.Columns(ax, 512, nil)) {
+				t.Fatalf("%s: thread %d's columns differ", what, w.ID)
+			}
+		}
+		if k := got.ThreadIndex(w.ID); k != want.ThreadIndex(w.ID) {
+			t.Fatalf("%s: thread %d found at %d, want %d", what, w.ID, k, want.ThreadIndex(w.ID))
+		}
+	}
+	for k := uint64(0); k <= 64; k++ {
+		at := want.Start + (want.End-want.Start)*k/64
+		if a, b := got.ThreadsAliveAt(at), want.ThreadsAliveAt(at); !slices.Equal(a, b) {
+			t.Fatalf("%s: threads %v alive at %d, want %v", what, a, at, b)
+		}
+	}
+	return packed
+}
+
+// TestPackedThreadsEqualWhole: a model that packs its short tracks gives
+// every thread, record and mark for mark, as the one that keeps every
+// track whole does: exact and on overviews coarse and fine, in the
+// snapshots of a growing model and at the end, for every test log (among
+// them a GC storm of 2,566 short-lived threads).
+func TestPackedThreadsEqualWhole(t *testing.T) {
+	packed := 0
+	for _, path := range testLogs(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last uint64
+		if m := overview(t, data, 1, false); m != nil {
+			last = m.End
+		}
+		for _, g := range []Grid{{}, GridFor(last, 1<<6), GridFor(last, 1<<12)} {
+			name := fmt.Sprintf("%s on %d-ns buckets", filepath.Base(path), g.Width())
+			// About eight snapshots a log (an event takes ~16 bytes).
+			buildBoth(t, data, g, max(len(data)/16/8, 101), func(what string, got, want *Model) {
+				packed += sameThreads(t, name+", "+what, got, want)
+			})
+		}
+	}
+	if packed == 0 {
+		t.Fatal("no track was packed: the test proves nothing")
+	}
+}
