@@ -13,9 +13,16 @@ import (
 // all lie in the threads whose first mark is in [t-span, t).
 type aliveIndex struct {
 	once   sync.Once
-	sorted bool    // the threads' first marks are in order
-	span   uint64  // the longest life of a thread not in long
-	long   []int32 // threads living longer than span, or not finished
+	sorted bool         // the threads' first marks are in order
+	span   uint64       // the longest life of a thread not in long
+	long   []longThread // threads with marks living longer than span, or not finished
+}
+
+// longThread is what the index keeps of a long-lived thread: its index
+// and lifetime.
+type longThread struct {
+	i               int32
+	first, finished uint64
 }
 
 // alive reports whether the thread of record r has begun before t and not
@@ -52,8 +59,8 @@ func (m *Model) ThreadsAliveAt(t uint64) []int {
 				return false
 			}
 			prev = r.First
-			if ix.longLived(r) {
-				ix.long = append(ix.long, int32(i))
+			if ix.longLived(r) && r.where != marksNone {
+				ix.long = append(ix.long, longThread{i: int32(i), first: r.First, finished: r.Finished})
 			}
 			return true
 		})
@@ -75,12 +82,12 @@ func (m *Model) ThreadsAliveAt(t uint64) []int {
 		}
 		return true
 	})
-	for _, i := range ix.long {
-		if int(i) >= end {
+	for _, l := range ix.long {
+		if int(l.i) >= end {
 			break
 		}
-		if r, _ := m.record(int(i)); alive(&r, t) {
-			out = append(out, int(i))
+		if l.first < t && (l.finished == 0 || l.finished >= t) {
+			out = append(out, int(l.i))
 		}
 	}
 	slices.Sort(out)

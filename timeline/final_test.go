@@ -90,9 +90,9 @@ func TestThreadsAliveAt(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := overview(t, data, 1<<10, true)
-		var all []*Thread
-		for _, th := range m.Threads() {
-			all = append(all, th)
+		var all []Thread
+		for i := range m.NumThreads() {
+			all = append(all, m.Thread(i))
 		}
 		naive := func(at uint64) []int {
 			var out []int

@@ -390,33 +390,31 @@ func (m *Model) endTrack(tr *Track, r *threadRec) {
 	}
 }
 
-// Threads returns every thread in order, with its index: decoded a block
-// at a time, so that going through millions costs a few allocations per
-// block, not per thread. Each Thread may be kept.
+// Threads returns every thread in order, with its index, decoded a block
+// at a time into storage that is used again: going through millions costs
+// no allocation per thread. The Thread yielded, and its track's marks, are
+// overwritten by the next ones (Model.Thread gives one to keep).
 func (m *Model) Threads() iter.Seq2[int, *Thread] {
 	return func(yield func(int, *Thread) bool) {
 		var recs [threadsPerBlock]threadRec
 		var offs [threadsPerBlock]int
+		var marks []Mark
+		tab := &[][]Mark{nil}
+		var th Thread
 		for k, b := range m.threads.blocks {
 			c := recCursor{b: b}
 			n := min(threadsPerBlock, m.threads.n-k<<threadBlockShift)
-			total := 0
+			marks = marks[:0]
 			for j := range n {
 				c.next(&recs[j])
-				if src := m.threads.marksOf(b, &recs[j]); src != nil {
-					total += packedLen(src)
-				}
-			}
-			marks := make([]Mark, 0, total)
-			for j := range n {
 				offs[j] = len(marks)
 				if src := m.threads.marksOf(b, &recs[j]); src != nil {
 					marks = decodeMarks(marks, src, recs[j].First)
 				}
 			}
-			tab := &[][]Mark{marks}
+			(*tab)[0] = marks
 			for j := range n {
-				th := m.thread(&recs[j], b, tab, offs[j])
+				th = m.thread(&recs[j], b, tab, offs[j])
 				if !yield(k<<threadBlockShift+j, &th) {
 					return
 				}

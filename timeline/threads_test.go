@@ -62,14 +62,14 @@ func sameThreads(t *testing.T, what string, got, want *Model) int {
 	if got.NumThreads() != want.NumThreads() {
 		t.Fatalf("%s: %d threads, want %d", what, got.NumThreads(), want.NumThreads())
 	}
-	var ws []*Thread
-	for _, th := range want.Threads() {
-		ws = append(ws, th)
+	var ws []Thread
+	for i := range want.NumThreads() {
+		ws = append(ws, want.Thread(i))
 	}
 	ax := NewAxis(want.Start, want.End+1, 0, 512)
 	packed := 0
 	for i, g := range got.Threads() {
-		w := ws[i]
+		w := &ws[i]
 		if r, _ := got.record(i); r.where == marksArena || r.where == marksLocal {
 			packed++
 		}
