@@ -195,6 +195,14 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 	for i, h := range b.Parallel(caps) {
 		hecs[caps[i]] = h
 	}
+	// Threads are labelled as in the overview, which knows the labels set
+	// before the range.
+	b.NameThreads(func(id uint32) string {
+		if i := ov.ThreadIndex(id); i >= 0 {
+			return ov.String(ov.ThreadRecord(i).Label)
+		}
+		return ""
+	})
 	for c := range ov.HECs {
 		b.SeedHEC(ov.HECs[c].Cap, from, ov.HECs[c].Track.StateBefore(from))
 	}
@@ -226,12 +234,6 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 	for _, h := range hecs {
 		h.Publish(0, true)
 	}
-	b.LabelThreads(func(id uint32) string {
-		if i := ov.ThreadIndex(id); i >= 0 {
-			return ov.String(ov.ThreadRecord(i).Label)
-		}
-		return ""
-	})
 	b.SetExtent(m.Events(), from, min(to, max(ov.End, from)))
 	// Each capability is known in the range as far as the overview knows
 	// it: a cut log's up to where its data ends, a followed log's up to

@@ -267,26 +267,29 @@ type Builder struct {
 	hecs        []*hecSlot         // capability c's at c, for the capabilities numbered densely from 0
 	far         map[int32]*hecSlot // capabilities numbered far beyond the others (a corrupt block marker)
 	parallel    bool
-	finished    bool                     // Finish was called
-	consume     bool                     // Final: let thread records go as their Threads are made
-	threads     chunkList[threadBuilder] // in order of first appearance (chunks never move)
-	threadIdx   map[uint32]int32         // thread id → index in threads, for ids ≥ denseThreads
-	threadDense []int32                  // thread id → index+1 in threads (0: none), for ids < denseThreads
-	pending     []int32                  // threads with an open bucket (with a grid)
-	arena       trackArena               // the tracks of finished threads (with a grid)
-	packed      packedArena              // the packed marks of finished threads (with a grid)
-	unpacked    bool                     // keep every track whole: the reference the tests of packing compare with
-	storedMore  map[int32]storedExtra    // where finished threads' summaries and checkpoints lie, by index in threads
-	keep        func(uint32) bool        // the threads to keep (nil: all)
-	spare       []*markList              // mark lists of retired threads, for new ones
-	dirty       []int32                  // threads changed since the last snapshot
-	prevBlocks  []*threadBlock           // the last snapshot's blocks of threads
-	prevN       int                      // and how many threads they hold
-	declared    int                      // capabilities the RTS declared
-	capEnds     []uint64                 // per capability: where the log's knowledge of it ends (EndCapabilities)
-	cut         bool                     // capEnds are where a log cut short stops, not data still to come
-	growing     bool                     // the models are of a range of a log still being read (FrontiersFrom)
-	created     []int32                  // the capabilities the RTS declared, in order
+	finished    bool                  // Finish was called
+	consume     bool                  // Final: let thread records go as their Threads are made
+	tb          []threadsBuilder      // the threads in order of first appearance, by blocks
+	nthreads    int                   // how many
+	names       func(uint32) string   // the labels of threads as they occur (NameThreads)
+	threadIdx   map[uint32]int32      // thread id → index in threads, for ids ≥ denseThreads
+	threadDense []int32               // thread id → index+1 in threads (0: none), for ids < denseThreads
+	pending     []int32               // threads with an open bucket (with a grid)
+	arena       trackArena            // the tracks of finished threads (with a grid)
+	packed      packedArena           // the packed marks of finished threads (with a grid)
+	unpacked    bool                  // keep every track whole and every thread's builder: the reference the tests of packing compare with
+	scratch     [2][]byte             // where a block of threads is written before it is copied out (makeBlock)
+	storedMore  map[int32]storedExtra // where finished threads' summaries and checkpoints lie, by index in threads
+	keep        func(uint32) bool     // the threads to keep (nil: all)
+	spare       []*markList           // mark lists of retired threads, for new ones
+	dirty       []int32               // threads changed since the last snapshot
+	prevBlocks  []*threadBlock        // the last snapshot's blocks of threads
+	prevN       int                   // and how many threads they hold
+	declared    int                   // capabilities the RTS declared
+	capEnds     []uint64              // per capability: where the log's knowledge of it ends (EndCapabilities)
+	cut         bool                  // capEnds are where a log cut short stops, not data still to come
+	growing     bool                  // the models are of a range of a log still being read (FrontiersFrom)
+	created     []int32               // the capabilities the RTS declared, in order
 	strs        []string
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
@@ -483,28 +486,75 @@ const denseThreads = 1 << 24
 // (a command that draws a few rows); call it before adding events.
 func (b *Builder) KeepThreads(keep func(id uint32) bool) { b.keep = keep }
 
-// kept returns the builder of thread id, creating it, or nil if the
-// builder does not keep that thread.
-func (b *Builder) kept(id uint32) *threadBuilder {
+// NameThreads gives each thread, as it first occurs, the label name
+// returns for its id, if not "" (a ThreadLabel event later replaces it): a
+// model of a range takes the labels set before it from an overview. Call
+// it before adding events.
+func (b *Builder) NameThreads(name func(id uint32) string) { b.names = name }
+
+// noMark is the state of an event that marks no thread's track (a label).
+const noMark = NumStates
+
+// kept returns the builder of thread id, creating it, for an event at time
+// at that marks its track with state s (noMark: none). It returns nil if
+// the builder does not keep that thread, or if the thread has finished
+// and its track has been retired: nothing changes a retired thread any
+// more, and an event that would mark it counts as an anomaly, unless it
+// comes at or after its finish and does not finish it again (the RTS may
+// wake a thread up just after it finished), as for a thread not retired
+// (threadMark).
+func (b *Builder) kept(id uint32, at uint64, s State) *threadBuilder {
 	if b.keep != nil && !b.keep(id) {
 		return nil
 	}
-	return b.thread(id)
+	i, ok := b.threadIndex(id)
+	if !ok {
+		return b.newThread(id)
+	}
+	var finished uint64
+	if bb := &b.tb[i>>threadBlockShift]; bb.threads != nil {
+		t := &bb.threads[i&(threadsPerBlock-1)]
+		if !t.retired {
+			return t
+		}
+		finished = t.finished
+	} else {
+		finished = bb.sealed.record(int(i) & (threadsPerBlock - 1)).Finished
+	}
+	if s != noMark && (finished == 0 || at < finished || s == StateFinished) {
+		b.anomalies++ // an event of a thread after it finished, out of order
+	}
+	return nil
 }
 
-// thread returns the builder of thread id, creating it.
+// thread returns the builder of thread id, creating it; id must not be
+// that of a retired thread.
 func (b *Builder) thread(id uint32) *threadBuilder {
+	if i, ok := b.threadIndex(id); ok {
+		return b.threadAt(i)
+	}
+	return b.newThread(id)
+}
+
+// threadIndex returns the index of thread id in order of first
+// appearance, false if the builder has not seen it.
+func (b *Builder) threadIndex(id uint32) (int32, bool) {
 	if int(id) < len(b.threadDense) {
 		if i := b.threadDense[id]; i > 0 {
-			return b.threadAt(i - 1)
+			return i - 1, true
 		}
 	}
 	if len(b.threadIdx) > 0 {
 		if i, ok := b.threadIdx[id]; ok {
-			return b.threadAt(i)
+			return i, true
 		}
 	}
-	n := int32(b.threads.len())
+	return 0, false
+}
+
+// newThread returns the builder of a thread not seen before.
+func (b *Builder) newThread(id uint32) *threadBuilder {
+	n := int32(b.nthreads)
 	// Ids far beyond the dense table (a corrupt id, or GHC's numbering in a
 	// long run) go in the map, so that one does not cost a table as long
 	// as its value.
@@ -517,13 +567,35 @@ func (b *Builder) thread(id uint32) *threadBuilder {
 	} else {
 		b.threadIdx[id] = n
 	}
-	b.threads.add(threadBuilder{id: id, idx: n, label: -1})
-	return b.threads.last()
+	if n&(threadsPerBlock-1) == 0 {
+		b.tb = append(b.tb, threadsBuilder{threads: new([threadsPerBlock]threadBuilder)})
+	}
+	b.nthreads++
+	t := b.threadAt(n)
+	*t = threadBuilder{id: id, idx: n, label: -1}
+	if b.names != nil {
+		if s := b.names(id); s != "" {
+			t.label = b.intern([]byte(s))
+		}
+	}
+	return t
 }
 
-// threadAt returns the i-th thread's builder.
+// threadsBuilder is the builders of a block of threadsPerBlock threads in
+// order of first appearance. With a grid, once every one of them has
+// finished and its track has been retired, the block is made as models
+// keep it (sealed) and the builders are let go: a run of millions of
+// short-lived threads holds a few bytes for each of them while it loads,
+// not 64.
+type threadsBuilder struct {
+	threads *[threadsPerBlock]threadBuilder // nil once sealed
+	sealed  *threadBlock
+	retired int // threads retired
+}
+
+// threadAt returns the i-th thread's builder, which must not be sealed.
 func (b *Builder) threadAt(i int32) *threadBuilder {
-	return &b.threads.chunks[i>>chunkShift][i&chunkMask]
+	return &b.tb[i>>threadBlockShift].threads[i&(threadsPerBlock-1)]
 }
 
 // mark appends a mark to the HEC's track. Times never go back on a track: a
@@ -543,12 +615,6 @@ func (h *HECBuilder) state() Mark { return h.marks.last }
 func (b *Builder) threadMark(t *threadBuilder, m Mark) {
 	if t.finished != 0 && m.Time >= t.finished && m.State != StateFinished {
 		return // the RTS may wake a thread up just after it finished
-	}
-	if t.retired {
-		// An event of a thread after it finished, out of order: its
-		// packed marks count from its first time, which stays.
-		b.anomalies++
-		return
 	}
 	b.touch(t)
 	if t.first == 0 || m.Time < t.first {
@@ -669,20 +735,6 @@ func (b *Builder) Add(ev *ingest.Event) {
 // range sets the range's bounds.
 func (b *Builder) SetExtent(events int64, start, end uint64) {
 	b.events, b.start, b.end, b.any = events, start, end, true
-}
-
-// LabelThreads gives the threads without a label the one name returns for
-// their id, if not "": a model of a range takes the labels set before it
-// from an overview.
-func (b *Builder) LabelThreads(name func(id uint32) string) {
-	for i := int32(0); i < int32(b.threads.len()); i++ {
-		if t := b.threadAt(i); t.label < 0 {
-			if s := name(t.id); s != "" {
-				t.label = b.intern([]byte(s))
-				b.touch(t)
-			}
-		}
-	}
 }
 
 // SeedHEC starts capability c's track at time t in the state of m (the
@@ -830,47 +882,51 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 	capArg := uint32(max(ev.Cap, 0))
 	switch ev.Kind {
 	case ingest.KindCreateThread, ingest.KindCreateSparkThread:
-		if th := b.kept(ev.Thread()); th != nil {
+		if th := b.kept(ev.Thread(), t, StateRunnable); th != nil {
 			th.created = t
 			b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
 			b.touch(th)
 		}
 	case ingest.KindRunThread:
-		if th := b.kept(ev.Thread()); th != nil {
+		if th := b.kept(ev.Thread(), t, StateRunning); th != nil {
 			b.threadMark(th, Mark{Time: t, State: StateRunning, Arg: capArg})
 		}
 		if s := b.slot(ev.Cap); s != nil {
 			s.running = ev.Thread()
 		}
 	case ingest.KindStopThread:
-		if th := b.kept(ev.Thread()); th != nil {
-			switch st := ev.StopStatus(); {
-			case st == ingest.StopFinished:
-				b.threadMark(th, Mark{Time: t, State: StateFinished})
+		st := ev.StopStatus()
+		var m Mark
+		switch {
+		case st == ingest.StopFinished:
+			m = Mark{Time: t, State: StateFinished}
+		case st.Blocked() || st == ingest.StopForeignCall:
+			m = Mark{Time: t, State: StateBlocked, Reason: uint8(st)}
+			if st == ingest.StopBlockedBlackHole {
+				m.Arg = uint32(ev.Args[2])
+			}
+		default:
+			m = Mark{Time: t, State: StateRunnable, Arg: capArg, Reason: uint8(st)}
+		}
+		if th := b.kept(ev.Thread(), t, m.State); th != nil {
+			b.threadMark(th, m)
+			if m.State == StateFinished {
 				th.finished = t
-			case st.Blocked() || st == ingest.StopForeignCall:
-				m := Mark{Time: t, State: StateBlocked, Reason: uint8(st)}
-				if st == ingest.StopBlockedBlackHole {
-					m.Arg = uint32(ev.Args[2])
-				}
-				b.threadMark(th, m)
-			default:
-				b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, Reason: uint8(st)})
 			}
 		}
 		if s := b.slot(ev.Cap); s != nil {
 			s.running = 0
 		}
 	case ingest.KindThreadRunnable:
-		if th := b.kept(ev.Thread()); th != nil {
+		if th := b.kept(ev.Thread(), t, StateRunnable); th != nil {
 			b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg, woken: true})
 		}
 	case ingest.KindThreadWakeup:
-		if th := b.kept(ev.Thread()); th != nil {
+		if th := b.kept(ev.Thread(), t, StateRunnable); th != nil {
 			b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: uint32(ev.Args[1]), woken: true})
 		}
 	case ingest.KindThreadLabel:
-		if th := b.kept(ev.Thread()); th != nil {
+		if th := b.kept(ev.Thread(), t, noMark); th != nil {
 			// Labels are mostly one per thread: kept without looking for
 			// an equal string.
 			th.label = int32(len(b.strs))
@@ -879,7 +935,7 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		}
 	case ingest.KindShutdown, ingest.KindCapDelete:
 		if s := b.slot(ev.Cap); s != nil && s.running != 0 {
-			if th := b.kept(s.running); th != nil {
+			if th := b.kept(s.running, t, StateRunnable); th != nil {
 				b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: capArg})
 			}
 			s.running = 0

@@ -237,7 +237,7 @@ func (b *Builder) Preview() *Model { return b.snapshot(false) }
 func (b *Builder) Final() *Model {
 	b.consume = true
 	m := b.snapshot(true)
-	b.threads, b.threadIdx, b.threadDense, b.prevBlocks, b.arena, b.packed, b.spare, b.storedMore = chunkList[threadBuilder]{}, nil, nil, nil, trackArena{}, packedArena{}, nil, nil
+	b.tb, b.threadIdx, b.threadDense, b.prevBlocks, b.arena, b.packed, b.spare, b.storedMore = nil, nil, nil, nil, trackArena{}, packedArena{}, nil, nil
 	return m
 }
 
@@ -289,22 +289,22 @@ func (b *Builder) snapshot(threads bool) *Model {
 	// those with a thread that changed since are made again: most threads
 	// of a long run have ended.
 	m.partial = m.Partial()
-	n := b.threads.len()
-	tt := threadTable{n: n, blocks: make([]*threadBlock, (n+threadsPerBlock-1)>>threadBlockShift), arena: b.packed.view()}
+	n := b.nthreads
+	tt := threadTable{n: n, blocks: make([]*threadBlock, len(b.tb)), arena: b.packed.view(),
+		wide: wideViews{marks: b.arena.marks.view(), sums: b.arena.sums.view(), cps: b.arena.cps.view()}}
 	copy(tt.blocks, b.prevBlocks)
-	var sw wideViews
 	// The block of the first thread new since is made again whole.
 	fresh := b.prevN >> threadBlockShift
 	for _, i := range b.dirty {
 		if k := int(i) >> threadBlockShift; k < fresh && tt.blocks[k] == b.prevBlocks[k] {
-			tt.blocks[k] = b.makeBlock(k, &tt, &sw)
+			tt.blocks[k] = b.block(k)
 		}
 	}
 	consume := b.consume && b.finished
 	for k := fresh; k < len(tt.blocks); k++ {
-		tt.blocks[k] = b.makeBlock(k, &tt, &sw)
-		if hi := min((k+1)<<threadBlockShift, n) - 1; consume && (hi&chunkMask == chunkMask || hi == n-1) {
-			b.threads.chunks[hi>>chunkShift] = nil
+		tt.blocks[k] = b.block(k)
+		if consume {
+			b.tb[k].threads = nil
 		}
 	}
 	m.threads = tt
@@ -340,10 +340,13 @@ func (b *Builder) settleThreads(final bool) {
 	}
 	b.pending = keep
 	if final {
-		for i := int32(0); i < int32(b.threads.len()); i++ {
-			if t := b.threadAt(i); t.ml != nil {
-				t.ml.settle(b.g, b.now, true)
-				b.retire(t)
+		for k := range b.tb {
+			ts := b.tb[k].threads
+			for j := 0; ts != nil && j < threadsPerBlock && k<<threadBlockShift+j < b.nthreads; j++ {
+				if t := &ts[j]; t.ml != nil {
+					t.ml.settle(b.g, b.now, true)
+					b.retire(t)
+				}
 			}
 		}
 	}
@@ -378,6 +381,33 @@ func (b *Builder) retire(t *threadBuilder) {
 	t.ml.reset()
 	b.spare = append(b.spare, t.ml)
 	t.ml, t.busy = nil, false
+	if bb := &b.tb[t.idx>>threadBlockShift]; !b.unpacked {
+		if bb.retired++; bb.retired == threadsPerBlock {
+			b.seal(int(t.idx >> threadBlockShift))
+		}
+	}
+}
+
+// seal makes block k, all of whose threads have retired, as models keep
+// it, and lets its threads' builders go.
+func (b *Builder) seal(k int) {
+	bb := &b.tb[k]
+	bb.sealed = b.makeBlock(k)
+	if len(b.storedMore) > 0 {
+		for j := range threadsPerBlock {
+			delete(b.storedMore, int32(k<<threadBlockShift+j))
+		}
+	}
+	bb.threads = nil
+}
+
+// block returns block k of threads as a model keeps it: sealed, or made
+// from its threads' builders.
+func (b *Builder) block(k int) *threadBlock {
+	if s := b.tb[k].sealed; s != nil {
+		return s
+	}
+	return b.makeBlock(k)
 }
 
 // EndCapabilities says that the log was cut short (truncated or damaged)

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"bytes"
 	"encoding/binary"
 	"iter"
 )
@@ -46,15 +47,18 @@ type threadTable struct {
 	// builder wrote once (packedArena): chunk c holds those at offsets
 	// c<<arenaChunkShift on.
 	arena [][]byte
+	// wide holds the tracks of finished threads kept whole (marksStored).
+	wide wideViews
 }
 
 // threadBlock is threadsPerBlock threads (fewer in a table's last block):
 // their records one after another (see appendRecord), with the packed
 // marks of tracks not in the arena and the tracks kept whole.
 type threadBlock struct {
-	recs  []byte
-	local []byte
-	wide  []Track
+	recs   []byte
+	local  []byte
+	wide   []Track
+	stored []storedWide
 	// firstID and first are the ID and First of the block's first thread,
 	// for the searches by id and by time.
 	firstID uint32
@@ -63,11 +67,18 @@ type threadBlock struct {
 
 // Where a thread's marks are (bits recMarks of its record's flags).
 const (
-	marksNone  = iota // no marks
-	marksArena        // packed in the arena, at the record's offset
-	marksLocal        // packed in the block's local bytes, at the record's offset
-	marksWide         // a whole Track, the block's wide[record's offset]
+	marksNone   = iota // no marks
+	marksArena         // packed in the arena, at the record's offset
+	marksLocal         // packed in the block's local bytes, at the record's offset
+	marksWide          // a whole Track, the block's wide[record's offset]
+	marksStored        // a whole track of a finished thread, where the block's stored[record's offset] says
 )
+
+// storedWide is where the marks, summaries and checkpoints of a finished
+// thread's track kept whole lie in its builder's arena (Builder.arena).
+type storedWide struct {
+	marks, nmarks, sums, nsums, cps, ncps int32
+}
 
 // The flags of a record.
 const (
@@ -75,7 +86,7 @@ const (
 	recCreated                // a creation time follows
 	recFinished               // a finish time follows
 	recEnd                    // an end before the model's follows (an open bucket)
-	recMarksShift = 4         // where the marks are: marksNone…marksWide
+	recMarksShift = 4         // where the marks are: marksNone…marksStored
 )
 
 // threadRec is a record as decoded, with where its marks are.
@@ -138,7 +149,7 @@ func (c *recCursor) append(r *threadRec) {
 	case marksArena:
 		p = binary.AppendUvarint(p, zig(int64(r.at-c.arenaA)))
 		c.arenaA = r.at
-	case marksLocal, marksWide:
+	case marksLocal, marksWide, marksStored:
 		p = binary.AppendUvarint(p, r.at)
 	}
 	b.recs = p
@@ -176,7 +187,7 @@ func (c *recCursor) next(r *threadRec) {
 	case marksArena:
 		r.at = c.arenaA + uint64(unzig(c.uvarint()))
 		c.arenaA = r.at
-	case marksLocal, marksWide:
+	case marksLocal, marksWide, marksStored:
 		r.at = c.uvarint()
 	}
 	c.id, c.first = r.ID, r.First
@@ -309,6 +320,11 @@ func (a *packedArena) view() [][]byte {
 }
 
 // bytes returns the packed marks at offset at.
+func (a *packedArena) bytes(at uint64) []byte {
+	return a.chunks[at>>arenaChunkShift][at&(arenaChunkSize-1):]
+}
+
+// bytes returns the packed marks at offset at.
 func (t *threadTable) bytes(at uint64) []byte {
 	return t.arena[at>>arenaChunkShift][at&(arenaChunkSize-1):]
 }
@@ -332,12 +348,17 @@ func (m *Model) NumThreads() int { return m.threads.n }
 // record decodes thread i's record, with the block it lies in.
 func (m *Model) record(i int) (threadRec, *threadBlock) {
 	b := m.threads.blocks[i>>threadBlockShift]
+	return b.record(i & (threadsPerBlock - 1)), b
+}
+
+// record decodes the block's j-th record.
+func (b *threadBlock) record(j int) threadRec {
 	c := recCursor{b: b}
 	var r threadRec
-	for range i&(threadsPerBlock-1) + 1 {
+	for range j + 1 {
 		c.next(&r)
 	}
-	return r, b
+	return r
 }
 
 // ThreadRecord returns thread i's record, without its track.
@@ -366,6 +387,10 @@ func (m *Model) thread(r *threadRec, b *threadBlock, tab *[][]Mark, off int) Thr
 		th.Track = Track{marks: chunkView[Mark]{chunks: tab, off: int32(off), n: int32(n)}}
 	case marksWide:
 		th.Track = b.wide[r.at]
+	case marksStored:
+		st, wv := &b.stored[r.at], &m.threads.wide
+		th.Track = newTrack(wv.marks.sub(int(st.marks), int(st.nmarks)), wv.sums.sub(int(st.sums), int(st.nsums)),
+			wv.cps.sub(int(st.cps), int(st.ncps)))
 	}
 	m.endTrack(&th.Track, r)
 	return th
@@ -448,22 +473,22 @@ func (m *Model) eachRecord(i int, fn func(int, *threadRec) bool) {
 	}
 }
 
-// wideViews is what a snapshot's tracks kept whole share: the views of
-// the builder's arena of finished threads' marks, summaries and
-// checkpoints, taken when the first is needed.
+// wideViews is what the tracks of finished threads kept whole share: the
+// views of the builder's arena of their marks, summaries and checkpoints.
 type wideViews struct {
-	taken bool
 	marks chunkView[Mark]
 	sums  chunkView[stretch]
 	cps   checkpointView
 }
 
-// makeBlock makes the k-th block of a snapshot's threads tt (their arena
-// set) from their builders.
-func (b *Builder) makeBlock(k int, tt *threadTable, wv *wideViews) *threadBlock {
+// makeBlock makes the k-th block of threads from their builders.
+func (b *Builder) makeBlock(k int) *threadBlock {
 	lo := k << threadBlockShift
-	hi := min(lo+threadsPerBlock, b.threads.len())
-	blk := &threadBlock{}
+	hi := min(lo+threadsPerBlock, b.nthreads)
+	// The bytes are written in the builder's scratch space and copied out
+	// at their exact size: grown by appending, they would hold a third
+	// more.
+	blk := &threadBlock{recs: b.scratch[0][:0], local: b.scratch[1][:0]}
 	c := recCursor{b: blk}
 	open := !b.finished && b.g.On()
 	// keep puts a track in the block: packed in its local bytes if it
@@ -486,21 +511,17 @@ func (b *Builder) makeBlock(k int, tt *threadTable, wv *wideViews) *threadBlock 
 		r := threadRec{ThreadRecord: ThreadRecord{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished, First: t.first}}
 		switch {
 		case t.retired && t.packed:
-			if at := t.stored.packedAt(); packedLen(tt.bytes(at)) > 0 {
+			if at := t.stored.packedAt(); packedLen(b.packed.bytes(at)) > 0 {
 				r.where, r.at = marksArena, at
 			}
 		case t.retired:
-			if !wv.taken {
-				*wv = wideViews{taken: true, marks: b.arena.marks.view(), sums: b.arena.sums.view(), cps: b.arena.cps.view()}
-			}
 			var x storedExtra
 			if len(b.storedMore) > 0 {
 				x = b.storedMore[t.idx]
 			}
 			st := &t.stored
-			r.where, r.at = marksWide, uint64(len(blk.wide))
-			blk.wide = append(blk.wide, newTrack(wv.marks.sub(int(st.marks), int(st.nmarks)), wv.sums.sub(int(x.sums), int(x.nsums)),
-				wv.cps.sub(int(x.cps), int(x.ncps))))
+			r.where, r.at = marksStored, uint64(len(blk.stored))
+			blk.stored = append(blk.stored, storedWide{marks: st.marks, nmarks: st.nmarks, sums: x.sums, nsums: x.nsums, cps: x.cps, ncps: x.ncps})
 		case t.ml != nil:
 			keep(&r, t.ml.track(b.end))
 			if open && t.ml.open {
@@ -525,6 +546,12 @@ func (b *Builder) makeBlock(k int, tt *threadTable, wv *wideViews) *threadBlock 
 			blk.firstID, blk.first = r.ID, r.First
 		}
 		c.append(&r)
+	}
+	b.scratch = [2][]byte{blk.recs, blk.local}
+	blk.recs = bytes.Clone(blk.recs)
+	blk.local = nil
+	if len(b.scratch[1]) > 0 {
+		blk.local = bytes.Clone(b.scratch[1])
 	}
 	return blk
 }
