@@ -21,10 +21,10 @@ import (
 type Progress struct {
 	// Bytes is how many bytes have been read, of Total (the file size).
 	Bytes, Total int64
-	// Events is how many events have been decoded.
-	Events int64
-	// Elapsed is the time since loading began.
-	Elapsed time.Duration
+	// events is how many events have been decoded.
+	events int64
+	// elapsed is the time since loading began.
+	elapsed time.Duration
 	// Model is the overview of the events decoded so far, when a new one
 	// has been taken since the last report; nil otherwise and for heap
 	// profiles.
@@ -41,16 +41,16 @@ func (p Progress) Fraction() float64 {
 
 // EventsPerSecond returns the decoding rate so far.
 func (p Progress) EventsPerSecond() float64 {
-	if p.Elapsed <= 0 {
+	if p.elapsed <= 0 {
 		return 0
 	}
-	return float64(p.Events) / p.Elapsed.Seconds()
+	return float64(p.events) / p.elapsed.Seconds()
 }
 
 // String describes the progress as "12.3 MB of 100 MB · 456k events · 2.1M events/s".
 func (p Progress) String() string {
 	return fmt.Sprintf("%s of %s · %s events · %s events/s",
-		kit.FormatBytes(p.Bytes), kit.FormatBytes(p.Total), kit.FormatCount(float64(p.Events)), kit.FormatCount(p.EventsPerSecond()))
+		kit.FormatBytes(p.Bytes), kit.FormatBytes(p.Total), kit.FormatCount(float64(p.events)), kit.FormatCount(p.EventsPerSecond()))
 }
 
 // Eventlog is a loaded eventlog as a view shows it: the loader's Log, which
@@ -142,7 +142,7 @@ func LoadEventlogSegment(ctx context.Context, path string, seg int, report func(
 	opt := eventlog.Options{Segment: seg}
 	if report != nil {
 		opt.Progress = func(p eventlog.Progress) {
-			report(Progress{Bytes: p.Bytes, Total: p.Total, Events: p.Events, Elapsed: p.Elapsed, Model: p.Model})
+			report(Progress{Bytes: p.Bytes, Total: p.Total, events: p.Events, elapsed: p.Elapsed, Model: p.Model})
 		}
 	}
 	l, err := eventlog.Open(ctx, path, opt)
@@ -150,7 +150,7 @@ func LoadEventlogSegment(ctx context.Context, path string, seg int, report func(
 		return nil, err
 	}
 	if report != nil { // the whole file has been read
-		report(Progress{Bytes: l.Size, Total: l.Size, Events: l.Events, Elapsed: l.LoadTime})
+		report(Progress{Bytes: l.Size, Total: l.Size, events: l.Events, elapsed: l.LoadTime})
 	}
 	return NewEventlog(l), nil
 }
@@ -237,7 +237,7 @@ func LoadHeapProfile(ctx context.Context, path string, report func(Progress)) (*
 	cr := &countingReader{ctx: ctx, r: f, report: func(read int64) {
 		if now := time.Now(); report != nil && now.Sub(last) >= progressEvery {
 			last = now
-			report(Progress{Bytes: read, Total: st.Size(), Elapsed: time.Since(start)})
+			report(Progress{Bytes: read, Total: st.Size(), elapsed: time.Since(start)})
 		}
 	}}
 	p, err := ingest.ParseHeapProfile(cr)
