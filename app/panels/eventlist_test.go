@@ -63,7 +63,7 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 		t.Fatalf("no global block marker (%d) or event of cap 1 (%d)", global, cap1)
 	}
 	for _, i := range []int{1, 2, 100, cap1, len(want) / 2, len(want) - 2, len(want) - 1} {
-		tm, hec, text := l.RowTexts(i)
+		tm, hec, text := l.rowTexts(i)
 		wantText := string(ingest.AppendEventText(nil, h, &want[i]))
 		if text != wantText && want[i].Kind != ingest.KindBlockMarker {
 			t.Errorf("row %d: %q, want %q", i, text, wantText)
@@ -83,7 +83,7 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 	}
 	// The RTS's global block: no capability, written "—" (not "cap
 	// 65535"), its end time as the axis writes times.
-	tm, hec, text := l.RowTexts(global)
+	tm, hec, text := l.rowTexts(global)
 	wantText := "event block: cap —, end time: " + paint.Time(want[global].Args[1], 1)
 	if hec != "—" || text != wantText || tm != paint.Time(want[global].Time, 1) {
 		t.Errorf("global block marker: %q %q %q, want — and %q", tm, hec, text, wantText)
@@ -126,7 +126,7 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	}
 	// Selecting a row centres the view on it and keeps the zoom.
 	from, to = c.View()
-	row := l.Len() / 5
+	row := l.rows() / 5
 	l.list.Select(row)
 	f2, t2 := c.View()
 	tm := l.rowTime(row)
