@@ -52,11 +52,11 @@ type EventList struct {
 	pages          *widget.Label
 	earlier, later *widget.Button
 
-	// Selected is the selected row (of the index), -1 if none; fromList is
+	// selected is the selected row (of the index), -1 if none; fromList is
 	// set while the list itself moves the timeline, so that the list does
 	// not follow, and quiet while the window moves, so that the widget's
 	// (un)selection is not taken for the user's.
-	Selected        int
+	selected        int
 	fromList, quiet bool
 
 	search *eventSearch
@@ -66,7 +66,7 @@ type EventList struct {
 // NewEventList returns the Events tab over x, the events of a log with
 // header h of which blockMarkers are block markers, driving nav.
 func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav TimeNav) *EventList {
-	l := &EventList{x: x, header: h, BlockMarkers: blockMarkers, kinds: declaredKinds(h), Nav: nav, Selected: -1, window: listWindow}
+	l := &EventList{x: x, header: h, BlockMarkers: blockMarkers, kinds: declaredKinds(h), Nav: nav, selected: -1, window: listWindow}
 	l.list = kit.NewKeyList(
 		func() int { return min(l.rows()-l.base, l.window) },
 		func() fyne.CanvasObject {
@@ -89,12 +89,12 @@ func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav
 		if l.quiet {
 			return
 		}
-		l.Selected = l.base + id
-		l.centreOn(l.rowTime(l.Selected))
+		l.selected = l.base + id
+		l.centreOn(l.rowTime(l.selected))
 	}
 	l.list.OnUnselected = func(id widget.ListItemID) {
-		if !l.quiet && l.Selected == l.base+id {
-			l.Selected = -1
+		if !l.quiet && l.selected == l.base+id {
+			l.selected = -1
 		}
 	}
 	l.search = newEventSearch(l)
@@ -174,8 +174,8 @@ func (l *EventList) setBase(b int) {
 	l.list.UnselectAll()
 	l.base = b
 	l.list.Refresh()
-	if l.Selected >= b && l.Selected < b+l.window {
-		l.list.Select(l.Selected - b)
+	if l.selected >= b && l.selected < b+l.window {
+		l.list.Select(l.selected - b)
 	}
 	l.showPages()
 }
@@ -302,9 +302,9 @@ func (l *EventList) ViewChanged(from, _ uint64) {
 // this is done again when its tab is shown).
 func (l *EventList) Reveal() {
 	from, to := l.Nav.View()
-	if l.Selected >= 0 && l.Selected < l.rows() {
-		if t := l.rowTime(l.Selected); t >= from && t <= to {
-			l.scrollToRow(l.Selected)
+	if l.selected >= 0 && l.selected < l.rows() {
+		if t := l.rowTime(l.selected); t >= from && t <= to {
+			l.scrollToRow(l.selected)
 			return
 		}
 	}
@@ -315,8 +315,8 @@ func (l *EventList) Reveal() {
 func (l *EventList) selectRow(i int) {
 	l.scrollToRow(i)
 	l.list.Select(i - l.base)
-	if l.Selected != i { // Select does not call back for the row already selected
-		l.Selected = i
+	if l.selected != i { // Select does not call back for the row already selected
+		l.selected = i
 		l.centreOn(l.rowTime(i))
 	}
 }
@@ -350,7 +350,7 @@ func (l *EventList) ShowAt(t uint64, match func(ev *ingest.Event) bool) int {
 	l.quiet = true
 	l.list.Select(i - l.base)
 	l.quiet = false
-	l.Selected = i
+	l.selected = i
 	return i
 }
 

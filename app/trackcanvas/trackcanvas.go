@@ -654,7 +654,7 @@ func (c *Canvas) DoubleTapped(ev *fyne.PointEvent) {
 // contextMenu).
 func (c *Canvas) TappedSecondary(ev *fyne.PointEvent) {
 	c.focus()
-	m := c.ContextMenu(ev.Position)
+	m := c.contextMenu(ev.Position)
 	if m == nil {
 		return
 	}
@@ -664,11 +664,11 @@ func (c *Canvas) TappedSecondary(ev *fyne.PointEvent) {
 	}
 }
 
-// ContextMenu returns the menu of the track under canvas point p: pin or
+// contextMenu returns the menu of the track under canvas point p: pin or
 // unpin it, hide it, copy its name; in its plot, copy the time under the
 // pointer and zoom to the span there; bring hidden tracks back; and the
 // window's own items (contextItems). Nil if there is nothing to offer.
-func (c *Canvas) ContextMenu(p fyne.Position) *fyne.Menu {
+func (c *Canvas) contextMenu(p fyne.Position) *fyne.Menu {
 	c.mu.Lock()
 	x, y := c.dev(p)
 	v := c.view
