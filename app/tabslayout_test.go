@@ -1,7 +1,6 @@
 package app
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -11,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
-	"github.com/hecscope/hecscope/app/panels"
 )
 
 // selectTab shows the tab named name of v, failing if there is none, and
@@ -76,10 +74,12 @@ func TestBookmarkTimesLineUp(t *testing.T) {
 	// One of the user's among the markers, whose kind ("yours") is
 	// shorter than a marker's.
 	v.canvas.ShowRange(0, v.log.Model.End/2)
-	v.bookmarks.AddHere()
-	t.Cleanup(func() {
-		v.bookmarks.Remove(slices.IndexFunc(v.bookmarks.Marks, func(b panels.Bookmark) bool { return !b.Marker }))
-	})
+	add := bookmarkButtons(t, v, "Bookmark this time")
+	if len(add) != 1 {
+		t.Fatalf("%d buttons to bookmark the time", len(add))
+	}
+	test.Tap(add[0])
+	t.Cleanup(func() { removeUserBookmarks(t, v) })
 	d := fyne.CurrentApp().Driver()
 	var ends, kinds, names []float32
 	var times []string
