@@ -160,6 +160,39 @@ func ShowEvents(t *testing.T, path string) ([]ingest.Event, *ingest.Header) {
 	return evs, f.Header()
 }
 
+// KnownSpan finds, straight from the events, the longest run of a thread
+// on capability 1 that a StopThread ends: thread, start, end, stop status.
+func KnownSpan(t *testing.T, path string) (thread uint32, start, end uint64, st ingest.StopStatus) {
+	t.Helper()
+	f, err := ingest.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var ev ingest.Event
+	running := false
+	var cur uint32
+	var since uint64
+	for f.Next(&ev) {
+		if ev.Cap != 1 {
+			continue
+		}
+		switch ev.Kind {
+		case ingest.KindRunThread:
+			running, cur, since = true, ev.Thread(), ev.Time
+		case ingest.KindStopThread:
+			if running && ev.Thread() == cur && ev.Time-since > end-start {
+				thread, start, end, st = cur, since, ev.Time, ev.StopStatus()
+			}
+			running = false
+		}
+	}
+	if end == 0 {
+		t.Fatalf("%s: no run on cap 1", path)
+	}
+	return thread, start, end, st
+}
+
 // Drag presses at point p of o (with mods held), drags by (dx, dy) in ten
 // steps, as the desktop driver reports a drag, and ends it.
 func Drag(o interface {
