@@ -33,7 +33,7 @@ type FindingsView struct {
 
 	findings []advise.Finding
 	picked   int    // the finding picked, -1 for none
-	OnLoad   func() // tests: called after findings are shown
+	onLoad   func() // tests: called after findings are shown
 	// Mark (if set) marks the finding picked on the timeline, its range
 	// and its tracks; nil clears the mark.
 	Mark func(f *advise.Finding)
@@ -93,8 +93,8 @@ func (v *FindingsView) show(fs []advise.Finding, what string) {
 	}
 	v.list.UnselectAll()
 	v.list.Refresh()
-	if v.OnLoad != nil {
-		v.OnLoad()
+	if v.onLoad != nil {
+		v.onLoad()
 	}
 }
 

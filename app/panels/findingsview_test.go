@@ -27,7 +27,7 @@ func TestFindingsViewListsAndShows(t *testing.T) {
 	fl := &fakeLink{}
 	v := NewFindingsView(Analyzer(ev), fl.link())
 	loaded := make(chan struct{}, 4)
-	v.OnLoad = func() { loaded <- struct{}{} }
+	v.onLoad = func() { loaded <- struct{}{} }
 	var marked []*advise.Finding
 	v.Mark = func(f *advise.Finding) { marked = append(marked, f) }
 	w := a.NewWindow("findings")
@@ -60,7 +60,7 @@ func TestFindingsViewListsAndShows(t *testing.T) {
 
 	// The selection: the sequential stretch alone is sequential throughout.
 	fl.from, fl.to = 300e6, 600e6
-	v.Scope.SetSelected(ScopeSelection)
+	v.Scope.SetSelected(scopeSelection)
 	waitFor(t, loaded, "the selection's findings")
 	if len(v.findings) == 0 || v.findings[0].Kind != advise.KindSequential || v.findings[0].From != 300e6 ||
 		!strings.Contains(v.findings[0].Title, "100% of the range") || !strings.Contains(v.Status.Text, "the selection") {

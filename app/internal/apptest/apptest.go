@@ -45,6 +45,25 @@ func Wait(t *testing.T, ch chan struct{}, what string) {
 	}
 }
 
+// Until waits up to 20 seconds for cond to hold, asking it every few
+// milliseconds under UI (as work handed to Fyne's loop runs, so that it
+// may read widgets a background load fills), failing t if it never does.
+func Until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var ok bool
+		UI(func() { ok = cond() })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // Log returns the path of the test log testdata/ghc-9.0.2/NAME.eventlog
 // of the repository.
 func Log(name string) string {
