@@ -19,6 +19,7 @@ import (
 	"github.com/hecscope/hecscope/app/liveview"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/internal/testlog"
 	"github.com/hecscope/hecscope/paint"
@@ -579,7 +580,7 @@ func TestExportWritesTheTimeline(t *testing.T) {
 // the page draws. (What the loader reports is loaded's test.)
 func TestLoadingPageShowsProgressAndPartialTimeline(t *testing.T) {
 	path := corpus + "ghc-events-history__warshall0-trace-7.8.2_8.eventlog"
-	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), path, eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

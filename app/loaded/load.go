@@ -102,9 +102,9 @@ type Eventlog struct {
 	Analysed bool
 }
 
-// NewEventlog takes a snapshot of l's figures. For a followed log it must
+// newEventlog takes a snapshot of l's figures. For a followed log it must
 // be called from the goroutine that polls it (or with the polling stopped).
-func NewEventlog(l *eventlog.Log) *Eventlog {
+func newEventlog(l *eventlog.Log) *Eventlog {
 	ev := &Eventlog{
 		Log: l, Path: l.Path, Size: l.Size, Status: l.Status, Events: l.Events,
 		Summary: l.Summary, SummaryErr: l.SummaryErr, Model: l.Overview(),
@@ -128,18 +128,18 @@ func MarkersOf(m *timeline.Model) []BookmarkMark {
 	return out
 }
 
-// LoadEventlogSegment loads segment seg (0-based) of the eventlog file at
-// path (0 for a file of one eventlog) through the one loader
-// (eventlog.Open). It calls report (if not nil) from the loading
-// goroutine, at most every 50 ms and once at the end, with how far it has
-// got (the segment's bytes) and, now and then, an overview of what has
-// been read (the first picture). A log that is truncated or corrupt is not
-// an error: what could be read is returned and Status says where and why.
-// An error is returned if the file cannot be read, is not an eventlog, has
-// no segment seg, or ctx is cancelled. The Log must be closed when its
-// views are gone.
-func LoadEventlogSegment(ctx context.Context, path string, seg int, report func(Progress)) (*Eventlog, error) {
-	opt := eventlog.Options{Segment: seg}
+// LoadEventlog loads the eventlog file at path through the one loader
+// (eventlog.Open) with opt: the window gives the segment of the file to
+// show (opt.Segment, 0-based; 0 for a file of one eventlog), and the
+// loader's defaults otherwise. It calls report (if not nil; it replaces
+// opt.Progress) from the loading goroutine, at most every 50 ms and once
+// at the end, with how far it has got (the segment's bytes) and, now and
+// then, an overview of what has been read (the first picture). A log that
+// is truncated or corrupt is not an error: what could be read is returned
+// and Status says where and why. An error is returned if the file cannot
+// be read, is not an eventlog, has no such segment, or ctx is cancelled.
+// The Log must be closed when its views are gone.
+func LoadEventlog(ctx context.Context, path string, opt eventlog.Options, report func(Progress)) (*Eventlog, error) {
 	if report != nil {
 		opt.Progress = func(p eventlog.Progress) {
 			report(Progress{Bytes: p.Bytes, Total: p.Total, events: p.Events, elapsed: p.Elapsed, Model: p.Model})
@@ -152,7 +152,7 @@ func LoadEventlogSegment(ctx context.Context, path string, seg int, report func(
 	if report != nil { // the whole file has been read
 		report(Progress{Bytes: l.Size, Total: l.Size, events: l.Events, elapsed: l.LoadTime})
 	}
-	return NewEventlog(l), nil
+	return newEventlog(l), nil
 }
 
 // SegmentName says which eventlog of a file a window shows: "segment 2 of

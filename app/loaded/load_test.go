@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/hecscope/hecscope/eventlog"
 )
 
 func TestProgress(t *testing.T) {
@@ -35,7 +37,7 @@ func TestLoadReportsProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reports []Progress
-	ev, err := LoadEventlogSegment(context.Background(), path, 0, func(p Progress) { reports = append(reports, p) })
+	ev, err := LoadEventlog(context.Background(), path, eventlog.Options{}, func(p Progress) { reports = append(reports, p) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestLoadReportsProgress(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := LoadEventlogSegment(ctx, path, 0, nil); !errors.Is(err, context.Canceled) {
+	if _, err := LoadEventlog(ctx, path, eventlog.Options{}, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled load: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hecscope/hecscope/app/internal/apptest"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
@@ -31,7 +32,7 @@ var (
 func eventsOn(t *testing.T, path string) (*EventList, *trackcanvas.Canvas, *loaded.Eventlog) {
 	t.Helper()
 	test.NewApp()
-	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), path, eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestEventListMatchesShowOnOldLogs(t *testing.T) {
 		"ghc-events__ghc-9.2-events.eventlog",
 	} {
 		path := corpus + name
-		ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
+		ev, err := loaded.LoadEventlog(context.Background(), path, eventlog.Options{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,7 +290,7 @@ func TestEventListSurvivesTheFileCutShort(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), path, eventlog.Options{}, nil)
 	if err != nil || ev.List == nil {
 		t.Fatalf("%v, list %v", err, ev != nil && ev.List != nil)
 	}

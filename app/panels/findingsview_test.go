@@ -10,6 +10,7 @@ import (
 
 	"github.com/hecscope/hecscope/advise"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/eventlog"
 )
 
 // TestFindingsViewListsAndShows loads the findings of the purpose-made
@@ -20,7 +21,7 @@ const adviseSequentialLog = "../../testdata/ghc-9.0.2/advise-sequential.eventlog
 func TestFindingsViewListsAndShows(t *testing.T) {
 	a := test.NewApp()
 	defer a.Quit()
-	ev, err := loaded.LoadEventlogSegment(context.Background(), adviseSequentialLog, 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), adviseSequentialLog, eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

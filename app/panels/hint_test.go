@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -93,7 +94,7 @@ func inWindow(t *testing.T, panel fyne.CanvasObject) fyne.CanvasObject {
 func TestAbsentFiguresReadDash(t *testing.T) {
 	fa := test.NewApp()
 	defer fa.Quit()
-	ev, err := loaded.LoadEventlogSegment(context.Background(), corpus+"ghc-events__parallelTest.eventlog", 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), corpus+"ghc-events__parallelTest.eventlog", eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 		t.Errorf("total heap size %q: the log has HeapSize events", size.Text)
 	}
 
-	old, err := loaded.LoadEventlogSegment(context.Background(), corpus+"ThreadScope__sealions.eventlog", 0, nil)
+	old, err := loaded.LoadEventlog(context.Background(), corpus+"ThreadScope__sealions.eventlog", eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 	fa := test.NewApp()
 	defer fa.Quit()
 	const dir = "../../testdata/ghc-9.0.2/"
-	ev, err := loaded.LoadEventlogSegment(context.Background(), dir+"rts-N2-A1m.eventlog", 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), dir+"rts-N2-A1m.eventlog", eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 		t.Errorf("Work balance (ThreadScope) %q", b.Text)
 	}
 
-	prof, err := loaded.LoadEventlogSegment(context.Background(), dir+"rts-prof-hc.eventlog", 0, nil)
+	prof, err := loaded.LoadEventlog(context.Background(), dir+"rts-prof-hc.eventlog", eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/hecscope/hecscope/app/internal/apptest"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -30,7 +31,7 @@ var (
 func canvasOn(t *testing.T, path string) (*Canvas, *loaded.Eventlog, fyne.Window, fyne.Position) {
 	t.Helper()
 	test.NewApp()
-	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), path, eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
