@@ -3,7 +3,6 @@ package app
 import (
 	"testing"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -12,17 +11,8 @@ import (
 // tab shows, top to bottom.
 func bookmarkButtons(t *testing.T, v *eventlogView, text string) []*widget.Button {
 	t.Helper()
-	var tab fyne.CanvasObject
-	for _, ti := range v.tabs.Items {
-		if ti.Text == "Bookmarks" {
-			tab = ti.Content
-		}
-	}
-	if tab == nil {
-		t.Fatal("no Bookmarks tab")
-	}
 	var out []*widget.Button
-	for _, o := range test.LaidOutObjects(tab) {
+	for _, o := range test.LaidOutObjects(tabContent(t, v, "Bookmarks")) {
 		if b, ok := o.(*widget.Button); ok && b.Visible() && b.Text == text {
 			out = append(out, b)
 		}

@@ -51,18 +51,9 @@ func findingsWindow(t *testing.T, path string) (*Window, *eventlogView) {
 // (-1 for none).
 func findingsTab(t *testing.T, v *eventlogView) (*kit.KeyList, func() int) {
 	t.Helper()
-	var tab fyne.CanvasObject
-	for _, ti := range v.tabs.Items {
-		if ti.Text == "Findings" {
-			tab = ti.Content
-		}
-	}
-	if tab == nil {
-		t.Fatal("no Findings tab")
-	}
 	var list *kit.KeyList
 	var detail *widget.Label
-	for _, o := range test.LaidOutObjects(tab) {
+	for _, o := range test.LaidOutObjects(tabContent(t, v, "Findings")) {
 		switch o := o.(type) {
 		case *kit.KeyList:
 			list = o

@@ -121,17 +121,25 @@ func TestSpansViewTableHistogramAndInstances(t *testing.T) {
 	}
 }
 
-func TestProfileViewFlameTableAndSpread(t *testing.T) {
+// profileOn returns the Profile tab of the profiled test log, linked to
+// fl, alone in a test window, and what hears each profile it shows.
+func profileOn(t *testing.T, fl *fakeLink) (*ProfileView, chan struct{}) {
+	t.Helper()
 	a := test.NewApp()
-	defer a.Quit()
-	fl := &fakeLink{}
+	t.Cleanup(a.Quit)
 	v := NewProfileView(filePass(profworkLog), fl.link())
 	loaded := make(chan struct{}, 4)
 	v.onLoad = func() { loaded <- struct{}{} }
 	w := a.NewWindow("profile")
-	defer w.Close()
+	t.Cleanup(w.Close)
 	w.SetContent(v.Root)
 	w.Resize(fyne.NewSize(1100, 700))
+	return v, loaded
+}
+
+func TestProfileViewFlameTableAndSpread(t *testing.T) {
+	fl := &fakeLink{}
+	v, loaded := profileOn(t, fl)
 	v.EnsureLoaded()
 	waitFor(t, loaded, "the profile")
 	if v.prof == nil || v.prof.Samples < 900 || v.rows[0].CC.Label != "loop.go" {
@@ -198,18 +206,10 @@ func TestProfileViewFlameTableAndSpread(t *testing.T) {
 // cost centre marks where its samples fall, in spreadBins bins; a later
 // load takes the mark off.
 func TestProfileViewFollowsTheSelectionAndMarks(t *testing.T) {
-	a := test.NewApp()
-	defer a.Quit()
 	fl := &fakeLink{}
-	v := NewProfileView(filePass(profworkLog), fl.link())
-	loaded := make(chan struct{}, 4)
-	v.onLoad = func() { loaded <- struct{}{} }
+	v, loaded := profileOn(t, fl)
 	var marks []*ccprofile.Spread
 	v.Mark = func(s *ccprofile.Spread) { marks = append(marks, s) }
-	w := a.NewWindow("profile")
-	defer w.Close()
-	w.SetContent(v.Root)
-	w.Resize(fyne.NewSize(1100, 700))
 	ui(v.EnsureLoaded)
 	waitFor(t, loaded, "the profile")
 	all := v.prof.Samples
