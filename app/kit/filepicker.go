@@ -17,12 +17,13 @@ import (
 	"github.com/hecscope/hecscope/paint"
 )
 
-// errNoNativeDialog means the system file chooser could not be shown (GTK
-// could not start), so Fyne's own dialog must be used.
+// errNoNativeDialog means the system file chooser could not be shown (its
+// program is missing, or GTK could not start), so Fyne's own dialog must
+// be used.
 var errNoNativeDialog = errors.New("system file chooser unavailable")
 
-// nativeMu serialises the system dialogs: GTK is not safe to drive from
-// two goroutines at once.
+// nativeMu keeps to one system chooser at a time (in-process, the
+// library's choosers are not safe to drive from two goroutines at once).
 var nativeMu sync.Mutex
 
 // nativeFile runs the system file chooser and blocks until the user picks
