@@ -3,7 +3,6 @@ package trackcanvas
 import (
 	"image"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"github.com/hecscope/hecscope/app/internal/apptest"
-	"github.com/hecscope/hecscope/internal/testfile"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -146,21 +144,6 @@ func TestCanvasHoverTooltipCursorAndDoubleClick(t *testing.T) {
 	c.MouseOut()
 	if c.cursorLine.Visible() || c.tip.Visible() {
 		t.Error("the cursor or tooltip stayed after the pointer left")
-	}
-}
-
-// TestCanvasExportsAtTwiceItsPixels: the view's export at a zoom of 2 is
-// twice the canvas's pixel size.
-func TestCanvasExportsAtTwiceItsPixels(t *testing.T) {
-	c, _, _, _ := canvasOn(t, parworkN2)
-	var dw, dh int
-	c.With(func(tv *tracks.View) { dw, dh, _ = tv.Size() })
-	paths, _, _, err := c.WriteExport(CanvasExport{Format: ExportPNG, zoom: 2}, filepath.Join(t.TempDir(), "view2.png"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := testfile.ReadPNG(t, paths[0]).Bounds(); b.Dx() != 2*dw || b.Dy() != 2*dh {
-		t.Errorf("view PNG at ×2 %v, canvas %d×%d", b, dw, dh)
 	}
 }
 
