@@ -352,9 +352,12 @@ func (b *Builder) settleThreads(final bool) {
 	}
 }
 
-// touch notes that thread t changed since the last snapshot.
+// touch notes that thread t changed since the last snapshot. A thread new
+// since needs no note: the next snapshot makes its block anyway (a load
+// that takes no snapshot of its threads before its end noted every one of
+// its millions of threads).
 func (b *Builder) touch(t *threadBuilder) {
-	if !t.dirty {
+	if !t.dirty && int(t.idx) < b.prevN {
 		t.dirty = true
 		b.dirty = append(b.dirty, t.idx)
 	}
