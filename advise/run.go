@@ -96,7 +96,7 @@ type threadFigures struct {
 
 // blockedThread is one thread that spent most of its life blocked.
 type blockedThread struct {
-	index int // in Model.Threads
+	index int // the thread's index in the model (Model.Thread)
 	life  uint64
 	// time blocked on each wait, and the first and last instants blocked
 	on          [numWaits]uint64

@@ -215,25 +215,29 @@ func (m *Model) NumOpenSpans() int { return len(m.openSpans) }
 func (m *Model) OpenSpan(i int) UserSpan { return m.openSpans[i] }
 
 // Snapshot returns the model of the events added so far. It costs time in
-// the number of threads and HECs, not of events: the snapshot shares the
-// builder's storage, which the builder only ever appends to (or copies before
-// changing, for the marks of a thread whose events came out of time order).
+// the number of HECs and of threads new or changed since the last
+// snapshot (their blocks, see threads.go), not of events: the snapshot
+// shares the builder's storage, which the builder only ever appends to (or
+// copies before changing, for the marks of a thread whose events came out
+// of time order), and the last snapshot's blocks of threads that did not
+// change.
 // With a grid, a bucket still being filled is left out until time has moved
 // past it (Finish puts everything in).
 func (b *Builder) Snapshot() *Model { return b.snapshot(true) }
 
 // Preview returns a model of the events added so far without its threads
-// (Model.Threads is empty): the HECs, activity, sparks, user spans and
+// (Model.NumThreads is 0): the HECs, activity, sparks, user spans and
 // markers, as a picture of a load in progress draws them. It costs time in
-// the number of HECs only, and leaves the threads' records to the next
-// Snapshot, so that a load of many threads does not hold two copies of them
-// while the picture of its progress is shown.
+// the number of HECs only, and leaves the threads' blocks to the next
+// Snapshot, so that a load of many threads does not make them again and
+// again while the picture of its progress is shown.
 func (b *Builder) Preview() *Model { return b.snapshot(false) }
 
 // Final returns the model of a finished builder (Finish) like Snapshot,
-// and uses the builder up: each thread's record is let go as soon as its
-// Thread is made, so that a run of millions of threads never holds both
-// at once (the peak of a load). The builder must not be used afterwards.
+// and uses the builder up: the builders of a block of threads are let go
+// as soon as the block is made, so that a run of millions of threads never
+// holds both at once (the peak of a load). The builder must not be used
+// afterwards.
 func (b *Builder) Final() *Model {
 	b.consume = true
 	m := b.snapshot(true)
