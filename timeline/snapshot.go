@@ -311,6 +311,7 @@ func (b *Builder) snapshot(threads bool) *Model {
 			b.tb[k].threads = nil
 		}
 	}
+	tt.shapes = b.shapes.view() // with those the blocks just made added
 	m.threads = tt
 	b.dirty, b.prevBlocks, b.prevN = b.dirty[:0], tt.blocks, n
 	m.openSpans = b.openSpans(m)
@@ -374,7 +375,7 @@ func (b *Builder) retire(t *threadBuilder) {
 	b.touch(t)
 	t.retired = true
 	if marks := t.ml.marks.peek(); b.packs(marks, t.ml.sums.len()) {
-		t.stored, t.packed = packedStored(b.packed.add(t.first, marks)), true
+		t.stored, t.packed = packedStored(b.packed.add(&b.shapes, t.first, marks)), true
 	} else {
 		var x storedExtra
 		t.stored, x = b.arena.store(t.ml)

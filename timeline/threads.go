@@ -49,6 +49,8 @@ type threadTable struct {
 	arena [][]byte
 	// wide holds the tracks of finished threads kept whole (marksStored).
 	wide wideViews
+	// shapes are the shapes of the packed tracks (markShapes).
+	shapes []string
 }
 
 // threadBlock is threadsPerBlock threads (fewer in a table's last block):
@@ -193,44 +195,132 @@ func (c *recCursor) next(r *threadRec) {
 	c.id, c.first = r.ID, r.First
 }
 
-// The header byte of a packed mark: its state in the low bits, then what
-// follows it.
+// A packed track is the varint 1+k, k the index of its shape in the
+// builder's table (markShapes): its marks' states, small Args and Reasons;
+// then the Args too large for the shape, in order; then the time of its
+// first mark from its thread's First (a zigzag varint) and each next one's
+// from the one before. The tracks of a thread-heavy run have a few dozen
+// shapes (1.44 M of storm170's 1.6 M threads have one), and a track costs
+// its id and its times. A track whose shape the table has no room for is
+// 0 then its marks in full (appendLiteral).
+
+// The header byte of a mark in a shape, or in full: its state in the low
+// bits, then what follows it.
 const (
 	pmStateMask = 0x0F
 	pmWoken     = 1 << 4
 	pmReason    = 1 << 5 // a Reason byte follows
-	pmArg       = 1 << 6 // an Arg varint follows
-	pmBack      = 1 << 7 // the time lies before the previous one's (only a first mark's can)
+	pmArg       = 1 << 6 // an Arg follows: a byte in a shape, a varint in full
+	// pmBig: in a shape, the Arg (256 or more) is in the track's bytes;
+	// in full, the time lies before the previous one's (only a first
+	// mark's can).
+	pmBig = 1 << 7
 )
 
-// packs reports whether the builder packs a track of marks and sums
-// summaries: one without a summarised stretch or a checkpoint.
-func (b *Builder) packs(marks chunkView[Mark], sums int) bool {
-	return !b.unpacked && sums == 0 && marks.Len() <= checkpointEvery
+// maxShapes bounds a builder's table of shapes: a log whose tracks have
+// more (Args of black holes' owners, say) packs the rest in full.
+const maxShapes = 1 << 16
+
+// markShapes is the table of shapes of a builder's packed tracks: each
+// the number of marks (a byte), then each one's header byte, Arg byte and
+// Reason byte. Entries never change once added: the models share them.
+type markShapes struct {
+	idx    map[string]int32
+	shapes []string
 }
 
-// appendMarks appends the packed marks of a track whose thread's First is
-// first: their number, then each one's header byte, Arg, Reason and time
-// from the mark before (the first's from first).
-func appendMarks(dst []byte, first uint64, marks chunkView[Mark]) []byte {
+// shape returns the index of the shape of marks, adding it; false if the
+// table has no room for it.
+func (p *markShapes) shape(marks chunkView[Mark]) (int, bool) {
+	var buf [1 + 3*checkpointEvery]byte
+	s := append(buf[:0], byte(marks.Len()))
+	for i := range marks.Len() {
+		m := marks.ptr(i)
+		h := byte(m.State)&pmStateMask | pmFlags(m)
+		if m.Arg >= 256 {
+			h = h&^pmArg | pmBig
+		}
+		s = append(s, h)
+		if h&pmArg != 0 {
+			s = append(s, byte(m.Arg))
+		}
+		if m.Reason != 0 {
+			s = append(s, m.Reason)
+		}
+	}
+	if k, ok := p.idx[string(s)]; ok {
+		return int(k), true
+	}
+	if len(p.shapes) >= maxShapes {
+		return 0, false
+	}
+	if p.idx == nil {
+		p.idx = map[string]int32{}
+	}
+	key := string(s)
+	p.idx[key] = int32(len(p.shapes))
+	p.shapes = append(p.shapes, key)
+	return len(p.shapes) - 1, true
+}
+
+// pmFlags returns the header bits of m besides its state: woken, and
+// whether a Reason and an Arg follow.
+func pmFlags(m *Mark) byte {
+	var h byte
+	if m.woken {
+		h |= pmWoken
+	}
+	if m.Reason != 0 {
+		h |= pmReason
+	}
+	if m.Arg != 0 {
+		h |= pmArg
+	}
+	return h
+}
+
+// view returns the shapes added so far, for a model.
+func (p *markShapes) view() []string { return p.shapes[:len(p.shapes):len(p.shapes)] }
+
+// appendMarks appends the packed marks of a track (in time order) whose
+// thread's First is first.
+func (p *markShapes) appendMarks(dst []byte, first uint64, marks chunkView[Mark]) []byte {
+	k, ok := p.shape(marks)
+	if !ok {
+		return appendLiteral(append(dst, 0), first, marks)
+	}
+	dst = binary.AppendUvarint(dst, uint64(k)+1)
+	for i := range marks.Len() {
+		if a := marks.ptr(i).Arg; a >= 256 {
+			dst = binary.AppendUvarint(dst, uint64(a))
+		}
+	}
+	prev := first
+	for i := range marks.Len() {
+		t := marks.ptr(i).Time
+		if i == 0 {
+			dst = binary.AppendUvarint(dst, zig(int64(t-first)))
+		} else {
+			dst = binary.AppendUvarint(dst, t-prev)
+		}
+		prev = t
+	}
+	return dst
+}
+
+// appendLiteral appends marks in full: their number, then each one's
+// header byte, Arg, Reason and time from the mark before (the first's from
+// first).
+func appendLiteral(dst []byte, first uint64, marks chunkView[Mark]) []byte {
 	n := marks.Len()
 	dst = binary.AppendUvarint(dst, uint64(n))
 	prev := first
 	for i := range n {
 		m := marks.ptr(i)
-		h := byte(m.State) & pmStateMask
-		if m.woken {
-			h |= pmWoken
-		}
-		if m.Reason != 0 {
-			h |= pmReason
-		}
-		if m.Arg != 0 {
-			h |= pmArg
-		}
+		h := byte(m.State)&pmStateMask | pmFlags(m)
 		dt := m.Time - prev
 		if m.Time < prev {
-			h |= pmBack
+			h |= pmBig
 			dt = prev - m.Time
 		}
 		dst = append(dst, h)
@@ -246,14 +336,61 @@ func appendMarks(dst []byte, first uint64, marks chunkView[Mark]) []byte {
 	return dst
 }
 
-// packedLen returns the number of marks packed at src.
-func packedLen(src []byte) int {
-	n, _ := binary.Uvarint(src)
-	return int(n)
+// packedLen returns the number of marks packed at src, shapes being the
+// table of their shapes.
+func packedLen(src []byte, shapes []string) int {
+	k, p := binary.Uvarint(src)
+	if k == 0 {
+		n, _ := binary.Uvarint(src[p:])
+		return int(n)
+	}
+	return int(shapes[k-1][0])
 }
 
-// decodeMarks appends the marks packed at src (appendMarks) to out.
-func decodeMarks(out []Mark, src []byte, first uint64) []Mark {
+// decodeMarks appends the marks packed at src (markShapes.appendMarks) to
+// out, shapes being the table of their shapes.
+func decodeMarks(out []Mark, src []byte, first uint64, shapes []string) []Mark {
+	k, p := binary.Uvarint(src)
+	if k == 0 {
+		return decodeLiteral(out, src[p:], first)
+	}
+	shape := shapes[k-1]
+	start := len(out)
+	for q := 1; q < len(shape); {
+		h := shape[q]
+		q++
+		m := Mark{State: State(h & pmStateMask), woken: h&pmWoken != 0}
+		if h&pmArg != 0 {
+			m.Arg = uint32(shape[q])
+			q++
+		}
+		if h&pmBig != 0 {
+			v, n := binary.Uvarint(src[p:])
+			m.Arg, p = uint32(v), p+n
+		}
+		if h&pmReason != 0 {
+			m.Reason = shape[q]
+			q++
+		}
+		out = append(out, m)
+	}
+	t := first
+	for i := start; i < len(out); i++ {
+		v, n := binary.Uvarint(src[p:])
+		p += n
+		if i == start {
+			t = first + uint64(unzig(v))
+		} else {
+			t += v
+		}
+		out[i].Time = t
+	}
+	return out
+}
+
+// decodeLiteral appends the marks packed in full at src (appendLiteral)
+// to out.
+func decodeLiteral(out []Mark, src []byte, first uint64) []Mark {
 	n, p := binary.Uvarint(src)
 	prev := first
 	for range n {
@@ -270,7 +407,7 @@ func decodeMarks(out []Mark, src []byte, first uint64) []Mark {
 		}
 		dt, k := binary.Uvarint(src[p:])
 		p += k
-		if h&pmBack != 0 {
+		if h&pmBig != 0 {
 			m.Time = prev - dt
 		} else {
 			m.Time = prev + dt
@@ -279,6 +416,12 @@ func decodeMarks(out []Mark, src []byte, first uint64) []Mark {
 		out = append(out, m)
 	}
 	return out
+}
+
+// packs reports whether the builder packs a track of marks and sums
+// summaries: one without a summarised stretch or a checkpoint.
+func (b *Builder) packs(marks chunkView[Mark], sums int) bool {
+	return !b.unpacked && sums == 0 && marks.Len() <= checkpointEvery
 }
 
 // arenaChunkShift sets the size of the chunks of packed marks: a track's
@@ -295,16 +438,16 @@ type packedArena struct {
 	chunks [][]byte
 }
 
-// add packs marks (of a thread whose First is first) and returns their
-// offset.
-func (a *packedArena) add(first uint64, marks chunkView[Mark]) uint64 {
+// add packs marks (of a thread whose First is first), their shapes in
+// shapes, and returns their offset.
+func (a *packedArena) add(shapes *markShapes, first uint64, marks chunkView[Mark]) uint64 {
 	k := len(a.chunks) - 1
 	if k < 0 || len(a.chunks[k]) > arenaChunkSize-checkpointEvery*20-10 {
 		a.chunks = append(a.chunks, make([]byte, 0, arenaChunkSize))
 		k++
 	}
 	at := uint64(k)<<arenaChunkShift | uint64(len(a.chunks[k]))
-	a.chunks[k] = appendMarks(a.chunks[k], first, marks)
+	a.chunks[k] = shapes.appendMarks(a.chunks[k], first, marks)
 	return at
 }
 
@@ -372,7 +515,7 @@ func (m *Model) Thread(i int) Thread {
 	r, b := m.record(i)
 	var tab [][]Mark
 	if src := m.threads.marksOf(b, &r); src != nil {
-		tab = [][]Mark{decodeMarks(make([]Mark, 0, packedLen(src)), src, r.First)}
+		tab = [][]Mark{decodeMarks(make([]Mark, 0, packedLen(src, m.threads.shapes)), src, r.First, m.threads.shapes)}
 	}
 	return m.thread(&r, b, &tab, 0)
 }
@@ -383,7 +526,7 @@ func (m *Model) thread(r *threadRec, b *threadBlock, tab *[][]Mark, off int) Thr
 	th := Thread{ThreadRecord: r.ThreadRecord}
 	switch r.where {
 	case marksArena, marksLocal:
-		n := packedLen(m.threads.marksOf(b, r))
+		n := packedLen(m.threads.marksOf(b, r), m.threads.shapes)
 		th.Track = Track{marks: chunkView[Mark]{chunks: tab, off: int32(off), n: int32(n)}}
 	case marksWide:
 		th.Track = b.wide[r.at]
@@ -434,7 +577,7 @@ func (m *Model) Threads() iter.Seq2[int, *Thread] {
 				c.next(&recs[j])
 				offs[j] = len(marks)
 				if src := m.threads.marksOf(b, &recs[j]); src != nil {
-					marks = decodeMarks(marks, src, recs[j].First)
+					marks = decodeMarks(marks, src, recs[j].First, m.threads.shapes)
 				}
 			}
 			(*tab)[0] = marks
@@ -499,7 +642,7 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 			return
 		case b.packs(tr.marks, tr.sums().Len()):
 			r.where, r.at = marksLocal, uint64(len(blk.local))
-			blk.local = appendMarks(blk.local, r.First, tr.marks)
+			blk.local = b.shapes.appendMarks(blk.local, r.First, tr.marks)
 		default:
 			r.where, r.at = marksWide, uint64(len(blk.wide))
 			blk.wide = append(blk.wide, tr)
@@ -511,7 +654,7 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 		r := threadRec{ThreadRecord: ThreadRecord{ID: t.id, Label: t.label, Created: t.created, Finished: t.finished, First: t.first}}
 		switch {
 		case t.retired && t.packed:
-			if at := t.stored.packedAt(); packedLen(b.packed.bytes(at)) > 0 {
+			if at := t.stored.packedAt(); packedLen(b.packed.bytes(at), b.shapes.shapes) > 0 {
 				r.where, r.at = marksArena, at
 			}
 		case t.retired:

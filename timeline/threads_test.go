@@ -3,6 +3,7 @@ package timeline
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,5 +145,57 @@ func TestPackedThreadsEqualWhole(t *testing.T) {
 	}
 	if packed == 0 || sealed == 0 {
 		t.Fatalf("%d tracks packed, %d blocks sealed: the test proves nothing", packed, sealed)
+	}
+}
+
+// TestPackedMarksRoundTrip: tracks of every kind of mark — large Args
+// (a black hole's owner), Reasons, woken marks, a first mark before the
+// thread's First — read back as they were packed, by their shape, and in
+// full once the table of shapes is full.
+func TestPackedMarksRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var p markShapes
+	var tracks [][]Mark
+	var firsts []uint64
+	var packed [][]byte
+	for range 2000 {
+		n := rng.IntN(checkpointEvery + 1)
+		first := rng.Uint64N(1 << 40)
+		tm := first - min(first, rng.Uint64N(3)*1000)
+		var ms []Mark
+		for range n {
+			tm += rng.Uint64N(1 << uint(rng.IntN(40)))
+			m := Mark{Time: tm, State: State(rng.IntN(int(NumStates))), woken: rng.IntN(2) == 0}
+			switch rng.IntN(4) {
+			case 1:
+				m.Arg = uint32(rng.IntN(4))
+			case 2:
+				m.Arg = rng.Uint32()
+			}
+			if rng.IntN(3) == 0 {
+				m.Reason = uint8(rng.IntN(20))
+			}
+			ms = append(ms, m)
+		}
+		if len(packed) == 1000 {
+			// The table is full from here on: the rest are packed in full.
+			for len(p.shapes) < maxShapes {
+				p.shapes = append(p.shapes, "")
+			}
+		}
+		tracks, firsts = append(tracks, ms), append(firsts, first)
+		packed = append(packed, p.appendMarks(nil, first, sliceView(ms)))
+	}
+	for i, ms := range tracks {
+		src := packed[i]
+		if n := packedLen(src, p.view()); n != len(ms) {
+			t.Fatalf("track %d: %d marks packed, want %d", i, n, len(ms))
+		}
+		if got := decodeMarks(nil, src, firsts[i], p.view()); !slices.Equal(got, ms) {
+			t.Fatalf("track %d: read back %+v, want %+v", i, got, ms)
+		}
+	}
+	if full := packed[len(packed)-1]; full[0] != 0 {
+		t.Fatal("with the table full, tracks are still packed by shape")
 	}
 }
