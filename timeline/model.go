@@ -561,7 +561,9 @@ func (b *Builder) newThread(id uint32) *threadBuilder {
 	// as its value.
 	if id < denseThreads && (int(id) < len(b.threadDense) || int(id) < 4*(int(n)+1024)) {
 		if int(id) >= len(b.threadDense) {
-			size := min(max(int(id)+1, 2*len(b.threadDense)), denseThreads)
+			// Grown by a quarter, not doubled: a run of 9.6 M threads
+			// held a table of 16.7 M (67 MB) at the end of its load.
+			size := min(max(int(id)+1, len(b.threadDense)+len(b.threadDense)/4+1024), denseThreads)
 			b.threadDense = append(b.threadDense, make([]int32, size-len(b.threadDense))...)
 		}
 		b.threadDense[id] = n + 1
