@@ -75,6 +75,7 @@ type View struct {
 	runPeaks     runPeakCache    // each HEC's highest spark rate over the run (sparkRunPeak)
 	runPeaksMu   sync.Mutex      // guards runPeaks: rows are drawn in parallel
 	legendCache  legendCache
+	present      presentCache
 	cursorSample int // the census the heap profile's legend reads (SetCursor), -1 for none
 
 	// A panel of a larger picture (tracks/panel.go): noTitles hides the
