@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -689,4 +690,45 @@ func TestEmptyBlockWithImpossibleRangeStretchesNothing(t *testing.T) {
 // has marks, the first before to, and did not finish before from.
 func aliveIn(th *timeline.Thread, from, to uint64) bool {
 	return th.Track.Len() > 0 && th.First < to && (th.Finished == 0 || th.Finished > from)
+}
+
+// TestWindowKeepsEachMessage: an overview of a log of user events keeps
+// its busy buckets of messages as summaries, but a window decoded from the
+// file keeps each message, even on a grid as coarse as the overview's: a
+// view zoomed in on shows each, as the exact model has them.
+func TestWindowKeepsEachMessage(t *testing.T) {
+	path := "../testdata/ghc-9.0.2/userheavy-N2.eventlog"
+	em := open(t, path, Options{ExactBelow: 1 << 40}).Overview()
+	r := open(t, path, Options{ExactBelow: -1, Buckets: 64})
+	ov := r.Overview()
+	g := ov.Grid
+	texts := func(m *timeline.Model, from, to uint64) ([]string, bool) {
+		var out []string
+		summarised := false
+		for c := range m.HECs {
+			m.HECs[c].InstantsIn(from, to, func(in timeline.Instant) bool {
+				if in.Summary() {
+					summarised = true
+				} else if in.Kind == timeline.InstantUserMessage {
+					out = append(out, strconv.FormatUint(in.Time, 10)+" "+m.String(int32(in.Arg)))
+				}
+				return true
+			})
+		}
+		return out, summarised
+	}
+	from := (em.Start + (em.End-em.Start)/3) / g.Width() * g.Width()
+	to := from + 2*g.Width()
+	if _, summarised := texts(ov, from, to); !summarised {
+		t.Fatalf("the overview summarises no messages in [%d, %d]: the test says nothing", from, to)
+	}
+	w, err := r.Window(context.Background(), from, to, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := texts(em, from, to)
+	got, summarised := texts(w, from, to)
+	if summarised || !slices.Equal(got, want) || len(want) == 0 {
+		t.Fatalf("the window of [%d, %d] has %d messages (summaries: %v), the exact model %d", from, to, len(got), summarised, len(want))
+	}
 }

@@ -277,8 +277,10 @@ func (h *HEC) InstantColumns(ax Axis, n int, dst []InstantColumn) []InstantColum
 		}
 		lo = hi
 	}
-	// Then the messages and markers, one instant each.
+	// Then the messages and markers, one instant each (a summary as the
+	// messages it stands for).
 	base, mv := v.Len(), h.msgs
+	sums := mv.summarised()
 	lo = countBefore(mv.times, 0, ax.ColumnTime(0))
 	for i := range dst {
 		hi := gallop(mv.times, lo, ax.ColumnTime(i+1))
@@ -287,9 +289,20 @@ func (h *HEC) InstantColumns(ax Axis, n int, dst []InstantColumn) []InstantColum
 			if c.Count == 0 {
 				c.First = int32(base + lo)
 			}
-			c.Count += int32(hi - lo)
-			for k := lo; k < min(hi, lo+16); k++ {
-				c.Kinds |= 1 << mv.kind(k)
+			if !sums {
+				c.Count += int32(hi - lo)
+			}
+			for k := lo; k < hi; k++ {
+				if !sums && k >= lo+16 {
+					break
+				}
+				kinds, n := mv.kinds(k)
+				if sums {
+					c.Count += int32(n)
+				}
+				if k < lo+16 {
+					c.Kinds |= kinds
+				}
 			}
 		}
 		lo = hi

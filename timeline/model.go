@@ -287,6 +287,7 @@ type Builder struct {
 	events      int64
 	anomalies   int64
 	any         bool
+	allMsgs     bool // KeepMessages
 }
 
 // NewOverviewBuilder returns an empty builder that summarises the buckets of
@@ -305,6 +306,20 @@ func NewOverviewBuilder(g Grid) *Builder {
 
 // Grid returns the builder's grid.
 func (b *Builder) Grid() Grid { return b.g }
+
+// KeepMessages makes the builder keep every message of the HECs even with
+// a grid, where an overview keeps a busy bucket's as one summary (markers
+// are kept whole either way): a window of a range zoomed in on shows each.
+// Call it before adding any event.
+func (b *Builder) KeepMessages() { b.allMsgs = true }
+
+// msgGrid returns the grid the HECs' messages are summarised on.
+func (b *Builder) msgGrid() Grid {
+	if b.allMsgs {
+		return Grid{}
+	}
+	return b.g
+}
 
 // Parallel prepares the builder for a loader that feeds each of the
 // capabilities caps from its own goroutine: it returns their HECBuilders,
@@ -877,7 +892,7 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		}
 		in := Instant{Time: t, Arg: uint32(b.intern(ev.Data)), Kind: k}
 		if s := b.slot(ev.Cap); s != nil {
-			s.msgs.add(in)
+			s.msgs.add(b.msgGrid(), in)
 		} else {
 			b.global.add(in)
 		}

@@ -1,18 +1,50 @@
 package timeline
 
 // msgList keeps a HEC's messages and markers (user messages, user markers,
-// log messages), every one of them, in 8 bytes each rather than an
-// Instant's 16: their times as 4-byte offsets (timeList), and their string
-// and kind in one word. A log of user events holds tens of millions.
+// log messages) in 8 bytes each rather than an Instant's 16: their times as
+// 4-byte offsets (timeList), and their string and kind in one word. A log
+// of user events holds tens of millions: with a grid, a bucket with
+// collapseAt messages or more (markers aside) becomes one summary, as a
+// HEC's other instants do (instantList), and only its markers stay whole
+// (a run's markers are few, and the markers' readers want each).
 type msgList struct {
 	times timeList
 	args  chunkList[uint32]
+	sums  chunkList[msgSum] // the summaries, which args index
+	last  uint64
+	// The bucket being filled (with a grid): b, how many messages it
+	// holds (markers aside), their kinds and the first's; pend, its
+	// entries in order while they are fewer than collapseAt, its markers
+	// alone once collapsed.
+	open      bool
+	collapsed bool
+	b         uint64
+	n         uint32
+	kinds     uint16
+	first     InstantKind
+	pend      []msgEntry
 }
 
-// Messages' kinds in the top bits of their word, the string below.
+// msgEntry is one message as a msgList keeps it: its time and word.
+type msgEntry struct {
+	t uint64
+	w uint32
+}
+
+// msgSum is a summarised bucket: n messages of the kinds whose bits kinds
+// sets, the first of kind first.
+type msgSum struct {
+	n     uint32
+	kinds uint16
+	first InstantKind
+}
+
+// Messages' kinds in the top bits of their word, the string below; a
+// summary's word has the code msgSumCode and its index in sums below.
 const (
 	msgKindShift = 30
 	msgStringMax = 1<<msgKindShift - 1
+	msgSumCode   = 3
 )
 
 // msgKinds are the instant kinds a msgList holds, by their code.
@@ -30,32 +62,117 @@ func msgCode(k InstantKind) uint32 {
 }
 
 // add appends in (a message, marker or log message), moved up to the last
-// time if it is earlier.
-func (l *msgList) add(in Instant) {
-	t := max(in.Time, l.times.last)
-	l.times.add(t)
-	l.args.add(msgCode(in.Kind)<<msgKindShift | min(in.Arg, msgStringMax))
+// time if it is earlier; with a grid (g.On), the busy buckets are
+// summarised.
+func (l *msgList) add(g Grid, in Instant) {
+	t := max(in.Time, l.last)
+	l.last = t
+	e := msgEntry{t: t, w: msgCode(in.Kind)<<msgKindShift | min(in.Arg, msgStringMax)}
+	if !g.On() {
+		l.put(e)
+		return
+	}
+	b := g.bucket(t)
+	if l.open && b != l.b {
+		l.commit(g)
+	}
+	if !l.open {
+		l.open, l.collapsed, l.b, l.n, l.kinds = true, false, b, 0, 0
+		l.pend = l.pend[:0]
+	}
+	if in.Kind == InstantUserMarker {
+		l.pend = append(l.pend, e)
+		return
+	}
+	if l.n == 0 {
+		l.first = msgKinds[e.w>>msgKindShift]
+	}
+	l.n++
+	l.kinds |= 1 << msgKinds[e.w>>msgKindShift]
+	switch {
+	case l.collapsed:
+	case l.n < collapseAt:
+		l.pend = append(l.pend, e)
+	default:
+		// Collapsed: only the bucket's markers are kept whole.
+		l.collapsed = true
+		keep := l.pend[:0]
+		for _, p := range l.pend {
+			if p.w>>msgKindShift == msgCode(InstantUserMarker) {
+				keep = append(keep, p)
+			}
+		}
+		l.pend = keep
+	}
 }
 
-// view returns an immutable view of the messages added so far.
+// put appends one entry to the committed list.
+func (l *msgList) put(e msgEntry) {
+	l.times.add(e.t)
+	l.args.add(e.w)
+}
+
+// commit makes the open bucket part of the list: its entries, or its
+// summary (at the bucket's start) and then its markers.
+func (l *msgList) commit(g Grid) {
+	if !l.open {
+		return
+	}
+	l.open = false
+	if l.collapsed {
+		l.put(msgEntry{t: g.start(l.b), w: msgSumCode<<msgKindShift | uint32(l.sums.len())})
+		l.sums.add(msgSum{n: l.n, kinds: l.kinds, first: l.first})
+	}
+	for _, e := range l.pend {
+		l.put(e)
+	}
+	l.pend = l.pend[:0]
+}
+
+// settle commits the open bucket if it ended by t (final: in any case).
+func (l *msgList) settle(g Grid, t uint64, final bool) {
+	if l.open && (final || g.start(l.b)+g.Width() <= t) {
+		l.commit(g)
+	}
+}
+
+// view returns an immutable view of the messages committed so far.
 func (l *msgList) view() msgView {
-	return msgView{times: l.times.view(), args: l.args.view()}
+	return msgView{times: l.times.view(), args: l.args.view(), sums: l.sums.view()}
 }
 
-// msgView is an immutable list of a HEC's messages in time order.
+// msgView is an immutable list of a HEC's messages in time order, busy
+// buckets of an overview as one summary each.
 type msgView struct {
 	times timeView
 	args  chunkView[uint32]
+	sums  chunkView[msgSum]
 }
 
-// Len returns the number of messages.
+// Len returns the number of messages (a summary counting once).
 func (v msgView) Len() int { return v.times.Len() }
 
-// At returns the i-th message as an Instant.
+// At returns the i-th message as an Instant (a summary as one that stands
+// for the bucket's messages, see Instant.Summary).
 func (v msgView) At(i int) Instant {
 	w := v.args.At(i)
+	if w>>msgKindShift == msgSumCode {
+		s := v.sums.At(int(w & msgStringMax))
+		return Instant{Time: v.times.At(i), Arg: s.n, Arg2: s.kinds, Kind: s.first, summary: true}
+	}
 	return Instant{Time: v.times.At(i), Arg: w & msgStringMax, Kind: msgKinds[w>>msgKindShift]}
 }
 
-// kind returns the kind of the i-th message.
-func (v msgView) kind(i int) InstantKind { return msgKinds[v.args.At(i)>>msgKindShift] }
+// summarised reports whether the list holds any summary.
+func (v msgView) summarised() bool { return v.sums.Len() > 0 }
+
+// kinds returns a bit per kind of the messages the i-th entry stands
+// for, and how many they are.
+func (v msgView) kinds(i int) (uint16, int) {
+	w := v.args.At(i)
+	if w>>msgKindShift == msgSumCode {
+		s := v.sums.ptr(int(w & msgStringMax))
+		return s.kinds, int(s.n)
+	}
+	return 1 << msgKinds[w>>msgKindShift], 1
+}

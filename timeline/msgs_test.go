@@ -2,6 +2,8 @@ package timeline
 
 import (
 	"math/rand"
+	"os"
+	"slices"
 	"testing"
 )
 
@@ -26,7 +28,7 @@ func TestMsgListKeepsEveryMessage(t *testing.T) {
 			tm += uint64(rng.Intn(1000))
 		}
 		in := Instant{Time: tm, Arg: uint32(rng.Intn(1 << 20)), Kind: kinds[rng.Intn(len(kinds))]}
-		l.add(in)
+		l.add(Grid{}, in)
 		in.Time = max(in.Time, last)
 		last = in.Time
 		want = append(want, in)
@@ -65,6 +67,141 @@ func TestMsgListKeepsEveryMessage(t *testing.T) {
 		}
 		if total != h.NumInstants() {
 			t.Fatalf("%d columns count %d instants of %d", n, total, h.NumInstants())
+		}
+	}
+}
+
+// TestMsgListSummarisesBusyBuckets: with a grid, a bucket of collapseAt
+// messages or more is kept as one summary counting them (at the bucket's
+// start, with their kinds), its markers whole after it; a quieter bucket
+// keeps each message; the counts per bucket are those of every message.
+func TestMsgListSummarisesBusyBuckets(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	g := Grid{Shift: 10}
+	var exact, ov msgList
+	tm := uint64(1 << 20)
+	kinds := []InstantKind{InstantUserMessage, InstantUserMarker, InstantLogMessage}
+	for i := 0; i < 3*chunkSize; i++ {
+		switch rng.Intn(20) {
+		case 0:
+			tm += uint64(rng.Intn(1 << 14)) // a quiet stretch
+		default:
+			tm += uint64(rng.Intn(200))
+		}
+		in := Instant{Time: tm, Arg: uint32(rng.Intn(1 << 20)), Kind: kinds[rng.Intn(len(kinds))]}
+		if rng.Intn(4) > 0 {
+			in.Kind = InstantUserMessage
+		}
+		exact.add(Grid{}, in)
+		ov.add(g, in)
+	}
+	ov.settle(g, 0, true)
+	ev, ovv := exact.view(), ov.view()
+	if !ovv.summarised() {
+		t.Fatal("no bucket summarised: the test says nothing")
+	}
+	eh, oh := &HEC{msgs: ev}, &HEC{msgs: ovv}
+	type bucketOf struct {
+		n, markers int
+		kinds      uint16
+		each       []Instant
+	}
+	want := map[uint64]*bucketOf{}
+	for i := 0; i < ev.Len(); i++ {
+		in := ev.At(i)
+		b := want[g.bucket(in.Time)]
+		if b == nil {
+			b = &bucketOf{}
+			want[g.bucket(in.Time)] = b
+		}
+		b.each = append(b.each, in)
+		if in.Kind == InstantUserMarker {
+			b.markers++
+		} else {
+			b.n++
+			b.kinds |= 1 << in.Kind
+		}
+	}
+	for bk, w := range want {
+		from, to := g.start(bk), g.start(bk)+g.Width()
+		var got []Instant
+		oh.InstantsIn(from, to, func(in Instant) bool { got = append(got, in); return true })
+		if e, o := eh.CountInstants(from, to), oh.CountInstants(from, to); e != o {
+			t.Fatalf("bucket %d counts %d, exact %d", bk, o, e)
+		}
+		if w.n < collapseAt {
+			if !slices.Equal(got, w.each) {
+				t.Fatalf("bucket %d of %d messages: %v, want each of %v", bk, w.n, got, w.each)
+			}
+			continue
+		}
+		if len(got) != 1+w.markers || !got[0].Summary() || got[0].Time != from || got[0].Count() != w.n || got[0].Kinds() != w.kinds {
+			t.Fatalf("bucket %d of %d messages and %d markers: %v, want a summary of them (kinds %b) and the markers", bk, w.n, w.markers, got, w.kinds)
+		}
+		var markers []Instant
+		for _, in := range w.each {
+			if in.Kind == InstantUserMarker {
+				markers = append(markers, in)
+			}
+		}
+		if !slices.Equal(got[1:], markers) {
+			t.Fatalf("bucket %d keeps markers %v, want %v", bk, got[1:], markers)
+		}
+	}
+	// Counted per column as the instants they stand for.
+	ax := NewAxis(g.start(g.bucket(ev.At(0).Time)), ev.At(ev.Len()-1).Time+1, 0, 300)
+	total := 0
+	for _, c := range oh.InstantColumns(ax, 300, nil) {
+		total += int(c.Count)
+	}
+	if total != ev.Len() {
+		t.Fatalf("the columns count %d messages, want %d", total, ev.Len())
+	}
+}
+
+// TestOverviewSummarisesMessages: an overview of a log of user events
+// keeps each HEC's messages per bucket as the exact model counts them,
+// and every marker; a window of a range (KeepMessages) keeps each.
+func TestOverviewSummarisesMessages(t *testing.T) {
+	path := "../testdata/ghc-9.0.2/userheavy-N2.eventlog"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, _ := build(t, path)
+	for _, parallel := range []bool{false, true} {
+		ov := overview(t, data, 512, parallel)
+		g := ov.Grid
+		sums := 0
+		for c := range exact.HECs {
+			eh, oh := &exact.HECs[c], &ov.HECs[c]
+			for i := 0; i < oh.NumInstants(); i++ {
+				if oh.Instant(i).Summary() {
+					sums++
+				}
+			}
+			for b := g.bucket(exact.Start); g.start(b) <= exact.End; b++ {
+				from, to := g.start(b), g.start(b)+g.Width()
+				if e, o := eh.CountInstants(from, to), oh.CountInstants(from, to); e != o {
+					t.Fatalf("parallel=%v: HEC %d bucket %d: %d instants, exact %d", parallel, c, b, o, e)
+				}
+			}
+			markers := func(m *Model, h *HEC) []string {
+				var out []string
+				h.InstantsIn(0, exact.End+1, func(in Instant) bool {
+					if in.Kind == InstantUserMarker && !in.Summary() {
+						out = append(out, uitoa(in.Time)+" "+m.String(int32(in.Arg)))
+					}
+					return true
+				})
+				return out
+			}
+			if e, o := markers(exact, eh), markers(ov, oh); !slices.Equal(e, o) || len(e) == 0 {
+				t.Fatalf("parallel=%v: HEC %d keeps markers %v, exact %v", parallel, c, o, e)
+			}
+		}
+		if sums == 0 {
+			t.Fatalf("parallel=%v: no bucket of messages summarised: the test says nothing", parallel)
 		}
 	}
 }

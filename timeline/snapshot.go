@@ -301,6 +301,7 @@ func (b *Builder) snapshot(threads bool) *Model {
 		m.Anomalies += h.anomalies
 		hv.Track.end = b.frontier(sl.cap, h, hv.Track.end)
 		hv.Track.horizon = b.end
+		sl.msgs.settle(b.msgGrid(), b.now, false)
 		hv.msgs = sl.msgs.view()
 		hv.Cap = sl.cap
 		m.HECs[i] = hv
@@ -590,6 +591,9 @@ func (b *Builder) openSpans(m *Model) []UserSpan {
 // HECBuilder is finished by its own Publish(t, true).)
 func (b *Builder) Finish() {
 	b.finished = true
+	for _, sl := range b.slots() {
+		sl.msgs.settle(b.msgGrid(), b.now, true)
+	}
 	if !b.parallel {
 		for _, sl := range b.slots() {
 			h := sl.h
