@@ -215,22 +215,6 @@ func (a *trackArena) store(l *markList) (storedTrack, storedExtra) {
 	return st, x
 }
 
-// spanRecord is a stopped user span as the model keeps it: a UserSpan
-// without Open (always false for a stopped span), 32 bytes instead of 40
-// (a log of user events can hold millions).
-type spanRecord struct {
-	start, end uint64
-	label      int32
-	id         uint32
-	cap        int32
-	thread     uint32
-}
-
-// span returns the record as a UserSpan.
-func (r *spanRecord) span() UserSpan {
-	return UserSpan{Start: r.start, End: r.end, Label: r.label, ID: r.id, Cap: r.cap, Thread: r.thread}
-}
-
 type spanKey struct {
 	label int32
 	id    uint32
@@ -277,7 +261,7 @@ type Builder struct {
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
 	markers     []Instant          // every user marker in time order, Arg2 its capability
-	userSpans   chunkList[spanRecord]
+	userSpans   spanList
 	open        map[spanKey][]openSpan
 	labels      []LabelStats
 	labelIdx    map[int32]int

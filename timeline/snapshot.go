@@ -42,7 +42,7 @@ type Model struct {
 	strs      []string
 	global    chunkView[Instant]
 	markers   chunkView[Instant]
-	userSpans chunkView[spanRecord]
+	userSpans spanView
 	openSpans []UserSpan
 	tidx      *threadIndex
 	alive     *aliveIndex
@@ -225,7 +225,7 @@ func (m *Model) SearchMarkers(t uint64) int {
 func (m *Model) NumUserSpans() int { return m.userSpans.Len() }
 
 // UserSpan returns the i-th user span, in order of their STOP messages.
-func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.ptr(i).span() }
+func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.At(i) }
 
 // NumOpenSpans returns the number of user spans whose START has no STOP
 // in a log cut short or still being read (a complete log's have none: its
