@@ -38,7 +38,8 @@ type Instant struct {
 	Arg2 uint16
 	Kind InstantKind
 	// summary: the instant stands for Arg instants (of the kinds whose bits
-	// Arg2 sets) in the grid bucket starting at Time.
+	// Arg2 sets) in the grid bucket holding Time, from Time on (its start,
+	// or its first message).
 	summary bool
 }
 

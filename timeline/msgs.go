@@ -4,8 +4,9 @@ package timeline
 // log messages) in 8 bytes each rather than an Instant's 16: their times as
 // 4-byte offsets (timeList), and their string and kind in one word. A log
 // of user events holds tens of millions: with a grid, a bucket with
-// collapseAt messages or more (markers aside) becomes one summary, as a
-// HEC's other instants do (instantList), and only its markers stay whole
+// collapseAt messages or more (markers aside) becomes one summary, at the
+// time of its first message, as a HEC's other instants do (instantList,
+// which puts it at the bucket's start), and only its markers stay whole
 // (a run's markers are few, and the markers' readers want each).
 type msgList struct {
 	times timeList
@@ -22,6 +23,7 @@ type msgList struct {
 	n         uint32
 	kinds     uint16
 	first     InstantKind
+	firstTime uint64
 	pend      []msgEntry
 }
 
@@ -74,7 +76,7 @@ func (l *msgList) add(g Grid, in Instant) {
 	}
 	b := g.bucket(t)
 	if l.open && b != l.b {
-		l.commit(g)
+		l.commit()
 	}
 	if !l.open {
 		l.open, l.collapsed, l.b, l.n, l.kinds = true, false, b, 0, 0
@@ -85,7 +87,7 @@ func (l *msgList) add(g Grid, in Instant) {
 		return
 	}
 	if l.n == 0 {
-		l.first = msgKinds[e.w>>msgKindShift]
+		l.first, l.firstTime = msgKinds[e.w>>msgKindShift], t
 	}
 	l.n++
 	l.kinds |= 1 << msgKinds[e.w>>msgKindShift]
@@ -113,26 +115,36 @@ func (l *msgList) put(e msgEntry) {
 }
 
 // commit makes the open bucket part of the list: its entries, or its
-// summary (at the bucket's start) and then its markers.
-func (l *msgList) commit(g Grid) {
+// summary (at the time of its first message) among its markers.
+func (l *msgList) commit() {
 	if !l.open {
 		return
 	}
 	l.open = false
-	if l.collapsed {
-		l.put(msgEntry{t: g.start(l.b), w: msgSumCode<<msgKindShift | uint32(l.sums.len())})
-		l.sums.add(msgSum{n: l.n, kinds: l.kinds, first: l.first})
-	}
+	summary := l.collapsed
 	for _, e := range l.pend {
+		if summary && e.t >= l.firstTime {
+			l.putSummary()
+			summary = false
+		}
 		l.put(e)
 	}
+	if summary {
+		l.putSummary()
+	}
 	l.pend = l.pend[:0]
+}
+
+// putSummary appends the summary of the open bucket's messages.
+func (l *msgList) putSummary() {
+	l.put(msgEntry{t: l.firstTime, w: msgSumCode<<msgKindShift | uint32(l.sums.len())})
+	l.sums.add(msgSum{n: l.n, kinds: l.kinds, first: l.first})
 }
 
 // settle commits the open bucket if it ended by t (final: in any case).
 func (l *msgList) settle(g Grid, t uint64, final bool) {
 	if l.open && (final || g.start(l.b)+g.Width() <= t) {
-		l.commit(g)
+		l.commit()
 	}
 }
 
