@@ -1,15 +1,20 @@
 package timeline
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
-// spanList keeps the stopped user spans, in order of their STOPs, in 10
-// bytes each where a record of its own took 32 (a log of user events holds
-// millions): in chunks of chunkSize spans, each span's end as a 4-byte
-// offset from its chunk's first end, its length in 4 bytes, and its label,
-// instance id, capability and thread as an index into the few distinct
-// ones of its chunk. A chunk whose spans do not fit so (ends out of order
-// or far apart, spans longer than 4.29 s) keeps whole records instead.
-// Like the other lists it is append-only: a view shares its chunks.
+// spanList keeps the stopped user spans, in order of their STOPs, in 7 or
+// 8 bytes each where a record of its own took 32 (a log of user events
+// holds millions): in chunks of chunkSize spans, each span's end as a
+// 4-byte offset from its chunk's first end, its length in 2 bytes (the
+// few longer than 65 µs among its chunk's exceptions), and its label,
+// instance id, capability and thread as a 1-byte index (2 in a chunk with
+// more than 256) into the distinct ones of its chunk. A chunk whose ends
+// do not fit so (out of order, or 4.29 s apart) keeps whole records
+// instead. Like the other lists it is append-only: a view shares its
+// chunks, and a chunk made wider is a copy.
 type spanList struct {
 	full []spanChunk
 	cur  spanChunk
@@ -21,12 +26,25 @@ type spanList struct {
 // spanChunk holds up to chunkSize spans: narrow, or wide when one does not
 // fit.
 type spanChunk struct {
-	base     uint64
-	ends     []uint32 // end - base
-	lengths  []uint32 // end - start
-	contexts []uint16 // index in distinct
-	distinct []spanContext
-	wide     []spanRecord // the chunk's spans, when they do not fit narrow
+	base      uint64
+	ends      []uint32   // end - base
+	lengths   []uint16   // end - start, or longLength: see long
+	long      []longSpan // the lengths of the spans longer, by position
+	contexts8 []uint8    // index in distinct, while there are few
+	contexts  []uint16   // index in distinct, once there are more than 256
+	distinct  []spanContext
+	wide      []spanRecord // the chunk's spans, when they do not fit narrow
+}
+
+// longLength in a chunk's lengths says the span is longer: its length is
+// among the chunk's long spans.
+const longLength = math.MaxUint16
+
+// longSpan is the length of a chunk's span at position pos, when it does
+// not fit 2 bytes.
+type longSpan struct {
+	pos    int
+	length uint64
 }
 
 // spanContext is what a span shares with many others: its label, instance
@@ -66,8 +84,18 @@ func (c *spanChunk) at(i int) UserSpan {
 		return c.wide[i].span()
 	}
 	end := c.base + uint64(c.ends[i])
-	x := &c.distinct[c.contexts[i]]
-	return UserSpan{Start: end - uint64(c.lengths[i]), End: end, Label: x.label, ID: x.id, Cap: x.cap, Thread: x.thread}
+	length := uint64(c.lengths[i])
+	if length == longLength {
+		k, _ := slices.BinarySearchFunc(c.long, i, func(l longSpan, i int) int { return l.pos - i })
+		length = c.long[k].length
+	}
+	var x *spanContext
+	if c.contexts != nil {
+		x = &c.distinct[c.contexts[i]]
+	} else {
+		x = &c.distinct[c.contexts8[i]]
+	}
+	return UserSpan{Start: end - length, End: end, Label: x.label, ID: x.id, Cap: x.cap, Thread: x.thread}
 }
 
 // add appends r.
@@ -75,9 +103,9 @@ func (l *spanList) add(r spanRecord) {
 	if l.cur.len() == chunkSize {
 		l.full = append(l.full, l.cur)
 		l.cur = spanChunk{
-			ends:     make([]uint32, 0, chunkSize),
-			lengths:  make([]uint32, 0, chunkSize),
-			contexts: make([]uint16, 0, chunkSize),
+			ends:      make([]uint32, 0, chunkSize),
+			lengths:   make([]uint16, 0, chunkSize),
+			contexts8: make([]uint8, 0, chunkSize),
 		}
 		clear(l.where)
 	}
@@ -90,7 +118,7 @@ func (l *spanList) add(r spanRecord) {
 	if len(c.ends) == 0 {
 		c.base = r.end
 	}
-	if r.end < c.base || r.end-c.base > math.MaxUint32 || r.end-r.start > math.MaxUint32 {
+	if r.end < c.base || r.end-c.base > math.MaxUint32 {
 		c.widen(r)
 		return
 	}
@@ -105,8 +133,24 @@ func (l *spanList) add(r spanRecord) {
 		l.where[x] = k
 	}
 	c.ends = append(c.ends, uint32(r.end-c.base))
-	c.lengths = append(c.lengths, uint32(r.end-r.start))
-	c.contexts = append(c.contexts, k)
+	if length := r.end - r.start; length < longLength {
+		c.lengths = append(c.lengths, uint16(length))
+	} else {
+		c.long = append(c.long, longSpan{pos: len(c.lengths), length: length})
+		c.lengths = append(c.lengths, longLength)
+	}
+	if c.contexts == nil && k > math.MaxUint8 {
+		c.contexts = make([]uint16, len(c.contexts8), chunkSize)
+		for i, x := range c.contexts8 {
+			c.contexts[i] = uint16(x)
+		}
+		c.contexts8 = nil
+	}
+	if c.contexts != nil {
+		c.contexts = append(c.contexts, k)
+	} else {
+		c.contexts8 = append(c.contexts8, uint8(k))
+	}
 }
 
 // widen turns the chunk into whole records, r last. The narrow slices are
@@ -125,6 +169,8 @@ func (l *spanList) view() spanView {
 	cur := l.cur
 	cur.ends = cur.ends[:len(cur.ends):len(cur.ends)]
 	cur.lengths = cur.lengths[:len(cur.lengths):len(cur.lengths)]
+	cur.long = cur.long[:len(cur.long):len(cur.long)]
+	cur.contexts8 = cur.contexts8[:len(cur.contexts8):len(cur.contexts8)]
 	cur.contexts = cur.contexts[:len(cur.contexts):len(cur.contexts)]
 	cur.distinct = cur.distinct[:len(cur.distinct):len(cur.distinct)]
 	cur.wide = cur.wide[:len(cur.wide):len(cur.wide)]
