@@ -5,14 +5,17 @@ import (
 	"slices"
 )
 
-// spanList keeps the stopped user spans, in order of their STOPs, in 7 or
-// 8 bytes each where a record of its own took 32 (a log of user events
-// holds millions): in chunks of chunkSize spans, each span's end as a
-// 4-byte offset from its chunk's first end, its length in 2 bytes (the
-// few longer than 65 µs among its chunk's exceptions), and its label,
-// instance id, capability and thread as a 1-byte index (2 in a chunk with
-// more than 256) into the distinct ones of its chunk. A chunk whose ends
-// do not fit so (out of order, or 4.29 s apart) keeps whole records
+// spanList keeps the stopped user spans, in order of their STOPs, in
+// about 5 bytes each where a record of its own took 32 (a log of user
+// events holds millions): in chunks of chunkSize spans, each span's end in
+// 2 bytes, as an offset from the end of the first span of its block of
+// endBlock (whose offset from the chunk's first end takes 4 bytes), its
+// length in 2 bytes, and its label, instance id, capability and thread as
+// a 1-byte index (2 in a chunk with more than 256) into the distinct ones
+// of its chunk. An end or a length that does not fit 2 bytes (a span
+// longer than 65 µs, one that ends 65 µs or more after the first of its
+// block) is kept among its chunk's few exceptions. A chunk whose ends do
+// not fit even so (out of order, or 4.29 s apart) keeps whole records
 // instead. Like the other lists it is append-only: a view shares its
 // chunks, and a chunk made wider is a copy.
 type spanList struct {
@@ -27,24 +30,35 @@ type spanList struct {
 // fit.
 type spanChunk struct {
 	base      uint64
-	ends      []uint32   // end - base
-	lengths   []uint16   // end - start, or longLength: see long
-	long      []longSpan // the lengths of the spans longer, by position
-	contexts8 []uint8    // index in distinct, while there are few
-	contexts  []uint16   // index in distinct, once there are more than 256
+	blocks    []uint32    // per block of endBlock spans: its first end - base
+	ends      []uint16    // end - its block's first end, or beyond: see far
+	far       []spanExtra // the ends (- base) of the spans beyond, by position
+	lengths   []uint16    // end - start, or beyond: see long
+	long      []spanExtra // the lengths of the spans beyond, by position
+	contexts8 []uint8     // index in distinct, while there are few
+	contexts  []uint16    // index in distinct, once there are more than 256
 	distinct  []spanContext
 	wide      []spanRecord // the chunk's spans, when they do not fit narrow
 }
 
-// longLength in a chunk's lengths says the span is longer: its length is
-// among the chunk's long spans.
-const longLength = math.MaxUint16
+// endBlock is how many spans of a chunk share the offset of their ends.
+const endBlock = 16
 
-// longSpan is the length of a chunk's span at position pos, when it does
-// not fit 2 bytes.
-type longSpan struct {
-	pos    int
-	length uint64
+// beyond in a chunk's ends or lengths says the span's does not fit 2
+// bytes: it is among the chunk's exceptions (far, long).
+const beyond = math.MaxUint16
+
+// spanExtra is the end or length of a chunk's span at position pos, when
+// it does not fit 2 bytes.
+type spanExtra struct {
+	pos int
+	v   uint64
+}
+
+// extra returns the exception of position i in l.
+func extra(l []spanExtra, i int) uint64 {
+	k, _ := slices.BinarySearchFunc(l, i, func(e spanExtra, i int) int { return e.pos - i })
+	return l[k].v
 }
 
 // spanContext is what a span shares with many others: its label, instance
@@ -83,11 +97,15 @@ func (c *spanChunk) at(i int) UserSpan {
 	if c.wide != nil {
 		return c.wide[i].span()
 	}
-	end := c.base + uint64(c.ends[i])
+	var end uint64
+	if d := c.ends[i]; d != beyond {
+		end = c.base + uint64(c.blocks[i/endBlock]) + uint64(d)
+	} else {
+		end = c.base + extra(c.far, i)
+	}
 	length := uint64(c.lengths[i])
-	if length == longLength {
-		k, _ := slices.BinarySearchFunc(c.long, i, func(l longSpan, i int) int { return l.pos - i })
-		length = c.long[k].length
+	if length == beyond {
+		length = extra(c.long, i)
 	}
 	var x *spanContext
 	if c.contexts != nil {
@@ -103,7 +121,8 @@ func (l *spanList) add(r spanRecord) {
 	if l.cur.len() == chunkSize {
 		l.full = append(l.full, l.cur)
 		l.cur = spanChunk{
-			ends:      make([]uint32, 0, chunkSize),
+			blocks:    make([]uint32, 0, chunkSize/endBlock),
+			ends:      make([]uint16, 0, chunkSize),
 			lengths:   make([]uint16, 0, chunkSize),
 			contexts8: make([]uint8, 0, chunkSize),
 		}
@@ -132,12 +151,21 @@ func (l *spanList) add(r spanRecord) {
 		c.distinct = append(c.distinct, x)
 		l.where[x] = k
 	}
-	c.ends = append(c.ends, uint32(r.end-c.base))
-	if length := r.end - r.start; length < longLength {
+	pos, off := len(c.ends), r.end-c.base
+	if pos%endBlock == 0 {
+		c.blocks = append(c.blocks, uint32(off))
+	}
+	if first := uint64(c.blocks[pos/endBlock]); off >= first && off-first < beyond {
+		c.ends = append(c.ends, uint16(off-first))
+	} else {
+		c.far = append(c.far, spanExtra{pos: pos, v: off})
+		c.ends = append(c.ends, beyond)
+	}
+	if length := r.end - r.start; length < beyond {
 		c.lengths = append(c.lengths, uint16(length))
 	} else {
-		c.long = append(c.long, longSpan{pos: len(c.lengths), length: length})
-		c.lengths = append(c.lengths, longLength)
+		c.long = append(c.long, spanExtra{pos: pos, v: length})
+		c.lengths = append(c.lengths, beyond)
 	}
 	if c.contexts == nil && k > math.MaxUint8 {
 		c.contexts = make([]uint16, len(c.contexts8), chunkSize)
@@ -167,7 +195,9 @@ func (c *spanChunk) widen(r spanRecord) {
 // view returns an immutable view of the spans added so far.
 func (l *spanList) view() spanView {
 	cur := l.cur
+	cur.blocks = cur.blocks[:len(cur.blocks):len(cur.blocks)]
 	cur.ends = cur.ends[:len(cur.ends):len(cur.ends)]
+	cur.far = cur.far[:len(cur.far):len(cur.far)]
 	cur.lengths = cur.lengths[:len(cur.lengths):len(cur.lengths)]
 	cur.long = cur.long[:len(cur.long):len(cur.long)]
 	cur.contexts8 = cur.contexts8[:len(cur.contexts8):len(cur.contexts8)]

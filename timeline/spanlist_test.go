@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestSpanListKeepsEverySpan: spans kept in 7 or 8 bytes come back as
-// they were, across chunks, with spans too long for 2-byte lengths (100 µs,
-// 5 s), ends out of order or far apart (kept whole), and with more
+// TestSpanListKeepsEverySpan: spans kept in about 5 bytes come back as
+// they were, across chunks, with ends too far from their block's first and
+// spans too long for 2-byte lengths (100 µs, 5 s), ends out of order or
+// 4.29 s apart (kept whole), and with more
 // distinct labels, ids, capabilities and threads than a byte can index; a
 // view taken before more spans come stays as it was.
 func TestSpanListKeepsEverySpan(t *testing.T) {
@@ -19,6 +20,9 @@ func TestSpanListKeepsEverySpan(t *testing.T) {
 	end := uint64(5e9)
 	for i := 0; i < 5*chunkSize+33; i++ {
 		end += uint64(rng.Intn(3000))
+		if i == 1005 {
+			end += 200000 // 200 µs on: the block's last three end beyond 2 bytes
+		}
 		sp := UserSpan{End: end, Label: int32(rng.Intn(7)), Cap: int32(rng.Intn(3)) - 1, Thread: uint32(rng.Intn(4))}
 		sp.Start = end - uint64(rng.Intn(5000))
 		switch c := i / chunkSize; {
@@ -64,6 +68,9 @@ func TestSpanListKeepsEverySpan(t *testing.T) {
 		if len(c.long) > 0 {
 			long = append(long, k)
 		}
+	}
+	if n := len(v.full[0].far); n != 3 {
+		t.Errorf("the first chunk has %d ends beyond 2 bytes, want 3", n)
 	}
 	if wide != 2 {
 		t.Errorf("%d chunks kept whole records, want the 2 whose ends do not fit", wide)
