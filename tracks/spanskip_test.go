@@ -153,7 +153,7 @@ func TestLabelListsMadeOnDemand(t *testing.T) {
 	}
 	for l, idx := range want {
 		got := u.label(l)
-		if got == nil || !slices.Equal(slices.Concat(got.idx...), idx) {
+		if got == nil || !slices.Equal(indices(got), idx) {
 			t.Fatalf("label %q: spans %v, want %v", m.String(l), got, idx)
 		}
 		var maxEnd []uint64
@@ -253,7 +253,7 @@ func TestThreadRowsMatchSort(t *testing.T) {
 			t.Fatalf("thread %d: %d rows, want %d", th, len(got), len(rows))
 		}
 		for d := range rows {
-			if !slices.Equal(slices.Concat(got[d].idx...), rows[d]) {
+			if !slices.Equal(indices(got[d]), rows[d]) {
 				t.Fatalf("thread %d row %d: spans differ from the sorted reference", th, d)
 			}
 			var high uint64
@@ -297,5 +297,43 @@ func TestThreadRowsMatchSort(t *testing.T) {
 	}
 	if len(u.threads) != len(want) || !slices.IsSorted(u.threads) {
 		t.Fatalf("threads %v, want the %d with spans by id", u.threads, len(want))
+	}
+}
+
+// indices returns the indices of l's spans, in its order.
+func indices(l *spanList) []int32 {
+	out := make([]int32, l.len())
+	for k := range out {
+		out[k] = int32(l.index(k))
+	}
+	return out
+}
+
+// TestSpanListIndices: a list keeps the index of each of its spans, in 2
+// bytes from its block's first where it fits (before or after it) and
+// among the list's exceptions where it does not, across chunks of deltas.
+func TestSpanListIndices(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	l := &spanList{}
+	var want []int32
+	i := int32(1000)
+	for k := 0; k < 3*idxChunk+7; k++ {
+		switch rng.Intn(40) {
+		case 0:
+			i += 40000 // too far from its block's first
+		case 1:
+			i -= min(i, 30000) // before its block's first, within 2 bytes or not
+		default:
+			i += int32(rng.Intn(50))
+		}
+		l.add(i, uint64(k))
+		want = append(want, i)
+	}
+	l.finish()
+	if got := indices(l); !slices.Equal(got, want) {
+		t.Fatalf("indices differ: %d kept of %d", len(got), len(want))
+	}
+	if len(l.far) == 0 || len(l.far) > len(want)/5 {
+		t.Fatalf("%d of %d indices kept whole: the test says little, or the deltas hold few", len(l.far), len(want))
 	}
 }

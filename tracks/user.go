@@ -16,25 +16,43 @@ import (
 // spanList is a set of user spans (indices as userSpan takes them) sorted
 // by start, with the largest end up to each block of spanBlock of them, so
 // that the spans overlapping a range are found with one binary search and
-// a look at a block's spans: 4 bytes a span, where the largest end of each
-// prefix took 8 more (a log of user events has millions).
+// a look at a block's spans. A span takes under 3 bytes, where its index
+// and the largest end of each prefix took 12 (a log of user events has
+// millions): its index is kept as the difference from that of its block's
+// first span in 2 bytes (an index further off among the list's few
+// exceptions, far).
 type spanList struct {
 	ov *timeline.Model
-	// idx holds the spans' indices in chunks of idxChunk (the first
-	// grows up to it), so that a list made span by span holds little room
-	// to spare, and not two copies of itself while it grows.
-	idx [][]int32
-	n   int
-	// maxEnd[b] is the largest end of the spans up to the end of block b
-	// (the first (b+1)*spanBlock).
+	// deltas holds each span's index less its block's first in chunks of
+	// idxChunk (the first grows up to it), so that a list made span by
+	// span holds little room to spare, and not two copies of itself while
+	// it grows.
+	deltas [][]int16
+	far    []farIndex // the indices further off, by position
+	n      int
+	// first[b] is the index of block b's first span, maxEnd[b] the
+	// largest end of the spans up to the end of block b (the first
+	// (b+1)*spanBlock).
+	first  []int32
 	maxEnd []uint64
 	high   uint64 // the largest end so far, while the list is made
 }
 
-// idxChunk is the size of a spanList's chunks of indices.
+// farIndex is the index of the span at position k of a list, when it
+// is too far from its block's first for 2 bytes.
+type farIndex struct {
+	k, i int32
+}
+
+// farDelta in a list's deltas says the span's index is among its far
+// ones.
+const farDelta = math.MinInt16
+
+// idxChunk is the size of a spanList's chunks of deltas.
 const idxChunk = 4096
 
-// spanBlock is how many spans of a spanList share an entry of maxEnd.
+// spanBlock is how many spans of a spanList share an entry of first and
+// maxEnd.
 const spanBlock = 16
 
 // userIndex is the overview's user spans by label and, stacked by
@@ -295,15 +313,23 @@ func (u *userIndex) makeLabels() {
 
 // add appends span i, which ends at end, to a list being made.
 func (l *spanList) add(i int32, end uint64) {
-	if k := len(l.idx) - 1; k < 0 || len(l.idx[k]) == idxChunk {
-		var c []int32
-		if k >= 0 {
-			c = make([]int32, 0, idxChunk)
+	if c := len(l.deltas) - 1; c < 0 || len(l.deltas[c]) == idxChunk {
+		var d []int16
+		if c >= 0 {
+			d = make([]int16, 0, idxChunk)
 		}
-		l.idx = append(l.idx, c)
+		l.deltas = append(l.deltas, d)
 	}
-	k := len(l.idx) - 1
-	l.idx[k] = append(l.idx[k], i)
+	if l.n%spanBlock == 0 {
+		l.first = append(l.first, i)
+	}
+	delta := int64(i) - int64(l.first[l.n/spanBlock])
+	if delta <= farDelta || delta > math.MaxInt16 {
+		l.far = append(l.far, farIndex{k: int32(l.n), i: i})
+		delta = farDelta
+	}
+	c := len(l.deltas) - 1
+	l.deltas[c] = append(l.deltas[c], int16(delta))
 	l.n++
 	l.high = max(l.high, end)
 	if l.n%spanBlock == 0 {
@@ -318,10 +344,10 @@ func (l *spanList) finish() {
 	if l.n%spanBlock != 0 {
 		l.maxEnd = append(l.maxEnd, l.high)
 	}
-	if len(l.idx) == 1 && cap(l.idx[0]) > len(l.idx[0]) {
-		l.idx[0] = slices.Clone(l.idx[0])
+	if len(l.deltas) == 1 && cap(l.deltas[0]) > len(l.deltas[0]) {
+		l.deltas[0] = slices.Clone(l.deltas[0])
 	}
-	l.maxEnd = slices.Clip(l.maxEnd)
+	l.first, l.maxEnd, l.far = slices.Clip(l.first), slices.Clip(l.maxEnd), slices.Clip(l.far)
 }
 
 // len returns the number of spans in l.
@@ -333,7 +359,14 @@ func (l *spanList) len() int {
 }
 
 // index returns the index (as userSpan takes it) of the k-th span of l.
-func (l *spanList) index(k int) int { return int(l.idx[k/idxChunk][k%idxChunk]) }
+func (l *spanList) index(k int) int {
+	d := l.deltas[k/idxChunk][k%idxChunk]
+	if d == farDelta {
+		j, _ := slices.BinarySearchFunc(l.far, int32(k), func(f farIndex, k int32) int { return int(f.k - k) })
+		return int(l.far[j].i)
+	}
+	return int(l.first[k/spanBlock]) + int(d)
+}
 
 // span returns the k-th span of l.
 func (l *spanList) span(k int) timeline.UserSpan { return userSpan(l.ov, l.index(k)) }
