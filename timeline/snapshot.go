@@ -227,6 +227,10 @@ func (m *Model) NumUserSpans() int { return m.userSpans.Len() }
 // UserSpan returns the i-th user span, in order of their STOP messages.
 func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.At(i) }
 
+// UserSpanEnd returns the end of the i-th user span (UserSpan(i).End),
+// without the rest of it.
+func (m *Model) UserSpanEnd(i int) uint64 { return m.userSpans.End(i) }
+
 // NumOpenSpans returns the number of user spans whose START has no STOP
 // in a log cut short or still being read (a complete log's have none: its
 // STARTs without STOP are counted in LabelStats.Open only).

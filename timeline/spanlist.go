@@ -97,12 +97,7 @@ func (c *spanChunk) at(i int) UserSpan {
 	if c.wide != nil {
 		return c.wide[i].span()
 	}
-	var end uint64
-	if d := c.ends[i]; d != beyond {
-		end = c.base + uint64(c.blocks[i/endBlock]) + uint64(d)
-	} else {
-		end = c.base + extra(c.far, i)
-	}
+	end := c.end(i)
 	length := uint64(c.lengths[i])
 	if length == beyond {
 		length = extra(c.long, i)
@@ -114,6 +109,17 @@ func (c *spanChunk) at(i int) UserSpan {
 		x = &c.distinct[c.contexts8[i]]
 	}
 	return UserSpan{Start: end - length, End: end, Label: x.label, ID: x.id, Cap: x.cap, Thread: x.thread}
+}
+
+// end returns the end of the chunk's i-th span.
+func (c *spanChunk) end(i int) uint64 {
+	if c.wide != nil {
+		return c.wide[i].end
+	}
+	if d := c.ends[i]; d != beyond {
+		return c.base + uint64(c.blocks[i/endBlock]) + uint64(d)
+	}
+	return c.base + extra(c.far, i)
 }
 
 // add appends r.
@@ -215,12 +221,24 @@ type spanView struct {
 }
 
 // Len returns the number of spans.
-func (v spanView) Len() int { return v.n }
+func (v *spanView) Len() int { return v.n }
+
+// chunk returns the chunk holding the i-th span, and its place there.
+func (v *spanView) chunk(i int) (*spanChunk, int) {
+	if c := i >> chunkShift; c < len(v.full) {
+		return &v.full[c], i & chunkMask
+	}
+	return &v.cur, i - len(v.full)<<chunkShift
+}
 
 // At returns the i-th span.
-func (v spanView) At(i int) UserSpan {
-	if c := i >> chunkShift; c < len(v.full) {
-		return v.full[c].at(i & chunkMask)
-	}
-	return v.cur.at(i - len(v.full)<<chunkShift)
+func (v *spanView) At(i int) UserSpan {
+	c, j := v.chunk(i)
+	return c.at(j)
+}
+
+// End returns the end of the i-th span.
+func (v *spanView) End(i int) uint64 {
+	c, j := v.chunk(i)
+	return c.end(j)
 }

@@ -53,8 +53,8 @@ func TestSpanListKeepsEverySpan(t *testing.T) {
 	}
 	wide := 0
 	for i, w := range want {
-		if got := v.At(i); got != w {
-			t.Fatalf("span %d is %+v, want %+v", i, got, w)
+		if got := v.At(i); got != w || v.End(i) != w.End {
+			t.Fatalf("span %d is %+v, ending at %d, want %+v", i, got, v.End(i), w)
 		}
 	}
 	var long, contexts16 []int

@@ -101,6 +101,15 @@ func userSpan(m *timeline.Model, i int) timeline.UserSpan {
 	return m.UserSpan(i)
 }
 
+// spanEnd returns the end of the model's i-th user span, counting as
+// numUserSpans does (userSpan(m, i).End).
+func spanEnd(m *timeline.Model, i int) uint64 {
+	if n := m.NumUserSpans(); i >= n {
+		return m.OpenSpan(i - n).End
+	}
+	return m.UserSpanEnd(i)
+}
+
 // userIndex returns the index of the overview's user spans, built on
 // first use for each overview. A thread's spans are stacked as a flame
 // chart: in order of start, each goes in the lowest row free when it
@@ -384,7 +393,7 @@ func (l *spanList) skipTo(k int, t uint64) int {
 	if j+spanBlock <= k {
 		return k
 	}
-	for j < l.n-1 && l.span(j).End < t {
+	for j < l.n-1 && spanEnd(l.ov, l.index(j)) < t {
 		j++
 	}
 	return max(k, j)
