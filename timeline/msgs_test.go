@@ -71,10 +71,14 @@ func TestMsgListKeepsEveryMessage(t *testing.T) {
 	}
 }
 
-// TestMsgListSummarisesBusyBuckets: with a grid, a bucket of collapseAt
-// messages or more is kept as one summary counting them (at the time of
-// the first, with their kinds), its markers whole around it; a quieter bucket
-// keeps each message; the counts per bucket are those of every message.
+// TestMsgListSummarisesBusyBuckets: with a grid, the user messages of a
+// bucket holding collapseAt of them or more are kept as one summary
+// counting them, at the time of the first, its markers and log messages
+// whole around it; a quieter bucket keeps each message; the counts per
+// bucket are those of every message. Drawn at any zoom an overview draws
+// (pixel columns at least half a bucket wide, anywhere), each column holds
+// a message, and a user message, exactly where every message kept says so,
+// and the columns count every message.
 func TestMsgListSummarisesBusyBuckets(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	g := Grid{Shift: 10}
@@ -85,8 +89,10 @@ func TestMsgListSummarisesBusyBuckets(t *testing.T) {
 		switch rng.Intn(20) {
 		case 0:
 			tm += uint64(rng.Intn(1 << 14)) // a quiet stretch
+		case 1:
+			tm += uint64(rng.Intn(1 << 10)) // a gap within a bucket, or not
 		default:
-			tm += uint64(rng.Intn(200))
+			tm += uint64(rng.Intn(100))
 		}
 		in := Instant{Time: tm, Arg: uint32(rng.Intn(1 << 20)), Kind: kinds[rng.Intn(len(kinds))]}
 		if rng.Intn(4) > 0 {
@@ -102,9 +108,10 @@ func TestMsgListSummarisesBusyBuckets(t *testing.T) {
 	}
 	eh, oh := &HEC{msgs: ev}, &HEC{msgs: ovv}
 	type bucketOf struct {
-		n, markers int
-		kinds      uint16
-		each       []Instant
+		n     int
+		first uint64
+		each  []Instant
+		whole []Instant // its markers and log messages
 	}
 	want := map[uint64]*bucketOf{}
 	for i := 0; i < ev.Len(); i++ {
@@ -115,11 +122,10 @@ func TestMsgListSummarisesBusyBuckets(t *testing.T) {
 			want[g.bucket(in.Time)] = b
 		}
 		b.each = append(b.each, in)
-		if in.Kind == InstantUserMarker {
-			b.markers++
-		} else {
-			b.n++
-			b.kinds |= 1 << in.Kind
+		if in.Kind != InstantUserMessage {
+			b.whole = append(b.whole, in)
+		} else if b.n++; b.n == 1 {
+			b.first = in.Time
 		}
 	}
 	for bk, w := range want {
@@ -135,15 +141,6 @@ func TestMsgListSummarisesBusyBuckets(t *testing.T) {
 			}
 			continue
 		}
-		var markers []Instant
-		firstTime := uint64(0)
-		for _, in := range w.each {
-			if in.Kind == InstantUserMarker {
-				markers = append(markers, in)
-			} else if firstTime == 0 {
-				firstTime = in.Time
-			}
-		}
 		var sum Instant
 		var kept []Instant
 		for _, in := range got {
@@ -153,24 +150,35 @@ func TestMsgListSummarisesBusyBuckets(t *testing.T) {
 				kept = append(kept, in)
 			}
 		}
-		if len(got) != 1+w.markers || sum.Time != firstTime || sum.Count() != w.n || sum.Kinds() != w.kinds {
-			t.Fatalf("bucket %d of %d messages and %d markers: %v, want a summary of them (kinds %b) at the first's time %d, and the markers", bk, w.n, w.markers, got, w.kinds, firstTime)
+		if len(got) != 1+len(w.whole) || sum.Time != w.first || sum.Count() != w.n || sum.Kinds() != 1<<InstantUserMessage {
+			t.Fatalf("bucket %d of %d user messages and %d others: %v, want a summary of them at the first's time %d, and the others", bk, w.n, len(w.whole), got, w.first)
 		}
-		if !slices.Equal(kept, markers) {
-			t.Fatalf("bucket %d keeps markers %v, want %v", bk, kept, markers)
+		if !slices.Equal(kept, w.whole) {
+			t.Fatalf("bucket %d keeps %v whole, want %v", bk, kept, w.whole)
 		}
 		if !slices.IsSortedFunc(got, func(a, b Instant) int { return int(a.Time) - int(b.Time) }) {
 			t.Fatalf("bucket %d out of time order: %v", bk, got)
 		}
 	}
-	// Counted per column as the instants they stand for.
-	ax := NewAxis(ev.At(0).Time, ev.At(ev.Len()-1).Time+1, 0, 300)
-	total := 0
-	for _, c := range oh.InstantColumns(ax, 300, nil) {
-		total += int(c.Count)
-	}
-	if total != ev.Len() {
-		t.Fatalf("the columns count %d messages, want %d", total, ev.Len())
+	first, last := ev.At(0).Time, ev.At(ev.Len()-1).Time+1
+	for _, perBucket := range []float64{0.5, 0.7, 1, 1.37, 3, 40} {
+		for _, off := range []uint64{0, 1, 333, 511, 512, 777} {
+			from := first - min(first, off)
+			n := int(float64(last-from)/(perBucket*float64(g.Width()))) + 1
+			ax := NewAxis(from, from+uint64(float64(n)*perBucket*float64(g.Width())), 0, float64(n))
+			ec, oc := eh.InstantColumns(ax, n, nil), oh.InstantColumns(ax, n, nil)
+			total := 0
+			for i := range ec {
+				total += int(oc[i].Count)
+				um := uint16(1 << InstantUserMessage)
+				if (ec[i].Count > 0) != (oc[i].Count > 0) || ec[i].Kinds&um != oc[i].Kinds&um {
+					t.Fatalf("%.2f buckets a column from %d: column %d holds %d (kinds %b), exact %d (%b)", perBucket, from, i, oc[i].Count, oc[i].Kinds, ec[i].Count, ec[i].Kinds)
+				}
+			}
+			if total != ev.Len() {
+				t.Fatalf("%.2f buckets a column from %d: the columns count %d messages, want %d", perBucket, from, total, ev.Len())
+			}
+		}
 	}
 }
 
