@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -71,22 +74,25 @@ type zoomOptions struct {
 	file       string
 	verbose    bool   // -v: print each view's time
 	cpuProfile string // --cpuprofile OUT: write a CPU profile of the views to OUT
+	frames     string // --frames DIR: write each view's complete frame to DIR/view-NN.png
 }
 
-// benchZoomArgs reads `--bench-zoom FILE [-v] [--cpuprofile OUT]`, the
-// options in any order after FILE.
+// benchZoomArgs reads `--bench-zoom FILE [-v] [--cpuprofile OUT] [--frames
+// DIR]`, the options in any order after FILE.
 func benchZoomArgs(args []string) (zoomOptions, bool) {
 	var o zoomOptions
+	opt := map[string]*string{"--cpuprofile": &o.cpuProfile, "--frames": &o.frames}
 	var rest []string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case a == "-v":
 			o.verbose = true
-		case a == "--cpuprofile" && i+1 < len(args):
-			o.cpuProfile = args[i+1]
+		case (a == "--cpuprofile" || a == "--frames") && i+1 < len(args):
+			*opt[a] = args[i+1]
 			i++
-		case strings.HasPrefix(a, "--cpuprofile="):
-			if o.cpuProfile = strings.TrimPrefix(a, "--cpuprofile="); o.cpuProfile == "" {
+		case strings.HasPrefix(a, "--cpuprofile=") || strings.HasPrefix(a, "--frames="):
+			name, v, _ := strings.Cut(a, "=")
+			if *opt[name] = v; v == "" {
 				return o, false
 			}
 		default:
@@ -122,7 +128,16 @@ func benchZoom(o zoomOptions, out io.Writer) int {
 			return zoomScript(start, end)
 		}
 	}
-	a.BenchZoom(o.file, zoomWidth, zoomHeight, script, func(r app.ZoomResult) {
+	var keep func(int, *image.RGBA)
+	if o.frames != "" {
+		keep = func(view int, frame *image.RGBA) {
+			path := filepath.Join(o.frames, fmt.Sprintf("view-%02d.png", view))
+			if err := writeFile(path, func(w io.Writer) error { return png.Encode(w, frame) }); err != nil {
+				fmt.Fprintf(out, "hecscope: writing frame %s: %v\n", path, err)
+			}
+		}
+	}
+	a.BenchZoom(o.file, zoomWidth, zoomHeight, script, keep, func(r app.ZoomResult) {
 		if prof != nil {
 			pprof.StopCPUProfile()
 			if err := prof.Close(); err != nil {
@@ -136,7 +151,7 @@ func benchZoom(o zoomOptions, out io.Writer) int {
 		if o.verbose {
 			for i, d := range r.Frames {
 				v := r.Views[i]
-				fmt.Fprintf(out, "view %d [%d, %d) ns: %.1f ms, %d frames before its detail\n", i, v.From, v.To, ms(d), r.Waits[i])
+				fmt.Fprintf(out, "view %d [%d, %d) ns: %.1f ms (%.1f drawing), %d frames before its detail\n", i, v.From, v.To, ms(d), ms(r.Drawing[i]), r.Waits[i])
 			}
 		}
 		zoomReport(out, r.Frames)

@@ -84,8 +84,8 @@ func TestBenchZoomPrintsFrames(t *testing.T) {
 	}
 }
 
-// TestBenchZoomArgs: -v and --cpuprofile OUT may come in any order after
-// the file; --cpuprofile needs its value.
+// TestBenchZoomArgs: -v, --cpuprofile OUT and --frames DIR may come in any
+// order after the file; --cpuprofile and --frames need their value.
 func TestBenchZoomArgs(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -96,6 +96,8 @@ func TestBenchZoomArgs(t *testing.T) {
 		{[]string{"--bench-zoom", "a.eventlog", "-v"}, zoomOptions{file: "a.eventlog", verbose: true}, true},
 		{[]string{"--bench-zoom", "a.eventlog", "--cpuprofile", "p.prof", "-v"}, zoomOptions{file: "a.eventlog", verbose: true, cpuProfile: "p.prof"}, true},
 		{[]string{"--bench-zoom=a.eventlog", "--cpuprofile=p.prof"}, zoomOptions{file: "a.eventlog", cpuProfile: "p.prof"}, true},
+		{[]string{"--bench-zoom", "a.eventlog", "--frames", "out", "-v"}, zoomOptions{file: "a.eventlog", verbose: true, frames: "out"}, true},
+		{[]string{"--bench-zoom", "a.eventlog", "--frames="}, zoomOptions{}, false},
 		{[]string{"--bench-zoom", "a.eventlog", "--cpuprofile"}, zoomOptions{}, false},
 		{[]string{"--bench-zoom", "a.eventlog", "--cpuprofile="}, zoomOptions{}, false},
 		{[]string{"--bench-zoom"}, zoomOptions{}, false},
