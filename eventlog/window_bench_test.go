@@ -34,7 +34,7 @@ func BenchmarkWindow(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				p := i % 10
 				centre := ov.Start + uint64((float64(p)+0.5)/10*float64(span))
-				from, to := r.windowFor(centre-c.width/2, centre+c.width/2)
+				from, to := r.windowFor(centre-c.width/2, centre+c.width/2, windowMargin)
 				w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: shift})
 				if err != nil {
 					b.Fatal(err)
