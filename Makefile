@@ -38,14 +38,17 @@ apt:
 
 # hecscope (the commands, and the launcher of the app) is built without cgo: a
 # static program that starts in ~2 ms and runs on machines without any
-# desktop libraries. The app, hecscope-gui, links Fyne (OpenGL, X11, GTK),
+# desktop libraries. The app, hecscope-gui, links Fyne (OpenGL, X11),
 # without Fyne's bundled colour-emoji font (no_emoji): every text style
 # parsed its 4 MB again, 21 MB of the window's resident memory and 0.1 s of
 # its start; a glyph the fonts lack still comes from the system's fonts.
+# hecscope-chooser shows GTK's file chooser for the app on Linux: linked
+# into the app, its library started GTK at every start of the window (64 ms).
 GUI_TAGS ?= no_emoji
 build: deps
 	CGO_ENABLED=0 $(GO) build -o bin/hecscope ./cmd/hecscope
 	$(GO) build -tags '$(GUI_TAGS)' -o bin/hecscope-gui ./cmd/hecscope-gui
+	$(GO) build -o bin/hecscope-chooser ./cmd/hecscope-chooser
 
 # run opens the app on a bundled sample: a GHC 9.0.2 run with two capabilities.
 run: build
@@ -76,6 +79,7 @@ install: build
 	@$(MAKE) --no-print-directory apt PKGS="$(INSTALL_PKGS)"
 	install -Dm755 bin/hecscope $(PREFIX)/bin/hecscope
 	install -Dm755 bin/hecscope-gui $(PREFIX)/bin/hecscope-gui
+	install -Dm755 bin/hecscope-chooser $(PREFIX)/bin/hecscope-chooser
 	install -Dm644 assets/hecscope.png $(PREFIX)/share/icons/hicolor/256x256/apps/hecscope.png
 	install -Dm644 assets/hecscope-512.png $(PREFIX)/share/icons/hicolor/512x512/apps/hecscope.png
 	install -Dm644 assets/hecscope.svg $(PREFIX)/share/icons/hicolor/scalable/apps/hecscope.svg

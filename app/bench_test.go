@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/eventlog"
 )
 
 // bigLog is a large GHC 9.0.2 eventlog generated outside the repository (see
@@ -27,7 +28,7 @@ func BenchmarkLoadBig(b *testing.B) {
 		reports := 0
 		start := time.Now()
 		var first time.Duration
-		ev, err := loaded.LoadEventlogSegment(context.Background(), bigLog, 0, func(p loaded.Progress) {
+		ev, err := loaded.LoadEventlog(context.Background(), bigLog, eventlog.Options{}, func(p loaded.Progress) {
 			reports++
 			if p.Model != nil && first == 0 {
 				first = time.Since(start)

@@ -15,17 +15,18 @@ import (
 	"github.com/hecscope/hecscope/tracks"
 )
 
-// parworkView loads parwork-N2 with opt into a file window's view, under
-// a test app; the log is closed when the test ends.
+// parworkView loads parwork-N2 with opt, as a window loads a file, into a
+// file window's view, under a test app; the log is closed when the test
+// ends.
 func parworkView(t *testing.T, opt eventlog.Options) (*eventlogView, *eventlog.Log) {
 	t.Helper()
 	test.NewTempApp(t)
-	l, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", opt)
+	ev, err := loaded.LoadEventlog(context.Background(), "../testdata/ghc-9.0.2/parwork-N2.eventlog", opt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Close() })
-	return newEventlogView(loaded.NewEventlog(l)), l
+	t.Cleanup(func() { ev.Log.Close() })
+	return newEventlogView(ev), ev.Log
 }
 
 // TestFileViewZoomsIntoDetail: zoomed in past the buckets of a big log's

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/eventlog"
 )
 
 // TestNoticeSaysImpossibleTimestamps: a log with an event whose time lies
@@ -21,7 +22,7 @@ import (
 // notice, as `hecscope summary` does; the window said nothing.
 func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
 	path := flippedTimeLog(t)
-	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), path, eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestNoticeSaysImpossibleTimestamps(t *testing.T) {
 	if !strings.Contains(notice, "1 event has an impossible timestamp (first: byte ") || !strings.Contains(notice, "shown at the latest time their block allows") {
 		t.Errorf("notice %q", notice)
 	}
-	healthy, err := loaded.LoadEventlogSegment(context.Background(), parworkN2, 0, nil)
+	healthy, err := loaded.LoadEventlog(context.Background(), parworkN2, eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/export"
+	"github.com/hecscope/hecscope/internal/chooser"
 	"github.com/hecscope/hecscope/paint"
-	native "github.com/sqweek/dialog"
 )
 
 // dataExports are the File menu's data exports: the format, the menu
@@ -20,11 +20,11 @@ var dataExports = []struct {
 	format  export.Format
 	title   string
 	ext     string
-	filters []native.FileFilter
+	filters []chooser.Filter
 }{
-	{export.Chrome, "Export Chrome Trace (Perfetto)…", ".json", []native.FileFilter{{Desc: "Chrome trace JSON", Extensions: []string{"json"}}}},
-	{export.Speedscope, "Export Cost-Centre Samples (speedscope)…", ".speedscope.json", []native.FileFilter{{Desc: "speedscope JSON", Extensions: []string{"json"}}}},
-	{export.CSV, "Export Spans, GC and Heap as CSV…", ".csv", []native.FileFilter{{Desc: "CSV", Extensions: []string{"csv"}}}},
+	{export.Chrome, "Export Chrome Trace (Perfetto)…", ".json", []chooser.Filter{{Desc: "Chrome trace JSON", Extensions: []string{"json"}}}},
+	{export.Speedscope, "Export Cost-Centre Samples (speedscope)…", ".speedscope.json", []chooser.Filter{{Desc: "speedscope JSON", Extensions: []string{"json"}}}},
+	{export.CSV, "Export Spans, GC and Heap as CSV…", ".csv", []chooser.Filter{{Desc: "CSV", Extensions: []string{"csv"}}}},
 }
 
 // dataExportMenuItems returns the File menu's data exports for a window

@@ -8,8 +8,11 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/advise"
-	"github.com/hecscope/hecscope/app/internal/apptest"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -24,21 +27,71 @@ const (
 // looked for as it loaded the log (showing the tab looks for none again).
 func TestFindingsTabOnHealthyRun(t *testing.T) {
 	_, v, _ := openNav(t, adviseHealthyLog)
-	selectTab(t, v, "Findings")
-	if len(v.findings.Findings) != 0 || !strings.Contains(v.findings.Status.Text, "No findings in the whole run") || v.findings.Gen != 0 {
-		t.Errorf("healthy run: %v (%s), %d loads", v.findings.Findings, v.findings.Status.Text, v.findings.Gen)
+	// Looking for findings again would say so in the status line at once.
+	shown := strings.Join(texts(selectTab(t, v, "Findings").Content), "\n")
+	if !v.log.Analysed || len(v.log.Findings) != 0 || !strings.Contains(shown, "No findings in the whole run") || strings.Contains(shown, "Looking through") {
+		t.Errorf("healthy run (analysed %v, %d findings): the tab shows %q", v.log.Analysed, len(v.log.Findings), shown)
 	}
 }
 
 // findingsWindow opens path in a window whose canvas flags the findings
-// the window found as it loaded the log; it fails if there are none.
+// the window found as it loaded the log (the Findings tab lists them); it
+// fails if there are none.
 func findingsWindow(t *testing.T, path string) (*Window, *eventlogView) {
 	t.Helper()
 	w, v, _ := openNav(t, path)
-	if len(v.findings.Findings) == 0 {
-		t.Fatalf("%s: no findings: %s", path, v.findings.Status.Text)
+	if len(v.log.Findings) == 0 {
+		t.Fatalf("%s: no findings", path)
 	}
 	return w, v
+}
+
+// findingsTab returns the Findings tab's list of findings and a function
+// that tells which finding (of the window's log) the tab's detail shows
+// (-1 for none).
+func findingsTab(t *testing.T, v *eventlogView) (*kit.KeyList, func() int) {
+	t.Helper()
+	var list *kit.KeyList
+	var detail *widget.Label
+	for _, o := range test.LaidOutObjects(tabContent(t, v, "Findings")) {
+		switch o := o.(type) {
+		case *kit.KeyList:
+			list = o
+		case *widget.Label:
+			if o.Wrapping == fyne.TextWrapWord {
+				detail = o
+			}
+		}
+	}
+	if list == nil || detail == nil {
+		t.Fatal("the Findings tab has no list or no detail")
+	}
+	picked := func() int {
+		// The detail starts with the finding's title, severity and kind.
+		at := -1
+		for i, f := range v.log.Findings {
+			if strings.HasPrefix(detail.Text, fmt.Sprintf("%s (%s, %s, ", f.Title, f.Severity, f.Kind)) {
+				if at >= 0 {
+					t.Fatalf("the detail %q fits findings %d and %d", detail.Text, at, i)
+				}
+				at = i
+			}
+		}
+		return at
+	}
+	return list, picked
+}
+
+// canvasTexts returns the texts the canvas shows over its picture (the
+// cursor's time, the selection's length, the tooltip's lines).
+func canvasTexts(c *trackcanvas.Canvas) []string {
+	var out []string
+	for _, o := range test.WidgetRenderer(c).Objects() {
+		if l, ok := o.(*canvas.Text); ok && l.Visible() {
+			out = append(out, l.Text)
+		}
+	}
+	return out
 }
 
 // highlighted returns the canvas's highlight and its tracks.
@@ -58,9 +111,10 @@ func highlighted(c *trackcanvas.Canvas) (*tracks.Highlight, []tracks.TrackID) {
 func TestFindingsTabZoomsTheCanvas(t *testing.T) {
 	_, v := findingsWindow(t, adviseSequentialLog)
 	selectTab(t, v, "Findings")
-	fv, c := v.findings, v.canvas
-	f := fv.Findings[0]
-	fv.List.Select(0)
+	list, picked := findingsTab(t, v)
+	c, fs := v.canvas, v.log.Findings
+	f := fs[0]
+	list.Select(0)
 	from, to := c.View()
 	if from > f.From || to < f.To || 10*(to-from) > 13*(f.To-f.From) {
 		t.Errorf("canvas shows %s for a finding over %s", rangeText(from, to), rangeText(f.From, f.To))
@@ -77,14 +131,17 @@ func TestFindingsTabZoomsTheCanvas(t *testing.T) {
 	}
 
 	// Another finding replaces it: the imbalance's are the HECs alone.
-	fv.List.Select(1)
+	if picked() != 0 {
+		t.Errorf("after picking %q the tab details finding %d", f.Title, picked())
+	}
+	list.Select(1)
 	if _, ids := highlighted(c); slices.Contains(ids, main) || !slices.Contains(ids, tracks.TrackID{Kind: tracks.KindHEC, ID: 0}) {
-		t.Errorf("after picking %q the canvas highlights %v", fv.Findings[1].Title, ids)
+		t.Errorf("after picking %q the canvas highlights %v", fs[1].Title, ids)
 	}
 	// Esc clears it, and the list's selection with it.
 	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if h, _ := highlighted(c); h != nil || fv.Picked >= 0 {
-		t.Errorf("after Esc: highlight %+v, finding picked %d", h, fv.Picked)
+	if h, _ := highlighted(c); h != nil || picked() >= 0 {
+		t.Errorf("after Esc: highlight %+v, finding picked %d", h, picked())
 	}
 }
 
@@ -113,19 +170,20 @@ func flagAt(t *testing.T, c *trackcanvas.Canvas, tm uint64) (fyne.Position, trac
 // the Findings tab (shown), zooms to it and highlights its tracks.
 func TestFindingFlagsOnTheCanvas(t *testing.T) {
 	_, v := findingsWindow(t, adviseSequentialLog)
-	fv, c := v.findings, v.canvas
-	f := fv.Findings[0]
+	_, picked := findingsTab(t, v)
+	c := v.canvas
+	f := v.log.Findings[0]
 	p, h := flagAt(t, c, f.From)
 	if !slices.Equal(h.Findings, []int{0}) {
 		t.Fatalf("the flag at %s holds findings %v, want [0]", rangeText(f.From, f.To), h.Findings)
 	}
 	hover(c, p)
-	if tip := apptest.TipText(c.Tip); len(tip) == 0 || tip[0] != f.Title {
-		t.Errorf("hovering the flag shows %q, want the title %q", tip, f.Title)
+	if shown := canvasTexts(c); !slices.Contains(shown, f.Title) {
+		t.Errorf("hovering the flag shows %q, want the title %q", shown, f.Title)
 	}
 	c.Tapped(&fyne.PointEvent{Position: p})
-	if sel := v.tabs.Selected(); sel == nil || sel.Text != "Findings" || fv.Picked != 0 {
-		t.Errorf("after the click: tab %v, finding picked %d", sel, fv.Picked)
+	if sel := v.tabs.Selected(); sel == nil || sel.Text != "Findings" || picked() != 0 {
+		t.Errorf("after the click: tab %v, finding picked %d", sel, picked())
 	}
 	if from, to := c.View(); from > f.From || to < f.To || 10*(to-from) > 13*(f.To-f.From) {
 		t.Errorf("canvas shows %s for a finding over %s", rangeText(from, to), rangeText(f.From, f.To))
@@ -140,14 +198,15 @@ func TestFindingFlagsOnTheCanvas(t *testing.T) {
 // one and then the other.
 func TestFindingClusterClicks(t *testing.T) {
 	_, v := findingsWindow(t, "../testdata/ghc-9.0.2/advise-mvar.eventlog")
-	fv, c := v.findings, v.canvas
+	list, picked := findingsTab(t, v)
+	c, fs := v.canvas, v.log.Findings
 	var blocking int
-	for i, f := range fv.Findings {
+	for i, f := range fs {
 		if f.Kind == advise.KindBlocking {
 			blocking = i
 		}
 	}
-	at := fv.Findings[blocking].From
+	at := fs[blocking].From
 	p, h := flagAt(t, c, at)
 	if len(h.Findings) < 2 || !slices.Contains(h.Findings, blocking) {
 		t.Fatalf("the flag at %s holds findings %v, want the blocking one (%d) and another", rangeText(at, at), h.Findings, blocking)
@@ -156,14 +215,14 @@ func TestFindingClusterClicks(t *testing.T) {
 	for range h.Findings {
 		p, _ = flagAt(t, c, at) // the canvas zoomed
 		c.Tapped(&fyne.PointEvent{Position: p})
-		got = append(got, fv.Picked)
+		got = append(got, picked())
 	}
 	if !slices.Equal(got, h.Findings) {
 		t.Errorf("clicking the cluster picked %v, want %v in turn", got, h.Findings)
 	}
 	// The blocking finding's tracks are its threads: the canvas brings
 	// the first into view.
-	fv.List.Select(blocking)
+	list.Select(blocking)
 	_, ids := highlighted(c)
 	if len(ids) == 0 || ids[0].Kind != tracks.KindThread {
 		t.Fatalf("blocking finding's tracks %v", ids)

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/internal/apptest"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/export"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
@@ -135,7 +136,7 @@ func TestSegmentChooser(t *testing.T) {
 		}
 		return string(b)
 	}
-	aloneEv, err := loaded.LoadEventlogSegment(context.Background(), parts[1], 0, nil)
+	aloneEv, err := loaded.LoadEventlog(context.Background(), parts[1], eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -11,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
-	"github.com/hecscope/hecscope/app/panels"
 )
 
 // selectTab shows the tab named name of v, failing if there is none, and
@@ -76,10 +74,12 @@ func TestBookmarkTimesLineUp(t *testing.T) {
 	// One of the user's among the markers, whose kind ("yours") is
 	// shorter than a marker's.
 	v.canvas.ShowRange(0, v.log.Model.End/2)
-	v.bookmarks.AddHere()
-	t.Cleanup(func() {
-		v.bookmarks.Remove(slices.IndexFunc(v.bookmarks.Marks, func(b panels.Bookmark) bool { return !b.Marker }))
-	})
+	add := bookmarkButtons(t, v, "Bookmark this time")
+	if len(add) != 1 {
+		t.Fatalf("%d buttons to bookmark the time", len(add))
+	}
+	test.Tap(add[0])
+	t.Cleanup(func() { removeUserBookmarks(t, v) })
 	d := fyne.CurrentApp().Driver()
 	var ends, kinds, names []float32
 	var times []string
@@ -133,13 +133,12 @@ func TestBookmarkTimesLineUp(t *testing.T) {
 func TestSpansTabShowsSeveralRows(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	w.Fyne().Resize(fyne.NewSize(1280, 800))
-	loaded := make(chan struct{}, 1)
-	v.spans.OnLoad = func() { loaded <- struct{}{} }
 	offset := v.split.Offset
+	showLoaded(t, v, "Spans")
 	ti := selectTab(t, v, "Spans")
-	waitFor(t, loaded, "the spans report")
-	if len(v.spans.Rows) < 5 {
-		t.Fatalf("%d rows in the report", len(v.spans.Rows))
+	table := shownWidget[*widget.Table](t, ti.Content)
+	if rows, _ := table.Length(); rows < 5 {
+		t.Fatalf("%d rows in the report", rows)
 	}
 	if v.split.Offset != offset {
 		t.Errorf("the divider moved from %v to %v for the Spans tab", offset, v.split.Offset)
@@ -147,8 +146,8 @@ func TestSpansTabShowsSeveralRows(t *testing.T) {
 	rowsShown := func() float32 {
 		d := fyne.CurrentApp().Driver()
 		tab := d.AbsolutePositionForObject(ti.Content).Y + ti.Content.Size().Height
-		top := d.AbsolutePositionForObject(v.spans.Table).Y
-		shown := min(top+v.spans.Table.Size().Height, tab) - top
+		top := d.AbsolutePositionForObject(table).Y
+		shown := min(top+table.Size().Height, tab) - top
 		header := widget.NewButton("Label", nil).MinSize().Height
 		row := widget.NewLabel("00000 ms 000").MinSize().Height
 		return (shown - header - theme.Padding()) / (row + theme.Padding())
@@ -204,16 +203,10 @@ func TestDividerStartsLowAndIsRemembered(t *testing.T) {
 // padding after its end).
 func TestTablesFillTheirWidth(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
-	loaded := make(chan struct{}, 1)
-	v.spans.OnLoad = func() { loaded <- struct{}{} }
-	selectTab(t, v, "Spans")
-	waitFor(t, loaded, "the spans report")
+	showLoaded(t, v, "Spans")
 	// The Profile tab loads in the background when first shown, and puts
 	// its table in from Fyne's loop: wait for it before reading widgets.
-	profiled := make(chan struct{}, 1)
-	v.profile.OnLoad = func() { profiled <- struct{}{} }
-	selectTab(t, v, "Profile")
-	waitFor(t, profiled, "the profile")
+	showLoaded(t, v, "Profile")
 	for _, size := range []fyne.Size{{Width: 1920, Height: 1080}, {Width: 1280, Height: 800}} {
 		w.Fyne().Resize(size)
 		for _, tab := range []struct{ name, first, last string }{
@@ -271,10 +264,6 @@ func TestTablesFillTheirWidth(t *testing.T) {
 func TestTabsKeepTheDivider(t *testing.T) {
 	w, v, _ := openNav(t, parworkN2)
 	w.Fyne().Resize(fyne.NewSize(1280, 800))
-	loaded := make(chan struct{}, 1)
-	v.spans.OnLoad = func() { loaded <- struct{}{} }
-	v.profile.OnLoad = func() { loaded <- struct{}{} }
-	v.findings.OnLoad = func() { loaded <- struct{}{} }
 	offset, height := v.split.Offset, v.tabs.Size().Height
 	if height < 0.3*800 {
 		t.Errorf("the tabs are %.0f high in a window 800 high, want at least 30 %%", height)
@@ -283,10 +272,11 @@ func TestTabsKeepTheDivider(t *testing.T) {
 		if ti.Text == "Findings" && v.log.Analysed {
 			continue // shown already: nothing to wait for
 		}
-		selectTab(t, v, ti.Text)
 		switch ti.Text {
 		case "Spans", "Profile", "Findings":
-			waitFor(t, loaded, ti.Text)
+			showLoaded(t, v, ti.Text)
+		default:
+			selectTab(t, v, ti.Text)
 		}
 		if v.split.Offset != offset || v.tabs.Size().Height != height {
 			t.Errorf("showing the %s tab moved the divider from %v to %v (tabs %.0f high, were %.0f)",

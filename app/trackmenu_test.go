@@ -7,158 +7,93 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"github.com/hecscope/hecscope/heapview"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/hecscope/hecscope/app/internal/apptest"
 	"github.com/hecscope/hecscope/ingest"
+	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 )
 
-// menuLabels returns the labels of m's items.
-func menuLabels(m *fyne.Menu) []string {
-	var out []string
-	for _, it := range m.Items {
-		out = append(out, it.Label)
-	}
-	return out
-}
-
-// menuAction returns the action of m's item whose label starts with
-// prefix, failing if there is none.
-func menuAction(t *testing.T, m *fyne.Menu, prefix string) func() {
+// tapMenuItem taps the item of the pop-up menu shown on fc whose label
+// starts with prefix, failing if there is no menu or no such item.
+func tapMenuItem(t *testing.T, fc fyne.Canvas, prefix string) {
 	t.Helper()
-	for _, it := range m.Items {
-		if strings.HasPrefix(it.Label, prefix) {
-			return it.Action
+	var m *widget.Menu
+	if top := fc.Overlays().Top(); top != nil {
+		for _, o := range test.LaidOutObjects(top) {
+			if pop, ok := o.(*widget.PopUpMenu); ok {
+				m = pop.Menu
+				break
+			}
 		}
 	}
-	t.Fatalf("no %q in the menu %q", prefix, menuLabels(m))
-	return nil
+	if m == nil {
+		t.Fatalf("no pop-up menu shown (the top overlay: %T)", fc.Overlays().Top())
+	}
+	var labels []string
+	for _, item := range m.Items {
+		w, ok := item.(fyne.Widget)
+		if !ok {
+			continue
+		}
+		// The item's label, as its renderer draws it.
+		for _, o := range test.WidgetRenderer(w).Objects() {
+			l, ok := o.(*canvas.Text)
+			if !ok || l.Text == "" {
+				continue
+			}
+			labels = append(labels, l.Text)
+			if strings.HasPrefix(l.Text, prefix) {
+				test.Tap(item.(fyne.Tappable))
+				return
+			}
+		}
+	}
+	t.Fatalf("no %q in the menu %q", prefix, labels)
 }
 
-// TestTrackMenu: a right click on a thread's plot offers to pin it, hide
-// it, zoom to the span under the pointer, copy its name or the time, and
-// show its events from that time; each does what it says.
-func TestTrackMenu(t *testing.T) {
-	_, v, _ := openNav(t, parworkN2)
-	c := v.canvas
+// TestTrackMenuShowsEvents: the window adds Show in Events to the menu of
+// a track's plot; chosen on thread 5's, it shows the Events tab at the
+// thread's first event from the time under the pointer, and leaves the
+// timeline where it was.
+func TestTrackMenuShowsEvents(t *testing.T) {
+	w, v, abs := openNav(t, parworkN2)
+	c, fc := v.canvas, w.Fyne().Canvas()
 	th := v.log.Model.ThreadByID(5)
 	id := tracks.TrackID{Kind: tracks.KindThread, ID: 5}
 	c.ShowRange(th.First, th.First+(th.Finished-th.First)/40)
 	c.Reveal(id)
 	from, to := c.View()
-	at := from + (to-from)/2
-	p := trackAt(t, c, id, at)
-	m := c.ContextMenu(p)
-	if m == nil {
-		t.Fatal("no menu on a thread's plot")
-	}
-	for _, want := range []string{"Pin to the Top", "Hide Track", "Zoom to Span", "Copy Name", "Copy Time", "Show in Events"} {
-		if !slices.ContainsFunc(menuLabels(m), func(l string) bool { return strings.HasPrefix(l, want) }) {
-			t.Errorf("the menu %q lacks %q", menuLabels(m), want)
-		}
-	}
+	p := trackAt(t, c, id, from+(to-from)/2)
 	var h tracks.Hit
 	sc := c.PixelScale()
 	c.With(func(tv *tracks.View) { h = tv.Hit(float64(p.X)*sc, float64(p.Y)*sc) })
 
-	menuAction(t, m, "Copy Name")()
-	if got := fyne.CurrentApp().Clipboard().Content(); got != h.Name || !strings.Contains(got, "main") {
-		t.Errorf("Copy Name copied %q, want %q", got, h.Name)
-	}
-	menuAction(t, m, "Copy Time")()
-	if got := fyne.CurrentApp().Clipboard().Content(); !slices.Contains(menuLabels(m), "Copy Time ("+got+")") {
-		t.Errorf("Copy Time copied %q; the menu says %q", got, menuLabels(m))
-	}
-
-	// Show in Events: the Events tab, the thread's first event from the
-	// time under the pointer selected.
-	menuAction(t, m, "Show in Events")()
+	c.TappedSecondary(&fyne.PointEvent{Position: p, AbsolutePosition: abs.Add(p)})
+	tapMenuItem(t, fc, "Show in Events")
 	if v.tabs.Selected().Text != "Events" {
 		t.Errorf("the %q tab is shown, not Events", v.tabs.Selected().Text)
 	}
-	i := v.events.Selected
-	ev, err := v.log.List.Get(int64(i))
-	if err != nil {
-		t.Fatal(err)
+	// The thread's first event from the pointer's time, as `ghc-events
+	// show` prints it, is among the rows the tab shows (a row lays out its
+	// text, then its time and HEC).
+	evs, hdr := apptest.ShowEvents(t, parworkN2)
+	thread5 := regexp.MustCompile(`\bthread 5\b`)
+	k := slices.IndexFunc(evs, func(ev ingest.Event) bool {
+		return ev.Time >= h.Time && thread5.Match(ingest.AppendEventText(nil, hdr, &ev))
+	})
+	if k < 0 {
+		t.Fatalf("no event of thread 5 from %d ns", h.Time)
 	}
-	if text := ingest.AppendEventText(nil, v.log.Log.Header, &ev); !regexp.MustCompile(`\bthread 5\b`).Match(text) || ev.Time < h.Time {
-		t.Errorf("Show in Events selected row %d: %s at %d (pointer at %d)", i, text, ev.Time, h.Time)
+	want := string(ingest.AppendEventText(nil, hdr, &evs[k]))
+	shown := texts(v.tabs.Selected().Content)
+	at := slices.Index(shown, paint.Time(evs[k].Time, 1))
+	if at < 1 || shown[at-1] != want {
+		t.Errorf("Show in Events at %d ns shows rows %q, not thread 5's %q at %d ns", h.Time, shown, want, evs[k].Time)
 	}
 	if f, tt := c.View(); f != from || tt != to {
 		t.Errorf("Show in Events moved the timeline to [%d, %d]", f, tt)
-	}
-
-	menuAction(t, m, "Zoom to Span")()
-	if f, tt := c.View(); f > h.From || tt < h.To || tt-f > 2*(h.To-h.From)+2*minSpanForTest {
-		t.Errorf("Zoom to Span shows [%d, %d] for the span [%d, %d]", f, tt, h.From, h.To)
-	}
-
-	menuAction(t, m, "Pin to the Top")()
-	c.With(func(tv *tracks.View) {
-		if !tv.Pinned(id) {
-			t.Error("Pin to the Top did not pin the thread")
-		}
-	})
-	m = c.ContextMenu(trackAt(t, c, id, at))
-	menuAction(t, m, "Unpin")()
-	menuAction(t, m, "Hide Track")()
-	c.With(func(tv *tracks.View) {
-		if slices.Contains(tv.Tracks(), id) || tv.Pinned(id) {
-			t.Error("Hide Track left the thread shown")
-		}
-	})
-	// Anywhere on the plot, the menu now offers the hidden track back.
-	hec0 := tracks.TrackID{Kind: tracks.KindHEC, ID: 0}
-	c.Reveal(hec0)
-	m = c.ContextMenu(trackAt(t, c, hec0, at))
-	menuAction(t, m, "Show 1 Hidden Track")()
-	c.With(func(tv *tracks.View) {
-		if !slices.Contains(tv.Tracks(), id) {
-			t.Error("Show 1 Hidden Track did not bring the thread back")
-		}
-	})
-}
-
-// minSpanForTest is the least margin a zoom to a span leaves (the view is
-// at least 100 ns wide).
-const minSpanForTest = 100
-
-// TestBandsMenu: a right click on the heap-profile track offers the modes
-// and orders `hecscope render --mode` and `--sort` have, area and by size
-// checked; picking lines and by name draws the bands so and checks those
-// items the next time.
-func TestBandsMenu(t *testing.T) {
-	_, v, _ := openNav(t, "../testdata/ghc-9.0.2/heap-hT.eventlog")
-	c := v.canvas
-	id := tracks.TrackID{Kind: tracks.KindBands}
-	if !c.Reveal(id) {
-		t.Fatal("no heap-profile track")
-	}
-	from, to := c.View()
-	m := c.ContextMenu(trackAt(t, c, id, from+(to-from)/2))
-	if m == nil {
-		t.Fatal("no menu on the heap-profile track")
-	}
-	checked := func(m *fyne.Menu) (out []string) {
-		for _, it := range m.Items {
-			if it.Checked {
-				out = append(out, it.Label)
-			}
-		}
-		return out
-	}
-	if got := checked(m); !slices.Equal(got, []string{"Bands as Area", "Sort Bands by Size"}) {
-		t.Errorf("checked %q in %q", got, menuLabels(m))
-	}
-	menuAction(t, m, "Sort Bands by Name")()
-	menuAction(t, m, "Bands as Lines")()
-	var order heapview.Order
-	var mode heapview.Mode
-	c.With(func(tv *tracks.View) { order, mode = tv.BandOrder(), tv.BandMode() })
-	if order != heapview.ByName || mode != heapview.ModeLines {
-		t.Errorf("the bands are drawn %v in order %v after Bands as Lines and Sort Bands by Name", mode, order)
-	}
-	m = c.ContextMenu(trackAt(t, c, id, from+(to-from)/2))
-	if got := checked(m); !slices.Equal(got, []string{"Bands as Lines", "Sort Bands by Name"}) {
-		t.Errorf("checked %q after sorting by name", got)
 	}
 }

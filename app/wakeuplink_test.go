@@ -82,7 +82,7 @@ func TestClickingAWakeupLinksChipJumpsToTheThread(t *testing.T) {
 	mid := chip.Anchor.Min.Add(chip.Anchor.Max).Div(2)
 	at := fyne.NewPos(float32(float64(mid.X)/sc), float32(float64(mid.Y)/sc))
 	test.MoveMouse(fc, abs.Add(at))
-	if tip := tipText(c); !strings.Contains(tip, "thread "+itoa(link.w.By)) || !strings.Contains(tip, "woke thread "+itoa(link.w.Thread)) {
+	if tip := strings.Join(canvasTexts(c), "\n"); !strings.Contains(tip, "thread "+itoa(link.w.By)) || !strings.Contains(tip, "woke thread "+itoa(link.w.Thread)) {
 		t.Errorf("the chip's tooltip is %q", tip)
 	}
 	test.TapCanvas(fc, abs.Add(at))

@@ -24,6 +24,7 @@ import (
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/live"
 )
@@ -386,7 +387,7 @@ func loadView(ctx context.Context, path string, seg int, report func(loaded.Prog
 		}
 		return func() fileView { return newHeapProfileView(path, p) }, nil, nil
 	}
-	ev, err := loaded.LoadEventlogSegment(ctx, path, seg, report)
+	ev, err := loaded.LoadEventlog(ctx, path, eventlog.Options{Segment: seg}, report)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/compare"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -135,7 +136,7 @@ func (c *Window) load() {
 	var logs [2]*loaded.Eventlog
 	var err error
 	for i, p := range c.paths {
-		logs[i], err = loaded.LoadEventlogSegment(context.Background(), p, c.segs[i], nil)
+		logs[i], err = loaded.LoadEventlog(context.Background(), p, eventlog.Options{Segment: c.segs[i]}, nil)
 		if err != nil {
 			break
 		}

@@ -12,51 +12,31 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
-	native "github.com/sqweek/dialog"
 
+	"github.com/hecscope/hecscope/internal/chooser"
 	"github.com/hecscope/hecscope/paint"
 )
 
-// errNoNativeDialog means the system file chooser could not be shown (GTK
-// could not start), so Fyne's own dialog must be used.
+// errNoNativeDialog means the system file chooser could not be shown (its
+// program is missing, or GTK could not start), so Fyne's own dialog must
+// be used.
 var errNoNativeDialog = errors.New("system file chooser unavailable")
 
-// nativeMu serialises the system dialogs: GTK is not safe to drive from
-// two goroutines at once.
+// nativeMu keeps to one system chooser at a time (in-process, the
+// library's choosers are not safe to drive from two goroutines at once).
 var nativeMu sync.Mutex
 
-// nativeFile runs the system file chooser (GTK on Linux) and blocks until
-// the user picks a file or cancels. It must not run on Fyne's event loop.
-// It returns ("", nil) on cancel and errNoNativeDialog if the chooser could
-// not be started.
-func nativeFile(title string, save bool, startDir, startFile string, filters []native.FileFilter) (path string, err error) {
+// nativeFile runs the system file chooser and blocks until the user picks
+// a file or cancels. It must not run on Fyne's event loop. It returns ("",
+// nil) on cancel and errNoNativeDialog if the chooser could not be started.
+func nativeFile(title string, save bool, startDir, startFile string, filters []chooser.Filter) (path string, err error) {
 	nativeMu.Lock()
 	defer nativeMu.Unlock()
-	defer func() {
-		// The dialog package panics when GTK failed to initialise (no display).
-		if r := recover(); r != nil {
-			path, err = "", fmt.Errorf("%w: %v", errNoNativeDialog, r)
-		}
-	}()
-	b := native.File().Title(title)
-	b.Filters = filters
-	if startDir != "" {
-		b = b.SetStartDir(startDir)
-	}
-	if save {
-		b = b.SetStartFile(startFile)
-		path, err = b.Save()
-	} else {
-		path, err = b.Load()
-	}
-	if errors.Is(err, native.ErrCancelled) {
-		return "", nil
-	}
-	return path, err
+	return chooseNative(chooser.Request{Save: save, Title: title, StartDir: startDir, StartFile: startFile, Filters: filters})
 }
 
 // openFilters are the file types offered by File > Open.
-var openFilters = []native.FileFilter{
+var openFilters = []chooser.Filter{
 	{Desc: "GHC eventlogs and heap profiles", Extensions: []string{"eventlog", "hp"}},
 	{Desc: "All files", Extensions: []string{"*"}},
 }
@@ -89,8 +69,8 @@ func PickFileToOpen(parent fyne.Window, useNative bool, title string, done func(
 }
 
 // nativeShowsTitle reports whether the system chooser shows the title it
-// is given: sqweek/dialog's GTK chooser (Linux) ignores it and writes
-// "Open File" or "Save File".
+// is given: sqweek/dialog's GTK chooser (Linux; see cmd/hecscope-chooser)
+// ignores it and writes "Open File" or "Save File".
 var nativeShowsTitle = runtime.GOOS != "linux"
 
 // PickRunToOpen is pickFileToOpen for a chooser whose title must be seen
@@ -103,7 +83,7 @@ func PickRunToOpen(parent fyne.Window, useNative bool, title string, done func(p
 // PickFileToSave asks the user where to save a file named like suggested,
 // in a dialog titled title, and calls done with the chosen path on Fyne's
 // loop, as pickFileToOpen does.
-func PickFileToSave(parent fyne.Window, useNative bool, title, suggested string, filters []native.FileFilter, done func(path string)) {
+func PickFileToSave(parent fyne.Window, useNative bool, title, suggested string, filters []chooser.Filter, done func(path string)) {
 	start, chosen := lastFolder(), rememberingFolder(done)
 	fallback := func() {
 		d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
@@ -204,8 +184,8 @@ func ExportedMessage(what string, w, h int, paths []string) string {
 // pngFilters and svgFilters are the file types offered when exporting a
 // picture.
 var (
-	PNGFilters = []native.FileFilter{{Desc: "PNG images", Extensions: []string{"png"}}}
-	SVGFilters = []native.FileFilter{{Desc: "SVG images", Extensions: []string{"svg"}}}
+	PNGFilters = []chooser.Filter{{Desc: "PNG images", Extensions: []string{"png"}}}
+	SVGFilters = []chooser.Filter{{Desc: "SVG images", Extensions: []string{"svg"}}}
 )
 
 // rememberingFolder returns done, remembering first the folder of the

@@ -93,13 +93,13 @@ func (r *hintRenderer) Destroy() {}
 // HintLabel is a copyLabel that shows a hint while the pointer rests on it.
 type HintLabel struct {
 	CopyLabel
-	Hint string
+	hint string // shown while the pointer rests on the label
 }
 
 // NewHintLabel returns a label of text that shows hint while the pointer
 // rests on it.
 func NewHintLabel(text, hint string) *HintLabel {
-	l := &HintLabel{Hint: hint}
+	l := &HintLabel{hint: hint}
 	l.Text = text
 	l.ExtendBaseWidget(l)
 	return l
@@ -138,8 +138,8 @@ func (l *HintLabel) MouseIn(ev *desktop.MouseEvent) { l.MouseMoved(ev) }
 
 // MouseMoved keeps the hint beside the pointer.
 func (l *HintLabel) MouseMoved(ev *desktop.MouseEvent) {
-	if h := l.layer(); h != nil && l.Hint != "" {
-		h.show(l.Hint, ev.AbsolutePosition.Add(fyne.NewPos(12, 18)))
+	if h := l.layer(); h != nil && l.hint != "" {
+		h.show(l.hint, ev.AbsolutePosition.Add(fyne.NewPos(12, 18)))
 	}
 }
 

@@ -23,7 +23,7 @@ func TestHintShownWhilePointerRests(t *testing.T) {
 		t.Fatalf("hint layer %v before the pointer came", l)
 	}
 	label.MouseIn(&desktop.MouseEvent{})
-	if !l.Visible() || l.Text != label.Hint {
+	if !l.Visible() || l.Text != label.hint {
 		t.Errorf("pointer on the dash: hint shown %v, %q", l.Visible(), l.Text)
 	}
 	label.MouseOut()

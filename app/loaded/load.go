@@ -21,10 +21,10 @@ import (
 type Progress struct {
 	// Bytes is how many bytes have been read, of Total (the file size).
 	Bytes, Total int64
-	// Events is how many events have been decoded.
-	Events int64
-	// Elapsed is the time since loading began.
-	Elapsed time.Duration
+	// events is how many events have been decoded.
+	events int64
+	// elapsed is the time since loading began.
+	elapsed time.Duration
 	// Model is the overview of the events decoded so far, when a new one
 	// has been taken since the last report; nil otherwise and for heap
 	// profiles.
@@ -41,16 +41,16 @@ func (p Progress) Fraction() float64 {
 
 // EventsPerSecond returns the decoding rate so far.
 func (p Progress) EventsPerSecond() float64 {
-	if p.Elapsed <= 0 {
+	if p.elapsed <= 0 {
 		return 0
 	}
-	return float64(p.Events) / p.Elapsed.Seconds()
+	return float64(p.events) / p.elapsed.Seconds()
 }
 
 // String describes the progress as "12.3 MB of 100 MB · 456k events · 2.1M events/s".
 func (p Progress) String() string {
 	return fmt.Sprintf("%s of %s · %s events · %s events/s",
-		kit.FormatBytes(p.Bytes), kit.FormatBytes(p.Total), kit.FormatCount(float64(p.Events)), kit.FormatCount(p.EventsPerSecond()))
+		kit.FormatBytes(p.Bytes), kit.FormatBytes(p.Total), kit.FormatCount(float64(p.events)), kit.FormatCount(p.EventsPerSecond()))
 }
 
 // Eventlog is a loaded eventlog as a view shows it: the loader's Log, which
@@ -102,9 +102,9 @@ type Eventlog struct {
 	Analysed bool
 }
 
-// NewEventlog takes a snapshot of l's figures. For a followed log it must
+// newEventlog takes a snapshot of l's figures. For a followed log it must
 // be called from the goroutine that polls it (or with the polling stopped).
-func NewEventlog(l *eventlog.Log) *Eventlog {
+func newEventlog(l *eventlog.Log) *Eventlog {
 	ev := &Eventlog{
 		Log: l, Path: l.Path, Size: l.Size, Status: l.Status, Events: l.Events,
 		Summary: l.Summary, SummaryErr: l.SummaryErr, Model: l.Overview(),
@@ -128,21 +128,21 @@ func MarkersOf(m *timeline.Model) []BookmarkMark {
 	return out
 }
 
-// LoadEventlogSegment loads segment seg (0-based) of the eventlog file at
-// path (0 for a file of one eventlog) through the one loader
-// (eventlog.Open). It calls report (if not nil) from the loading
-// goroutine, at most every 50 ms and once at the end, with how far it has
-// got (the segment's bytes) and, now and then, an overview of what has
-// been read (the first picture). A log that is truncated or corrupt is not
-// an error: what could be read is returned and Status says where and why.
-// An error is returned if the file cannot be read, is not an eventlog, has
-// no segment seg, or ctx is cancelled. The Log must be closed when its
-// views are gone.
-func LoadEventlogSegment(ctx context.Context, path string, seg int, report func(Progress)) (*Eventlog, error) {
-	opt := eventlog.Options{Segment: seg}
+// LoadEventlog loads the eventlog file at path through the one loader
+// (eventlog.Open) with opt: the window gives the segment of the file to
+// show (opt.Segment, 0-based; 0 for a file of one eventlog), and the
+// loader's defaults otherwise. It calls report (if not nil; it replaces
+// opt.Progress) from the loading goroutine, at most every 50 ms and once
+// at the end, with how far it has got (the segment's bytes) and, now and
+// then, an overview of what has been read (the first picture). A log that
+// is truncated or corrupt is not an error: what could be read is returned
+// and Status says where and why. An error is returned if the file cannot
+// be read, is not an eventlog, has no such segment, or ctx is cancelled.
+// The Log must be closed when its views are gone.
+func LoadEventlog(ctx context.Context, path string, opt eventlog.Options, report func(Progress)) (*Eventlog, error) {
 	if report != nil {
 		opt.Progress = func(p eventlog.Progress) {
-			report(Progress{Bytes: p.Bytes, Total: p.Total, Events: p.Events, Elapsed: p.Elapsed, Model: p.Model})
+			report(Progress{Bytes: p.Bytes, Total: p.Total, events: p.Events, elapsed: p.Elapsed, Model: p.Model})
 		}
 	}
 	l, err := eventlog.Open(ctx, path, opt)
@@ -150,9 +150,9 @@ func LoadEventlogSegment(ctx context.Context, path string, seg int, report func(
 		return nil, err
 	}
 	if report != nil { // the whole file has been read
-		report(Progress{Bytes: l.Size, Total: l.Size, Events: l.Events, Elapsed: l.LoadTime})
+		report(Progress{Bytes: l.Size, Total: l.Size, events: l.Events, elapsed: l.LoadTime})
 	}
-	return NewEventlog(l), nil
+	return newEventlog(l), nil
 }
 
 // SegmentName says which eventlog of a file a window shows: "segment 2 of
@@ -237,7 +237,7 @@ func LoadHeapProfile(ctx context.Context, path string, report func(Progress)) (*
 	cr := &countingReader{ctx: ctx, r: f, report: func(read int64) {
 		if now := time.Now(); report != nil && now.Sub(last) >= progressEvery {
 			last = now
-			report(Progress{Bytes: read, Total: st.Size(), Elapsed: time.Since(start)})
+			report(Progress{Bytes: read, Total: st.Size(), elapsed: time.Since(start)})
 		}
 	}}
 	p, err := ingest.ParseHeapProfile(cr)

@@ -104,7 +104,7 @@ func NewBookmarkPanel(path string, markers []loaded.BookmarkMark, nav TimeNav) *
 		}
 		b.list.Unselect(id)
 	}
-	add := widget.NewButton("Bookmark this time", func() { b.AddHere() })
+	add := widget.NewButton("Bookmark this time", func() { b.addHere() })
 	b.Root = container.NewBorder(container.NewHBox(add,
 		widget.NewLabel("(the selection's start, or the view's centre; B over the timeline: the time at the pointer)")), nil, nil, nil, b.list)
 	return b
@@ -166,7 +166,7 @@ func (b *BookmarkPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 				v.Hide()
 			} else {
 				v.Show()
-				v.OnTapped = func() { b.Remove(i) }
+				v.OnTapped = func() { b.remove(i) }
 			}
 		}
 	}
@@ -193,14 +193,14 @@ func (b *BookmarkPanel) save() {
 // over the timeline), else as addHere does.
 func (b *BookmarkPanel) AddAtKey(t, step uint64, atPointer bool) {
 	if !atPointer {
-		b.AddHere()
+		b.addHere()
 		return
 	}
 	b.Add(t, "Bookmark at "+paint.Time(t, step))
 }
 
-// AddHere bookmarks the selection's start, or the view's centre.
-func (b *BookmarkPanel) AddHere() {
+// addHere bookmarks the selection's start, or the view's centre.
+func (b *BookmarkPanel) addHere() {
 	from, to := b.nav.View()
 	t := from + (to-from)/2
 	if from, _, ok := b.nav.Selection(); ok {
@@ -217,8 +217,8 @@ func (b *BookmarkPanel) rename(t uint64, i int, name string) {
 	}
 }
 
-// Remove deletes user bookmark i.
-func (b *BookmarkPanel) Remove(i int) {
+// remove deletes user bookmark i.
+func (b *BookmarkPanel) remove(i int) {
 	if i < len(b.Marks) && !b.Marks[i].Marker {
 		b.Marks = slices.Delete(b.Marks, i, i+1)
 		b.save()

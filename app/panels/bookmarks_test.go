@@ -67,7 +67,7 @@ func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 	if at != 1234567 {
 		t.Fatalf("view centre %d", at)
 	}
-	b.AddHere()
+	b.addHere()
 	b.rename(at, 0, "my start")
 	prefs := fyne.CurrentApp().Preferences()
 	got := loadUserBookmarks(prefs, ev.BookmarkKey())
@@ -79,7 +79,7 @@ func TestBookmarksAreTheLogsMarkersAndPersistTheUsers(t *testing.T) {
 	if len(b2.Marks) != len(markers)+1 || b2.Marks[0].Name != "my start" || b2.Marks[0].Marker {
 		t.Fatalf("reopened: %+v", b2.Marks[:2])
 	}
-	b2.Remove(0)
+	b2.remove(0)
 	if got := loadUserBookmarks(prefs, ev.BookmarkKey()); len(got) != 0 {
 		t.Errorf("after removing: %+v", got)
 	}
@@ -115,7 +115,7 @@ func TestBookmarkRowsShowMarkersAsLabelsAndTheUsersAsEntries(t *testing.T) {
 	if len(entries) != 0 || !slices.Contains(labels, b.Marks[1].Name) || !slices.Contains(labels, "marker") {
 		t.Errorf("marker row: entries %q, labels %q", entries, labels)
 	}
-	b.Remove(0)
+	b.remove(0)
 }
 
 // TestBKeyBookmarksThePointersTime: B bookmarks the time under the

@@ -52,11 +52,11 @@ type EventList struct {
 	pages          *widget.Label
 	earlier, later *widget.Button
 
-	// Selected is the selected row (of the index), -1 if none; fromList is
+	// selected is the selected row (of the index), -1 if none; fromList is
 	// set while the list itself moves the timeline, so that the list does
 	// not follow, and quiet while the window moves, so that the widget's
 	// (un)selection is not taken for the user's.
-	Selected        int
+	selected        int
 	fromList, quiet bool
 
 	search *eventSearch
@@ -66,9 +66,9 @@ type EventList struct {
 // NewEventList returns the Events tab over x, the events of a log with
 // header h of which blockMarkers are block markers, driving nav.
 func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav TimeNav) *EventList {
-	l := &EventList{x: x, header: h, BlockMarkers: blockMarkers, kinds: declaredKinds(h), Nav: nav, Selected: -1, window: listWindow}
+	l := &EventList{x: x, header: h, BlockMarkers: blockMarkers, kinds: declaredKinds(h), Nav: nav, selected: -1, window: listWindow}
 	l.list = kit.NewKeyList(
-		func() int { return min(l.Len()-l.base, l.window) },
+		func() int { return min(l.rows()-l.base, l.window) },
 		func() fyne.CanvasObject {
 			// The columns keep the width of their widest text, so that
 			// they line up from row to row.
@@ -89,12 +89,12 @@ func NewEventList(x *eventlog.Events, h *ingest.Header, blockMarkers uint64, nav
 		if l.quiet {
 			return
 		}
-		l.Selected = l.base + id
-		l.centreOn(l.rowTime(l.Selected))
+		l.selected = l.base + id
+		l.centreOn(l.rowTime(l.selected))
 	}
 	l.list.OnUnselected = func(id widget.ListItemID) {
-		if !l.quiet && l.Selected == l.base+id {
-			l.Selected = -1
+		if !l.quiet && l.selected == l.base+id {
+			l.selected = -1
 		}
 	}
 	l.search = newEventSearch(l)
@@ -140,8 +140,8 @@ func declaredKinds(h *ingest.Header) []ingest.Kind {
 	return kinds
 }
 
-// Len returns the number of rows.
-func (l *EventList) Len() int { return int(l.x.Len()) }
+// rows returns the number of rows.
+func (l *EventList) rows() int { return int(l.x.Len()) }
 
 // rowTime returns row i's time (0 if it cannot be read).
 func (l *EventList) rowTime(i int) uint64 {
@@ -157,7 +157,7 @@ func (l *EventList) rowTime(i int) uint64 {
 func (l *EventList) rowAt(t uint64) int {
 	i, err := l.x.Search(t)
 	if err != nil {
-		return l.Len()
+		return l.rows()
 	}
 	return int(i)
 }
@@ -165,7 +165,7 @@ func (l *EventList) rowAt(t uint64) int {
 // setBase moves the window to start at row b (kept inside the index),
 // keeping the selection if it stays in the window.
 func (l *EventList) setBase(b int) {
-	b = max(0, min(b, l.Len()-l.window))
+	b = max(0, min(b, l.rows()-l.window))
 	if b == l.base {
 		return
 	}
@@ -174,15 +174,15 @@ func (l *EventList) setBase(b int) {
 	l.list.UnselectAll()
 	l.base = b
 	l.list.Refresh()
-	if l.Selected >= b && l.Selected < b+l.window {
-		l.list.Select(l.Selected - b)
+	if l.selected >= b && l.selected < b+l.window {
+		l.list.Select(l.selected - b)
 	}
 	l.showPages()
 }
 
 // showPages says which rows the window holds.
 func (l *EventList) showPages() {
-	n := l.Len()
+	n := l.rows()
 	markers := min(l.BlockMarkers, uint64(n))
 	count := paint.EventCount(uint64(n)-markers, markers) // as the Summary tab says it
 	if n <= l.window {
@@ -212,10 +212,10 @@ const timeColumnTemplate = "0000.000000000 s"
 // none (the RTS's global events, such as its block of events).
 const noCap = "—"
 
-// RowTexts returns row i's time, capability and text as shown: the time
+// rowTexts returns row i's time, capability and text as shown: the time
 // as the timeline's axis writes times, to the ns; "cap N", or noCap for
 // an event of no capability.
-func (l *EventList) RowTexts(i int) (tm, hec, text string) {
+func (l *EventList) rowTexts(i int) (tm, hec, text string) {
 	ev, err := l.x.Get(int64(i))
 	if err != nil {
 		return "", "", err.Error()
@@ -268,7 +268,7 @@ func (l *EventList) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 			left = v
 		}
 	}
-	tm, hec, text := l.RowTexts(i)
+	tm, hec, text := l.rowTexts(i)
 	left.Objects[0].(*fyne.Container).Objects[0].(*widget.Label).SetText(tm)
 	left.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(hec)
 	txt.SetText(text)
@@ -289,8 +289,8 @@ func (l *EventList) ViewChanged(from, _ uint64) {
 		return
 	}
 	i := l.rowAt(from)
-	if i >= l.Len() {
-		i = l.Len() - 1
+	if i >= l.rows() {
+		i = l.rows() - 1
 	}
 	if i >= 0 {
 		l.scrollToRow(i)
@@ -302,9 +302,9 @@ func (l *EventList) ViewChanged(from, _ uint64) {
 // this is done again when its tab is shown).
 func (l *EventList) Reveal() {
 	from, to := l.Nav.View()
-	if l.Selected >= 0 && l.Selected < l.Len() {
-		if t := l.rowTime(l.Selected); t >= from && t <= to {
-			l.scrollToRow(l.Selected)
+	if l.selected >= 0 && l.selected < l.rows() {
+		if t := l.rowTime(l.selected); t >= from && t <= to {
+			l.scrollToRow(l.selected)
 			return
 		}
 	}
@@ -315,8 +315,8 @@ func (l *EventList) Reveal() {
 func (l *EventList) selectRow(i int) {
 	l.scrollToRow(i)
 	l.list.Select(i - l.base)
-	if l.Selected != i { // Select does not call back for the row already selected
-		l.Selected = i
+	if l.selected != i { // Select does not call back for the row already selected
+		l.selected = i
 		l.centreOn(l.rowTime(i))
 	}
 }
@@ -331,7 +331,7 @@ const showAtLook = 1 << 16
 // the log has no event at or after t).
 func (l *EventList) ShowAt(t uint64, match func(ev *ingest.Event) bool) int {
 	i := l.rowAt(t)
-	if i >= l.Len() {
+	if i >= l.rows() {
 		return -1
 	}
 	if match != nil {
@@ -350,7 +350,7 @@ func (l *EventList) ShowAt(t uint64, match func(ev *ingest.Event) bool) int {
 	l.quiet = true
 	l.list.Select(i - l.base)
 	l.quiet = false
-	l.Selected = i
+	l.selected = i
 	return i
 }
 

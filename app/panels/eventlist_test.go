@@ -3,6 +3,7 @@ package panels
 import (
 	"context"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"testing"
@@ -14,8 +15,10 @@ import (
 	"github.com/hecscope/hecscope/app/internal/apptest"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 var (
@@ -29,7 +32,7 @@ var (
 func eventsOn(t *testing.T, path string) (*EventList, *trackcanvas.Canvas, *loaded.Eventlog) {
 	t.Helper()
 	test.NewApp()
-	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), path, eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +66,7 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 		t.Fatalf("no global block marker (%d) or event of cap 1 (%d)", global, cap1)
 	}
 	for _, i := range []int{1, 2, 100, cap1, len(want) / 2, len(want) - 2, len(want) - 1} {
-		tm, hec, text := l.RowTexts(i)
+		tm, hec, text := l.rowTexts(i)
 		wantText := string(ingest.AppendEventText(nil, h, &want[i]))
 		if text != wantText && want[i].Kind != ingest.KindBlockMarker {
 			t.Errorf("row %d: %q, want %q", i, text, wantText)
@@ -83,7 +86,7 @@ func TestEventListRowsAreTheShowTextInTimeOrder(t *testing.T) {
 	}
 	// The RTS's global block: no capability, written "—" (not "cap
 	// 65535"), its end time as the axis writes times.
-	tm, hec, text := l.RowTexts(global)
+	tm, hec, text := l.rowTexts(global)
 	wantText := "event block: cap —, end time: " + paint.Time(want[global].Args[1], 1)
 	if hec != "—" || text != wantText || tm != paint.Time(want[global].Time, 1) {
 		t.Errorf("global block marker: %q %q %q, want — and %q", tm, hec, text, wantText)
@@ -126,7 +129,7 @@ func TestEventListFollowsAndMovesTheTimeline(t *testing.T) {
 	}
 	// Selecting a row centres the view on it and keeps the zoom.
 	from, to = c.View()
-	row := l.Len() / 5
+	row := l.rows() / 5
 	l.list.Select(row)
 	f2, t2 := c.View()
 	tm := l.rowTime(row)
@@ -178,8 +181,8 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 	// Next walks the hits in order; each moves the timeline onto it.
 	for k := 1; k < 4; k++ {
 		s.step(true)
-		if l.Selected != int(rows[k]) {
-			t.Fatalf("Next %d selected row %d, want %d", k, l.Selected, rows[k])
+		if l.selected != int(rows[k]) {
+			t.Fatalf("Next %d selected row %d, want %d", k, l.selected, rows[k])
 		}
 		from, to := c.View()
 		if tm := want[rows[k]].Time; tm < from || tm > to {
@@ -193,8 +196,8 @@ func TestEventSearchFindsAThreadsEventsInOrder(t *testing.T) {
 		}
 	}
 	s.step(false)
-	if l.Selected != int(rows[2]) {
-		t.Errorf("Previous selected row %d, want %d", l.Selected, rows[2])
+	if l.selected != int(rows[2]) {
+		t.Errorf("Previous selected row %d, want %d", l.selected, rows[2])
 	}
 }
 
@@ -217,8 +220,8 @@ func TestEventListWindowMovesAlongTheIndex(t *testing.T) {
 	}
 	// Selecting a row beyond the window moves the window onto it.
 	l.selectRow(4321)
-	if l.base > 4321 || l.base+l.window <= 4321 || l.Selected != 4321 {
-		t.Fatalf("row 4321 selected: window at %d, selected %d", l.base, l.Selected)
+	if l.base > 4321 || l.base+l.window <= 4321 || l.selected != 4321 {
+		t.Fatalf("row 4321 selected: window at %d, selected %d", l.base, l.selected)
 	}
 	o := l.list.CreateItem()
 	l.updateRow(4321-l.base, o)
@@ -249,7 +252,7 @@ func TestEventListMatchesShowOnOldLogs(t *testing.T) {
 		"ghc-events__ghc-9.2-events.eventlog",
 	} {
 		path := corpus + name
-		ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
+		ev, err := loaded.LoadEventlog(context.Background(), path, eventlog.Options{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -287,7 +290,7 @@ func TestEventListSurvivesTheFileCutShort(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), path, eventlog.Options{}, nil)
 	if err != nil || ev.List == nil {
 		t.Fatalf("%v, list %v", err, ev != nil && ev.List != nil)
 	}
@@ -308,5 +311,43 @@ func TestEventListSurvivesTheFileCutShort(t *testing.T) {
 	hits, _, ok, err := findEvents(x, ev.Log.Header, q, nil, nil)
 	if !ok || err == nil || len(hits) > 0 {
 		t.Errorf("search of a cut file: %d hits, ok %v, err %v", len(hits), ok, err)
+	}
+}
+
+// TestShowAtSelectsATracksFirstEvent: ShowAt with a track's events (the
+// track menu's Show in Events) selects the track's first event at or
+// after the time, in `ghc-events show` order: a thread's, a HEC's; and
+// leaves the timeline where it is.
+func TestShowAtSelectsATracksFirstEvent(t *testing.T) {
+	l, c, ev := eventsOn(t, parworkN2)
+	want, h := showEvents(t, parworkN2)
+	th := ev.Model.ThreadByID(5)
+	tm := th.First + (th.Finished-th.First)/80
+	from, to := c.View()
+	for _, track := range []struct {
+		id   tracks.TrackID
+		text *regexp.Regexp
+	}{
+		{tracks.TrackID{Kind: tracks.KindThread, ID: 5}, regexp.MustCompile(`\bthread 5\b`)},
+		{tracks.TrackID{Kind: tracks.KindHEC, ID: 1}, nil},
+	} {
+		match := TrackEvents(track.id)
+		k := slices.IndexFunc(want, func(e ingest.Event) bool { return e.Time >= tm && match(&e) })
+		if k < 0 {
+			t.Fatalf("%v has no event from %d ns", track.id, tm)
+		}
+		if i := l.ShowAt(tm, match); i != k || l.selected != k {
+			t.Errorf("%v from %d ns: ShowAt picked row %d, selected %d; want %d", track.id, tm, i, l.selected, k)
+		}
+		e := want[k]
+		if track.text != nil && !track.text.Match(ingest.AppendEventText(nil, h, &e)) || track.text == nil && e.Cap != 1 {
+			t.Errorf("%v: row %d is %q on cap %d", track.id, k, ingest.AppendEventText(nil, h, &e), e.Cap)
+		}
+		if e.Time < tm || want[k-1].Time >= tm && match(&want[k-1]) {
+			t.Errorf("%v: row %d at %d ns is not the first from %d ns", track.id, k, e.Time, tm)
+		}
+	}
+	if f, tt := c.View(); f != from || tt != to {
+		t.Errorf("ShowAt moved the timeline from [%d, %d] to [%d, %d]", from, to, f, tt)
 	}
 }

@@ -260,7 +260,7 @@ func (s *eventSearch) jump(forward bool) {
 		s.status.SetText("No hits")
 		return
 	}
-	cur := s.l.Selected
+	cur := s.l.selected
 	var h int
 	if cur < 0 {
 		from, _ := s.l.Nav.View()

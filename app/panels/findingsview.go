@@ -28,12 +28,12 @@ const findingsRows = 6
 type FindingsView struct {
 	*scopedLoad[[]advise.Finding]
 	Root   fyne.CanvasObject
-	List   *kit.KeyList
+	list   *kit.KeyList
 	detail *widget.Label
 
-	Findings []advise.Finding
-	Picked   int    // the finding picked, -1 for none
-	OnLoad   func() // tests: called after findings are shown
+	findings []advise.Finding
+	picked   int    // the finding picked, -1 for none
+	onLoad   func() // tests: called after findings are shown
 	// Mark (if set) marks the finding picked on the timeline, its range
 	// and its tracks; nil clears the mark.
 	Mark func(f *advise.Finding)
@@ -44,13 +44,13 @@ type FindingsView struct {
 // NewFindingsView makes the tab; analyze finds what made [from, to] slow
 // (both 0: the whole run).
 func NewFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), link RangeLink) *FindingsView {
-	v := &FindingsView{Picked: -1}
+	v := &FindingsView{picked: -1}
 	v.scopedLoad = newScopedLoad[[]advise.Finding](link, "Looking through", "Cannot look for findings")
 	v.selected = func(from, to uint64) string { return "the selection " + rangeText(from, to) }
 	v.collect = analyze
 	v.scopedLoad.show = v.show
-	v.List = kit.NewKeyList(
-		func() int { return len(v.Findings) },
+	v.list = kit.NewKeyList(
+		func() int { return len(v.findings) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("PROBLEM  heap-growth  000 ms – 000 ms  a title")
 			l.Truncation = fyne.TextTruncateEllipsis
@@ -58,10 +58,10 @@ func NewFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), li
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.rowText(i)) },
 	)
-	v.List.OnSelected = v.pick
+	v.list.OnSelected = v.pick
 	v.detail = widget.NewLabel("Select a finding to see its evidence and what to try.")
 	v.detail.Wrapping = fyne.TextWrapWord
-	split := container.NewHSplit(v.List, container.NewVScroll(v.detail))
+	split := container.NewHSplit(v.list, container.NewVScroll(v.detail))
 	split.Offset = 0.45
 	// The list asks for findingsRows rows, which the tab's scroller
 	// gives it when the tab is lower.
@@ -73,7 +73,7 @@ func NewFindingsView(analyze func(from, to uint64) ([]advise.Finding, error), li
 
 // show puts the findings in the list and flags them on the timeline.
 func (v *FindingsView) show(fs []advise.Finding, what string) {
-	v.Findings, v.Picked = fs, -1
+	v.findings, v.picked = fs, -1
 	if v.Mark != nil {
 		v.Mark(nil)
 	}
@@ -91,19 +91,19 @@ func (v *FindingsView) show(fs []advise.Finding, what string) {
 		v.Status.SetText(fmt.Sprintf("%s in %s: %d problem, %d warning, %d info", paint.CountOf(int64(len(fs)), "finding", "findings"),
 			what, n[advise.Problem], n[advise.Warning], n[advise.Info]))
 	}
-	v.List.UnselectAll()
-	v.List.Refresh()
-	if v.OnLoad != nil {
-		v.OnLoad()
+	v.list.UnselectAll()
+	v.list.Refresh()
+	if v.onLoad != nil {
+		v.onLoad()
 	}
 }
 
 // rowText is the list's line for finding i.
 func (v *FindingsView) rowText(i int) string {
-	if i < 0 || i >= len(v.Findings) {
+	if i < 0 || i >= len(v.findings) {
 		return ""
 	}
-	f := v.Findings[i]
+	f := v.findings[i]
 	return fmt.Sprintf("%s  %s  %s  %s", strings.ToUpper(f.Severity.String()), f.Kind, rangeText(f.From, f.To), f.Title)
 }
 
@@ -122,11 +122,11 @@ func detailText(f advise.Finding) string {
 // timeline, which zooms to the range (with a margin of a tenth on either
 // side).
 func (v *FindingsView) pick(i widget.ListItemID) {
-	if i < 0 || i >= len(v.Findings) {
+	if i < 0 || i >= len(v.findings) {
 		return
 	}
-	v.Picked = i
-	f := &v.Findings[i]
+	v.picked = i
+	f := &v.findings[i]
 	v.detail.SetText(detailText(*f))
 	if v.Mark != nil {
 		v.Mark(f)
@@ -150,25 +150,25 @@ func (v *FindingsView) Choose(indices []int) {
 	v.loaded = true
 	next := indices[0]
 	for k, i := range indices {
-		if i == v.Picked {
+		if i == v.picked {
 			next = indices[(k+1)%len(indices)]
 		}
 	}
-	if next == v.Picked {
+	if next == v.picked {
 		v.pick(next) // the list selects it already: zoom to it again
 		return
 	}
-	v.List.Select(next)
+	v.list.Select(next)
 }
 
 // Clear unpicks the finding picked, taking its mark off the timeline, and
 // reports whether there was one (Esc).
 func (v *FindingsView) Clear() bool {
-	if v.Picked < 0 {
+	if v.picked < 0 {
 		return false
 	}
-	v.Picked = -1
-	v.List.UnselectAll()
+	v.picked = -1
+	v.list.UnselectAll()
 	if v.Mark != nil {
 		v.Mark(nil)
 	}

@@ -6,10 +6,14 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/timeline"
 )
 
@@ -43,6 +47,45 @@ func factValue(t *testing.T, o fyne.CanvasObject, label string) fyne.CanvasObjec
 	return nil
 }
 
+// shownHint returns the hint the window shows while the pointer rests on
+// l, "" if none: l must be in a window made by kit.FitWindow, whose hint
+// layer lies over the content, last in the stack under the scroller.
+func shownHint(t *testing.T, l *kit.HintLabel) string {
+	t.Helper()
+	c := fyne.CurrentApp().Driver().CanvasForObject(l)
+	if c == nil {
+		t.Fatalf("%q is in no window", l.Text)
+	}
+	scroll, ok := c.Content().(*container.Scroll)
+	if !ok {
+		t.Fatalf("the window holds a %T, not kit.FitWindow's scroller", c.Content())
+	}
+	stack := scroll.Content.(*fyne.Container)
+	layer := stack.Objects[len(stack.Objects)-1]
+	l.MouseIn(&desktop.MouseEvent{})
+	defer l.MouseOut()
+	if !layer.Visible() {
+		return ""
+	}
+	// What its renderer draws (test.LaidOutObjects would make a new one,
+	// which has not been told the text).
+	for _, o := range test.WidgetRenderer(layer.(fyne.Widget)).Objects() {
+		if text, ok := o.(*canvas.Text); ok && text.Visible() {
+			return text.Text
+		}
+	}
+	return ""
+}
+
+// inWindow puts panel in a test window as the app shows a tab's content,
+// closed when the test ends.
+func inWindow(t *testing.T, panel fyne.CanvasObject) fyne.CanvasObject {
+	w := test.NewWindow(kit.FitWindow(panel))
+	t.Cleanup(w.Close)
+	w.Resize(fyne.NewSize(1280, 600))
+	return panel
+}
+
 // TestAbsentFiguresReadDash: in the Summary panel, a figure the log has no
 // events for reads "—", and its hint, shown while the pointer rests on it,
 // says what the log lacks: parallelTest (heap events, no HeapLive) said
@@ -51,25 +94,23 @@ func factValue(t *testing.T, o fyne.CanvasObject, label string) fyne.CanvasObjec
 func TestAbsentFiguresReadDash(t *testing.T) {
 	fa := test.NewApp()
 	defer fa.Quit()
-	ev, err := loaded.LoadEventlogSegment(context.Background(), corpus+"ghc-events__parallelTest.eventlog", 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), corpus+"ghc-events__parallelTest.eventlog", eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ev.Log.Close()
 	panel := SummaryPanel(ev)
-	w := test.NewWindow(kit.FitWindow(panel))
-	defer w.Close()
-	w.Resize(fyne.NewSize(1280, 600))
+	inWindow(t, panel)
 	v := factValue(t, panel, "Max heap residency")
 	live, ok := v.(*kit.HintLabel)
-	if !ok || live.Text != "—" || !strings.Contains(live.Hint, "no HeapLive events") {
+	if !ok || live.Text != "—" || !strings.Contains(shownHint(t, live), "no HeapLive events") {
 		t.Fatalf("max heap residency: %T %+v", v, v)
 	}
 	if size := factValue(t, panel, "Total heap size").(*kit.CopyLabel); size.Text == "—" {
 		t.Errorf("total heap size %q: the log has HeapSize events", size.Text)
 	}
 
-	old, err := loaded.LoadEventlogSegment(context.Background(), corpus+"ThreadScope__sealions.eventlog", 0, nil)
+	old, err := loaded.LoadEventlog(context.Background(), corpus+"ThreadScope__sealions.eventlog", eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,16 +140,16 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 	fa := test.NewApp()
 	defer fa.Quit()
 	const dir = "../../testdata/ghc-9.0.2/"
-	ev, err := loaded.LoadEventlogSegment(context.Background(), dir+"rts-N2-A1m.eventlog", 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), dir+"rts-N2-A1m.eventlog", eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ev.Log.Close()
 	s := &ev.Summary
-	panel := SummaryPanel(ev)
+	panel := inWindow(t, SummaryPanel(ev))
 	gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel)
-	if gc.Text != timeline.FormatDuration(s.GC.Reported.ElapsedNS) || !strings.Contains(gc.Hint, "Exact") {
-		t.Errorf("GC elapsed (RTS) %q (%q), the collections' %s", gc.Text, gc.Hint, timeline.FormatDuration(s.GC.Reported.ElapsedNS))
+	if gc.Text != timeline.FormatDuration(s.GC.Reported.ElapsedNS) || !strings.Contains(shownHint(t, gc), "Exact") {
+		t.Errorf("GC elapsed (RTS) %q (%q), the collections' %s", gc.Text, shownHint(t, gc), timeline.FormatDuration(s.GC.Reported.ElapsedNS))
 	}
 	if ts := factValue(t, panel, "GC time (ThreadScope)").(*kit.HintLabel); ts.Text != timeline.FormatDuration(s.GC.Total.ElapsedNS) {
 		t.Errorf("GC time (ThreadScope) %q, ThreadScope's count %d ns", ts.Text, s.GC.Total.ElapsedNS)
@@ -126,16 +167,16 @@ func TestRTSFiguresBesideThreadScopes(t *testing.T) {
 		t.Errorf("Work balance (ThreadScope) %q", b.Text)
 	}
 
-	prof, err := loaded.LoadEventlogSegment(context.Background(), dir+"rts-prof-hc.eventlog", 0, nil)
+	prof, err := loaded.LoadEventlog(context.Background(), dir+"rts-prof-hc.eventlog", eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer prof.Log.Close()
-	panel = SummaryPanel(prof)
-	if gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel); gc.Text != "—" || !strings.Contains(gc.Hint, "heap censuses") {
-		t.Errorf("profiled run: GC elapsed (RTS) %q (%q)", gc.Text, gc.Hint)
+	panel = inWindow(t, SummaryPanel(prof))
+	if gc := factValue(t, panel, "GC elapsed (RTS)").(*kit.HintLabel); gc.Text != "—" || !strings.Contains(shownHint(t, gc), "heap censuses") {
+		t.Errorf("profiled run: GC elapsed (RTS) %q (%q)", gc.Text, shownHint(t, gc))
 	}
 	if mut := factValue(t, panel, "MUT elapsed (RTS)").(*kit.HintLabel); mut.Text == "—" {
-		t.Errorf("profiled run: MUT elapsed (RTS) %q (%q)", mut.Text, mut.Hint)
+		t.Errorf("profiled run: MUT elapsed (RTS) %q (%q)", mut.Text, shownHint(t, mut))
 	}
 }

@@ -24,8 +24,8 @@ import (
 // profileColumns are the cost-centre table's columns.
 var profileColumns = []string{"Cost centre", "Module", "Source", "Self", "Inherited"}
 
-// SpreadBins is how many bins the strip of a cost centre's samples has.
-const SpreadBins = 200
+// spreadBins is how many bins the strip of a cost centre's samples has.
+const spreadBins = 200
 
 // ProfileView is the Profile tab: the cost-centre profile of a profiled
 // run's time samples (+RTS -l -p), for the run or the timeline's
@@ -43,7 +43,7 @@ type ProfileView struct {
 	Root fyne.CanvasObject
 
 	flame *flameWidget
-	Table *widget.Table
+	table *widget.Table
 	strip *stripWidget
 
 	// withGC makes the shares of all samples; note says what they are of
@@ -55,13 +55,13 @@ type ProfileView struct {
 	// prof is the one shown.
 	full, mutator *ccprofile.Profile
 	what          string
-	Prof          *ccprofile.Profile
-	Rows          []ccprofile.Row
+	prof          *ccprofile.Profile
+	rows          []ccprofile.Row
 	sortOrder
 	picked *ccprofile.CostCentre
-	OnLoad func() // tests: called after a profile is shown
-	// OnSpread (tests) is called after a cost centre's samples are placed.
-	OnSpread func()
+	onLoad func() // tests: called after a profile is shown
+	// onSpread (tests) is called after a cost centre's samples are placed.
+	onSpread func()
 	// Mark (if set) shows where the picked cost centre's samples fall on
 	// the timeline; nil clears it.
 	Mark func(*ccprofile.Spread)
@@ -79,8 +79,8 @@ func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *Pro
 	v.scopedLoad.show = v.show
 	v.flame = newFlameWidget(v)
 	v.strip = newStripWidget(v)
-	v.Table = widget.NewTable(
-		func() (int, int) { return len(v.Rows), len(profileColumns) },
+	v.table = widget.NewTable(
+		func() (int, int) { return len(v.rows), len(profileColumns) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("00000.0%")
 			l.Truncation = fyne.TextTruncateEllipsis
@@ -88,10 +88,10 @@ func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *Pro
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.cell(id)) },
 	)
-	sortingHeader(v.Table, profileColumns, &v.sortOrder, v.sortBy)
-	v.Table.OnSelected = func(id widget.TableCellID) {
-		if id.Row >= 0 && id.Row < len(v.Rows) {
-			v.pick(v.Rows[id.Row].CC)
+	sortingHeader(v.table, profileColumns, &v.sortOrder, v.sortBy)
+	v.table.OnSelected = func(id widget.TableCellID) {
+		if id.Row >= 0 && id.Row < len(v.rows) {
+			v.pick(v.rows[id.Row].CC)
 		}
 	}
 	v.note = widget.NewLabel("")
@@ -101,8 +101,8 @@ func NewProfileView(pass func(context.Context) ingest.Pass, link RangeLink) *Pro
 			v.display()
 		}
 	})
-	lower := container.NewBorder(v.strip, nil, nil, nil, container.New(&kit.FitColumns{Table: v.Table, Widths: profileColumnWidths,
-		MinHeight: (profileTableRows + 1) * widget.NewLabel("Self").MinSize().Height}, v.Table))
+	lower := container.NewBorder(v.strip, nil, nil, nil, container.New(&kit.FitColumns{Table: v.table, Widths: profileColumnWidths,
+		MinHeight: (profileTableRows + 1) * widget.NewLabel("Self").MinSize().Height}, v.table))
 	split := container.NewVSplit(v.flame, lower)
 	split.Offset = 0.55
 	top := container.NewVBox(v.bar, container.NewBorder(nil, nil, v.withGC, nil, v.note))
@@ -122,8 +122,8 @@ func (v *ProfileView) display() {
 	if v.withGC.Checked {
 		p = v.full
 	}
-	v.Prof = p
-	v.Rows = slices.Clone(p.Rows)
+	v.prof = p
+	v.rows = slices.Clone(p.Rows)
 	v.sortRows()
 	v.picked = nil
 	v.flame.focus = nil
@@ -138,21 +138,21 @@ func (v *ProfileView) display() {
 		v.Status.SetText(fmt.Sprintf("%d samples in %s — click a frame to zoom in, the top row to zoom out", p.All, what))
 		v.note.SetText(strings.Join(slices.DeleteFunc([]string{p.Basis(), p.ApartText()}, func(s string) bool { return s == "" }), " · "))
 	}
-	v.Table.UnselectAll()
-	v.Table.Refresh()
+	v.table.UnselectAll()
+	v.table.Refresh()
 	v.flame.Refresh()
 	v.strip.Refresh()
-	if v.OnLoad != nil {
-		v.OnLoad()
+	if v.onLoad != nil {
+		v.onLoad()
 	}
 }
 
 // cell is the text of a table cell.
 func (v *ProfileView) cell(id widget.TableCellID) string {
-	if id.Row < 0 || id.Row >= len(v.Rows) || v.Prof == nil {
+	if id.Row < 0 || id.Row >= len(v.rows) || v.prof == nil {
 		return ""
 	}
-	r := v.Rows[id.Row]
+	r := v.rows[id.Row]
 	switch id.Col {
 	case 0:
 		return r.CC.Label
@@ -161,9 +161,9 @@ func (v *ProfileView) cell(id widget.TableCellID) string {
 	case 2:
 		return r.CC.Src
 	case 3:
-		return fmt.Sprintf("%.1f%%", 100*v.Prof.SelfShare(r))
+		return fmt.Sprintf("%.1f%%", 100*v.prof.SelfShare(r))
 	case 4:
-		return fmt.Sprintf("%.1f%%", 100*v.Prof.InheritedShare(r))
+		return fmt.Sprintf("%.1f%%", 100*v.prof.InheritedShare(r))
 	}
 	return ""
 }
@@ -172,13 +172,13 @@ func (v *ProfileView) cell(id widget.TableCellID) string {
 func (v *ProfileView) sortBy(col int) {
 	v.toggle(col, 3)
 	v.sortRows()
-	v.Table.UnselectAll()
-	v.Table.Refresh()
+	v.table.UnselectAll()
+	v.table.Refresh()
 }
 
 // sortRows orders the rows by the sort column, ties by label and module.
 func (v *ProfileView) sortRows() {
-	slices.SortStableFunc(v.Rows, func(a, b ccprofile.Row) int {
+	slices.SortStableFunc(v.rows, func(a, b ccprofile.Row) int {
 		var c int
 		switch v.sortCol {
 		case 0:
@@ -207,7 +207,7 @@ func (v *ProfileView) sortRows() {
 func (v *ProfileView) pick(cc *ccprofile.CostCentre) {
 	v.picked = cc
 	v.flame.Refresh()
-	p := v.Prof
+	p := v.prof
 	if p == nil || p.Samples == 0 {
 		return
 	}
@@ -220,7 +220,7 @@ func (v *ProfileView) pick(cc *ccprofile.CostCentre) {
 	gen := v.Gen
 	from, to := p.First, p.Last+1
 	go func() {
-		s, err := ccprofile.SpreadOf(v.pass(context.Background()), cc.Label, cc.Module, from, to, SpreadBins)
+		s, err := ccprofile.SpreadOf(v.pass(context.Background()), cc.Label, cc.Module, from, to, spreadBins)
 		kit.OnUI(func() {
 			if gen != v.Gen || v.picked != cc {
 				return
@@ -234,8 +234,8 @@ func (v *ProfileView) pick(cc *ccprofile.CostCentre) {
 			if v.Mark != nil {
 				v.Mark(s)
 			}
-			if v.OnSpread != nil {
-				v.OnSpread()
+			if v.onSpread != nil {
+				v.onSpread()
 			}
 		})
 	}()
@@ -288,7 +288,7 @@ func (f *flameWidget) draw(w, h int) image.Image {
 			return false
 		}
 	}
-	f.layout = ccprofile.DrawFlame(paint.NewRaster(img), f.v.Prof, opt)
+	f.layout = ccprofile.DrawFlame(paint.NewRaster(img), f.v.prof, opt)
 	return img
 }
 
@@ -323,7 +323,7 @@ func (f *flameWidget) MouseIn(ev *desktop.MouseEvent) { f.MouseMoved(ev) }
 
 // MouseMoved names the frame under the pointer in the status line.
 func (f *flameWidget) MouseMoved(ev *desktop.MouseEvent) {
-	p := f.v.Prof
+	p := f.v.prof
 	n := f.nodeAt(ev.Position)
 	if p == nil || n == nil {
 		return

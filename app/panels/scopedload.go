@@ -45,9 +45,9 @@ func newScopedLoad[R any](link RangeLink, doing, failed string) *scopedLoad[R] {
 	l := &scopedLoad[R]{link: link, doing: doing, failed: failed}
 	l.Status = widget.NewLabel("")
 	l.Status.Truncation = fyne.TextTruncateEllipsis
-	l.Scope = widget.NewRadioGroup([]string{ScopeRun, ScopeSelection}, func(string) { l.Load() })
+	l.Scope = widget.NewRadioGroup([]string{scopeRun, scopeSelection}, func(string) { l.Load() })
 	l.Scope.Horizontal = true
-	l.Scope.Selected = ScopeRun
+	l.Scope.Selected = scopeRun
 	refresh := widget.NewButton("Refresh", l.Load)
 	l.bar = container.NewBorder(nil, nil, container.NewHBox(l.Scope, refresh), nil, l.Status)
 	return l
@@ -80,7 +80,7 @@ func (l *scopedLoad[R]) Load() {
 	l.loaded = true
 	var from, to uint64
 	what := "the whole run"
-	if l.Scope.Selected == ScopeSelection {
+	if l.Scope.Selected == scopeSelection {
 		var ok bool
 		from, to, ok = l.link.Selection()
 		if !ok || to <= from {
@@ -119,9 +119,9 @@ func (l *scopedLoad[R]) SelectionChanged(has bool) {
 // the whole run, and reports whether the tab should measure again: it has
 // been shown, and the scope is (still) the selection.
 func followSelection(scope *widget.RadioGroup, loaded, has bool) bool {
-	want := ScopeRun
+	want := scopeRun
 	if has {
-		want = ScopeSelection
+		want = scopeSelection
 	}
 	if scope.Selected == want {
 		return loaded && has

@@ -97,7 +97,7 @@ func TestScopedLoadDropsStaleResultsAndShowsErrors(t *testing.T) {
 	}
 
 	// No selection: nothing is computed, the status line asks for one.
-	ui(func() { l.Scope.SetSelected(ScopeSelection) })
+	ui(func() { l.Scope.SetSelected(scopeSelection) })
 	if !strings.HasPrefix(status(), "No selection") {
 		t.Errorf("status without a selection: %q", status())
 	}

@@ -32,8 +32,8 @@ type RangeLink struct {
 
 // scopeRun and scopeSelection are the choices of an analysis tab's scope.
 const (
-	ScopeRun       = "Whole run"
-	ScopeSelection = "Selection"
+	scopeRun       = "Whole run"
+	scopeSelection = "Selection"
 )
 
 // spansTableRows is how many rows the span table asks room for under its
@@ -54,18 +54,18 @@ type SpansView struct {
 	pass func(context.Context) ingest.Pass
 	Root fyne.CanvasObject
 
-	Table *widget.Table
+	table *widget.Table
 	hist  *trackcanvas.Picture
-	List  *widget.List
+	list  *widget.List
 	title *widget.Label
 
 	report *spans.Report
-	Rows   []*spans.Label // the report's labels in table order
+	rows   []*spans.Label // the report's labels in table order
 	sortOrder
-	Label   *spans.Label     // the label selected
-	Longest []spans.Instance // its instances listed
+	label   *spans.Label     // the label selected
+	longest []spans.Instance // its instances listed
 	markDur uint64           // the duration of the instance picked
-	OnLoad  func()           // tests: called after a report is shown
+	onLoad  func()           // tests: called after a report is shown
 	// Mark (if set) marks the instance picked on the timeline; to ≤ from
 	// clears it.
 	Mark func(from, to uint64)
@@ -84,8 +84,8 @@ func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *Spans
 		return spans.Collect(v.pass(context.Background()), spans.Options{From: from, To: to})
 	}
 	v.scopedLoad.show = v.show
-	v.Table = widget.NewTable(
-		func() (int, int) { return len(v.Rows), len(spansColumns) },
+	v.table = widget.NewTable(
+		func() (int, int) { return len(v.rows), len(spansColumns) },
 		func() fyne.CanvasObject { return widget.NewLabel("00000 ms 000") },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			// The figures end at one x, as the GC and Sparks tables' do.
@@ -97,25 +97,25 @@ func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *Spans
 			l.SetText(v.cell(id))
 		},
 	)
-	sortingHeader(v.Table, spansColumns, &v.sortOrder, v.sortBy)
-	v.Table.OnSelected = func(id widget.TableCellID) {
-		if id.Row >= 0 && id.Row < len(v.Rows) {
-			v.pick(v.Rows[id.Row])
+	sortingHeader(v.table, spansColumns, &v.sortOrder, v.sortBy)
+	v.table.OnSelected = func(id widget.TableCellID) {
+		if id.Row >= 0 && id.Row < len(v.rows) {
+			v.pick(v.rows[id.Row])
 		}
 	}
 	v.title = widget.NewLabel("Select a label to see its durations and instances.")
 	v.hist = trackcanvas.NewPicture(v.drawHistogram)
 	v.hist.Raster.SetMinSize(fyne.NewSize(200, 90))
-	v.List = widget.NewList(
-		func() int { return len(v.Longest) },
+	v.list = widget.NewList(
+		func() int { return len(v.longest) },
 		func() fyne.CanvasObject { return widget.NewLabel("000.000 s  00000 ms  thread 000000") },
 		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(v.instanceText(i)) },
 	)
-	v.List.OnSelected = func(i widget.ListItemID) {
-		if i < 0 || i >= len(v.Longest) {
+	v.list.OnSelected = func(i widget.ListItemID) {
+		if i < 0 || i >= len(v.longest) {
 			return
 		}
-		in := v.Longest[i]
+		in := v.longest[i]
 		v.markDur = in.Duration()
 		v.hist.Raster.Refresh()
 		if v.Mark != nil {
@@ -125,18 +125,18 @@ func NewSpansView(pass func(context.Context) ingest.Pass, link RangeLink) *Spans
 			pad := max(in.Duration()/10, 1000)
 			v.link.Show(in.Start-min(in.Start, pad), in.End+pad)
 		}
-		if v.Reveal != nil && v.Label != nil {
-			v.Reveal(v.Label, in)
+		if v.Reveal != nil && v.label != nil {
+			v.Reveal(v.label, in)
 		}
 	}
 	detail := container.NewBorder(v.title, nil, nil, nil,
-		container.NewHSplit(v.hist.Raster, v.List))
+		container.NewHSplit(v.hist.Raster, v.list))
 	// The table asks for its header and spansTableRows rows: the split
 	// leaves it that much, and the tab's scroller scrolls the rest.
 	sep := theme.Padding() // a table's rows are a padding apart
-	table := container.New(&kit.FitColumns{Table: v.Table, Widths: spansColumnWidths,
+	table := container.New(&kit.FitColumns{Table: v.table, Widths: spansColumnWidths,
 		MinHeight: widget.NewButton("Label", nil).MinSize().Height + sep +
-			spansTableRows*(widget.NewLabel("00000 ms 000").MinSize().Height+sep)}, v.Table)
+			spansTableRows*(widget.NewLabel("00000 ms 000").MinSize().Height+sep)}, v.table)
 	split := container.NewVSplit(table, detail)
 	split.Offset = 0.55
 	v.title.Truncation = fyne.TextTruncateEllipsis
@@ -173,9 +173,9 @@ func spansColumnWidths(width float32) []float32 {
 // show puts a report in the table.
 func (v *SpansView) show(r *spans.Report, what string) {
 	v.report = r
-	v.Rows = slices.Clone(r.Labels)
+	v.rows = slices.Clone(r.Labels)
 	v.sortRows()
-	v.Label, v.Longest, v.markDur = nil, nil, 0
+	v.label, v.longest, v.markDur = nil, nil, 0
 	if v.Mark != nil {
 		v.Mark(0, 0)
 	}
@@ -190,21 +190,21 @@ func (v *SpansView) show(r *spans.Report, what string) {
 		}
 		v.Status.SetText(fmt.Sprintf("%d labels in %s%s", len(r.Labels), what, note))
 	}
-	v.Table.UnselectAll()
-	v.Table.Refresh()
-	v.List.Refresh()
+	v.table.UnselectAll()
+	v.table.Refresh()
+	v.list.Refresh()
 	v.hist.Raster.Refresh()
-	if v.OnLoad != nil {
-		v.OnLoad()
+	if v.onLoad != nil {
+		v.onLoad()
 	}
 }
 
 // cell is the text of a table cell.
 func (v *SpansView) cell(id widget.TableCellID) string {
-	if id.Row < 0 || id.Row >= len(v.Rows) {
+	if id.Row < 0 || id.Row >= len(v.rows) {
 		return ""
 	}
-	l := v.Rows[id.Row]
+	l := v.rows[id.Row]
 	d := func(ns uint64) string {
 		if l.Count == 0 {
 			return "–"
@@ -240,8 +240,8 @@ func (v *SpansView) cell(id widget.TableCellID) string {
 func (v *SpansView) sortBy(col int) {
 	v.toggle(col, 2)
 	v.sortRows()
-	v.Table.UnselectAll()
-	v.Table.Refresh()
+	v.table.UnselectAll()
+	v.table.Refresh()
 }
 
 // sortRows orders the rows by the sort column, ties by name.
@@ -267,7 +267,7 @@ func (v *SpansView) sortRows() {
 		}
 		return 0
 	}
-	slices.SortStableFunc(v.Rows, func(a, b *spans.Label) int {
+	slices.SortStableFunc(v.rows, func(a, b *spans.Label) int {
 		var c int
 		switch v.sortCol {
 		case 0:
@@ -289,25 +289,25 @@ func (v *SpansView) sortRows() {
 
 // pick shows label l's histogram and instances.
 func (v *SpansView) pick(l *spans.Label) {
-	v.Label, v.Longest, v.markDur = l, l.Longest(), 0
+	v.label, v.longest, v.markDur = l, l.Longest(), 0
 	more := ""
-	if len(v.Longest) < l.Count {
-		more = fmt.Sprintf(" (the %d longest listed)", len(v.Longest))
+	if len(v.longest) < l.Count {
+		more = fmt.Sprintf(" (the %d longest listed)", len(v.longest))
 	}
 	v.title.SetText(fmt.Sprintf("%s %q: %s, median %s, p99 %s%s — select one to show it on the timeline",
 		l.Kind, l.Name, paint.CountOf(int64(l.Count), "span", "spans"), paint.Duration(l.Quantile(.5)), paint.Duration(l.Quantile(.99)), more))
-	v.List.UnselectAll()
-	v.List.Refresh()
-	v.List.ScrollToTop()
+	v.list.UnselectAll()
+	v.list.Refresh()
+	v.list.ScrollToTop()
 	v.hist.Raster.Refresh()
 }
 
 // instanceText is the list's line for instance i.
 func (v *SpansView) instanceText(i int) string {
-	if i < 0 || i >= len(v.Longest) {
+	if i < 0 || i >= len(v.longest) {
 		return ""
 	}
-	in := v.Longest[i]
+	in := v.longest[i]
 	s := fmt.Sprintf("%s  at %s", paint.Duration(in.Duration()), paint.Duration(in.Start))
 	if in.Thread != 0 {
 		s += "  thread " + strconv.FormatUint(uint64(in.Thread), 10)
@@ -322,8 +322,8 @@ func (v *SpansView) instanceText(i int) string {
 func (v *SpansView) drawHistogram(w, h int, scale float64) (*image.RGBA, error) {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var bins []spans.Bin
-	if v.Label != nil {
-		bins = v.Label.Histogram(max(8, min(40, w/int(12*max(scale, 1)))))
+	if v.label != nil {
+		bins = v.label.Histogram(max(8, min(40, w/int(12*max(scale, 1)))))
 	}
 	spans.DrawHistogram(paint.NewRaster(img), bins, spans.HistogramOptions{Theme: paint.ThemeFor(kit.DarkTheme()), Scale: scale, Mark: v.markDur})
 	return img, nil

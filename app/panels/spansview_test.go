@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/trackcanvas"
+	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 )
@@ -59,82 +60,90 @@ func TestSpansViewTableHistogramAndInstances(t *testing.T) {
 	fl := &fakeLink{}
 	v := NewSpansView(filePass(spanworkLog), fl.link())
 	loaded := make(chan struct{}, 4)
-	v.OnLoad = func() { loaded <- struct{}{} }
+	v.onLoad = func() { loaded <- struct{}{} }
 	w := a.NewWindow("spans")
 	defer w.Close()
 	w.SetContent(v.Root)
 	w.Resize(fyne.NewSize(1100, 700))
 	v.EnsureLoaded()
 	waitFor(t, loaded, "the spans")
-	if len(v.Rows) < 8 {
-		t.Fatalf("%d rows: %s", len(v.Rows), v.Status.Text)
+	if len(v.rows) < 8 {
+		t.Fatalf("%d rows: %s", len(v.rows), v.Status.Text)
 	}
 	// By total, longest first.
-	for i := 1; i < len(v.Rows); i++ {
-		if v.Rows[i-1].Total < v.Rows[i].Total {
-			t.Fatalf("rows not by total: %s %d before %s %d", v.Rows[i-1].Name, v.Rows[i-1].Total, v.Rows[i].Name, v.Rows[i].Total)
+	for i := 1; i < len(v.rows); i++ {
+		if v.rows[i-1].Total < v.rows[i].Total {
+			t.Fatalf("rows not by total: %s %d before %s %d", v.rows[i-1].Name, v.rows[i-1].Total, v.rows[i].Name, v.rows[i].Total)
 		}
 	}
 	// By count (the header's button), most first, then the other way.
 	v.sortBy(2)
-	if v.Rows[0].Count != 30 || v.cell(widget.TableCellID{Row: 0, Col: 2}) != "30" {
-		t.Errorf("by count: first %s %d", v.Rows[0].Name, v.Rows[0].Count)
+	if v.rows[0].Count != 30 || v.cell(widget.TableCellID{Row: 0, Col: 2}) != "30" {
+		t.Errorf("by count: first %s %d", v.rows[0].Name, v.rows[0].Count)
 	}
 	v.sortBy(2)
-	if v.Rows[0].Count > v.Rows[len(v.Rows)-1].Count {
+	if v.rows[0].Count > v.rows[len(v.rows)-1].Count {
 		t.Error("sorting by count again did not reverse it")
 	}
 	v.sortBy(0)
-	if v.Rows[0].Name > v.Rows[1].Name {
-		t.Errorf("by name: %s before %s", v.Rows[0].Name, v.Rows[1].Name)
+	if v.rows[0].Name > v.rows[1].Name {
+		t.Errorf("by name: %s before %s", v.rows[0].Name, v.rows[1].Name)
 	}
 	row := -1
-	for i, l := range v.Rows {
+	for i, l := range v.rows {
 		if l.Name == "sleep" {
 			row = i
 		}
 	}
-	v.Table.Select(widget.TableCellID{Row: row, Col: 0})
-	if v.Label == nil || v.Label.Name != "sleep" || len(v.Longest) != 5 {
-		t.Fatalf("picked %+v with %d instances", v.Label, len(v.Longest))
+	v.table.Select(widget.TableCellID{Row: row, Col: 0})
+	if v.label == nil || v.label.Name != "sleep" || len(v.longest) != 5 {
+		t.Fatalf("picked %+v with %d instances", v.label, len(v.longest))
 	}
 	if !notBlank(t, v.drawHistogram) {
 		t.Error("the histogram is blank")
 	}
-	v.List.Select(0)
-	in := v.Longest[0]
+	v.list.Select(0)
+	in := v.longest[0]
 	if len(fl.shown) != 1 || fl.shown[0][0] > in.Start || fl.shown[0][1] < in.End || fl.shown[0][1]-fl.shown[0][0] > 2*in.Duration() {
 		t.Errorf("picking %+v showed %v", in, fl.shown)
 	}
 	// The selection: only the spans that start in it.
 	fl.from, fl.to = in.Start, in.Start+1
-	v.Scope.SetSelected(ScopeSelection)
+	v.Scope.SetSelected(scopeSelection)
 	waitFor(t, loaded, "the selection's spans")
-	if len(v.Rows) != 1 || v.Rows[0].Name != "sleep" || v.Rows[0].Count != 1 {
-		t.Errorf("selection's rows: %d, %s", len(v.Rows), v.Status.Text)
+	if len(v.rows) != 1 || v.rows[0].Name != "sleep" || v.rows[0].Count != 1 {
+		t.Errorf("selection's rows: %d, %s", len(v.rows), v.Status.Text)
 	}
 	fl.from, fl.to = 0, 0
 	v.Load()
-	if v.Status.Text == "" || len(v.Rows) != 1 {
+	if v.Status.Text == "" || len(v.rows) != 1 {
 		t.Errorf("without a selection: %q", v.Status.Text)
 	}
 }
 
-func TestProfileViewFlameTableAndSpread(t *testing.T) {
+// profileOn returns the Profile tab of the profiled test log, linked to
+// fl, alone in a test window, and what hears each profile it shows.
+func profileOn(t *testing.T, fl *fakeLink) (*ProfileView, chan struct{}) {
+	t.Helper()
 	a := test.NewApp()
-	defer a.Quit()
-	fl := &fakeLink{}
+	t.Cleanup(a.Quit)
 	v := NewProfileView(filePass(profworkLog), fl.link())
 	loaded := make(chan struct{}, 4)
-	v.OnLoad = func() { loaded <- struct{}{} }
+	v.onLoad = func() { loaded <- struct{}{} }
 	w := a.NewWindow("profile")
-	defer w.Close()
+	t.Cleanup(w.Close)
 	w.SetContent(v.Root)
 	w.Resize(fyne.NewSize(1100, 700))
+	return v, loaded
+}
+
+func TestProfileViewFlameTableAndSpread(t *testing.T) {
+	fl := &fakeLink{}
+	v, loaded := profileOn(t, fl)
 	v.EnsureLoaded()
 	waitFor(t, loaded, "the profile")
-	if v.Prof == nil || v.Prof.Samples < 900 || v.Rows[0].CC.Label != "loop.go" {
-		t.Fatalf("profile %+v, status %q", v.Prof, v.Status.Text)
+	if v.prof == nil || v.prof.Samples < 900 || v.rows[0].CC.Label != "loop.go" {
+		t.Fatalf("profile %+v, status %q", v.prof, v.Status.Text)
 	}
 	// The flame graph is drawn, and a click on heavy's frame zooms into it.
 	img := v.flame.draw(1000, 300)
@@ -160,18 +169,18 @@ func TestProfileViewFlameTableAndSpread(t *testing.T) {
 	// Sorting by inherited share, then picking light: its samples are
 	// placed in time, and a click on the strip shows that stretch.
 	v.sortBy(4)
-	if v.Rows[0].Inherited < v.Rows[len(v.Rows)-1].Inherited {
+	if v.rows[0].Inherited < v.rows[len(v.rows)-1].Inherited {
 		t.Error("not by inherited share")
 	}
 	row := -1
-	for i, r := range v.Rows {
+	for i, r := range v.rows {
 		if r.CC.Label == "light" {
 			row = i
 		}
 	}
 	placed := make(chan struct{}, 1)
-	v.OnSpread = func() { placed <- struct{}{} }
-	v.Table.Select(widget.TableCellID{Row: row, Col: 0})
+	v.onSpread = func() { placed <- struct{}{} }
+	v.table.Select(widget.TableCellID{Row: row, Col: 0})
 	waitFor(t, placed, "light's samples")
 	sp := v.strip.spread
 	if sp == nil {
@@ -191,6 +200,54 @@ func TestProfileViewFlameTableAndSpread(t *testing.T) {
 	}
 }
 
+// TestProfileViewFollowsTheSelectionAndMarks: shown, the Profile tab
+// follows the timeline's selection (its scope switches to it and it
+// profiles it, fewer samples; cleared, back to the whole run); picking a
+// cost centre marks where its samples fall, in spreadBins bins; a later
+// load takes the mark off.
+func TestProfileViewFollowsTheSelectionAndMarks(t *testing.T) {
+	fl := &fakeLink{}
+	v, loaded := profileOn(t, fl)
+	var marks []*ccprofile.Spread
+	v.Mark = func(s *ccprofile.Spread) { marks = append(marks, s) }
+	ui(v.EnsureLoaded)
+	waitFor(t, loaded, "the profile")
+	all := v.prof.Samples
+	fl.from, fl.to = v.prof.First, v.prof.First+(v.prof.Last-v.prof.First)/4
+	ui(func() { v.SelectionChanged(true) })
+	waitFor(t, loaded, "the selection's profile")
+	if v.Scope.Selected != scopeSelection || v.prof.Samples == 0 || v.prof.Samples >= all {
+		t.Errorf("after a selection: scope %q, %d of %d samples", v.Scope.Selected, v.prof.Samples, all)
+	}
+	fl.from, fl.to = 0, 0
+	ui(func() { v.SelectionChanged(false) })
+	waitFor(t, loaded, "the whole run's profile")
+	if v.Scope.Selected != scopeRun || v.prof.Samples != all {
+		t.Errorf("after clearing it: scope %q, %d of %d samples", v.Scope.Selected, v.prof.Samples, all)
+	}
+	placed := make(chan struct{}, 1)
+	v.onSpread = func() { placed <- struct{}{} }
+	ui(func() {
+		for i, r := range v.rows {
+			if r.CC.Label == "heavy" {
+				v.table.Select(widget.TableCellID{Row: i, Col: 0})
+			}
+		}
+	})
+	waitFor(t, placed, "heavy's samples")
+	var last *ccprofile.Spread
+	ui(func() { last = marks[len(marks)-1] })
+	if last == nil || len(last.Counts) != spreadBins {
+		t.Fatalf("heavy's mark %+v, want %d bins", last, spreadBins)
+	}
+	ui(v.Load)
+	waitFor(t, loaded, "the profile again")
+	ui(func() { last = marks[len(marks)-1] })
+	if last != nil {
+		t.Error("the mark outlived the profile it came from")
+	}
+}
+
 // filePass reads the eventlog at path as a tab reads its window's log.
 func filePass(path string) func(context.Context) ingest.Pass {
 	return func(ctx context.Context) ingest.Pass { return ingest.FilePass(ctx, path) }
@@ -205,7 +262,7 @@ func TestProfileViewSharesOf(t *testing.T) {
 	defer a.Quit()
 	v := NewProfileView(filePass("../../ccprofile/testdata/gcwork.eventlog"), (&fakeLink{}).link())
 	loaded := make(chan struct{}, 4)
-	v.OnLoad = func() { loaded <- struct{}{} }
+	v.onLoad = func() { loaded <- struct{}{} }
 	w := a.NewWindow("profile")
 	defer w.Close()
 	w.SetContent(v.Root)
@@ -213,7 +270,7 @@ func TestProfileViewSharesOf(t *testing.T) {
 	v.EnsureLoaded()
 	waitFor(t, loaded, "the profile")
 	self := func(label string) string {
-		for i, r := range v.Rows {
+		for i, r := range v.rows {
 			if r.CC.Label == label {
 				return v.cell(widget.TableCellID{Row: i, Col: 3})
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/hecscope/hecscope/app/internal/apptest"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/loaded"
+	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -30,7 +31,7 @@ var (
 func canvasOn(t *testing.T, path string) (*Canvas, *loaded.Eventlog, fyne.Window, fyne.Position) {
 	t.Helper()
 	test.NewApp()
-	ev, err := loaded.LoadEventlogSegment(context.Background(), path, 0, nil)
+	ev, err := loaded.LoadEventlog(context.Background(), path, eventlog.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func canvasOn(t *testing.T, path string) (*Canvas, *loaded.Eventlog, fyne.Window
 
 // wheel scrolls at canvas point p with modifiers mods held.
 func wheel(c *Canvas, p fyne.Position, dx, dy float32, mods fyne.KeyModifier) {
-	c.ScrolledWith(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: p}, Scrolled: fyne.Delta{DX: dx, DY: dy}}, mods)
+	c.scrolledWith(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: p}, Scrolled: fyne.Delta{DX: dx, DY: dy}}, mods)
 }
 
 // TestCanvasOverlaysFollowTheTheme checks the cursor's colour is the
@@ -65,7 +66,7 @@ func TestCanvasOverlaysFollowTheTheme(t *testing.T) {
 		c.With(func(tv *tracks.View) { plot = tv.PlotRect() })
 		p := trackAt(t, c, tracks.TrackID{Kind: tracks.KindHEC, ID: 0}, ev.Model.End/2)
 		apptest.Hover(c, p)
-		if got := c.CursorLine.FillColor; got != Straight(paint.WithAlpha(th.Cursor, 0xb0)) {
+		if got := c.cursorLine.FillColor; got != Straight(paint.WithAlpha(th.Cursor, 0xb0)) {
 			t.Errorf("dark %v: cursor colour %v, want the theme's %v", dark, got, th.Cursor)
 		}
 		scale := float32(img.Bounds().Dx()) / w.Canvas().Size().Width

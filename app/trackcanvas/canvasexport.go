@@ -53,8 +53,6 @@ type CanvasExport struct {
 	All bool
 	// Selection exports the frame over the selected range.
 	Selection bool
-	// Zoom is the picture's pixels per device pixel of the canvas (0: 1).
-	Zoom float64
 }
 
 // What names the export in messages.
@@ -73,7 +71,7 @@ var ErrNoSelection = errors.New("nothing is selected (Shift+drag on the timeline
 
 // options returns the tracks' export options of e, under the lock.
 func (c *Canvas) options(e CanvasExport) (tracks.ExportOptions, error) {
-	opt := tracks.ExportOptions{All: e.All, Zoom: e.Zoom}
+	opt := tracks.ExportOptions{All: e.All}
 	if e.Selection {
 		from, to, ok := c.view.Selection()
 		if !ok || to <= from {

@@ -23,7 +23,7 @@ type RenderFunc func(w, h int, scale float64) (*image.RGBA, error)
 // something new to draw.
 type Picture struct {
 	Raster *canvas.Raster
-	Render RenderFunc // nil: nothing to draw
+	render RenderFunc // nil: nothing to draw
 
 	// drawn is called once, after the next time the picture has been
 	// drawn at a real size (see WhenDrawn).
@@ -32,7 +32,7 @@ type Picture struct {
 
 // NewPicture returns a picture drawn by render at the size it is shown.
 func NewPicture(render RenderFunc) *Picture {
-	p := &Picture{Render: render}
+	p := &Picture{render: render}
 	p.Raster = canvas.NewRaster(p.draw)
 	p.Raster.SetMinSize(fyne.NewSize(200, 120))
 	return p
@@ -41,14 +41,14 @@ func NewPicture(render RenderFunc) *Picture {
 // draw is the raster's generator: w and h are device pixels.
 func (p *Picture) draw(w, h int) image.Image {
 	blank := image.NewRGBA(image.Rect(0, 0, 1, 1))
-	if p.Render == nil || w < minRasterPixels || h < minRasterPixels {
+	if p.render == nil || w < minRasterPixels || h < minRasterPixels {
 		return blank
 	}
 	scale := 1.0
 	if size := p.Raster.Size(); size.Width > 0 {
 		scale = float64(w) / float64(size.Width)
 	}
-	img, err := p.Render(w, h, scale)
+	img, err := p.render(w, h, scale)
 	if err != nil {
 		return blank
 	}
@@ -65,14 +65,14 @@ func (p *Picture) WhenDrawn(f func()) {
 
 // Set replaces what the picture draws and redraws it.
 func (p *Picture) Set(render RenderFunc) {
-	p.Render = render
+	p.render = render
 	p.Raster.Refresh()
 }
 
 // Export draws the picture at its size on screen for the pixel ratio scale,
 // or at 1600×900 if it has not been laid out; nil if it cannot be drawn.
 func (p *Picture) Export(scale float32) image.Image {
-	if p.Render == nil {
+	if p.render == nil {
 		return nil
 	}
 	size := p.Raster.Size()
@@ -80,7 +80,7 @@ func (p *Picture) Export(scale float32) image.Image {
 	if w < minRasterPixels || h < minRasterPixels {
 		w, h, scale = 1600, 900, 1
 	}
-	img, err := p.Render(w, h, float64(scale))
+	img, err := p.render(w, h, float64(scale))
 	if err != nil {
 		return nil
 	}

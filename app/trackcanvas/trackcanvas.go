@@ -61,9 +61,9 @@ type Canvas struct {
 	view  *tracks.View
 	scale float64 // device pixels per unit, as last drawn or laid out
 	size  fyne.Size
-	// Pointer is where the pointer is (units), hovering whether it is over
+	// pointer is where the pointer is (units), hovering whether it is over
 	// the canvas.
-	Pointer  fyne.Position
+	pointer  fyne.Position
 	hovering bool
 	// The gesture under way: the modifiers when the button went down,
 	// what the drag does, where it began (device x, y) and, for a resize,
@@ -80,12 +80,12 @@ type Canvas struct {
 	grows     bool        // the source grows (a live run)
 
 	raster                       *canvas.Raster
-	CursorLine, cursorBack       *canvas.Rectangle
-	CursorText                   *canvas.Text
+	cursorLine, cursorBack       *canvas.Rectangle
+	cursorText                   *canvas.Text
 	axisMasks                    []*canvas.Rectangle // over the tick labels the cursor's and selection's texts overlap
-	SelShade, selBack            *canvas.Rectangle
-	SelLabel                     *canvas.Text
-	Tip                          *Tooltip // what is under the pointer
+	selShade, selBack            *canvas.Rectangle
+	selLabel                     *canvas.Text
+	tip                          *Tooltip // what is under the pointer
 	objects                      []fyne.CanvasObject
 	AutoFocus                    bool
 	lastClick                    tracks.Hit
@@ -124,22 +124,22 @@ func New(src timeline.Source, heap *heapview.Heap, prof *heapview.Profile) *Canv
 	// window 400 units high (1280×800 at scale 2) can give the tabs
 	// under the timeline their 30 %.
 	c.raster.SetMinSize(fyne.NewSize(320, 160))
-	c.SelShade = canvas.NewRectangle(color.Transparent)
-	c.CursorLine = canvas.NewRectangle(color.Transparent)
+	c.selShade = canvas.NewRectangle(color.Transparent)
+	c.cursorLine = canvas.NewRectangle(color.Transparent)
 	c.cursorBack = canvas.NewRectangle(color.Transparent)
-	c.CursorText = canvas.NewText("", color.Black)
+	c.cursorText = canvas.NewText("", color.Black)
 	c.selBack = canvas.NewRectangle(color.Transparent)
-	c.SelLabel = canvas.NewText("", color.Black)
-	c.SelLabel.TextStyle.Bold = true
-	c.Tip = NewTooltip()
+	c.selLabel = canvas.NewText("", color.Black)
+	c.selLabel.TextStyle.Bold = true
+	c.tip = NewTooltip()
 	c.objects = []fyne.CanvasObject{c.raster}
 	for i := 0; i < maxAxisMasks; i++ {
 		m := canvas.NewRectangle(color.Transparent)
 		c.axisMasks = append(c.axisMasks, m)
 		c.objects = append(c.objects, m)
 	}
-	c.objects = append(c.objects, c.SelShade, c.CursorLine, c.selBack, c.SelLabel, c.cursorBack, c.CursorText)
-	c.objects = append(c.objects, c.Tip.Objects()...)
+	c.objects = append(c.objects, c.selShade, c.cursorLine, c.selBack, c.selLabel, c.cursorBack, c.cursorText)
+	c.objects = append(c.objects, c.tip.Objects()...)
 	for _, o := range c.objects[1:] {
 		o.Hide()
 	}
@@ -334,7 +334,7 @@ func (c *Canvas) overlays() overlayState {
 		o.repaint = v.SetCursor(0, false)
 		return o
 	}
-	x, y := c.dev(c.Pointer)
+	x, y := c.dev(c.pointer)
 	h := v.Hit(x, y)
 	if h.HasTime && x >= float64(plot.Min.X) && x < float64(plot.Max.X) {
 		o.cursor = true
@@ -348,7 +348,7 @@ func (c *Canvas) overlays() overlayState {
 			o.tip = []string{h.Name}
 		}
 	}
-	o.tipAnchor = c.Pointer
+	o.tipAnchor = c.pointer
 	return o
 }
 
@@ -386,24 +386,24 @@ func (c *Canvas) placeOverlays() {
 		}
 	}
 	// The selection: a shade over the plot and its length on the axis.
-	show(c.SelShade, o.sel)
+	show(c.selShade, o.sel)
 	show(c.selBack, o.sel)
-	show(c.SelLabel, o.sel)
+	show(c.selLabel, o.sel)
 	if o.sel {
-		c.SelShade.FillColor = Straight(th.Selection)
-		c.SelShade.StrokeColor = Straight(paint.WithAlpha(th.Selection, 0xc0))
-		c.SelShade.StrokeWidth = 1
-		c.SelShade.Move(fyne.NewPos(o.selX0, o.plotTop))
-		c.SelShade.Resize(fyne.NewSize(o.selX1-o.selX0, o.plotBottom-o.plotTop))
-		c.SelLabel.Text = o.selLabel
-		c.SelLabel.TextSize = small
-		c.SelLabel.Color = Straight(th.Text)
-		ts := fyne.MeasureText(o.selLabel, small, c.SelLabel.TextStyle)
+		c.selShade.FillColor = Straight(th.Selection)
+		c.selShade.StrokeColor = Straight(paint.WithAlpha(th.Selection, 0xc0))
+		c.selShade.StrokeWidth = 1
+		c.selShade.Move(fyne.NewPos(o.selX0, o.plotTop))
+		c.selShade.Resize(fyne.NewSize(o.selX1-o.selX0, o.plotBottom-o.plotTop))
+		c.selLabel.Text = o.selLabel
+		c.selLabel.TextSize = small
+		c.selLabel.Color = Straight(th.Text)
+		ts := fyne.MeasureText(o.selLabel, small, c.selLabel.TextStyle)
 		lx := min(max((o.selX0+o.selX1)/2-ts.Width/2, o.plotLeft), o.plotRight-ts.Width)
 		// On the tick labels' line, on an opaque box, so that no tick
 		// label shows through or peeks out under it.
 		ly := max(o.axisBottom-ts.Height-4, o.axisTop)
-		c.SelLabel.Move(fyne.NewPos(lx, ly))
+		c.selLabel.Move(fyne.NewPos(lx, ly))
 		c.selBack.FillColor = Straight(th.Background)
 		c.selBack.StrokeColor = Straight(paint.WithAlpha(th.Selection, 0xff))
 		c.selBack.StrokeWidth = 1
@@ -412,20 +412,20 @@ func (c *Canvas) placeOverlays() {
 		maskTicks(lx-pad, lx+ts.Width+pad)
 	}
 	// The cursor: a line across every track and its time on the axis.
-	show(c.CursorLine, o.cursor)
+	show(c.cursorLine, o.cursor)
 	show(c.cursorBack, o.cursor)
-	show(c.CursorText, o.cursor)
+	show(c.cursorText, o.cursor)
 	if o.cursor {
-		c.CursorLine.FillColor = Straight(paint.WithAlpha(th.Cursor, 0xb0))
-		c.CursorLine.Move(fyne.NewPos(o.cursorX, o.axisBottom-4))
-		c.CursorLine.Resize(fyne.NewSize(max(1/o.scale, 1), o.plotBottom-o.axisBottom+4))
-		c.CursorText.Text = o.cursorLabel
-		c.CursorText.TextSize = small
-		c.CursorText.Color = Straight(th.Background)
-		ts := fyne.MeasureText(o.cursorLabel, small, c.CursorText.TextStyle)
+		c.cursorLine.FillColor = Straight(paint.WithAlpha(th.Cursor, 0xb0))
+		c.cursorLine.Move(fyne.NewPos(o.cursorX, o.axisBottom-4))
+		c.cursorLine.Resize(fyne.NewSize(max(1/o.scale, 1), o.plotBottom-o.axisBottom+4))
+		c.cursorText.Text = o.cursorLabel
+		c.cursorText.TextSize = small
+		c.cursorText.Color = Straight(th.Background)
+		ts := fyne.MeasureText(o.cursorLabel, small, c.cursorText.TextStyle)
 		lx := min(max(o.cursorX-ts.Width/2, o.plotLeft), o.plotRight-ts.Width)
 		ly := o.axisBottom - ts.Height - 4
-		c.CursorText.Move(fyne.NewPos(lx, ly))
+		c.cursorText.Move(fyne.NewPos(lx, ly))
 		c.cursorBack.FillColor = Straight(th.Cursor)
 		c.cursorBack.CornerRadius = 3
 		c.cursorBack.Move(fyne.NewPos(lx-pad, ly))
@@ -436,7 +436,7 @@ func (c *Canvas) placeOverlays() {
 		show(m, i < masks)
 	}
 	// The tooltip, beside the pointer, inside the canvas.
-	c.Tip.Place(c, o.tip, o.tipAnchor, o.size, th)
+	c.tip.Place(c, o.tip, o.tipAnchor, o.size, th)
 	for _, obj := range c.objects[1:] {
 		canvas.Refresh(obj)
 	}
@@ -460,11 +460,11 @@ func modifiers() fyne.KeyModifier {
 // zooms at the pointer, a factor of two every 40 units; Shift+wheel and
 // horizontal scrolling (trackpads) pan.
 func (c *Canvas) Scrolled(ev *fyne.ScrollEvent) {
-	c.ScrolledWith(ev, modifiers())
+	c.scrolledWith(ev, modifiers())
 }
 
-// ScrolledWith is Scrolled with the modifiers held.
-func (c *Canvas) ScrolledWith(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
+// scrolledWith is Scrolled with the modifiers held.
+func (c *Canvas) scrolledWith(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
 	dx, dy := float64(ev.Scrolled.DX), float64(ev.Scrolled.DY)
 	if mods&fyne.KeyModifierShift != 0 && dx == 0 {
 		dx, dy = dy, 0
@@ -483,7 +483,7 @@ func (c *Canvas) ScrolledWith(ev *fyne.ScrollEvent, mods fyne.KeyModifier) {
 		c.view.ScrollTracks(-dy / wheelNotchUnits * wheelTracks)
 	}
 	c.mu.Unlock()
-	c.Pointer, c.hovering = ev.Position, true
+	c.pointer, c.hovering = ev.Position, true
 	c.Changed()
 }
 
@@ -551,7 +551,7 @@ func (c *Canvas) Dragged(ev *fyne.DragEvent) {
 	}
 	mode := c.mode
 	c.mu.Unlock()
-	c.Pointer, c.hovering = ev.Position, true
+	c.pointer, c.hovering = ev.Position, true
 	c.Changed()
 	if mode == dragSelect && selected {
 		c.selected(sf, st, true, false)
@@ -654,7 +654,7 @@ func (c *Canvas) DoubleTapped(ev *fyne.PointEvent) {
 // contextMenu).
 func (c *Canvas) TappedSecondary(ev *fyne.PointEvent) {
 	c.focus()
-	m := c.ContextMenu(ev.Position)
+	m := c.contextMenu(ev.Position)
 	if m == nil {
 		return
 	}
@@ -664,11 +664,11 @@ func (c *Canvas) TappedSecondary(ev *fyne.PointEvent) {
 	}
 }
 
-// ContextMenu returns the menu of the track under canvas point p: pin or
+// contextMenu returns the menu of the track under canvas point p: pin or
 // unpin it, hide it, copy its name; in its plot, copy the time under the
 // pointer and zoom to the span there; bring hidden tracks back; and the
 // window's own items (contextItems). Nil if there is nothing to offer.
-func (c *Canvas) ContextMenu(p fyne.Position) *fyne.Menu {
+func (c *Canvas) contextMenu(p fyne.Position) *fyne.Menu {
 	c.mu.Lock()
 	x, y := c.dev(p)
 	v := c.view
@@ -780,7 +780,7 @@ func (c *Canvas) MouseIn(ev *desktop.MouseEvent) { c.MouseMoved(ev) }
 // MouseMoved moves the cursor line and tooltip to the pointer.
 func (c *Canvas) MouseMoved(ev *desktop.MouseEvent) {
 	c.mu.Lock()
-	c.Pointer, c.hovering = ev.Position, true
+	c.pointer, c.hovering = ev.Position, true
 	c.mu.Unlock()
 	c.placeOverlays()
 }
@@ -822,7 +822,7 @@ func (c *Canvas) TypedKey(ev *fyne.KeyEvent) {
 func (c *Canvas) keyZoomX() float64 {
 	plot := c.view.PlotRect()
 	if c.hovering {
-		if x, _ := c.dev(c.Pointer); x >= float64(plot.Min.X) && x < float64(plot.Max.X) {
+		if x, _ := c.dev(c.pointer); x >= float64(plot.Min.X) && x < float64(plot.Max.X) {
 			return x
 		}
 	}
@@ -905,7 +905,7 @@ func (c *Canvas) pointerTime() (t, step uint64, ok bool) {
 	if !c.hovering {
 		return 0, 0, false
 	}
-	x, y := c.dev(c.Pointer)
+	x, y := c.dev(c.pointer)
 	plot := c.view.PlotRect()
 	h := c.view.Hit(x, y)
 	if !h.HasTime || x < float64(plot.Min.X) || x >= float64(plot.Max.X) {

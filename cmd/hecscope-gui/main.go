@@ -26,7 +26,7 @@
 //	                             where the window's parts are (canvas, tabs, legend, tracks)
 //
 // It is a program of its own so that hecscope's commands never load the
-// libraries of a desktop app (OpenGL, X11, GTK): loading and initialising
+// libraries of a desktop app (OpenGL, X11): loading and initialising
 // them takes ~20 ms, two thirds of what summarising a 121 MB eventlog takes.
 package main
 

@@ -9,9 +9,9 @@ import (
 )
 
 // guiName is the desktop app's program. It is not part of hecscope itself so
-// that the commands start in a few milliseconds: the app links OpenGL, X11
-// and GTK, and loading and initialising those takes ~20 ms, two thirds of
-// what summarising a 121 MB eventlog takes.
+// that the commands start in a few milliseconds: the app links OpenGL and
+// X11, and loading and initialising those takes ~20 ms, two thirds of what
+// summarising a 121 MB eventlog takes.
 const guiName = "hecscope-gui"
 
 // runGUI starts the desktop app with args (files to open, or --attach=URL)

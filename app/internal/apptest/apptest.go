@@ -45,6 +45,25 @@ func Wait(t *testing.T, ch chan struct{}, what string) {
 	}
 }
 
+// Until waits up to 20 seconds for cond to hold, asking it every few
+// milliseconds under UI (as work handed to Fyne's loop runs, so that it
+// may read widgets a background load fills), failing t if it never does.
+func Until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var ok bool
+		UI(func() { ok = cond() })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // Log returns the path of the test log testdata/ghc-9.0.2/NAME.eventlog
 // of the repository.
 func Log(name string) string {
@@ -158,6 +177,39 @@ func ShowEvents(t *testing.T, path string) ([]ingest.Event, *ingest.Header) {
 		return 0
 	})
 	return evs, f.Header()
+}
+
+// KnownSpan finds, straight from the events, the longest run of a thread
+// on capability 1 that a StopThread ends: thread, start, end, stop status.
+func KnownSpan(t *testing.T, path string) (thread uint32, start, end uint64, st ingest.StopStatus) {
+	t.Helper()
+	f, err := ingest.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var ev ingest.Event
+	running := false
+	var cur uint32
+	var since uint64
+	for f.Next(&ev) {
+		if ev.Cap != 1 {
+			continue
+		}
+		switch ev.Kind {
+		case ingest.KindRunThread:
+			running, cur, since = true, ev.Thread(), ev.Time
+		case ingest.KindStopThread:
+			if running && ev.Thread() == cur && ev.Time-since > end-start {
+				thread, start, end, st = cur, since, ev.Time, ev.StopStatus()
+			}
+			running = false
+		}
+	}
+	if end == 0 {
+		t.Fatalf("%s: no run on cap 1", path)
+	}
+	return thread, start, end, st
 }
 
 // Drag presses at point p of o (with mods held), drags by (dx, dy) in ten
