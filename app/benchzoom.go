@@ -137,15 +137,15 @@ func benchZoom(c *trackcanvas.Canvas, log detailNeeder, w, h int, script func(st
 		// ready wakes it (src.ready), not a redraw of the window as well.
 		v.SetOnReady(nil)
 		v.SetSource(src)
-		ov := log.Overview()
-		views = script(ov.Start, ov.End)
 	})
 	var r ZoomResult
 	var frame *image.RGBA
 	// The window has drawn the whole run already; the view's new source
 	// makes it lay out its tracks and legend again, which the first view
-	// would otherwise be charged for.
+	// would otherwise be charged for. The script is asked for after.
 	c.Render(w, h, 1, &frame)
+	ov := log.Overview()
+	views = script(ov.Start, ov.End)
 	for i, zv := range views {
 		start := time.Now()
 		c.With(func(v *tracks.View) { v.SetRange(zv.From, zv.To) })
