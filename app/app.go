@@ -1,8 +1,15 @@
 package app
 
 import (
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
 	"fyne.io/fyne/v2"
+
 	"github.com/hecscope/hecscope/app/compareview"
+	"github.com/hecscope/hecscope/app/liveview"
 	"github.com/hecscope/hecscope/assets"
 )
 
@@ -37,6 +44,9 @@ type App struct {
 	loaded func(*Window)
 	// started is set once the app runs (see startedRunning).
 	started bool
+	// live holds the live views not yet finished (see finishLive).
+	liveMu sync.Mutex
+	live   map[*liveview.View]bool
 }
 
 // New returns the application running on fa, remembering things between
@@ -86,8 +96,59 @@ func (a *App) Open(path string) *Window {
 	return w
 }
 
-// Run shows the windows and runs the event loop until the last one closes.
-func (a *App) Run() { a.fa.Run() }
+// Run shows the windows and runs the event loop until the last one closes,
+// then lets the live sessions finish their recordings (up to
+// finishLiveWait).
+func (a *App) Run() {
+	a.fa.Run()
+	if !a.finishLive(finishLiveWait) {
+		fmt.Fprintf(os.Stderr, "hecscope: a live session's recording was not finished within %v of quitting\n", finishLiveWait)
+	}
+}
+
+// finishLiveWait is how long quitting waits for the live sessions to
+// finish their recordings: the last events to reach the file, the file
+// synced to disk.
+const finishLiveWait = 5 * time.Second
+
+// watchLive keeps v among the live views to finish before the app exits,
+// until it has finished by itself (its window closed, or showing
+// something else).
+func (a *App) watchLive(v *liveview.View) {
+	a.liveMu.Lock()
+	defer a.liveMu.Unlock()
+	if a.live == nil {
+		a.live = map[*liveview.View]bool{}
+	}
+	a.live[v] = true
+	go func() {
+		<-v.Finished()
+		a.liveMu.Lock()
+		defer a.liveMu.Unlock()
+		delete(a.live, v)
+	}()
+}
+
+// finishLive stops every live view and waits, up to wait in all, until
+// each has finished; it reports whether all did.
+func (a *App) finishLive(wait time.Duration) bool {
+	a.liveMu.Lock()
+	views := make([]*liveview.View, 0, len(a.live))
+	for v := range a.live {
+		views = append(views, v)
+	}
+	a.liveMu.Unlock()
+	deadline := time.After(wait)
+	for _, v := range views {
+		v.Stop()
+		select {
+		case <-v.Finished():
+		case <-deadline:
+			return false
+		}
+	}
+	return true
+}
 
 func (a *App) newWindow() *Window {
 	fw := a.fa.NewWindow(Name)

@@ -16,7 +16,6 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/hecscope/hecscope/app/liveview"
 	"github.com/hecscope/hecscope/app/loaded"
 	"github.com/hecscope/hecscope/app/trackcanvas"
 	"github.com/hecscope/hecscope/eventlog"
@@ -39,22 +38,14 @@ func newTestApp(t *testing.T) (*App, chan *Window) {
 	t.Cleanup(func() {
 		// Close every window, so that nothing a test started (a load, a
 		// live session's refreshes) outlives it, and wait for the live
-		// sessions' refreshing to end.
-		var lives []*liveview.View
+		// sessions to finish.
 		fyne.DoAndWait(func() {
 			for _, w := range a.Windows() {
-				if lf, ok := w.view.(liveFile); ok {
-					lives = append(lives, lf.View)
-				}
 				w.win.Close()
 			}
 		})
-		for _, lv := range lives {
-			select {
-			case <-lv.Exited:
-			case <-time.After(10 * time.Second):
-				t.Error("a live view still refreshes after its window closed")
-			}
+		if !a.finishLive(10 * time.Second) {
+			t.Error("a live view still runs 10 s after its window closed")
 		}
 		fa.Quit()
 	})

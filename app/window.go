@@ -615,6 +615,7 @@ func (w *Window) attach(url string, opts live.Options) {
 	w.gen++
 	w.path, w.loading = url, nil
 	v := liveview.New(url, opts)
+	w.app.watchLive(v)
 	w.view = liveFile{View: v}
 	w.cancel = v.Stop
 	w.win.SetTitle(url + " — " + Name)

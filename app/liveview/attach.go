@@ -62,7 +62,7 @@ type View struct {
 	session *live.Session
 	stream  *live.Stream  // the stream drawn
 	done    chan struct{} // closed by stop, ends the refreshing
-	Exited  chan struct{} // closed when the refreshing and bg have ended
+	exited  chan struct{} // closed when the refreshing, bg and the session have ended
 	// bg counts the view's background work (a selection's summary, a
 	// redraw once detail is ready), which touches no widget once the view
 	// has stopped; bgMu keeps work from being added once it has.
@@ -183,7 +183,7 @@ func (v *View) inBackground(work func()) {
 // New returns the view of the live stream at url, not yet started (see
 // Start).
 func New(url string, opts live.Options) *View {
-	v := &View{url: url, opts: opts, done: make(chan struct{}), Exited: make(chan struct{})}
+	v := &View{url: url, opts: opts, done: make(chan struct{}), exited: make(chan struct{})}
 	v.status = widget.NewLabel("connecting…")
 	v.status.Truncation = fyne.TextTruncateEllipsis
 	v.readout = widget.NewLabel(liveReadoutHelp)
@@ -386,7 +386,7 @@ func (v *View) Start() {
 	v.session = live.Start(v.url, v.opts)
 	session := v.session
 	go func() {
-		defer close(v.Exited)
+		defer close(v.exited)
 		defer v.bg.Wait()
 		tick := time.NewTicker(liveRefresh)
 		defer tick.Stop()
@@ -409,7 +409,7 @@ func (v *View) Start() {
 }
 
 // Stop ends the session (when the window closes or shows something else);
-// the recordings are finished in the background.
+// the recordings are finished in the background (see Finished).
 func (v *View) Stop() {
 	v.Mu.Lock()
 	defer v.Mu.Unlock()
@@ -419,12 +419,28 @@ func (v *View) Stop() {
 	default:
 	}
 	v.bgMu.Lock()
-	close(v.done)
-	v.bgMu.Unlock()
-	if s := v.session; s != nil {
-		go s.Close()
+	defer v.bgMu.Unlock()
+	s := v.session
+	if s == nil {
+		// Never started: nothing refreshes, nothing is recorded.
+		close(v.done)
+		close(v.exited)
+		return
 	}
+	// Counted in bg before done closes, so that the refreshing, which
+	// waits for bg once done is closed, ends after the session has.
+	v.bg.Add(1)
+	close(v.done)
+	go func() {
+		defer v.bg.Done()
+		s.Close()
+	}()
 }
+
+// Finished returns a channel closed once the view has stopped and
+// everything it started has ended: the refreshing, its background work,
+// and its session, whose recordings are then complete on disk.
+func (v *View) Finished() <-chan struct{} { return v.exited }
 
 // stopped reports whether stop has been called.
 func (v *View) stopped() bool {

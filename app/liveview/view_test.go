@@ -72,7 +72,7 @@ func startView(t *testing.T, url string) *liveTest {
 	t.Cleanup(func() {
 		lt.v.Stop()
 		select {
-		case <-lt.v.Exited:
+		case <-lt.v.Finished():
 		case <-time.After(10 * time.Second):
 			t.Error("the live view still refreshes after it stopped")
 		}
