@@ -342,30 +342,42 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 // SparkCounters samples of the first of the overview's buckets after to
 // that holds one, decoded from the file: its spark pool and rates up to
 // the window's end are drawn towards the next sample, as in a wider window.
+// Capabilities whose buckets lie within seedReach of each other (GHC posts
+// every capability's counters at the end of each collection) are decoded
+// in one merge.
 func (r *Log) seedSamplesAfter(ctx context.Context, b *timeline.Builder, ov *timeline.Model, to uint64) error {
 	if !ov.Grid.On() || to == math.MaxUint64 {
 		return nil
 	}
 	w := ov.Grid.Width()
-	// The capabilities whose next sample lies in each bucket, by its start.
-	next := map[uint64][]int32{}
+	// Where each capability's next sample's bucket starts.
+	bucket := map[int32]uint64{}
+	var starts []uint64
 	for c := range ov.HECs {
 		h := &ov.HECs[c]
 		n := h.NumSparkSamples()
 		if i := sort.Search(n, func(i int) bool { return h.SparkSample(i).Time > to }); i < n {
-			start := h.SparkSample(i).Time / w * w
-			next[start] = append(next[start], h.Cap)
+			bucket[h.Cap] = h.SparkSample(i).Time / w * w
+			starts = append(starts, bucket[h.Cap])
 		}
 	}
-	for start, caps := range next {
+	slices.Sort(starts)
+	for i := 0; i < len(starts); {
+		j := i
+		for j+1 < len(starts) && starts[j+1]-starts[i] <= seedReach*w {
+			j++
+		}
+		from, end := starts[i], starts[j]+w
+		i = j + 1
 		samples := map[int32][]timeline.SparkSample{}
 		var mu sync.Mutex
 		tap := func(c int32) func(*ingest.Event) bool {
-			if !slices.Contains(caps, c) {
+			at, ok := bucket[c]
+			if !ok || at < from || at >= end {
 				return func(*ingest.Event) bool { return false }
 			}
 			return func(e *ingest.Event) bool {
-				if e.Kind == ingest.KindSparkCounters && e.Time > to {
+				if e.Kind == ingest.KindSparkCounters && e.Time > to && e.Time/w*w == at {
 					mu.Lock()
 					samples[c] = append(samples[c], timeline.SparkSampleOf(e))
 					mu.Unlock()
@@ -373,7 +385,7 @@ func (r *Log) seedSamplesAfter(ctx context.Context, b *timeline.Builder, ov *tim
 				return false
 			}
 		}
-		m := ingest.NewMerge(r.data, r.ix(), ingest.MergeOptions{From: max(start, to+1), To: start + w - 1, Tap: tap})
+		m := ingest.NewMerge(r.data, r.ix(), ingest.MergeOptions{From: max(from, to+1), To: end - 1, Tap: tap})
 		for e := m.Next(); e != nil; e = m.Next() {
 		}
 		err := m.Err()
@@ -384,11 +396,15 @@ func (r *Log) seedSamplesAfter(ctx context.Context, b *timeline.Builder, ov *tim
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		for _, c := range caps {
-			for _, s := range samples[c] {
+		for c, ss := range samples {
+			for _, s := range ss {
 				b.SeedSparkSample(c, s)
 			}
 		}
 	}
 	return nil
 }
+
+// seedReach is how many of the overview's buckets apart the buckets of the
+// capabilities' next samples may lie for one merge to decode them all.
+const seedReach = 16
