@@ -267,6 +267,7 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 		return nil, fmt.Errorf("decoding a range: the run is not loaded")
 	}
 	b := timeline.NewOverviewBuilder(g)
+	b.KeepMessages()
 	var caps []int32
 	for _, s := range r.ix().Streams() {
 		if s.Cap != ingest.NoCap {

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -790,4 +791,104 @@ func TestEmptyBlockWithImpossibleRangeStretchesNothing(t *testing.T) {
 // has marks, the first before to, and did not finish before from.
 func aliveIn(th *timeline.Thread, from, to uint64) bool {
 	return th.Track.Len() > 0 && th.First < to && (th.Finished == 0 || th.Finished > from)
+}
+
+// TestWindowKeepsEachMessage: an overview of a log of user events keeps
+// its busy buckets of messages as summaries, but a window decoded from the
+// file keeps each message, even on a grid as coarse as the overview's: a
+// view zoomed in on shows each, as the exact model has them.
+func TestWindowKeepsEachMessage(t *testing.T) {
+	path := "../testdata/ghc-9.0.2/userheavy-N2.eventlog"
+	em := open(t, path, Options{ExactBelow: 1 << 40}).Overview()
+	r := open(t, path, Options{ExactBelow: -1, Buckets: 64})
+	ov := r.Overview()
+	g := ov.Grid
+	texts := func(m *timeline.Model, from, to uint64) ([]string, bool) {
+		var out []string
+		summarised := false
+		for c := range m.HECs {
+			m.HECs[c].InstantsIn(from, to, func(in timeline.Instant) bool {
+				if in.Summary() {
+					summarised = true
+				} else if in.Kind == timeline.InstantUserMessage {
+					out = append(out, strconv.FormatUint(in.Time, 10)+" "+m.String(int32(in.Arg)))
+				}
+				return true
+			})
+		}
+		return out, summarised
+	}
+	from := (em.Start + (em.End-em.Start)/3) / g.Width() * g.Width()
+	to := from + 2*g.Width()
+	if _, summarised := texts(ov, from, to); !summarised {
+		t.Fatalf("the overview summarises no messages in [%d, %d]: the test says nothing", from, to)
+	}
+	w, err := r.Window(context.Background(), from, to, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := texts(em, from, to)
+	got, summarised := texts(w, from, to)
+	if summarised || !slices.Equal(got, want) || len(want) == 0 {
+		t.Fatalf("the window of [%d, %d] has %d messages (summaries: %v), the exact model %d", from, to, len(got), summarised, len(want))
+	}
+}
+
+// TestOverviewKeepsEachSpan: an overview of a log of user events (its
+// messages summarised per bucket) keeps every START/STOP span as the exact
+// model has it, with the same sums per label, and every marker.
+func TestOverviewKeepsEachSpan(t *testing.T) {
+	path := "../testdata/ghc-9.0.2/userheavy-N2.eventlog"
+	em := open(t, path, Options{ExactBelow: 1 << 40}).Overview()
+	ov := open(t, path, Options{ExactBelow: -1, Buckets: 64}).Overview()
+	if !ov.Grid.On() || em.Grid.On() {
+		t.Fatal("want an overview and an exact model")
+	}
+	spans := func(m *timeline.Model) []string {
+		out := make([]string, m.NumUserSpans())
+		for i := range out {
+			sp := m.UserSpan(i)
+			out[i] = fmt.Sprint(sp.Start, sp.End, m.String(sp.Label), sp.ID, sp.Cap, sp.Thread)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if e, o := spans(em), spans(ov); !slices.Equal(e, o) || len(e) < 1000 {
+		t.Fatalf("the overview has %d spans, the exact model %d, not all alike", len(o), len(e))
+	}
+	labels := func(m *timeline.Model) map[string]timeline.LabelStats {
+		out := map[string]timeline.LabelStats{}
+		for _, l := range m.Labels {
+			name := m.String(l.Label)
+			l.Label = 0
+			out[name] = l
+		}
+		return out
+	}
+	if e, o := labels(em), labels(ov); !reflect.DeepEqual(e, o) {
+		t.Fatalf("labels %v, exact %v", o, e)
+	}
+	markers := func(m *timeline.Model) []string {
+		out := make([]string, m.NumMarkers())
+		for i := range out {
+			mk := m.Marker(i)
+			out[i] = fmt.Sprint(mk.Time, m.String(int32(mk.Arg)), mk.Arg2)
+		}
+		return out
+	}
+	if e, o := markers(em), markers(ov); !slices.Equal(e, o) || len(e) == 0 {
+		t.Fatalf("the overview has %d markers, the exact model %d, not all alike", len(o), len(e))
+	}
+	for _, text := range []string{"job3", "job0"} {
+		et, eok := timeline.FindSpanStart(em, text)
+		ot, ook := timeline.FindSpanStart(ov, text)
+		if et != ot || eok != ook || !eok {
+			t.Fatalf("the first %s starts at %d (%v), exact %d (%v)", text, ot, ook, et, eok)
+		}
+	}
+	if et, _ := timeline.FindMarker(em, "tick 64"); et == 0 {
+		t.Fatal("no marker tick 64")
+	} else if ot, _ := timeline.FindMarker(ov, "tick 64"); ot != et {
+		t.Fatalf("marker tick 64 at %d, exact %d", ot, et)
+	}
 }

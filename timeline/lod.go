@@ -280,6 +280,48 @@ func (h *HEC) InstantColumns(ax Axis, n int, dst []InstantColumn) []InstantColum
 	// Then the messages and markers, one instant each.
 	base, mv := v.Len(), h.msgs
 	lo = countBefore(mv.times, 0, ax.ColumnTime(0))
+	if !mv.summarised() {
+		for i := range dst {
+			hi := gallop(mv.times, lo, ax.ColumnTime(i+1))
+			c := &dst[i]
+			if hi > lo {
+				if c.Count == 0 {
+					c.First = int32(base + lo)
+				}
+				c.Count += int32(hi - lo)
+				for k := lo; k < min(hi, lo+16); k++ {
+					kind, _ := mv.kind(k)
+					c.Kinds |= 1 << kind
+				}
+			}
+			lo = hi
+		}
+		return dst
+	}
+	// An overview's summary of user messages counts in each column its
+	// messages reach (see msgList): one in each after its first, the rest
+	// in the first. One begun before the range may reach into it.
+	spread := func(k, i int, s *msgSum) int32 {
+		t, n := mv.times.At(k), int32(0)
+		for j := i; j < len(dst) && ax.ColumnTime(j) <= t+uint64(s.last); j++ {
+			if s.reaches(t, ax.ColumnTime(j), ax.ColumnTime(j+1)) {
+				d := &dst[j]
+				if d.Count == 0 {
+					d.First = int32(base + k)
+				}
+				d.Count++
+				d.Kinds |= 1 << InstantUserMessage
+				n++
+			}
+		}
+		return n
+	}
+	for k := lo - 1; k >= 0 && k >= lo-64; k-- {
+		if _, s := mv.kind(k); s != nil {
+			spread(k, 0, s)
+			break
+		}
+	}
 	for i := range dst {
 		hi := gallop(mv.times, lo, ax.ColumnTime(i+1))
 		c := &dst[i]
@@ -287,9 +329,16 @@ func (h *HEC) InstantColumns(ax Axis, n int, dst []InstantColumn) []InstantColum
 			if c.Count == 0 {
 				c.First = int32(base + lo)
 			}
-			c.Count += int32(hi - lo)
-			for k := lo; k < min(hi, lo+16); k++ {
-				c.Kinds |= 1 << mv.kind(k)
+			for k := lo; k < hi; k++ {
+				kind, s := mv.kind(k)
+				if k < lo+16 {
+					c.Kinds |= 1 << kind
+				}
+				if s == nil {
+					c.Count++
+					continue
+				}
+				c.Count += max(int32(s.n)-spread(k, i+1, s), 1)
 			}
 		}
 		lo = hi

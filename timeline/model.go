@@ -38,7 +38,8 @@ type Instant struct {
 	Arg2 uint16
 	Kind InstantKind
 	// summary: the instant stands for Arg instants (of the kinds whose bits
-	// Arg2 sets) in the grid bucket starting at Time.
+	// Arg2 sets) in the grid bucket holding Time, from Time on (its start,
+	// or its first message).
 	summary bool
 }
 
@@ -215,22 +216,6 @@ func (a *trackArena) store(l *markList) (storedTrack, storedExtra) {
 	return st, x
 }
 
-// spanRecord is a stopped user span as the model keeps it: a UserSpan
-// without Open (always false for a stopped span), 32 bytes instead of 40
-// (a log of user events can hold millions).
-type spanRecord struct {
-	start, end uint64
-	label      int32
-	id         uint32
-	cap        int32
-	thread     uint32
-}
-
-// span returns the record as a UserSpan.
-func (r *spanRecord) span() UserSpan {
-	return UserSpan{Start: r.start, End: r.end, Label: r.label, ID: r.id, Cap: r.cap, Thread: r.thread}
-}
-
 type spanKey struct {
 	label int32
 	id    uint32
@@ -277,7 +262,7 @@ type Builder struct {
 	strIdx      map[string]int32
 	global      chunkList[Instant] // instants of no HEC
 	markers     []Instant          // every user marker in time order, Arg2 its capability
-	userSpans   chunkList[spanRecord]
+	userSpans   spanList
 	open        map[spanKey][]openSpan
 	labels      []LabelStats
 	labelIdx    map[int32]int
@@ -287,6 +272,7 @@ type Builder struct {
 	events      int64
 	anomalies   int64
 	any         bool
+	allMsgs     bool // KeepMessages
 }
 
 // NewOverviewBuilder returns an empty builder that summarises the buckets of
@@ -305,6 +291,20 @@ func NewOverviewBuilder(g Grid) *Builder {
 
 // Grid returns the builder's grid.
 func (b *Builder) Grid() Grid { return b.g }
+
+// KeepMessages makes the builder keep every message of the HECs even with
+// a grid, where an overview keeps a busy bucket's as one summary (markers
+// are kept whole either way): a window of a range zoomed in on shows each.
+// Call it before adding any event.
+func (b *Builder) KeepMessages() { b.allMsgs = true }
+
+// msgGrid returns the grid the HECs' messages are summarised on.
+func (b *Builder) msgGrid() Grid {
+	if b.allMsgs {
+		return Grid{}
+	}
+	return b.g
+}
 
 // Parallel prepares the builder for a loader that feeds each of the
 // capabilities caps from its own goroutine: it returns their HECBuilders,
@@ -895,7 +895,7 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		}
 		in := Instant{Time: t, Arg: uint32(b.intern(ev.Data)), Kind: k}
 		if s := b.slot(ev.Cap); s != nil {
-			s.msgs.add(in)
+			s.msgs.add(b.msgGrid(), in)
 		} else {
 			b.global.add(in)
 		}

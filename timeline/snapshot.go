@@ -42,7 +42,7 @@ type Model struct {
 	strs      []string
 	global    chunkView[Instant]
 	markers   chunkView[Instant]
-	userSpans chunkView[spanRecord]
+	userSpans spanView
 	openSpans []UserSpan
 	tidx      *threadIndex
 	alive     *aliveIndex
@@ -225,7 +225,11 @@ func (m *Model) SearchMarkers(t uint64) int {
 func (m *Model) NumUserSpans() int { return m.userSpans.Len() }
 
 // UserSpan returns the i-th user span, in order of their STOP messages.
-func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.ptr(i).span() }
+func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.At(i) }
+
+// UserSpanEnd returns the end of the i-th user span (UserSpan(i).End),
+// without the rest of it.
+func (m *Model) UserSpanEnd(i int) uint64 { return m.userSpans.End(i) }
 
 // NumOpenSpans returns the number of user spans whose START has no STOP
 // in a log cut short or still being read (a complete log's have none: its
@@ -301,6 +305,7 @@ func (b *Builder) snapshot(threads bool) *Model {
 		m.Anomalies += h.anomalies
 		hv.Track.end = b.frontier(sl.cap, h, hv.Track.end)
 		hv.Track.horizon = b.end
+		sl.msgs.settle(b.msgGrid(), b.now, false)
 		hv.msgs = sl.msgs.view()
 		hv.Cap = sl.cap
 		m.HECs[i] = hv
@@ -590,6 +595,9 @@ func (b *Builder) openSpans(m *Model) []UserSpan {
 // HECBuilder is finished by its own Publish(t, true).)
 func (b *Builder) Finish() {
 	b.finished = true
+	for _, sl := range b.slots() {
+		sl.msgs.settle(b.msgGrid(), b.now, true)
+	}
 	if !b.parallel {
 		for _, sl := range b.slots() {
 			h := sl.h

@@ -451,7 +451,7 @@ func TestCutLogDrawsItsFrontier(t *testing.T) {
 			u := v.userIndex()
 			for i := 0; i < u.n; i++ {
 				if userSpan(m, i) == open {
-					r.Min.Y, r.Max.Y = userRow(int(u.depth[i]), u.rows(id.ID), r.Min.Y, r.Max.Y)
+					r.Min.Y, r.Max.Y = userRow(u.depth(i, open), u.rows(id.ID), r.Min.Y, r.Max.Y)
 				}
 			}
 		}

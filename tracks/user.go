@@ -1,7 +1,6 @@
 package tracks
 
 import (
-	"cmp"
 	"image"
 	"image/color"
 	"math"
@@ -15,12 +14,46 @@ import (
 )
 
 // spanList is a set of user spans (indices as userSpan takes them) sorted
-// by start, with the largest end of each prefix so that the spans overlapping
-// a range are found with one binary search.
+// by start, with the largest end up to each block of spanBlock of them, so
+// that the spans overlapping a range are found with one binary search and
+// a look at a block's spans. A span takes under 3 bytes, where its index
+// and the largest end of each prefix took 12 (a log of user events has
+// millions): its index is kept as the difference from that of its block's
+// first span in 2 bytes (an index further off among the list's few
+// exceptions, far).
 type spanList struct {
-	idx    []int32
+	ov *timeline.Model
+	// deltas holds each span's index less its block's first in chunks of
+	// idxChunk (the first grows up to it), so that a list made span by
+	// span holds little room to spare, and not two copies of itself while
+	// it grows.
+	deltas [][]int16
+	far    []farIndex // the indices further off, by position
+	n      int
+	// first[b] is the index of block b's first span, maxEnd[b] the
+	// largest end of the spans up to the end of block b (the first
+	// (b+1)*spanBlock).
+	first  []int32
 	maxEnd []uint64
+	high   uint64 // the largest end so far, while the list is made
 }
+
+// farIndex is the index of the span at position k of a list, when it
+// is too far from its block's first for 2 bytes.
+type farIndex struct {
+	k, i int32
+}
+
+// farDelta in a list's deltas says the span's index is among its far
+// ones.
+const farDelta = math.MinInt16
+
+// idxChunk is the size of a spanList's chunks of deltas.
+const idxChunk = 4096
+
+// spanBlock is how many spans of a spanList share an entry of first and
+// maxEnd.
+const spanBlock = 16
 
 // userIndex is the overview's user spans by label and, stacked by
 // nesting depth, by the thread that began them.
@@ -28,13 +61,10 @@ type userIndex struct {
 	ov *timeline.Model
 	n  int
 	// byLabel is made on first use (label): only spans shown by label
-	// need it, and it costs 12 bytes a span (a log of user events has
-	// millions).
+	// need it.
 	labelsOnce sync.Once
 	byLabel    map[int32]*spanList
 	byThread   map[uint32][]*spanList // a row per depth, outermost first
-	depth      []uint16               // each span's row in its thread's track
-	thread     []uint32               // each span's thread (spanThread)
 	threads    []uint32               // threads with spans, by id (0: spans begun outside any thread)
 }
 
@@ -71,6 +101,15 @@ func userSpan(m *timeline.Model, i int) timeline.UserSpan {
 	return m.UserSpan(i)
 }
 
+// spanEnd returns the end of the model's i-th user span, counting as
+// numUserSpans does (userSpan(m, i).End).
+func spanEnd(m *timeline.Model, i int) uint64 {
+	if n := m.NumUserSpans(); i >= n {
+		return m.OpenSpan(i - n).End
+	}
+	return m.UserSpanEnd(i)
+}
+
 // userIndex returns the index of the overview's user spans, built on
 // first use for each overview. A thread's spans are stacked as a flame
 // chart: in order of start, each goes in the lowest row free when it
@@ -85,51 +124,175 @@ func (v *View) userIndex() *userIndex {
 		return u
 	}
 	u := &userIndex{ov: ov, n: numUserSpans(ov), byThread: map[uint32][]*spanList{}}
-	u.depth, u.thread = make([]uint16, u.n), make([]uint32, u.n)
-	// Of two spans that start together, the longer is the outer. Sorted
-	// on their starts copied out (a log of user events has millions of
-	// spans: looking each up at every comparison took a second).
-	starts := make([]uint64, u.n)
-	all := make([]int32, u.n)
-	for i := range all {
-		all[i], starts[i] = int32(i), userSpan(ov, i).Start
-	}
-	slices.SortStableFunc(all, func(a, b int32) int {
-		if c := cmp.Compare(starts[a], starts[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(userSpan(ov, int(b)).End, userSpan(ov, int(a)).End)
+	stacks := map[uint32]*threadStack{}
+	byStart(ov, u.n, func(sp timeline.UserSpan) uint32 { return spanThread(ov, sp) }, func(th uint32) placer {
+		t := &threadStack{ov: ov}
+		stacks[th] = t
+		return t
 	})
-	ends := map[uint32][]uint64{} // per thread, the end of the last span of each row
-	for _, i := range all {
-		sp := userSpan(ov, int(i))
-		th := spanThread(ov, sp)
-		u.thread[i] = th
-		rows, e := u.byThread[th], ends[th]
-		if rows == nil {
-			u.threads = append(u.threads, th)
+	for th, t := range stacks {
+		for _, l := range t.rows {
+			l.finish()
 		}
-		d := 0
-		for d < len(e) && e[d] > sp.Start {
-			d++
-		}
-		if d == len(e) {
-			e = append(e, 0)
-			rows = append(rows, &spanList{})
-		}
-		e[d] = sp.End
-		rows[d].idx = append(rows[d].idx, i)
-		u.byThread[th], ends[th] = rows, e
-		u.depth[i] = uint16(min(d, math.MaxUint16))
+		u.byThread[th] = t.rows
+		u.threads = append(u.threads, th)
 	}
-	for _, rows := range u.byThread {
-		for _, l := range rows {
-			l.finish(ov)
-		}
-	}
-	sort.Slice(u.threads, func(a, b int) bool { return u.threads[a] < u.threads[b] })
+	slices.Sort(u.threads)
 	v.users = u
 	return u
+}
+
+// placer takes a group's spans in order (byStart).
+type placer interface {
+	// place takes span i, from start to end.
+	place(i int32, start, end uint64)
+	// reset forgets the spans placed: they come again.
+	reset()
+}
+
+// threadStack places a thread's spans in rows by nesting depth.
+type threadStack struct {
+	ov   *timeline.Model
+	rows []*spanList
+	ends []uint64 // the end of the last span of each row
+}
+
+func (t *threadStack) place(i int32, start, end uint64) {
+	d := 0
+	for d < len(t.ends) && t.ends[d] > start {
+		d++
+	}
+	if d == len(t.ends) {
+		t.ends = append(t.ends, 0)
+		t.rows = append(t.rows, &spanList{ov: t.ov})
+	}
+	t.ends[d] = end
+	t.rows[d].add(i, end)
+}
+
+func (t *threadStack) reset() { t.rows, t.ends = nil, nil }
+
+// labelPlacer places a label's spans in its list.
+type labelPlacer struct{ l *spanList }
+
+func (p *labelPlacer) place(i int32, _, end uint64) { p.l.add(i, end) }
+
+func (p *labelPlacer) reset() { *p.l = spanList{ov: p.l.ov} }
+
+// keyedSpan is a span's place in the order byStart gives.
+type keyedSpan struct {
+	start, end uint64
+	i          int32
+}
+
+// before reports whether a comes before b: it starts earlier, or is the
+// longer of two that start together, or the earlier in the model of two
+// alike.
+func (a *keyedSpan) before(b *keyedSpan) bool {
+	if a.start != b.start {
+		return a.start < b.start
+	}
+	if a.end != b.end {
+		return a.end > b.end
+	}
+	return a.i < b.i
+}
+
+// byStart hands the model's first n user spans (indices as userSpan takes
+// them) to the placers of their groups (sink makes a group's, key gives a
+// span's group), each group's in order of start, the longer first of two
+// that start together, then in the model's order.
+//
+// The model has them in order of their STOPs, which is their order of
+// start but for the spans that enclose others (they stop after them):
+// a group's spans are taken as they come while in order, and those that
+// come out of order are set aside, sorted, and merged in on a second
+// walk through the spans of the groups that have some. Only those spans
+// cost memory: sorting all of a log's millions of spans took 12 bytes a
+// span, and a second's lookups without them.
+func byStart(ov *timeline.Model, n int, key func(timeline.UserSpan) uint32, sink func(k uint32) placer) {
+	type group struct {
+		p    placer
+		last keyedSpan // the last span taken in order
+		seen bool
+		left []keyedSpan // the spans set aside, then sorted
+		next int         // on the second walk: those of left placed
+	}
+	groups := map[uint32]*group{}
+	var lastKey uint32
+	var lastGroup *group
+	groupOf := func(sp *timeline.UserSpan) *group {
+		k := key(*sp)
+		if lastGroup != nil && k == lastKey {
+			return lastGroup
+		}
+		g := groups[k]
+		if g == nil {
+			g = &group{p: sink(k)}
+			groups[k] = g
+		}
+		lastKey, lastGroup = k, g
+		return g
+	}
+	// inOrder takes span ks of g if it comes after the last taken.
+	inOrder := func(g *group, ks *keyedSpan) bool {
+		if g.seen && ks.before(&g.last) {
+			return false
+		}
+		g.last, g.seen = *ks, true
+		return true
+	}
+	redo := 0
+	for i := 0; i < n; i++ {
+		sp := userSpan(ov, i)
+		g := groupOf(&sp)
+		ks := keyedSpan{sp.Start, sp.End, int32(i)}
+		switch {
+		case inOrder(g, &ks):
+			if len(g.left) == 0 {
+				g.p.place(ks.i, ks.start, ks.end)
+			}
+		default:
+			if len(g.left) == 0 {
+				g.p.reset()
+				redo++
+			}
+			g.left = append(g.left, ks)
+		}
+	}
+	if redo == 0 {
+		return
+	}
+	for _, g := range groups {
+		if len(g.left) > 0 {
+			slices.SortFunc(g.left, func(a, b keyedSpan) int {
+				if a.before(&b) {
+					return -1
+				}
+				return 1
+			})
+			g.seen = false
+		}
+	}
+	for i := 0; i < n; i++ {
+		sp := userSpan(ov, i)
+		g := groupOf(&sp)
+		ks := keyedSpan{sp.Start, sp.End, int32(i)}
+		if len(g.left) == 0 || !inOrder(g, &ks) {
+			continue
+		}
+		for ; g.next < len(g.left) && g.left[g.next].before(&ks); g.next++ {
+			l := &g.left[g.next]
+			g.p.place(l.i, l.start, l.end)
+		}
+		g.p.place(ks.i, ks.start, ks.end)
+	}
+	for _, g := range groups {
+		for ; g.next < len(g.left); g.next++ {
+			l := &g.left[g.next]
+			g.p.place(l.i, l.start, l.end)
+		}
+	}
 }
 
 // label returns the spans of label l (nil if it has none), in order of
@@ -139,72 +302,131 @@ func (u *userIndex) label(l int32) *spanList {
 	return u.byLabel[l]
 }
 
-// makeLabels makes byLabel: every span, from the threads' rows, in the
-// order userIndex sorts them (start, then the longer first, then as the
-// model has them), dealt out by label.
+// makeLabels makes byLabel: every span, in the order userIndex places
+// them (start, then the longer first, then as the model has them), dealt
+// out by label.
 func (u *userIndex) makeLabels() {
 	u.byLabel = map[int32]*spanList{}
 	if u.ov == nil {
 		return
 	}
-	all := make([]int32, 0, u.n)
-	for _, rows := range u.byThread {
-		for _, l := range rows {
-			all = append(all, l.idx...)
-		}
-	}
-	starts := make([]uint64, u.n)
-	for _, i := range all {
-		starts[i] = userSpan(u.ov, int(i)).Start
-	}
-	slices.SortFunc(all, func(a, b int32) int {
-		if c := cmp.Compare(starts[a], starts[b]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(userSpan(u.ov, int(b)).End, userSpan(u.ov, int(a)).End); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
+	byStart(u.ov, u.n, func(sp timeline.UserSpan) uint32 { return uint32(sp.Label) }, func(k uint32) placer {
+		l := &spanList{ov: u.ov}
+		u.byLabel[int32(k)] = l
+		return &labelPlacer{l}
 	})
-	for _, i := range all {
-		lb := userSpan(u.ov, int(i)).Label
-		l := u.byLabel[lb]
-		if l == nil {
-			l = &spanList{}
-			u.byLabel[lb] = l
-		}
-		l.idx = append(l.idx, i)
-	}
 	for _, l := range u.byLabel {
-		l.idx = slices.Clip(l.idx)
-		l.finish(u.ov)
+		l.finish()
 	}
 }
 
-// finish works out the largest end of each prefix of l's spans, which
-// are in order of start.
-func (l *spanList) finish(ov *timeline.Model) {
-	l.maxEnd = make([]uint64, len(l.idx))
-	var m uint64
-	for k, i := range l.idx {
-		m = max(m, userSpan(ov, int(i)).End)
-		l.maxEnd[k] = m
+// add appends span i, which ends at end, to a list being made.
+func (l *spanList) add(i int32, end uint64) {
+	if c := len(l.deltas) - 1; c < 0 || len(l.deltas[c]) == idxChunk {
+		var d []int16
+		if c >= 0 {
+			d = make([]int16, 0, idxChunk)
+		}
+		l.deltas = append(l.deltas, d)
 	}
+	if l.n%spanBlock == 0 {
+		l.first = append(l.first, i)
+	}
+	delta := int64(i) - int64(l.first[l.n/spanBlock])
+	if delta <= farDelta || delta > math.MaxInt16 {
+		l.far = append(l.far, farIndex{k: int32(l.n), i: i})
+		delta = farDelta
+	}
+	c := len(l.deltas) - 1
+	l.deltas[c] = append(l.deltas[c], int16(delta))
+	l.n++
+	l.high = max(l.high, end)
+	if l.n%spanBlock == 0 {
+		l.maxEnd = append(l.maxEnd, l.high)
+	}
+}
+
+// finish ends the making of l: the largest end of its last, partial
+// block, and its first chunk (which grew by doubling) without room to
+// spare.
+func (l *spanList) finish() {
+	if l.n%spanBlock != 0 {
+		l.maxEnd = append(l.maxEnd, l.high)
+	}
+	if len(l.deltas) == 1 && cap(l.deltas[0]) > len(l.deltas[0]) {
+		l.deltas[0] = slices.Clone(l.deltas[0])
+	}
+	l.first, l.maxEnd, l.far = slices.Clip(l.first), slices.Clip(l.maxEnd), slices.Clip(l.far)
+}
+
+// len returns the number of spans in l.
+func (l *spanList) len() int {
+	if l == nil {
+		return 0
+	}
+	return l.n
+}
+
+// index returns the index (as userSpan takes it) of the k-th span of l.
+func (l *spanList) index(k int) int {
+	d := l.deltas[k/idxChunk][k%idxChunk]
+	if d == farDelta {
+		j, _ := slices.BinarySearchFunc(l.far, int32(k), func(f farIndex, k int32) int { return int(f.k - k) })
+		return int(l.far[j].i)
+	}
+	return int(l.first[k/spanBlock]) + int(d)
+}
+
+// span returns the k-th span of l.
+func (l *spanList) span(k int) timeline.UserSpan { return userSpan(l.ov, l.index(k)) }
+
+// skipTo returns the first index from k on (in l) of a span that may
+// end at or after t: every span between k and it ends before t.
+func (l *spanList) skipTo(k int, t uint64) int {
+	b := sort.Search(len(l.maxEnd), func(b int) bool { return l.maxEnd[b] >= t })
+	if b == len(l.maxEnd) {
+		return l.n
+	}
+	// The largest end of the prefix reaches t within block b: at its
+	// first span that ends at or after t.
+	j := b * spanBlock
+	if j+spanBlock <= k {
+		return k
+	}
+	for j < l.n-1 && spanEnd(l.ov, l.index(j)) < t {
+		j++
+	}
+	return max(k, j)
+}
+
+// depth returns the row of span i (of the overview, sp) in its thread's
+// track: 0 if it is not in its thread's rows (an index of another
+// overview).
+func (u *userIndex) depth(i int, sp timeline.UserSpan) int {
+	for d, l := range u.byThread[spanThread(u.ov, sp)] {
+		k := sort.Search(l.len(), func(k int) bool { return l.span(k).Start >= sp.Start })
+		for ; k < l.len() && l.span(k).Start == sp.Start; k++ {
+			if l.index(k) == i {
+				return d
+			}
+		}
+	}
+	return 0
 }
 
 // enclosing returns the span that span i is nested in: the one a row
 // above it in its thread's track that holds all of it, if any (a span
 // that overlaps one above without nesting is in none).
 func (u *userIndex) enclosing(i int) (timeline.UserSpan, bool) {
-	d := int(u.depth[i])
-	rows := u.byThread[u.thread[i]]
+	sp := userSpan(u.ov, i)
+	d := u.depth(i, sp)
+	rows := u.byThread[spanThread(u.ov, sp)]
 	if d == 0 || d > len(rows) {
 		return timeline.UserSpan{}, false
 	}
-	sp := userSpan(u.ov, i)
 	var out timeline.UserSpan
 	found := false
-	rows[d-1].each(u.ov, sp.Start, sp.Start, func(_ int, p timeline.UserSpan) bool {
+	rows[d-1].each(sp.Start, sp.Start, func(_ int, p timeline.UserSpan) bool {
 		if p.Start <= sp.Start && p.End >= sp.End {
 			out, found = p, true
 		}
@@ -219,26 +441,19 @@ func (u *userIndex) rows(id uint32) int { return max(len(u.byThread[id]), 1) }
 
 // each calls fn with the spans of l that overlap [from, to], in order of
 // start, until fn returns false.
-func (l *spanList) each(ov *timeline.Model, from, to uint64, fn func(i int, sp timeline.UserSpan) bool) {
+func (l *spanList) each(from, to uint64, fn func(i int, sp timeline.UserSpan) bool) {
 	if l == nil {
 		return
 	}
-	k := sort.Search(len(l.maxEnd), func(k int) bool { return l.maxEnd[k] >= from })
-	for ; k < len(l.idx); k++ {
-		sp := userSpan(ov, int(l.idx[k]))
+	for k := l.skipTo(0, from); k < l.n; k++ {
+		sp := l.span(k)
 		if sp.Start > to {
 			return
 		}
-		if sp.End >= from && !fn(int(l.idx[k]), sp) {
+		if sp.End >= from && !fn(l.index(k), sp) {
 			return
 		}
 	}
-}
-
-// skipTo returns the first index from k on (in l.idx) of a span that may
-// end at or after t: every span between k and it ends before t.
-func (l *spanList) skipTo(k int, t uint64) int {
-	return k + sort.Search(len(l.maxEnd)-k, func(j int) bool { return l.maxEnd[k+j] >= t })
 }
 
 // spanName names a user span: its label, with its instance id if any.
@@ -270,9 +485,8 @@ func (f *frame) drawSpans(l *spanList, y0, y1 int, withName bool) {
 	// at once those that end two pixels or more before the last one
 	// drawn: they fall in what is drawn already. Zoomed out on millions
 	// of spans, looking at each took most of a frame.
-	k := sort.Search(len(l.maxEnd), func(k int) bool { return l.maxEnd[k] >= f.from })
-	for ; k < len(l.idx); k++ {
-		sp := userSpan(f.ov, int(l.idx[k]))
+	for k := l.skipTo(0, f.from); k < l.n; k++ {
+		sp := l.span(k)
 		if sp.Start > f.to {
 			return
 		}
@@ -397,7 +611,7 @@ func (f *frame) hitSpans(h *Hit, l *spanList, col, y0, y1 int) {
 	var best timeline.UserSpan
 	bi := -1
 	lo := h.Time - min(h.Time, slack)
-	l.each(f.ov, lo, h.Time+slack, func(i int, sp timeline.UserSpan) bool {
+	l.each(lo, h.Time+slack, func(i int, sp timeline.UserSpan) bool {
 		if sp.Start <= h.Time+slack && sp.End+slack >= h.Time && (bi < 0 || sp.Start >= best.Start) {
 			best, bi = sp, i
 		}
@@ -407,7 +621,7 @@ func (f *frame) hitSpans(h *Hit, l *spanList, col, y0, y1 int) {
 		return
 	}
 	h.Element, h.From, h.To = ElemUserSpan, best.Start, best.End
-	h.Depth = int(f.v.userIndex().depth[bi])
+	h.Depth = f.v.userIndex().depth(bi, best)
 	h.Tip = []string{spanName(f.ov, best), "from " + f.when(best.Start) + " for " + paint.Duration(best.End-best.Start)}
 	if best.Open {
 		h.Tip[1] = "from " + f.when(best.Start) + " for at least " + paint.Duration(best.End-best.Start)
@@ -419,7 +633,7 @@ func (f *frame) hitSpans(h *Hit, l *spanList, col, y0, y1 int) {
 	}
 	if best.Cap >= 0 {
 		where := "started on HEC " + strconv.Itoa(int(best.Cap))
-		if th := f.v.userIndex().thread[bi]; th != 0 {
+		if th := spanThread(f.ov, best); th != 0 {
 			where += " by " + threadTitle(f.ov, th)
 			h.Thread = th
 		}

@@ -31,24 +31,35 @@ const memoryFloor = 96 << 20
 const loadingShare = 0.3
 
 // limitMemory keeps a soft limit on the Go heap of max(memoryFloor, 1.25 ×
-// the live heap, loadingShare × the logs being loaded), raised as the models
-// grow. Loading leaves garbage behind
+// the live heap plus what the runtime holds besides the heap's objects and
+// its free pages, loadingShare × the logs being loaded), raised as the
+// models grow. Loading leaves garbage behind
 // (the loader's buffers, the progress pictures' overviews), and with the
 // default pace the peak is twice the live heap: on a 180 MB log the limit
 // takes the app's peak resident set from ~310 MB to ~265 MB, on a 1.1 GB
 // log with 650 k threads from ~750 MB to ~550 MB. Because the limit follows
 // the live heap, a log whose models need more than the floor never makes
-// the collector run without pause.
+// the collector run without pause. What the runtime holds besides (its
+// spans' unused parts, stacks, metadata: ~55 MB with a 175 MB live heap)
+// counts against the limit too: without it, 1.25× the live heap left the
+// heap no room (user1g.eventlog, 14 M user spans: a collection every
+// 20–50 ms while zooming, --bench-zoom p50 40–78 ms instead of 16).
 func limitMemory() {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"}, {Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"}}
 	limit := int64(memoryFloor)
 	debug.SetMemoryLimit(limit)
 	for range time.Tick(250 * time.Millisecond) {
 		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 {
-			return
+		for i := range sample {
+			if sample[i].Value.Kind() != metrics.KindUint64 {
+				return
+			}
 		}
-		want := max(int64(memoryFloor), int64(sample[0].Value.Uint64())*5/4, int64(loadingShare*float64(eventlog.Loading())))
+		u := func(i int) int64 { return int64(sample[i].Value.Uint64()) }
+		besides := max(u(1)-u(2)-u(3)-u(4), 0)
+		want := max(int64(memoryFloor), u(0)*5/4+besides, int64(loadingShare*float64(eventlog.Loading())))
 		if want != limit {
 			limit = want
 			debug.SetMemoryLimit(limit)
