@@ -23,12 +23,14 @@ type ZoomResult struct {
 	// Events is the number of events loaded.
 	Events int64
 	// Views are the views drawn, in the script's order; Frames their
-	// times, and Waits how many frames of each were drawn before the detail
-	// it needed was there.
-	Views  []ZoomView
-	Frames []time.Duration
-	Waits  []int
-	Err    error
+	// times, Drawing how much of each was spent drawing (the rest waited
+	// for detail), and Waits how many frames of each were drawn before the
+	// detail it needed was there.
+	Views   []ZoomView
+	Frames  []time.Duration
+	Drawing []time.Duration
+	Waits   []int
+	Err     error
 }
 
 // zoomViewTimeout bounds how long a view may wait for its detail, and
@@ -45,8 +47,9 @@ const (
 // (pixel ratio 1): for each, it sets the canvas's range and draws until a
 // frame is complete — one that did not stand in the overview's coarser
 // picture for detail still being decoded from the file — and times that.
-// Then it calls done off Fyne's loop and quits the app.
-func (a *App) BenchZoom(path string, w, h int, script func(start, end uint64) []ZoomView, done func(ZoomResult)) *Window {
+// Then it calls done off Fyne's loop and quits the app. If keep is not
+// nil, it is given each view's complete frame, after its time is taken.
+func (a *App) BenchZoom(path string, w, h int, script func(start, end uint64) []ZoomView, keep func(view int, frame *image.RGBA), done func(ZoomResult)) *Window {
 	win := a.newWindow()
 	win.unrecorded = true
 	finish := func(r ZoomResult) {
@@ -69,7 +72,7 @@ func (a *App) BenchZoom(path string, w, h int, script func(start, end uint64) []
 		}
 		c.WhenDrawn(func() {
 			go func() {
-				r := benchZoom(c, ev.Log, w, h, script)
+				r := benchZoom(c, ev.Log, w, h, script, keep)
 				r.Events = ev.Log.Events
 				finish(r)
 			}()
@@ -124,8 +127,9 @@ func (s *watchedSource) takeMissing() bool {
 	return m
 }
 
-// benchZoom draws the script's views on c, whose source is log.
-func benchZoom(c *trackcanvas.Canvas, log detailNeeder, w, h int, script func(start, end uint64) []ZoomView) ZoomResult {
+// benchZoom draws the script's views on c, whose source is log, giving
+// keep (if not nil) each view's complete frame.
+func benchZoom(c *trackcanvas.Canvas, log detailNeeder, w, h int, script func(start, end uint64) []ZoomView, keep func(int, *image.RGBA)) ZoomResult {
 	src := &watchedSource{detailNeeder: log, ready: make(chan struct{}, 1)}
 	var views []ZoomView
 	c.With(func(v *tracks.View) {
@@ -133,22 +137,25 @@ func benchZoom(c *trackcanvas.Canvas, log detailNeeder, w, h int, script func(st
 		// ready wakes it (src.ready), not a redraw of the window as well.
 		v.SetOnReady(nil)
 		v.SetSource(src)
-		ov := log.Overview()
-		views = script(ov.Start, ov.End)
 	})
 	var r ZoomResult
 	var frame *image.RGBA
 	// The window has drawn the whole run already; the view's new source
 	// makes it lay out its tracks and legend again, which the first view
-	// would otherwise be charged for.
+	// would otherwise be charged for. The script is asked for after.
 	c.Render(w, h, 1, &frame)
-	for _, zv := range views {
+	ov := log.Overview()
+	views = script(ov.Start, ov.End)
+	for i, zv := range views {
 		start := time.Now()
 		c.With(func(v *tracks.View) { v.SetRange(zv.From, zv.To) })
 		waits := 0
+		var drawing time.Duration
 		for {
 			src.takeMissing()
+			t := time.Now()
 			c.Render(w, h, 1, &frame)
+			drawing += time.Since(t)
 			if !src.takeMissing() {
 				break
 			}
@@ -165,7 +172,11 @@ func benchZoom(c *trackcanvas.Canvas, log detailNeeder, w, h int, script func(st
 		}
 		r.Views = append(r.Views, zv)
 		r.Frames = append(r.Frames, time.Since(start))
+		r.Drawing = append(r.Drawing, drawing)
 		r.Waits = append(r.Waits, waits)
+		if keep != nil {
+			keep(i, frame)
+		}
 	}
 	return r
 }

@@ -26,12 +26,17 @@ func TestBenchZoomWaitsForDetail(t *testing.T) {
 		}
 		return []ZoomView{{start, end}, {mid, mid + 2*w}, {mid + w/2, mid + w}}
 	}
-	r := benchZoom(v.canvas, l, 1400, 900, script)
+	r := benchZoom(v.canvas, l, 1400, 900, script, nil)
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
-	if len(r.Frames) != 3 || len(r.Waits) != 3 || len(r.Views) != 3 {
-		t.Fatalf("%d frames, %d waits, %d views; want 3 each", len(r.Frames), len(r.Waits), len(r.Views))
+	if len(r.Frames) != 3 || len(r.Waits) != 3 || len(r.Views) != 3 || len(r.Drawing) != 3 {
+		t.Fatalf("%d frames, %d waits, %d views, %d drawing times; want 3 each", len(r.Frames), len(r.Waits), len(r.Views), len(r.Drawing))
+	}
+	for i := range r.Frames {
+		if r.Drawing[i] <= 0 || r.Drawing[i] > r.Frames[i] {
+			t.Errorf("view %d: %v drawing of %v in all", i, r.Drawing[i], r.Frames[i])
+		}
 	}
 	if r.Waits[1] == 0 {
 		t.Errorf("zoomed in past the overview, the first frame was counted complete")

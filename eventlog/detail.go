@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
+	"sort"
 	"sync"
+	"time"
 
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
@@ -36,14 +39,38 @@ func (w *window) covers(from, to uint64, maxShift uint8, ov *timeline.Model) boo
 // detailCache keeps the last windows made and makes at most one at a time:
 // a request that comes while one is being made waits as the next, replacing
 // any older waiting one, so the views converge on what is on screen.
+//
+// The window made for a request is a little wider than the view asked for
+// (windowMargin), and once the view has stayed put for widenAfter, one
+// twice as wide is made in the background, so that panning stays within
+// it: a request it does not cover stops it.
 type detailCache struct {
 	mu       sync.Mutex
 	windows  []*window // most recent first
 	building bool
 	next     *detailRequest
-	ready    []func() // to call when the window being made is done
 	wg       sync.WaitGroup
+	// widening is the wider window waiting to be made or being made, if
+	// any.
+	widening *widening
 }
+
+// A widening is the making of a wider window in the background: the timer
+// that starts it, and once started, what stops it.
+type widening struct {
+	timer *time.Timer
+	stop  context.CancelFunc
+}
+
+// Windows made for a request reach windowMargin of the view's width past
+// each side of it; one made once the view has stayed put for widenAfter
+// reaches widenedMargin (half the view's width: panning by half a screen
+// either way stays within it).
+const (
+	windowMargin  = 1.0 / 8
+	widenedMargin = 1.0 / 2
+	widenAfter    = 100 * time.Millisecond
+)
 
 type detailRequest struct {
 	from, to uint64
@@ -103,6 +130,7 @@ func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timelin
 		}
 	}
 	req := &detailRequest{from: from, to: to, shift: shift, ready: ready}
+	c.stopWidening()
 	if c.building {
 		c.next = req
 		return nil
@@ -117,36 +145,90 @@ func (c *detailCache) start(r *Log, req *detailRequest) {
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
-		from, to := r.windowFor(req.from, req.to)
+		from, to := r.windowFor(req.from, req.to, windowMargin)
 		w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: req.shift})
 		c.mu.Lock()
-		if err == nil {
-			c.windows = append([]*window{w}, c.windows...)
-			if len(c.windows) > keptWindows {
-				c.windows = c.windows[:keptWindows]
-			}
-		}
-		c.building = false
-		next := c.next
-		c.next = nil
-		if next != nil && (err != nil || !w.covers(next.from, next.to, next.shift, r.Overview())) && !r.closed.Load() {
-			c.start(r, next)
-		} else if next != nil && next.ready != nil {
-			defer next.ready()
+		then := c.made(r, w, err)
+		if c.next == nil && !c.building && err == nil && !r.closed.Load() {
+			c.widenLater(r, req)
 		}
 		c.mu.Unlock()
 		if req.ready != nil {
 			req.ready()
 		}
+		then()
 	}()
 }
 
-// windowFor widens [from, to) by half its length each side, so that panning
-// stays within it, and aligns it on the overview's buckets.
-func (r *Log) windowFor(from, to uint64) (uint64, uint64) {
+// made keeps the window just made, if it was, and starts the request that
+// waited if it needs another (under c.mu); it returns what to call once
+// c.mu is let go: the waiting request's ready if the window serves it.
+func (c *detailCache) made(r *Log, w *window, err error) (then func()) {
+	if err == nil {
+		c.windows = append([]*window{w}, c.windows...)
+		if len(c.windows) > keptWindows {
+			c.windows = c.windows[:keptWindows]
+		}
+	}
+	c.building = false
+	next := c.next
+	c.next = nil
+	if next != nil && (err != nil || !w.covers(next.from, next.to, next.shift, r.Overview())) && !r.closed.Load() {
+		c.start(r, next)
+	} else if next != nil && next.ready != nil {
+		return next.ready
+	}
+	return func() {}
+}
+
+// widenLater makes, after widenAfter unless another request comes first,
+// a window for req reaching widenedMargin past each side (under c.mu).
+func (c *detailCache) widenLater(r *Log, req *detailRequest) {
+	wd := &widening{}
+	c.widening = wd
+	wd.timer = time.AfterFunc(widenAfter, func() {
+		c.mu.Lock()
+		if c.widening != wd || c.building || r.closed.Load() {
+			c.mu.Unlock()
+			return
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		wd.stop = stop
+		c.building = true
+		c.wg.Add(1)
+		c.mu.Unlock()
+		defer c.wg.Done()
+		from, to := r.windowFor(req.from, req.to, widenedMargin)
+		w, err := r.makeWindow(ctx, from, to, timeline.Grid{Shift: req.shift})
+		stop()
+		c.mu.Lock()
+		if c.widening == wd {
+			c.widening = nil
+		}
+		then := c.made(r, w, err)
+		c.mu.Unlock()
+		then()
+	})
+}
+
+// stopWidening stops the making of a wider window, waiting or under way
+// (under c.mu).
+func (c *detailCache) stopWidening() {
+	if wd := c.widening; wd != nil {
+		wd.timer.Stop()
+		if wd.stop != nil {
+			wd.stop()
+		}
+		c.widening = nil
+	}
+}
+
+// windowFor widens [from, to) by margin times its length each side and
+// aligns it on the overview's buckets.
+func (r *Log) windowFor(from, to uint64, margin float64) (uint64, uint64) {
 	g := r.Overview().Grid
 	w := g.Width()
-	half := (to - from) / 2
+	half := uint64(float64(to-from) * margin)
 	lo := uint64(0)
 	if from > half {
 		lo = from - half
@@ -206,6 +288,12 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 	})
 	for c := range ov.HECs {
 		b.SeedHEC(ov.HECs[c].Cap, from, ov.HECs[c].Track.StateBefore(from))
+		// The overview keeps each bucket's last sample, and from is a
+		// bucket's start: its last sample before from is the log's.
+		h := &ov.HECs[c]
+		if i := sort.Search(h.NumSparkSamples(), func(i int) bool { return h.SparkSample(i).Time >= from }); i > 0 {
+			b.SeedSparkSample(h.Cap, h.SparkSample(i-1))
+		}
 	}
 	for _, i := range ov.ThreadsAliveAt(from) {
 		th := ov.Thread(i)
@@ -232,6 +320,9 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 	if err := m.Err(); err != nil {
 		return nil, fmt.Errorf("decoding [%d, %d]: %w", from, to, err)
 	}
+	if err := r.seedSamplesAfter(ctx, b, ov, to); err != nil {
+		return nil, err
+	}
 	for _, h := range hecs {
 		h.Publish(0, true)
 	}
@@ -249,3 +340,74 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 	}
 	return &window{from: from, to: to, grid: g, model: b.Snapshot(), ov: ov, known: known}, nil
 }
+
+// seedSamplesAfter gives each capability of a window ending at to the
+// SparkCounters samples of the first of the overview's buckets after to
+// that holds one, decoded from the file: its spark pool and rates up to
+// the window's end are drawn towards the next sample, as in a wider window.
+// Capabilities whose buckets lie within seedReach of each other (GHC posts
+// every capability's counters at the end of each collection) are decoded
+// in one merge.
+func (r *Log) seedSamplesAfter(ctx context.Context, b *timeline.Builder, ov *timeline.Model, to uint64) error {
+	if !ov.Grid.On() || to == math.MaxUint64 {
+		return nil
+	}
+	w := ov.Grid.Width()
+	// Where each capability's next sample's bucket starts.
+	bucket := map[int32]uint64{}
+	var starts []uint64
+	for c := range ov.HECs {
+		h := &ov.HECs[c]
+		n := h.NumSparkSamples()
+		if i := sort.Search(n, func(i int) bool { return h.SparkSample(i).Time > to }); i < n {
+			bucket[h.Cap] = h.SparkSample(i).Time / w * w
+			starts = append(starts, bucket[h.Cap])
+		}
+	}
+	slices.Sort(starts)
+	for i := 0; i < len(starts); {
+		j := i
+		for j+1 < len(starts) && starts[j+1]-starts[i] <= seedReach*w {
+			j++
+		}
+		from, end := starts[i], starts[j]+w
+		i = j + 1
+		samples := map[int32][]timeline.SparkSample{}
+		var mu sync.Mutex
+		tap := func(c int32) func(*ingest.Event) bool {
+			at, ok := bucket[c]
+			if !ok || at < from || at >= end {
+				return func(*ingest.Event) bool { return false }
+			}
+			return func(e *ingest.Event) bool {
+				if e.Kind == ingest.KindSparkCounters && e.Time > to && e.Time/w*w == at {
+					mu.Lock()
+					samples[c] = append(samples[c], timeline.SparkSampleOf(e))
+					mu.Unlock()
+				}
+				return false
+			}
+		}
+		m := ingest.NewMerge(r.data, r.ix(), ingest.MergeOptions{From: max(from, to+1), To: end - 1, Tap: tap})
+		for e := m.Next(); e != nil; e = m.Next() {
+		}
+		err := m.Err()
+		m.Close()
+		if err != nil {
+			return fmt.Errorf("decoding the spark samples after %d: %w", to, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for c, ss := range samples {
+			for _, s := range ss {
+				b.SeedSparkSample(c, s)
+			}
+		}
+	}
+	return nil
+}
+
+// seedReach is how many of the overview's buckets apart the buckets of the
+// capabilities' next samples may lie for one merge to decode them all.
+const seedReach = 16

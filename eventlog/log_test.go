@@ -212,6 +212,107 @@ func TestDetail(t *testing.T) {
 	}
 }
 
+// TestDetailWidens: once a view has stayed put, a window twice as wide as
+// it is made in the background, and a pan by half the view's width is then
+// served at once; the window made for the view itself reaches past it by
+// only windowMargin.
+func TestDetailWidens(t *testing.T) {
+	r := open(t, testLogs[0], Options{ExactBelow: -1, Buckets: 256})
+	ov := r.Overview()
+	w := ov.Grid.Width()
+	from := ov.Start + (ov.End-ov.Start)/3/w*w
+	to := from + 8*w
+	nsPerPx := float64(to-from) / 1000
+	ready := make(chan struct{}, 1)
+	if m := r.Detail(from, to, nsPerPx, func() { ready <- struct{}{} }); m != nil {
+		t.Fatal("Detail gave a model at once")
+	}
+	select {
+	case <-ready:
+	case <-time.After(20 * time.Second):
+		t.Fatal("ready was never called")
+	}
+	m := r.Detail(from, to, nsPerPx, nil)
+	if m == nil {
+		t.Fatal("no detail after ready")
+	}
+	if wide := from - m.Start; m.Start > from || wide > 2*w {
+		t.Errorf("the view's window starts %d ns before it, want at most %d", wide, 2*w)
+	}
+	half := (to - from) / 2
+	covered := func() bool {
+		r.detail.mu.Lock()
+		defer r.detail.mu.Unlock()
+		for _, win := range r.detail.windows {
+			if win.from <= from-half && to+half <= win.to {
+				return true
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !covered() {
+		if time.Now().After(deadline) {
+			t.Fatal("no wider window was made after the view stayed put")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if r.Detail(from+half, to+half, nsPerPx, nil) == nil || r.Detail(from-half, to-half, nsPerPx, nil) == nil {
+		t.Error("a pan by half the view's width needed a new window")
+	}
+}
+
+// TestWindowSparkSamplesEitherSide: a window holds, besides the spark
+// samples in its range, each capability's last sample before it and first
+// after it, as the whole run has them: the pool and rates are drawn towards
+// them whatever the window's width.
+func TestWindowSparkSamplesEitherSide(t *testing.T) {
+	for _, path := range []string{testLogs[0], testLogs[2]} {
+		exact := open(t, path, Options{})
+		r := open(t, path, Options{ExactBelow: -1, Buckets: 64})
+		ov := r.Overview()
+		w := ov.Grid.Width()
+		tried := 0
+		for k := 1; k < 9; k++ {
+			from := (ov.Start + (ov.End-ov.Start)*uint64(k)/10) / w * w
+			to := from + w
+			win, err := r.makeWindow(context.Background(), from, to, timeline.Grid{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range exact.Overview().HECs {
+				n := e.NumSparkSamples()
+				before := sort.Search(n, func(i int) bool { return e.SparkSample(i).Time >= from }) - 1
+				after := sort.Search(n, func(i int) bool { return e.SparkSample(i).Time > to })
+				h := win.model.HEC(e.Cap)
+				if h == nil {
+					t.Fatalf("%s: the window has no capability %d", path, e.Cap)
+				}
+				var got []timeline.SparkSample
+				for i := range h.NumSparkSamples() {
+					got = append(got, h.SparkSample(i))
+				}
+				if before >= 0 {
+					tried++
+					if len(got) == 0 || got[0] != e.SparkSample(before) {
+						t.Errorf("%s [%d, %d] cap %d: the window's samples begin %v, want the last before it %v", path, from, to, e.Cap, got[:min(len(got), 1)], e.SparkSample(before))
+					}
+				}
+				if after < n {
+					tried++
+					i := slices.IndexFunc(got, func(s timeline.SparkSample) bool { return s.Time > to })
+					if i < 0 || got[i] != e.SparkSample(after) {
+						t.Errorf("%s [%d, %d] cap %d: the window's first sample after it is at %d, want %v", path, from, to, e.Cap, i, e.SparkSample(after))
+					}
+				}
+			}
+		}
+		if tried == 0 {
+			t.Errorf("%s: no sample either side of any window: the test tries nothing", path)
+		}
+	}
+}
+
 // TestFirstOverviewShowsSomething: the overviews a load reports while it
 // reads (the loading page's pictures) hold events, the first one too; it
 // used to be asked for before the streams had published anything, so the

@@ -41,6 +41,51 @@ type Piece struct {
 	// an event that spans the run (a block of nothing but a corrupt marker
 	// has none).
 	Timed bool
+	// Stretches cut a block of more than stretchEvents events into runs of
+	// that many, in file order, so that a merge of a stretch of time
+	// decodes only the runs that hold events in it (nil for a smaller
+	// block, a loose piece, or one not yet decoded whole with
+	// MergeOptions.Learn).
+	Stretches []Stretch
+}
+
+// A Stretch is a run of consecutive events of a block at which decoding
+// can start, with the decoder's state there: a block of GHC's default
+// 2 MiB holds ~170 k events, seconds of a capability's run, and a view of
+// a millisecond needs a few hundred of them.
+type Stretch struct {
+	// Offset is the byte at which its first event begins, and Remaining
+	// how many bytes of the block are left from there on (as the
+	// decoder counts them).
+	Offset, Remaining int64
+	// First and Last are the earliest and latest times of its events, as
+	// the decoder hands them out (any kind, a block marker's too).
+	First, Last uint64
+	// good is the latest good time in the block before the stretch, which
+	// the decoder gives an event whose time is impossible (blockTimes.last).
+	good uint64
+}
+
+// stretchEvents is how many events a Stretch holds: 32 bytes for every
+// 4096 events (under 1 MB for a 1 GB log), and a view of a millisecond
+// decodes a few thousand events per capability instead of a whole block.
+// A variable so that tests can cut small logs into stretches.
+var stretchEvents int64 = 4096
+
+// overlapping returns the stretches [first, last) of p that may hold an
+// event with a time in [from, to] (to 0: no upper bound); first == last if
+// none does.
+func (p *Piece) overlapping(from, to uint64) (first, last int) {
+	first, last = len(p.Stretches), 0
+	for i, st := range p.Stretches {
+		if st.Last >= from && (to == 0 || st.First <= to) {
+			first, last = min(first, i), i+1
+		}
+	}
+	if last == 0 {
+		return 0, 0
+	}
+	return first, last
 }
 
 // An Index locates the pieces of an eventlog's data section, so that any
@@ -270,6 +315,20 @@ func (pr *pieceReader) resetAt(p Piece, off int64, blockCap int32, remaining int
 	d.status = Status{}
 	d.blockCap, d.remaining = blockCap, remaining
 	pr.p, pr.fed = p, off-p.Offset
+}
+
+// resume starts decoding block p at stretch st, in the state the decoder
+// was in there when it decoded the block from its marker: in the block
+// its marker declares, the latest good time st's.
+func (pr *pieceReader) resume(p Piece, st Stretch) {
+	pr.resetAt(p, st.Offset, p.Cap, st.Remaining)
+	d := pr.d
+	d.times.enter(p.Cap, p.BlockStart, p.BlockEnd)
+	if st.Remaining <= 0 {
+		d.blockCap = NoCap
+		d.times.leave()
+	}
+	d.times.last = st.good
 }
 
 // next decodes the piece's next event into ev; false at the piece's end, or

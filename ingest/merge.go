@@ -27,8 +27,11 @@ type MergeOptions struct {
 	// was.
 	Sorted bool
 	// Learn records in the index each piece's event count and time range
-	// (Piece.Events, First, Last, Known) when the merge has read all of
-	// them. Read the index's pieces only after Next has returned nil.
+	// (Piece.Events, First, Last, Known) and a block's stretches
+	// (Piece.Stretches) when the merge has read all of them. Read the
+	// index's pieces only after Next has returned nil. A merge with bounds
+	// decodes of a block with stretches only those that may hold events
+	// within them.
 	Learn bool
 }
 
@@ -239,24 +242,62 @@ func (m *Merge) read(s *mergeStream) {
 		return true
 	}
 	var q reorder
+	bounded := !m.opt.Learn && (m.opt.From > 0 || m.opt.To != 0)
 	for _, pi := range s.pieces {
 		p := m.ix.Pieces[pi]
-		if p.Known && (p.Last < m.opt.From || (m.opt.To != 0 && p.First > m.opt.To)) {
+		// Of a block cut into stretches, a merge with bounds reads only
+		// from the first that may hold an event within them to the end of
+		// the last (stop; -1: to the piece's end).
+		first, last, stop := 0, len(p.Stretches), int64(-1)
+		if bounded && len(p.Stretches) > 0 {
+			first, last = p.overlapping(m.opt.From, m.opt.To)
+			if last < len(p.Stretches) {
+				stop = p.Stretches[last].Offset
+			}
+		}
+		if last == 0 && len(p.Stretches) > 0 || p.Known && (p.Last < m.opt.From || (m.opt.To != 0 && p.First > m.opt.To)) {
 			if p.Block {
 				// The next block's early events may lie in this one's range.
 				pr.d.times.saw(p.Cap, blockRange{p.BlockStart, p.BlockEnd})
 			}
 			continue
 		}
-		pr.reset(p)
+		if first > 0 {
+			pr.resume(p, p.Stretches[first])
+		} else {
+			pr.reset(p)
+		}
 		st := Piece{Known: true}
 		var n int64
+		// Learning a block's stretches: the one being read, and, once it
+		// holds stretchEvents, the decoder's state for the next.
+		var stretch *Stretch
+		var cut bool
+		var remaining int64
+		var good uint64
+		if m.opt.Learn && p.Block {
+			st.Stretches = []Stretch{{Offset: p.Offset, First: ^uint64(0)}}
+			stretch = &st.Stretches[0]
+		}
 		// Events are decoded straight into the batch's next slot, which
 		// is kept only if the event is in bounds and the tap lets it pass.
 		b.evs = b.evs[:len(b.evs)+1]
 		ev := &b.evs[len(b.evs)-1]
 		for pr.next(ev) {
+			if stop >= 0 && ev.Offset >= stop {
+				break
+			}
 			n++
+			if stretch != nil {
+				if cut {
+					st.Stretches = append(st.Stretches, Stretch{Offset: ev.Offset, Remaining: remaining, First: ^uint64(0), good: good})
+					stretch, cut = &st.Stretches[len(st.Stretches)-1], false
+				}
+				stretch.First, stretch.Last = min(stretch.First, ev.Time), max(stretch.Last, ev.Time)
+				if n%stretchEvents == 0 {
+					cut, remaining, good = true, pr.d.remaining, pr.d.times.last
+				}
+			}
 			if SpansRun(ev) {
 				if !st.Timed || ev.Time < st.First {
 					st.First = ev.Time
@@ -410,6 +451,10 @@ func (m *Merge) finish() {
 		for _, st := range s.stats {
 			p := &m.ix.Pieces[st.piece]
 			p.Events, p.First, p.Last, p.Known, p.Timed = st.Events, st.First, st.Last, true, st.Timed
+			p.Stretches = nil
+			if len(st.Stretches) > 1 {
+				p.Stretches = st.Stretches
+			}
 		}
 	}
 }

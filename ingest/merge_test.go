@@ -293,3 +293,69 @@ func TestCorruptBlockSizeTakesTheBlockNoFurther(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeStretches: a merge with bounds that starts a block at one of its
+// stretches and stops at the end of another hands out exactly the events,
+// in the same order and with the same times (an impossible one given the
+// same), as one that decodes every block whole; and it decodes fewer.
+func TestMergeStretches(t *testing.T) {
+	defer func(n int64) { stretchEvents = n }(stretchEvents)
+	merge := func(data []byte, ix *Index, opt MergeOptions) ([]Event, int64) {
+		m := NewMerge(bytes.NewReader(data), ix, opt)
+		var out []Event
+		for e := m.Next(); e != nil; e = m.Next() {
+			out = append(out, e.Clone())
+		}
+		if err := m.Err(); err != nil {
+			t.Fatalf("merge: %v", err)
+		}
+		return out, m.Events()
+	}
+	var resumed, stretched int
+	for _, f := range mergeLogs(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f)
+		stretchEvents = 1 << 40
+		all, whole, _ := mergeAll(t, data, MergeOptions{Learn: true})
+		stretchEvents = 50
+		_, cut, _ := mergeAll(t, data, MergeOptions{Learn: true})
+		for _, p := range cut.Pieces {
+			if len(p.Stretches) > 0 {
+				stretched++
+				if p.Stretches[0].Offset != p.Offset {
+					t.Fatalf("%s: the block at byte %d has its first stretch at byte %d", name, p.Offset, p.Stretches[0].Offset)
+				}
+			}
+		}
+		if len(all) == 0 {
+			continue
+		}
+		for k := range 12 {
+			// Narrow and wide ranges at places spread over the log, and
+			// one open at the end.
+			at := all[(k*7919)%len(all)].Time
+			width := []uint64{0, 1000, 100_000, 10_000_000}[k%4]
+			from, to := at, at+width
+			if k == 11 {
+				to = 0
+			}
+			for _, sorted := range []bool{false, true} {
+				opt := MergeOptions{From: from, To: to, Sorted: sorted}
+				want, decodedWhole := merge(data, whole, opt)
+				got, decoded := merge(data, cut, opt)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s [%d, %d] sorted %v: %d events from the stretches, %d from whole blocks, or they differ", name, from, to, sorted, len(got), len(want))
+				}
+				if decoded < decodedWhole {
+					resumed++
+				}
+			}
+		}
+	}
+	if stretched == 0 || resumed == 0 {
+		t.Errorf("%d blocks cut into stretches, %d merges decoded less for them: the test tries nothing", stretched, resumed)
+	}
+}

@@ -763,6 +763,26 @@ func (b *Builder) SeedThread(id uint32, label string, created, t uint64, m Mark)
 	b.threadMark(th, m)
 }
 
+// SeedSparkSample adds to capability c's SparkCounters samples one taken
+// outside the range a model of a range covers: the last before it (from an
+// overview) or those of a stretch after it, so that the spark pool and
+// rates in the range are drawn between the samples either side of it, as
+// in a model of the whole run. It does not extend the capability's rows.
+// Samples come in time order: the one before the range's events, those
+// after once they are all in.
+func (b *Builder) SeedSparkSample(c int32, s SparkSample) {
+	if h := b.hec(c); h != nil {
+		h.addSample(s)
+	}
+}
+
+// SparkSampleOf returns the sample a SparkCounters event holds.
+func SparkSampleOf(ev *ingest.Event) SparkSample {
+	c := ev.SparkCounters()
+	return SparkSample{Time: ev.Time, Created: c.Created, Dud: c.Dud, Overflowed: c.Overflowed,
+		Converted: c.Converted, GCd: c.GCd, Fizzled: c.Fizzled, Pool: c.Remaining}
+}
+
 // Add adds one event of the HEC's capability to its rows.
 func (h *HECBuilder) Add(ev *ingest.Event) {
 	t := ev.Time
@@ -817,9 +837,7 @@ func (h *HECBuilder) Add(ev *ingest.Event) {
 			h.instants.add(h.g, Instant{Time: t, Kind: InstantShutdown})
 		}
 	case ingest.KindSparkCounters:
-		c := ev.SparkCounters()
-		h.addSample(SparkSample{Time: t, Created: c.Created, Dud: c.Dud, Overflowed: c.Overflowed,
-			Converted: c.Converted, GCd: c.GCd, Fizzled: c.Fizzled, Pool: c.Remaining})
+		h.addSample(SparkSampleOf(ev))
 	case ingest.KindSparkCreate, ingest.KindSparkDud, ingest.KindSparkOverflow, ingest.KindSparkRun,
 		ingest.KindSparkSteal, ingest.KindSparkFizzle, ingest.KindSparkGC, ingest.KindRunSpark, ingest.KindStealSpark:
 		h.sparks[sparkKindOf[ev.Kind]].add(h.g, t)

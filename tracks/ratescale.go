@@ -156,7 +156,7 @@ func (f *frame) sparkRunPeak(c, bin int) (float64, string) {
 	}
 	ax := timeline.Axis{From: 0, To: end, X0: f.ax.X0, Width: f.ax.Width}
 	peak := 0.0
-	for _, r := range sparkRatesOn(&ov.HECs[c], ax, f.n, bin) {
+	for _, r := range sparkRatesOn(&ov.HECs[c], ov.HECs[c].HasSparkEvents(), ax, f.n, bin) {
 		for _, v := range r {
 			peak = math.Max(peak, v)
 		}

@@ -110,21 +110,28 @@ func poolValues(h *timeline.HEC, ax timeline.Axis, n int) []float64 {
 }
 
 // sparkRates returns, per bin of bin plot columns, a HEC's rate of sparks
-// of each curve kind in sparks per ms (see sparkRatesOn).
+// of each curve kind in sparks per ms (see sparkRatesOn): from its spark
+// events if the capability has any in the run (the overview says; a window
+// of detail may hold none), else from its counters' samples.
 func (f *frame) sparkRates(h *timeline.HEC, bin int) [len(sparkCurves)][]float64 {
-	return sparkRatesOn(h, f.ax, f.n, bin)
+	events := h.HasSparkEvents()
+	if f.ov != nil && f.ov != f.m {
+		if o := f.ov.HEC(h.Cap); o != nil && o.HasSparkEvents() {
+			events = true
+		}
+	}
+	return sparkRatesOn(h, events, f.ax, f.n, bin)
 }
 
 // sparkRatesOn returns, per bin of bin of the n columns of ax, a HEC's
 // rate of sparks of each curve kind in sparks per ms: from its spark
-// events when it has any, else from its counters' samples.
-func sparkRatesOn(h *timeline.HEC, ax timeline.Axis, n, bin int) [len(sparkCurves)][]float64 {
+// events if events, else from its counters' samples.
+func sparkRatesOn(h *timeline.HEC, events bool, ax timeline.Axis, n, bin int) [len(sparkCurves)][]float64 {
 	var out [len(sparkCurves)][]float64
 	nb := (n + bin - 1) / bin
 	// The bins are the columns of an axis bin times coarser: counting per
 	// bin walks the events' index a bin, not a pixel, at a time.
 	bax := timeline.Axis{From: ax.From, To: ax.To, X0: ax.X0, Width: ax.Width / float64(bin)}
-	events := h.HasSparkEvents()
 	var cols, stolen []int32
 	if events {
 		stolen = h.SparkColumns(bax, nb, timeline.SparkStolen, nil)

@@ -2,9 +2,15 @@ package main
 
 import (
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hecscope/hecscope/app"
@@ -63,21 +69,89 @@ func zoomReport(out io.Writer, frames []time.Duration) {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// benchZoom is the zoom benchmark: it loads file in a window, draws the
+// zoomOptions are the zoom benchmark's arguments.
+type zoomOptions struct {
+	file       string
+	verbose    bool   // -v: print each view's time
+	cpuProfile string // --cpuprofile OUT: write a CPU profile of the views to OUT
+	frames     string // --frames DIR: write each view's complete frame to DIR/view-NN.png
+}
+
+// benchZoomArgs reads `--bench-zoom FILE [-v] [--cpuprofile OUT] [--frames
+// DIR]`, the options in any order after FILE.
+func benchZoomArgs(args []string) (zoomOptions, bool) {
+	var o zoomOptions
+	opt := map[string]*string{"--cpuprofile": &o.cpuProfile, "--frames": &o.frames}
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-v":
+			o.verbose = true
+		case (a == "--cpuprofile" || a == "--frames") && i+1 < len(args):
+			*opt[a] = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--cpuprofile=") || strings.HasPrefix(a, "--frames="):
+			name, v, _ := strings.Cut(a, "=")
+			if *opt[name] = v; v == "" {
+				return o, false
+			}
+		default:
+			rest = append(rest, a)
+		}
+	}
+	file, ok := optionValue(rest, "--bench-zoom")
+	o.file = file
+	return o, ok
+}
+
+// benchZoom is the zoom benchmark: it loads the file in a window, draws the
 // script's views through the window's canvas, prints the report line to
-// out (and each view's time with -v) and returns the exit code.
-func benchZoom(file string, verbose bool, out io.Writer) int {
+// out (and each view's time with -v) and returns the exit code. A CPU
+// profile covers the views only: it starts when the script is asked for,
+// once the file is loaded and drawn.
+func benchZoom(o zoomOptions, out io.Writer) int {
 	a := newApp()
 	code := 1
-	a.BenchZoom(file, zoomWidth, zoomHeight, zoomScript, func(r app.ZoomResult) {
+	var prof *os.File
+	script := zoomScript
+	if o.cpuProfile != "" {
+		script = func(start, end uint64) []app.ZoomView {
+			f, err := os.Create(o.cpuProfile)
+			if err == nil {
+				err = pprof.StartCPUProfile(f)
+			}
+			if err != nil {
+				fmt.Fprintf(out, "hecscope: profiling the views: %v\n", err)
+			} else {
+				prof = f
+			}
+			return zoomScript(start, end)
+		}
+	}
+	var keep func(int, *image.RGBA)
+	if o.frames != "" {
+		keep = func(view int, frame *image.RGBA) {
+			path := filepath.Join(o.frames, fmt.Sprintf("view-%02d.png", view))
+			if err := writeFile(path, func(w io.Writer) error { return png.Encode(w, frame) }); err != nil {
+				fmt.Fprintf(out, "hecscope: writing frame %s: %v\n", path, err)
+			}
+		}
+	}
+	a.BenchZoom(o.file, zoomWidth, zoomHeight, script, keep, func(r app.ZoomResult) {
+		if prof != nil {
+			pprof.StopCPUProfile()
+			if err := prof.Close(); err != nil {
+				fmt.Fprintf(out, "hecscope: writing the profile: %v\n", err)
+			}
+		}
 		if r.Err != nil {
 			fmt.Fprintf(out, "hecscope: %v\n", r.Err)
 			return
 		}
-		if verbose {
+		if o.verbose {
 			for i, d := range r.Frames {
 				v := r.Views[i]
-				fmt.Fprintf(out, "view %d [%d, %d) ns: %.1f ms, %d frames before its detail\n", i, v.From, v.To, ms(d), r.Waits[i])
+				fmt.Fprintf(out, "view %d [%d, %d) ns: %.1f ms (%.1f drawing), %d frames before its detail\n", i, v.From, v.To, ms(d), ms(r.Drawing[i]), r.Waits[i])
 			}
 		}
 		zoomReport(out, r.Frames)

@@ -83,3 +83,29 @@ func TestBenchZoomPrintsFrames(t *testing.T) {
 		t.Errorf("%d frames, want at least 50:\n%s", n, out)
 	}
 }
+
+// TestBenchZoomArgs: -v, --cpuprofile OUT and --frames DIR may come in any
+// order after the file; --cpuprofile and --frames need their value.
+func TestBenchZoomArgs(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want zoomOptions
+		ok   bool
+	}{
+		{[]string{"--bench-zoom", "a.eventlog"}, zoomOptions{file: "a.eventlog"}, true},
+		{[]string{"--bench-zoom", "a.eventlog", "-v"}, zoomOptions{file: "a.eventlog", verbose: true}, true},
+		{[]string{"--bench-zoom", "a.eventlog", "--cpuprofile", "p.prof", "-v"}, zoomOptions{file: "a.eventlog", verbose: true, cpuProfile: "p.prof"}, true},
+		{[]string{"--bench-zoom=a.eventlog", "--cpuprofile=p.prof"}, zoomOptions{file: "a.eventlog", cpuProfile: "p.prof"}, true},
+		{[]string{"--bench-zoom", "a.eventlog", "--frames", "out", "-v"}, zoomOptions{file: "a.eventlog", verbose: true, frames: "out"}, true},
+		{[]string{"--bench-zoom", "a.eventlog", "--frames="}, zoomOptions{}, false},
+		{[]string{"--bench-zoom", "a.eventlog", "--cpuprofile"}, zoomOptions{}, false},
+		{[]string{"--bench-zoom", "a.eventlog", "--cpuprofile="}, zoomOptions{}, false},
+		{[]string{"--bench-zoom"}, zoomOptions{}, false},
+		{[]string{"--bench-zoom", "a.eventlog", "b.eventlog"}, zoomOptions{}, false},
+	} {
+		got, ok := benchZoomArgs(c.args)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("benchZoomArgs(%q) = %+v, %v; want %+v, %v", c.args, got, ok, c.want, c.ok)
+		}
+	}
+}

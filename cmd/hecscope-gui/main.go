@@ -12,12 +12,14 @@
 //	                             "loaded N events in S s (first picture at F s)" to stderr,
 //	                             both times since the process started, and exit (to measure
 //	                             load time and peak memory from outside, e.g. /usr/bin/time -v)
-//	hecscope-gui --bench-zoom FILE [-v]
+//	hecscope-gui --bench-zoom FILE [-v] [--cpuprofile OUT] [--frames DIR]
 //	                             open FILE in a window, load it, then draw 51 views at
 //	                             1920×1080 through the window's canvas, from the whole run
 //	                             to 1 ms windows spread over it, each until complete (its
 //	                             detail decoded from the file), and print "frames N: p50 X
-//	                             ms, p99 Y ms, worst Z ms" (-v: each view's time too)
+//	                             ms, p99 Y ms, worst Z ms" (-v: each view's time too;
+//	                             --cpuprofile: a CPU profile of the views, not the load, to OUT;
+//	                             --frames: each view's complete frame to DIR/view-NN.png)
 //	hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] [--layout OUT.json] FILE
 //	                             draw the window showing FILE with Fyne's software renderer
 //	                             (no display needed) and write it to OUT.png; --layout writes
@@ -31,7 +33,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -49,9 +50,11 @@ const usage = `usage: hecscope [FILE...]      open the desktop app (on each even
        hecscope-gui --quit-after-load FILE
                               load FILE in a window, print "loaded N events in S s
                               (first picture at F s)" and exit
-       hecscope-gui --bench-zoom FILE [-v]
+       hecscope-gui --bench-zoom FILE [-v] [--cpuprofile OUT] [--frames DIR]
                               load FILE in a window, draw 51 views from the whole run
                               down to 1 ms, print "frames N: p50 X ms, p99 Y ms, worst Z ms"
+                              (-v: each view too; --cpuprofile: profile the views to OUT;
+                              --frames: write each view's frame to DIR)
        hecscope-gui --snapshot OUT.png [--size WxH] [--scale S] [--tracks all] [--from T --to T] [--select T,T] [--tab NAME] [--theme light|dark] [--segment N] [--layout OUT.json] FILE
                               draw the window showing FILE, without a display, to OUT.png
                               (and where its parts are, as JSON, to OUT.json)`
@@ -100,13 +103,12 @@ func run(args []string) int {
 		return quitAfterLoad(file, processStart(start))
 	}
 	if isOption(args0(args), "--bench-zoom") {
-		rest := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "-v" })
-		file, ok := optionValue(rest, "--bench-zoom")
+		opts, ok := benchZoomArgs(args)
 		if !ok {
-			fmt.Fprintln(os.Stderr, "usage: hecscope-gui --bench-zoom FILE [-v]")
+			fmt.Fprintln(os.Stderr, "usage: hecscope-gui --bench-zoom FILE [-v] [--cpuprofile OUT] [--frames DIR]")
 			return 2
 		}
-		return benchZoom(file, len(rest) < len(args), os.Stderr)
+		return benchZoom(opts, os.Stderr)
 	}
 	if isOption(args0(args), "--segment") {
 		n, file, err := segmentArgs(args)
