@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -84,6 +85,17 @@ const keptWindows = 3
 // wait waits for the window being made.
 func (c *detailCache) wait() { c.wg.Wait() }
 
+// shut marks the log closed, under c.mu so that no window starts after it
+// (every start looks at closed under c.mu), stops a wider window waiting
+// or being made, and waits for the window being made.
+func (c *detailCache) shut(closed *atomic.Bool) {
+	c.mu.Lock()
+	closed.Store(true)
+	c.stopWidening()
+	c.mu.Unlock()
+	c.wg.Wait()
+}
+
 // WaitDetail waits until the detail being decoded, if any, is ready: a
 // picture drawn once (which asked for it) and once more after this shows
 // it, as a user sees it after a moment.
@@ -122,6 +134,9 @@ func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timelin
 	c := &r.detail
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if r.closed.Load() {
+		return nil // closed since the look above: no window may start (see shut)
+	}
 	for i, w := range c.windows {
 		if w.covers(from, to, shift, ov) {
 			copy(c.windows[1:i+1], c.windows[:i])

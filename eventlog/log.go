@@ -281,8 +281,7 @@ func (r *Log) Close() error {
 	if r.file == nil {
 		return nil
 	}
-	r.closed.Store(true)
-	r.detail.wait()
+	r.detail.shut(&r.closed)
 	return r.file.Close()
 }
 
