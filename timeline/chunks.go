@@ -45,13 +45,6 @@ func (c *chunkList[T]) addAll(o *chunkList[T]) {
 	}
 }
 
-// last returns a pointer to the last element, which must exist. Only the
-// builder may use it, and only on elements no snapshot has seen.
-func (c *chunkList[T]) last() *T {
-	ch := c.chunks[len(c.chunks)-1]
-	return &ch[len(ch)-1]
-}
-
 // view returns a read-only view of the elements stored so far. Later appends
 // do not change it. It shares the full chunks and copies the one being
 // filled, so that the list may reuse that (reset).
