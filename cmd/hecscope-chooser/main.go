@@ -15,48 +15,30 @@ import (
 	"io"
 	"os"
 
-	native "github.com/sqweek/dialog"
-
 	"github.com/hecscope/hecscope/internal/chooser"
+	"github.com/hecscope/hecscope/internal/chooser/syschooser"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // run shows the chooser args ask for and writes the path chosen to stdout;
 // it returns the exit status.
-func run(args []string, stdout, stderr io.Writer) (status int) {
+func run(args []string, stdout, stderr io.Writer) int {
 	req, err := chooser.Parse(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "hecscope-chooser: %v\nusage: hecscope-chooser open|save -title TITLE [-dir DIR] [-file NAME] [-filter \"DESC|EXT,EXT\"]...\n", err)
 		return 2
 	}
-	defer func() {
-		// The dialog package panics when GTK could not start (no display).
-		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "hecscope-chooser: the system's file chooser cannot be shown: %v\n", r)
-			status = chooser.Unavailable
-		}
-	}()
-	b := native.File().Title(req.Title)
-	for _, f := range req.Filters {
-		b = b.Filter(f.Desc, f.Extensions...)
-	}
-	if req.StartDir != "" {
-		b = b.SetStartDir(req.StartDir)
-	}
-	var path string
-	if req.Save {
-		path, err = b.SetStartFile(req.StartFile).Save()
-	} else {
-		path, err = b.Load()
-	}
+	path, err := syschooser.Show(req)
 	switch {
-	case errors.Is(err, native.ErrCancelled):
-		return 0
+	case errors.Is(err, syschooser.ErrUnavailable):
+		fmt.Fprintf(stderr, "hecscope-chooser: %v\n", err)
+		return chooser.Unavailable
 	case err != nil:
 		fmt.Fprintf(stderr, "hecscope-chooser: %v\n", err)
 		return 1
+	case path != "":
+		fmt.Fprintln(stdout, path)
 	}
-	fmt.Fprintln(stdout, path)
 	return 0
 }
