@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/paint"
@@ -14,7 +13,7 @@ import (
 // Selection and User Events tabs.
 func (v *eventlogView) addNavPanels() {
 	m := v.log.Model
-	v.details = container.NewVBox(widget.NewLabel("Click a span, GC or user span on the timeline to see it here."))
+	v.details = panels.NewDetails()
 	v.selection = container.NewVBox()
 	v.canvas.OnView = func(uint64, uint64) { v.showStatus() }
 	v.canvas.OnSelect = func(from, to uint64, ok, final bool) {

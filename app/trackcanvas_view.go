@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"image"
 
 	"fyne.io/fyne/v2"
@@ -9,7 +8,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/app/trackcanvas"
-	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 	"github.com/hecscope/hecscope/tracks"
 )
@@ -58,25 +56,7 @@ func (v *eventlogView) Picture(scale float32) image.Image { return v.canvas.Pict
 
 // showTap fills the Details tab with what was clicked on the canvas.
 func (v *eventlogView) showTap(h tracks.Hit) {
-	if len(h.Tip) == 0 {
-		return
-	}
-	box := container.NewVBox()
-	for i, line := range h.Tip {
-		l := widget.NewLabel(line)
-		l.Wrapping = fyne.TextWrapWord
-		if i == 0 {
-			l.TextStyle.Bold = true
-		}
-		box.Add(l)
-	}
-	if h.To > h.From {
-		box.Add(widget.NewLabel(fmt.Sprintf("From %s to %s (%s). Double-click to zoom to it.",
-			paint.Time(h.From, 1), paint.Time(h.To, 1), paint.Duration(h.To-h.From))))
-	}
-	v.details.Objects = []fyne.CanvasObject{box}
-	v.details.Refresh()
-	if v.tabs != nil && v.detailsTab != nil {
+	if panels.ShowHit(v.details, h) && v.tabs != nil && v.detailsTab != nil {
 		v.tabs.Select(v.detailsTab)
 	}
 }

@@ -322,19 +322,7 @@ func (v *View) showTap(h tracks.Hit) {
 		return
 	}
 	v.readout.SetText(strings.Join(h.Tip, " · "))
-	box := container.NewVBox()
-	for i, line := range h.Tip {
-		l := widget.NewLabel(line)
-		l.Wrapping = fyne.TextWrapWord
-		l.TextStyle.Bold = i == 0
-		box.Add(l)
-	}
-	if h.To > h.From {
-		box.Add(widget.NewLabel(fmt.Sprintf("From %s to %s (%s). Double-click to zoom to it.",
-			paint.Time(h.From, 1), paint.Time(h.To, 1), paint.Duration(h.To-h.From))))
-	}
-	v.details.Objects = []fyne.CanvasObject{box}
-	v.details.Refresh()
+	panels.ShowHit(v.details, h)
 	v.tabs.Select(v.detailsTab)
 }
 

@@ -69,7 +69,7 @@ func (v *View) buildTabs() {
 	v.eventsBox = waiting()
 	v.eventsTab = container.NewTabItem("Events", v.eventsBox)
 	v.panels[v.eventsTab] = v.showEvents
-	v.details = container.NewVBox(widget.NewLabel("Click a span, GC or user span on the timeline to see it here."))
+	v.details = panels.NewDetails()
 	v.detailsTab = container.NewTabItem("Details", container.NewScroll(v.details))
 	v.tabs = container.NewAppTabs(summary, gc, sparks, process, selTab, v.detailsTab, users, v.eventsTab)
 	v.tabs.OnSelected = func(ti *container.TabItem) {
