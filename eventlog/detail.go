@@ -16,10 +16,12 @@ import (
 )
 
 // A window is a model of a range of the run, decoded from the file: exact,
-// or an overview on a grid fine enough for the zoom it was made for.
+// or an overview on a grid fine enough for the zoom it was made for; with
+// the threads' tracks, or without them for views that show none.
 type window struct {
 	from, to uint64
 	grid     timeline.Grid
+	threads  bool
 	model    *timeline.Model
 	// ov is the overview the window was made with, and known the time up
 	// to which every capability was known then (the earliest frontier):
@@ -30,11 +32,12 @@ type window struct {
 }
 
 // covers reports whether the window can draw [from, to) with buckets of at
-// most maxShift, the overview now being ov: a range past what every
-// capability was known up to when it was made needs a window made anew,
-// once more has been read.
-func (w *window) covers(from, to uint64, maxShift uint8, ov *timeline.Model) bool {
-	return w.from <= from && to <= w.to && w.grid.Shift <= maxShift && (to <= w.known || w.ov == ov)
+// most maxShift (and the threads, if threads), the overview now being ov:
+// a range past what every capability was known up to when it was made
+// needs a window made anew, once more has been read.
+func (w *window) covers(from, to uint64, maxShift uint8, threads bool, ov *timeline.Model) bool {
+	return w.from <= from && to <= w.to && w.grid.Shift <= maxShift && (w.threads || !threads) &&
+		(to <= w.known || w.ov == ov)
 }
 
 // detailCache keeps the last windows made and makes at most one at a time:
@@ -76,6 +79,7 @@ const (
 type detailRequest struct {
 	from, to uint64
 	shift    uint8
+	threads  bool
 	ready    func()
 }
 
@@ -124,8 +128,9 @@ func (r *Log) WantsDetail(nsPerPixel float64) bool {
 // nil if the overview is (timeline.Source). Zoomed in past the overview's
 // buckets it gives a window of the run decoded from the file, made in the
 // background: until it is there Detail returns nil and ready is called once
-// it is.
-func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timeline.Model {
+// it is. A window made without threads (threads false) holds none; one
+// made with them serves both.
+func (r *Log) Detail(from, to uint64, nsPerPixel float64, threads bool, ready func()) *timeline.Model {
 	ov := r.Overview()
 	if !r.loaded.Load() || r.closed.Load() || to <= from || !r.WantsDetail(nsPerPixel) {
 		return nil
@@ -138,13 +143,13 @@ func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timelin
 		return nil // closed since the look above: no window may start (see shut)
 	}
 	for i, w := range c.windows {
-		if w.covers(from, to, shift, ov) {
+		if w.covers(from, to, shift, threads, ov) {
 			copy(c.windows[1:i+1], c.windows[:i])
 			c.windows[0] = w
 			return w.model
 		}
 	}
-	req := &detailRequest{from: from, to: to, shift: shift, ready: ready}
+	req := &detailRequest{from: from, to: to, shift: shift, threads: threads, ready: ready}
 	c.stopWidening()
 	if c.building {
 		c.next = req
@@ -161,7 +166,7 @@ func (c *detailCache) start(r *Log, req *detailRequest) {
 	go func() {
 		defer c.wg.Done()
 		from, to := r.windowFor(req.from, req.to, windowMargin)
-		w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: req.shift})
+		w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: req.shift}, req.threads)
 		c.mu.Lock()
 		then := c.made(r, w, err)
 		if c.next == nil && !c.building && err == nil && !r.closed.Load() {
@@ -188,7 +193,7 @@ func (c *detailCache) made(r *Log, w *window, err error) (then func()) {
 	c.building = false
 	next := c.next
 	c.next = nil
-	if next != nil && (err != nil || !w.covers(next.from, next.to, next.shift, r.Overview())) && !r.closed.Load() {
+	if next != nil && (err != nil || !w.covers(next.from, next.to, next.shift, next.threads, r.Overview())) && !r.closed.Load() {
 		c.start(r, next)
 	} else if next != nil && next.ready != nil {
 		return next.ready
@@ -214,7 +219,7 @@ func (c *detailCache) widenLater(r *Log, req *detailRequest) {
 		c.mu.Unlock()
 		defer c.wg.Done()
 		from, to := r.windowFor(req.from, req.to, widenedMargin)
-		w, err := r.makeWindow(ctx, from, to, timeline.Grid{Shift: req.shift})
+		w, err := r.makeWindow(ctx, from, to, timeline.Grid{Shift: req.shift}, req.threads)
 		stop()
 		c.mu.Lock()
 		if c.widening == wd {
@@ -268,15 +273,16 @@ func (r *Log) Window(ctx context.Context, from, to uint64, g timeline.Grid) (*ti
 		w := ov.Grid.Width()
 		from = from / w * w
 	}
-	win, err := r.makeWindow(ctx, from, to, g)
+	win, err := r.makeWindow(ctx, from, to, g, true)
 	if err != nil {
 		return nil, err
 	}
 	return win.model, nil
 }
 
-// makeWindow decodes [from, to] into a model on grid g.
-func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) (*window, error) {
+// makeWindow decodes [from, to] into a model on grid g, with the threads'
+// tracks if threads: without them, the threads' events are not merged.
+func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid, threads bool) (*window, error) {
 	ov := r.Overview()
 	if ov == nil {
 		return nil, fmt.Errorf("decoding a range: the run is not loaded")
@@ -293,14 +299,17 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 	for i, h := range b.Parallel(caps) {
 		hecs[caps[i]] = h
 	}
-	// Threads are labelled as in the overview, which knows the labels set
-	// before the range.
-	b.NameThreads(func(id uint32) string {
-		if i := ov.ThreadIndex(id); i >= 0 {
-			return ov.String(ov.ThreadRecord(i).Label)
-		}
-		return ""
-	})
+	if threads {
+		// Threads are labelled as in the overview, which knows the labels
+		// set before the range.
+		record := ov.RecordsByID()
+		b.NameThreads(func(id uint32) string {
+			if rec, ok := record(id); ok {
+				return ov.String(rec.Label)
+			}
+			return ""
+		})
+	}
 	for c := range ov.HECs {
 		b.SeedHEC(ov.HECs[c].Cap, from, ov.HECs[c].Track.StateBefore(from))
 		// The overview keeps each bucket's last sample, and from is a
@@ -310,9 +319,11 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 			b.SeedSparkSample(h.Cap, h.SparkSample(i-1))
 		}
 	}
-	for _, i := range ov.ThreadsAliveAt(from) {
-		th := ov.Thread(i)
-		b.SeedThread(th.ID, ov.String(th.Label), th.Created, from, th.Track.StateBefore(from))
+	if threads {
+		for _, i := range ov.ThreadsAliveAt(from) {
+			th := ov.Thread(i)
+			b.SeedThread(th.ID, ov.String(th.Label), th.Created, from, th.Track.StateBefore(from))
+		}
 	}
 	tap := func(c int32) func(*ingest.Event) bool {
 		h := hecs[c]
@@ -320,7 +331,7 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 			if h != nil {
 				h.Add(e)
 			}
-			return timeline.GlobalKind(e.Kind)
+			return timeline.GlobalKind(e.Kind) && (threads || !threadKind(e.Kind))
 		}
 	}
 	m := ingest.NewMerge(r.data, r.ix(), ingest.MergeOptions{From: from, To: to, Tap: tap})
@@ -353,7 +364,7 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 			known = min(known, ov.HECs[i].Frontier())
 		}
 	}
-	return &window{from: from, to: to, grid: g, model: b.Snapshot(), ov: ov, known: known}, nil
+	return &window{from: from, to: to, grid: g, threads: threads, model: b.Snapshot(), ov: ov, known: known}, nil
 }
 
 // seedSamplesAfter gives each capability of a window ending at to the

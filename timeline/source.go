@@ -23,13 +23,20 @@ type Source interface {
 	// such model is ready yet. It never blocks: when it returns nil while
 	// detail is being made, it calls ready (from any goroutine) once the
 	// detail is there, so that the caller can draw again.
-	Detail(from, to uint64, nsPerPixel float64, ready func()) *Model
+	//
+	// threads says whether the caller shows any thread's track: without
+	// them the model may leave the threads out (NumThreads 0), and
+	// everything else in it is as in one with them. Most of a window's
+	// events are of its threads, so one without is made several times
+	// faster.
+	Detail(from, to uint64, nsPerPixel float64, threads bool, ready func()) *Model
 }
 
 // ModelFor returns the model to draw [from, to) at nsPerPixel with: the
-// source's detail if it has it, else its overview.
-func ModelFor(s Source, from, to uint64, nsPerPixel float64, ready func()) *Model {
-	if m := s.Detail(from, to, nsPerPixel, ready); m != nil {
+// source's detail if it has it (with its threads, if threads), else its
+// overview.
+func ModelFor(s Source, from, to uint64, nsPerPixel float64, threads bool, ready func()) *Model {
+	if m := s.Detail(from, to, nsPerPixel, threads, ready); m != nil {
 		return m
 	}
 	return s.Overview()
@@ -41,8 +48,8 @@ func Exact(m *Model) Source { return exactSource{m} }
 
 type exactSource struct{ m *Model }
 
-func (s exactSource) Overview() *Model                              { return s.m }
-func (s exactSource) Detail(uint64, uint64, float64, func()) *Model { return nil }
+func (s exactSource) Overview() *Model                                    { return s.m }
+func (s exactSource) Detail(uint64, uint64, float64, bool, func()) *Model { return nil }
 
 // threadIndex finds threads by id; built on first use. Threads come in
 // order of first appearance, which is the order of their ids in most logs
@@ -119,6 +126,36 @@ func (m *Model) ThreadIndex(id uint32) int {
 		return r.ID < id && i+1 < (k+1)<<threadBlockShift
 	})
 	return at
+}
+
+// RecordsByID returns a function that finds a thread's record by id, as
+// ThreadIndex and ThreadRecord do, keeping the block of records it decoded
+// last: ids looked up near each other in the model's order, as a detail
+// window's threads are in its overview's, cost a look through that block
+// each, not a search and two decodings of it.
+func (m *Model) RecordsByID() func(id uint32) (ThreadRecord, bool) {
+	var recs []ThreadRecord
+	k := -1
+	return func(id uint32) (ThreadRecord, bool) {
+		for i := range recs {
+			if recs[i].ID == id {
+				return recs[i], true
+			}
+		}
+		i := m.ThreadIndex(id)
+		if i < 0 {
+			return ThreadRecord{}, false
+		}
+		if i>>threadBlockShift != k {
+			k = i >> threadBlockShift
+			recs = recs[:0]
+			m.eachRecord(k<<threadBlockShift, func(j int, r *threadRec) bool {
+				recs = append(recs, r.ThreadRecord)
+				return j+1 < (k+1)<<threadBlockShift
+			})
+		}
+		return recs[i&(threadsPerBlock-1)], true
+	}
 }
 
 // ThreadByID returns the thread with the given id (its record and track),
