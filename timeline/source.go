@@ -51,12 +51,15 @@ type exactSource struct{ m *Model }
 func (s exactSource) Overview() *Model                                    { return s.m }
 func (s exactSource) Detail(uint64, uint64, float64, bool, func()) *Model { return nil }
 
-// threadIndex finds threads by id; built on first use. Threads come in
-// order of first appearance, which is the order of their ids in most logs
-// (GHC numbers them upwards): then a binary search over the blocks of
-// threads needs nothing more, and otherwise ids holds every id sorted,
-// with its thread's index in byID — 8 bytes a thread where a map took
-// ~40, for runs of millions of threads.
+// threadIndex finds threads by id. Threads come in order of first
+// appearance, which is the order of their ids in most logs (GHC numbers
+// them upwards): a binary search over the blocks of threads by their first
+// ids then finds the block that holds a thread, and a thread found there
+// is the one, whatever the order elsewhere, since a model holds one thread
+// per id. Only an id not found so needs the order known: then, built on
+// first use, ids holds every id sorted, with its thread's index in byID —
+// 8 bytes a thread where a map took ~40, for runs of millions of threads —
+// unless the ids are in order (sorted), and the id is in no thread.
 type threadIndex struct {
 	once   sync.Once
 	sorted bool
@@ -69,6 +72,9 @@ type threadIndex struct {
 func (m *Model) ThreadIndex(id uint32) int {
 	if m.tidx == nil {
 		return m.scanThread(id)
+	}
+	if i := m.searchBlockByID(id); i >= 0 {
+		return i
 	}
 	ix := m.tidx
 	ix.once.Do(func() {
@@ -100,13 +106,19 @@ func (m *Model) ThreadIndex(id uint32) int {
 		}
 		ix.ids, ix.byID = sortedIDs, byID
 	})
-	if !ix.sorted {
-		k, ok := slices.BinarySearch(ix.ids, id)
-		if !ok {
-			return -1
-		}
-		return int(ix.byID[k])
+	if ix.sorted {
+		return -1
 	}
+	k, ok := slices.BinarySearch(ix.ids, id)
+	if !ok {
+		return -1
+	}
+	return int(ix.byID[k])
+}
+
+// searchBlockByID returns the index of the thread with id if the block
+// where the ids' order would put it holds it, -1 if not.
+func (m *Model) searchBlockByID(id uint32) int {
 	bs := m.threads.blocks
 	k, _ := slices.BinarySearchFunc(bs, id, func(b *threadBlock, id uint32) int {
 		if b.firstID <= id {
@@ -122,8 +134,9 @@ func (m *Model) ThreadIndex(id uint32) int {
 	m.eachRecord(k<<threadBlockShift, func(i int, r *threadRec) bool {
 		if r.ID == id {
 			at = i
+			return false
 		}
-		return r.ID < id && i+1 < (k+1)<<threadBlockShift
+		return i+1 < (k+1)<<threadBlockShift
 	})
 	return at
 }
