@@ -16,12 +16,12 @@ import (
 )
 
 // A window is a model of a range of the run, decoded from the file: exact,
-// or an overview on a grid fine enough for the zoom it was made for; with
-// the threads' tracks, or without them for views that show none.
+// or an overview on a grid fine enough for the zoom it was made for, with
+// the parts its use needs.
 type window struct {
 	from, to uint64
 	grid     timeline.Grid
-	threads  bool
+	parts    windowParts
 	model    *timeline.Model
 	// ov is the overview the window was made with, and known the time up
 	// to which every capability was known then (the earliest frontier):
@@ -31,12 +31,18 @@ type window struct {
 	known uint64
 }
 
+// windowParts says what a window holds besides its HECs' rows and
+// messages: the threads' tracks (views that show none do without), and
+// the user spans (views draw them from the overview; a command drawing a
+// range with the window alone needs them).
+type windowParts struct{ threads, spans bool }
+
 // covers reports whether the window can draw [from, to) with buckets of at
 // most maxShift (and the threads, if threads), the overview now being ov:
 // a range past what every capability was known up to when it was made
 // needs a window made anew, once more has been read.
 func (w *window) covers(from, to uint64, maxShift uint8, threads bool, ov *timeline.Model) bool {
-	return w.from <= from && to <= w.to && w.grid.Shift <= maxShift && (w.threads || !threads) &&
+	return w.from <= from && to <= w.to && w.grid.Shift <= maxShift && (w.parts.threads || !threads) &&
 		(to <= w.known || w.ov == ov)
 }
 
@@ -166,7 +172,7 @@ func (c *detailCache) start(r *Log, req *detailRequest) {
 	go func() {
 		defer c.wg.Done()
 		from, to := r.windowFor(req.from, req.to, windowMargin)
-		w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: req.shift}, req.threads)
+		w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: req.shift}, windowParts{threads: req.threads})
 		c.mu.Lock()
 		then := c.made(r, w, err)
 		if c.next == nil && !c.building && err == nil && !r.closed.Load() {
@@ -219,7 +225,7 @@ func (c *detailCache) widenLater(r *Log, req *detailRequest) {
 		c.mu.Unlock()
 		defer c.wg.Done()
 		from, to := r.windowFor(req.from, req.to, widenedMargin)
-		w, err := r.makeWindow(ctx, from, to, timeline.Grid{Shift: req.shift}, req.threads)
+		w, err := r.makeWindow(ctx, from, to, timeline.Grid{Shift: req.shift}, windowParts{threads: req.threads})
 		stop()
 		c.mu.Lock()
 		if c.widening == wd {
@@ -273,22 +279,26 @@ func (r *Log) Window(ctx context.Context, from, to uint64, g timeline.Grid) (*ti
 		w := ov.Grid.Width()
 		from = from / w * w
 	}
-	win, err := r.makeWindow(ctx, from, to, g, true)
+	win, err := r.makeWindow(ctx, from, to, g, windowParts{threads: true, spans: true})
 	if err != nil {
 		return nil, err
 	}
 	return win.model, nil
 }
 
-// makeWindow decodes [from, to] into a model on grid g, with the threads'
-// tracks if threads: without them, the threads' events are not merged.
-func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid, threads bool) (*window, error) {
+// makeWindow decodes [from, to] into a model on grid g with parts: without
+// the threads, their events are not merged.
+func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid, parts windowParts) (*window, error) {
 	ov := r.Overview()
 	if ov == nil {
 		return nil, fmt.Errorf("decoding a range: the run is not loaded")
 	}
 	b := timeline.NewOverviewBuilder(g)
 	b.KeepMessages()
+	if !parts.spans {
+		b.LeaveOutUserSpans()
+	}
+	threads := parts.threads
 	var caps []int32
 	for _, s := range r.ix().Streams() {
 		if s.Cap != ingest.NoCap {
@@ -364,7 +374,7 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid, 
 			known = min(known, ov.HECs[i].Frontier())
 		}
 	}
-	return &window{from: from, to: to, grid: g, threads: threads, model: b.Snapshot(), ov: ov, known: known}, nil
+	return &window{from: from, to: to, grid: g, parts: parts, model: b.Snapshot(), ov: ov, known: known}, nil
 }
 
 // seedSamplesAfter gives each capability of a window ending at to the

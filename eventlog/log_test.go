@@ -312,7 +312,7 @@ func TestWindowSparkSamplesEitherSide(t *testing.T) {
 		for k := 1; k < 9; k++ {
 			from := (ov.Start + (ov.End-ov.Start)*uint64(k)/10) / w * w
 			to := from + w
-			win, err := r.makeWindow(context.Background(), from, to, timeline.Grid{}, false)
+			win, err := r.makeWindow(context.Background(), from, to, timeline.Grid{}, windowParts{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -41,7 +41,7 @@ func BenchmarkWindow(b *testing.B) {
 					p := i % 10
 					centre := ov.Start + uint64((float64(p)+0.5)/10*float64(span))
 					from, to := r.windowFor(centre-c.width/2, centre+c.width/2, windowMargin)
-					w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: shift}, threads)
+					w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: shift}, windowParts{threads: threads})
 					if err != nil {
 						b.Fatal(err)
 					}
