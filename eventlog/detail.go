@@ -59,7 +59,12 @@ type detailCache struct {
 	windows  []*window // most recent first
 	building bool
 	next     *detailRequest
-	wg       sync.WaitGroup
+	// making counts the goroutines making a window, from their start
+	// (under mu) to after they called ready; idle is signalled, under mu,
+	// when it drops to 0. A WaitGroup's Add in the widening's timer could
+	// run alongside a WaitDetail's Wait, which a WaitGroup does not allow.
+	making int
+	idle   sync.Cond
 	// widening is the wider window waiting to be made or being made, if
 	// any.
 	widening *widening
@@ -92,18 +97,45 @@ type detailRequest struct {
 // keptWindows is how many windows the cache keeps.
 const keptWindows = 3
 
-// wait waits for the window being made.
-func (c *detailCache) wait() { c.wg.Wait() }
+// wait waits for the windows being made.
+func (c *detailCache) wait() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waitIdle()
+}
+
+// waitIdle waits, under c.mu (let go meanwhile), until no window is being
+// made.
+func (c *detailCache) waitIdle() {
+	if c.idle.L == nil {
+		c.idle.L = &c.mu
+	}
+	for c.making > 0 {
+		c.idle.Wait()
+	}
+}
+
+// enter counts a goroutine that starts making a window (under c.mu), and
+// leave counts it out once it is done.
+func (c *detailCache) enter() { c.making++ }
+
+func (c *detailCache) leave() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.making--; c.making == 0 && c.idle.L != nil {
+		c.idle.Broadcast()
+	}
+}
 
 // shut marks the log closed, under c.mu so that no window starts after it
 // (every start looks at closed under c.mu), stops a wider window waiting
-// or being made, and waits for the window being made.
+// or being made, and waits for the windows being made.
 func (c *detailCache) shut(closed *atomic.Bool) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	closed.Store(true)
 	c.stopWidening()
-	c.mu.Unlock()
-	c.wg.Wait()
+	c.waitIdle()
 }
 
 // WaitDetail waits until the detail being decoded, if any, is ready: a
@@ -168,9 +200,9 @@ func (r *Log) Detail(from, to uint64, nsPerPixel float64, threads bool, ready fu
 // start makes the window for req in the background (under c.mu).
 func (c *detailCache) start(r *Log, req *detailRequest) {
 	c.building = true
-	c.wg.Add(1)
+	c.enter()
 	go func() {
-		defer c.wg.Done()
+		defer c.leave()
 		from, to := r.windowFor(req.from, req.to, windowMargin)
 		w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: req.shift}, windowParts{threads: req.threads})
 		c.mu.Lock()
@@ -221,9 +253,9 @@ func (c *detailCache) widenLater(r *Log, req *detailRequest) {
 		ctx, stop := context.WithCancel(context.Background())
 		wd.stop = stop
 		c.building = true
-		c.wg.Add(1)
+		c.enter()
 		c.mu.Unlock()
-		defer c.wg.Done()
+		defer c.leave()
 		from, to := r.windowFor(req.from, req.to, widenedMargin)
 		w, err := r.makeWindow(ctx, from, to, timeline.Grid{Shift: req.shift}, windowParts{threads: req.threads})
 		stop()
