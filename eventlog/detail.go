@@ -367,23 +367,30 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid, 
 			b.SeedThread(th.ID, ov.String(th.Label), th.Created, from, th.Track.StateBefore(from))
 		}
 	}
+	// Once ctx is done, every event is passed on to the loop below, which
+	// then stops at the next: a window without threads passes on few
+	// events, and the loop would otherwise wait for the end of the range.
+	var stopped atomic.Bool
+	defer context.AfterFunc(ctx, func() { stopped.Store(true) })()
 	tap := func(c int32) func(*ingest.Event) bool {
 		h := hecs[c]
 		return func(e *ingest.Event) bool {
 			if h != nil {
 				h.Add(e)
 			}
-			return timeline.GlobalKind(e.Kind) && (threads || !threadKind(e.Kind))
+			return stopped.Load() || timeline.GlobalKind(e.Kind) && (threads || !threadKind(e.Kind))
 		}
 	}
 	m := ingest.NewMerge(r.data, r.ix(), ingest.MergeOptions{From: from, To: to, Tap: tap})
 	defer m.Close()
-	var k int
 	for e := m.Next(); e != nil; e = m.Next() {
-		b.AddGlobal(e)
-		if k++; k&0xFFF == 0 && ctx.Err() != nil {
+		if stopped.Load() {
 			return nil, ctx.Err()
 		}
+		b.AddGlobal(e)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if err := m.Err(); err != nil {
 		return nil, fmt.Errorf("decoding [%d, %d]: %w", from, to, err)

@@ -248,6 +248,20 @@ func TestDetailThreads(t *testing.T) {
 	}
 }
 
+// TestWindowStops: a window whose making is stopped (a wider window that a
+// new request stops) is not made, with the threads or without them.
+func TestWindowStops(t *testing.T) {
+	r := open(t, testLogs[0], Options{ExactBelow: -1, Buckets: 256})
+	ov := r.Overview()
+	ctx, stop := context.WithCancel(context.Background())
+	stop()
+	for _, parts := range []windowParts{{}, {threads: true}} {
+		if w, err := r.makeWindow(ctx, ov.Start, ov.End, timeline.Grid{}, parts); !errors.Is(err, context.Canceled) || w != nil {
+			t.Errorf("%+v: a stopped window gave %v, %v", parts, w != nil, err)
+		}
+	}
+}
+
 // TestDetailWidens: once a view has stayed put, a window twice as wide as
 // it is made in the background, and a pan by half the view's width is then
 // served at once; the window made for the view itself reaches past it by
