@@ -5,7 +5,9 @@
 //
 // Loading indexes the file (the pieces of its data section: see
 // ingest.Index), then reads every capability's blocks in its own goroutine
-// (ingest.Merge): each goroutine builds its capability's rows of the
+// (ingest.Merge), decoding them in place from the file mapped into memory
+// where the system allows (ingest.MapSection): each goroutine builds its
+// capability's rows of the
 // timeline (timeline.HECBuilder), and hands the events that concern more
 // than one capability — threads, messages, the heap — in time order to one
 // goroutine that builds the rest. Meanwhile the summary is skimmed from the
@@ -548,7 +550,13 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			return !noThreads || !threadKind(k)
 		}
 	}
-	m := ingest.NewMerge(r.data, ix, ingest.MergeOptions{Tap: tap, Learn: true})
+	src := r.data
+	if mm, err := ingest.MapSection(r.file, r.base, r.Size); err == nil {
+		// Read in place, once the merge has stopped.
+		defer mm.Close()
+		src = mm
+	}
+	m := ingest.NewMerge(src, ix, ingest.MergeOptions{Tap: tap, Learn: true})
 	defer m.Close()
 	extent := func() (int64, uint64, uint64) {
 		countsMu.Lock()

@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -207,6 +208,19 @@ func (m *Merge) read(s *mergeStream) {
 		tap = m.opt.Tap(s.cap)
 	}
 	pr := newPieceReader(m.r, m.ix)
+	if mm, ok := m.r.(*Mapped); ok {
+		// Decoded in place; a fault (the file cut shorter meanwhile) is
+		// the stream's error.
+		var fault error
+		defer func() {
+			if fault != nil {
+				s.err = fmt.Errorf("reading eventlog: %w", fault)
+			}
+		}()
+		defer mm.guard(&fault)
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		pr.direct = mm
+	}
 	var b *batch
 	get := func() bool {
 		select {
