@@ -492,7 +492,13 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		}
 	}
 	var countsMu sync.Mutex
-	noThreads := opt.NoThreads
+	// The kinds the merge hands on to this goroutine: those of the heap,
+	// and those the builder's own part takes (AddGlobal).
+	merged := newKindSet(func(k ingest.Kind) bool {
+		return bd.wantHeap(k) || timeline.GlobalKind(k) && !opt.NoTimeline && (!opt.NoThreads || !threadKind(k))
+	})
+	global := newKindSet(func(k ingest.Kind) bool { return timeline.GlobalKind(k) && !opt.NoTimeline })
+	heap := newKindSet(bd.wantHeap)
 	nb := listBucketsTo(listGrid, to)
 	if opt.NoEventList {
 		nb = 0
@@ -540,14 +546,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 					published = g
 				}
 			}
-			k := e.Kind
-			if bd.wantHeap(k) {
-				return true
-			}
-			if !timeline.GlobalKind(k) || opt.NoTimeline {
-				return false
-			}
-			return !noThreads || !threadKind(k)
+			return merged.has(e.Kind)
 		}
 	}
 	src := r.data
@@ -593,10 +592,10 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	}
 	var k int
 	for e := m.Next(); e != nil; e = m.Next() {
-		if timeline.GlobalKind(e.Kind) && !opt.NoTimeline {
+		if global.has(e.Kind) {
 			b.AddGlobal(e)
 		}
-		if bd.wantHeap(e.Kind) {
+		if heap.has(e.Kind) {
 			bd.heap.Add(e)
 		}
 		if k++; k&0xFFF != 0 {
@@ -640,6 +639,30 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		bd.events += p.Events
 	}
 	return bd, nil
+}
+
+// kindSet is a set of event kinds, looked up once per event of a load
+// (the kinds GHC writes are all below 256; the others ask the predicate).
+type kindSet struct {
+	low  [256]bool
+	high func(ingest.Kind) bool
+}
+
+// newKindSet returns the set of kinds for which in says true.
+func newKindSet(in func(ingest.Kind) bool) *kindSet {
+	s := &kindSet{high: in}
+	for k := range s.low {
+		s.low[k] = in(ingest.Kind(k))
+	}
+	return s
+}
+
+// has reports whether k is in the set.
+func (s *kindSet) has(k ingest.Kind) bool {
+	if int(k) < len(s.low) {
+		return s.low[k]
+	}
+	return s.high(k)
 }
 
 // threadKind reports whether events of kind k only concern threads.
