@@ -295,11 +295,11 @@ type Builder struct {
 	growing     bool                  // the models are of a range of a log still being read (FrontiersFrom)
 	created     []int32               // the capabilities the RTS declared, in order
 	strs        []string
-	strIdx      map[string]int32
+	strIdx      map[string]interned
 	global      chunkList[Instant] // instants of no HEC
 	markers     []Instant          // every user marker in time order, Arg2 its capability
 	userSpans   spanList
-	spanMsgs    map[int32]spanMsg // what each distinct message whose second byte is 'T' says, by string index
+	spanMsgs    []spanMsg         // what the distinct START and STOP messages say (see interned)
 	openIdx     map[spanKey]int32 // the stack in opens of each label and instance that has had a START
 	opens       []openStack       // the spans whose STOP has not come, by label and instance
 	nopen       int               // how many spans are open in all
@@ -322,8 +322,7 @@ func NewOverviewBuilder(g Grid) *Builder {
 	return &Builder{
 		g:         g,
 		threadIdx: make(map[uint32]int32),
-		strIdx:    make(map[string]int32),
-		spanMsgs:  make(map[int32]spanMsg),
+		strIdx:    make(map[string]interned),
 		openIdx:   make(map[spanKey]int32),
 		labelIdx:  make(map[int32]int),
 	}
@@ -370,16 +369,28 @@ func (b *Builder) EndParallel() { b.parallel = false }
 // when they do not come through Add.
 func (b *Builder) HEC(c int32) *HECBuilder { return b.hec(c) }
 
+// interned is where a string lies in the string table, and for a user
+// message what it says of user spans: span is 0 until it has been looked
+// at, then -1 if it starts or stops no span, else 1 + its index in
+// Builder.spanMsgs. (Kept beside the index, it costs the table nothing:
+// an entry takes 24 bytes either way.)
+type interned struct {
+	idx, span int32
+}
+
 // intern returns the index of s in the string table.
-func (b *Builder) intern(data []byte) int32 {
-	if i, ok := b.strIdx[string(data)]; ok {
-		return i
+func (b *Builder) intern(data []byte) int32 { return b.internEntry(data).idx }
+
+// internEntry returns the string table's entry of s, adding s if new.
+func (b *Builder) internEntry(data []byte) interned {
+	if e, ok := b.strIdx[string(data)]; ok {
+		return e
 	}
 	s := string(data)
-	i := int32(len(b.strs))
+	e := interned{idx: int32(len(b.strs))}
 	b.strs = append(b.strs, s)
-	b.strIdx[s] = i
-	return i
+	b.strIdx[s] = e
+	return e
 }
 
 // hecSlot is what the builder holds of one capability.
@@ -990,8 +1001,8 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		} else if ev.Kind == ingest.KindLogMsg {
 			k = InstantLogMessage
 		}
-		msg := b.intern(ev.Data)
-		in := Instant{Time: t, Arg: uint32(msg), Kind: k}
+		msg := b.internEntry(ev.Data)
+		in := Instant{Time: t, Arg: uint32(msg.idx), Kind: k}
 		if s := b.slot(ev.Cap); s != nil {
 			s.msgs.add(b.msgGrid(), in)
 		} else {
@@ -1026,19 +1037,24 @@ var sparkKindOf = [...]SparkKind{
 }
 
 // userMessage pairs START/STOP messages into user spans; msg is data's
-// index in the string table.
-func (b *Builder) userMessage(t uint64, c int32, data []byte, msg int32) {
+// entry in the string table.
+func (b *Builder) userMessage(t uint64, c int32, data []byte, msg interned) {
 	if len(data) < 5 || (data[1] != 'T') {
 		return
 	}
-	sm, seen := b.spanMsgs[msg]
-	if !seen {
-		sm = b.parseSpanMsg(data)
-		b.spanMsgs[msg] = sm
+	if msg.span == 0 {
+		// The first of these messages: what it says is kept with it.
+		msg.span = -1
+		if sm := b.parseSpanMsg(data); sm.ok {
+			b.spanMsgs = append(b.spanMsgs, sm)
+			msg.span = int32(len(b.spanMsgs))
+		}
+		b.strIdx[b.strs[msg.idx]] = msg
 	}
-	if !sm.ok {
+	if msg.span < 0 {
 		return
 	}
+	sm := &b.spanMsgs[msg.span-1]
 	st := &b.labels[sm.li]
 	os := &b.opens[sm.stack]
 	if sm.start {
