@@ -303,7 +303,7 @@ const pieceWindow = 256 << 10
 // directWindow is how much a pieceReader decodes in place (direct) before
 // it lets the pages go (a variable for the tests of windows that end
 // inside an event).
-var directWindow int64 = 4 << 20
+var directWindow int64 = 1 << 20
 
 func newPieceReader(r io.ReaderAt, ix *Index) *pieceReader {
 	return &pieceReader{r: r, ix: ix, d: &Decoder{header: *ix.Header, plans: ix.plans, phase: phaseData, blockCap: NoCap}}
