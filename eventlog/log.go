@@ -550,10 +550,14 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		}
 	}
 	src := r.data
-	if mm, err := ingest.MapSection(r.file, r.base, r.Size); err == nil {
-		// Read in place, once the merge has stopped.
-		defer mm.Close()
-		src = mm
+	if r.following == nil {
+		// Read in place, unmapped once the merge has stopped. (A followed
+		// file is read as before: one its program starts again is cut
+		// short while it is read, which a mapping makes an error.)
+		if mm, err := ingest.MapSection(r.file, r.base, r.Size); err == nil {
+			defer mm.Close()
+			src = mm
+		}
 	}
 	m := ingest.NewMerge(src, ix, ingest.MergeOptions{Tap: tap, Learn: true})
 	defer m.Close()
