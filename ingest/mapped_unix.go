@@ -4,6 +4,7 @@ package ingest
 
 import (
 	"fmt"
+	"math"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -18,6 +19,9 @@ func MapSection(f *os.File, off, size int64) (*Mapped, error) {
 	}
 	page := int64(os.Getpagesize())
 	lead := off % page
+	if size > math.MaxInt-lead {
+		return nil, fmt.Errorf("mapping eventlog: %d bytes do not fit the address space", size)
+	}
 	data, err := unix.Mmap(int(f.Fd()), off-lead, int(lead+size), unix.PROT_READ, unix.MAP_SHARED)
 	if err != nil {
 		return nil, fmt.Errorf("mapping eventlog: %w", err)
