@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -69,7 +70,7 @@ func (m *Mapped) Close() error {
 
 // errFault is the error of a read that faulted: the file was cut shorter
 // while it was mapped.
-var errFault = fmt.Errorf("the file was cut short while it was being read")
+var errFault = errors.New("the file was cut short while it was being read")
 
 // guard, deferred itself (recover works only so) by a function that reads
 // the mapping with faults made to panic (debug.SetPanicOnFault), turns a

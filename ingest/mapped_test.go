@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -30,9 +31,7 @@ func mapFile(t *testing.T, f string) *Mapped {
 }
 
 // mergeFrom merges all of ix's streams from r, cloning the events.
-func mergeFrom(t *testing.T, r interface {
-	ReadAt([]byte, int64) (int, error)
-}, ix *Index) ([]Event, Status) {
+func mergeFrom(t *testing.T, r io.ReaderAt, ix *Index) ([]Event, Status) {
 	t.Helper()
 	m := NewMerge(r, ix, MergeOptions{Learn: true})
 	var out []Event
