@@ -100,8 +100,8 @@ type watchedSource struct {
 	ready   chan struct{}
 }
 
-func (s *watchedSource) Detail(from, to uint64, nsPerPixel float64, ready func()) *timeline.Model {
-	m := s.detailNeeder.Detail(from, to, nsPerPixel, func() {
+func (s *watchedSource) Detail(from, to uint64, nsPerPixel float64, threads bool, ready func()) *timeline.Model {
+	m := s.detailNeeder.Detail(from, to, nsPerPixel, threads, func() {
 		select {
 		case s.ready <- struct{}{}:
 		default:

@@ -16,10 +16,12 @@ import (
 )
 
 // A window is a model of a range of the run, decoded from the file: exact,
-// or an overview on a grid fine enough for the zoom it was made for.
+// or an overview on a grid fine enough for the zoom it was made for, with
+// the parts its use needs.
 type window struct {
 	from, to uint64
 	grid     timeline.Grid
+	parts    windowParts
 	model    *timeline.Model
 	// ov is the overview the window was made with, and known the time up
 	// to which every capability was known then (the earliest frontier):
@@ -29,12 +31,19 @@ type window struct {
 	known uint64
 }
 
+// windowParts says what a window holds besides its HECs' rows and
+// messages: the threads' tracks (views that show none do without), and
+// the user spans (views draw them from the overview; a command drawing a
+// range with the window alone needs them).
+type windowParts struct{ threads, spans bool }
+
 // covers reports whether the window can draw [from, to) with buckets of at
-// most maxShift, the overview now being ov: a range past what every
-// capability was known up to when it was made needs a window made anew,
-// once more has been read.
-func (w *window) covers(from, to uint64, maxShift uint8, ov *timeline.Model) bool {
-	return w.from <= from && to <= w.to && w.grid.Shift <= maxShift && (to <= w.known || w.ov == ov)
+// most maxShift (and the threads, if threads), the overview now being ov:
+// a range past what every capability was known up to when it was made
+// needs a window made anew, once more has been read.
+func (w *window) covers(from, to uint64, maxShift uint8, threads bool, ov *timeline.Model) bool {
+	return w.from <= from && to <= w.to && w.grid.Shift <= maxShift && (w.parts.threads || !threads) &&
+		(to <= w.known || w.ov == ov)
 }
 
 // detailCache keeps the last windows made and makes at most one at a time:
@@ -50,7 +59,12 @@ type detailCache struct {
 	windows  []*window // most recent first
 	building bool
 	next     *detailRequest
-	wg       sync.WaitGroup
+	// making counts the goroutines making a window, from their start
+	// (under mu) to after they called ready; idle is signalled, under mu,
+	// when it drops to 0. A WaitGroup's Add in the widening's timer could
+	// run alongside a WaitDetail's Wait, which a WaitGroup does not allow.
+	making int
+	idle   sync.Cond
 	// widening is the wider window waiting to be made or being made, if
 	// any.
 	widening *widening
@@ -76,24 +90,52 @@ const (
 type detailRequest struct {
 	from, to uint64
 	shift    uint8
+	threads  bool
 	ready    func()
 }
 
 // keptWindows is how many windows the cache keeps.
 const keptWindows = 3
 
-// wait waits for the window being made.
-func (c *detailCache) wait() { c.wg.Wait() }
+// wait waits for the windows being made.
+func (c *detailCache) wait() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waitIdle()
+}
+
+// waitIdle waits, under c.mu (let go meanwhile), until no window is being
+// made.
+func (c *detailCache) waitIdle() {
+	if c.idle.L == nil {
+		c.idle.L = &c.mu
+	}
+	for c.making > 0 {
+		c.idle.Wait()
+	}
+}
+
+// enter counts a goroutine that starts making a window (under c.mu), and
+// leave counts it out once it is done.
+func (c *detailCache) enter() { c.making++ }
+
+func (c *detailCache) leave() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.making--; c.making == 0 && c.idle.L != nil {
+		c.idle.Broadcast()
+	}
+}
 
 // shut marks the log closed, under c.mu so that no window starts after it
 // (every start looks at closed under c.mu), stops a wider window waiting
-// or being made, and waits for the window being made.
+// or being made, and waits for the windows being made.
 func (c *detailCache) shut(closed *atomic.Bool) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	closed.Store(true)
 	c.stopWidening()
-	c.mu.Unlock()
-	c.wg.Wait()
+	c.waitIdle()
 }
 
 // WaitDetail waits until the detail being decoded, if any, is ready: a
@@ -124,8 +166,9 @@ func (r *Log) WantsDetail(nsPerPixel float64) bool {
 // nil if the overview is (timeline.Source). Zoomed in past the overview's
 // buckets it gives a window of the run decoded from the file, made in the
 // background: until it is there Detail returns nil and ready is called once
-// it is.
-func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timeline.Model {
+// it is. A window made without threads (threads false) holds none; one
+// made with them serves both.
+func (r *Log) Detail(from, to uint64, nsPerPixel float64, threads bool, ready func()) *timeline.Model {
 	ov := r.Overview()
 	if !r.loaded.Load() || r.closed.Load() || to <= from || !r.WantsDetail(nsPerPixel) {
 		return nil
@@ -138,13 +181,13 @@ func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timelin
 		return nil // closed since the look above: no window may start (see shut)
 	}
 	for i, w := range c.windows {
-		if w.covers(from, to, shift, ov) {
+		if w.covers(from, to, shift, threads, ov) {
 			copy(c.windows[1:i+1], c.windows[:i])
 			c.windows[0] = w
 			return w.model
 		}
 	}
-	req := &detailRequest{from: from, to: to, shift: shift, ready: ready}
+	req := &detailRequest{from: from, to: to, shift: shift, threads: threads, ready: ready}
 	c.stopWidening()
 	if c.building {
 		c.next = req
@@ -157,11 +200,11 @@ func (r *Log) Detail(from, to uint64, nsPerPixel float64, ready func()) *timelin
 // start makes the window for req in the background (under c.mu).
 func (c *detailCache) start(r *Log, req *detailRequest) {
 	c.building = true
-	c.wg.Add(1)
+	c.enter()
 	go func() {
-		defer c.wg.Done()
+		defer c.leave()
 		from, to := r.windowFor(req.from, req.to, windowMargin)
-		w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: req.shift})
+		w, err := r.makeWindow(context.Background(), from, to, timeline.Grid{Shift: req.shift}, windowParts{threads: req.threads})
 		c.mu.Lock()
 		then := c.made(r, w, err)
 		if c.next == nil && !c.building && err == nil && !r.closed.Load() {
@@ -188,7 +231,7 @@ func (c *detailCache) made(r *Log, w *window, err error) (then func()) {
 	c.building = false
 	next := c.next
 	c.next = nil
-	if next != nil && (err != nil || !w.covers(next.from, next.to, next.shift, r.Overview())) && !r.closed.Load() {
+	if next != nil && (err != nil || !w.covers(next.from, next.to, next.shift, next.threads, r.Overview())) && !r.closed.Load() {
 		c.start(r, next)
 	} else if next != nil && next.ready != nil {
 		return next.ready
@@ -210,11 +253,11 @@ func (c *detailCache) widenLater(r *Log, req *detailRequest) {
 		ctx, stop := context.WithCancel(context.Background())
 		wd.stop = stop
 		c.building = true
-		c.wg.Add(1)
+		c.enter()
 		c.mu.Unlock()
-		defer c.wg.Done()
+		defer c.leave()
 		from, to := r.windowFor(req.from, req.to, widenedMargin)
-		w, err := r.makeWindow(ctx, from, to, timeline.Grid{Shift: req.shift})
+		w, err := r.makeWindow(ctx, from, to, timeline.Grid{Shift: req.shift}, windowParts{threads: req.threads})
 		stop()
 		c.mu.Lock()
 		if c.widening == wd {
@@ -268,21 +311,26 @@ func (r *Log) Window(ctx context.Context, from, to uint64, g timeline.Grid) (*ti
 		w := ov.Grid.Width()
 		from = from / w * w
 	}
-	win, err := r.makeWindow(ctx, from, to, g)
+	win, err := r.makeWindow(ctx, from, to, g, windowParts{threads: true, spans: true})
 	if err != nil {
 		return nil, err
 	}
 	return win.model, nil
 }
 
-// makeWindow decodes [from, to] into a model on grid g.
-func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) (*window, error) {
+// makeWindow decodes [from, to] into a model on grid g with parts: without
+// the threads, their events are not merged.
+func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid, parts windowParts) (*window, error) {
 	ov := r.Overview()
 	if ov == nil {
 		return nil, fmt.Errorf("decoding a range: the run is not loaded")
 	}
 	b := timeline.NewOverviewBuilder(g)
 	b.KeepMessages()
+	if !parts.spans {
+		b.LeaveOutUserSpans()
+	}
+	threads := parts.threads
 	var caps []int32
 	for _, s := range r.ix().Streams() {
 		if s.Cap != ingest.NoCap {
@@ -293,14 +341,17 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 	for i, h := range b.Parallel(caps) {
 		hecs[caps[i]] = h
 	}
-	// Threads are labelled as in the overview, which knows the labels set
-	// before the range.
-	b.NameThreads(func(id uint32) string {
-		if i := ov.ThreadIndex(id); i >= 0 {
-			return ov.String(ov.ThreadRecord(i).Label)
-		}
-		return ""
-	})
+	if threads {
+		// Threads are labelled as in the overview, which knows the labels
+		// set before the range.
+		record := ov.RecordsByID()
+		b.NameThreads(func(id uint32) string {
+			if rec, ok := record(id); ok {
+				return ov.String(rec.Label)
+			}
+			return ""
+		})
+	}
 	for c := range ov.HECs {
 		b.SeedHEC(ov.HECs[c].Cap, from, ov.HECs[c].Track.StateBefore(from))
 		// The overview keeps each bucket's last sample, and from is a
@@ -310,27 +361,36 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 			b.SeedSparkSample(h.Cap, h.SparkSample(i-1))
 		}
 	}
-	for _, i := range ov.ThreadsAliveAt(from) {
-		th := ov.Thread(i)
-		b.SeedThread(th.ID, ov.String(th.Label), th.Created, from, th.Track.StateBefore(from))
+	if threads {
+		for _, i := range ov.ThreadsAliveAt(from) {
+			th := ov.Thread(i)
+			b.SeedThread(th.ID, ov.String(th.Label), th.Created, from, th.Track.StateBefore(from))
+		}
 	}
+	// Once ctx is done, every event is passed on to the loop below, which
+	// then stops at the next: a window without threads passes on few
+	// events, and the loop would otherwise wait for the end of the range.
+	var stopped atomic.Bool
+	defer context.AfterFunc(ctx, func() { stopped.Store(true) })()
 	tap := func(c int32) func(*ingest.Event) bool {
 		h := hecs[c]
 		return func(e *ingest.Event) bool {
 			if h != nil {
 				h.Add(e)
 			}
-			return timeline.GlobalKind(e.Kind)
+			return stopped.Load() || timeline.GlobalKind(e.Kind) && (threads || !threadKind(e.Kind))
 		}
 	}
 	m := ingest.NewMerge(r.data, r.ix(), ingest.MergeOptions{From: from, To: to, Tap: tap})
 	defer m.Close()
-	var k int
 	for e := m.Next(); e != nil; e = m.Next() {
-		b.AddGlobal(e)
-		if k++; k&0xFFF == 0 && ctx.Err() != nil {
+		if stopped.Load() {
 			return nil, ctx.Err()
 		}
+		b.AddGlobal(e)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if err := m.Err(); err != nil {
 		return nil, fmt.Errorf("decoding [%d, %d]: %w", from, to, err)
@@ -353,7 +413,7 @@ func (r *Log) makeWindow(ctx context.Context, from, to uint64, g timeline.Grid) 
 			known = min(known, ov.HECs[i].Frontier())
 		}
 	}
-	return &window{from: from, to: to, grid: g, model: b.Snapshot(), ov: ov, known: known}, nil
+	return &window{from: from, to: to, grid: g, parts: parts, model: b.Snapshot(), ov: ov, known: known}, nil
 }
 
 // seedSamplesAfter gives each capability of a window ending at to the

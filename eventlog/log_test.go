@@ -181,7 +181,7 @@ func TestDetail(t *testing.T) {
 	r := open(t, testLogs[0], Options{ExactBelow: -1, Buckets: 256})
 	ov := r.Overview()
 	w := ov.Grid.Width()
-	if m := r.Detail(ov.Start, ov.End, float64(ov.End-ov.Start)/1000, nil); m != nil {
+	if m := r.Detail(ov.Start, ov.End, float64(ov.End-ov.Start)/1000, true, nil); m != nil {
 		t.Fatal("Detail at the whole run's zoom gave a model")
 	}
 	from := ov.Start + (ov.End-ov.Start)/2
@@ -189,7 +189,7 @@ func TestDetail(t *testing.T) {
 	nsPerPx := float64(to-from) / 1000
 	var once sync.WaitGroup
 	once.Add(1)
-	if m := r.Detail(from, to, nsPerPx, once.Done); m != nil {
+	if m := r.Detail(from, to, nsPerPx, true, once.Done); m != nil {
 		t.Fatal("Detail gave a model at once")
 	}
 	done := make(chan struct{})
@@ -199,7 +199,7 @@ func TestDetail(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("ready was never called")
 	}
-	m := r.Detail(from, to, nsPerPx, nil)
+	m := r.Detail(from, to, nsPerPx, true, nil)
 	if m == nil {
 		t.Fatal("no detail after ready")
 	}
@@ -207,8 +207,58 @@ func TestDetail(t *testing.T) {
 		t.Errorf("detail spans [%d, %d] on %d ns buckets; asked [%d, %d] at %.0f ns a pixel", m.Start, m.End, m.Grid.Width(), from, to, nsPerPx)
 	}
 	// A pan within the window is served at once.
-	if r.Detail(from+w/2, to+w/2, nsPerPx, nil) != m {
+	if r.Detail(from+w/2, to+w/2, nsPerPx, true, nil) != m {
 		t.Error("a small pan needed a new window")
+	}
+}
+
+// TestDetailThreads: a window made without the threads holds none and does
+// not serve a view that shows them; one made with them serves both.
+func TestDetailThreads(t *testing.T) {
+	r := open(t, testLogs[0], Options{ExactBelow: -1, Buckets: 256})
+	ov := r.Overview()
+	from := ov.Start + (ov.End-ov.Start)/2
+	to := from + 4*ov.Grid.Width()
+	nsPerPx := float64(to-from) / 1000
+	detail := func(threads bool) *timeline.Model {
+		t.Helper()
+		if m := r.Detail(from, to, nsPerPx, threads, nil); m != nil {
+			return m
+		}
+		r.WaitDetail()
+		m := r.Detail(from, to, nsPerPx, threads, nil)
+		if m == nil {
+			t.Fatalf("no detail (threads %v) once made", threads)
+		}
+		return m
+	}
+	bare := detail(false)
+	if bare.NumThreads() != 0 {
+		t.Errorf("a window without threads holds %d", bare.NumThreads())
+	}
+	if r.Detail(from, to, nsPerPx, true, nil) != nil {
+		t.Error("a window without threads served a view that shows them")
+	}
+	full := detail(true)
+	if full.NumThreads() == 0 {
+		t.Fatal("a window with threads holds none")
+	}
+	if got := r.Detail(from, to, nsPerPx, false, nil); got != full {
+		t.Error("a window with threads did not serve a view that shows none")
+	}
+}
+
+// TestWindowStops: a window whose making is stopped (a wider window that a
+// new request stops) is not made, with the threads or without them.
+func TestWindowStops(t *testing.T) {
+	r := open(t, testLogs[0], Options{ExactBelow: -1, Buckets: 256})
+	ov := r.Overview()
+	ctx, stop := context.WithCancel(context.Background())
+	stop()
+	for _, parts := range []windowParts{{}, {threads: true}} {
+		if w, err := r.makeWindow(ctx, ov.Start, ov.End, timeline.Grid{}, parts); !errors.Is(err, context.Canceled) || w != nil {
+			t.Errorf("%+v: a stopped window gave %v, %v", parts, w != nil, err)
+		}
 	}
 }
 
@@ -224,7 +274,7 @@ func TestDetailWidens(t *testing.T) {
 	to := from + 8*w
 	nsPerPx := float64(to-from) / 1000
 	ready := make(chan struct{}, 1)
-	if m := r.Detail(from, to, nsPerPx, func() { ready <- struct{}{} }); m != nil {
+	if m := r.Detail(from, to, nsPerPx, true, func() { ready <- struct{}{} }); m != nil {
 		t.Fatal("Detail gave a model at once")
 	}
 	select {
@@ -232,7 +282,7 @@ func TestDetailWidens(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("ready was never called")
 	}
-	m := r.Detail(from, to, nsPerPx, nil)
+	m := r.Detail(from, to, nsPerPx, true, nil)
 	if m == nil {
 		t.Fatal("no detail after ready")
 	}
@@ -257,7 +307,7 @@ func TestDetailWidens(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if r.Detail(from+half, to+half, nsPerPx, nil) == nil || r.Detail(from-half, to-half, nsPerPx, nil) == nil {
+	if r.Detail(from+half, to+half, nsPerPx, true, nil) == nil || r.Detail(from-half, to-half, nsPerPx, true, nil) == nil {
 		t.Error("a pan by half the view's width needed a new window")
 	}
 }
@@ -276,7 +326,7 @@ func TestWindowSparkSamplesEitherSide(t *testing.T) {
 		for k := 1; k < 9; k++ {
 			from := (ov.Start + (ov.End-ov.Start)*uint64(k)/10) / w * w
 			to := from + w
-			win, err := r.makeWindow(context.Background(), from, to, timeline.Grid{})
+			win, err := r.makeWindow(context.Background(), from, to, timeline.Grid{}, windowParts{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -590,7 +640,7 @@ func TestCutLogEndsEachCapabilityAtItsLastEvent(t *testing.T) {
 	from := last[1] + 5_000_000
 	ready := make(chan struct{}, 1)
 	detail := func() *timeline.Model {
-		return l.Detail(from, from+10_000_000, 1000, func() { ready <- struct{}{} })
+		return l.Detail(from, from+10_000_000, 1000, true, func() { ready <- struct{}{} })
 	}
 	m := detail()
 	if m == nil {

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"math"
 	"slices"
 	"sync"
 )
@@ -53,17 +54,23 @@ func (m *Model) ThreadsAliveAt(t uint64) []int {
 		ix.span = max((m.End-m.Start)/4096, 1)
 		ix.sorted = true
 		prev := uint64(0)
-		m.eachRecord(0, func(i int, r *threadRec) bool {
-			if r.First < prev {
+		for k, b := range m.threads.blocks {
+			if b.first < prev || b.lastFirst == math.MaxUint64 {
 				ix.sorted, ix.long = false, nil
-				return false
+				return
 			}
-			prev = r.First
-			if ix.longLived(r) && r.where != marksNone {
-				ix.long = append(ix.long, longThread{i: int32(i), first: r.First, finished: r.Finished})
+			prev = b.lastFirst
+			if b.reach <= ix.span {
+				continue // no thread of the block is long-lived
 			}
-			return true
-		})
+			end := (k + 1) << threadBlockShift
+			m.eachRecord(k<<threadBlockShift, func(i int, r *threadRec) bool {
+				if ix.longLived(r) && r.where != marksNone {
+					ix.long = append(ix.long, longThread{i: int32(i), first: r.First, finished: r.Finished})
+				}
+				return i+1 < end
+			})
+		}
 	})
 	if !ix.sorted {
 		return scan()

@@ -51,9 +51,15 @@ func TestFinalIsSnapshot(t *testing.T) {
 }
 
 // TestThreadIndexUnsorted: threads whose ids do not come in order (a log
-// that reuses or skips numbers) are found by id all the same.
+// that reuses or skips numbers), within a block or from block to block,
+// are found by id all the same.
 func TestThreadIndexUnsorted(t *testing.T) {
-	for _, ids := range [][]uint32{{5, 3, 9, 1, 7}, {1, 2, 3, 4}, {}} {
+	var blocks, shuffled []uint32
+	for i := range uint32(3 * threadsPerBlock) {
+		blocks = append(blocks, 1000-i/threadsPerBlock*threadsPerBlock*3+i%threadsPerBlock*3)
+		shuffled = append(shuffled, 1+i*37%211)
+	}
+	for _, ids := range [][]uint32{{5, 3, 9, 1, 7}, {1, 2, 3, 4}, {}, blocks, shuffled} {
 		m := &Model{tidx: &threadIndex{}}
 		for _, id := range ids {
 			m.threads.add(&threadRec{ThreadRecord: ThreadRecord{ID: id, Label: -1}})

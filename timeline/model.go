@@ -313,6 +313,7 @@ type Builder struct {
 	anomalies   int64
 	any         bool
 	allMsgs     bool // KeepMessages
+	noSpans     bool // LeaveOutUserSpans
 }
 
 // NewOverviewBuilder returns an empty builder that summarises the buckets of
@@ -337,6 +338,12 @@ func (b *Builder) Grid() Grid { return b.g }
 // are kept whole either way): a window of a range zoomed in on shows each.
 // Call it before adding any event.
 func (b *Builder) KeepMessages() { b.allMsgs = true }
+
+// LeaveOutUserSpans makes the builder leave out the user spans (the pairs
+// of START and STOP messages) and their labels' figures, keeping the
+// messages themselves: a window of a range for views, which draw the spans
+// from the overview, does without them. Call it before adding any event.
+func (b *Builder) LeaveOutUserSpans() { b.noSpans = true }
 
 // msgGrid returns the grid the HECs' messages are summarised on.
 func (b *Builder) msgGrid() Grid {
@@ -1032,7 +1039,7 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		} else {
 			b.global.add(in)
 		}
-		if ev.Kind == ingest.KindUserMsg {
+		if ev.Kind == ingest.KindUserMsg && !b.noSpans {
 			b.userMessage(t, ev.Cap, ev.Data, msg)
 		}
 		if ev.Kind == ingest.KindUserMarker {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"iter"
+	"math"
 )
 
 // A thread-heavy run has millions of threads, most of them short-lived,
@@ -62,9 +63,35 @@ type threadBlock struct {
 	wide   []Track
 	stored []storedWide
 	// firstID and first are the ID and First of the block's first thread,
-	// for the searches by id and by time.
-	firstID uint32
-	first   uint64
+	// for the searches by id and by time. lastFirst is its last thread's
+	// First, or math.MaxUint64 if the block's Firsts are not in order, and
+	// reach the longest life (Finished-First) of its threads with marks,
+	// math.MaxUint64 if one of them has not finished: the index of the
+	// threads alive at a time (aliveIndex) is made from these, and looks
+	// only into the blocks that reach further than its span.
+	firstID   uint32
+	first     uint64
+	lastFirst uint64
+	reach     uint64
+}
+
+// note keeps what the index of the threads alive at a time needs of
+// record r, the block's latest: lastFirst and reach.
+func (b *threadBlock) note(r *threadRec) {
+	if b.lastFirst != math.MaxUint64 {
+		if r.First < b.lastFirst {
+			b.lastFirst = math.MaxUint64
+		} else {
+			b.lastFirst = r.First
+		}
+	}
+	if r.where != marksNone {
+		life := uint64(math.MaxUint64)
+		if r.Finished != 0 {
+			life = r.Finished - min(r.First, r.Finished)
+		}
+		b.reach = max(b.reach, life)
+	}
 }
 
 // Where a thread's marks are (bits recMarks of its record's flags).
@@ -686,8 +713,9 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 			keep(&r, newTrack(mv, chunkView[stretch]{}, ex.cps.view()))
 		}
 		if i == lo {
-			blk.firstID, blk.first = r.ID, r.First
+			blk.firstID, blk.first, blk.lastFirst = r.ID, r.First, r.First
 		}
+		blk.note(&r)
 		c.append(&r)
 	}
 	b.scratch = [2][]byte{blk.recs, blk.local}

@@ -16,9 +16,10 @@ import (
 // places) to the table.
 func (t *threadTable) add(r *threadRec) {
 	if t.n&(threadsPerBlock-1) == 0 {
-		t.blocks = append(t.blocks, &threadBlock{firstID: r.ID, first: r.First})
+		t.blocks = append(t.blocks, &threadBlock{firstID: r.ID, first: r.First, lastFirst: r.First})
 	}
 	b := t.blocks[len(t.blocks)-1]
+	b.note(r)
 	c := recCursor{b: b}
 	for range t.n & (threadsPerBlock - 1) {
 		var skip threadRec

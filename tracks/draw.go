@@ -59,14 +59,15 @@ func (v *View) Draw(c paint.Canvas) {
 	v.drawFrame(c, v.geometry(), from, to, v.scrollY, false)
 }
 
-// newFrame prepares a frame over geometry g showing [from, to).
-func (v *View) newFrame(c paint.Canvas, g geometry, from, to uint64, scrollY int, export bool) *frame {
+// newFrame prepares a frame over geometry g showing [from, to), with the
+// threads' tracks if threads (some row shown is a thread's: showsThreads).
+func (v *View) newFrame(c paint.Canvas, g geometry, from, to uint64, scrollY int, export, threads bool) *frame {
 	f := &frame{v: v, c: c, th: v.theme, g: g, s: g.s, from: from, to: to, scrollY: scrollY, export: export}
 	f.ax = g.ax(from, to)
 	f.n = g.plot.Dx()
 	f.ov = v.overview()
 	if v.src != nil {
-		f.m = timeline.ModelFor(v.src, from, to, float64(to-from)/float64(max(f.n, 1)), v.ready)
+		f.m = timeline.ModelFor(v.src, from, to, float64(to-from)/float64(max(f.n, 1)), threads, v.ready)
 	}
 	f.face = paint.FaceFor(paint.Regular, textPt, f.s)
 	f.small = paint.FaceFor(paint.Regular, smallPt, f.s)
@@ -81,12 +82,10 @@ func (v *View) newFrame(c paint.Canvas, g geometry, from, to uint64, scrollY int
 
 // drawFrame draws a whole frame.
 func (v *View) drawFrame(c paint.Canvas, g geometry, from, to uint64, scrollY int, export bool) {
-	f := v.newFrame(c, g, from, to, scrollY, export)
 	l := v.ensureLayout()
+	pinned, rows := l.shown(g, scrollY)
+	f := v.newFrame(c, g, from, to, scrollY, export, showsThreads(pinned, rows))
 	f.clear()
-
-	pinned := visible(l.pinned, 0, g.pinned.Dy())
-	rows := visible(l.rows, scrollY, scrollY+g.tracks.Dy())
 	f.prepare(pinned, rows)
 
 	f.drawGrid(g.plot)
@@ -256,6 +255,19 @@ func (f *frame) prepare(sets ...[]row) {
 			f.cols[id] = colWindow{off: j.k0, cols: sc.rows[i][:j.k1-j.k0]}
 		}
 	}
+}
+
+// showsThreads reports whether any of the rows is a thread's track: a
+// frame without one draws from a detail model without threads.
+func showsThreads(sets ...[]row) bool {
+	for _, rs := range sets {
+		for _, r := range rs {
+			if !r.title && r.id.Kind.info().columns == threadColumns {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // threadTrack returns the track of thread id from the frame's model, or

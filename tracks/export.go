@@ -218,10 +218,10 @@ func (v *View) Export(c paint.Canvas, opt ExportOptions, p ExportPage) {
 	h0 := v.h
 	v.h = g.h
 	defer func() { v.h = h0 }()
-	f := v.newFrame(c, g, from, to, 0, true)
+	rows := visible(l.rows, p.top, p.bottom)
+	f := v.newFrame(c, g, from, to, 0, true, showsThreads(l.pinned, rows))
 	c.Fill(c.Bounds(), f.th.Background)
 	c.Fill(g.header, f.th.Header)
-	rows := visible(l.rows, p.top, p.bottom)
 	f.prepare(l.pinned, rows)
 	f.drawGrid(g.plot)
 	f.drawRows(rows, g.tracks, g.tracks.Min.Y-p.top)

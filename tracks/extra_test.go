@@ -135,7 +135,7 @@ func TestClustering(t *testing.T) {
 	v := tinyView(t)
 	v.SetBookmarks([]Bookmark{{Time: 700, Name: "here"}, {Time: 702, Name: "there"}})
 	g := v.geometry()
-	f := v.newFrame(paint.NewSVG(v.w, v.h), g, 0, 1000, 0, false)
+	f := v.newFrame(paint.NewSVG(v.w, v.h), g, 0, 1000, 0, false, true)
 	cs := f.markerClusters()
 	if len(cs) != 2 || cs[0].n != 10 || cs[1].n != 1 || cs[0].from != 300 || cs[0].to != 304 {
 		t.Fatalf("clusters %+v", cs)
@@ -151,7 +151,7 @@ func TestClustering(t *testing.T) {
 	}
 	// Zoomed in, they come apart (those at one time stay together).
 	v.SetRange(295, 395)
-	f = v.newFrame(paint.NewSVG(v.w, v.h), v.geometry(), 295, 395, 0, false)
+	f = v.newFrame(paint.NewSVG(v.w, v.h), v.geometry(), 295, 395, 0, false, true)
 	if cs := f.markerClusters(); len(cs) != 5 || cs[4].n != 2 {
 		t.Errorf("zoomed in: flags %+v, want 5 of 2", cs)
 	}
@@ -161,7 +161,7 @@ func TestClustering(t *testing.T) {
 	}
 	v.SetBookmarks(many)
 	v.Fit()
-	f = v.newFrame(paint.NewSVG(v.w, v.h), v.geometry(), 0, 1000, 0, false)
+	f = v.newFrame(paint.NewSVG(v.w, v.h), v.geometry(), 0, 1000, 0, false, true)
 	total := 0
 	bs := f.bookmarkClusters()
 	for _, c := range bs {
@@ -394,7 +394,7 @@ func TestLegendSaysWhatItLeavesOut(t *testing.T) {
 	// the next line would begin, belongs to no item.
 	v := tinyView(t)
 	v.SetSize(420, 1400, 1)
-	f := v.newFrame(paint.NewSVG(v.w, v.h), v.geometry(), 0, 1000, 0, false)
+	f := v.newFrame(paint.NewSVG(v.w, v.h), v.geometry(), 0, 1000, 0, false, true)
 	items, _, shown, _, moreBox := f.legendShown()
 	h := v.Hit(float64(moreBox.Min.X+1), float64(moreBox.Min.Y+moreBox.Dy()/2))
 	if len(h.Tip) != 1+len(items)-shown || h.Tip[len(h.Tip)-1] != items[len(items)-1].name {

@@ -31,7 +31,7 @@ func TestFindingFlagsClusterAndHit(t *testing.T) {
 	plain := v.Render()
 	v.SetFindings(tinyFindings())
 	img := v.Render()
-	band := v.newFrame(nil, v.geometry(), 0, 1000, 0, false).findingBand()
+	band := v.newFrame(nil, v.geometry(), 0, 1000, 0, false, true).findingBand()
 	mid := (band.Min.Y + band.Max.Y) / 2
 	ax := v.Axis()
 	at := func(img *image.RGBA, t uint64, dx int) color.RGBA { return img.RGBAAt(int(ax.X(t))+dx, mid) }

@@ -96,7 +96,7 @@ func TestGCTrackShowsTimeInGC(t *testing.T) {
 	if !ok {
 		t.Fatal("no GC track")
 	}
-	f := v.newFrame(paint.NewRaster(image.NewRGBA(image.Rect(0, 0, 1, 1))), v.geometry(), 0, 1000, 0, false)
+	f := v.newFrame(paint.NewRaster(image.NewRGBA(image.Rect(0, 0, 1, 1))), v.geometry(), 0, 1000, 0, false, true)
 	top, bottom := f.inset(r.Min.Y, r.Max.Y)
 	h := bottom - top
 	height := func(col int, ink color.RGBA) int {

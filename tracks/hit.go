@@ -221,7 +221,8 @@ func (v *View) hitFrame(g geometry, from, to uint64) *frame {
 	f.n = g.plot.Dx()
 	f.ov = v.overview()
 	if v.src != nil {
-		f.m = timeline.ModelFor(v.src, from, to, float64(to-from)/float64(max(f.n, 1)), v.ready)
+		pinned, rows := v.ensureLayout().shown(g, v.scrollY)
+		f.m = timeline.ModelFor(v.src, from, to, float64(to-from)/float64(max(f.n, 1)), showsThreads(pinned, rows), v.ready)
 	}
 	f.face = paint.FaceFor(paint.Regular, textPt, f.s)
 	f.small = paint.FaceFor(paint.Regular, smallPt, f.s)

@@ -240,6 +240,12 @@ func visible(rs []row, y0, y1 int) []row {
 	return rs[i:j]
 }
 
+// shown returns the pinned rows and the scrolled rows that a frame over
+// geometry g scrolled by scrollY shows.
+func (l *layout) shown(g geometry, scrollY int) (pinned, rows []row) {
+	return visible(l.pinned, 0, g.pinned.Dy()), visible(l.rows, scrollY, scrollY+g.tracks.Dy())
+}
+
 // find returns the row of the track id in rs and whether there is one.
 func find(rs []row, id TrackID) (row, bool) {
 	for _, r := range rs {

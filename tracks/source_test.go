@@ -17,7 +17,7 @@ type detailSource struct {
 }
 
 func (s *detailSource) Overview() *timeline.Model { return s.ov }
-func (s *detailSource) Detail(from, to uint64, nsPerPixel float64, ready func()) *timeline.Model {
+func (s *detailSource) Detail(from, to uint64, nsPerPixel float64, _ bool, ready func()) *timeline.Model {
 	s.asked++
 	s.ready = ready
 	return s.detail

@@ -91,7 +91,7 @@ func TestDrawSpansSkipsOnlyHidden(t *testing.T) {
 	for _, r := range ranges {
 		draw := func(skip bool) *image.RGBA {
 			img := image.NewRGBA(image.Rect(0, 0, 1200, 200))
-			f := v.newFrame(paint.NewRaster(img), v.geometry(), r[0], r[1], 0, false)
+			f := v.newFrame(paint.NewRaster(img), v.geometry(), r[0], r[1], 0, false, true)
 			if skip {
 				f.drawSpans(l, 10, 40, false)
 			} else {

@@ -95,7 +95,7 @@ func (v *View) ShowWakeup(h Hit) (Wakeup, bool) {
 	}
 	from, to := v.Range()
 	g := v.geometry()
-	m := timeline.ModelFor(v.src, from, to, float64(to-from)/float64(max(g.plot.Dx(), 1)), v.ready)
+	m := timeline.ModelFor(v.src, from, to, float64(to-from)/float64(max(g.plot.Dx(), 1)), true, v.ready)
 	w, ok := WokenBy(m, h.Track.ID, h.Time)
 	if ok {
 		v.wakeup = &w

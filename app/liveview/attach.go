@@ -142,11 +142,11 @@ func (s *liveSource) Overview() *timeline.Model { return s.ov }
 
 // Detail returns the recording's detail of [from, to), if it has any; the
 // source's ready, not the canvas's, hears when detail being made is there.
-func (s *liveSource) Detail(from, to uint64, nsPerPixel float64, _ func()) *timeline.Model {
+func (s *liveSource) Detail(from, to uint64, nsPerPixel float64, threads bool, _ func()) *timeline.Model {
 	if s.log == nil {
 		return nil
 	}
-	return s.log.Detail(from, to, nsPerPixel, s.ready)
+	return s.log.Detail(from, to, nsPerPixel, threads, s.ready)
 }
 
 // detailReady draws the canvas again once detail it asked for is ready
