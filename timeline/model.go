@@ -258,7 +258,7 @@ type Builder struct {
 	nthreads    int                   // how many
 	names       func(uint32) string   // the labels of threads as they occur (NameThreads)
 	threadIdx   map[uint32]int32      // thread id → index in threads, for ids ≥ denseThreads
-	threadDense []int32               // thread id → index+1 in threads (0: none), for ids < denseThreads
+	threadDense denseIDs              // thread id → index in threads, for ids < denseThreads
 	pending     []int32               // threads with an open bucket (with a grid)
 	arena       trackArena            // the tracks of finished threads (with a grid)
 	packed      packedArena           // the packed marks of finished threads (with a grid)
@@ -540,10 +540,8 @@ func (b *Builder) thread(id uint32) *threadBuilder {
 // threadIndex returns the index of thread id in order of first
 // appearance, false if the builder has not seen it.
 func (b *Builder) threadIndex(id uint32) (int32, bool) {
-	if int(id) < len(b.threadDense) {
-		if i := b.threadDense[id]; i > 0 {
-			return i - 1, true
-		}
+	if i, ok := b.threadDense.get(id); ok {
+		return i, true
 	}
 	if len(b.threadIdx) > 0 {
 		if i, ok := b.threadIdx[id]; ok {
@@ -559,14 +557,9 @@ func (b *Builder) newThread(id uint32) *threadBuilder {
 	// Ids far beyond the dense table (a corrupt id, or GHC's numbering in a
 	// long run) go in the map, so that one does not cost a table as long
 	// as its value.
-	if id < denseThreads && (int(id) < len(b.threadDense) || int(id) < 4*(int(n)+1024)) {
-		if int(id) >= len(b.threadDense) {
-			// Grown by a quarter, not doubled: a run of 9.6 M threads
-			// held a table of 16.7 M (67 MB) at the end of its load.
-			size := min(max(int(id)+1, len(b.threadDense)+len(b.threadDense)/4+1024), denseThreads)
-			b.threadDense = append(b.threadDense, make([]int32, size-len(b.threadDense))...)
-		}
-		b.threadDense[id] = n + 1
+	if id < denseThreads && (b.threadDense.covers(id) || int(id) < 4*(int(n)+1024)) {
+		b.threadDense.grow(int(id) + 1)
+		b.threadDense.set(id, n)
 	} else {
 		b.threadIdx[id] = n
 	}
