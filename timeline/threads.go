@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"bytes"
 	"encoding/binary"
 	"iter"
 )
@@ -54,18 +53,31 @@ type threadTable struct {
 }
 
 // threadBlock is threadsPerBlock threads (fewer in a table's last block):
-// their records one after another (see appendRecord), with the packed
-// marks of tracks not in the arena and the tracks kept whole.
+// their records one after another (see appendRecord), then the packed
+// marks of tracks not in the arena; the tracks kept whole, which few
+// blocks have, lie apart. A thread-heavy run has hundreds of thousands of
+// blocks (150 k for 9.6 M threads), and a block is 48 bytes besides its
+// bytes.
 type threadBlock struct {
-	recs   []byte
-	local  []byte
-	wide   []Track
-	stored []storedWide
+	// recs is the records, then from local on the packed marks.
+	recs []byte
+	// whole holds the tracks kept whole, nil if there are none.
+	whole *wholeTracks
 	// firstID and first are the ID and First of the block's first thread,
 	// for the searches by id and by time.
 	firstID uint32
+	local   int32
 	first   uint64
 }
+
+// wholeTracks is the tracks of a block's threads kept whole.
+type wholeTracks struct {
+	wide   []Track
+	stored []storedWide
+}
+
+// localBytes returns the block's packed marks.
+func (b *threadBlock) localBytes() []byte { return b.recs[b.local:] }
 
 // Where a thread's marks are (bits recMarks of its record's flags).
 const (
@@ -82,13 +94,17 @@ type storedWide struct {
 	marks, nmarks, sums, nsums, cps, ncps int32
 }
 
-// The flags of a record.
+// The flags of a record, its first byte.
 const (
 	recLabel      = 1 << iota // a label follows
 	recCreated                // a creation time follows
 	recFinished               // a finish time follows
 	recEnd                    // an end before the model's follows (an open bucket)
-	recMarksShift = 4         // where the marks are: marksNone…marksStored
+	recMarksShift = 4         // where the marks are: marksNone…marksStored (3 bits)
+	// recCreatedFirst: the thread was created at its First (as nearly
+	// every thread is: its creation is its first event), and no creation
+	// time follows.
+	recCreatedFirst = 1 << 7
 )
 
 // threadRec is a record as decoded, with where its marks are.
@@ -123,7 +139,11 @@ func (c *recCursor) append(r *threadRec) {
 	if r.Label >= 0 {
 		flags |= recLabel
 	}
-	if r.Created != 0 {
+	switch r.Created {
+	case 0:
+	case r.First:
+		flags |= recCreatedFirst
+	default:
 		flags |= recCreated
 	}
 	if r.Finished != 0 {
@@ -132,13 +152,13 @@ func (c *recCursor) append(r *threadRec) {
 	if r.hasEnd {
 		flags |= recEnd
 	}
-	p := binary.AppendUvarint(b.recs, flags)
+	p := append(b.recs, byte(flags))
 	p = binary.AppendUvarint(p, zig(int64(r.ID)-int64(c.id)))
 	if r.Label >= 0 {
 		p = binary.AppendUvarint(p, uint64(r.Label))
 	}
 	p = binary.AppendUvarint(p, zig(int64(r.First-c.first)))
-	if r.Created != 0 {
+	if flags&recCreated != 0 {
 		p = binary.AppendUvarint(p, zig(int64(r.Created-r.First)))
 	}
 	if r.Finished != 0 {
@@ -167,7 +187,8 @@ func (c *recCursor) uvarint() uint64 {
 
 // next decodes the record at the cursor into r.
 func (c *recCursor) next(r *threadRec) {
-	flags := c.uvarint()
+	flags := c.b.recs[c.pos]
+	c.pos++
 	r.ID = uint32(int64(c.id) + unzig(c.uvarint()))
 	r.Label = -1
 	if flags&recLabel != 0 {
@@ -177,6 +198,8 @@ func (c *recCursor) next(r *threadRec) {
 	r.Created, r.Finished, r.end, r.hasEnd, r.at = 0, 0, 0, false, 0
 	if flags&recCreated != 0 {
 		r.Created = r.First + uint64(unzig(c.uvarint()))
+	} else if flags&recCreatedFirst != 0 {
+		r.Created = r.First
 	}
 	if flags&recFinished != 0 {
 		r.Finished = r.First + uint64(unzig(c.uvarint()))
@@ -184,7 +207,7 @@ func (c *recCursor) next(r *threadRec) {
 	if flags&recEnd != 0 {
 		r.end, r.hasEnd = r.First+uint64(unzig(c.uvarint())), true
 	}
-	r.where = uint8(flags >> recMarksShift)
+	r.where = flags >> recMarksShift & 7
 	switch r.where {
 	case marksArena:
 		r.at = c.arenaA + uint64(unzig(c.uvarint()))
@@ -195,11 +218,12 @@ func (c *recCursor) next(r *threadRec) {
 	c.id, c.first = r.ID, r.First
 }
 
-// A packed track is the varint 1+k, k the index of its shape in the
+// A packed track is the varint 2(1+k)+s, k the index of its shape in the
 // builder's table (markShapes): its marks' states, small Args and Reasons;
 // then the Args too large for the shape, in order; then the time of its
-// first mark from its thread's First (a zigzag varint) and each next one's
-// from the one before. The tracks of a thread-heavy run have a few dozen
+// first mark from its thread's First (a zigzag varint), unless s is 1 (the
+// first mark is at First, as it is for nearly every thread: its first
+// event), and each next one's from the one before. The tracks of a thread-heavy run have a few dozen
 // shapes (1.44 M of storm170's 1.6 M threads have one), and a track costs
 // its id and its times. A track whose shape the table has no room for is
 // 0 then its marks in full (appendLiteral).
@@ -289,7 +313,12 @@ func (p *markShapes) appendMarks(dst []byte, first uint64, marks chunkView[Mark]
 	if !ok {
 		return appendLiteral(append(dst, 0), first, marks)
 	}
-	dst = binary.AppendUvarint(dst, uint64(k)+1)
+	atFirst := marks.Len() > 0 && marks.ptr(0).Time == first
+	code := (uint64(k) + 1) << 1
+	if atFirst {
+		code |= 1
+	}
+	dst = binary.AppendUvarint(dst, code)
 	for i := range marks.Len() {
 		if a := marks.ptr(i).Arg; a >= 256 {
 			dst = binary.AppendUvarint(dst, uint64(a))
@@ -299,7 +328,9 @@ func (p *markShapes) appendMarks(dst []byte, first uint64, marks chunkView[Mark]
 	for i := range marks.Len() {
 		t := marks.ptr(i).Time
 		if i == 0 {
-			dst = binary.AppendUvarint(dst, zig(int64(t-first)))
+			if !atFirst {
+				dst = binary.AppendUvarint(dst, zig(int64(t-first)))
+			}
 		} else {
 			dst = binary.AppendUvarint(dst, t-prev)
 		}
@@ -339,22 +370,22 @@ func appendLiteral(dst []byte, first uint64, marks chunkView[Mark]) []byte {
 // packedLen returns the number of marks packed at src, shapes being the
 // table of their shapes.
 func packedLen(src []byte, shapes []string) int {
-	k, p := binary.Uvarint(src)
-	if k == 0 {
+	code, p := binary.Uvarint(src)
+	if code == 0 {
 		n, _ := binary.Uvarint(src[p:])
 		return int(n)
 	}
-	return int(shapes[k-1][0])
+	return int(shapes[code>>1-1][0])
 }
 
 // decodeMarks appends the marks packed at src (markShapes.appendMarks) to
 // out, shapes being the table of their shapes.
 func decodeMarks(out []Mark, src []byte, first uint64, shapes []string) []Mark {
-	k, p := binary.Uvarint(src)
-	if k == 0 {
+	code, p := binary.Uvarint(src)
+	if code == 0 {
 		return decodeLiteral(out, src[p:], first)
 	}
-	shape := shapes[k-1]
+	shape := shapes[code>>1-1]
 	start := len(out)
 	for q := 1; q < len(shape); {
 		h := shape[q]
@@ -376,12 +407,14 @@ func decodeMarks(out []Mark, src []byte, first uint64, shapes []string) []Mark {
 	}
 	t := first
 	for i := start; i < len(out); i++ {
-		v, n := binary.Uvarint(src[p:])
-		p += n
-		if i == start {
-			t = first + uint64(unzig(v))
-		} else {
-			t += v
+		if i > start || code&1 == 0 {
+			v, n := binary.Uvarint(src[p:])
+			p += n
+			if i == start {
+				t = first + uint64(unzig(v))
+			} else {
+				t += v
+			}
 		}
 		out[i].Time = t
 	}
@@ -479,7 +512,7 @@ func (t *threadTable) marksOf(b *threadBlock, r *threadRec) []byte {
 	case marksArena:
 		return t.bytes(r.at)
 	case marksLocal:
-		return b.local[r.at:]
+		return b.localBytes()[r.at:]
 	}
 	return nil
 }
@@ -529,9 +562,9 @@ func (m *Model) thread(r *threadRec, b *threadBlock, tab *[][]Mark, off int) Thr
 		n := packedLen(m.threads.marksOf(b, r), m.threads.shapes)
 		th.Track = Track{marks: chunkView[Mark]{chunks: tab, off: int32(off), n: int32(n)}}
 	case marksWide:
-		th.Track = b.wide[r.at]
+		th.Track = b.whole.wide[r.at]
 	case marksStored:
-		st, wv := &b.stored[r.at], &m.threads.wide
+		st, wv := &b.whole.stored[r.at], &m.threads.wide
 		th.Track = newTrack(wv.marks.sub(int(st.marks), int(st.nmarks)), wv.sums.sub(int(st.sums), int(st.nsums)),
 			wv.cps.sub(int(st.cps), int(st.ncps)))
 	}
@@ -631,7 +664,9 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 	// The bytes are written in the builder's scratch space and copied out
 	// at their exact size: grown by appending, they would hold a third
 	// more.
-	blk := &threadBlock{recs: b.scratch[0][:0], local: b.scratch[1][:0]}
+	blk := &threadBlock{recs: b.scratch[0][:0]}
+	local := b.scratch[1][:0]
+	var whole wholeTracks
 	c := recCursor{b: blk}
 	open := !b.finished && b.g.On()
 	// keep puts a track in the block: packed in its local bytes if it
@@ -641,11 +676,11 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 		case tr.marks.Len() == 0 && tr.sums().Len() == 0:
 			return
 		case b.packs(tr.marks, tr.sums().Len()):
-			r.where, r.at = marksLocal, uint64(len(blk.local))
-			blk.local = b.shapes.appendMarks(blk.local, r.First, tr.marks)
+			r.where, r.at = marksLocal, uint64(len(local))
+			local = b.shapes.appendMarks(local, r.First, tr.marks)
 		default:
-			r.where, r.at = marksWide, uint64(len(blk.wide))
-			blk.wide = append(blk.wide, tr)
+			r.where, r.at = marksWide, uint64(len(whole.wide))
+			whole.wide = append(whole.wide, tr)
 		}
 	}
 	for i := lo; i < hi; i++ {
@@ -663,8 +698,8 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 				x = b.storedMore[t.idx]
 			}
 			st := &t.stored
-			r.where, r.at = marksStored, uint64(len(blk.stored))
-			blk.stored = append(blk.stored, storedWide{marks: st.marks, nmarks: st.nmarks, sums: x.sums, nsums: x.nsums, cps: x.cps, ncps: x.ncps})
+			r.where, r.at = marksStored, uint64(len(whole.stored))
+			whole.stored = append(whole.stored, storedWide{marks: st.marks, nmarks: st.nmarks, sums: x.sums, nsums: x.nsums, cps: x.cps, ncps: x.ncps})
 		case t.ml != nil:
 			keep(&r, t.ml.track(b.end))
 			if open && t.ml.open {
@@ -690,11 +725,11 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 		}
 		c.append(&r)
 	}
-	b.scratch = [2][]byte{blk.recs, blk.local}
-	blk.recs = bytes.Clone(blk.recs)
-	blk.local = nil
-	if len(b.scratch[1]) > 0 {
-		blk.local = bytes.Clone(b.scratch[1])
+	b.scratch = [2][]byte{blk.recs, local}
+	blk.local = int32(len(blk.recs))
+	blk.recs = append(append(make([]byte, 0, len(blk.recs)+len(local)), blk.recs...), local...)
+	if len(whole.wide) > 0 || len(whole.stored) > 0 {
+		blk.whole = &whole
 	}
 	return blk
 }
