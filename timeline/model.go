@@ -206,7 +206,7 @@ type storedExtra struct {
 // thread costs its marks and a few words, not a list of its own.
 type trackArena struct {
 	marks chunkList[Mark]
-	sums  chunkList[stretch]
+	sums  stretchList
 	cps   checkpointArena
 }
 

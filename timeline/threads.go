@@ -653,7 +653,7 @@ func (m *Model) eachRecord(i int, fn func(int, *threadRec) bool) {
 // views of the builder's arena of their marks, summaries and checkpoints.
 type wideViews struct {
 	marks chunkView[Mark]
-	sums  chunkView[stretch]
+	sums  stretchView
 	cps   checkpointView
 }
 
@@ -713,12 +713,12 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 			}
 			mv := sliceView(ex.marks)
 			if b.packs(mv, 0) {
-				keep(&r, newTrack(mv, chunkView[stretch]{}, checkpointView{}))
+				keep(&r, newTrack(mv, stretchView{}, checkpointView{}))
 				break
 			}
-			extendCheckpoints(mv, chunkView[stretch]{}, &ex.cps)
+			extendCheckpoints(mv, stretchView{}, &ex.cps)
 			ex.shared = true
-			keep(&r, newTrack(mv, chunkView[stretch]{}, ex.cps.view()))
+			keep(&r, newTrack(mv, stretchView{}, ex.cps.view()))
 		}
 		if i == lo {
 			blk.firstID, blk.first = r.ID, r.First
