@@ -380,7 +380,7 @@ func (b *Builder) retire(t *threadBuilder) {
 	b.touch(t)
 	t.retired = true
 	if marks := t.ml.marks.peek(); b.packs(marks, t.ml.sums.len()) {
-		t.stored, t.packed = packedStored(b.packed.add(&b.shapes, t.first, marks)), true
+		t.stored, t.packed = packedStored(b.packed.add(&b.shapes, t.first, t.finished, marks)), true
 	} else {
 		var x storedExtra
 		t.stored, x = b.arena.store(t.ml)

@@ -223,7 +223,9 @@ func (c *recCursor) next(r *threadRec) {
 // then the Args too large for the shape, in order; then the time of its
 // first mark from its thread's First (a zigzag varint), unless s is 1 (the
 // first mark is at First, as it is for nearly every thread: its first
-// event), and each next one's from the one before. The tracks of a thread-heavy run have a few dozen
+// event), and each next one's from the one before, but for a last mark
+// that finishes a thread that has a finish time: it is at that time (a
+// track whose finish mark is not is packed in full). The tracks of a thread-heavy run have a few dozen
 // shapes (1.44 M of storm170's 1.6 M threads have one), and a track costs
 // its id and its times. A track whose shape the table has no room for is
 // 0 then its marks in full (appendLiteral).
@@ -307,8 +309,13 @@ func pmFlags(m *Mark) byte {
 func (p *markShapes) view() []string { return p.shapes[:len(p.shapes):len(p.shapes)] }
 
 // appendMarks appends the packed marks of a track (in time order) whose
-// thread's First is first.
-func (p *markShapes) appendMarks(dst []byte, first uint64, marks chunkView[Mark]) []byte {
+// thread's First is first and its Finished finished.
+func (p *markShapes) appendMarks(dst []byte, first, finished uint64, marks chunkView[Mark]) []byte {
+	last := marks.Len() - 1
+	atFinish := finishesAt(marks, finished)
+	if atFinish && marks.ptr(last).Time != finished {
+		return appendLiteral(append(dst, 0), first, marks)
+	}
 	k, ok := p.shape(marks)
 	if !ok {
 		return appendLiteral(append(dst, 0), first, marks)
@@ -327,16 +334,24 @@ func (p *markShapes) appendMarks(dst []byte, first uint64, marks chunkView[Mark]
 	prev := first
 	for i := range marks.Len() {
 		t := marks.ptr(i).Time
-		if i == 0 {
-			if !atFirst {
-				dst = binary.AppendUvarint(dst, zig(int64(t-first)))
-			}
-		} else {
+		switch {
+		case i == 0 && atFirst, i == last && atFinish:
+		case i == 0:
+			dst = binary.AppendUvarint(dst, zig(int64(t-first)))
+		default:
 			dst = binary.AppendUvarint(dst, t-prev)
 		}
 		prev = t
 	}
 	return dst
+}
+
+// finishesAt reports whether marks end with a finish of a thread whose
+// Finished, finished, is known: a packed track's last mark is then at
+// finished, without a time of its own.
+func finishesAt(marks chunkView[Mark], finished uint64) bool {
+	n := marks.Len()
+	return finished != 0 && n > 0 && marks.ptr(n-1).State == StateFinished
 }
 
 // appendLiteral appends marks in full: their number, then each one's
@@ -378,9 +393,10 @@ func packedLen(src []byte, shapes []string) int {
 	return int(shapes[code>>1-1][0])
 }
 
-// decodeMarks appends the marks packed at src (markShapes.appendMarks) to
-// out, shapes being the table of their shapes.
-func decodeMarks(out []Mark, src []byte, first uint64, shapes []string) []Mark {
+// decodeMarks appends the marks packed at src (markShapes.appendMarks) of
+// a thread whose First is first and its Finished finished to out, shapes
+// being the table of their shapes.
+func decodeMarks(out []Mark, src []byte, first, finished uint64, shapes []string) []Mark {
 	code, p := binary.Uvarint(src)
 	if code == 0 {
 		return decodeLiteral(out, src[p:], first)
@@ -406,8 +422,12 @@ func decodeMarks(out []Mark, src []byte, first uint64, shapes []string) []Mark {
 		out = append(out, m)
 	}
 	t := first
+	last := len(out) - 1
+	atFinish := finished != 0 && last >= start && out[last].State == StateFinished
 	for i := start; i < len(out); i++ {
-		if i > start || code&1 == 0 {
+		if i == last && atFinish {
+			t = finished
+		} else if i > start || code&1 == 0 {
 			v, n := binary.Uvarint(src[p:])
 			p += n
 			if i == start {
@@ -473,14 +493,14 @@ type packedArena struct {
 
 // add packs marks (of a thread whose First is first), their shapes in
 // shapes, and returns their offset.
-func (a *packedArena) add(shapes *markShapes, first uint64, marks chunkView[Mark]) uint64 {
+func (a *packedArena) add(shapes *markShapes, first, finished uint64, marks chunkView[Mark]) uint64 {
 	k := len(a.chunks) - 1
 	if k < 0 || len(a.chunks[k]) > arenaChunkSize-checkpointEvery*20-10 {
 		a.chunks = append(a.chunks, make([]byte, 0, arenaChunkSize))
 		k++
 	}
 	at := uint64(k)<<arenaChunkShift | uint64(len(a.chunks[k]))
-	a.chunks[k] = shapes.appendMarks(a.chunks[k], first, marks)
+	a.chunks[k] = shapes.appendMarks(a.chunks[k], first, finished, marks)
 	return at
 }
 
@@ -548,7 +568,7 @@ func (m *Model) Thread(i int) Thread {
 	r, b := m.record(i)
 	var tab [][]Mark
 	if src := m.threads.marksOf(b, &r); src != nil {
-		tab = [][]Mark{decodeMarks(make([]Mark, 0, packedLen(src, m.threads.shapes)), src, r.First, m.threads.shapes)}
+		tab = [][]Mark{decodeMarks(make([]Mark, 0, packedLen(src, m.threads.shapes)), src, r.First, r.Finished, m.threads.shapes)}
 	}
 	return m.thread(&r, b, &tab, 0)
 }
@@ -610,7 +630,7 @@ func (m *Model) Threads() iter.Seq2[int, *Thread] {
 				c.next(&recs[j])
 				offs[j] = len(marks)
 				if src := m.threads.marksOf(b, &recs[j]); src != nil {
-					marks = decodeMarks(marks, src, recs[j].First, m.threads.shapes)
+					marks = decodeMarks(marks, src, recs[j].First, recs[j].Finished, m.threads.shapes)
 				}
 			}
 			(*tab)[0] = marks
@@ -677,7 +697,7 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 			return
 		case b.packs(tr.marks, tr.sums().Len()):
 			r.where, r.at = marksLocal, uint64(len(local))
-			local = b.shapes.appendMarks(local, r.First, tr.marks)
+			local = b.shapes.appendMarks(local, r.First, r.Finished, tr.marks)
 		default:
 			r.where, r.at = marksWide, uint64(len(whole.wide))
 			whole.wide = append(whole.wide, tr)

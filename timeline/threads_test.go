@@ -150,13 +150,14 @@ func TestPackedThreadsEqualWhole(t *testing.T) {
 
 // TestPackedMarksRoundTrip: tracks of every kind of mark — large Args
 // (a black hole's owner), Reasons, woken marks, a first mark before the
-// thread's First — read back as they were packed, by their shape, and in
-// full once the table of shapes is full.
+// thread's First, a finish at the thread's Finished or not — read back
+// as they were packed, by their shape, and in full once the table of
+// shapes is full.
 func TestPackedMarksRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var p markShapes
 	var tracks [][]Mark
-	var firsts []uint64
+	var firsts, finisheds []uint64
 	var packed [][]byte
 	for range 2000 {
 		n := rng.IntN(checkpointEvery + 1)
@@ -177,21 +178,33 @@ func TestPackedMarksRoundTrip(t *testing.T) {
 			}
 			ms = append(ms, m)
 		}
+		// The thread's finish: none, its last mark, or another time.
+		var finished uint64
+		if n > 0 && rng.IntN(2) == 0 {
+			ms[n-1].State = StateFinished
+			switch rng.IntN(4) {
+			case 0:
+			case 1:
+				finished = ms[n-1].Time + 1 + rng.Uint64N(100)
+			default:
+				finished = ms[n-1].Time
+			}
+		}
 		if len(packed) == 1000 {
 			// The table is full from here on: the rest are packed in full.
 			for len(p.shapes) < maxShapes {
 				p.shapes = append(p.shapes, "")
 			}
 		}
-		tracks, firsts = append(tracks, ms), append(firsts, first)
-		packed = append(packed, p.appendMarks(nil, first, sliceView(ms)))
+		tracks, firsts, finisheds = append(tracks, ms), append(firsts, first), append(finisheds, finished)
+		packed = append(packed, p.appendMarks(nil, first, finished, sliceView(ms)))
 	}
 	for i, ms := range tracks {
 		src := packed[i]
 		if n := packedLen(src, p.view()); n != len(ms) {
 			t.Fatalf("track %d: %d marks packed, want %d", i, n, len(ms))
 		}
-		if got := decodeMarks(nil, src, firsts[i], p.view()); !slices.Equal(got, ms) {
+		if got := decodeMarks(nil, src, firsts[i], finisheds[i], p.view()); !slices.Equal(got, ms) {
 			t.Fatalf("track %d: read back %+v, want %+v", i, got, ms)
 		}
 	}
