@@ -94,17 +94,28 @@ type storedWide struct {
 	marks, nmarks, sums, nsums, cps, ncps int32
 }
 
-// The flags of a record, its first byte.
+// The flags of a record, its first byte. Nearly every record of a
+// thread-heavy run is the flags byte, then its First, its Finished and its
+// marks' offset in the arena, each a delta of a byte or two: its id is
+// the one before's plus one, it was created at its First, and it has no
+// label.
 const (
-	recLabel      = 1 << iota // a label follows
-	recCreated                // a creation time follows
-	recFinished               // a finish time follows
-	recEnd                    // an end before the model's follows (an open bucket)
-	recMarksShift = 4         // where the marks are: marksNone…marksStored (3 bits)
+	recLabel    = 1 << iota // a label follows
+	recFinished             // a finish time follows
 	// recCreatedFirst: the thread was created at its First (as nearly
 	// every thread is: its creation is its first event), and no creation
 	// time follows.
-	recCreatedFirst = 1 << 7
+	recCreatedFirst
+	recIDNext         // the id is the record before's plus one, and does not follow
+	recMarksShift = 4 // where the marks are: marksNone…marksStored (3 bits)
+	// recMore: a second byte of flags follows (recCreated, recEnd).
+	recMore = 1 << 7
+)
+
+// The second byte of flags of a record, if recMore.
+const (
+	recCreated = 1 << iota // a creation time follows
+	recEnd                 // an end before the model's follows (an open bucket)
 )
 
 // threadRec is a record as decoded, with where its marks are.
@@ -119,13 +130,25 @@ type threadRec struct {
 }
 
 // recCursor decodes a block's records in turn: each one's id, first time
-// and arena offset are deltas from the one before.
+// and arena offset are deltas from the one before, its finish time from
+// the last finish before (threads that start one after another mostly
+// finish so).
 type recCursor struct {
 	b      *threadBlock
 	pos    int
 	id     uint32
 	first  uint64
 	arenaA uint64
+	fin    uint64
+}
+
+// finBase returns the time r's Finished is a delta from: the last finish
+// before it in the block, or its First if none.
+func (c *recCursor) finBase(r *threadRec) uint64 {
+	if c.fin != 0 {
+		return c.fin
+	}
+	return r.First
 }
 
 func zig(v int64) uint64   { return uint64(v<<1) ^ uint64(v>>63) }
@@ -135,7 +158,8 @@ func unzig(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 // being at the block's end.
 func (c *recCursor) append(r *threadRec) {
 	b := c.b
-	flags := uint64(r.where) << recMarksShift
+	flags := r.where << recMarksShift
+	var more byte
 	if r.Label >= 0 {
 		flags |= recLabel
 	}
@@ -144,25 +168,37 @@ func (c *recCursor) append(r *threadRec) {
 	case r.First:
 		flags |= recCreatedFirst
 	default:
-		flags |= recCreated
+		more |= recCreated
 	}
 	if r.Finished != 0 {
 		flags |= recFinished
 	}
-	if r.hasEnd {
-		flags |= recEnd
+	if r.ID == c.id+1 {
+		flags |= recIDNext
 	}
-	p := append(b.recs, byte(flags))
-	p = binary.AppendUvarint(p, zig(int64(r.ID)-int64(c.id)))
+	if r.hasEnd {
+		more |= recEnd
+	}
+	if more != 0 {
+		flags |= recMore
+	}
+	p := append(b.recs, flags)
+	if more != 0 {
+		p = append(p, more)
+	}
+	if flags&recIDNext == 0 {
+		p = binary.AppendUvarint(p, zig(int64(r.ID)-int64(c.id)))
+	}
 	if r.Label >= 0 {
 		p = binary.AppendUvarint(p, uint64(r.Label))
 	}
 	p = binary.AppendUvarint(p, zig(int64(r.First-c.first)))
-	if flags&recCreated != 0 {
+	if more&recCreated != 0 {
 		p = binary.AppendUvarint(p, zig(int64(r.Created-r.First)))
 	}
 	if r.Finished != 0 {
-		p = binary.AppendUvarint(p, zig(int64(r.Finished-r.First)))
+		p = binary.AppendUvarint(p, zig(int64(r.Finished-c.finBase(r))))
+		c.fin = r.Finished
 	}
 	if r.hasEnd {
 		p = binary.AppendUvarint(p, zig(int64(r.end-r.First)))
@@ -189,22 +225,32 @@ func (c *recCursor) uvarint() uint64 {
 func (c *recCursor) next(r *threadRec) {
 	flags := c.b.recs[c.pos]
 	c.pos++
-	r.ID = uint32(int64(c.id) + unzig(c.uvarint()))
+	var more byte
+	if flags&recMore != 0 {
+		more = c.b.recs[c.pos]
+		c.pos++
+	}
+	if flags&recIDNext != 0 {
+		r.ID = c.id + 1
+	} else {
+		r.ID = uint32(int64(c.id) + unzig(c.uvarint()))
+	}
 	r.Label = -1
 	if flags&recLabel != 0 {
 		r.Label = int32(c.uvarint())
 	}
 	r.First = c.first + uint64(unzig(c.uvarint()))
 	r.Created, r.Finished, r.end, r.hasEnd, r.at = 0, 0, 0, false, 0
-	if flags&recCreated != 0 {
+	if more&recCreated != 0 {
 		r.Created = r.First + uint64(unzig(c.uvarint()))
 	} else if flags&recCreatedFirst != 0 {
 		r.Created = r.First
 	}
 	if flags&recFinished != 0 {
-		r.Finished = r.First + uint64(unzig(c.uvarint()))
+		r.Finished = c.finBase(r) + uint64(unzig(c.uvarint()))
+		c.fin = r.Finished
 	}
-	if flags&recEnd != 0 {
+	if more&recEnd != 0 {
 		r.end, r.hasEnd = r.First+uint64(unzig(c.uvarint())), true
 	}
 	r.where = flags >> recMarksShift & 7

@@ -212,3 +212,66 @@ func TestPackedMarksRoundTrip(t *testing.T) {
 		t.Fatal("with the table full, tracks are still packed by shape")
 	}
 }
+
+// TestRecordsRoundTrip: records of every kind — ids in order and not,
+// labels, creation at First, before it, after it or unknown, finish times
+// or none, ends of open buckets, marks in each place — read back from
+// their blocks as they were written, in turn and one by one.
+func TestRecordsRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var tt threadTable
+	var want []threadRec
+	id, first, at := uint32(0), uint64(1e9), uint64(0)
+	for range 5000 {
+		if rng.IntN(10) == 0 {
+			id = rng.Uint32()
+		} else {
+			id++
+		}
+		first += rng.Uint64N(1 << uint(rng.IntN(30)))
+		r := threadRec{ThreadRecord: ThreadRecord{ID: id, Label: -1, First: first - min(first, rng.Uint64N(2)*rng.Uint64N(1000))}}
+		if rng.IntN(5) == 0 {
+			r.Label = rng.Int32N(1000)
+		}
+		switch rng.IntN(6) {
+		case 0:
+		case 1:
+			r.Created = r.First + rng.Uint64N(1e6)
+		case 2:
+			r.Created = r.First - min(r.First, 1+rng.Uint64N(1e6))
+		default:
+			r.Created = r.First
+		}
+		if rng.IntN(4) != 0 {
+			r.Finished = r.First + rng.Uint64N(1<<uint(rng.IntN(40)))
+		}
+		if rng.IntN(20) == 0 {
+			r.end, r.hasEnd = r.First+rng.Uint64N(1e6), true
+		}
+		r.where = uint8(rng.IntN(marksStored + 1))
+		switch r.where {
+		case marksArena:
+			at += rng.Uint64N(100)
+			if rng.IntN(10) == 0 {
+				at -= min(at, rng.Uint64N(1000))
+			}
+			r.at = at
+		case marksLocal, marksWide, marksStored:
+			r.at = rng.Uint64N(1 << 20)
+		}
+		tt.add(&r)
+		want = append(want, r)
+	}
+	m := &Model{threads: tt}
+	m.eachRecord(0, func(i int, r *threadRec) bool {
+		if *r != want[i] {
+			t.Fatalf("record %d reads back as %+v, want %+v", i, *r, want[i])
+		}
+		return true
+	})
+	for i := range want {
+		if r, _ := m.record(i); r != want[i] {
+			t.Fatalf("record %d alone reads back as %+v, want %+v", i, r, want[i])
+		}
+	}
+}
