@@ -236,3 +236,13 @@ func TestFindingClusterClicks(t *testing.T) {
 
 // rangeText writes [from, to] for a test's message.
 func rangeText(from, to uint64) string { return fmt.Sprintf("[%d, %d] ns", from, to) }
+
+// TestWindowPreparesItsView: the window derives what its timeline's view
+// needs as it loads the log, beside the findings, not on the UI thread
+// when first drawing it.
+func TestWindowPreparesItsView(t *testing.T) {
+	_, v, _ := openNav(t, "../testdata/ghc-9.0.2/userheavy-N2.eventlog")
+	if v.log.Prepared == nil {
+		t.Error("the window did not prepare its view as it loaded the log")
+	}
+}

@@ -24,6 +24,7 @@ func (v *eventlogView) buildTimeline() fyne.CanvasObject {
 	}
 	v.canvas = trackcanvas.New(src, ev.Heap, ev.Profile)
 	v.canvas.AutoFocus = true
+	v.canvas.With(func(tv *tracks.View) { tv.UsePrepared(ev.Prepared) })
 	if ev.Model.NumThreads() > trackcanvas.ManyThreads {
 		v.canvas.With(func(tv *tracks.View) { tv.SetCollapsed(tracks.GroupThreads, true) })
 	}

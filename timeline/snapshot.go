@@ -245,7 +245,7 @@ func (b *Builder) Preview() *Model { return b.snapshot(false) }
 func (b *Builder) Final() *Model {
 	b.consume = true
 	m := b.snapshot(true)
-	b.tb, b.threadIdx, b.threadDense, b.prevBlocks, b.arena, b.packed, b.spare, b.storedMore = nil, nil, denseIDs{}, nil, trackArena{}, packedArena{}, nil, nil
+	b.tb, b.threadIdx, b.threadDense, b.freeThreads, b.prevBlocks, b.arena, b.packed, b.spare, b.storedMore = nil, nil, denseIDs{}, nil, nil, trackArena{}, packedArena{}, nil, nil
 	return m
 }
 
@@ -411,6 +411,7 @@ func (b *Builder) seal(k int) {
 			delete(b.storedMore, int32(k<<threadBlockShift+j))
 		}
 	}
+	b.freeThreads = append(b.freeThreads, bb.threads)
 	bb.threads = nil
 }
 

@@ -123,6 +123,12 @@ func (v *View) userIndex() *userIndex {
 	if u := v.users; u != nil && u.ov == ov && u.n == numUserSpans(ov) {
 		return u
 	}
+	v.users = newUserIndex(ov)
+	return v.users
+}
+
+// newUserIndex places the user spans of ov (not nil) in their rows.
+func newUserIndex(ov *timeline.Model) *userIndex {
 	u := &userIndex{ov: ov, n: numUserSpans(ov), byThread: map[uint32][]*spanList{}}
 	stacks := map[uint32]*threadStack{}
 	byStart(ov, u.n, func(sp timeline.UserSpan) uint32 { return spanThread(ov, sp) }, func(th uint32) placer {
@@ -138,7 +144,6 @@ func (v *View) userIndex() *userIndex {
 		u.threads = append(u.threads, th)
 	}
 	slices.Sort(u.threads)
-	v.users = u
 	return u
 }
 

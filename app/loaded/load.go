@@ -15,6 +15,7 @@ import (
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/timeline"
+	"github.com/hecscope/hecscope/tracks"
 )
 
 // Progress is how far loading a file has got.
@@ -100,6 +101,9 @@ type Eventlog struct {
 	// log, so that the canvas flags them from the start).
 	Findings []advise.Finding
 	Analysed bool
+	// Prepared is what the timeline's view derives from Model before its
+	// first picture (tracks.Prepare), made as the log loads; nil if not.
+	Prepared *tracks.Prepared
 }
 
 // newEventlog takes a snapshot of l's figures. For a followed log it must
