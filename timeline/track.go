@@ -314,15 +314,9 @@ func (t *Track) spanOf(d *Durations, m *Mark, tm uint64) {
 		d[m.State] += tm - m.Time
 		return
 	}
-	s := t.sums().at(int(m.Arg))
-	part := tm - m.Time
-	sd := s.durations(part)
-	d.add(&sd)
-	if part > uint64(s.span) {
-		// Past the stretch (only the last mark of a snapshot is followed by
-		// no mark at the stretch's end): the state in force at its end.
-		d[s.endState] += part - uint64(s.span)
-	}
+	// Past the stretch (only the last mark of a snapshot is followed by no
+	// mark at the stretch's end), the state in force at its end.
+	t.sums().addTimes(int(m.Arg), tm-m.Time, d)
 }
 
 // extendCheckpoints computes the checkpoints of marks not yet in cps
