@@ -5,7 +5,9 @@
 //
 // Loading indexes the file (the pieces of its data section: see
 // ingest.Index), then reads every capability's blocks in its own goroutine
-// (ingest.Merge): each goroutine builds its capability's rows of the
+// (ingest.Merge), decoding them in place from the file mapped into memory
+// where the system allows (ingest.MapSection): each goroutine builds its
+// capability's rows of the
 // timeline (timeline.HECBuilder), and hands the events that concern more
 // than one capability — threads, messages, the heap — in time order to one
 // goroutine that builds the rest. Meanwhile the summary is skimmed from the
@@ -490,7 +492,13 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		}
 	}
 	var countsMu sync.Mutex
-	noThreads := opt.NoThreads
+	// The kinds the merge hands on to this goroutine: those of the heap,
+	// and those the builder's own part takes (AddGlobal).
+	merged := newKindSet(func(k ingest.Kind) bool {
+		return bd.wantHeap(k) || timeline.GlobalKind(k) && !opt.NoTimeline && (!opt.NoThreads || !threadKind(k))
+	})
+	global := newKindSet(func(k ingest.Kind) bool { return timeline.GlobalKind(k) && !opt.NoTimeline })
+	heap := newKindSet(bd.wantHeap)
 	nb := listBucketsTo(listGrid, to)
 	if opt.NoEventList {
 		nb = 0
@@ -538,17 +546,20 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 					published = g
 				}
 			}
-			k := e.Kind
-			if bd.wantHeap(k) {
-				return true
-			}
-			if !timeline.GlobalKind(k) || opt.NoTimeline {
-				return false
-			}
-			return !noThreads || !threadKind(k)
+			return merged.has(e.Kind)
 		}
 	}
-	m := ingest.NewMerge(r.data, ix, ingest.MergeOptions{Tap: tap, Learn: true})
+	src := r.data
+	if r.following == nil {
+		// Read in place, unmapped once the merge has stopped. (A followed
+		// file is read as before: one its program starts again is cut
+		// short while it is read, which a mapping makes an error.)
+		if mm, err := ingest.MapSection(r.file, r.base, r.Size); err == nil {
+			defer mm.Close()
+			src = mm
+		}
+	}
+	m := ingest.NewMerge(src, ix, ingest.MergeOptions{Tap: tap, Learn: true})
 	defer m.Close()
 	extent := func() (int64, uint64, uint64) {
 		countsMu.Lock()
@@ -585,10 +596,10 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	}
 	var k int
 	for e := m.Next(); e != nil; e = m.Next() {
-		if timeline.GlobalKind(e.Kind) && !opt.NoTimeline {
+		if global.has(e.Kind) {
 			b.AddGlobal(e)
 		}
-		if bd.wantHeap(e.Kind) {
+		if heap.has(e.Kind) {
 			bd.heap.Add(e)
 		}
 		if k++; k&0xFFF != 0 {
@@ -632,6 +643,30 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		bd.events += p.Events
 	}
 	return bd, nil
+}
+
+// kindSet is a set of event kinds, looked up once per event of a load
+// (the kinds GHC writes are all below 256; the others ask the predicate).
+type kindSet struct {
+	low  [256]bool
+	high func(ingest.Kind) bool
+}
+
+// newKindSet returns the set of kinds for which in says true.
+func newKindSet(in func(ingest.Kind) bool) *kindSet {
+	s := &kindSet{high: in}
+	for k := range s.low {
+		s.low[k] = in(ingest.Kind(k))
+	}
+	return s
+}
+
+// has reports whether k is in the set.
+func (s *kindSet) has(k ingest.Kind) bool {
+	if int(k) < len(s.low) {
+		return s.low[k]
+	}
+	return s.high(k)
 }
 
 // threadKind reports whether events of kind k only concern threads.

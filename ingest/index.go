@@ -290,10 +290,20 @@ type pieceReader struct {
 	p   Piece
 	fed int64 // bytes of the piece fed to the decoder
 	err error
+	// direct, if set, is the mapping the decoder reads the pieces from in
+	// place (r, mapped): only from a goroutine that guards against its
+	// faults (Merge.read).
+	direct *Mapped
+	freed  int64 // where the piece's pages decoded in place have been let go up to
 }
 
 // pieceWindow is how much a pieceReader reads at a time.
 const pieceWindow = 256 << 10
+
+// directWindow is how much a pieceReader decodes in place (direct) before
+// it lets the pages go (a variable for the tests of windows that end
+// inside an event).
+var directWindow int64 = 1 << 20
 
 func newPieceReader(r io.ReaderAt, ix *Index) *pieceReader {
 	return &pieceReader{r: r, ix: ix, d: &Decoder{header: *ix.Header, plans: ix.plans, phase: phaseData, blockCap: NoCap}}
@@ -308,13 +318,16 @@ func (pr *pieceReader) reset(p Piece) { pr.resetAt(p, p.Offset, NoCap, 0) }
 func (pr *pieceReader) resetAt(p Piece, off int64, blockCap int32, remaining int64) {
 	d := pr.d
 	d.buf = d.buf[:0]
+	if pr.direct != nil {
+		d.buf = nil // the mapping, which is not to be written
+	}
 	d.pos = 0
 	d.base = off
 	d.phase = phaseData
 	d.ended = false
 	d.status = Status{}
 	d.blockCap, d.remaining = blockCap, remaining
-	pr.p, pr.fed = p, off-p.Offset
+	pr.p, pr.fed, pr.freed = p, off-p.Offset, off
 }
 
 // resume starts decoding block p at stretch st, in the state the decoder
@@ -344,6 +357,10 @@ func (pr *pieceReader) next(ev *Event) bool {
 		}
 		left := pr.p.End - pr.p.Offset - pr.fed
 		if left <= 0 {
+			if pr.direct != nil {
+				pr.direct.release(pr.freed, pr.p.End)
+				pr.freed = pr.p.End
+			}
 			if d.Buffered() > 0 {
 				// An event runs past the piece's end: decode it as the file
 				// holds it only if this is the data's end.
@@ -351,6 +368,22 @@ func (pr *pieceReader) next(ev *Event) bool {
 				d.Next(ev)
 			}
 			return false
+		}
+		if pr.direct != nil {
+			// The next window of the piece, in place, from the event the
+			// decoder stopped in; the pages before it are let go (read
+			// again from the page cache if another stream's block shares
+			// them).
+			from, to := d.Offset(), pr.p.Offset+pr.fed+min(left, directWindow)
+			pr.direct.release(pr.freed, from)
+			pr.freed = from
+			d.buf, d.pos, d.base = pr.direct.bytes(from, to), 0, from
+			got := from + int64(len(d.buf))
+			pr.fed = got - pr.p.Offset
+			if got < to {
+				pr.p.End = got // the file is shorter than the piece
+			}
+			continue
 		}
 		n := min(left, pieceWindow)
 		buf := d.spare(int(n))

@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -93,8 +94,11 @@ const (
 	batchEvents = 128
 	batchArena  = batchEvents * 64
 	// batchesAhead is how many batches a stream may decode ahead of the
-	// merge.
-	batchesAhead = 16
+	// merge: enough that the streams of a load seldom wait for it, nor it
+	// for them (with 16, the merge of a 170 MB log waited 0.37 s for its
+	// streams). They are made as the stream needs them: a merge of a
+	// short range makes a few.
+	batchesAhead = 64
 )
 
 // sortWindow is how many events a Sorted merge holds back per stream to put
@@ -171,9 +175,6 @@ func NewMerge(r io.ReaderAt, ix *Index, opt MergeOptions) *Merge {
 	m := &Merge{r: r, ix: ix, opt: opt, stop: make(chan struct{})}
 	for _, s := range ix.Streams() {
 		ms := &mergeStream{cap: s.Cap, pieces: s.Pieces, out: make(chan *batch, batchesAhead), free: make(chan *batch, batchesAhead+1)}
-		for i := 0; i < batchesAhead+1; i++ {
-			ms.free <- &batch{evs: make([]Event, 0, batchEvents), arena: make([]byte, 0, batchArena)}
-		}
 		m.streams = append(m.streams, ms)
 	}
 	for _, s := range m.streams {
@@ -207,8 +208,33 @@ func (m *Merge) read(s *mergeStream) {
 		tap = m.opt.Tap(s.cap)
 	}
 	pr := newPieceReader(m.r, m.ix)
+	if mm, ok := m.r.(*Mapped); ok {
+		// Decoded in place; a fault (the file cut shorter meanwhile) is
+		// the stream's error.
+		var fault error
+		defer func() {
+			if fault != nil {
+				s.err = fmt.Errorf("reading eventlog: %w", fault)
+			}
+		}()
+		defer mm.guard(&fault)
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		pr.direct = mm
+	}
 	var b *batch
+	made := 0 // batches made: at most batchesAhead+1 circulate
 	get := func() bool {
+		select {
+		case b = <-s.free:
+			b.evs, b.arena = b.evs[:0], b.arena[:0]
+			return true
+		default:
+		}
+		if made <= batchesAhead {
+			made++
+			b = &batch{evs: make([]Event, 0, batchEvents), arena: make([]byte, 0, batchArena)}
+			return true
+		}
 		select {
 		case b = <-s.free:
 			b.evs, b.arena = b.evs[:0], b.arena[:0]

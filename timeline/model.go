@@ -238,6 +238,24 @@ type openSpan struct {
 	thread uint32 // running on cap at the START (0: none known)
 }
 
+// openStack is the spans of one label and instance whose STOP has not
+// come, the latest last.
+type openStack struct {
+	key   spanKey
+	spans []openSpan
+}
+
+// spanMsg is what one distinct message says of user spans (see
+// ingest.ParseUserSpan), worked out the first time it occurs: a log's
+// millions of START and STOP messages are a handful of strings.
+type spanMsg struct {
+	ok    bool // the message starts or stops a span
+	start bool
+	id    uint32
+	li    int32 // the label's statistics in Builder.labels
+	stack int32 // the stack in Builder.opens of its label and instance
+}
+
 // Builder builds a Model from events in one pass (NewOverviewBuilder).
 // Without a grid (the zero Grid) it keeps every mark and takes events in
 // file order; with one it summarises busy buckets and needs events in time
@@ -278,11 +296,14 @@ type Builder struct {
 	growing     bool                              // the models are of a range of a log still being read (FrontiersFrom)
 	created     []int32                           // the capabilities the RTS declared, in order
 	strs        []string
-	strIdx      map[string]int32
+	strIdx      map[string]interned
 	global      chunkList[Instant] // instants of no HEC
 	markers     []Instant          // every user marker in time order, Arg2 its capability
 	userSpans   spanList
-	open        map[spanKey][]openSpan
+	spanMsgs    []spanMsg         // what the distinct START and STOP messages say (see interned)
+	openIdx     map[spanKey]int32 // the stack in opens of each label and instance that has had a START
+	opens       []openStack       // the spans whose STOP has not come, by label and instance
+	nopen       int               // how many spans are open in all
 	labels      []LabelStats
 	labelIdx    map[int32]int
 	start       uint64
@@ -302,8 +323,8 @@ func NewOverviewBuilder(g Grid) *Builder {
 	return &Builder{
 		g:         g,
 		threadIdx: make(map[uint32]int32),
-		strIdx:    make(map[string]int32),
-		open:      make(map[spanKey][]openSpan),
+		strIdx:    make(map[string]interned),
+		openIdx:   make(map[spanKey]int32),
 		labelIdx:  make(map[int32]int),
 	}
 }
@@ -349,16 +370,28 @@ func (b *Builder) EndParallel() { b.parallel = false }
 // when they do not come through Add.
 func (b *Builder) HEC(c int32) *HECBuilder { return b.hec(c) }
 
+// interned is where a string lies in the string table, and for a user
+// message what it says of user spans: span is 0 until it has been looked
+// at, then -1 if it starts or stops no span, else 1 + its index in
+// Builder.spanMsgs. (Kept beside the index, it costs the table nothing:
+// an entry takes 24 bytes either way.)
+type interned struct {
+	idx, span int32
+}
+
 // intern returns the index of s in the string table.
-func (b *Builder) intern(data []byte) int32 {
-	if i, ok := b.strIdx[string(data)]; ok {
-		return i
+func (b *Builder) intern(data []byte) int32 { return b.internEntry(data).idx }
+
+// internEntry returns the string table's entry of s, adding s if new.
+func (b *Builder) internEntry(data []byte) interned {
+	if e, ok := b.strIdx[string(data)]; ok {
+		return e
 	}
 	s := string(data)
-	i := int32(len(b.strs))
+	e := interned{idx: int32(len(b.strs))}
 	b.strs = append(b.strs, s)
-	b.strIdx[s] = i
-	return i
+	b.strIdx[s] = e
+	return e
 }
 
 // hecSlot is what the builder holds of one capability.
@@ -977,14 +1010,15 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 		} else if ev.Kind == ingest.KindLogMsg {
 			k = InstantLogMessage
 		}
-		in := Instant{Time: t, Arg: uint32(b.intern(ev.Data)), Kind: k}
+		msg := b.internEntry(ev.Data)
+		in := Instant{Time: t, Arg: uint32(msg.idx), Kind: k}
 		if s := b.slot(ev.Cap); s != nil {
 			s.msgs.add(b.msgGrid(), in)
 		} else {
 			b.global.add(in)
 		}
 		if ev.Kind == ingest.KindUserMsg {
-			b.userMessage(t, ev.Cap, ev.Data)
+			b.userMessage(t, ev.Cap, ev.Data, msg)
 		}
 		if ev.Kind == ingest.KindUserMarker {
 			mk := in
@@ -1011,47 +1045,48 @@ var sparkKindOf = [...]SparkKind{
 	ingest.KindSparkGC: SparkGCd, ingest.KindRunSpark: SparkConverted, ingest.KindStealSpark: SparkStolen,
 }
 
-// userMessage pairs START/STOP messages into user spans.
-func (b *Builder) userMessage(t uint64, c int32, data []byte) {
+// userMessage pairs START/STOP messages into user spans; msg is data's
+// entry in the string table.
+func (b *Builder) userMessage(t uint64, c int32, data []byte, msg interned) {
 	if len(data) < 5 || (data[1] != 'T') {
 		return
 	}
-	start, id, label, ok := ingest.ParseUserSpan(string(data))
-	if !ok {
+	if msg.span == 0 {
+		// The first of these messages: what it says is kept with it.
+		msg.span = -1
+		if sm := b.parseSpanMsg(data); sm.ok {
+			b.spanMsgs = append(b.spanMsgs, sm)
+			msg.span = int32(len(b.spanMsgs))
+		}
+		b.strIdx[b.strs[msg.idx]] = msg
+	}
+	if msg.span < 0 {
 		return
 	}
-	key := spanKey{label: b.intern([]byte(label)), id: id}
-	li, ok := b.labelIdx[key.label]
-	if !ok {
-		li = len(b.labels)
-		b.labelIdx[key.label] = li
-		b.labels = append(b.labels, LabelStats{Label: key.label})
-	}
-	st := &b.labels[li]
-	if start {
+	sm := &b.spanMsgs[msg.span-1]
+	st := &b.labels[sm.li]
+	os := &b.opens[sm.stack]
+	if sm.start {
 		o := openSpan{start: t, cap: c}
 		if s := b.slot(c); s != nil {
 			o.thread = s.running
 		}
-		b.open[key] = append(b.open[key], o)
+		os.spans = append(os.spans, o)
+		b.nopen++
 		st.Open++
 		return
 	}
-	stack := b.open[key]
-	if len(stack) == 0 {
+	if len(os.spans) == 0 {
 		st.Unmatched++
 		return
 	}
-	o := stack[len(stack)-1]
-	if len(stack) == 1 {
-		delete(b.open, key)
-	} else {
-		b.open[key] = stack[:len(stack)-1]
-	}
+	o := os.spans[len(os.spans)-1]
+	os.spans = os.spans[:len(os.spans)-1]
+	b.nopen--
 	st.Open--
 	end := max(t, o.start)
 	d := end - o.start
-	b.userSpans.add(spanRecord{start: o.start, end: end, label: key.label, id: id, cap: o.cap, thread: o.thread})
+	b.userSpans.add(spanRecord{start: o.start, end: end, label: os.key.label, id: sm.id, cap: o.cap, thread: o.thread})
 	if st.Count == 0 || d < st.Min {
 		st.Min = d
 	}
@@ -1060,4 +1095,27 @@ func (b *Builder) userMessage(t uint64, c int32, data []byte) {
 	}
 	st.Count++
 	st.Total += d
+}
+
+// parseSpanMsg works out what a message says of user spans: its label
+// interned, with its statistics and its stack of open spans made if new.
+func (b *Builder) parseSpanMsg(data []byte) spanMsg {
+	start, id, label, ok := ingest.ParseUserSpan(string(data))
+	if !ok {
+		return spanMsg{}
+	}
+	key := spanKey{label: b.intern([]byte(label)), id: id}
+	li, ok := b.labelIdx[key.label]
+	if !ok {
+		li = len(b.labels)
+		b.labelIdx[key.label] = li
+		b.labels = append(b.labels, LabelStats{Label: key.label})
+	}
+	stack, ok := b.openIdx[key]
+	if !ok {
+		stack = int32(len(b.opens))
+		b.openIdx[key] = stack
+		b.opens = append(b.opens, openStack{key: key})
+	}
+	return spanMsg{ok: true, start: start, id: id, li: int32(li), stack: stack}
 }

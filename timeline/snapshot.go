@@ -533,7 +533,7 @@ func (t *Track) LastCap() (int32, bool) {
 // openSpans returns the user spans whose STOP has not come, in a model
 // whose capabilities are not all known to the run's end (see OpenSpan).
 func (b *Builder) openSpans(m *Model) []UserSpan {
-	if len(b.open) == 0 || !m.Partial() {
+	if b.nopen == 0 || !m.Partial() {
 		return nil
 	}
 	earliest := m.End
@@ -541,8 +541,9 @@ func (b *Builder) openSpans(m *Model) []UserSpan {
 		earliest = min(earliest, m.HECs[i].Frontier())
 	}
 	var out []UserSpan
-	for k, stack := range b.open {
-		for _, o := range stack {
+	for i := range b.opens {
+		k := b.opens[i].key
+		for _, o := range b.opens[i].spans {
 			end := earliest
 			if h := m.HEC(o.cap); h != nil {
 				end = h.Frontier()

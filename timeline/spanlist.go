@@ -22,8 +22,27 @@ type spanList struct {
 	full []spanChunk
 	cur  spanChunk
 	n    int
-	// where is cur's index of each of its contexts.
-	where map[spanContext]uint16
+	// where is cur's index of each of its contexts, and recent the last
+	// found of a few of them (by a hash of their fields): a log's millions
+	// of spans mostly share a handful, looked up more cheaply so.
+	where  map[spanContext]uint16
+	recent [recentContexts]recentContext
+}
+
+// recentContexts is how many contexts a spanList remembers outside its map.
+const recentContexts = 16
+
+// recentContext is a context of the current chunk and its index there
+// (ok: the slot holds one).
+type recentContext struct {
+	x  spanContext
+	k  uint16
+	ok bool
+}
+
+// slot returns where x is remembered among the recent contexts.
+func (x *spanContext) slot() int {
+	return int((uint32(x.label)*0x9E3779B1 ^ x.id*0x85EBCA77 ^ uint32(x.cap)*0xC2B2AE3D ^ x.thread*0x27D4EB2F) >> 28)
 }
 
 // spanChunk holds up to chunkSize spans: narrow, or wide when one does not
@@ -133,6 +152,7 @@ func (l *spanList) add(r spanRecord) {
 			contexts8: make([]uint8, 0, chunkSize),
 		}
 		clear(l.where)
+		l.recent = [recentContexts]recentContext{}
 	}
 	l.n++
 	c := &l.cur
@@ -148,14 +168,20 @@ func (l *spanList) add(r spanRecord) {
 		return
 	}
 	x := spanContext{label: r.label, id: r.id, cap: r.cap, thread: r.thread}
-	k, ok := l.where[x]
-	if !ok {
-		if l.where == nil {
-			l.where = map[spanContext]uint16{}
+	rc := &l.recent[x.slot()]
+	k := rc.k
+	if !rc.ok || rc.x != x {
+		var ok bool
+		k, ok = l.where[x]
+		if !ok {
+			if l.where == nil {
+				l.where = map[spanContext]uint16{}
+			}
+			k = uint16(len(c.distinct))
+			c.distinct = append(c.distinct, x)
+			l.where[x] = k
 		}
-		k = uint16(len(c.distinct))
-		c.distinct = append(c.distinct, x)
-		l.where[x] = k
+		*rc = recentContext{x: x, k: k, ok: true}
 	}
 	pos, off := len(c.ends), r.end-c.base
 	if pos%endBlock == 0 {
