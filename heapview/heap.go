@@ -66,17 +66,19 @@ type GC struct {
 	// whether that capability's GC was seen.
 	LeadPause uint64
 	HasLead   bool
-	// Gen is the oldest generation collected (0 = minor); HasStats tells
-	// whether a GC_STATS_GHC event was seen for this GC, without which
-	// Gen and the byte counts are 0.
-	Gen      uint16
+	// HasStats tells whether a GC_STATS_GHC event was seen for this GC,
+	// without which Gen and the byte counts are 0; Gen is the oldest
+	// generation collected (0 = minor).
 	HasStats bool
-	// Copied, Slop and Frag are the bytes copied, the slop and the
-	// fragmentation after the GC.
-	Copied, Slop, Frag uint64
+	Gen      uint16
 	// ParThreads is the number of GC threads; ParMaxCopied and
 	// ParTotalCopied the most bytes any one of them copied and the total.
-	ParThreads                   uint32
+	// (It lies beside the small fields above: a GC is 72 bytes, not 80,
+	// and a GC-heavy run has hundreds of thousands.)
+	ParThreads uint32
+	// Copied, Slop and Frag are the bytes copied, the slop and the
+	// fragmentation after the GC.
+	Copied, Slop, Frag           uint64
 	ParMaxCopied, ParTotalCopied uint64
 }
 

@@ -3,6 +3,7 @@ package heapview
 import (
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/hecscope/hecscope/ingest"
 )
@@ -192,5 +193,14 @@ func TestHeapSynthetic(t *testing.T) {
 	// the union (90–180) is the time stopped. GC 1 has no statistics.
 	if g := h.GCs[0]; g.Pause() != 80 || g.Stopped() != 90 || h.GCs[1].Pause() != 40 || h.PauseTotal() != 80+40 {
 		t.Errorf("pauses %d and %d (stopped %d), total %d; want 80 and 40 (stopped 90), 120", g.Pause(), h.GCs[1].Pause(), g.Stopped(), h.PauseTotal())
+	}
+}
+
+// TestGCSize: a GC is 72 bytes (its small fields side by side), not the
+// 80 its fields in their first order took; a GC-heavy run keeps hundreds
+// of thousands.
+func TestGCSize(t *testing.T) {
+	if n := unsafe.Sizeof(GC{}); n != 72 {
+		t.Errorf("a GC is %d bytes, want 72", n)
 	}
 }

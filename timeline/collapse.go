@@ -13,7 +13,7 @@ package timeline
 // the mark in force at the bucket's end.
 type markList struct {
 	marks chunkList[Mark]
-	sums  chunkList[stretch]
+	sums  stretchList
 	cps   checkpointList
 	// last is the last mark added: the state in force (zero before any).
 	last Mark
@@ -111,7 +111,7 @@ func (l *markList) commit(g Grid, final bool) {
 	}
 	dom, _ := d.Dominant()
 	l.marks.add(Mark{Time: start, Arg: uint32(l.sums.len()), State: dom, summary: true})
-	l.sums.add(*st)
+	l.sums.add(st)
 	l.owed = l.stLast
 	l.owed.Time, l.owed.woken = end, false
 	l.hasOwed = true

@@ -141,7 +141,7 @@ func (t *Track) Columns(ax Axis, n int, dst []Column) []Column {
 			in = t.marks.ptr(idx - 1)
 			c.Arg, c.Reason = in.Arg, in.Reason
 			if in.summary {
-				s := t.sums().ptr(int(in.Arg))
+				s := t.sums().at(int(in.Arg))
 				c.Arg, c.Reason = s.endArg, s.endReason
 			}
 		}
@@ -233,12 +233,12 @@ func (t *Track) walkStarts(ax Axis, n int) *[]int32 {
 // mark m fall in [tb, te): its changes in proportion to the overlap, and at
 // least 2 where they overlap (the column shows a mix).
 func (t *Track) stretchMarks(m *Mark, tb, te uint64) int32 {
-	s := t.sums().ptr(int(m.Arg))
-	lo, hi := max(tb, m.Time), min(te, m.Time+uint64(s.span))
-	if hi <= lo || s.span == 0 {
+	span, n := t.sums().spanChanges(int(m.Arg))
+	lo, hi := max(tb, m.Time), min(te, m.Time+uint64(span))
+	if hi <= lo || span == 0 {
 		return 0
 	}
-	return int32(max(2, uint64(s.n)*(hi-lo)/uint64(s.span)))
+	return int32(max(2, uint64(n)*(hi-lo)/uint64(span)))
 }
 
 // InstantColumn counts the instant events of one pixel column.

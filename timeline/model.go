@@ -206,7 +206,7 @@ type storedExtra struct {
 // thread costs its marks and a few words, not a list of its own.
 type trackArena struct {
 	marks chunkList[Mark]
-	sums  chunkList[stretch]
+	sums  stretchList
 	cps   checkpointArena
 }
 
@@ -276,7 +276,7 @@ type Builder struct {
 	nthreads    int                               // how many
 	names       func(uint32) string               // the labels of threads as they occur (NameThreads)
 	threadIdx   map[uint32]int32                  // thread id → index in threads, for ids ≥ denseThreads
-	threadDense [][]int32                         // thread id → index+1 in threads (0: none), for ids < denseThreads, in pages of densePage made as ids come
+	threadDense denseIDs                          // thread id → index in threads, for ids < denseThreads
 	freeThreads []*[threadsPerBlock]threadBuilder // the builders of sealed blocks, for new threads
 	pending     []int32                           // threads with an open bucket (with a grid)
 	arena       trackArena                        // the tracks of finished threads (with a grid)
@@ -524,14 +524,6 @@ func (b *Builder) declare(c int32) {
 // numbers threads from 1 upwards).
 const denseThreads = 1 << 24
 
-// densePage is how many thread ids a page of the dense table holds: made
-// in pages, the table is never copied as it grows (grown by a quarter at a
-// time, a run of 1.6 M threads allocated 40 MB for a table of 6.4 MB).
-const (
-	densePageShift = 16
-	densePage      = 1 << densePageShift
-)
-
 // KeepThreads makes the builder keep only the threads keep says yes to
 // (a command that draws a few rows); call it before adding events.
 func (b *Builder) KeepThreads(keep func(id uint32) bool) { b.keep = keep }
@@ -589,10 +581,8 @@ func (b *Builder) thread(id uint32) *threadBuilder {
 // threadIndex returns the index of thread id in order of first
 // appearance, false if the builder has not seen it.
 func (b *Builder) threadIndex(id uint32) (int32, bool) {
-	if p := int(id >> densePageShift); p < len(b.threadDense) && b.threadDense[p] != nil {
-		if i := b.threadDense[p][id&(densePage-1)]; i > 0 {
-			return i - 1, true
-		}
+	if i, ok := b.threadDense.get(id); ok {
+		return i, true
 	}
 	if len(b.threadIdx) > 0 {
 		if i, ok := b.threadIdx[id]; ok {
@@ -608,14 +598,9 @@ func (b *Builder) newThread(id uint32) *threadBuilder {
 	// Ids far beyond the dense table (a corrupt id, or GHC's numbering in a
 	// long run) go in the map, so that one does not cost a table as long
 	// as its value.
-	if p := int(id >> densePageShift); id < denseThreads && (p < len(b.threadDense) || int(id) < 4*(int(n)+1024)) {
-		for p >= len(b.threadDense) {
-			b.threadDense = append(b.threadDense, nil)
-		}
-		if b.threadDense[p] == nil {
-			b.threadDense[p] = make([]int32, densePage)
-		}
-		b.threadDense[p][id&(densePage-1)] = n + 1
+	if id < denseThreads && (b.threadDense.covers(id) || int(id) < 4*(int(n)+1024)) {
+		b.threadDense.grow(int(id) + 1)
+		b.threadDense.set(id, n)
 	} else {
 		b.threadIdx[id] = n
 	}

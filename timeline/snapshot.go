@@ -245,7 +245,7 @@ func (b *Builder) Preview() *Model { return b.snapshot(false) }
 func (b *Builder) Final() *Model {
 	b.consume = true
 	m := b.snapshot(true)
-	b.tb, b.threadIdx, b.threadDense, b.freeThreads, b.prevBlocks, b.arena, b.packed, b.spare, b.storedMore = nil, nil, nil, nil, nil, trackArena{}, packedArena{}, nil, nil
+	b.tb, b.threadIdx, b.threadDense, b.freeThreads, b.prevBlocks, b.arena, b.packed, b.spare, b.storedMore = nil, nil, denseIDs{}, nil, nil, trackArena{}, packedArena{}, nil, nil
 	return m
 }
 
@@ -380,7 +380,7 @@ func (b *Builder) retire(t *threadBuilder) {
 	b.touch(t)
 	t.retired = true
 	if marks := t.ml.marks.peek(); b.packs(marks, t.ml.sums.len()) {
-		t.stored, t.packed = packedStored(b.packed.add(&b.shapes, t.first, marks)), true
+		t.stored, t.packed = packedStored(b.packed.add(&b.shapes, t.first, t.finished, marks)), true
 	} else {
 		var x storedExtra
 		t.stored, x = b.arena.store(t.ml)

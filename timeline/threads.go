@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"bytes"
 	"encoding/binary"
 	"iter"
 	"math"
@@ -55,21 +54,26 @@ type threadTable struct {
 }
 
 // threadBlock is threadsPerBlock threads (fewer in a table's last block):
-// their records one after another (see appendRecord), with the packed
-// marks of tracks not in the arena and the tracks kept whole.
+// their records one after another (see appendRecord), then the packed
+// marks of tracks not in the arena; the tracks kept whole, which few
+// blocks have, lie apart. A thread-heavy run has hundreds of thousands of
+// blocks (150 k for 9.6 M threads), and a block is 64 bytes besides its
+// bytes.
 type threadBlock struct {
-	recs   []byte
-	local  []byte
-	wide   []Track
-	stored []storedWide
+	// recs is the records, then from local on the packed marks.
+	recs []byte
+	// whole holds the tracks kept whole, nil if there are none.
+	whole *wholeTracks
 	// firstID and first are the ID and First of the block's first thread,
-	// for the searches by id and by time. lastFirst is its last thread's
+	// for the searches by id and by time; local is where the packed marks
+	// begin in recs. lastFirst is its last thread's
 	// First, or math.MaxUint64 if the block's Firsts are not in order, and
 	// reach the longest life (Finished-First) of its threads with marks,
 	// math.MaxUint64 if one of them has not finished: the index of the
 	// threads alive at a time (aliveIndex) is made from these, and looks
 	// only into the blocks that reach further than its span.
 	firstID   uint32
+	local     int32
 	first     uint64
 	lastFirst uint64
 	reach     uint64
@@ -94,6 +98,15 @@ func (b *threadBlock) note(r *threadRec) {
 	}
 }
 
+// wholeTracks is the tracks of a block's threads kept whole.
+type wholeTracks struct {
+	wide   []Track
+	stored []storedWide
+}
+
+// localBytes returns the block's packed marks.
+func (b *threadBlock) localBytes() []byte { return b.recs[b.local:] }
+
 // Where a thread's marks are (bits recMarks of its record's flags).
 const (
 	marksNone   = iota // no marks
@@ -109,13 +122,28 @@ type storedWide struct {
 	marks, nmarks, sums, nsums, cps, ncps int32
 }
 
-// The flags of a record.
+// The flags of a record, its first byte. Nearly every record of a
+// thread-heavy run is the flags byte, then its First, its Finished and its
+// marks' offset in the arena, each a delta of a byte or two: its id is
+// the one before's plus one, it was created at its First, and it has no
+// label.
 const (
-	recLabel      = 1 << iota // a label follows
-	recCreated                // a creation time follows
-	recFinished               // a finish time follows
-	recEnd                    // an end before the model's follows (an open bucket)
-	recMarksShift = 4         // where the marks are: marksNone…marksStored
+	recLabel    = 1 << iota // a label follows
+	recFinished             // a finish time follows
+	// recCreatedFirst: the thread was created at its First (as nearly
+	// every thread is: its creation is its first event), and no creation
+	// time follows.
+	recCreatedFirst
+	recIDNext         // the id is the record before's plus one, and does not follow
+	recMarksShift = 4 // where the marks are: marksNone…marksStored (3 bits)
+	// recMore: a second byte of flags follows (recCreated, recEnd).
+	recMore = 1 << 7
+)
+
+// The second byte of flags of a record, if recMore.
+const (
+	recCreated = 1 << iota // a creation time follows
+	recEnd                 // an end before the model's follows (an open bucket)
 )
 
 // threadRec is a record as decoded, with where its marks are.
@@ -130,13 +158,25 @@ type threadRec struct {
 }
 
 // recCursor decodes a block's records in turn: each one's id, first time
-// and arena offset are deltas from the one before.
+// and arena offset are deltas from the one before, its finish time from
+// the last finish before (threads that start one after another mostly
+// finish so).
 type recCursor struct {
 	b      *threadBlock
 	pos    int
 	id     uint32
 	first  uint64
 	arenaA uint64
+	fin    uint64
+}
+
+// finBase returns the time r's Finished is a delta from: the last finish
+// before it in the block, or its First if none.
+func (c *recCursor) finBase(r *threadRec) uint64 {
+	if c.fin != 0 {
+		return c.fin
+	}
+	return r.First
 }
 
 func zig(v int64) uint64   { return uint64(v<<1) ^ uint64(v>>63) }
@@ -146,30 +186,47 @@ func unzig(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 // being at the block's end.
 func (c *recCursor) append(r *threadRec) {
 	b := c.b
-	flags := uint64(r.where) << recMarksShift
+	flags := r.where << recMarksShift
+	var more byte
 	if r.Label >= 0 {
 		flags |= recLabel
 	}
-	if r.Created != 0 {
-		flags |= recCreated
+	switch r.Created {
+	case 0:
+	case r.First:
+		flags |= recCreatedFirst
+	default:
+		more |= recCreated
 	}
 	if r.Finished != 0 {
 		flags |= recFinished
 	}
-	if r.hasEnd {
-		flags |= recEnd
+	if r.ID == c.id+1 {
+		flags |= recIDNext
 	}
-	p := binary.AppendUvarint(b.recs, flags)
-	p = binary.AppendUvarint(p, zig(int64(r.ID)-int64(c.id)))
+	if r.hasEnd {
+		more |= recEnd
+	}
+	if more != 0 {
+		flags |= recMore
+	}
+	p := append(b.recs, flags)
+	if more != 0 {
+		p = append(p, more)
+	}
+	if flags&recIDNext == 0 {
+		p = binary.AppendUvarint(p, zig(int64(r.ID)-int64(c.id)))
+	}
 	if r.Label >= 0 {
 		p = binary.AppendUvarint(p, uint64(r.Label))
 	}
 	p = binary.AppendUvarint(p, zig(int64(r.First-c.first)))
-	if r.Created != 0 {
+	if more&recCreated != 0 {
 		p = binary.AppendUvarint(p, zig(int64(r.Created-r.First)))
 	}
 	if r.Finished != 0 {
-		p = binary.AppendUvarint(p, zig(int64(r.Finished-r.First)))
+		p = binary.AppendUvarint(p, zig(int64(r.Finished-c.finBase(r))))
+		c.fin = r.Finished
 	}
 	if r.hasEnd {
 		p = binary.AppendUvarint(p, zig(int64(r.end-r.First)))
@@ -194,24 +251,37 @@ func (c *recCursor) uvarint() uint64 {
 
 // next decodes the record at the cursor into r.
 func (c *recCursor) next(r *threadRec) {
-	flags := c.uvarint()
-	r.ID = uint32(int64(c.id) + unzig(c.uvarint()))
+	flags := c.b.recs[c.pos]
+	c.pos++
+	var more byte
+	if flags&recMore != 0 {
+		more = c.b.recs[c.pos]
+		c.pos++
+	}
+	if flags&recIDNext != 0 {
+		r.ID = c.id + 1
+	} else {
+		r.ID = uint32(int64(c.id) + unzig(c.uvarint()))
+	}
 	r.Label = -1
 	if flags&recLabel != 0 {
 		r.Label = int32(c.uvarint())
 	}
 	r.First = c.first + uint64(unzig(c.uvarint()))
 	r.Created, r.Finished, r.end, r.hasEnd, r.at = 0, 0, 0, false, 0
-	if flags&recCreated != 0 {
+	if more&recCreated != 0 {
 		r.Created = r.First + uint64(unzig(c.uvarint()))
+	} else if flags&recCreatedFirst != 0 {
+		r.Created = r.First
 	}
 	if flags&recFinished != 0 {
-		r.Finished = r.First + uint64(unzig(c.uvarint()))
+		r.Finished = c.finBase(r) + uint64(unzig(c.uvarint()))
+		c.fin = r.Finished
 	}
-	if flags&recEnd != 0 {
+	if more&recEnd != 0 {
 		r.end, r.hasEnd = r.First+uint64(unzig(c.uvarint())), true
 	}
-	r.where = uint8(flags >> recMarksShift)
+	r.where = flags >> recMarksShift & 7
 	switch r.where {
 	case marksArena:
 		r.at = c.arenaA + uint64(unzig(c.uvarint()))
@@ -222,11 +292,14 @@ func (c *recCursor) next(r *threadRec) {
 	c.id, c.first = r.ID, r.First
 }
 
-// A packed track is the varint 1+k, k the index of its shape in the
+// A packed track is the varint 2(1+k)+s, k the index of its shape in the
 // builder's table (markShapes): its marks' states, small Args and Reasons;
 // then the Args too large for the shape, in order; then the time of its
-// first mark from its thread's First (a zigzag varint) and each next one's
-// from the one before. The tracks of a thread-heavy run have a few dozen
+// first mark from its thread's First (a zigzag varint), unless s is 1 (the
+// first mark is at First, as it is for nearly every thread: its first
+// event), and each next one's from the one before, but for a last mark
+// that finishes a thread that has a finish time: it is at that time (a
+// track whose finish mark is not is packed in full). The tracks of a thread-heavy run have a few dozen
 // shapes (1.44 M of storm170's 1.6 M threads have one), and a track costs
 // its id and its times. A track whose shape the table has no room for is
 // 0 then its marks in full (appendLiteral).
@@ -310,13 +383,23 @@ func pmFlags(m *Mark) byte {
 func (p *markShapes) view() []string { return p.shapes[:len(p.shapes):len(p.shapes)] }
 
 // appendMarks appends the packed marks of a track (in time order) whose
-// thread's First is first.
-func (p *markShapes) appendMarks(dst []byte, first uint64, marks chunkView[Mark]) []byte {
+// thread's First is first and its Finished finished.
+func (p *markShapes) appendMarks(dst []byte, first, finished uint64, marks chunkView[Mark]) []byte {
+	last := marks.Len() - 1
+	atFinish := finishesAt(marks, finished)
+	if atFinish && marks.ptr(last).Time != finished {
+		return appendLiteral(append(dst, 0), first, marks)
+	}
 	k, ok := p.shape(marks)
 	if !ok {
 		return appendLiteral(append(dst, 0), first, marks)
 	}
-	dst = binary.AppendUvarint(dst, uint64(k)+1)
+	atFirst := marks.Len() > 0 && marks.ptr(0).Time == first
+	code := (uint64(k) + 1) << 1
+	if atFirst {
+		code |= 1
+	}
+	dst = binary.AppendUvarint(dst, code)
 	for i := range marks.Len() {
 		if a := marks.ptr(i).Arg; a >= 256 {
 			dst = binary.AppendUvarint(dst, uint64(a))
@@ -325,14 +408,24 @@ func (p *markShapes) appendMarks(dst []byte, first uint64, marks chunkView[Mark]
 	prev := first
 	for i := range marks.Len() {
 		t := marks.ptr(i).Time
-		if i == 0 {
+		switch {
+		case i == 0 && atFirst, i == last && atFinish:
+		case i == 0:
 			dst = binary.AppendUvarint(dst, zig(int64(t-first)))
-		} else {
+		default:
 			dst = binary.AppendUvarint(dst, t-prev)
 		}
 		prev = t
 	}
 	return dst
+}
+
+// finishesAt reports whether marks end with a finish of a thread whose
+// Finished, finished, is known: a packed track's last mark is then at
+// finished, without a time of its own.
+func finishesAt(marks chunkView[Mark], finished uint64) bool {
+	n := marks.Len()
+	return finished != 0 && n > 0 && marks.ptr(n-1).State == StateFinished
 }
 
 // appendLiteral appends marks in full: their number, then each one's
@@ -366,22 +459,23 @@ func appendLiteral(dst []byte, first uint64, marks chunkView[Mark]) []byte {
 // packedLen returns the number of marks packed at src, shapes being the
 // table of their shapes.
 func packedLen(src []byte, shapes []string) int {
-	k, p := binary.Uvarint(src)
-	if k == 0 {
+	code, p := binary.Uvarint(src)
+	if code == 0 {
 		n, _ := binary.Uvarint(src[p:])
 		return int(n)
 	}
-	return int(shapes[k-1][0])
+	return int(shapes[code>>1-1][0])
 }
 
-// decodeMarks appends the marks packed at src (markShapes.appendMarks) to
-// out, shapes being the table of their shapes.
-func decodeMarks(out []Mark, src []byte, first uint64, shapes []string) []Mark {
-	k, p := binary.Uvarint(src)
-	if k == 0 {
+// decodeMarks appends the marks packed at src (markShapes.appendMarks) of
+// a thread whose First is first and its Finished finished to out, shapes
+// being the table of their shapes.
+func decodeMarks(out []Mark, src []byte, first, finished uint64, shapes []string) []Mark {
+	code, p := binary.Uvarint(src)
+	if code == 0 {
 		return decodeLiteral(out, src[p:], first)
 	}
-	shape := shapes[k-1]
+	shape := shapes[code>>1-1]
 	start := len(out)
 	for q := 1; q < len(shape); {
 		h := shape[q]
@@ -402,13 +496,19 @@ func decodeMarks(out []Mark, src []byte, first uint64, shapes []string) []Mark {
 		out = append(out, m)
 	}
 	t := first
+	last := len(out) - 1
+	atFinish := finished != 0 && last >= start && out[last].State == StateFinished
 	for i := start; i < len(out); i++ {
-		v, n := binary.Uvarint(src[p:])
-		p += n
-		if i == start {
-			t = first + uint64(unzig(v))
-		} else {
-			t += v
+		if i == last && atFinish {
+			t = finished
+		} else if i > start || code&1 == 0 {
+			v, n := binary.Uvarint(src[p:])
+			p += n
+			if i == start {
+				t = first + uint64(unzig(v))
+			} else {
+				t += v
+			}
 		}
 		out[i].Time = t
 	}
@@ -467,14 +567,14 @@ type packedArena struct {
 
 // add packs marks (of a thread whose First is first), their shapes in
 // shapes, and returns their offset.
-func (a *packedArena) add(shapes *markShapes, first uint64, marks chunkView[Mark]) uint64 {
+func (a *packedArena) add(shapes *markShapes, first, finished uint64, marks chunkView[Mark]) uint64 {
 	k := len(a.chunks) - 1
 	if k < 0 || len(a.chunks[k]) > arenaChunkSize-checkpointEvery*20-10 {
 		a.chunks = append(a.chunks, make([]byte, 0, arenaChunkSize))
 		k++
 	}
 	at := uint64(k)<<arenaChunkShift | uint64(len(a.chunks[k]))
-	a.chunks[k] = shapes.appendMarks(a.chunks[k], first, marks)
+	a.chunks[k] = shapes.appendMarks(a.chunks[k], first, finished, marks)
 	return at
 }
 
@@ -506,7 +606,7 @@ func (t *threadTable) marksOf(b *threadBlock, r *threadRec) []byte {
 	case marksArena:
 		return t.bytes(r.at)
 	case marksLocal:
-		return b.local[r.at:]
+		return b.localBytes()[r.at:]
 	}
 	return nil
 }
@@ -542,7 +642,7 @@ func (m *Model) Thread(i int) Thread {
 	r, b := m.record(i)
 	var tab [][]Mark
 	if src := m.threads.marksOf(b, &r); src != nil {
-		tab = [][]Mark{decodeMarks(make([]Mark, 0, packedLen(src, m.threads.shapes)), src, r.First, m.threads.shapes)}
+		tab = [][]Mark{decodeMarks(make([]Mark, 0, packedLen(src, m.threads.shapes)), src, r.First, r.Finished, m.threads.shapes)}
 	}
 	return m.thread(&r, b, &tab, 0)
 }
@@ -556,9 +656,9 @@ func (m *Model) thread(r *threadRec, b *threadBlock, tab *[][]Mark, off int) Thr
 		n := packedLen(m.threads.marksOf(b, r), m.threads.shapes)
 		th.Track = Track{marks: chunkView[Mark]{chunks: tab, off: int32(off), n: int32(n)}}
 	case marksWide:
-		th.Track = b.wide[r.at]
+		th.Track = b.whole.wide[r.at]
 	case marksStored:
-		st, wv := &b.stored[r.at], &m.threads.wide
+		st, wv := &b.whole.stored[r.at], &m.threads.wide
 		th.Track = newTrack(wv.marks.sub(int(st.marks), int(st.nmarks)), wv.sums.sub(int(st.sums), int(st.nsums)),
 			wv.cps.sub(int(st.cps), int(st.ncps)))
 	}
@@ -604,7 +704,7 @@ func (m *Model) Threads() iter.Seq2[int, *Thread] {
 				c.next(&recs[j])
 				offs[j] = len(marks)
 				if src := m.threads.marksOf(b, &recs[j]); src != nil {
-					marks = decodeMarks(marks, src, recs[j].First, m.threads.shapes)
+					marks = decodeMarks(marks, src, recs[j].First, recs[j].Finished, m.threads.shapes)
 				}
 			}
 			(*tab)[0] = marks
@@ -647,7 +747,7 @@ func (m *Model) eachRecord(i int, fn func(int, *threadRec) bool) {
 // views of the builder's arena of their marks, summaries and checkpoints.
 type wideViews struct {
 	marks chunkView[Mark]
-	sums  chunkView[stretch]
+	sums  stretchView
 	cps   checkpointView
 }
 
@@ -658,7 +758,9 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 	// The bytes are written in the builder's scratch space and copied out
 	// at their exact size: grown by appending, they would hold a third
 	// more.
-	blk := &threadBlock{recs: b.scratch[0][:0], local: b.scratch[1][:0]}
+	blk := &threadBlock{recs: b.scratch[0][:0]}
+	local := b.scratch[1][:0]
+	var whole wholeTracks
 	c := recCursor{b: blk}
 	open := !b.finished && b.g.On()
 	// keep puts a track in the block: packed in its local bytes if it
@@ -668,11 +770,11 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 		case tr.marks.Len() == 0 && tr.sums().Len() == 0:
 			return
 		case b.packs(tr.marks, tr.sums().Len()):
-			r.where, r.at = marksLocal, uint64(len(blk.local))
-			blk.local = b.shapes.appendMarks(blk.local, r.First, tr.marks)
+			r.where, r.at = marksLocal, uint64(len(local))
+			local = b.shapes.appendMarks(local, r.First, r.Finished, tr.marks)
 		default:
-			r.where, r.at = marksWide, uint64(len(blk.wide))
-			blk.wide = append(blk.wide, tr)
+			r.where, r.at = marksWide, uint64(len(whole.wide))
+			whole.wide = append(whole.wide, tr)
 		}
 	}
 	for i := lo; i < hi; i++ {
@@ -690,8 +792,8 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 				x = b.storedMore[t.idx]
 			}
 			st := &t.stored
-			r.where, r.at = marksStored, uint64(len(blk.stored))
-			blk.stored = append(blk.stored, storedWide{marks: st.marks, nmarks: st.nmarks, sums: x.sums, nsums: x.nsums, cps: x.cps, ncps: x.ncps})
+			r.where, r.at = marksStored, uint64(len(whole.stored))
+			whole.stored = append(whole.stored, storedWide{marks: st.marks, nmarks: st.nmarks, sums: x.sums, nsums: x.nsums, cps: x.cps, ncps: x.ncps})
 		case t.ml != nil:
 			keep(&r, t.ml.track(b.end))
 			if open && t.ml.open {
@@ -705,12 +807,12 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 			}
 			mv := sliceView(ex.marks)
 			if b.packs(mv, 0) {
-				keep(&r, newTrack(mv, chunkView[stretch]{}, checkpointView{}))
+				keep(&r, newTrack(mv, stretchView{}, checkpointView{}))
 				break
 			}
-			extendCheckpoints(mv, chunkView[stretch]{}, &ex.cps)
+			extendCheckpoints(mv, stretchView{}, &ex.cps)
 			ex.shared = true
-			keep(&r, newTrack(mv, chunkView[stretch]{}, ex.cps.view()))
+			keep(&r, newTrack(mv, stretchView{}, ex.cps.view()))
 		}
 		if i == lo {
 			blk.firstID, blk.first, blk.lastFirst = r.ID, r.First, r.First
@@ -718,11 +820,11 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 		blk.note(&r)
 		c.append(&r)
 	}
-	b.scratch = [2][]byte{blk.recs, blk.local}
-	blk.recs = bytes.Clone(blk.recs)
-	blk.local = nil
-	if len(b.scratch[1]) > 0 {
-		blk.local = bytes.Clone(b.scratch[1])
+	b.scratch = [2][]byte{blk.recs, local}
+	blk.local = int32(len(blk.recs))
+	blk.recs = append(append(make([]byte, 0, len(blk.recs)+len(local)), blk.recs...), local...)
+	if len(whole.wide) > 0 || len(whole.stored) > 0 {
+		blk.whole = &whole
 	}
 	return blk
 }

@@ -151,13 +151,14 @@ func TestPackedThreadsEqualWhole(t *testing.T) {
 
 // TestPackedMarksRoundTrip: tracks of every kind of mark — large Args
 // (a black hole's owner), Reasons, woken marks, a first mark before the
-// thread's First — read back as they were packed, by their shape, and in
-// full once the table of shapes is full.
+// thread's First, a finish at the thread's Finished or not — read back
+// as they were packed, by their shape, and in full once the table of
+// shapes is full.
 func TestPackedMarksRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var p markShapes
 	var tracks [][]Mark
-	var firsts []uint64
+	var firsts, finisheds []uint64
 	var packed [][]byte
 	for range 2000 {
 		n := rng.IntN(checkpointEvery + 1)
@@ -178,25 +179,100 @@ func TestPackedMarksRoundTrip(t *testing.T) {
 			}
 			ms = append(ms, m)
 		}
+		// The thread's finish: none, its last mark, or another time.
+		var finished uint64
+		if n > 0 && rng.IntN(2) == 0 {
+			ms[n-1].State = StateFinished
+			switch rng.IntN(4) {
+			case 0:
+			case 1:
+				finished = ms[n-1].Time + 1 + rng.Uint64N(100)
+			default:
+				finished = ms[n-1].Time
+			}
+		}
 		if len(packed) == 1000 {
 			// The table is full from here on: the rest are packed in full.
 			for len(p.shapes) < maxShapes {
 				p.shapes = append(p.shapes, "")
 			}
 		}
-		tracks, firsts = append(tracks, ms), append(firsts, first)
-		packed = append(packed, p.appendMarks(nil, first, sliceView(ms)))
+		tracks, firsts, finisheds = append(tracks, ms), append(firsts, first), append(finisheds, finished)
+		packed = append(packed, p.appendMarks(nil, first, finished, sliceView(ms)))
 	}
 	for i, ms := range tracks {
 		src := packed[i]
 		if n := packedLen(src, p.view()); n != len(ms) {
 			t.Fatalf("track %d: %d marks packed, want %d", i, n, len(ms))
 		}
-		if got := decodeMarks(nil, src, firsts[i], p.view()); !slices.Equal(got, ms) {
+		if got := decodeMarks(nil, src, firsts[i], finisheds[i], p.view()); !slices.Equal(got, ms) {
 			t.Fatalf("track %d: read back %+v, want %+v", i, got, ms)
 		}
 	}
 	if full := packed[len(packed)-1]; full[0] != 0 {
 		t.Fatal("with the table full, tracks are still packed by shape")
+	}
+}
+
+// TestRecordsRoundTrip: records of every kind — ids in order and not,
+// labels, creation at First, before it, after it or unknown, finish times
+// or none, ends of open buckets, marks in each place — read back from
+// their blocks as they were written, in turn and one by one.
+func TestRecordsRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var tt threadTable
+	var want []threadRec
+	id, first, at := uint32(0), uint64(1e9), uint64(0)
+	for range 5000 {
+		if rng.IntN(10) == 0 {
+			id = rng.Uint32()
+		} else {
+			id++
+		}
+		first += rng.Uint64N(1 << uint(rng.IntN(30)))
+		r := threadRec{ThreadRecord: ThreadRecord{ID: id, Label: -1, First: first - min(first, rng.Uint64N(2)*rng.Uint64N(1000))}}
+		if rng.IntN(5) == 0 {
+			r.Label = rng.Int32N(1000)
+		}
+		switch rng.IntN(6) {
+		case 0:
+		case 1:
+			r.Created = r.First + rng.Uint64N(1e6)
+		case 2:
+			r.Created = r.First - min(r.First, 1+rng.Uint64N(1e6))
+		default:
+			r.Created = r.First
+		}
+		if rng.IntN(4) != 0 {
+			r.Finished = r.First + rng.Uint64N(1<<uint(rng.IntN(40)))
+		}
+		if rng.IntN(20) == 0 {
+			r.end, r.hasEnd = r.First+rng.Uint64N(1e6), true
+		}
+		r.where = uint8(rng.IntN(marksStored + 1))
+		switch r.where {
+		case marksArena:
+			at += rng.Uint64N(100)
+			if rng.IntN(10) == 0 {
+				at -= min(at, rng.Uint64N(1000))
+			}
+			r.at = at
+		case marksLocal, marksWide, marksStored:
+			r.at = rng.Uint64N(1 << 20)
+		}
+		tt.add(&r)
+		want = append(want, r)
+	}
+	m := &Model{threads: tt}
+	m.eachRecord(0, func(i int, r *threadRec) bool {
+		if *r != want[i] {
+			t.Fatalf("record %d reads back as %+v, want %+v", i, *r, want[i])
+		}
+		return true
+	})
+	for i := range want {
+		if r, _ := m.record(i); r != want[i] {
+			t.Fatalf("record %d alone reads back as %+v, want %+v", i, r, want[i])
+		}
 	}
 }

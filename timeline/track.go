@@ -180,13 +180,13 @@ type Track struct {
 // trackExtra is what a Track with summarised stretches or more than
 // checkpointEvery marks holds besides its marks.
 type trackExtra struct {
-	sums chunkView[stretch]
+	sums stretchView
 	// cps holds checkpoint k ≥ 1 at k-1 (see checkpoints.go).
 	cps checkpointView
 }
 
 // newTrack returns a track of marks, their summaries and checkpoints.
-func newTrack(marks chunkView[Mark], sums chunkView[stretch], cps checkpointView) Track {
+func newTrack(marks chunkView[Mark], sums stretchView, cps checkpointView) Track {
 	t := Track{marks: marks}
 	if sums.Len() > 0 || cps.Len() > 0 {
 		t.x = &trackExtra{sums: sums, cps: cps}
@@ -195,9 +195,9 @@ func newTrack(marks chunkView[Mark], sums chunkView[stretch], cps checkpointView
 }
 
 // sums returns the track's summarised stretches.
-func (t *Track) sums() chunkView[stretch] {
+func (t *Track) sums() stretchView {
 	if t.x == nil {
-		return chunkView[stretch]{}
+		return stretchView{}
 	}
 	return t.x.sums
 }
@@ -259,7 +259,7 @@ func (t *Track) Stretch(m Mark) Stretch {
 	if !m.summary || int(m.Arg) >= t.sums().Len() {
 		return Stretch{}
 	}
-	s := t.sums().ptr(int(m.Arg))
+	s := t.sums().at(int(m.Arg))
 	return Stretch{Time: s.durations(uint64(s.span)), Changes: int(s.n), End: s.endMark(m.Time + uint64(s.span))}
 }
 
@@ -279,7 +279,7 @@ func (t *Track) StateAt(tm uint64) Mark {
 	}
 	m := t.marks.At(i - 1)
 	if m.summary {
-		s := t.sums().ptr(int(m.Arg))
+		s := t.sums().at(int(m.Arg))
 		if e := m.Time + uint64(s.span); tm >= e {
 			return s.endMark(e)
 		}
@@ -298,7 +298,7 @@ func (t *Track) StateBefore(tm uint64) Mark {
 	}
 	m := t.marks.At(j - 1)
 	if m.summary {
-		s := t.sums().ptr(int(m.Arg))
+		s := t.sums().at(int(m.Arg))
 		if e := m.Time + uint64(s.span); e <= tm {
 			return s.endMark(e)
 		}
@@ -314,20 +314,14 @@ func (t *Track) spanOf(d *Durations, m *Mark, tm uint64) {
 		d[m.State] += tm - m.Time
 		return
 	}
-	s := t.sums().ptr(int(m.Arg))
-	part := tm - m.Time
-	sd := s.durations(part)
-	d.add(&sd)
-	if part > uint64(s.span) {
-		// Past the stretch (only the last mark of a snapshot is followed by
-		// no mark at the stretch's end): the state in force at its end.
-		d[s.endState] += part - uint64(s.span)
-	}
+	// Past the stretch (only the last mark of a snapshot is followed by no
+	// mark at the stretch's end), the state in force at its end.
+	t.sums().addTimes(int(m.Arg), tm-m.Time, d)
 }
 
 // extendCheckpoints computes the checkpoints of marks not yet in cps
 // (checkpoint k ≥ 1 is cps's (k-1)-th); the ones cps has are never changed.
-func extendCheckpoints(marks chunkView[Mark], sums chunkView[stretch], cps *checkpointList) {
+func extendCheckpoints(marks chunkView[Mark], sums stretchView, cps *checkpointList) {
 	t := newTrack(marks, sums, checkpointView{})
 	n := marks.Len()
 	for k := cps.len() + 1; k*checkpointEvery < n; k++ {
