@@ -34,14 +34,7 @@ func mapFile(t *testing.T, f string) *Mapped {
 func mergeFrom(t *testing.T, r io.ReaderAt, ix *Index) ([]Event, Status) {
 	t.Helper()
 	m := NewMerge(r, ix, MergeOptions{Learn: true})
-	var out []Event
-	for e := m.Next(); e != nil; e = m.Next() {
-		out = append(out, e.Clone())
-	}
-	if err := m.Err(); err != nil {
-		t.Fatalf("merge: %v", err)
-	}
-	return out, m.Status()
+	return drain(t, m), m.Status()
 }
 
 // TestMappedMergeMatchesReader: a merge that decodes a mapped file in

@@ -29,6 +29,13 @@ func mergeAll(t testing.TB, data []byte, opt MergeOptions) ([]Event, *Index, Sta
 		t.Fatalf("NewIndex: %v", err)
 	}
 	m := NewMerge(bytes.NewReader(data), ix, opt)
+	return drain(t, m), ix, m.Status()
+}
+
+// drain returns every event m hands out, cloned, failing the test if the
+// merge ends in an error.
+func drain(t testing.TB, m *Merge) []Event {
+	t.Helper()
 	var out []Event
 	for e := m.Next(); e != nil; e = m.Next() {
 		out = append(out, e.Clone())
@@ -36,7 +43,7 @@ func mergeAll(t testing.TB, data []byte, opt MergeOptions) ([]Event, *Index, Sta
 	if err := m.Err(); err != nil {
 		t.Fatalf("merge: %v", err)
 	}
-	return out, ix, m.Status()
+	return out
 }
 
 // checkMerged checks that merged holds exactly the events of seq (by
@@ -302,14 +309,7 @@ func TestMergeStretches(t *testing.T) {
 	defer func(n int64) { stretchEvents = n }(stretchEvents)
 	merge := func(data []byte, ix *Index, opt MergeOptions) ([]Event, int64) {
 		m := NewMerge(bytes.NewReader(data), ix, opt)
-		var out []Event
-		for e := m.Next(); e != nil; e = m.Next() {
-			out = append(out, e.Clone())
-		}
-		if err := m.Err(); err != nil {
-			t.Fatalf("merge: %v", err)
-		}
-		return out, m.Events()
+		return drain(t, m), m.Events()
 	}
 	var resumed, stretched int
 	for _, f := range mergeLogs(t) {
