@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"math/bits"
+	"sync"
 )
 
 // An overview keeps a busy bucket of a track as a stretch: the time in
@@ -54,13 +55,15 @@ type stretchChunk struct {
 	states uint16
 }
 
-// pack packs the chunk's stretches.
+// pack packs the chunk's stretches, and gives its whole ones back to
+// wholeChunks.
 func (c *stretchChunk) pack() {
-	fields := make([][sfCount]uint32, len(c.whole))
+	// The fields are made twice, to find each one's width and then to
+	// store them, rather than kept in between: that would be 56 bytes a
+	// stretch of garbage.
 	var most [sfCount]uint32
 	for i := range c.whole {
-		fields[i] = stretchFields(&c.whole[i])
-		for k, v := range fields[i] {
+		for k, v := range stretchFields(&c.whole[i]) {
 			most[k] |= v
 		}
 	}
@@ -75,9 +78,9 @@ func (c *stretchChunk) pack() {
 	}
 	// One word more than the bits need: a field is read as two words.
 	c.words = make([]uint64, (uint64(len(c.whole))*uint64(c.stride)+63)/64+1)
-	for i := range fields {
+	for i := range c.whole {
 		pos := uint64(i) * uint64(c.stride)
-		for k, v := range fields[i] {
+		for k, v := range stretchFields(&c.whole[i]) {
 			w := c.width[k]
 			c.words[pos>>6] |= uint64(v) << (pos & 63)
 			if sh := pos & 63; w != 0 && sh+uint64(w) > 64 {
@@ -86,8 +89,18 @@ func (c *stretchChunk) pack() {
 			pos += uint64(w)
 		}
 	}
+	if cap(c.whole) == chunkSize {
+		w := c.whole[:0]
+		wholeChunks.Put(&w)
+	}
 	c.whole = nil
 }
+
+// wholeChunks holds the whole stretches of chunks just packed, for the
+// next chunk to fill: a chunk filled from 4 stretches up left 2.5 times
+// its final size of garbage behind (parwork170.eventlog's HEC rows: 37 MB
+// of the 163 MB its load allocated).
+var wholeChunks = sync.Pool{New: func() any { return new([]stretch) }}
 
 // field reads field k of the stretch at bit pos. The words hold one more
 // than the fields need, so that the two a field may straddle are read
@@ -169,9 +182,17 @@ func (l *stretchList) add(s *stretch) {
 		k++
 	}
 	c := &l.chunks[k]
-	if c.whole == nil {
+	switch {
+	case c.whole != nil:
+	case k == 0:
 		// A first chunk starts small (most lists are short) and grows.
 		c.whole = make([]stretch, 0, 4)
+	default:
+		// The list is long: the next chunk will fill too.
+		c.whole = *wholeChunks.Get().(*[]stretch)
+		if c.whole == nil {
+			c.whole = make([]stretch, 0, chunkSize)
+		}
 	}
 	c.whole = append(c.whole, *s)
 	if len(c.whole) == chunkSize {

@@ -16,10 +16,12 @@ import (
 // in every state, large times, Args and Reasons, a span that is not the
 // sum of the times — read back as they were added, from the list, from
 // its views (taken as it grows, and unchanged by what is added after),
-// from their subranges, and from a list they were all added to.
+// from their subranges, and from a list they were all added to. A second
+// list filled beside the first (the chunks being filled come from a pool)
+// keeps its own.
 func TestStretchesPackedRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var l stretchList
+	var l, twin stretchList
 	var want []stretch
 	var views []stretchView
 	for i := range 3*chunkSize + 17 {
@@ -43,6 +45,9 @@ func TestStretchesPackedRoundTrip(t *testing.T) {
 		s.endState = State(rng.IntN(int(NumStates)))
 		l.add(&s)
 		want = append(want, s)
+		u := s
+		u.endArg ^= 1
+		twin.add(&u)
 		if i%997 == 0 {
 			views = append(views, l.view())
 		}
@@ -55,6 +60,12 @@ func TestStretchesPackedRoundTrip(t *testing.T) {
 			if got := v.at(i); got != want[i] {
 				t.Fatalf("stretch %d of a view of %d is %+v, want %+v", i, v.Len(), got, want[i])
 			}
+		}
+	}
+	tv := twin.view()
+	for i := range tv.Len() {
+		if got := tv.at(i); got.endArg != want[i].endArg^1 {
+			t.Fatalf("stretch %d of the list filled beside ends in Arg %d, want %d", i, got.endArg, want[i].endArg^1)
 		}
 	}
 	sub := whole.sub(chunkSize-3, 10)
