@@ -51,6 +51,8 @@ type threadTable struct {
 	wide wideViews
 	// shapes are the shapes of the packed tracks (markShapes).
 	shapes []string
+	// settled sums up the threads whose records settledRec accepts.
+	settled SettledStates
 }
 
 // threadBlock is threadsPerBlock threads (fewer in a table's last block):
@@ -689,7 +691,11 @@ func (m *Model) endTrack(tr *Track, r *threadRec) {
 // at a time into storage that is used again: going through millions costs
 // no allocation per thread. The Thread yielded, and its track's marks, are
 // overwritten by the next ones (Model.Thread gives one to keep).
-func (m *Model) Threads() iter.Seq2[int, *Thread] {
+func (m *Model) Threads() iter.Seq2[int, *Thread] { return m.threadsWhere(false) }
+
+// threadsWhere is Threads, without the settled threads (settledRec) if
+// unsettled.
+func (m *Model) threadsWhere(unsettled bool) iter.Seq2[int, *Thread] {
 	return func(yield func(int, *Thread) bool) {
 		var recs [threadsPerBlock]threadRec
 		var offs [threadsPerBlock]int
@@ -703,12 +709,18 @@ func (m *Model) Threads() iter.Seq2[int, *Thread] {
 			for j := range n {
 				c.next(&recs[j])
 				offs[j] = len(marks)
+				if unsettled && settledRec(&recs[j]) {
+					continue
+				}
 				if src := m.threads.marksOf(b, &recs[j]); src != nil {
 					marks = decodeMarks(marks, src, recs[j].First, recs[j].Finished, m.threads.shapes)
 				}
 			}
 			(*tab)[0] = marks
 			for j := range n {
+				if unsettled && settledRec(&recs[j]) {
+					continue
+				}
 				th = m.thread(&recs[j], b, tab, offs[j])
 				if !yield(k<<threadBlockShift+j, &th) {
 					return
