@@ -2,9 +2,11 @@ package advise
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
@@ -121,6 +123,26 @@ func (g *blockedGroup) add(b *blockedThread, w wait) {
 	g.life += b.life
 	g.top = append(g.top, *b)
 	if len(g.top) == 4*MaxThreads {
+		g.keepTop(w)
+	}
+}
+
+// merge adds to g, the group of wait w, the group o of threads after g's.
+func (g *blockedGroup) merge(o *blockedGroup, w wait) {
+	if o.n == 0 {
+		return
+	}
+	if g.n == 0 {
+		g.from, g.to = o.from, o.to
+	}
+	g.n += o.n
+	g.from, g.to = min(g.from, o.from), max(g.to, o.to)
+	g.on += o.on
+	g.life += o.life
+	// keepTop keeps the MaxThreads first of a set by one order, whatever
+	// it kept of its parts before.
+	g.top = append(g.top, o.top...)
+	if len(g.top) >= 4*MaxThreads {
 		g.keepTop(w)
 	}
 }
@@ -292,15 +314,94 @@ const minBlockedLife = 1e6
 // thread blocked: that time counts for the reason the thread blocked for
 // last before it (or at its end, if it blocked on nothing before), and for
 // no reason (waitUnknown, never reported) if neither is known.
+//
+// A run of many threads is shared out in ranges of threads, one goroutine
+// each (a thread-heavy 172 MB log's 1.6 M threads take a few tenths of a
+// second to walk): each adds up its own sums, and these are added in the
+// ranges' order, into the same integers as one walk adds up.
 func (r *run) scanThreads() {
-	n := len(r.edges) - 1
-	r.runnable = make([]uint64, n)
-	r.userRunning = make([]uint64, n)
-	for w := range r.blocked {
-		r.blocked[w] = make([]uint64, n)
+	parts := 1
+	if nt := r.m.NumThreads(); nt >= 2*minThreadsShared {
+		parts = min(runtime.GOMAXPROCS(0), maxScanParts, nt/minThreadsShared)
 	}
-	f := &r.threadFigs
-	for k, th := range r.m.Threads() {
+	r.scanShared(parts)
+}
+
+// scanShared is scanThreads with the threads shared out in parts ranges.
+func (r *run) scanShared(parts int) {
+	n := len(r.edges) - 1
+	nt := r.m.NumThreads()
+	sums := make([]threadSums, parts)
+	var wg sync.WaitGroup
+	for p := range sums {
+		sums[p] = newThreadSums(n)
+		lo, hi := nt*p/parts, nt*(p+1)/parts
+		if p == parts-1 {
+			r.scanRange(lo, hi, &sums[p])
+			continue
+		}
+		wg.Go(func() { r.scanRange(lo, hi, &sums[p]) })
+	}
+	wg.Wait()
+	all := &sums[0]
+	for p := 1; p < parts; p++ {
+		all.add(&sums[p])
+	}
+	r.runnable, r.userRunning, r.blocked, r.threadFigs = all.runnable, all.userRunning, all.blocked, all.figs
+}
+
+// minThreadsShared is how many threads each goroutine of scanThreads
+// walks at least; maxScanParts bounds how many goroutines share them out.
+const (
+	minThreadsShared = 1 << 15
+	maxScanParts     = 8
+)
+
+// threadSums is what scanThreads adds up of a range of threads: the
+// thread-ns runnable, running (the program's own threads) and blocked on
+// each wait in each window, and the threads' figures.
+type threadSums struct {
+	runnable, userRunning []uint64
+	blocked               [numWaits][]uint64
+	figs                  threadFigures
+}
+
+// newThreadSums returns empty sums over n windows.
+func newThreadSums(n int) threadSums {
+	s := threadSums{runnable: make([]uint64, n), userRunning: make([]uint64, n)}
+	for w := range s.blocked {
+		s.blocked[w] = make([]uint64, n)
+	}
+	return s
+}
+
+// add adds to s the sums o of the threads after s's.
+func (s *threadSums) add(o *threadSums) {
+	addBins(s.runnable, o.runnable)
+	addBins(s.userRunning, o.userRunning)
+	for w := range s.blocked {
+		addBins(s.blocked[w], o.blocked[w])
+	}
+	f, of := &s.figs, &o.figs
+	f.alive += of.alive
+	f.created += of.created
+	f.createdRunning += of.createdRunning
+	for w := range f.blocked {
+		f.blocked[w].merge(&of.blocked[w], wait(w))
+	}
+}
+
+// addBins adds each of o's windows to s's.
+func addBins(s, o []uint64) {
+	for i, v := range o {
+		s[i] += v
+	}
+}
+
+// scanRange adds up threads lo to hi (not included) into s.
+func (r *run) scanRange(lo, hi int, s *threadSums) {
+	f := &s.figs
+	for k, th := range r.m.ThreadRange(lo, hi) {
 		tr := &th.Track
 		if tr.Len() == 0 {
 			continue
@@ -323,7 +424,7 @@ func (r *run) scanThreads() {
 		}
 		// The RTS's own threads wait by design: their blocked time is not
 		// what the program waits for.
-		sc := threadScan{r: r, sys: systemThread(r.m.String(th.Label)), reason: waitUnknown}
+		sc := threadScan{r: r, s: s, sys: systemThread(r.m.String(th.Label)), reason: waitUnknown}
 		known := false
 		for j := 0; j < tr.Len(); j++ {
 			mk := tr.Mark(j)
@@ -376,7 +477,8 @@ func (r *run) scanThreads() {
 // heap (parwork170.eventlog: 20 MB of garbage for its 108 k threads).
 type threadScan struct {
 	r   *run
-	sys bool // one of the RTS's own threads
+	s   *threadSums // where its time is added
+	sys bool        // one of the RTS's own threads
 	// reason is the wait of the thread's blocked time being added.
 	reason     wait
 	b          blockedThread
@@ -395,15 +497,15 @@ func (sc *threadScan) add(s timeline.State, a, e, amount uint64) {
 	case timeline.StateRunning:
 		sc.running += amount
 		if !sc.sys {
-			r.spread(r.userRunning, a, e, amount)
+			r.spread(sc.s.userRunning, a, e, amount)
 		}
 	case timeline.StateRunnable:
-		r.spread(r.runnable, a, e, amount)
+		r.spread(sc.s.runnable, a, e, amount)
 	case timeline.StateBlocked:
 		if sc.sys {
 			return
 		}
-		r.spread(r.blocked[sc.reason], a, e, amount)
+		r.spread(sc.s.blocked[sc.reason], a, e, amount)
 		sc.b.on[sc.reason] += amount
 		if !sc.blockedYet {
 			sc.b.first, sc.blockedYet = a, true

@@ -82,4 +82,6 @@ func settledRec(r *threadRec) bool { return r.where == marksArena && r.Finished 
 
 // UnsettledThreads is Threads without the settled threads, those that
 // SettledStates sums up; it decodes only the tracks of those it yields.
-func (m *Model) UnsettledThreads() iter.Seq2[int, *Thread] { return m.threadsWhere(true) }
+func (m *Model) UnsettledThreads() iter.Seq2[int, *Thread] {
+	return m.threadsWhere(0, m.threads.n, true)
+}

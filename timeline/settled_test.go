@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/hecscope/hecscope/eventlog"
@@ -76,5 +77,58 @@ func TestSettledStatesSumTheirTracks(t *testing.T) {
 	}
 	if settledLogs == 0 {
 		t.Fatal("no test log has a settled thread: the test compares nothing")
+	}
+}
+
+// TestThreadRangesMakeThreads checks that ranges of threads side by side,
+// cut inside blocks and at their edges, yield the threads Threads yields,
+// mark for mark, and that a range past the model's threads yields none.
+func TestThreadRangesMakeThreads(t *testing.T) {
+	l, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/gcstorm-N2.eventlog", eventlog.Options{ExactBelow: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	m := l.Overview()
+	n := m.NumThreads()
+	if n < 200 {
+		t.Fatalf("%d threads: too few to cut in blocks", n)
+	}
+	type seen struct {
+		i     int
+		id    uint32
+		marks []timeline.Mark
+	}
+	var want []seen
+	for i, th := range m.Threads() {
+		s := seen{i: i, id: th.ID}
+		for j := range th.Track.Len() {
+			s.marks = append(s.marks, th.Track.Mark(j))
+		}
+		want = append(want, s)
+	}
+	for _, cuts := range [][]int{{0, n}, {0, 1, n}, {0, 64, 128, n}, {0, 63, 65, 130, n - 1, n}, {0, n / 3, n / 2, n}} {
+		var got []seen
+		for c := 1; c < len(cuts); c++ {
+			for i, th := range m.ThreadRange(cuts[c-1], cuts[c]) {
+				s := seen{i: i, id: th.ID}
+				for j := range th.Track.Len() {
+					s.marks = append(s.marks, th.Track.Mark(j))
+				}
+				got = append(got, s)
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("cuts %v: %d threads, Threads yields %d", cuts, len(got), len(want))
+		}
+		for k := range got {
+			g, w := got[k], want[k]
+			if g.i != w.i || g.id != w.id || !slices.Equal(g.marks, w.marks) {
+				t.Fatalf("cuts %v: thread %d is %d (id %d, %d marks), Threads yields %d (id %d, %d marks)", cuts, k, g.i, g.id, len(g.marks), w.i, w.id, len(w.marks))
+			}
+		}
+	}
+	for range m.ThreadRange(n, n+100) {
+		t.Fatal("a range past the threads yields a thread")
 	}
 }

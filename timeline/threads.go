@@ -643,19 +643,20 @@ func (m *Model) ThreadRecord(i int) ThreadRecord {
 func (m *Model) Thread(i int) Thread {
 	r, b := m.record(i)
 	var tab [][]Mark
+	n := 0
 	if src := m.threads.marksOf(b, &r); src != nil {
 		tab = [][]Mark{decodeMarks(make([]Mark, 0, packedLen(src, m.threads.shapes)), src, r.First, r.Finished, m.threads.shapes)}
+		n = len(tab[0])
 	}
-	return m.thread(&r, b, &tab, 0)
+	return m.thread(&r, b, &tab, 0, n)
 }
 
-// thread returns the thread of record r in block b, its packed marks (if
-// packed) decoded at off in the one chunk of tab.
-func (m *Model) thread(r *threadRec, b *threadBlock, tab *[][]Mark, off int) Thread {
+// thread returns the thread of record r in block b, its n packed marks
+// (if packed) decoded at off in the one chunk of tab.
+func (m *Model) thread(r *threadRec, b *threadBlock, tab *[][]Mark, off, n int) Thread {
 	th := Thread{ThreadRecord: r.ThreadRecord}
 	switch r.where {
 	case marksArena, marksLocal:
-		n := packedLen(m.threads.marksOf(b, r), m.threads.shapes)
 		th.Track = Track{marks: chunkView[Mark]{chunks: tab, off: int32(off), n: int32(n)}}
 	case marksWide:
 		th.Track = b.whole.wide[r.at]
@@ -691,38 +692,49 @@ func (m *Model) endTrack(tr *Track, r *threadRec) {
 // at a time into storage that is used again: going through millions costs
 // no allocation per thread. The Thread yielded, and its track's marks, are
 // overwritten by the next ones (Model.Thread gives one to keep).
-func (m *Model) Threads() iter.Seq2[int, *Thread] { return m.threadsWhere(false) }
+func (m *Model) Threads() iter.Seq2[int, *Thread] { return m.threadsWhere(0, m.threads.n, false) }
 
-// threadsWhere is Threads, without the settled threads (settledRec) if
-// unsettled.
-func (m *Model) threadsWhere(unsettled bool) iter.Seq2[int, *Thread] {
+// ThreadRange is Threads from thread lo up to thread hi (not included):
+// the goroutines that share out a model's threads each go through one
+// range.
+func (m *Model) ThreadRange(lo, hi int) iter.Seq2[int, *Thread] {
+	return m.threadsWhere(max(lo, 0), min(hi, m.threads.n), false)
+}
+
+// threadsWhere is Threads from thread lo to hi, without the settled
+// threads (settledRec) if unsettled.
+func (m *Model) threadsWhere(lo, hi int, unsettled bool) iter.Seq2[int, *Thread] {
 	return func(yield func(int, *Thread) bool) {
 		var recs [threadsPerBlock]threadRec
-		var offs [threadsPerBlock]int
+		var offs [threadsPerBlock + 1]int
 		var marks []Mark
 		tab := &[][]Mark{nil}
 		var th Thread
-		for k, b := range m.threads.blocks {
+		skip := func(i int, r *threadRec) bool { return i < lo || i >= hi || unsettled && settledRec(r) }
+		for k := lo >> threadBlockShift; k<<threadBlockShift < hi; k++ {
+			b := m.threads.blocks[k]
 			c := recCursor{b: b}
-			n := min(threadsPerBlock, m.threads.n-k<<threadBlockShift)
+			base := k << threadBlockShift
+			n := min(threadsPerBlock, hi-base)
 			marks = marks[:0]
 			for j := range n {
 				c.next(&recs[j])
 				offs[j] = len(marks)
-				if unsettled && settledRec(&recs[j]) {
+				if skip(base+j, &recs[j]) {
 					continue
 				}
 				if src := m.threads.marksOf(b, &recs[j]); src != nil {
 					marks = decodeMarks(marks, src, recs[j].First, recs[j].Finished, m.threads.shapes)
 				}
 			}
+			offs[n] = len(marks)
 			(*tab)[0] = marks
 			for j := range n {
-				if unsettled && settledRec(&recs[j]) {
+				if skip(base+j, &recs[j]) {
 					continue
 				}
-				th = m.thread(&recs[j], b, tab, offs[j])
-				if !yield(k<<threadBlockShift+j, &th) {
+				th = m.thread(&recs[j], b, tab, offs[j], offs[j+1]-offs[j])
+				if !yield(base+j, &th) {
 					return
 				}
 			}
