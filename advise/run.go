@@ -275,14 +275,22 @@ func (r *run) windowOf(t uint64) int {
 }
 
 // spread adds to bins the share of amount that falls in each window, for an
-// amount spread evenly over [a, b) (clipped to the range).
-func (r *run) spread(bins []uint64, a, b, amount uint64) {
+// amount spread evenly over [a, b) (clipped to the range). hint is a
+// window to try first for a, which spread sets to the last one it added
+// to: a thread's times come in order, most of them in the window of the
+// one before.
+func (r *run) spread(bins []uint64, a, b, amount uint64, hint *int) {
 	a, b = max(a, r.from), min(b, r.to)
 	if b <= a || amount == 0 {
 		return
 	}
 	whole := b - a
-	for i := r.windowOf(a); i < len(bins) && a < b; i++ {
+	i := *hint
+	if i < 0 || i+1 >= len(r.edges) || r.edges[i] > a || a >= r.edges[i+1] {
+		i = r.windowOf(a)
+	}
+	for ; i < len(bins) && a < b; i++ {
+		*hint = i
 		e := min(b, r.edges[i+1])
 		if amount == whole {
 			bins[i] += e - a
@@ -484,6 +492,8 @@ type threadScan struct {
 	b          blockedThread
 	running    uint64
 	blockedYet bool
+	// window is where its last time was added (run.spread's hint).
+	window int
 }
 
 // add counts amount ns of state s spread over [a, e).
@@ -497,15 +507,15 @@ func (sc *threadScan) add(s timeline.State, a, e, amount uint64) {
 	case timeline.StateRunning:
 		sc.running += amount
 		if !sc.sys {
-			r.spread(sc.s.userRunning, a, e, amount)
+			r.spread(sc.s.userRunning, a, e, amount, &sc.window)
 		}
 	case timeline.StateRunnable:
-		r.spread(sc.s.runnable, a, e, amount)
+		r.spread(sc.s.runnable, a, e, amount, &sc.window)
 	case timeline.StateBlocked:
 		if sc.sys {
 			return
 		}
-		r.spread(sc.s.blocked[sc.reason], a, e, amount)
+		r.spread(sc.s.blocked[sc.reason], a, e, amount, &sc.window)
 		sc.b.on[sc.reason] += amount
 		if !sc.blockedYet {
 			sc.b.first, sc.blockedYet = a, true

@@ -497,13 +497,78 @@ func decodeMarks(out []Mark, src []byte, first, finished uint64, shapes []string
 		}
 		out = append(out, m)
 	}
-	t := first
+	return decodeTimes(out, start, src[p:], code&1 != 0, first, finished)
+}
+
+// shapeMarks is what decodeMarks reads from a shape, kept to decode the
+// many tracks of one shape: a thread-heavy run's million tracks have a
+// few dozen shapes.
+type shapeMarks struct {
+	// marks are the shape's marks without their times, big the indices of
+	// those whose Arg is in the track's bytes.
+	marks []Mark
+	big   []int
+}
+
+// shapeCache keeps the shapes a walk over many tracks has read
+// (decodeShaped), by their index in the table of shapes.
+type shapeCache struct {
+	shapes []*shapeMarks
+}
+
+// decodeShaped is decodeMarks, reading each shape once.
+func (c *shapeCache) decodeShaped(out []Mark, src []byte, first, finished uint64, shapes []string) []Mark {
+	code, p := binary.Uvarint(src)
+	if code == 0 {
+		return decodeLiteral(out, src[p:], first)
+	}
+	k := int(code>>1 - 1)
+	if k >= len(c.shapes) {
+		c.shapes = append(c.shapes, make([]*shapeMarks, k+1-len(c.shapes))...)
+	}
+	sh := c.shapes[k]
+	if sh == nil {
+		sh = &shapeMarks{}
+		shape := shapes[k]
+		for q := 1; q < len(shape); {
+			h := shape[q]
+			q++
+			m := Mark{State: State(h & pmStateMask), woken: h&pmWoken != 0}
+			if h&pmArg != 0 {
+				m.Arg = uint32(shape[q])
+				q++
+			}
+			if h&pmBig != 0 {
+				sh.big = append(sh.big, len(sh.marks))
+			}
+			if h&pmReason != 0 {
+				m.Reason = shape[q]
+				q++
+			}
+			sh.marks = append(sh.marks, m)
+		}
+		c.shapes[k] = sh
+	}
+	start := len(out)
+	out = append(out, sh.marks...)
+	for _, i := range sh.big {
+		v, n := binary.Uvarint(src[p:])
+		out[start+i].Arg, p = uint32(v), p+n
+	}
+	return decodeTimes(out, start, src[p:], code&1 != 0, first, finished)
+}
+
+// decodeTimes sets the times of the marks out[start:] of a packed track
+// from src, its bytes after its Args: none for a first mark at first (if
+// atFirst) or a last one that finishes the thread at finished.
+func decodeTimes(out []Mark, start int, src []byte, atFirst bool, first, finished uint64) []Mark {
+	t, p := first, 0
 	last := len(out) - 1
 	atFinish := finished != 0 && last >= start && out[last].State == StateFinished
 	for i := start; i < len(out); i++ {
 		if i == last && atFinish {
 			t = finished
-		} else if i > start || code&1 == 0 {
+		} else if i > start || !atFirst {
 			v, n := binary.Uvarint(src[p:])
 			p += n
 			if i == start {
@@ -710,6 +775,7 @@ func (m *Model) threadsWhere(lo, hi int, unsettled bool) iter.Seq2[int, *Thread]
 		var marks []Mark
 		tab := &[][]Mark{nil}
 		var th Thread
+		var shapes shapeCache
 		skip := func(i int, r *threadRec) bool { return i < lo || i >= hi || unsettled && settledRec(r) }
 		for k := lo >> threadBlockShift; k<<threadBlockShift < hi; k++ {
 			b := m.threads.blocks[k]
@@ -724,7 +790,7 @@ func (m *Model) threadsWhere(lo, hi int, unsettled bool) iter.Seq2[int, *Thread]
 					continue
 				}
 				if src := m.threads.marksOf(b, &recs[j]); src != nil {
-					marks = decodeMarks(marks, src, recs[j].First, recs[j].Finished, m.threads.shapes)
+					marks = shapes.decodeShaped(marks, src, recs[j].First, recs[j].Finished, m.threads.shapes)
 				}
 			}
 			offs[n] = len(marks)
