@@ -99,9 +99,9 @@ type threadFigures struct {
 
 // blockedGroup is the threads that spent most of their life blocked,
 // mostly on one wait w: how many, their figures summed, and the MaxThreads
-// of them blocked longest on w. A list of every such thread was 104 bytes
-// a thread (parwork170.eventlog: 108 k of them, 20 MB allocated after the
-// load), of which a finding names at most MaxThreads.
+// of them blocked longest on w. A list of every such thread, 104 bytes a
+// thread, made parwork170.eventlog's findings allocate 20 MB after the
+// load; a finding names at most MaxThreads of them.
 type blockedGroup struct {
 	n int
 	// from and to are the first and last instants any of them was blocked;

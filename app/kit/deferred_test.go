@@ -1,0 +1,59 @@
+package kit
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// countedLabel is a label that counts the renderers made of it.
+type countedLabel struct {
+	widget.Label
+	made int
+}
+
+func newCountedLabel(text string) *countedLabel {
+	l := &countedLabel{}
+	l.Text = text
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+func (l *countedLabel) CreateRenderer() fyne.WidgetRenderer {
+	l.made++
+	return l.Label.CreateRenderer()
+}
+
+// TestDeferredTabMadeWhenShown: the content of a tab not selected, held in
+// a Deferred, has no renderer while the window shows the tabs, and none
+// of its size; selecting the tab lays it out over the tab's area.
+func TestDeferredTabMadeWhenShown(t *testing.T) {
+	fa := test.NewApp()
+	defer fa.Quit()
+	shown, held := newCountedLabel("shown"), newCountedLabel("a long label that would ask for room")
+	second := container.NewTabItem("Second", NewDeferred(held))
+	tabs := container.NewAppTabs(container.NewTabItem("First", shown), second)
+	w := test.NewWindow(tabs)
+	defer w.Close()
+	w.Resize(fyne.NewSize(400, 300))
+	tabs.Refresh()
+	if shown.made != 1 || held.made != 0 {
+		t.Fatalf("renderers made before the second tab was shown: first tab's %d, second's %d", shown.made, held.made)
+	}
+	if m := second.Content.MinSize(); m != (fyne.Size{}) {
+		t.Errorf("the held content asks for %v before it is shown", m)
+	}
+	tabs.Select(second)
+	if held.made != 1 {
+		t.Fatalf("%d renderers of the second tab's content once shown, want 1", held.made)
+	}
+	if got, want := held.Size(), second.Content.Size(); got != want || got.Width == 0 {
+		t.Errorf("the shown content is %v in a tab area of %v", got, want)
+	}
+	if m := second.Content.MinSize(); m != held.MinSize() {
+		t.Errorf("the shown content asks for %v, its own minimum is %v", m, held.MinSize())
+	}
+}
