@@ -107,12 +107,13 @@ type blockedGroup struct {
 	// from and to are the first and last instants any of them was blocked;
 	// on the time they were blocked on w, life the time they lived.
 	from, to, on, life uint64
-	// top holds the threads blocked longest on w, in index order among
-	// equals; more than MaxThreads while it is filled (add).
+	// top holds the threads blocked longest on w, longest first and in
+	// index order among equals, once keepTop has sorted it; while it is
+	// filled (add) it is in no order and may hold more than MaxThreads.
 	top []blockedThread
 }
 
-// add counts b, blocked mostly on w. Threads must come in index order.
+// add counts b, blocked mostly on w.
 func (g *blockedGroup) add(b *blockedThread, w wait) {
 	if g.n == 0 {
 		g.from, g.to = b.first, b.last
@@ -475,14 +476,13 @@ func (r *run) scanRange(lo, hi int, s *threadSums) {
 		b.life = min(end, r.to) - max(born, r.from)
 		if b.life >= minBlockedLife && float64(b.total()) >= mostlyBlocked*float64(b.life) {
 			b.index = k
-			f.blocked[b.main()].add(b, b.main())
+			w := b.main()
+			f.blocked[w].add(b, w)
 		}
 	}
 }
 
-// threadScan is what scanThreads adds up of one thread: a struct rather
-// than variables a closure captures, which made a closure a thread on the
-// heap (parwork170.eventlog: 20 MB of garbage for its 108 k threads).
+// threadScan is what scanThreads adds up of one thread.
 type threadScan struct {
 	r   *run
 	s   *threadSums // where its time is added

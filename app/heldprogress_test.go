@@ -8,7 +8,7 @@ import (
 )
 
 // TestHeldProgressKeepsTheFirstOverview: a big log's first overview comes
-// before the loading page is made and the next one half a second later; it
+// before the loading page is made and the next a quarter of a second later; it
 // must be shown as soon as the page is there, not dropped with the
 // reports that came too early, nor kept waiting for the next report.
 func TestHeldProgressKeepsTheFirstOverview(t *testing.T) {

@@ -267,6 +267,10 @@ func (w *Window) loadSegment(path string, seg, of int) {
 		if held {
 			return
 		}
+		// Not before the page's maker has shown the report held for it
+		// (with Fyne's test driver, which runs OnUI at once, the two
+		// would update the page together).
+		<-pageMade
 		now := time.Now().UnixNano()
 		if p.Model == nil && p.Bytes < p.Total && time.Duration(now-lastShown.Load()) < progressShownEvery {
 			return
@@ -326,6 +330,7 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	}
 	w.setMenu()
 	if p, ok := early.release(); ok {
+		lastShown.Store(time.Now().UnixNano())
 		w.loading.update(p)
 	}
 	close(pageMade)

@@ -6,17 +6,21 @@ import (
 )
 
 // Deferred keeps its content out of the window until it is first laid
-// out at a size, as the content of a tab is once the tab is shown. Until
-// then the content asks nothing of the window: Fyne refreshes the content
-// of every tab when the tabs are first drawn, even of those hidden, and
-// for the eventlog view's twelve tabs that made their renderers and
-// measured every label they hold (wrapped ones several times): 75–80 ms
-// of the UI thread before a loaded log could be shown, against 30–45 ms
-// with only the selected tab's. A Deferred has no minimum size before it
-// is laid out.
+// out at a size, as the content of a tab is once the tab is shown: the
+// content is made beforehand, but its renderers are made and its labels
+// measured only then. Fyne refreshes the content of every tab whenever the
+// tabs are refreshed, the hidden ones too; for the eventlog view's twelve
+// tabs, setting the loaded view in the window took 82–102 ms of the UI
+// thread's CPU, and 29–31 ms with the hidden tabs' contents deferred
+// (parwork-N2.eventlog, three runs each). A Deferred asks for no room
+// before it is laid out.
 type Deferred struct {
 	widget.BaseWidget
 	content fyne.CanvasObject
+	// placed says the content has been laid out: from then on it is shown,
+	// whatever renderer Fyne makes of d (it drops those unused for a
+	// while).
+	placed bool
 }
 
 // NewDeferred holds content until it is first laid out.
@@ -29,23 +33,39 @@ func NewDeferred(content fyne.CanvasObject) *Deferred {
 // Content returns what d holds, shown or not yet.
 func (d *Deferred) Content() fyne.CanvasObject { return d.content }
 
-// CreateRenderer shows nothing until the first layout at a size.
-func (d *Deferred) CreateRenderer() fyne.WidgetRenderer { return &deferredRenderer{d: d} }
+// CreateRenderer shows the content once it has been placed.
+func (d *Deferred) CreateRenderer() fyne.WidgetRenderer {
+	r := &deferredRenderer{d: d}
+	if d.placed {
+		r.objects = []fyne.CanvasObject{d.content}
+	}
+	return r
+}
 
 type deferredRenderer struct {
 	d       *Deferred
 	objects []fyne.CanvasObject // nil until placed, then the content
 }
 
+// Layout places the content at the first size with room.
 func (r *deferredRenderer) Layout(size fyne.Size) {
-	if r.objects == nil {
-		if size.Width <= 0 || size.Height <= 0 {
-			return
-		}
-		r.objects = []fyne.CanvasObject{r.d.content}
+	if !r.place(size) {
+		return
 	}
 	r.d.content.Move(fyne.NewPos(0, 0))
 	r.d.content.Resize(size)
+}
+
+// place says whether the content is placed, placing it if size has room.
+func (r *deferredRenderer) place(size fyne.Size) bool {
+	if r.objects == nil {
+		if size.Width <= 0 || size.Height <= 0 {
+			return false
+		}
+		r.d.placed = true
+		r.objects = []fyne.CanvasObject{r.d.content}
+	}
+	return true
 }
 
 func (r *deferredRenderer) MinSize() fyne.Size {
@@ -58,10 +78,11 @@ func (r *deferredRenderer) MinSize() fyne.Size {
 func (r *deferredRenderer) Refresh() {
 	if r.objects == nil {
 		// Shown (a hidden tab selected) at the size it already had.
-		if s := r.d.Size(); r.d.Visible() && s.Width > 0 && s.Height > 0 {
-			r.Layout(s)
+		size := r.d.Size()
+		if !r.d.Visible() || !r.place(size) {
+			return
 		}
-		return
+		r.d.content.Resize(size)
 	}
 	r.d.content.Refresh()
 }

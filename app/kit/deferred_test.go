@@ -1,11 +1,13 @@
 package kit
 
 import (
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -55,5 +57,69 @@ func TestDeferredTabMadeWhenShown(t *testing.T) {
 	}
 	if m := second.Content.MinSize(); m != held.MinSize() {
 		t.Errorf("the shown content asks for %v, its own minimum is %v", m, held.MinSize())
+	}
+}
+
+// holds says whether d's renderer shows its content.
+func holds(d *Deferred) bool {
+	return slices.Contains(test.WidgetRenderer(d).Objects(), d.Content())
+}
+
+// TestDeferredReshownAfterRendererDropped: Fyne drops the renderers of
+// widgets not drawn for a while; a tab shown before keeps its content when
+// shown again at the same size, and when the tabs are refreshed.
+func TestDeferredReshownAfterRendererDropped(t *testing.T) {
+	fa := test.NewApp()
+	defer fa.Quit()
+	shown, held := newCountedLabel("shown"), newCountedLabel("held")
+	d := NewDeferred(held)
+	first, second := container.NewTabItem("First", shown), container.NewTabItem("Second", d)
+	tabs := container.NewAppTabs(first, second)
+	w := test.NewWindow(tabs)
+	defer w.Close()
+	w.Resize(fyne.NewSize(400, 300))
+	tabs.Select(second)
+	if !holds(d) {
+		t.Fatal("not shown first time")
+	}
+	tabs.Select(first)
+	t.Run("drop", func(t *testing.T) { test.TempWidgetRenderer(t, d) })
+	tabs.Select(second)
+	if !holds(d) {
+		t.Error("re-shown at the same size after its renderer was dropped: content not in the tree")
+	}
+	// Shown, its renderer dropped, then laid out again at the same size.
+	t.Run("drop2", func(t *testing.T) { test.TempWidgetRenderer(t, d) })
+	w.Resize(fyne.NewSize(400, 300))
+	tabs.Refresh()
+	if !holds(d) {
+		t.Error("shown tab, renderer dropped, after tabs.Refresh: content not in tree")
+	}
+}
+
+// TestDeferredThemeChangeKeepsHidden: a change of theme refreshes every
+// tab; a hidden one stays unmade. A tab selected while the tabs have no
+// height is shown once they have.
+func TestDeferredThemeChangeKeepsHidden(t *testing.T) {
+	fa := test.NewApp()
+	defer fa.Quit()
+	shown, held := newCountedLabel("shown"), newCountedLabel("held")
+	d := NewDeferred(held)
+	tabs := container.NewAppTabs(container.NewTabItem("First", shown), container.NewTabItem("Second", d))
+	w := test.NewWindow(tabs)
+	defer w.Close()
+	w.Resize(fyne.NewSize(400, 300))
+	test.ApplyTheme(t, theme.DarkTheme())
+	test.ApplyTheme(t, theme.LightTheme())
+	if held.made != 0 || holds(d) {
+		t.Errorf("theme change made the hidden tab: made %d", held.made)
+	}
+	// Select while the tab area has no height, then grow it.
+	w.Resize(fyne.NewSize(400, 1))
+	tabs.Resize(fyne.NewSize(400, 1))
+	tabs.SelectIndex(1)
+	tabs.Resize(fyne.NewSize(400, 300))
+	if !holds(d) {
+		t.Error("selected while tiny, then grown: not shown")
 	}
 }
