@@ -329,7 +329,7 @@ func TestSpanListIndices(t *testing.T) {
 		l.add(i, uint64(k))
 		want = append(want, i)
 	}
-	l.finish()
+	l.finish(nil)
 	if got := indices(l); !slices.Equal(got, want) {
 		t.Fatalf("indices differ: %d kept of %d", len(got), len(want))
 	}
