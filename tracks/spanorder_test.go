@@ -16,6 +16,7 @@ import (
 // with the thread running there (none while running is 0).
 type spanScript struct {
 	b       *timeline.Builder
+	label   string // if set, every tree's spans' label
 	tm      uint64
 	running [2]uint32
 	// took, if set, is called every few events with the spans stopped so
@@ -48,11 +49,14 @@ func (s *spanScript) msg(c int32, text string) {
 	s.add(&ingest.Event{Kind: ingest.KindUserMsg, Cap: c, Time: s.tm, Data: []byte(text)})
 }
 
-// tree writes a span of label "d<depth>" holding fanout spans a level
+// tree writes a span of label "d<depth>" (or s.label) holding fanout spans a level
 // deeper, down to depth levels, on capability c; the times step by 0 to
 // 2 ns, so that some spans start or end together.
 func (s *spanScript) tree(rng *rand.Rand, c int32, depth, fanout int, level int) {
 	l := "d" + strconv.Itoa(level)
+	if s.label != "" {
+		l = s.label
+	}
 	s.msg(c, "START "+l)
 	s.tm += uint64(rng.Intn(3))
 	if level < depth {
@@ -107,6 +111,35 @@ func sortedRows(m *timeline.Model) map[uint32][]*spanList {
 	return rows
 }
 
+// sortedLabels lists the user spans of m by label, every span sorted as
+// sortedRows sorts them.
+func sortedLabels(m *timeline.Model) map[int32]*spanList {
+	n := numUserSpans(m)
+	all := make([]int32, n)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	sort.SliceStable(all, func(a, b int) bool {
+		x, y := userSpan(m, int(all[a])), userSpan(m, int(all[b]))
+		if x.Start != y.Start {
+			return x.Start < y.Start
+		}
+		return x.End > y.End
+	})
+	out := map[int32]*spanList{}
+	for _, i := range all {
+		sp := userSpan(m, int(i))
+		if out[sp.Label] == nil {
+			out[sp.Label] = &spanList{}
+		}
+		out[sp.Label].add(i, sp.End)
+	}
+	for _, l := range out {
+		l.finish(m)
+	}
+	return out
+}
+
 // sameList says how two lists differ, "" if they hold the same spans the
 // same way.
 func sameList(a, b *spanList) string {
@@ -144,7 +177,7 @@ func sameRows(t *testing.T, name string, u *userIndex, want map[uint32][]*spanLi
 	}
 }
 
-// TestThreadRowsRewindAndSetAside: a thread's spans placed as they come,
+// TestThreadRowsRewindAndSetAside: a thread's (and a label's) spans placed as they come,
 // those out of order placed by taking back the latest placed after them,
 // or set aside and merged in when there are too many to take back (a span
 // holding thousands, spans nested thousands deep), are the rows sorting
@@ -174,6 +207,14 @@ func TestThreadRowsRewindAndSetAside(t *testing.T) {
 				for j := 0; j < 6000; j++ {
 					s.tree(rng, 1, 0, 0, 0)
 				}
+			}
+		}, 0},
+		{"recursion: one label nested in itself", func(s *spanScript, rng *rand.Rand) {
+			s.run(0, 1)
+			s.run(1, 2)
+			s.label = "r"
+			for k := 0; k < 200; k++ {
+				s.tree(rng, int32(k%2), 3, 4, 0)
 			}
 		}, 0},
 		{"a span holding thousands", func(s *spanScript, rng *rand.Rand) {
@@ -237,6 +278,11 @@ func TestThreadRowsRewindAndSetAside(t *testing.T) {
 				u := r.index(m)
 				want := sortedRows(m)
 				sameRows(t, fmt.Sprint("loading ", loading), u, want)
+				for l, spans := range sortedLabels(m) {
+					if diff := sameList(u.label(l), spans); diff != "" {
+						t.Fatalf("label %q: %s", m.String(l), diff)
+					}
+				}
 				if c.redo >= 0 && r.order.redo != c.redo {
 					t.Errorf("%d threads set spans aside, want %d", r.order.redo, c.redo)
 				}
