@@ -16,18 +16,19 @@ import (
 // spanList is a set of user spans (indices as userSpan takes them) sorted
 // by start, with the largest end up to each block of spanBlock of them, so
 // that the spans overlapping a range are found with one binary search and
-// a look at a block's spans. A span takes under 3 bytes, where its index
+// a look at a block's spans. A span takes about 2 bytes, where its index
 // and the largest end of each prefix took 12 (a log of user events has
 // millions): its index is kept as the difference from that of its block's
-// first span in 2 bytes (an index further off among the list's few
-// exceptions, far).
+// first span, in a byte in a chunk where they all fit one (a thread's spans
+// among those of a few others), else in 2 (an index further off among the
+// list's few exceptions, far).
 type spanList struct {
 	ov *timeline.Model
 	// deltas holds each span's index less its block's first in chunks of
 	// idxChunk (the first grows up to it), so that a list made span by
 	// span holds little room to spare, and not two copies of itself while
 	// it grows.
-	deltas [][]int16
+	deltas []deltaChunk
 	far    []farIndex // the indices further off, by position
 	n      int
 	// first[b] is the index of block b's first span, maxEnd[b] the
@@ -42,6 +43,29 @@ type spanList struct {
 // is too far from its block's first for 2 bytes.
 type farIndex struct {
 	k, i int32
+}
+
+// deltaChunk is a chunk of a spanList's deltas: in a byte each (narrow)
+// while they all fit one, in 2 (wide, not nil) once one does not.
+type deltaChunk struct {
+	narrow []int8
+	wide   []int16
+}
+
+func (c *deltaChunk) len() int {
+	if c.wide != nil {
+		return len(c.wide)
+	}
+	return len(c.narrow)
+}
+
+// widen turns the chunk's deltas into 2 bytes each.
+func (c *deltaChunk) widen() {
+	w := make([]int16, len(c.narrow), cap(c.narrow))
+	for j, d := range c.narrow {
+		w[j] = int16(d)
+	}
+	c.wide, c.narrow = w, nil
 }
 
 // farDelta in a list's deltas says the span's index is among its far
@@ -206,10 +230,10 @@ func (u *userIndex) makeLabels() {
 
 // add appends span i, which ends at end, to a list being made.
 func (l *spanList) add(i int32, end uint64) {
-	if c := len(l.deltas) - 1; c < 0 || len(l.deltas[c]) == idxChunk {
-		var d []int16
+	if c := len(l.deltas) - 1; c < 0 || l.deltas[c].len() == idxChunk {
+		var d deltaChunk
 		if c >= 0 {
-			d = make([]int16, 0, idxChunk)
+			d.narrow = make([]int8, 0, idxChunk)
 		}
 		l.deltas = append(l.deltas, d)
 	}
@@ -221,8 +245,15 @@ func (l *spanList) add(i int32, end uint64) {
 		l.far = append(l.far, farIndex{k: int32(l.n), i: i})
 		delta = farDelta
 	}
-	c := len(l.deltas) - 1
-	l.deltas[c] = append(l.deltas[c], int16(delta))
+	c := &l.deltas[len(l.deltas)-1]
+	if c.wide == nil && delta >= math.MinInt8 && delta <= math.MaxInt8 {
+		c.narrow = append(c.narrow, int8(delta))
+	} else {
+		if c.wide == nil {
+			c.widen()
+		}
+		c.wide = append(c.wide, int16(delta))
+	}
 	l.n++
 	l.high = max(l.high, end)
 	if l.n%spanBlock == 0 {
@@ -237,14 +268,18 @@ func (l *spanList) pop(high uint64) {
 		l.maxEnd = l.maxEnd[:len(l.maxEnd)-1]
 	}
 	l.n--
-	c := len(l.deltas) - 1
-	last := len(l.deltas[c]) - 1
-	if l.deltas[c][last] == farDelta {
-		l.far = l.far[:len(l.far)-1]
+	c := &l.deltas[len(l.deltas)-1]
+	if c.wide != nil {
+		last := len(c.wide) - 1
+		if c.wide[last] == farDelta {
+			l.far = l.far[:len(l.far)-1]
+		}
+		c.wide = c.wide[:last]
+	} else {
+		c.narrow = c.narrow[:len(c.narrow)-1]
 	}
-	l.deltas[c] = l.deltas[c][:last]
-	if last == 0 && c > 0 {
-		l.deltas = l.deltas[:c]
+	if c.len() == 0 && len(l.deltas) > 1 {
+		l.deltas = l.deltas[:len(l.deltas)-1]
 	}
 	if l.n%spanBlock == 0 {
 		l.first = l.first[:len(l.first)-1]
@@ -260,8 +295,14 @@ func (l *spanList) finish(ov *timeline.Model) {
 	if l.n%spanBlock != 0 {
 		l.maxEnd = append(l.maxEnd, l.high)
 	}
-	if len(l.deltas) == 1 && cap(l.deltas[0]) > len(l.deltas[0]) {
-		l.deltas[0] = slices.Clone(l.deltas[0])
+	if len(l.deltas) == 1 {
+		c := &l.deltas[0]
+		if c.wide != nil && cap(c.wide) > len(c.wide) {
+			c.wide = slices.Clone(c.wide)
+		}
+		if cap(c.narrow) > len(c.narrow) {
+			c.narrow = slices.Clone(c.narrow)
+		}
 	}
 	l.first, l.maxEnd, l.far = slices.Clip(l.first), slices.Clip(l.maxEnd), slices.Clip(l.far)
 }
@@ -276,7 +317,11 @@ func (l *spanList) len() int {
 
 // index returns the index (as userSpan takes it) of the k-th span of l.
 func (l *spanList) index(k int) int {
-	d := l.deltas[k/idxChunk][k%idxChunk]
+	c := &l.deltas[k/idxChunk]
+	if c.wide == nil {
+		return int(l.first[k/spanBlock]) + int(c.narrow[k%idxChunk])
+	}
+	d := c.wide[k%idxChunk]
 	if d == farDelta {
 		j, _ := slices.BinarySearchFunc(l.far, int32(k), func(f farIndex, k int32) int { return int(f.k - k) })
 		return int(l.far[j].i)
