@@ -60,7 +60,6 @@ type SpanRows struct {
 	// model's spans are those laid out.
 	rows *threadRows
 	last timeline.UserSpan
-	buf  []timeline.UserSpan
 }
 
 // NewSpanRows returns rows with no spans taken yet.
@@ -97,8 +96,7 @@ func (r *SpanRows) layOut() {
 		r.rows.take(s)
 		taken := r.rows.order.taken
 		if taken > 0 {
-			r.buf = s.From(taken-1, r.buf)
-			r.last = r.buf[0]
+			r.last = s.From(taken-1, r.rows.buf)[0]
 		}
 		if taken < s.Len() {
 			// At a span only the final model can place.

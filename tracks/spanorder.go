@@ -107,11 +107,11 @@ func (a *keyedSpan) before(b *keyedSpan) bool {
 // group keeps what undoes its maxUndo to 2*maxUndo latest placings, and
 // takes back at most rewindsPerSpan times as many spans as it has, plus
 // maxUndo, in all. A group past either (spans nested deeper or wider than
-// that) forgets its placings and sets aside its out-of-order spans: they
-// are sorted and merged in on a second walk through the spans of the
-// groups that have some (finish). Only those spans cost memory: sorting
-// all of a log's millions of spans took 12 bytes a span, and a second's
-// lookups without them.
+// that) forgets its placings (it is set aside): once all are taken, a walk
+// through the spans finds its out-of-order spans, which are sorted and
+// merged in on a second walk (finish). Only those spans cost memory:
+// sorting all of a log's millions of spans took 12 bytes a span, and a
+// second's lookups without them.
 type spanOrder struct {
 	key   func(*timeline.UserSpan) uint32
 	sink  func(k uint32) placer
@@ -124,7 +124,7 @@ type spanOrder struct {
 		k uint32
 		g *spanGroup
 	}
-	redo  int          // groups that set spans aside
+	redo  int          // groups set aside
 	moved []placedSpan // what a rewind takes back
 }
 
@@ -141,15 +141,15 @@ type spanGroup struct {
 	last keyedSpan // the last span taken in order
 	seen bool
 	// placed are the latest spans placed, in order, with what undoes
-	// them, while left is empty; trimmed says the earlier ones were let
-	// go. fresh counts the spans placed in order, rewound those taken
-	// back.
+	// them, until the group is set aside; trimmed says the earlier ones
+	// were let go. fresh counts the spans placed in order, rewound those
+	// taken back.
 	placed         []placedSpan
 	trimmed        bool
 	fresh, rewound int
-	outs           []keyedSpan // the spans that came out of order
-	left           []keyedSpan // the spans set aside, then sorted
-	next           int         // on the second walk: those of left placed
+	aside          bool        // its spans are placed by finish
+	left           []keyedSpan // then: its spans out of order, sorted
+	next           int         // on the last walk: those of left placed
 }
 
 // placedSpan is a span a group placed, and what undoes it.
@@ -208,17 +208,15 @@ func (o *spanOrder) take(w *spanWalk, wait func(*timeline.UserSpan) bool) {
 func (o *spanOrder) takeSpan(g *spanGroup, ks keyedSpan) {
 	switch {
 	case g.inOrder(&ks):
-		if len(g.left) == 0 {
+		if !g.aside {
 			g.fresh++
 			o.place(g, ks)
 		}
-	case len(g.left) > 0:
-		g.left = append(g.left, ks)
-	case o.rewind(g, ks):
-		g.outs = append(g.outs, ks)
-	default:
+	case g.aside:
+		// Placed by finish.
+	case !o.rewind(g, ks):
 		g.p.reset()
-		g.left, g.outs, g.placed = append(g.outs, ks), nil, nil
+		g.aside, g.placed = true, nil
 		o.redo++
 	}
 }
@@ -257,14 +255,29 @@ func (o *spanOrder) rewind(g *spanGroup, ks keyedSpan) bool {
 	return true
 }
 
-// finish places the spans set aside, on a second walk through the first
-// o.taken spans of w, those of their groups merged in order with them.
+// finish places the spans of the groups set aside, walking twice through
+// the first o.taken spans of w: once to find those out of order, then to
+// place the others, those out of order merged in.
 func (o *spanOrder) finish(w *spanWalk) {
 	if o.redo == 0 {
 		return
 	}
 	for _, g := range o.groups {
-		if len(g.left) > 0 {
+		g.seen = false
+	}
+	w.i, w.n = 0, o.taken
+	for first, batch := w.next(); len(batch) > 0; first, batch = w.next() {
+		for k := range batch {
+			sp := &batch[k]
+			g := o.groupOf(sp)
+			ks := keyedSpan{sp.Start, sp.End, int32(first + k)}
+			if g.aside && !g.inOrder(&ks) {
+				g.left = append(g.left, ks)
+			}
+		}
+	}
+	for _, g := range o.groups {
+		if g.aside {
 			slices.SortFunc(g.left, func(a, b keyedSpan) int {
 				if a.before(&b) {
 					return -1
@@ -274,13 +287,13 @@ func (o *spanOrder) finish(w *spanWalk) {
 			g.seen = false
 		}
 	}
-	w.i, w.n = 0, o.taken
+	w.i = 0
 	for first, batch := w.next(); len(batch) > 0; first, batch = w.next() {
 		for k := range batch {
 			sp := &batch[k]
 			g := o.groupOf(sp)
 			ks := keyedSpan{sp.Start, sp.End, int32(first + k)}
-			if len(g.left) == 0 || !g.inOrder(&ks) {
+			if !g.aside || !g.inOrder(&ks) {
 				continue
 			}
 			for ; g.next < len(g.left) && g.left[g.next].before(&ks); g.next++ {

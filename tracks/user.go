@@ -164,6 +164,7 @@ type threadRows struct {
 	ov     *timeline.Model
 	order  *spanOrder
 	stacks map[uint32]*threadStack
+	buf    []timeline.UserSpan // a block of spans, decoded
 }
 
 func newThreadRows() *threadRows {
@@ -180,7 +181,9 @@ func newThreadRows() *threadRows {
 // far) not yet taken, up to the first that does not say which thread
 // began it: only the final model can tell.
 func (r *threadRows) take(s timeline.StoppedSpans) {
-	r.order.take(&spanWalk{stopped: s, n: s.Len()}, func(sp *timeline.UserSpan) bool { return sp.Thread == 0 })
+	w := &spanWalk{stopped: s, n: s.Len(), buf: r.buf}
+	r.order.take(w, func(sp *timeline.UserSpan) bool { return sp.Thread == 0 })
+	r.buf = w.buf
 }
 
 // index places the spans of ov not yet taken (ov must have those taken,
@@ -190,6 +193,7 @@ func (r *threadRows) index(ov *timeline.Model) *userIndex {
 	r.ov = ov
 	u := &userIndex{ov: ov, n: numUserSpans(ov), byThread: map[uint32][]*spanList{}}
 	w := modelWalk(ov, u.n)
+	w.buf, r.buf = r.buf, nil
 	r.order.take(w, nil)
 	r.order.finish(w)
 	for th, t := range r.stacks {
