@@ -1,9 +1,7 @@
 package advise
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 )
 
 // Thresholds of the blocking finding. A thread counts as blocked when it
@@ -44,12 +42,6 @@ var waitAdvice = [numWaits]string{
 // blocking reports the threads that spent most of their lives blocked,
 // grouped by what they waited for, when the HECs idled meanwhile.
 func (r *run) blocking() []Finding {
-	var groups [numWaits][]*blockedThread
-	for i := range r.threadFigs.blocked {
-		b := &r.threadFigs.blocked[i]
-		w := b.main()
-		groups[w] = append(groups[w], b)
-	}
 	// The idle HEC time of each window no runnable thread could fill,
 	// shared among the waits in proportion to the threads blocked on each,
 	// and split by whether a thread of the program ran meanwhile (then the
@@ -83,8 +75,8 @@ func (r *run) blocking() []Finding {
 	capacity := float64(r.span()) * float64(len(r.hecs))
 	var out []Finding
 	for w := range numWaits {
-		ts := groups[w]
-		if len(ts) == 0 || capacity == 0 || w == waitUnknown {
+		g := &r.threadFigs.blocked[w]
+		if g.n == 0 || capacity == 0 || w == waitUnknown {
 			continue
 		}
 		cs, xs := contended[w]/capacity, outside[w]/capacity
@@ -99,53 +91,48 @@ func (r *run) blocking() []Finding {
 		default:
 			continue
 		}
-		out = append(out, r.blockingFinding(w, ts, sev, contended[w], outside[w]))
+		out = append(out, r.blockingFinding(w, g, sev, contended[w], outside[w]))
 	}
 	return out
 }
 
-// blockingFinding describes the threads ts, blocked mostly on w while the
-// HECs idled contended ns with a thread of the program running and
+// blockingFinding describes the threads of g, blocked mostly on w while
+// the HECs idled contended ns with a thread of the program running and
 // outside ns with none running.
-func (r *run) blockingFinding(w wait, ts []*blockedThread, sev Severity, contended, outside float64) Finding {
-	slices.SortStableFunc(ts, func(a, b *blockedThread) int { return cmp.Compare(b.on[w], a.on[w]) })
-	from, to := ts[0].first, ts[0].last
-	var sum, life uint64
-	for _, b := range ts {
-		from, to = min(from, b.first), max(to, b.last)
-		sum += b.on[w]
-		life += b.life
-	}
+func (r *run) blockingFinding(w wait, g *blockedGroup, sev Severity, contended, outside float64) Finding {
+	g.keepTop(w)
+	ts, n := g.top, g.n
+	from, to, sum, life := g.from, g.to, g.on, g.life
 	capacity := float64(r.span()) * float64(len(r.hecs))
 	ev := []string{
 		fmt.Sprintf("%s of the %s threads alive spent most of their lives blocked, mostly on %s: %s of the %s they lived (%s)",
-			count(len(ts)), count(r.threadFigs.alive), waitNames[w], dur(sum), dur(life), pct(share(sum, life))),
+			count(n), count(r.threadFigs.alive), waitNames[w], dur(sum), dur(life), pct(share(sum, life))),
 		fmt.Sprintf("meanwhile the HECs idled %s with no runnable thread to take (%s of the HECs' time in the %s)",
 			dur(uint64(contended+outside)), pct((contended+outside)/capacity), r.noun()),
 	}
 	sug := waitAdvice[w]
 	lives := "most of their lives"
-	if len(ts) == 1 {
+	if n == 1 {
 		lives = "most of its life"
 	}
-	title := fmt.Sprintf("%s blocked on %s %s, while HECs idled %s", threadsNoun(len(ts)), waitNames[w], lives,
+	title := fmt.Sprintf("%s blocked on %s %s, while HECs idled %s", threadsNoun(n), waitNames[w], lives,
 		pct((contended+outside)/capacity))
 	if outside > 0 {
 		ev = append(ev, fmt.Sprintf("for %s of that idle time no thread of the program ran at all", dur(uint64(outside))))
 	}
 	if outside > contended {
-		title = fmt.Sprintf("%s blocked on %s %s, while no thread of the program ran", threadsNoun(len(ts)), waitNames[w], lives)
+		title = fmt.Sprintf("%s blocked on %s %s, while no thread of the program ran", threadsNoun(n), waitNames[w], lives)
 		sug = "The program waited for something outside its threads: a timer (threadDelay), I/O, a foreign call or another process " +
 			"(in the threaded RTS these too block on an MVar, through the I/O manager), or for nothing: a deadlock that the RTS " +
 			"reports as BlockedIndefinitelyOnMVar when no other thread can wake them. The CPU is not what it waits for."
 	}
 	var threads []uint32
-	for _, b := range ts[:min(len(ts), MaxThreads)] {
+	for _, b := range ts {
 		threads = append(threads, r.m.ThreadRecord(b.index).ID)
 	}
 	for i, b := range ts {
 		if i == blockListed {
-			ev = append(ev, fmt.Sprintf("and %s more", count(len(ts)-blockListed)))
+			ev = append(ev, fmt.Sprintf("and %s more", count(n-blockListed)))
 			break
 		}
 		ev = append(ev, fmt.Sprintf("%s: blocked on %s %s of its %s, %s", r.threadName(b.index), waitNames[w],

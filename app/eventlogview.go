@@ -92,6 +92,12 @@ func newEventlogView(ev *loaded.Eventlog) *eventlogView {
 		v.addAnalysisTabs() // Spans and Profile tabs: app/tabs.go
 		v.addFindingsTab()  // app/tabs.go
 	}
+	// The tabs not shown are laid out, their renderers made, when first shown.
+	for i, item := range v.tabs.Items {
+		if i != v.tabs.SelectedIndex() {
+			item.Content = kit.NewDeferred(item.Content)
+		}
+	}
 	var top fyne.CanvasObject
 	if v.canvas != nil {
 		top = timelineArea

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/hecscope/hecscope/app/internal/apptest"
+	"github.com/hecscope/hecscope/app/kit"
 	"github.com/hecscope/hecscope/app/panels"
 	"github.com/hecscope/hecscope/ccprofile"
 	"github.com/hecscope/hecscope/paint"
@@ -28,9 +29,13 @@ const (
 func tabContent(t *testing.T, v *eventlogView, name string) fyne.CanvasObject {
 	t.Helper()
 	for _, ti := range v.tabs.Items {
-		if ti.Text == name {
-			return ti.Content
+		if ti.Text != name {
+			continue
 		}
+		if d, ok := ti.Content.(*kit.Deferred); ok {
+			return d.Content() // made before it is first shown
+		}
+		return ti.Content
 	}
 	t.Fatalf("no %s tab", name)
 	return nil

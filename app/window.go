@@ -255,9 +255,8 @@ func (w *Window) loadSegment(path string, seg, of int) {
 	// Reading starts before the loading page is made (making it measures
 	// text, which costs a first window a tenth of a second of fonts); what
 	// it reports until then is kept, the latest overview with it, and shown
-	// with its next report once the page is there: a big log's first
-	// overview comes within a tenth of a second, and the next a quarter of
-	// a second later.
+	// as soon as the page is there: a big log's first overview comes within
+	// a tenth of a second, and the next a quarter of a second later.
 	// Progress without an overview is shown at most every
 	// progressShownEvery.
 	pageMade := make(chan struct{})
@@ -268,6 +267,10 @@ func (w *Window) loadSegment(path string, seg, of int) {
 		if held {
 			return
 		}
+		// Not before the page's maker has shown the report held for it
+		// (with Fyne's test driver, which runs OnUI at once, the two
+		// would update the page together).
+		<-pageMade
 		now := time.Now().UnixNano()
 		if p.Model == nil && p.Bytes < p.Total && time.Duration(now-lastShown.Load()) < progressShownEvery {
 			return
@@ -326,7 +329,10 @@ func (w *Window) loadSegment(path string, seg, of int) {
 		w.app.recent.Add(path)
 	}
 	w.setMenu()
-	early.release()
+	if p, ok := early.release(); ok {
+		lastShown.Store(time.Now().UnixNano())
+		w.loading.update(p)
+	}
 	close(pageMade)
 }
 
@@ -337,8 +343,8 @@ const progressShownEvery = 250 * time.Millisecond
 
 // heldProgress keeps a load's progress until the page that shows it is
 // made: the latest report, with the latest overview any report brought,
-// goes out with the first report after that (from the loading goroutine,
-// as every report does, so that only Fyne's loop touches the page).
+// is shown as soon as the page is there (release), by the page's maker on
+// Fyne's loop; every later report goes out from the loading goroutine.
 type heldProgress struct {
 	mu       sync.Mutex
 	released bool
@@ -346,26 +352,32 @@ type heldProgress struct {
 }
 
 // hold keeps p if the page is not made yet (held); otherwise it returns p
-// to show, with the overview held back if p has none.
+// to show.
 func (h *heldProgress) hold(p loaded.Progress) (show loaded.Progress, held bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.last != nil && p.Model == nil {
-		p.Model = h.last.Model
-	}
 	if !h.released {
+		if h.last != nil && p.Model == nil {
+			p.Model = h.last.Model
+		}
 		h.last = &p
 		return p, true
 	}
-	h.last = nil
 	return p, false
 }
 
-// release says the page is made: from then on hold keeps nothing.
-func (h *heldProgress) release() {
+// release says the page is made, and returns the report held for it, if
+// any: from then on hold keeps nothing. (Waiting for the next report to
+// carry it, up to 50 ms later, made a big log's first picture wait too.)
+func (h *heldProgress) release() (held loaded.Progress, ok bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.released = true
+	if h.last == nil {
+		return loaded.Progress{}, false
+	}
+	held, h.last = *h.last, nil
+	return held, true
 }
 
 // loadView reads path, an eventlog or a textual heap profile, off Fyne's

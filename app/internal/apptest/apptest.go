@@ -89,6 +89,8 @@ func Texts(o fyne.CanvasObject) []string {
 			for _, item := range x.Items {
 				out = append(out, Texts(item.Content)...)
 			}
+		case *kit.Deferred:
+			out = append(out, Texts(x.Content())...)
 		}
 	}
 	return out
