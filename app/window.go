@@ -402,7 +402,7 @@ func loadView(ctx context.Context, path string, seg int, report func(loaded.Prog
 	}
 	// The user spans' rows are laid out as the load reports its spans, on
 	// a goroutine of their own, beside the load's (user170: 2.4 M spans,
-	// laid out 0.22 s after the load when laid out at once).
+	// 0.22 s after the load when laid out at once, 5–16 ms so).
 	rows := tracks.NewSpanRows()
 	ev, err := loaded.LoadEventlog(ctx, path, eventlog.Options{Segment: seg}, func(p loaded.Progress) {
 		rows.Take(p.Spans)
@@ -420,7 +420,7 @@ func loadView(ctx context.Context, path string, seg int, report func(loaded.Prog
 	// flags whenever it is looked at. What the view derives before its
 	// first picture is made meanwhile, on the other cores (storm170: the
 	// legend's inks 0.3 s, the findings 0.4 s; user170: the spans' rows
-	// 0.4 s).
+	// left after the load, a few ms).
 	prepared := make(chan *tracks.Prepared, 1)
 	go func() { prepared <- tracks.Prepare(ev.Model, rows) }()
 	ev.Findings, _ = panels.Analyzer(ev)(0, 0)
