@@ -295,3 +295,25 @@ func TestThreadRowsRewindAndSetAside(t *testing.T) {
 		})
 	}
 }
+
+// TestSpanRowsBesideTheBuilder: spans laid out on SpanRows' goroutine
+// while the builder goes on adding (run it under -race), then finished by
+// Prepare, are in the rows sorting them all gives.
+func TestSpanRowsBesideTheBuilder(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	rows := NewSpanRows()
+	s := &spanScript{b: timeline.NewOverviewBuilder(timeline.Grid{}), tm: 1000, took: rows.Take}
+	s.run(0, 1)
+	s.run(1, 2)
+	for k := 0; k < 400; k++ {
+		s.tree(rng, int32(k%2), 3, 4, 0)
+	}
+	s.b.Finish()
+	m := s.b.Snapshot()
+	rows.idle.Wait() // no more Take: what the goroutine took stays so
+	if taken := rows.rows.order.taken; taken == 0 || taken == numUserSpans(m) {
+		t.Fatalf("%d of %d spans laid out as they came: the test says little", taken, numUserSpans(m))
+	}
+	p := Prepare(m, rows)
+	sameRows(t, "beside the builder", p.users, sortedRows(m))
+}
