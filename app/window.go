@@ -400,7 +400,16 @@ func loadView(ctx context.Context, path string, seg int, report func(loaded.Prog
 		}
 		return func() fileView { return newHeapProfileView(path, p) }, nil, nil
 	}
-	ev, err := loaded.LoadEventlog(ctx, path, eventlog.Options{Segment: seg}, report)
+	// The user spans' rows are laid out as the load reports its spans, on
+	// a goroutine of their own, beside the load's (user170: 2.4 M spans,
+	// 0.22 s after the load when laid out at once, 5–16 ms so).
+	rows := tracks.NewSpanRows()
+	ev, err := loaded.LoadEventlog(ctx, path, eventlog.Options{Segment: seg}, func(p loaded.Progress) {
+		rows.Take(p.Spans)
+		if report != nil {
+			report(p)
+		}
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -412,9 +421,9 @@ func loadView(ctx context.Context, path string, seg int, report func(loaded.Prog
 	// first picture is made meanwhile (storm170: the findings 0.3 s of
 	// CPU, shared out over the cores, the legend's inks 0.04 s, as its
 	// 1.6 M finished threads were summed up as they loaded; user170: the
-	// spans' rows 0.4 s).
+	// spans' rows left after the load, a few ms).
 	prepared := make(chan *tracks.Prepared, 1)
-	go func() { prepared <- tracks.Prepare(ev.Model) }()
+	go func() { prepared <- tracks.Prepare(ev.Model, rows) }()
 	ev.Findings, _ = panels.Analyzer(ev)(0, 0)
 	ev.Analysed = true
 	ev.Prepared = <-prepared

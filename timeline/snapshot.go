@@ -202,6 +202,10 @@ func (m *Model) NumUserSpans() int { return m.userSpans.Len() }
 // UserSpan returns the i-th user span, in order of their STOP messages.
 func (m *Model) UserSpan(i int) UserSpan { return m.userSpans.At(i) }
 
+// StoppedSpans returns the model's stopped user spans (UserSpan), to be
+// walked a block at a time.
+func (m *Model) StoppedSpans() StoppedSpans { return StoppedSpans{m.userSpans} }
+
 // UserSpanEnd returns the end of the i-th user span (UserSpan(i).End),
 // without the rest of it.
 func (m *Model) UserSpanEnd(i int) uint64 { return m.userSpans.End(i) }

@@ -57,6 +57,17 @@ func TestSpanListKeepsEverySpan(t *testing.T) {
 			t.Fatalf("span %d is %+v, ending at %d, want %+v", i, got, v.End(i), w)
 		}
 	}
+	// Taken a chunk at a time, from a chunk's start or from within it
+	// (before, among and after its exceptions), they are the same.
+	for _, from := range []int{0, 1004, 1006, 1007, 1010, 3000, 3001, chunkSize, chunkSize + 77, 2*chunkSize + 10, 2*chunkSize + 11, 4*chunkSize + 100, len(want) - 1} {
+		var got []UserSpan
+		for i := from; i < len(want); i += len(got) {
+			got = StoppedSpans{v}.From(i, got)
+			if len(got) == 0 || !slices.Equal(got, want[i:i+len(got)]) || (i+len(got))%chunkSize != 0 && i+len(got) != len(want) {
+				t.Fatalf("from %d, the %d spans from %d are not those kept there, or do not end a chunk", from, len(got), i)
+			}
+		}
+	}
 	var long, contexts16 []int
 	for k, c := range append(v.full, v.cur) {
 		switch {

@@ -9,14 +9,17 @@ import (
 )
 
 // TestPreparedViewDrawsTheSame: a view given what Prepare derived from
-// its overview draws exactly what a view deriving it itself draws, its
+// its overview, with the spans' rows laid out as the log loaded, draws
+// exactly what a view deriving it itself draws, its
 // threads' and user spans' groups open, by thread and by label, for exact
 // and summarised models; and it uses what was prepared rather than
 // deriving it again.
 func TestPreparedViewDrawsTheSame(t *testing.T) {
 	for _, name := range []string{"userheavy-N2", "gcstorm-N2", "advise-mvar", "parwork-N2"} {
 		for _, exactBelow := range []int64{0, -1} {
-			lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/"+name+".eventlog", eventlog.Options{ExactBelow: exactBelow})
+			rows := NewSpanRows()
+			lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/"+name+".eventlog", eventlog.Options{ExactBelow: exactBelow,
+				Progress: func(p eventlog.Progress) { rows.Take(p.Spans) }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -29,7 +32,8 @@ func TestPreparedViewDrawsTheSame(t *testing.T) {
 				v.UsePrepared(p)
 				return v
 			}
-			p := Prepare(lg.Overview())
+			p := Prepare(lg.Overview(), rows)
+			sameRows(t, name, p.users, sortedRows(lg.Overview()))
 			plain, prepared := view(nil), view(p)
 			if prepared.userIndex() != p.users || prepared.present.ov != lg.Overview() {
 				t.Errorf("%s (exact below %d): the view derived again what was prepared", name, exactBelow)
@@ -57,7 +61,7 @@ func TestPreparedForAnotherModelIsIgnored(t *testing.T) {
 		t.Cleanup(func() { lg.Close() })
 		return lg
 	}
-	other := Prepare(open("advise-mvar").Overview())
+	other := Prepare(open("advise-mvar").Overview(), nil)
 	v := New(open("userheavy-N2"))
 	v.UsePrepared(other)
 	v.UsePrepared(nil)

@@ -309,8 +309,8 @@ func indices(l *spanList) []int32 {
 	return out
 }
 
-// TestSpanListIndices: a list keeps the index of each of its spans, in 2
-// bytes from its block's first where it fits (before or after it) and
+// TestSpanListIndices: a list keeps the index of each of its spans, in 1
+// or 2 bytes from its block's first where it fits (before or after it) and
 // among the list's exceptions where it does not, across chunks of deltas.
 func TestSpanListIndices(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
@@ -329,11 +329,30 @@ func TestSpanListIndices(t *testing.T) {
 		l.add(i, uint64(k))
 		want = append(want, i)
 	}
-	l.finish()
+	l.finish(nil)
 	if got := indices(l); !slices.Equal(got, want) {
 		t.Fatalf("indices differ: %d kept of %d", len(got), len(want))
 	}
 	if len(l.far) == 0 || len(l.far) > len(want)/5 {
 		t.Fatalf("%d of %d indices kept whole: the test says little, or the deltas hold few", len(l.far), len(want))
+	}
+	// A list of spans close in the model keeps each difference in a byte,
+	// and in 2 from the first that does not fit one on, in its chunk.
+	close := &spanList{}
+	want = want[:0]
+	for k := 0; k < 2*idxChunk+5; k++ {
+		i := int32(3 * k)
+		if k == idxChunk+10 {
+			i -= 200 // before its block's first by more than a byte holds
+		}
+		close.add(i, uint64(k))
+		want = append(want, i)
+	}
+	close.finish(nil)
+	if got := indices(close); !slices.Equal(got, want) {
+		t.Fatalf("close indices differ: %d kept of %d", len(got), len(want))
+	}
+	if len(close.deltas) != 3 || close.deltas[0].wide != nil || close.deltas[1].wide == nil || close.deltas[2].wide != nil {
+		t.Fatal("the chunks of close indices are not kept in a byte each, but for the one with an index 200 off")
 	}
 }

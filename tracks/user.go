@@ -16,18 +16,19 @@ import (
 // spanList is a set of user spans (indices as userSpan takes them) sorted
 // by start, with the largest end up to each block of spanBlock of them, so
 // that the spans overlapping a range are found with one binary search and
-// a look at a block's spans. A span takes under 3 bytes, where its index
+// a look at a block's spans. A span takes about 2 bytes, where its index
 // and the largest end of each prefix took 12 (a log of user events has
 // millions): its index is kept as the difference from that of its block's
-// first span in 2 bytes (an index further off among the list's few
-// exceptions, far).
+// first span, in a byte in a chunk where they all fit one (a thread's spans
+// among those of a few others), else in 2 (an index further off among the
+// list's few exceptions, far).
 type spanList struct {
 	ov *timeline.Model
 	// deltas holds each span's index less its block's first in chunks of
 	// idxChunk (the first grows up to it), so that a list made span by
 	// span holds little room to spare, and not two copies of itself while
 	// it grows.
-	deltas [][]int16
+	deltas []deltaChunk
 	far    []farIndex // the indices further off, by position
 	n      int
 	// first[b] is the index of block b's first span, maxEnd[b] the
@@ -42,6 +43,29 @@ type spanList struct {
 // is too far from its block's first for 2 bytes.
 type farIndex struct {
 	k, i int32
+}
+
+// deltaChunk is a chunk of a spanList's deltas: in a byte each (narrow)
+// while they all fit one, in 2 (wide, not nil) once one does not.
+type deltaChunk struct {
+	narrow []int8
+	wide   []int16
+}
+
+func (c *deltaChunk) len() int {
+	if c.wide != nil {
+		return len(c.wide)
+	}
+	return len(c.narrow)
+}
+
+// widen turns the chunk's deltas into 2 bytes each.
+func (c *deltaChunk) widen() {
+	w := make([]int16, len(c.narrow), cap(c.narrow))
+	for j, d := range c.narrow {
+		w[j] = int16(d)
+	}
+	c.wide, c.narrow = w, nil
 }
 
 // farDelta in a list's deltas says the span's index is among its far
@@ -128,176 +152,59 @@ func (v *View) userIndex() *userIndex {
 }
 
 // newUserIndex places the user spans of ov (not nil) in their rows.
-func newUserIndex(ov *timeline.Model) *userIndex {
-	u := &userIndex{ov: ov, n: numUserSpans(ov), byThread: map[uint32][]*spanList{}}
-	stacks := map[uint32]*threadStack{}
-	byStart(ov, u.n, func(sp timeline.UserSpan) uint32 { return spanThread(ov, sp) }, func(th uint32) placer {
-		t := &threadStack{ov: ov}
-		stacks[th] = t
+func newUserIndex(ov *timeline.Model) *userIndex { return newThreadRows().index(ov) }
+
+// threadRows places user spans in their threads' rows, as many at a time
+// as a log being loaded has so far (take), then those of its final model
+// (index).
+type threadRows struct {
+	// ov is the model whose spans are placed, once known: a span is
+	// keyed by the thread that began it, which only a model can tell
+	// when the span does not say (spanThread).
+	ov     *timeline.Model
+	order  *spanOrder
+	stacks map[uint32]*threadStack
+	buf    []timeline.UserSpan // a block of spans, decoded
+}
+
+func newThreadRows() *threadRows {
+	r := &threadRows{stacks: map[uint32]*threadStack{}}
+	r.order = newSpanOrder(func(sp *timeline.UserSpan) uint32 { return spanThread(r.ov, *sp) }, func(th uint32) placer {
+		t := &threadStack{}
+		r.stacks[th] = t
 		return t
 	})
-	for th, t := range stacks {
+	return r
+}
+
+// take places the spans of s (those a model or a loading log has so
+// far) not yet taken, up to the first that does not say which thread
+// began it: only the final model can tell.
+func (r *threadRows) take(s timeline.StoppedSpans) {
+	w := &spanWalk{stopped: s, n: s.Len(), buf: r.buf}
+	r.order.take(w, func(sp *timeline.UserSpan) bool { return sp.Thread == 0 })
+	r.buf = w.buf
+}
+
+// index places the spans of ov not yet taken (ov must have those taken,
+// at the same places), and returns them all in their rows. r must not be
+// used afterwards.
+func (r *threadRows) index(ov *timeline.Model) *userIndex {
+	r.ov = ov
+	u := &userIndex{ov: ov, n: numUserSpans(ov), byThread: map[uint32][]*spanList{}}
+	w := modelWalk(ov, u.n)
+	w.buf, r.buf = r.buf, nil
+	r.order.take(w, nil)
+	r.order.finish(w)
+	for th, t := range r.stacks {
 		for _, l := range t.rows {
-			l.finish()
+			l.finish(ov)
 		}
 		u.byThread[th] = t.rows
 		u.threads = append(u.threads, th)
 	}
 	slices.Sort(u.threads)
 	return u
-}
-
-// placer takes a group's spans in order (byStart).
-type placer interface {
-	// place takes span i, from start to end.
-	place(i int32, start, end uint64)
-	// reset forgets the spans placed: they come again.
-	reset()
-}
-
-// threadStack places a thread's spans in rows by nesting depth.
-type threadStack struct {
-	ov   *timeline.Model
-	rows []*spanList
-	ends []uint64 // the end of the last span of each row
-}
-
-func (t *threadStack) place(i int32, start, end uint64) {
-	d := 0
-	for d < len(t.ends) && t.ends[d] > start {
-		d++
-	}
-	if d == len(t.ends) {
-		t.ends = append(t.ends, 0)
-		t.rows = append(t.rows, &spanList{ov: t.ov})
-	}
-	t.ends[d] = end
-	t.rows[d].add(i, end)
-}
-
-func (t *threadStack) reset() { t.rows, t.ends = nil, nil }
-
-// labelPlacer places a label's spans in its list.
-type labelPlacer struct{ l *spanList }
-
-func (p *labelPlacer) place(i int32, _, end uint64) { p.l.add(i, end) }
-
-func (p *labelPlacer) reset() { *p.l = spanList{ov: p.l.ov} }
-
-// keyedSpan is a span's place in the order byStart gives.
-type keyedSpan struct {
-	start, end uint64
-	i          int32
-}
-
-// before reports whether a comes before b: it starts earlier, or is the
-// longer of two that start together, or the earlier in the model of two
-// alike.
-func (a *keyedSpan) before(b *keyedSpan) bool {
-	if a.start != b.start {
-		return a.start < b.start
-	}
-	if a.end != b.end {
-		return a.end > b.end
-	}
-	return a.i < b.i
-}
-
-// byStart hands the model's first n user spans (indices as userSpan takes
-// them) to the placers of their groups (sink makes a group's, key gives a
-// span's group), each group's in order of start, the longer first of two
-// that start together, then in the model's order.
-//
-// The model has them in order of their STOPs, which is their order of
-// start but for the spans that enclose others (they stop after them):
-// a group's spans are taken as they come while in order, and those that
-// come out of order are set aside, sorted, and merged in on a second
-// walk through the spans of the groups that have some. Only those spans
-// cost memory: sorting all of a log's millions of spans took 12 bytes a
-// span, and a second's lookups without them.
-func byStart(ov *timeline.Model, n int, key func(timeline.UserSpan) uint32, sink func(k uint32) placer) {
-	type group struct {
-		p    placer
-		last keyedSpan // the last span taken in order
-		seen bool
-		left []keyedSpan // the spans set aside, then sorted
-		next int         // on the second walk: those of left placed
-	}
-	groups := map[uint32]*group{}
-	var lastKey uint32
-	var lastGroup *group
-	groupOf := func(sp *timeline.UserSpan) *group {
-		k := key(*sp)
-		if lastGroup != nil && k == lastKey {
-			return lastGroup
-		}
-		g := groups[k]
-		if g == nil {
-			g = &group{p: sink(k)}
-			groups[k] = g
-		}
-		lastKey, lastGroup = k, g
-		return g
-	}
-	// inOrder takes span ks of g if it comes after the last taken.
-	inOrder := func(g *group, ks *keyedSpan) bool {
-		if g.seen && ks.before(&g.last) {
-			return false
-		}
-		g.last, g.seen = *ks, true
-		return true
-	}
-	redo := 0
-	for i := 0; i < n; i++ {
-		sp := userSpan(ov, i)
-		g := groupOf(&sp)
-		ks := keyedSpan{sp.Start, sp.End, int32(i)}
-		switch {
-		case inOrder(g, &ks):
-			if len(g.left) == 0 {
-				g.p.place(ks.i, ks.start, ks.end)
-			}
-		default:
-			if len(g.left) == 0 {
-				g.p.reset()
-				redo++
-			}
-			g.left = append(g.left, ks)
-		}
-	}
-	if redo == 0 {
-		return
-	}
-	for _, g := range groups {
-		if len(g.left) > 0 {
-			slices.SortFunc(g.left, func(a, b keyedSpan) int {
-				if a.before(&b) {
-					return -1
-				}
-				return 1
-			})
-			g.seen = false
-		}
-	}
-	for i := 0; i < n; i++ {
-		sp := userSpan(ov, i)
-		g := groupOf(&sp)
-		ks := keyedSpan{sp.Start, sp.End, int32(i)}
-		if len(g.left) == 0 || !inOrder(g, &ks) {
-			continue
-		}
-		for ; g.next < len(g.left) && g.left[g.next].before(&ks); g.next++ {
-			l := &g.left[g.next]
-			g.p.place(l.i, l.start, l.end)
-		}
-		g.p.place(ks.i, ks.start, ks.end)
-	}
-	for _, g := range groups {
-		for ; g.next < len(g.left); g.next++ {
-			l := &g.left[g.next]
-			g.p.place(l.i, l.start, l.end)
-		}
-	}
 }
 
 // label returns the spans of label l (nil if it has none), in order of
@@ -315,22 +222,22 @@ func (u *userIndex) makeLabels() {
 	if u.ov == nil {
 		return
 	}
-	byStart(u.ov, u.n, func(sp timeline.UserSpan) uint32 { return uint32(sp.Label) }, func(k uint32) placer {
-		l := &spanList{ov: u.ov}
+	byStart(u.ov, u.n, func(sp *timeline.UserSpan) uint32 { return uint32(sp.Label) }, func(k uint32) placer {
+		l := &spanList{}
 		u.byLabel[int32(k)] = l
 		return &labelPlacer{l}
 	})
 	for _, l := range u.byLabel {
-		l.finish()
+		l.finish(u.ov)
 	}
 }
 
 // add appends span i, which ends at end, to a list being made.
 func (l *spanList) add(i int32, end uint64) {
-	if c := len(l.deltas) - 1; c < 0 || len(l.deltas[c]) == idxChunk {
-		var d []int16
+	if c := len(l.deltas) - 1; c < 0 || l.deltas[c].len() == idxChunk {
+		var d deltaChunk
 		if c >= 0 {
-			d = make([]int16, 0, idxChunk)
+			d.narrow = make([]int8, 0, idxChunk)
 		}
 		l.deltas = append(l.deltas, d)
 	}
@@ -342,8 +249,15 @@ func (l *spanList) add(i int32, end uint64) {
 		l.far = append(l.far, farIndex{k: int32(l.n), i: i})
 		delta = farDelta
 	}
-	c := len(l.deltas) - 1
-	l.deltas[c] = append(l.deltas[c], int16(delta))
+	c := &l.deltas[len(l.deltas)-1]
+	if c.wide == nil && delta >= math.MinInt8 && delta <= math.MaxInt8 {
+		c.narrow = append(c.narrow, int8(delta))
+	} else {
+		if c.wide == nil {
+			c.widen()
+		}
+		c.wide = append(c.wide, int16(delta))
+	}
 	l.n++
 	l.high = max(l.high, end)
 	if l.n%spanBlock == 0 {
@@ -351,15 +265,48 @@ func (l *spanList) add(i int32, end uint64) {
 	}
 }
 
-// finish ends the making of l: the largest end of its last, partial
-// block, and its first chunk (which grew by doubling) without room to
-// spare.
-func (l *spanList) finish() {
+// pop takes the last span added back off a list being made, whose
+// largest end was high before it was added.
+func (l *spanList) pop(high uint64) {
+	if l.n%spanBlock == 0 {
+		l.maxEnd = l.maxEnd[:len(l.maxEnd)-1]
+	}
+	l.n--
+	c := &l.deltas[len(l.deltas)-1]
+	if c.wide != nil {
+		last := len(c.wide) - 1
+		if c.wide[last] == farDelta {
+			l.far = l.far[:len(l.far)-1]
+		}
+		c.wide = c.wide[:last]
+	} else {
+		c.narrow = c.narrow[:len(c.narrow)-1]
+	}
+	if c.len() == 0 && len(l.deltas) > 1 {
+		l.deltas = l.deltas[:len(l.deltas)-1]
+	}
+	if l.n%spanBlock == 0 {
+		l.first = l.first[:len(l.first)-1]
+	}
+	l.high = high
+}
+
+// finish ends the making of l, the spans of ov: the largest end of its
+// last, partial block, and its first chunk (which grew by doubling)
+// without room to spare.
+func (l *spanList) finish(ov *timeline.Model) {
+	l.ov = ov
 	if l.n%spanBlock != 0 {
 		l.maxEnd = append(l.maxEnd, l.high)
 	}
-	if len(l.deltas) == 1 && cap(l.deltas[0]) > len(l.deltas[0]) {
-		l.deltas[0] = slices.Clone(l.deltas[0])
+	if len(l.deltas) == 1 {
+		c := &l.deltas[0]
+		if c.wide != nil && cap(c.wide) > len(c.wide) {
+			c.wide = slices.Clone(c.wide)
+		}
+		if cap(c.narrow) > len(c.narrow) {
+			c.narrow = slices.Clone(c.narrow)
+		}
 	}
 	l.first, l.maxEnd, l.far = slices.Clip(l.first), slices.Clip(l.maxEnd), slices.Clip(l.far)
 }
@@ -374,7 +321,11 @@ func (l *spanList) len() int {
 
 // index returns the index (as userSpan takes it) of the k-th span of l.
 func (l *spanList) index(k int) int {
-	d := l.deltas[k/idxChunk][k%idxChunk]
+	c := &l.deltas[k/idxChunk]
+	if c.wide == nil {
+		return int(l.first[k/spanBlock]) + int(c.narrow[k%idxChunk])
+	}
+	d := c.wide[k%idxChunk]
 	if d == farDelta {
 		j, _ := slices.BinarySearchFunc(l.far, int32(k), func(f farIndex, k int32) int { return int(f.k - k) })
 		return int(l.far[j].i)
