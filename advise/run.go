@@ -2,9 +2,11 @@ package advise
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hecscope/hecscope/heapview"
 	"github.com/hecscope/hecscope/ingest"
@@ -122,6 +124,26 @@ func (g *blockedGroup) add(b *blockedThread, w wait) {
 	g.life += b.life
 	g.top = append(g.top, *b)
 	if len(g.top) == 4*MaxThreads {
+		g.keepTop(w)
+	}
+}
+
+// merge adds to g, the group of wait w, the group o of threads after g's.
+func (g *blockedGroup) merge(o *blockedGroup, w wait) {
+	if o.n == 0 {
+		return
+	}
+	if g.n == 0 {
+		g.from, g.to = o.from, o.to
+	}
+	g.n += o.n
+	g.from, g.to = min(g.from, o.from), max(g.to, o.to)
+	g.on += o.on
+	g.life += o.life
+	// keepTop keeps the MaxThreads first of a set by one order, whatever
+	// it kept of its parts before.
+	g.top = append(g.top, o.top...)
+	if len(g.top) >= 4*MaxThreads {
 		g.keepTop(w)
 	}
 }
@@ -254,14 +276,22 @@ func (r *run) windowOf(t uint64) int {
 }
 
 // spread adds to bins the share of amount that falls in each window, for an
-// amount spread evenly over [a, b) (clipped to the range).
-func (r *run) spread(bins []uint64, a, b, amount uint64) {
+// amount spread evenly over [a, b) (clipped to the range). hint is a
+// window to try first for a, which spread sets to the last one it added
+// to: a thread's times come in order, most of them in the window of the
+// one before.
+func (r *run) spread(bins []uint64, a, b, amount uint64, hint *int) {
 	a, b = max(a, r.from), min(b, r.to)
 	if b <= a || amount == 0 {
 		return
 	}
 	whole := b - a
-	for i := r.windowOf(a); i < len(bins) && a < b; i++ {
+	i := *hint
+	if i < 0 || i+1 >= len(r.edges) || r.edges[i] > a || a >= r.edges[i+1] {
+		i = r.windowOf(a)
+	}
+	for ; i < len(bins) && a < b; i++ {
+		*hint = i
 		e := min(b, r.edges[i+1])
 		if amount == whole {
 			bins[i] += e - a
@@ -293,15 +323,94 @@ const minBlockedLife = 1e6
 // thread blocked: that time counts for the reason the thread blocked for
 // last before it (or at its end, if it blocked on nothing before), and for
 // no reason (waitUnknown, never reported) if neither is known.
+//
+// A run of many threads is shared out in ranges of threads, one goroutine
+// each (a thread-heavy 172 MB log's 1.6 M threads take a few tenths of a
+// second to walk): each adds up its own sums, and these are added in the
+// ranges' order, into the same integers as one walk adds up.
 func (r *run) scanThreads() {
-	n := len(r.edges) - 1
-	r.runnable = make([]uint64, n)
-	r.userRunning = make([]uint64, n)
-	for w := range r.blocked {
-		r.blocked[w] = make([]uint64, n)
+	parts := 1
+	if nt := r.m.NumThreads(); nt >= 2*minThreadsShared {
+		parts = min(runtime.GOMAXPROCS(0), maxScanParts, nt/minThreadsShared)
 	}
-	f := &r.threadFigs
-	for k, th := range r.m.Threads() {
+	r.scanShared(parts)
+}
+
+// scanShared is scanThreads with the threads shared out in parts ranges.
+func (r *run) scanShared(parts int) {
+	n := len(r.edges) - 1
+	nt := r.m.NumThreads()
+	sums := make([]threadSums, parts)
+	var wg sync.WaitGroup
+	for p := range sums {
+		sums[p] = newThreadSums(n)
+		lo, hi := nt*p/parts, nt*(p+1)/parts
+		if p == parts-1 {
+			r.scanRange(lo, hi, &sums[p])
+			continue
+		}
+		wg.Go(func() { r.scanRange(lo, hi, &sums[p]) })
+	}
+	wg.Wait()
+	all := &sums[0]
+	for p := 1; p < parts; p++ {
+		all.add(&sums[p])
+	}
+	r.runnable, r.userRunning, r.blocked, r.threadFigs = all.runnable, all.userRunning, all.blocked, all.figs
+}
+
+// minThreadsShared is how many threads each goroutine of scanThreads
+// walks at least; maxScanParts bounds how many goroutines share them out.
+const (
+	minThreadsShared = 1 << 15
+	maxScanParts     = 8
+)
+
+// threadSums is what scanThreads adds up of a range of threads: the
+// thread-ns runnable, running (the program's own threads) and blocked on
+// each wait in each window, and the threads' figures.
+type threadSums struct {
+	runnable, userRunning []uint64
+	blocked               [numWaits][]uint64
+	figs                  threadFigures
+}
+
+// newThreadSums returns empty sums over n windows.
+func newThreadSums(n int) threadSums {
+	s := threadSums{runnable: make([]uint64, n), userRunning: make([]uint64, n)}
+	for w := range s.blocked {
+		s.blocked[w] = make([]uint64, n)
+	}
+	return s
+}
+
+// add adds to s the sums o of the threads after s's.
+func (s *threadSums) add(o *threadSums) {
+	addBins(s.runnable, o.runnable)
+	addBins(s.userRunning, o.userRunning)
+	for w := range s.blocked {
+		addBins(s.blocked[w], o.blocked[w])
+	}
+	f, of := &s.figs, &o.figs
+	f.alive += of.alive
+	f.created += of.created
+	f.createdRunning += of.createdRunning
+	for w := range f.blocked {
+		f.blocked[w].merge(&of.blocked[w], wait(w))
+	}
+}
+
+// addBins adds each of o's windows to s's.
+func addBins(s, o []uint64) {
+	for i, v := range o {
+		s[i] += v
+	}
+}
+
+// scanRange adds up threads lo to hi (not included) into s.
+func (r *run) scanRange(lo, hi int, s *threadSums) {
+	f := &s.figs
+	for k, th := range r.m.ThreadRange(lo, hi) {
 		tr := &th.Track
 		if tr.Len() == 0 {
 			continue
@@ -324,7 +433,7 @@ func (r *run) scanThreads() {
 		}
 		// The RTS's own threads wait by design: their blocked time is not
 		// what the program waits for.
-		sc := threadScan{r: r, sys: systemThread(r.m.String(th.Label)), reason: waitUnknown}
+		sc := threadScan{r: r, s: s, sys: systemThread(r.m.String(th.Label)), reason: waitUnknown}
 		known := false
 		for j := 0; j < tr.Len(); j++ {
 			mk := tr.Mark(j)
@@ -376,12 +485,15 @@ func (r *run) scanThreads() {
 // threadScan is what scanThreads adds up of one thread.
 type threadScan struct {
 	r   *run
-	sys bool // one of the RTS's own threads
+	s   *threadSums // where its time is added
+	sys bool        // one of the RTS's own threads
 	// reason is the wait of the thread's blocked time being added.
 	reason     wait
 	b          blockedThread
 	running    uint64
 	blockedYet bool
+	// window is where its last time was added (run.spread's hint).
+	window int
 }
 
 // add counts amount ns of state s spread over [a, e).
@@ -395,15 +507,15 @@ func (sc *threadScan) add(s timeline.State, a, e, amount uint64) {
 	case timeline.StateRunning:
 		sc.running += amount
 		if !sc.sys {
-			r.spread(r.userRunning, a, e, amount)
+			r.spread(sc.s.userRunning, a, e, amount, &sc.window)
 		}
 	case timeline.StateRunnable:
-		r.spread(r.runnable, a, e, amount)
+		r.spread(sc.s.runnable, a, e, amount, &sc.window)
 	case timeline.StateBlocked:
 		if sc.sys {
 			return
 		}
-		r.spread(r.blocked[sc.reason], a, e, amount)
+		r.spread(sc.s.blocked[sc.reason], a, e, amount, &sc.window)
 		sc.b.on[sc.reason] += amount
 		if !sc.blockedYet {
 			sc.b.first, sc.blockedYet = a, true

@@ -282,6 +282,7 @@ type Builder struct {
 	arena       trackArena                        // the tracks of finished threads (with a grid)
 	packed      packedArena                       // the packed marks of finished threads (with a grid)
 	shapes      markShapes                        // the shapes of packed tracks
+	settled     SettledStates                     // the sum of the finished threads packed when they retired
 	unpacked    bool                              // keep every track whole and every thread's builder: the reference the tests of packing compare with
 	scratch     [2][]byte                         // where a block of threads is written before it is copied out (makeBlock)
 	storedMore  map[int32]storedExtra             // where finished threads' summaries and checkpoints lie, by index in threads

@@ -321,6 +321,7 @@ func (b *Builder) snapshot(threads bool) *Model {
 		}
 	}
 	tt.shapes = b.shapes.view() // with those the blocks just made added
+	tt.settled = b.settled
 	m.threads = tt
 	b.dirty, b.prevBlocks, b.prevN = b.dirty[:0], tt.blocks, n
 	m.openSpans = b.openSpans(m)
@@ -385,6 +386,9 @@ func (b *Builder) retire(t *threadBuilder) {
 	t.retired = true
 	if marks := t.ml.marks.peek(); b.packs(marks, t.ml.sums.len()) {
 		t.stored, t.packed = packedStored(b.packed.add(&b.shapes, t.first, t.finished, marks)), true
+		if t.finished != 0 {
+			b.settled.add(marks)
+		}
 	} else {
 		var x storedExtra
 		t.stored, x = b.arena.store(t.ml)

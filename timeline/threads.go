@@ -51,6 +51,8 @@ type threadTable struct {
 	wide wideViews
 	// shapes are the shapes of the packed tracks (markShapes).
 	shapes []string
+	// settled sums up the threads whose records settledRec accepts.
+	settled SettledStates
 }
 
 // threadBlock is threadsPerBlock threads (fewer in a table's last block):
@@ -495,13 +497,78 @@ func decodeMarks(out []Mark, src []byte, first, finished uint64, shapes []string
 		}
 		out = append(out, m)
 	}
-	t := first
+	return decodeTimes(out, start, src[p:], code&1 != 0, first, finished)
+}
+
+// shapeMarks is what decodeMarks reads from a shape, kept to decode the
+// many tracks of one shape: a thread-heavy run's million tracks have a
+// few dozen shapes.
+type shapeMarks struct {
+	// marks are the shape's marks without their times, big the indices of
+	// those whose Arg is in the track's bytes.
+	marks []Mark
+	big   []int
+}
+
+// shapeCache keeps the shapes a walk over many tracks has read
+// (decodeShaped), by their index in the table of shapes.
+type shapeCache struct {
+	shapes []*shapeMarks
+}
+
+// decodeShaped is decodeMarks, reading each shape once.
+func (c *shapeCache) decodeShaped(out []Mark, src []byte, first, finished uint64, shapes []string) []Mark {
+	code, p := binary.Uvarint(src)
+	if code == 0 {
+		return decodeLiteral(out, src[p:], first)
+	}
+	k := int(code>>1 - 1)
+	if k >= len(c.shapes) {
+		c.shapes = append(c.shapes, make([]*shapeMarks, k+1-len(c.shapes))...)
+	}
+	sh := c.shapes[k]
+	if sh == nil {
+		sh = &shapeMarks{}
+		shape := shapes[k]
+		for q := 1; q < len(shape); {
+			h := shape[q]
+			q++
+			m := Mark{State: State(h & pmStateMask), woken: h&pmWoken != 0}
+			if h&pmArg != 0 {
+				m.Arg = uint32(shape[q])
+				q++
+			}
+			if h&pmBig != 0 {
+				sh.big = append(sh.big, len(sh.marks))
+			}
+			if h&pmReason != 0 {
+				m.Reason = shape[q]
+				q++
+			}
+			sh.marks = append(sh.marks, m)
+		}
+		c.shapes[k] = sh
+	}
+	start := len(out)
+	out = append(out, sh.marks...)
+	for _, i := range sh.big {
+		v, n := binary.Uvarint(src[p:])
+		out[start+i].Arg, p = uint32(v), p+n
+	}
+	return decodeTimes(out, start, src[p:], code&1 != 0, first, finished)
+}
+
+// decodeTimes sets the times of the marks out[start:] of a packed track
+// from src, its bytes after its Args: none for a first mark at first (if
+// atFirst) or a last one that finishes the thread at finished.
+func decodeTimes(out []Mark, start int, src []byte, atFirst bool, first, finished uint64) []Mark {
+	t, p := first, 0
 	last := len(out) - 1
 	atFinish := finished != 0 && last >= start && out[last].State == StateFinished
 	for i := start; i < len(out); i++ {
 		if i == last && atFinish {
 			t = finished
-		} else if i > start || code&1 == 0 {
+		} else if i > start || !atFirst {
 			v, n := binary.Uvarint(src[p:])
 			p += n
 			if i == start {
@@ -641,19 +708,20 @@ func (m *Model) ThreadRecord(i int) ThreadRecord {
 func (m *Model) Thread(i int) Thread {
 	r, b := m.record(i)
 	var tab [][]Mark
+	n := 0
 	if src := m.threads.marksOf(b, &r); src != nil {
 		tab = [][]Mark{decodeMarks(make([]Mark, 0, packedLen(src, m.threads.shapes)), src, r.First, r.Finished, m.threads.shapes)}
+		n = len(tab[0])
 	}
-	return m.thread(&r, b, &tab, 0)
+	return m.thread(&r, b, &tab, 0, n)
 }
 
-// thread returns the thread of record r in block b, its packed marks (if
-// packed) decoded at off in the one chunk of tab.
-func (m *Model) thread(r *threadRec, b *threadBlock, tab *[][]Mark, off int) Thread {
+// thread returns the thread of record r in block b, its n packed marks
+// (if packed) decoded at off in the one chunk of tab.
+func (m *Model) thread(r *threadRec, b *threadBlock, tab *[][]Mark, off, n int) Thread {
 	th := Thread{ThreadRecord: r.ThreadRecord}
 	switch r.where {
 	case marksArena, marksLocal:
-		n := packedLen(m.threads.marksOf(b, r), m.threads.shapes)
 		th.Track = Track{marks: chunkView[Mark]{chunks: tab, off: int32(off), n: int32(n)}}
 	case marksWide:
 		th.Track = b.whole.wide[r.at]
@@ -689,28 +757,50 @@ func (m *Model) endTrack(tr *Track, r *threadRec) {
 // at a time into storage that is used again: going through millions costs
 // no allocation per thread. The Thread yielded, and its track's marks, are
 // overwritten by the next ones (Model.Thread gives one to keep).
-func (m *Model) Threads() iter.Seq2[int, *Thread] {
+func (m *Model) Threads() iter.Seq2[int, *Thread] { return m.threadsWhere(0, m.threads.n, false) }
+
+// ThreadRange is Threads from thread lo up to thread hi (not included):
+// the goroutines that share out a model's threads each go through one
+// range.
+func (m *Model) ThreadRange(lo, hi int) iter.Seq2[int, *Thread] {
+	return m.threadsWhere(max(lo, 0), min(hi, m.threads.n), false)
+}
+
+// threadsWhere is Threads from thread lo to hi, without the settled
+// threads (settledRec) if unsettled.
+func (m *Model) threadsWhere(lo, hi int, unsettled bool) iter.Seq2[int, *Thread] {
 	return func(yield func(int, *Thread) bool) {
 		var recs [threadsPerBlock]threadRec
-		var offs [threadsPerBlock]int
+		var offs [threadsPerBlock + 1]int
 		var marks []Mark
 		tab := &[][]Mark{nil}
 		var th Thread
-		for k, b := range m.threads.blocks {
+		var shapes shapeCache
+		skip := func(i int, r *threadRec) bool { return i < lo || i >= hi || unsettled && settledRec(r) }
+		for k := lo >> threadBlockShift; k<<threadBlockShift < hi; k++ {
+			b := m.threads.blocks[k]
 			c := recCursor{b: b}
-			n := min(threadsPerBlock, m.threads.n-k<<threadBlockShift)
+			base := k << threadBlockShift
+			n := min(threadsPerBlock, hi-base)
 			marks = marks[:0]
 			for j := range n {
 				c.next(&recs[j])
 				offs[j] = len(marks)
+				if skip(base+j, &recs[j]) {
+					continue
+				}
 				if src := m.threads.marksOf(b, &recs[j]); src != nil {
-					marks = decodeMarks(marks, src, recs[j].First, recs[j].Finished, m.threads.shapes)
+					marks = shapes.decodeShaped(marks, src, recs[j].First, recs[j].Finished, m.threads.shapes)
 				}
 			}
+			offs[n] = len(marks)
 			(*tab)[0] = marks
 			for j := range n {
-				th = m.thread(&recs[j], b, tab, offs[j])
-				if !yield(k<<threadBlockShift+j, &th) {
+				if skip(base+j, &recs[j]) {
+					continue
+				}
+				th = m.thread(&recs[j], b, tab, offs[j], offs[j+1]-offs[j])
+				if !yield(base+j, &th) {
 					return
 				}
 			}

@@ -152,8 +152,8 @@ func TestPackedThreadsEqualWhole(t *testing.T) {
 // TestPackedMarksRoundTrip: tracks of every kind of mark — large Args
 // (a black hole's owner), Reasons, woken marks, a first mark before the
 // thread's First, a finish at the thread's Finished or not — read back
-// as they were packed, by their shape, and in full once the table of
-// shapes is full.
+// as they were packed, by their shape (and by decodeShaped, which reads
+// each shape once), and in full once the table of shapes is full.
 func TestPackedMarksRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var p markShapes
@@ -207,6 +207,17 @@ func TestPackedMarksRoundTrip(t *testing.T) {
 		}
 		if got := decodeMarks(nil, src, firsts[i], finisheds[i], p.view()); !slices.Equal(got, ms) {
 			t.Fatalf("track %d: read back %+v, want %+v", i, got, ms)
+		}
+	}
+	// Read back again with the shapes read once, after other tracks: the
+	// same marks after those already read.
+	var cache shapeCache
+	var all []Mark
+	for i, ms := range tracks {
+		start := len(all)
+		all = cache.decodeShaped(all, packed[i], firsts[i], finisheds[i], p.view())
+		if got := all[start:]; !slices.Equal(got, ms) {
+			t.Fatalf("track %d: read back by its shape %+v, want %+v", i, got, ms)
 		}
 	}
 	if full := packed[len(packed)-1]; full[0] != 0 {

@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 
+	"github.com/hecscope/hecscope/ingest"
 	"github.com/hecscope/hecscope/paint"
 	"github.com/hecscope/hecscope/timeline"
 )
@@ -187,9 +188,16 @@ func presentSparks(m *timeline.Model) (curves [len(sparkCurves)]bool, pool bool)
 // its HECs and threads spend time in (blocked ones by their reason) and
 // the kinds of instant events on its HECs.
 func presentInks(m *timeline.Model) [paint.NumInks]bool {
-	var in [paint.NumInks]bool
+	in, _ := inksOf(m, true, markScanLimit)
+	return in
+}
+
+// inksOf is presentInks, which reads the sum of the settled threads
+// instead of their tracks if it may (settled; it reports whether it did),
+// with limit for markScanLimit.
+func inksOf(m *timeline.Model, settled bool, limit int) (in [paint.NumInks]bool, summed bool) {
 	if m == nil {
-		return in
+		return in, false
 	}
 	states := func(d timeline.Durations) {
 		for s := timeline.State(0); s < timeline.NumStates; s++ {
@@ -210,8 +218,12 @@ func presentInks(m *timeline.Model) [paint.NumInks]bool {
 			}
 		}
 	}
-	budget := markScanLimit
-	for _, th := range m.Threads() {
+	budget := limit
+	threads := m.Threads()
+	if settled && settledInks(m, &in, &budget) {
+		threads, summed = m.UnsettledThreads(), true
+	}
+	for _, th := range threads {
 		tr := &th.Track
 		d := tr.Durations(m.Start, m.End)
 		states(d)
@@ -231,7 +243,52 @@ func presentInks(m *timeline.Model) [paint.NumInks]bool {
 			}
 		}
 	}
-	return in
+	return in, summed
+}
+
+// settledInks adds to in the inks of m's settled threads
+// (timeline.SettledStates) and takes their blocked marks from budget, as
+// presentInks's walk over their tracks would: which of their blocked
+// marks it reads does not change what it finds, since it reads them all
+// unless their number passes the budget, and then finds every reason. It
+// reports false, adding nothing, where the sum cannot stand for those
+// tracks: in a model not known to its end (a track's end is then its
+// capability's frontier), or where some of their time lies outside the
+// run or after a last mark other than their finish.
+func settledInks(m *timeline.Model, in *[paint.NumInks]bool, budget *int) bool {
+	st := m.SettledStates()
+	if st.Threads == 0 || m.Partial() || st.FirstMin < m.Start || st.LastMax > m.End || st.Last != 1<<timeline.StateFinished {
+		return false
+	}
+	// Each track's time: from the run's start idle until its first mark,
+	// between its marks what Spent says, then finished until the run's end.
+	for s := timeline.State(0); s < timeline.NumStates; s++ {
+		if st.Spent&(1<<s) != 0 && s != timeline.StateBlocked {
+			in[stateInk(s, 0)] = true
+		}
+	}
+	if st.FirstMax > m.Start {
+		in[stateInk(timeline.StateIdle, 0)] = true
+	}
+	if st.LastMin < m.End {
+		in[stateInk(timeline.StateFinished, 0)] = true
+	}
+	if st.Spent&(1<<timeline.StateBlocked) == 0 {
+		return true
+	}
+	if st.BlockedMarks > *budget {
+		for k := paint.InkBlockedMVar; k <= paint.InkBlocked; k++ {
+			in[k] = true
+		}
+		return true
+	}
+	*budget -= st.BlockedMarks
+	for r := range 256 {
+		if st.HasStop(uint8(r)) {
+			in[blockedInk(ingest.StopStatus(r))] = true
+		}
+	}
+	return true
 }
 
 // unknownName names the hatch in the legend of a model some of whose

@@ -10,9 +10,11 @@ import (
 // Prepared is what a view derives from a run's overview once and keeps:
 // which inks the run holds (for the legend) and the user spans placed in
 // their rows. A view makes them when first drawn; for a big log that is a
-// few tenths of a second or more (they read every thread's track and every
-// span), which Prepare lets a loader spend on its own goroutines, beside
-// other work, before the window's first picture of the log.
+// few tenths of a second or more (they read the spans not laid out as the
+// log loaded, SpanRows, and the tracks of the threads the model has not
+// summed up, timeline.SettledStates), which
+// Prepare lets a loader spend on its own goroutines, beside other work,
+// before the window's first picture of the log.
 type Prepared struct {
 	ov      *timeline.Model
 	present [paint.NumInks]bool
