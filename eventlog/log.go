@@ -98,11 +98,6 @@ type Progress struct {
 	// Span is the run's expected time span, from the block markers (zero
 	// if unknown), so that a view can show the whole run from the start.
 	From, To uint64
-	// Spans are the user spans stopped so far, in every report: the
-	// builder's own, not a copy (timeline.Builder.StoppedSpans), which the
-	// final overview has too, at the same places. A view may lay them out
-	// as they come.
-	Spans timeline.StoppedSpans
 }
 
 // Fraction returns the share of the file read so far, from 0 to 1.
@@ -596,14 +591,8 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		if opt.Progress == nil {
 			return
 		}
-		// The last report's model is the final one: the builder is not to
-		// be used once it is made.
-		spans := b.StoppedSpans
-		if model != nil {
-			spans = model.StoppedSpans
-		}
 		opt.Progress(Progress{Bytes: m.Bytes() + ix.Data, Total: r.Size, Events: m.Events(),
-			Elapsed: time.Since(start), Model: model, From: from, To: to, Spans: spans()})
+			Elapsed: time.Since(start), Model: model, From: from, To: to})
 	}
 	var k int
 	for e := m.Next(); e != nil; e = m.Next() {

@@ -305,9 +305,7 @@ func (v *spanView) End(i int) uint64 {
 }
 
 // StoppedSpans is the stopped user spans of a model (Model.StoppedSpans),
-// or those a builder has so far (Builder.StoppedSpans), in order of their
-// STOPs: what one model has, a later one of the same builder has too, at
-// the same places. It is immutable, and costs nothing to copy.
+// in order of their STOPs. It is immutable, and costs nothing to copy.
 type StoppedSpans struct{ v spanView }
 
 // Len returns the number of spans.
@@ -325,9 +323,3 @@ func (s StoppedSpans) From(i int, buf []UserSpan) []UserSpan {
 	c, j := s.v.chunk(i)
 	return c.appendFrom(j, buf[:0])
 }
-
-// StoppedSpans returns the stopped user spans added so far, without
-// copying them (Model.StoppedSpans of a snapshot taken now). Like the
-// builder's other methods it must be called from the goroutine that adds
-// the events.
-func (b *Builder) StoppedSpans() StoppedSpans { return StoppedSpans{b.userSpans.view()} }

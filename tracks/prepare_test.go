@@ -9,17 +9,14 @@ import (
 )
 
 // TestPreparedViewDrawsTheSame: a view given what Prepare derived from
-// its overview, with the spans' rows laid out as the log loaded, draws
-// exactly what a view deriving it itself draws, its
+// its overview draws exactly what a view deriving it itself draws, its
 // threads' and user spans' groups open, by thread and by label, for exact
 // and summarised models; and it uses what was prepared rather than
 // deriving it again.
 func TestPreparedViewDrawsTheSame(t *testing.T) {
 	for _, name := range []string{"userheavy-N2", "gcstorm-N2", "advise-mvar", "parwork-N2"} {
 		for _, exactBelow := range []int64{0, -1} {
-			rows := NewSpanRows()
-			lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/"+name+".eventlog", eventlog.Options{ExactBelow: exactBelow,
-				Progress: func(p eventlog.Progress) { rows.Take(p.Spans) }})
+			lg, err := eventlog.Open(context.Background(), "../testdata/ghc-9.0.2/"+name+".eventlog", eventlog.Options{ExactBelow: exactBelow})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -32,7 +29,7 @@ func TestPreparedViewDrawsTheSame(t *testing.T) {
 				v.UsePrepared(p)
 				return v
 			}
-			p := Prepare(lg.Overview(), rows)
+			p := Prepare(lg.Overview())
 			sameRows(t, name, p.users, sortedRows(lg.Overview()))
 			plain, prepared := view(nil), view(p)
 			if prepared.userIndex() != p.users || prepared.present.ov != lg.Overview() {
@@ -61,7 +58,7 @@ func TestPreparedForAnotherModelIsIgnored(t *testing.T) {
 		t.Cleanup(func() { lg.Close() })
 		return lg
 	}
-	other := Prepare(open("advise-mvar").Overview(), nil)
+	other := Prepare(open("advise-mvar").Overview())
 	v := New(open("userheavy-N2"))
 	v.UsePrepared(other)
 	v.UsePrepared(nil)

@@ -96,8 +96,7 @@ func (a *keyedSpan) before(b *keyedSpan) bool {
 // to the placers of their groups (sink makes a group's, key gives a span's
 // group), each group's in order of start, the longer first of two that
 // start together, then in the model's order. It takes them in the model's
-// order (take), as many at a time as there are so far (a log being
-// loaded), then finishes (finish).
+// order (take), then finishes (finish).
 //
 // The model has them in order of their STOPs, which is their order of
 // start but for the spans that enclose others (they stop after them). A
@@ -187,17 +186,12 @@ func (g *spanGroup) inOrder(ks *keyedSpan) bool {
 	return true
 }
 
-// take takes the spans of w from the next one on (o.taken), up to the
-// first for which wait says true, if any: it is taken later.
-func (o *spanOrder) take(w *spanWalk, wait func(*timeline.UserSpan) bool) {
+// take takes the spans of w from the next one on (o.taken).
+func (o *spanOrder) take(w *spanWalk) {
 	w.i = o.taken
 	for first, batch := w.next(); len(batch) > 0; first, batch = w.next() {
 		for k := range batch {
 			sp := &batch[k]
-			if wait != nil && wait(sp) {
-				o.taken = first + k
-				return
-			}
 			o.takeSpan(o.groupOf(sp), keyedSpan{sp.Start, sp.End, int32(first + k)})
 		}
 		o.taken = first + len(batch)
@@ -316,7 +310,7 @@ func (o *spanOrder) finish(w *spanWalk) {
 func byStart(ov *timeline.Model, n int, key func(*timeline.UserSpan) uint32, sink func(k uint32) placer) {
 	o := newSpanOrder(key, sink)
 	w := modelWalk(ov, n)
-	o.take(w, nil)
+	o.take(w)
 	o.finish(w)
 }
 

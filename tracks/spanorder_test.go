@@ -19,18 +19,9 @@ type spanScript struct {
 	label   string // if set, every tree's spans' label
 	tm      uint64
 	running [2]uint32
-	// took, if set, is called every few events with the spans stopped so
-	// far, as a loader reports them.
-	took  func(timeline.StoppedSpans)
-	added int
 }
 
-func (s *spanScript) add(ev *ingest.Event) {
-	s.b.Add(ev)
-	if s.added++; s.took != nil && s.added%977 == 0 {
-		s.took(s.b.StoppedSpans())
-	}
-}
+func (s *spanScript) add(ev *ingest.Event) { s.b.Add(ev) }
 
 // run makes thread th (0: none) run on capability c.
 func (s *spanScript) run(c int32, th uint32) {
@@ -179,8 +170,8 @@ func sameRows(t *testing.T, name string, u *userIndex, want map[uint32][]*spanLi
 // those out of order placed by taking back the latest placed after them,
 // or set aside and merged in when there are too many to take back (a span
 // holding thousands, spans nested thousands deep), are the rows sorting
-// them all gives, exactly; so are they when taken as a log loads, a few
-// at a time, with spans begun where no thread ran among them.
+// them all gives, exactly, with spans begun where no thread ran among
+// them.
 func TestThreadRowsRewindAndSetAside(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -260,60 +251,30 @@ func TestThreadRowsRewindAndSetAside(t *testing.T) {
 		}, -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			for _, loading := range []bool{false, true} {
-				rng := rand.New(rand.NewSource(5))
-				s := &spanScript{b: timeline.NewOverviewBuilder(timeline.Grid{}), tm: 1000}
-				r := newThreadRows()
-				if loading {
-					s.took = r.take
+			rng := rand.New(rand.NewSource(5))
+			s := &spanScript{b: timeline.NewOverviewBuilder(timeline.Grid{}), tm: 1000}
+			r := newThreadRows()
+			c.write(s, rng)
+			s.b.Finish()
+			m := s.b.Snapshot()
+			u := r.index(m)
+			want := sortedRows(m)
+			sameRows(t, c.name, u, want)
+			for l, spans := range sortedLabels(m) {
+				if diff := sameList(u.label(l), spans); diff != "" {
+					t.Fatalf("label %q: %s", m.String(l), diff)
 				}
-				c.write(s, rng)
-				s.b.Finish()
-				m := s.b.Snapshot()
-				if loading && (r.order.taken == 0 || r.order.taken == numUserSpans(m)) {
-					t.Fatalf("%d of %d spans taken as the log loaded: the test says little", r.order.taken, numUserSpans(m))
-				}
-				u := r.index(m)
-				want := sortedRows(m)
-				sameRows(t, fmt.Sprint("loading ", loading), u, want)
-				for l, spans := range sortedLabels(m) {
-					if diff := sameList(u.label(l), spans); diff != "" {
-						t.Fatalf("label %q: %s", m.String(l), diff)
-					}
-				}
-				if c.redo >= 0 && r.order.redo != c.redo {
-					t.Errorf("%d threads set spans aside, want %d", r.order.redo, c.redo)
-				}
-				deep := 0
-				for _, rows := range want {
-					deep = max(deep, len(rows))
-				}
-				if deep < 2 {
-					t.Fatal("no span nested in another: the test says little")
-				}
+			}
+			if c.redo >= 0 && r.order.redo != c.redo {
+				t.Errorf("%d threads set spans aside, want %d", r.order.redo, c.redo)
+			}
+			deep := 0
+			for _, rows := range want {
+				deep = max(deep, len(rows))
+			}
+			if deep < 2 {
+				t.Fatal("no span nested in another: the test says little")
 			}
 		})
 	}
-}
-
-// TestSpanRowsBesideTheBuilder: spans laid out on SpanRows' goroutine
-// while the builder goes on adding (run it under -race), then finished by
-// Prepare, are in the rows sorting them all gives.
-func TestSpanRowsBesideTheBuilder(t *testing.T) {
-	rng := rand.New(rand.NewSource(9))
-	rows := NewSpanRows()
-	s := &spanScript{b: timeline.NewOverviewBuilder(timeline.Grid{}), tm: 1000, took: rows.Take}
-	s.run(0, 1)
-	s.run(1, 2)
-	for k := 0; k < 400; k++ {
-		s.tree(rng, int32(k%2), 3, 4, 0)
-	}
-	s.b.Finish()
-	m := s.b.Snapshot()
-	rows.idle.Wait() // no more Take: what the goroutine took stays so
-	if taken := rows.rows.order.taken; taken == 0 || taken == numUserSpans(m) {
-		t.Fatalf("%d of %d spans laid out as they came: the test says little", taken, numUserSpans(m))
-	}
-	p := Prepare(m, rows)
-	sameRows(t, "beside the builder", p.users, sortedRows(m))
 }

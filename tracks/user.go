@@ -154,8 +154,7 @@ func (v *View) userIndex() *userIndex {
 // newUserIndex places the user spans of ov (not nil) in their rows.
 func newUserIndex(ov *timeline.Model) *userIndex { return newThreadRows().index(ov) }
 
-// threadRows places user spans in their threads' rows, as many at a time
-// as a log being loaded has so far (take), then those of its final model
+// threadRows places the user spans of a model in their threads' rows
 // (index).
 type threadRows struct {
 	// ov is the model whose spans are placed, once known: a span is
@@ -164,7 +163,6 @@ type threadRows struct {
 	ov     *timeline.Model
 	order  *spanOrder
 	stacks map[uint32]*threadStack
-	buf    []timeline.UserSpan // a block of spans, decoded
 }
 
 func newThreadRows() *threadRows {
@@ -177,24 +175,13 @@ func newThreadRows() *threadRows {
 	return r
 }
 
-// take places the spans of s (those a model or a loading log has so
-// far) not yet taken, up to the first that does not say which thread
-// began it: only the final model can tell.
-func (r *threadRows) take(s timeline.StoppedSpans) {
-	w := &spanWalk{stopped: s, n: s.Len(), buf: r.buf}
-	r.order.take(w, func(sp *timeline.UserSpan) bool { return sp.Thread == 0 })
-	r.buf = w.buf
-}
-
-// index places the spans of ov not yet taken (ov must have those taken,
-// at the same places), and returns them all in their rows. r must not be
-// used afterwards.
+// index places the spans of ov, and returns them in their rows. r must
+// not be used afterwards.
 func (r *threadRows) index(ov *timeline.Model) *userIndex {
 	r.ov = ov
 	u := &userIndex{ov: ov, n: numUserSpans(ov), byThread: map[uint32][]*spanList{}}
 	w := modelWalk(ov, u.n)
-	w.buf, r.buf = r.buf, nil
-	r.order.take(w, nil)
+	r.order.take(w)
 	r.order.finish(w)
 	for th, t := range r.stacks {
 		for _, l := range t.rows {

@@ -30,9 +30,6 @@ type Progress struct {
 	// has been taken since the last report; nil otherwise and for heap
 	// profiles.
 	Model *timeline.Model
-	// Spans are the user spans stopped so far (eventlog.Progress.Spans);
-	// none for heap profiles and in the report of a loaded log.
-	Spans timeline.StoppedSpans
 }
 
 // Fraction returns the share of the file read so far, from 0 to 1.
@@ -149,7 +146,7 @@ func MarkersOf(m *timeline.Model) []BookmarkMark {
 func LoadEventlog(ctx context.Context, path string, opt eventlog.Options, report func(Progress)) (*Eventlog, error) {
 	if report != nil {
 		opt.Progress = func(p eventlog.Progress) {
-			report(Progress{Bytes: p.Bytes, Total: p.Total, events: p.Events, elapsed: p.Elapsed, Model: p.Model, Spans: p.Spans})
+			report(Progress{Bytes: p.Bytes, Total: p.Total, events: p.Events, elapsed: p.Elapsed, Model: p.Model})
 		}
 	}
 	l, err := eventlog.Open(ctx, path, opt)
