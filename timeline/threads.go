@@ -480,24 +480,33 @@ func decodeMarks(out []Mark, src []byte, first, finished uint64, shapes []string
 	shape := shapes[code>>1-1]
 	start := len(out)
 	for q := 1; q < len(shape); {
-		h := shape[q]
-		q++
-		m := Mark{State: State(h & pmStateMask), woken: h&pmWoken != 0}
-		if h&pmArg != 0 {
-			m.Arg = uint32(shape[q])
-			q++
-		}
-		if h&pmBig != 0 {
+		m, big, next := shapeMark(shape, q)
+		if big {
 			v, n := binary.Uvarint(src[p:])
 			m.Arg, p = uint32(v), p+n
 		}
-		if h&pmReason != 0 {
-			m.Reason = shape[q]
-			q++
-		}
 		out = append(out, m)
+		q = next
 	}
 	return decodeTimes(out, start, src[p:], code&1 != 0, first, finished)
+}
+
+// shapeMark reads the mark at byte q of a shape: its State, woken flag,
+// Arg and Reason as far as the shape holds them, whether its Arg is in
+// the track's bytes instead (big), and where the next mark begins.
+func shapeMark(shape string, q int) (m Mark, big bool, next int) {
+	h := shape[q]
+	q++
+	m = Mark{State: State(h & pmStateMask), woken: h&pmWoken != 0}
+	if h&pmArg != 0 {
+		m.Arg = uint32(shape[q])
+		q++
+	}
+	if h&pmReason != 0 {
+		m.Reason = shape[q]
+		q++
+	}
+	return m, h&pmBig != 0, q
 }
 
 // shapeMarks is what decodeMarks reads from a shape, kept to decode the
@@ -531,21 +540,12 @@ func (c *shapeCache) decodeShaped(out []Mark, src []byte, first, finished uint64
 		sh = &shapeMarks{}
 		shape := shapes[k]
 		for q := 1; q < len(shape); {
-			h := shape[q]
-			q++
-			m := Mark{State: State(h & pmStateMask), woken: h&pmWoken != 0}
-			if h&pmArg != 0 {
-				m.Arg = uint32(shape[q])
-				q++
-			}
-			if h&pmBig != 0 {
+			m, big, next := shapeMark(shape, q)
+			if big {
 				sh.big = append(sh.big, len(sh.marks))
 			}
-			if h&pmReason != 0 {
-				m.Reason = shape[q]
-				q++
-			}
 			sh.marks = append(sh.marks, m)
+			q = next
 		}
 		c.shapes[k] = sh
 	}

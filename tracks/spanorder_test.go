@@ -59,13 +59,10 @@ func (s *spanScript) tree(rng *rand.Rand, c int32, depth, fanout int, level int)
 	s.tm += uint64(rng.Intn(3))
 }
 
-// sortedRows places the user spans of m as the rows are defined: every
-// span sorted by start (the longer first of two that start together, then
-// in the model's order), each stacked in the lowest row of its thread free
-// when it starts.
-func sortedRows(m *timeline.Model) map[uint32][]*spanList {
-	n := numUserSpans(m)
-	all := make([]int32, n)
+// spansByStart returns the indices of m's user spans sorted by start, the
+// longer first of two that start together, then in the model's order.
+func spansByStart(m *timeline.Model) []int32 {
+	all := make([]int32, numUserSpans(m))
 	for i := range all {
 		all[i] = int32(i)
 	}
@@ -76,6 +73,15 @@ func sortedRows(m *timeline.Model) map[uint32][]*spanList {
 		}
 		return x.End > y.End
 	})
+	return all
+}
+
+// sortedRows places the user spans of m as the rows are defined: every
+// span sorted by start (the longer first of two that start together, then
+// in the model's order), each stacked in the lowest row of its thread free
+// when it starts.
+func sortedRows(m *timeline.Model) map[uint32][]*spanList {
+	all := spansByStart(m)
 	rows := map[uint32][]*spanList{}
 	ends := map[uint32][]uint64{}
 	for _, i := range all {
@@ -105,18 +111,7 @@ func sortedRows(m *timeline.Model) map[uint32][]*spanList {
 // sortedLabels lists the user spans of m by label, every span sorted as
 // sortedRows sorts them.
 func sortedLabels(m *timeline.Model) map[int32]*spanList {
-	n := numUserSpans(m)
-	all := make([]int32, n)
-	for i := range all {
-		all[i] = int32(i)
-	}
-	sort.SliceStable(all, func(a, b int) bool {
-		x, y := userSpan(m, int(all[a])), userSpan(m, int(all[b]))
-		if x.Start != y.Start {
-			return x.Start < y.Start
-		}
-		return x.End > y.End
-	})
+	all := spansByStart(m)
 	out := map[int32]*spanList{}
 	for _, i := range all {
 		sp := userSpan(m, int(i))
