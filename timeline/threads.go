@@ -329,6 +329,10 @@ const maxShapes = 1 << 16
 type markShapes struct {
 	idx    map[string]int32
 	shapes []string
+	// last is the index of the shape found last, plus one (0: none): most
+	// tracks of a run have the shape the one before had, found without
+	// hashing it.
+	last int
 }
 
 // shape returns the index of the shape of marks, adding it; false if the
@@ -350,7 +354,11 @@ func (p *markShapes) shape(marks chunkView[Mark]) (int, bool) {
 			s = append(s, m.Reason)
 		}
 	}
+	if p.last > 0 && p.shapes[p.last-1] == string(s) {
+		return p.last - 1, true
+	}
 	if k, ok := p.idx[string(s)]; ok {
+		p.last = int(k) + 1
 		return int(k), true
 	}
 	if len(p.shapes) >= maxShapes {
@@ -362,6 +370,7 @@ func (p *markShapes) shape(marks chunkView[Mark]) (int, bool) {
 	key := string(s)
 	p.idx[key] = int32(len(p.shapes))
 	p.shapes = append(p.shapes, key)
+	p.last = len(p.shapes)
 	return len(p.shapes) - 1, true
 }
 
