@@ -214,17 +214,7 @@ func TestThreadRowsMatchSort(t *testing.T) {
 		t.Fatalf("%d spans made", n)
 	}
 	// The reference: every span sorted, then stacked.
-	all := make([]int32, n)
-	for i := range all {
-		all[i] = int32(i)
-	}
-	sort.SliceStable(all, func(a, b int) bool {
-		x, y := userSpan(m, int(all[a])), userSpan(m, int(all[b]))
-		if x.Start != y.Start {
-			return x.Start < y.Start
-		}
-		return x.End > y.End
-	})
+	all := spansByStart(m)
 	want := map[uint32][][]int32{}
 	depth := make([]int, n)
 	ends := map[uint32][]uint64{}

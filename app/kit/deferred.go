@@ -17,10 +17,10 @@ import (
 type Deferred struct {
 	widget.BaseWidget
 	content fyne.CanvasObject
-	// placed says the content has been laid out: from then on it is shown,
-	// whatever renderer Fyne makes of d (it drops those unused for a
-	// while).
-	placed bool
+	// shown holds the content once it has been laid out (nil before): from
+	// then on it is shown, whatever renderer Fyne makes of d (it drops
+	// those unused for a while).
+	shown []fyne.CanvasObject
 }
 
 // NewDeferred holds content until it is first laid out.
@@ -34,52 +34,42 @@ func NewDeferred(content fyne.CanvasObject) *Deferred {
 func (d *Deferred) Content() fyne.CanvasObject { return d.content }
 
 // CreateRenderer shows the content once it has been placed.
-func (d *Deferred) CreateRenderer() fyne.WidgetRenderer {
-	r := &deferredRenderer{d: d}
-	if d.placed {
-		r.objects = []fyne.CanvasObject{d.content}
+func (d *Deferred) CreateRenderer() fyne.WidgetRenderer { return deferredRenderer{d} }
+
+// place says whether the content is placed, placing it if size has room.
+func (d *Deferred) place(size fyne.Size) bool {
+	if d.shown == nil {
+		if size.Width <= 0 || size.Height <= 0 {
+			return false
+		}
+		d.shown = []fyne.CanvasObject{d.content}
 	}
-	return r
+	return true
 }
 
-type deferredRenderer struct {
-	d       *Deferred
-	objects []fyne.CanvasObject // nil until placed, then the content
-}
+type deferredRenderer struct{ d *Deferred }
 
 // Layout places the content at the first size with room.
-func (r *deferredRenderer) Layout(size fyne.Size) {
-	if !r.place(size) {
+func (r deferredRenderer) Layout(size fyne.Size) {
+	if !r.d.place(size) {
 		return
 	}
 	r.d.content.Move(fyne.NewPos(0, 0))
 	r.d.content.Resize(size)
 }
 
-// place says whether the content is placed, placing it if size has room.
-func (r *deferredRenderer) place(size fyne.Size) bool {
-	if r.objects == nil {
-		if size.Width <= 0 || size.Height <= 0 {
-			return false
-		}
-		r.d.placed = true
-		r.objects = []fyne.CanvasObject{r.d.content}
-	}
-	return true
-}
-
-func (r *deferredRenderer) MinSize() fyne.Size {
-	if r.objects == nil {
+func (r deferredRenderer) MinSize() fyne.Size {
+	if r.d.shown == nil {
 		return fyne.Size{}
 	}
 	return r.d.content.MinSize()
 }
 
-func (r *deferredRenderer) Refresh() {
-	if r.objects == nil {
+func (r deferredRenderer) Refresh() {
+	if r.d.shown == nil {
 		// Shown (a hidden tab selected) at the size it already had.
 		size := r.d.Size()
-		if !r.d.Visible() || !r.place(size) {
+		if !r.d.Visible() || !r.d.place(size) {
 			return
 		}
 		r.d.content.Resize(size)
@@ -87,5 +77,5 @@ func (r *deferredRenderer) Refresh() {
 	r.d.content.Refresh()
 }
 
-func (r *deferredRenderer) Objects() []fyne.CanvasObject { return r.objects }
-func (r *deferredRenderer) Destroy()                     {}
+func (r deferredRenderer) Objects() []fyne.CanvasObject { return r.d.shown }
+func (r deferredRenderer) Destroy()                     {}
