@@ -279,23 +279,25 @@ type Builder struct {
 	threadDense denseIDs                          // thread id → index in threads, for ids < denseThreads
 	freeThreads []*[threadsPerBlock]threadBuilder // the builders of sealed blocks, for new threads
 	pending     []int32                           // threads with an open bucket (with a grid)
-	arena       trackArena                        // the tracks of finished threads (with a grid)
-	packed      packedArena                       // the packed marks of finished threads (with a grid)
-	shapes      markShapes                        // the shapes of packed tracks
-	settled     SettledStates                     // the sum of the finished threads packed when they retired
-	unpacked    bool                              // keep every track whole and every thread's builder: the reference the tests of packing compare with
-	scratch     [2][]byte                         // where a block of threads is written before it is copied out (makeBlock)
-	storedMore  map[int32]storedExtra             // where finished threads' summaries and checkpoints lie, by index in threads
-	keep        func(uint32) bool                 // the threads to keep (nil: all)
-	spare       []*markList                       // mark lists of retired threads, for new ones
-	dirty       []int32                           // threads changed since the last snapshot
-	prevBlocks  []*threadBlock                    // the last snapshot's blocks of threads
-	prevN       int                               // and how many threads they hold
-	declared    int                               // capabilities the RTS declared
-	capEnds     []uint64                          // per capability: where the log's knowledge of it ends (EndCapabilities)
-	cut         bool                              // capEnds are where a log cut short stops, not data still to come
-	growing     bool                              // the models are of a range of a log still being read (FrontiersFrom)
-	created     []int32                           // the capabilities the RTS declared, in order
+	finishing   []finishing                       // threads that finished, in order of finish, from finHead on: retired once time has moved past the bucket of their finish (retireFinished)
+	finHead     int
+	arena       trackArena            // the tracks of finished threads (with a grid)
+	packed      packedArena           // the packed marks of finished threads (with a grid)
+	shapes      markShapes            // the shapes of packed tracks
+	settled     SettledStates         // the sum of the finished threads packed when they retired
+	unpacked    bool                  // keep every track whole and every thread's builder: the reference the tests of packing compare with
+	scratch     [2][]byte             // where a block of threads is written before it is copied out (makeBlock)
+	storedMore  map[int32]storedExtra // where finished threads' summaries and checkpoints lie, by index in threads
+	keep        func(uint32) bool     // the threads to keep (nil: all)
+	spare       []*markList           // mark lists of retired threads, for new ones
+	dirty       []int32               // threads changed since the last snapshot
+	prevBlocks  []*threadBlock        // the last snapshot's blocks of threads
+	prevN       int                   // and how many threads they hold
+	declared    int                   // capabilities the RTS declared
+	capEnds     []uint64              // per capability: where the log's knowledge of it ends (EndCapabilities)
+	cut         bool                  // capEnds are where a log cut short stops, not data still to come
+	growing     bool                  // the models are of a range of a log still being read (FrontiersFrom)
+	created     []int32               // the capabilities the RTS declared, in order
 	strs        []string
 	strIdx      map[string]interned
 	global      chunkList[Instant] // instants of no HEC
@@ -541,8 +543,9 @@ const noMark = NumStates
 // kept returns the builder of thread id, creating it, for an event at time
 // at that marks its track with state s (noMark: none). It returns nil if
 // the builder does not keep that thread, or if the thread has finished
-// and its track has been retired: nothing changes a retired thread any
-// more, and an event that would mark it counts as an anomaly, unless it
+// and its track has been retired: nothing marks a retired thread any
+// more (labelThread still labels it), and an event that would mark it
+// counts as an anomaly, unless it
 // comes at or after its finish and does not finish it again (the RTS may
 // wake a thread up just after it finished), as for a thread not retired
 // (threadMark).
@@ -568,6 +571,32 @@ func (b *Builder) kept(id uint32, at uint64, s State) *threadBuilder {
 		b.anomalies++ // an event of a thread after it finished, out of order
 	}
 	return nil
+}
+
+// labelThread gives thread id the label of string label, creating the
+// thread if it is new; false if the builder does not keep that thread. A
+// label is not a mark: GHC logs it when the thread is labelled, often just
+// after it finished, and a thread retired meanwhile takes it too (its
+// block, if sealed, is made again with it).
+func (b *Builder) labelThread(id uint32, label int32) bool {
+	if b.keep != nil && !b.keep(id) {
+		return false
+	}
+	i, ok := b.threadIndex(id)
+	if !ok {
+		b.newThread(id).label = label
+		return true
+	}
+	bb := &b.tb[i>>threadBlockShift]
+	if bb.threads == nil {
+		bb.sealed = bb.sealed.relabel(int(i)&(threadsPerBlock-1), label)
+		b.dirty = append(b.dirty, i)
+		return true
+	}
+	t := &bb.threads[i&(threadsPerBlock-1)]
+	t.label = label
+	b.touch(t)
+	return true
 }
 
 // thread returns the builder of thread id, creating it; id must not be
@@ -950,6 +979,9 @@ func (h *HECBuilder) view(end uint64) HEC {
 func (b *Builder) AddGlobal(ev *ingest.Event) {
 	t := ev.Time
 	b.now = max(b.now, t)
+	if b.finHead < len(b.finishing) && b.finishing[b.finHead].due <= b.now {
+		b.retireFinished()
+	}
 	capArg := uint32(max(ev.Cap, 0))
 	switch ev.Kind {
 	case ingest.KindCreateThread, ingest.KindCreateSparkThread:
@@ -983,6 +1015,9 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 			b.threadMark(th, m)
 			if m.State == StateFinished {
 				th.finished = t
+				if th.ml != nil && th.ml.open {
+					b.finishing = append(b.finishing, finishing{idx: th.idx, due: b.g.start(th.ml.b) + retireAfter*b.g.Width()})
+				}
 			}
 		}
 		if s := b.slot(ev.Cap); s != nil {
@@ -997,12 +1032,10 @@ func (b *Builder) AddGlobal(ev *ingest.Event) {
 			b.threadMark(th, Mark{Time: t, State: StateRunnable, Arg: uint32(ev.Args[1]), woken: true})
 		}
 	case ingest.KindThreadLabel:
-		if th := b.kept(ev.Thread(), t, noMark); th != nil {
-			// Labels are mostly one per thread: kept without looking for
-			// an equal string.
-			th.label = int32(len(b.strs))
+		// Labels are mostly one per thread: kept without looking for an
+		// equal string.
+		if b.labelThread(ev.Thread(), int32(len(b.strs))) {
 			b.strs = append(b.strs, string(ev.Data))
-			b.touch(th)
 		}
 	case ingest.KindShutdown, ingest.KindCapDelete:
 		if s := b.slot(ev.Cap); s != nil && s.running != 0 {

@@ -341,6 +341,10 @@ func (b *Builder) settleThreads(final bool) {
 	}
 	keep := b.pending[:0]
 	for _, i := range b.pending {
+		bb := &b.tb[i>>threadBlockShift]
+		if bb.threads == nil || bb.threads[i&(threadsPerBlock-1)].retired {
+			continue // retired as soon as its finish's bucket ended (retireFinished)
+		}
 		t := b.threadAt(i)
 		b.touch(t)
 		t.ml.settle(b.g, b.now, final)
@@ -364,6 +368,51 @@ func (b *Builder) settleThreads(final bool) {
 				}
 			}
 		}
+	}
+}
+
+// retireAfter is how many buckets from the start of the bucket of its
+// finish a finished thread is retired (retireFinished): the bucket, and
+// one more for the events GHC logs of a thread just after it finished (its
+// label), which then find it not yet packed.
+const retireAfter = 2
+
+// finishing is a thread that finished, its track's bucket still open
+// then: due is when it is retired (retireAfter).
+type finishing struct {
+	idx int32
+	due uint64
+}
+
+// retireFinished retires, as Settle would, the threads whose time to
+// retire (retireAfter) has come: a thread-heavy run's threads are retired
+// a bucket or two after they finish, while their builders are still in
+// the cache, rather than ten thousand at a time when the loader settles
+// (every 65,536 events).
+func (b *Builder) retireFinished() {
+	q, i := b.finishing, b.finHead
+	for ; i < len(q) && q[i].due <= b.now; i++ {
+		bb := &b.tb[q[i].idx>>threadBlockShift]
+		if bb.threads == nil {
+			continue
+		}
+		t := &bb.threads[q[i].idx&(threadsPerBlock-1)]
+		if t.retired || t.ml == nil || t.ml.open && t.ml.collapsed {
+			// A summarised bucket ends where it ends, or at its last
+			// change if the data ends first (Finish): left to Settle, so
+			// that which of the two a thread's last one gets does not
+			// depend on this.
+			continue
+		}
+		if t.ml.settle(b.g, b.now, false); !t.ml.open {
+			b.retire(t)
+		}
+	}
+	b.finHead = i
+	if i == len(q) {
+		b.finishing, b.finHead = q[:0], 0
+	} else if i > len(q)/2 && i >= 1024 {
+		b.finishing, b.finHead = q[:copy(q, q[i:])], 0
 	}
 }
 

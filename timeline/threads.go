@@ -850,6 +850,25 @@ type wideViews struct {
 	cps   checkpointView
 }
 
+// relabel returns a copy of the block with its j-th thread's label set to
+// label: the block is shared with the models already made.
+func (b *threadBlock) relabel(j int, label int32) *threadBlock {
+	out := *b
+	out.recs = make([]byte, 0, len(b.recs)+binary.MaxVarintLen32)
+	rc, wc := recCursor{b: b}, recCursor{b: &out}
+	var r threadRec
+	for k := 0; rc.pos < int(b.local); k++ {
+		rc.next(&r)
+		if k == j {
+			r.Label = label
+		}
+		wc.append(&r)
+	}
+	out.local = int32(len(out.recs))
+	out.recs = append(out.recs, b.localBytes()...)
+	return &out
+}
+
 // makeBlock makes the k-th block of threads from their builders.
 func (b *Builder) makeBlock(k int) *threadBlock {
 	lo := k << threadBlockShift

@@ -287,3 +287,50 @@ func TestRecordsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelAfterRetired: GHC logs a thread's label when it is labelled,
+// often just after the thread finished. A label that comes once the
+// thread has retired, its block of threads sealed even, still labels it in
+// the snapshots made after, and leaves those made before as they were.
+func TestLabelAfterRetired(t *testing.T) {
+	b := NewOverviewBuilder(Grid{Shift: 4})
+	add := func(k ingest.Kind, at uint64, args ...uint64) {
+		ev := ingest.Event{Kind: k, Time: at, Cap: 0}
+		copy(ev.Args[:], args)
+		if k == ingest.KindThreadLabel {
+			ev.Data = []byte("late")
+		}
+		b.Add(&ev)
+	}
+	for id := uint64(1); id <= threadsPerBlock; id++ {
+		at := id * 100
+		add(ingest.KindCreateThread, at, id)
+		add(ingest.KindRunThread, at+10, id)
+		add(ingest.KindStopThread, at+20, id, uint64(ingest.StopFinished))
+	}
+	// Time moves on: the threads retire, and their block is sealed.
+	add(ingest.KindCreateThread, 100*threadsPerBlock+1000, 1000)
+	if b.tb[0].sealed == nil {
+		t.Fatalf("the block of %d finished threads was not sealed", threadsPerBlock)
+	}
+	before := b.Snapshot()
+	add(ingest.KindThreadLabel, 100*threadsPerBlock+1001, 7)
+	add(ingest.KindThreadLabel, 100*threadsPerBlock+1002, 1000)
+	after := b.Snapshot()
+	b.Finish()
+	final := b.Final()
+	for _, m := range []*Model{after, final} {
+		for _, id := range []uint32{7, 1000} {
+			th := m.ThreadByID(id)
+			if th == nil || m.String(th.Label) != "late" {
+				t.Fatalf("thread %d: %+v, want it labelled %q", id, th, "late")
+			}
+		}
+		if th := m.ThreadByID(8); th == nil || th.Label != -1 || th.Track.Len() != 3 {
+			t.Errorf("thread 8 after the label of 7: %+v", th)
+		}
+	}
+	if th := before.ThreadByID(7); th == nil || th.Label != -1 || th.Track.Len() != 3 || th.Finished != 720 {
+		t.Errorf("thread 7 in the snapshot before its label: %+v", th)
+	}
+}
