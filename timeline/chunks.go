@@ -33,6 +33,22 @@ func (c *chunkList[T]) add(v T) {
 	c.n++
 }
 
+// addSlice appends the elements of s.
+func (c *chunkList[T]) addSlice(s []T) {
+	for len(s) > 0 {
+		k := len(c.chunks) - 1
+		if k < 0 || len(c.chunks[k]) == chunkSize {
+			c.add(s[0])
+			s = s[1:]
+			continue
+		}
+		n := min(chunkSize-len(c.chunks[k]), len(s))
+		c.chunks[k] = append(c.chunks[k], s[:n]...)
+		c.n += n
+		s = s[n:]
+	}
+}
+
 // len returns the number of elements.
 func (c *chunkList[T]) len() int { return c.n }
 
@@ -98,6 +114,23 @@ func sliceView[T any](s []T) chunkView[T] {
 		tab = append(tab, s[i:j:j])
 	}
 	return chunkView[T]{chunks: &tab, n: int32(len(s))}
+}
+
+// slice returns the elements as one slice, for reading only: that of
+// the chunk they lie in, or a copy if they straddle two.
+func (v chunkView[T]) slice() []T {
+	if v.n == 0 {
+		return nil
+	}
+	j := int(v.off)
+	if k := j >> chunkShift; (j+int(v.n)-1)>>chunkShift == k {
+		return (*v.chunks)[k][j&chunkMask : j&chunkMask+int(v.n)]
+	}
+	out := make([]T, v.n)
+	for i := range out {
+		out[i] = *v.ptr(i)
+	}
+	return out
 }
 
 // sub returns the n elements from the off-th on.

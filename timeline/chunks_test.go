@@ -50,3 +50,53 @@ func TestTimeList(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkViewSlice: a view's slice holds its elements, whether they lie
+// in one chunk or straddle two.
+func TestChunkViewSlice(t *testing.T) {
+	var l chunkList[int]
+	for i := range chunkSize + 10 {
+		l.add(i)
+	}
+	v := l.view()
+	for _, c := range []struct{ off, n int }{{0, 0}, {0, 5}, {3, 7}, {chunkSize - 2, 2}, {chunkSize - 3, 6}, {0, chunkSize + 10}} {
+		s := v.sub(c.off, c.n).slice()
+		if len(s) != c.n {
+			t.Fatalf("sub(%d, %d): %d elements", c.off, c.n, len(s))
+		}
+		for i, x := range s {
+			if x != c.off+i {
+				t.Fatalf("sub(%d, %d)[%d] = %d", c.off, c.n, i, x)
+			}
+		}
+	}
+}
+
+// TestChunkListAddSlice: elements appended a slice at a time, across the
+// ends of chunks, are those appended one at a time.
+func TestChunkListAddSlice(t *testing.T) {
+	var one, many chunkList[int]
+	next := 0
+	for _, n := range []int{0, 3, 1, 7, chunkSize - 5, 9, 2 * chunkSize, 1} {
+		s := make([]int, n)
+		for i := range s {
+			s[i] = next
+			one.add(next)
+			next++
+		}
+		many.addSlice(s)
+	}
+	if many.len() != one.len() || len(many.chunks) != len(one.chunks) {
+		t.Fatalf("%d elements in %d chunks, want %d in %d", many.len(), len(many.chunks), one.len(), len(one.chunks))
+	}
+	for k, c := range many.chunks {
+		if len(c) != len(one.chunks[k]) {
+			t.Fatalf("chunk %d holds %d, want %d", k, len(c), len(one.chunks[k]))
+		}
+		for i, x := range c {
+			if x != one.chunks[k][i] {
+				t.Fatalf("chunk %d [%d] = %d, want %d", k, i, x, one.chunks[k][i])
+			}
+		}
+	}
+}

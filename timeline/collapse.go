@@ -87,9 +87,7 @@ func (l *markList) commit(g Grid, final bool) {
 	l.open = false
 	if !l.collapsed {
 		l.payOwed()
-		for _, p := range l.pend {
-			l.marks.add(p)
-		}
+		l.marks.addSlice(l.pend)
 		l.pend = l.pend[:0]
 		return
 	}

@@ -34,8 +34,8 @@ type SettledStates struct {
 }
 
 // add sums up the track of marks of a thread that has just retired.
-func (s *SettledStates) add(marks chunkView[Mark]) {
-	n := marks.Len()
+func (s *SettledStates) add(marks []Mark) {
+	n := len(marks)
 	if n == 0 {
 		return
 	}
@@ -43,15 +43,15 @@ func (s *SettledStates) add(marks chunkView[Mark]) {
 		s.FirstMin, s.LastMin = math.MaxUint64, math.MaxUint64
 	}
 	s.Threads++
-	first, last := marks.ptr(0), marks.ptr(n-1)
+	first, last := &marks[0], &marks[n-1]
 	s.FirstMin, s.FirstMax = min(s.FirstMin, first.Time), max(s.FirstMax, first.Time)
 	s.LastMin, s.LastMax = min(s.LastMin, last.Time), max(s.LastMax, last.Time)
 	s.Last |= 1 << last.State
 	var spent uint16
 	for j := range n - 1 {
 		// A difference, as Track.Durations adds up.
-		if m := marks.ptr(j); marks.ptr(j+1).Time-m.Time != 0 {
-			spent |= 1 << m.State
+		if marks[j+1].Time-marks[j].Time != 0 {
+			spent |= 1 << marks[j].State
 		}
 	}
 	s.Spent |= spent
@@ -59,8 +59,8 @@ func (s *SettledStates) add(marks chunkView[Mark]) {
 		return
 	}
 	s.BlockedMarks += n
-	for j := range n {
-		if m := marks.ptr(j); m.State == StateBlocked {
+	for j := range marks {
+		if m := &marks[j]; m.State == StateBlocked {
 			s.BlockedStops[m.Reason>>6] |= 1 << (m.Reason & 63)
 		}
 	}

@@ -433,7 +433,8 @@ func (b *Builder) retire(t *threadBuilder) {
 	t.ml.payOwed()
 	b.touch(t)
 	t.retired = true
-	if marks := t.ml.marks.peek(); b.packs(marks, t.ml.sums.len()) {
+	if b.packs(t.ml.marks.peek(), t.ml.sums.len()) {
+		marks := t.ml.marks.peek().slice()
 		t.stored, t.packed = packedStored(b.packed.add(&b.shapes, t.first, t.finished, marks)), true
 		if t.finished != 0 {
 			b.settled.add(marks)

@@ -337,11 +337,11 @@ type markShapes struct {
 
 // shape returns the index of the shape of marks, adding it; false if the
 // table has no room for it.
-func (p *markShapes) shape(marks chunkView[Mark]) (int, bool) {
+func (p *markShapes) shape(marks []Mark) (int, bool) {
 	var buf [1 + 3*checkpointEvery]byte
-	s := append(buf[:0], byte(marks.Len()))
-	for i := range marks.Len() {
-		m := marks.ptr(i)
+	s := append(buf[:0], byte(len(marks)))
+	for i := range marks {
+		m := &marks[i]
 		h := byte(m.State)&pmStateMask | pmFlags(m)
 		if m.Arg >= 256 {
 			h = h&^pmArg | pmBig
@@ -395,30 +395,30 @@ func (p *markShapes) view() []string { return p.shapes[:len(p.shapes):len(p.shap
 
 // appendMarks appends the packed marks of a track (in time order) whose
 // thread's First is first and its Finished finished.
-func (p *markShapes) appendMarks(dst []byte, first, finished uint64, marks chunkView[Mark]) []byte {
-	last := marks.Len() - 1
+func (p *markShapes) appendMarks(dst []byte, first, finished uint64, marks []Mark) []byte {
+	last := len(marks) - 1
 	atFinish := finishesAt(marks, finished)
-	if atFinish && marks.ptr(last).Time != finished {
+	if atFinish && marks[last].Time != finished {
 		return appendLiteral(append(dst, 0), first, marks)
 	}
 	k, ok := p.shape(marks)
 	if !ok {
 		return appendLiteral(append(dst, 0), first, marks)
 	}
-	atFirst := marks.Len() > 0 && marks.ptr(0).Time == first
+	atFirst := len(marks) > 0 && marks[0].Time == first
 	code := (uint64(k) + 1) << 1
 	if atFirst {
 		code |= 1
 	}
 	dst = binary.AppendUvarint(dst, code)
-	for i := range marks.Len() {
-		if a := marks.ptr(i).Arg; a >= 256 {
+	for i := range marks {
+		if a := marks[i].Arg; a >= 256 {
 			dst = binary.AppendUvarint(dst, uint64(a))
 		}
 	}
 	prev := first
-	for i := range marks.Len() {
-		t := marks.ptr(i).Time
+	for i := range marks {
+		t := marks[i].Time
 		switch {
 		case i == 0 && atFirst, i == last && atFinish:
 		case i == 0:
@@ -434,20 +434,19 @@ func (p *markShapes) appendMarks(dst []byte, first, finished uint64, marks chunk
 // finishesAt reports whether marks end with a finish of a thread whose
 // Finished, finished, is known: a packed track's last mark is then at
 // finished, without a time of its own.
-func finishesAt(marks chunkView[Mark], finished uint64) bool {
-	n := marks.Len()
-	return finished != 0 && n > 0 && marks.ptr(n-1).State == StateFinished
+func finishesAt(marks []Mark, finished uint64) bool {
+	n := len(marks)
+	return finished != 0 && n > 0 && marks[n-1].State == StateFinished
 }
 
 // appendLiteral appends marks in full: their number, then each one's
 // header byte, Arg, Reason and time from the mark before (the first's from
 // first).
-func appendLiteral(dst []byte, first uint64, marks chunkView[Mark]) []byte {
-	n := marks.Len()
-	dst = binary.AppendUvarint(dst, uint64(n))
+func appendLiteral(dst []byte, first uint64, marks []Mark) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(marks)))
 	prev := first
-	for i := range n {
-		m := marks.ptr(i)
+	for i := range marks {
+		m := &marks[i]
 		h := byte(m.State)&pmStateMask | pmFlags(m)
 		dt := m.Time - prev
 		if m.Time < prev {
@@ -643,7 +642,7 @@ type packedArena struct {
 
 // add packs marks (of a thread whose First is first), their shapes in
 // shapes, and returns their offset.
-func (a *packedArena) add(shapes *markShapes, first, finished uint64, marks chunkView[Mark]) uint64 {
+func (a *packedArena) add(shapes *markShapes, first, finished uint64, marks []Mark) uint64 {
 	k := len(a.chunks) - 1
 	if k < 0 || len(a.chunks[k]) > arenaChunkSize-checkpointEvery*20-10 {
 		a.chunks = append(a.chunks, make([]byte, 0, arenaChunkSize))
@@ -889,7 +888,7 @@ func (b *Builder) makeBlock(k int) *threadBlock {
 			return
 		case b.packs(tr.marks, tr.sums().Len()):
 			r.where, r.at = marksLocal, uint64(len(local))
-			local = b.shapes.appendMarks(local, r.First, r.Finished, tr.marks)
+			local = b.shapes.appendMarks(local, r.First, r.Finished, tr.marks.slice())
 		default:
 			r.where, r.at = marksWide, uint64(len(whole.wide))
 			whole.wide = append(whole.wide, tr)

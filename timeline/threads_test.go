@@ -198,7 +198,7 @@ func TestPackedMarksRoundTrip(t *testing.T) {
 			}
 		}
 		tracks, firsts, finisheds = append(tracks, ms), append(firsts, first), append(finisheds, finished)
-		packed = append(packed, p.appendMarks(nil, first, finished, sliceView(ms)))
+		packed = append(packed, p.appendMarks(nil, first, finished, ms))
 	}
 	for i, ms := range tracks {
 		src := packed[i]
