@@ -594,10 +594,13 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		opt.Progress(Progress{Bytes: m.Bytes() + ix.Data, Total: r.Size, Events: m.Events(),
 			Elapsed: time.Since(start), Model: model, From: from, To: to})
 	}
+	// The builder is the globals builder's until it stops.
+	gb := startGlobals(b)
+	defer gb.stop()
 	var k int
 	for e := m.Next(); e != nil; e = m.Next() {
 		if global.has(e.Kind) {
-			b.AddGlobal(e)
+			gb.add(e)
 		}
 		if heap.has(e.Kind) {
 			bd.heap.Add(e)
@@ -609,7 +612,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			return nil, ctx.Err()
 		}
 		if k&0xFFFF == 0 {
-			b.Settle()
+			gb.settle()
 		}
 		if now := time.Now(); opt.Progress != nil && now.Sub(lastReport) >= progressEvery {
 			lastReport = now
@@ -617,8 +620,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			if now.Sub(lastSnap) >= snapGap {
 				if n, lo, hi := extent(); asked && n > 0 {
 					lastSnap, snapGap, asked = now, max(snapshotEvery, 2*snapGap), false
-					b.SetExtent(n, lo, min(hi, e.Time))
-					model = b.Preview()
+					model = gb.preview(n, lo, min(hi, e.Time))
 					r.overview.Store(model)
 				} else if !asked {
 					want.Add(1)
@@ -628,6 +630,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			bd.report(model)
 		}
 	}
+	gb.stop()
 	if err := m.Err(); err != nil {
 		return nil, err
 	}
