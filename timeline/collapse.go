@@ -12,26 +12,34 @@ package timeline
 // and its stretch, followed (unless the next bucket is summarised too) by
 // the mark in force at the bucket's end.
 type markList struct {
-	marks chunkList[Mark]
-	sums  stretchList
-	cps   checkpointList
+	// The fields a mark added reads and writes come first, in the cache
+	// lines a short thread's track (most of a thread-heavy run's) is
+	// built in; a run of thousands of threads alive at once does not hold
+	// them all in the cache.
+
 	// last is the last mark added: the state in force (zero before any).
 	last Mark
 	// before is the mark in force when the open bucket began.
 	before Mark
 
-	// The bucket being filled: its marks while they are fewer than
-	// collapseAt, then its stretch (st) with stLast the mark in force.
-	open      bool
+	// The bucket being filled: its marks pend[:npend] while they are
+	// fewer than collapseAt, then its stretch (st) with stLast the mark
+	// in force.
 	b         uint64
-	pend      []Mark
-	st        stretch
+	open      bool
 	collapsed bool // st holds the bucket
-	stLast    Mark
-	// owed is the end mark of the last stretch committed, not yet added
-	// (a stretch starting where it ends needs none).
-	owed    Mark
+	// hasOwed: owed is the end mark of the last stretch committed, not
+	// yet added (a stretch starting where it ends needs none).
 	hasOwed bool
+	npend   uint8
+	marks   chunkList[Mark]
+	pend    [collapseAt]Mark
+
+	st     stretch
+	stLast Mark
+	owed   Mark
+	sums   stretchList
+	cps    checkpointList
 }
 
 // add appends m, which must not be earlier than the last mark added.
@@ -46,15 +54,11 @@ func (l *markList) add(g Grid, m Mark) {
 		l.commit(g, false)
 	}
 	if !l.open {
-		l.open, l.b, l.before = true, b, l.last
-		if l.pend == nil {
-			l.pend = make([]Mark, 0, collapseAt)
-		}
-		l.pend = l.pend[:0]
+		l.open, l.b, l.before, l.npend = true, b, l.last, 0
 	}
 	if !l.collapsed {
-		l.pend = append(l.pend, m)
-		if len(l.pend) >= collapseAt {
+		l.pend[l.npend] = m
+		if l.npend++; l.npend >= collapseAt {
 			l.collapse(g)
 		}
 	} else {
@@ -67,14 +71,14 @@ func (l *markList) add(g Grid, m Mark) {
 
 // collapse turns the open bucket's pending marks into its stretch.
 func (l *markList) collapse(g Grid) {
-	l.st = stretch{n: uint32(len(l.pend))}
+	l.st = stretch{n: uint32(l.npend)}
 	at, state := g.start(l.b), l.before.State
-	for _, p := range l.pend {
+	for _, p := range l.pend[:l.npend] {
 		l.st.d[state] += uint32(p.Time - at)
 		at, state = p.Time, p.State
 	}
-	l.collapsed, l.stLast = true, l.pend[len(l.pend)-1]
-	l.pend = l.pend[:0]
+	l.collapsed, l.stLast = true, l.pend[l.npend-1]
+	l.npend = 0
 }
 
 // commit makes the open bucket part of the track. A final commit (the end
@@ -87,8 +91,8 @@ func (l *markList) commit(g Grid, final bool) {
 	l.open = false
 	if !l.collapsed {
 		l.payOwed()
-		l.marks.addSlice(l.pend)
-		l.pend = l.pend[:0]
+		l.marks.addSlice(l.pend[:l.npend])
+		l.npend = 0
 		return
 	}
 	start := g.start(l.b)
@@ -116,14 +120,16 @@ func (l *markList) commit(g Grid, final bool) {
 	l.collapsed = false
 }
 
-// reset empties the list for another track, keeping its scratch space and
-// what storage no snapshot shares.
+// reset empties the list for another track, keeping what storage no
+// snapshot shares. (Field by field: a list is hundreds of bytes, which a
+// thread-heavy run resets millions of times.)
 func (l *markList) reset() {
-	marks, sums, pend, cps := l.marks, l.sums, l.pend[:0], l.cps
-	cps.reset()
-	marks.reset()
-	sums.reset()
-	*l = markList{marks: marks, sums: sums, pend: pend, cps: cps}
+	l.marks.reset()
+	l.sums.reset()
+	l.cps.reset()
+	l.last, l.before, l.stLast, l.owed = Mark{}, Mark{}, Mark{}, Mark{}
+	l.b, l.open, l.collapsed, l.hasOwed, l.npend = 0, false, false, false, 0
+	l.st = stretch{}
 }
 
 // payOwed adds the end mark of the last stretch, if one is owed.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -518,5 +519,34 @@ func TestFarCapabilityCreatedMakesNoTracksBetween(t *testing.T) {
 	}
 	if !slices.Contains(caps, 0) || !slices.Contains(caps, 1) {
 		t.Errorf("HECs %v, want 0 and 1 among them", caps)
+	}
+}
+
+// TestMarkListResetEmpties: a mark list that built a track, summarised
+// buckets, checkpoints and a bucket still open among it, is once reset as
+// a new one but for the storage it keeps.
+func TestMarkListResetEmpties(t *testing.T) {
+	g := Grid{Shift: 4}
+	var l markList
+	for i := range 100 {
+		// Sixteen changes a bucket, then one every other bucket.
+		at := uint64(i)
+		if i >= 64 {
+			at = 64 + uint64(i-64)*32
+		}
+		l.add(g, Mark{Time: at, State: State(i%3) + 1, Arg: uint32(i), Reason: uint8(i % 5), woken: i%2 == 0})
+	}
+	l.track(2000)
+	if l.sums.len() == 0 || l.cps.len() == 0 || !l.open || !l.hasOwed && l.npend == 0 {
+		t.Fatalf("the list has %d stretches, %d checkpoints, open %v: the test proves nothing", l.sums.len(), l.cps.len(), l.open)
+	}
+	l.reset()
+	if l.marks.len() != 0 || l.sums.len() != 0 || l.cps.len() != 0 {
+		t.Fatalf("reset list holds %d marks, %d stretches, %d checkpoints", l.marks.len(), l.sums.len(), l.cps.len())
+	}
+	got := l
+	got.marks, got.sums, got.cps, got.pend = chunkList[Mark]{}, stretchList{}, checkpointList{}, [collapseAt]Mark{}
+	if !reflect.DeepEqual(got, markList{}) {
+		t.Fatalf("reset list: %+v", got)
 	}
 }
