@@ -279,25 +279,25 @@ type Builder struct {
 	threadDense denseIDs                          // thread id → index in threads, for ids < denseThreads
 	freeThreads []*[threadsPerBlock]threadBuilder // the builders of sealed blocks, for new threads
 	pending     []int32                           // threads with an open bucket (with a grid)
-	finishing   []finishing                       // threads that finished, in order of finish, from finHead on: retired once time has moved past the bucket of their finish (retireFinished)
-	finHead     int
-	arena       trackArena            // the tracks of finished threads (with a grid)
-	packed      packedArena           // the packed marks of finished threads (with a grid)
-	shapes      markShapes            // the shapes of packed tracks
-	settled     SettledStates         // the sum of the finished threads packed when they retired
-	unpacked    bool                  // keep every track whole and every thread's builder: the reference the tests of packing compare with
-	scratch     [2][]byte             // where a block of threads is written before it is copied out (makeBlock)
-	storedMore  map[int32]storedExtra // where finished threads' summaries and checkpoints lie, by index in threads
-	keep        func(uint32) bool     // the threads to keep (nil: all)
-	spare       []*markList           // mark lists of retired threads, for new ones
-	dirty       []int32               // threads changed since the last snapshot
-	prevBlocks  []*threadBlock        // the last snapshot's blocks of threads
-	prevN       int                   // and how many threads they hold
-	declared    int                   // capabilities the RTS declared
-	capEnds     []uint64              // per capability: where the log's knowledge of it ends (EndCapabilities)
-	cut         bool                  // capEnds are where a log cut short stops, not data still to come
-	growing     bool                  // the models are of a range of a log still being read (FrontiersFrom)
-	created     []int32               // the capabilities the RTS declared, in order
+	finishing   []finishing                       // finished threads to retire (retireFinished), in order of finish, from finHead on
+	finHead     int                               // the first of finishing not retired
+	arena       trackArena                        // the tracks of finished threads (with a grid)
+	packed      packedArena                       // the packed marks of finished threads (with a grid)
+	shapes      markShapes                        // the shapes of packed tracks
+	settled     SettledStates                     // the sum of the finished threads packed when they retired
+	unpacked    bool                              // keep every track whole and every thread's builder: the reference the tests of packing compare with
+	scratch     [2][]byte                         // where a block of threads is written before it is copied out (makeBlock)
+	storedMore  map[int32]storedExtra             // where finished threads' summaries and checkpoints lie, by index in threads
+	keep        func(uint32) bool                 // the threads to keep (nil: all)
+	spare       []*markList                       // mark lists of retired threads, for new ones
+	dirty       []int32                           // threads changed since the last snapshot
+	prevBlocks  []*threadBlock                    // the last snapshot's blocks of threads
+	prevN       int                               // and how many threads they hold
+	declared    int                               // capabilities the RTS declared
+	capEnds     []uint64                          // per capability: where the log's knowledge of it ends (EndCapabilities)
+	cut         bool                              // capEnds are where a log cut short stops, not data still to come
+	growing     bool                              // the models are of a range of a log still being read (FrontiersFrom)
+	created     []int32                           // the capabilities the RTS declared, in order
 	strs        []string
 	strIdx      map[string]interned
 	global      chunkList[Instant] // instants of no HEC

@@ -343,7 +343,7 @@ func (b *Builder) settleThreads(final bool) {
 	for _, i := range b.pending {
 		bb := &b.tb[i>>threadBlockShift]
 		if bb.threads == nil || bb.threads[i&(threadsPerBlock-1)].retired {
-			continue // retired as soon as its finish's bucket ended (retireFinished)
+			continue // retired by retireFinished since it was noted
 		}
 		t := b.threadAt(i)
 		b.touch(t)
