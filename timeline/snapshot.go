@@ -391,12 +391,20 @@ type finishing struct {
 // (every 65,536 events).
 func (b *Builder) retireFinished() {
 	q, i := b.finishing, b.finHead
-	for ; i < len(q) && q[i].due <= b.now; i++ {
-		bb := &b.tb[q[i].idx>>threadBlockShift]
+	for i < len(q) && q[i].due <= b.now {
+		i++
+	}
+	// Those of one bucket are due at once, and retire in order of first
+	// appearance: a block's records hold the offsets of their packed
+	// marks as deltas, small when the marks lie in the blocks' order.
+	due := q[b.finHead:i]
+	slices.SortFunc(due, func(x, y finishing) int { return cmp.Compare(x.idx, y.idx) })
+	for _, f := range due {
+		bb := &b.tb[f.idx>>threadBlockShift]
 		if bb.threads == nil {
 			continue
 		}
-		t := &bb.threads[q[i].idx&(threadsPerBlock-1)]
+		t := &bb.threads[f.idx&(threadsPerBlock-1)]
 		if t.retired || t.ml == nil || t.ml.open && t.ml.collapsed {
 			// A summarised bucket ends where it ends, or at its last
 			// change if the data ends first (Finish): left to Settle, so
