@@ -3,6 +3,7 @@ package ingest
 import (
 	"os"
 	"runtime"
+	"sync/atomic"
 	"testing"
 )
 
@@ -174,4 +175,48 @@ func BenchmarkMergeFile(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkStreamsOneCore reads the big log's streams as the loader does
+// (mapped in place, learning the pieces, a tap that keeps every event to
+// itself) on one core: the CPU a load spends per event in decoding and
+// merging, before its models see the events.
+func BenchmarkStreamsOneCore(b *testing.B) {
+	path := bigLog(b)
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	var events int64
+	for b.Loop() {
+		ix, err := NewIndex(f, st.Size())
+		if err != nil {
+			b.Fatal(err)
+		}
+		mm, err := MapSection(f, 0, st.Size())
+		if err != nil {
+			b.Fatal(err)
+		}
+		var n atomic.Int64
+		tap := func(int32) func(*Event) bool {
+			return func(*Event) bool { n.Add(1); return false }
+		}
+		m := NewMerge(mm, ix, MergeOptions{Tap: tap, Learn: true})
+		for e := m.Next(); e != nil; e = m.Next() {
+		}
+		mm.Close()
+		if s := m.Status(); s.State != StateComplete {
+			b.Fatal(s)
+		}
+		events = n.Load()
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(events)/float64(b.N), "ns/event")
 }

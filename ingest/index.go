@@ -349,7 +349,9 @@ func (pr *pieceReader) resume(p Piece, st Stretch) {
 func (pr *pieceReader) next(ev *Event) bool {
 	d := pr.d
 	for {
-		if d.Next(ev) {
+		// The data section's events (Next, without its look at the
+		// header, which a piece never holds).
+		if d.phase == phaseData && d.readEvent(ev) {
 			return true
 		}
 		if d.status.State != StateDecoding || pr.err != nil {
