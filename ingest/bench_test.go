@@ -3,7 +3,7 @@ package ingest
 import (
 	"os"
 	"runtime"
-	"sync/atomic"
+	"sync"
 	"testing"
 )
 
@@ -205,9 +205,15 @@ func BenchmarkStreamsOneCore(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var n atomic.Int64
+		// Each stream counts its own events, read once the merge is done.
+		var mu sync.Mutex
+		var counts []*int64
 		tap := func(int32) func(*Event) bool {
-			return func(*Event) bool { n.Add(1); return false }
+			n := new(int64)
+			mu.Lock()
+			counts = append(counts, n)
+			mu.Unlock()
+			return func(*Event) bool { *n++; return false }
 		}
 		m := NewMerge(mm, ix, MergeOptions{Tap: tap, Learn: true})
 		for e := m.Next(); e != nil; e = m.Next() {
@@ -216,7 +222,10 @@ func BenchmarkStreamsOneCore(b *testing.B) {
 		if s := m.Status(); s.State != StateComplete {
 			b.Fatal(s)
 		}
-		events = n.Load()
+		events = 0
+		for _, n := range counts {
+			events += *n
+		}
 	}
 	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(events)/float64(b.N), "ns/event")
 }
