@@ -355,7 +355,24 @@ func (d *Decoder) readEvent(ev *Event) bool {
 	ev.Type = id
 	ev.Time = binary.BigEndian.Uint64(buf[2:])
 	if p.fixedOnly {
-		d.decodeFixed(ev, p, buf[hdr:])
+		// decodePayload, in short, for fixed fields and nothing else.
+		ev.Args = [MaxArgs]uint64{}
+		ev.Data = nil
+		ev.Kind = p.kind
+		b := buf[hdr:]
+		for i, w := range p.lay.fields {
+			switch w {
+			case 1:
+				ev.Args[i] = uint64(b[0])
+			case 2:
+				ev.Args[i] = uint64(binary.BigEndian.Uint16(b))
+			case 4:
+				ev.Args[i] = uint64(binary.BigEndian.Uint32(b))
+			case 8:
+				ev.Args[i] = binary.BigEndian.Uint64(b)
+			}
+			b = b[w:]
+		}
 	} else {
 		total -= d.decodePayload(ev, p, buf[hdr:])
 	}
@@ -388,33 +405,6 @@ func (d *Decoder) readEvent(ev *Event) bool {
 		d.times.leave()
 	}
 	return true
-}
-
-// decodeFixed fills ev's Kind and Args from the payload b of an event whose
-// plan is fixedOnly: fixed fields and nothing after them, nor anything to
-// mend (decodePayload, for such an event, in short).
-func (d *Decoder) decodeFixed(ev *Event, p *plan, b []byte) {
-	ev.Args = [MaxArgs]uint64{}
-	ev.Data = nil
-	ev.Kind = p.kind
-	if len(b) < p.lay.size {
-		ev.Kind = KindUnknown
-		ev.Data = b
-		return
-	}
-	for i, w := range p.lay.fields {
-		switch w {
-		case 1:
-			ev.Args[i] = uint64(b[0])
-		case 2:
-			ev.Args[i] = uint64(binary.BigEndian.Uint16(b))
-		case 4:
-			ev.Args[i] = uint64(binary.BigEndian.Uint32(b))
-		case 8:
-			ev.Args[i] = binary.BigEndian.Uint64(b)
-		}
-		b = b[w:]
-	}
 }
 
 // decodePayload fills ev's Kind, Args and Data from the payload. It returns
