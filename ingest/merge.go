@@ -312,7 +312,9 @@ func (m *Merge) read(s *mergeStream) {
 		// is kept only if the event is in bounds and the tap lets it pass.
 		b.evs = b.evs[:len(b.evs)+1]
 		ev := &b.evs[len(b.evs)-1]
-		for pr.next(ev) {
+		// pr.next(ev), spelt out to save a call per event.
+		d := pr.d
+		for d.phase == phaseData && d.readEvent(ev) || pr.more(ev) {
 			if stop >= 0 && ev.Offset >= stop {
 				break
 			}
