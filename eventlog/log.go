@@ -330,11 +330,12 @@ type streamCount struct {
 type streamTap struct {
 	h     *timeline.HECBuilder // the capability's rows (nil: none built)
 	count *streamCount
-	// An event at time t goes in bucket min(t>>shift, top) of
-	// count.buckets (none if they are empty): the event list's grid
+	// An event at time t goes in bucket min(t>>shift, top) of buckets
+	// (count.buckets; none if they are empty): the event list's grid
 	// (timeline.Grid.Bucket), its last bucket holding all after it.
-	shift uint
-	top   uint64
+	buckets []uint32
+	shift   uint
+	top     uint64
 	// merged are the kinds handed on to the loading goroutine.
 	merged *kindSet
 	// want counts the snapshots asked for, and published the one the
@@ -348,37 +349,40 @@ type streamTap struct {
 	timed       bool
 }
 
-// add takes one event of the stream, and says whether the loading
-// goroutine takes it too.
-func (t *streamTap) add(e *ingest.Event) bool {
-	if b := t.count.buckets; len(b) > 0 {
-		b[min(e.Time>>t.shift, t.top)]++
-	}
-	// As for the pieces' times (ingest.Merge): a corrupt block marker's
-	// time is not the run's.
-	if ingest.SpansRun(e) {
-		if !t.timed || e.Time < t.first {
-			t.first, t.timed = e.Time, true
-			t.count.first.Store(t.first)
-			t.count.timed.Store(true)
+// take returns the function that takes each event of the stream, and says
+// whether the loading goroutine takes it too. (A function literal: the
+// method value t.add would be a call more per event.)
+func (t *streamTap) take() func(*ingest.Event) bool {
+	return func(e *ingest.Event) bool {
+		if len(t.buckets) > 0 {
+			t.buckets[min(e.Time>>t.shift, t.top)]++
 		}
-		t.last = max(t.last, e.Time)
-	}
-	t.n++
-	if t.h != nil {
-		t.h.Add(e)
-	}
-	if t.n%publishEvery == 0 {
-		t.count.events.Store(t.n)
-		t.count.last.Store(t.last)
-		// Publishing copies the rows' unfinished chunks: only when a
-		// snapshot is wanted.
-		if g := t.want.Load(); t.h != nil && g != t.published {
-			t.h.Publish(e.Time, false)
-			t.published = g
+		// As for the pieces' times (ingest.Merge): a corrupt block marker's
+		// time is not the run's.
+		if ingest.SpansRun(e) {
+			if !t.timed || e.Time < t.first {
+				t.first, t.timed = e.Time, true
+				t.count.first.Store(t.first)
+				t.count.timed.Store(true)
+			}
+			t.last = max(t.last, e.Time)
 		}
+		t.n++
+		if t.h != nil {
+			t.h.Add(e)
+		}
+		if t.n%publishEvery == 0 {
+			t.count.events.Store(t.n)
+			t.count.last.Store(t.last)
+			// Publishing copies the rows' unfinished chunks: only when a
+			// snapshot is wanted.
+			if g := t.want.Load(); t.h != nil && g != t.published {
+				t.h.Publish(e.Time, false)
+				t.published = g
+			}
+		}
+		return t.merged.has(e.Kind)
 	}
-	return t.merged.has(e.Kind)
 }
 
 // load builds the models of a whole file.
@@ -564,6 +568,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	var want atomic.Int64
 	tap := func(c int32) func(*ingest.Event) bool {
 		t := &streamTap{h: bd.hecs[c], count: &streamCount{buckets: make([]uint32, nb)}, merged: merged, want: &want}
+		t.buckets = t.count.buckets
 		if nb > 0 {
 			t.top = uint64(nb - 1)
 			t.shift = 64 // no grid: every event in bucket 0
@@ -574,7 +579,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		countsMu.Lock()
 		bd.counts = append(bd.counts, t.count)
 		countsMu.Unlock()
-		return t.add
+		return t.take()
 	}
 	src := r.data
 	if r.following == nil {
