@@ -298,6 +298,7 @@ type Builder struct {
 	created     []int32                           // the capabilities the RTS declared, in order
 	strs        []string
 	strIdx      map[string]interned
+	recent      recentStrs         // the entries of the strings interned last, found without strIdx
 	global      chunkList[Instant] // instants of no HEC
 	markers     []Instant          // every user marker in time order, Arg2 its capability
 	userSpans   spanList
@@ -390,16 +391,27 @@ type interned struct {
 // intern returns the index of s in the string table.
 func (b *Builder) intern(data []byte) int32 { return b.internEntry(data).idx }
 
-// internEntry returns the string table's entry of s, adding s if new.
+// internEntry returns the string table's entry of data, adding it if new.
 func (b *Builder) internEntry(data []byte) interned {
-	if e, ok := b.strIdx[string(data)]; ok {
-		return e
+	slot := b.recent.slot(data)
+	if r := *slot; r.idx > 0 && int(r.idx) <= len(b.strs) && b.strs[r.idx-1] == string(data) {
+		return interned{idx: r.idx - 1, span: r.span}
 	}
-	s := string(data)
-	e := interned{idx: int32(len(b.strs))}
-	b.strs = append(b.strs, s)
-	b.strIdx[s] = e
+	e, ok := b.strIdx[string(data)]
+	if !ok {
+		s := string(data)
+		e = interned{idx: int32(len(b.strs))}
+		b.strs = append(b.strs, s)
+		b.strIdx[s] = e
+	}
+	*slot = interned{idx: e.idx + 1, span: e.span}
 	return e
+}
+
+// setInterned records what the table's entry e of data says of user spans.
+func (b *Builder) setInterned(data []byte, e interned) {
+	b.strIdx[b.strs[e.idx]] = e
+	*b.recent.slot(data) = interned{idx: e.idx + 1, span: e.span}
 }
 
 // hecSlot is what the builder holds of one capability.
@@ -1068,7 +1080,7 @@ func (b *Builder) userMessage(t uint64, c int32, data []byte, msg interned) {
 			b.spanMsgs = append(b.spanMsgs, sm)
 			msg.span = int32(len(b.spanMsgs))
 		}
-		b.strIdx[b.strs[msg.idx]] = msg
+		b.setInterned(data, msg)
 	}
 	if msg.span < 0 {
 		return
