@@ -195,13 +195,9 @@ func (v *eventlogView) layOut(lay *Layout) {
 	s := float32(c.PixelScale())
 	c.With(func(tv *tracks.View) {
 		lay.Legend.Lines, lay.Legend.Entries = tv.LegendShown()
-		for _, id := range tv.Tracks() {
-			r, in := tv.TrackRect(id)
-			if !in {
-				continue
-			}
-			lay.Tracks = append(lay.Tracks, TrackBox{Group: id.Group().String(), Name: tv.Name(id),
-				Y: lay.Canvas.Y + float32(r.Min.Y)/s, H: float32(r.Dy()) / s})
+		for _, t := range tv.TracksInView() {
+			lay.Tracks = append(lay.Tracks, TrackBox{Group: t.ID.Group().String(), Name: tv.Name(t.ID),
+				Y: lay.Canvas.Y + float32(t.Rect.Min.Y)/s, H: float32(t.Rect.Dy()) / s})
 		}
 	})
 }

@@ -325,6 +325,66 @@ type streamCount struct {
 	buckets []uint32
 }
 
+// streamTap is what a capability's goroutine does with each of its
+// stream's events (ingest.MergeOptions.Tap).
+type streamTap struct {
+	h     *timeline.HECBuilder // the capability's rows (nil: none built)
+	count *streamCount
+	// An event at time t goes in bucket min(t>>shift, top) of buckets
+	// (count.buckets; none if they are empty): the event list's grid
+	// (timeline.Grid.Bucket), its last bucket holding all after it.
+	buckets []uint32
+	shift   uint
+	top     uint64
+	// merged are the kinds handed on to the loading goroutine.
+	merged *kindSet
+	// want counts the snapshots asked for, and published the one the
+	// capability's rows were last published for.
+	want      *atomic.Int64
+	published int64
+	// n is the number of events; first and last the times of those
+	// that span the run (ingest.SpansRun), if any (timed).
+	n           int64
+	first, last uint64
+	timed       bool
+}
+
+// take returns the function that takes each event of the stream, and says
+// whether the loading goroutine takes it too. (A function literal: the
+// method value t.add would be a call more per event.)
+func (t *streamTap) take() func(*ingest.Event) bool {
+	return func(e *ingest.Event) bool {
+		if len(t.buckets) > 0 {
+			t.buckets[min(e.Time>>t.shift, t.top)]++
+		}
+		// As for the pieces' times (ingest.Merge): a corrupt block marker's
+		// time is not the run's.
+		if ingest.SpansRun(e) {
+			if !t.timed || e.Time < t.first {
+				t.first, t.timed = e.Time, true
+				t.count.first.Store(t.first)
+				t.count.timed.Store(true)
+			}
+			t.last = max(t.last, e.Time)
+		}
+		t.n++
+		if t.h != nil {
+			t.h.Add(e)
+		}
+		if t.n%publishEvery == 0 {
+			t.count.events.Store(t.n)
+			t.count.last.Store(t.last)
+			// Publishing copies the rows' unfinished chunks: only when a
+			// snapshot is wanted.
+			if g := t.want.Load(); t.h != nil && g != t.published {
+				t.h.Publish(e.Time, false)
+				t.published = g
+			}
+		}
+		return t.merged.has(e.Kind)
+	}
+}
+
 // load builds the models of a whole file.
 func (r *Log) load(ctx context.Context, opt Options, start time.Time) error {
 	ix := r.ix()
@@ -509,47 +569,19 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	// capabilities' rows when it moves.
 	var want atomic.Int64
 	tap := func(c int32) func(*ingest.Event) bool {
-		h := bd.hecs[c]
-		sc := &streamCount{buckets: make([]uint32, nb)}
-		countsMu.Lock()
-		bd.counts = append(bd.counts, sc)
-		countsMu.Unlock()
-		var n int64
-		var first, last uint64
-		timed := false
-		var published int64
-		return func(e *ingest.Event) bool {
-			if nb > 0 {
-				sc.buckets[min(listGrid.Bucket(e.Time), nb-1)]++
+		t := &streamTap{h: bd.hecs[c], count: &streamCount{buckets: make([]uint32, nb)}, merged: merged, want: &want}
+		t.buckets = t.count.buckets
+		if nb > 0 {
+			t.top = uint64(nb - 1)
+			t.shift = 64 // no grid: every event in bucket 0
+			if listGrid.On() {
+				t.shift = uint(listGrid.Shift)
 			}
-			// As for the pieces' times (ingest.Merge): a corrupt block
-			// marker's time is not the run's.
-			if ingest.SpansRun(e) {
-				if !timed || e.Time < first {
-					first, timed = e.Time, true
-					sc.first.Store(first)
-					sc.timed.Store(true)
-				}
-				if e.Time > last {
-					last = e.Time
-				}
-			}
-			n++
-			if h != nil {
-				h.Add(e)
-			}
-			if n%publishEvery == 0 {
-				sc.events.Store(n)
-				sc.last.Store(last)
-				// Publishing copies the rows' unfinished chunks: only when a
-				// snapshot is wanted.
-				if g := want.Load(); h != nil && g != published {
-					h.Publish(e.Time, false)
-					published = g
-				}
-			}
-			return merged.has(e.Kind)
 		}
+		countsMu.Lock()
+		bd.counts = append(bd.counts, t.count)
+		countsMu.Unlock()
+		return t.take()
 	}
 	src := r.data
 	if r.following == nil {

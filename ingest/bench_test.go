@@ -3,6 +3,7 @@ package ingest
 import (
 	"os"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -174,4 +175,57 @@ func BenchmarkMergeFile(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkStreamsOneCore reads the big log's streams as the loader does
+// (mapped in place, learning the pieces, a tap that keeps every event to
+// itself) on one core: the CPU a load spends per event in decoding and
+// merging, before its models see the events.
+func BenchmarkStreamsOneCore(b *testing.B) {
+	path := bigLog(b)
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	var events int64
+	for b.Loop() {
+		ix, err := NewIndex(f, st.Size())
+		if err != nil {
+			b.Fatal(err)
+		}
+		mm, err := MapSection(f, 0, st.Size())
+		if err != nil {
+			b.Fatal(err)
+		}
+		// Each stream counts its own events, read once the merge is done.
+		var mu sync.Mutex
+		var counts []*int64
+		tap := func(int32) func(*Event) bool {
+			n := new(int64)
+			mu.Lock()
+			counts = append(counts, n)
+			mu.Unlock()
+			return func(*Event) bool { *n++; return false }
+		}
+		m := NewMerge(mm, ix, MergeOptions{Tap: tap, Learn: true})
+		for e := m.Next(); e != nil; e = m.Next() {
+		}
+		mm.Close()
+		if s := m.Status(); s.State != StateComplete {
+			b.Fatal(s)
+		}
+		events = 0
+		for _, n := range counts {
+			events += *n
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(events)/float64(b.N), "ns/event")
 }

@@ -322,11 +322,13 @@ func (d *Decoder) readEventType(avail int) bool {
 
 // readEvent decodes one event of the data section.
 func (d *Decoder) readEvent(ev *Event) bool {
-	avail := len(d.buf) - d.pos
-	if avail < 2 {
+	// buf is the unread input; one slice of it, so that each read below
+	// is checked against its length once.
+	buf := d.buf[d.pos:]
+	if len(buf) < 2 {
 		return d.starve()
 	}
-	id := d.u16(0)
+	id := binary.BigEndian.Uint16(buf)
 	if id == idDataEnd {
 		d.pos += 2
 		d.phase = phaseDone
@@ -339,21 +341,42 @@ func (d *Decoder) readEvent(ev *Event) bool {
 	p := &d.plans[id]
 	hdr, size := 10, p.size
 	if size == VariableSize {
-		if avail < 12 {
+		if len(buf) < 12 {
 			return d.starve()
 		}
-		hdr, size = 12, int(d.u16(10))
+		hdr, size = 12, int(binary.BigEndian.Uint16(buf[10:]))
 	}
 	total := hdr + size
-	if avail < total {
+	if len(buf) < total {
 		return d.starve()
 	}
-	start := d.pos
-	ev.Offset = d.Offset()
+	buf = buf[:total]
+	ev.Offset = d.base + int64(d.pos)
 	ev.Type = id
-	ev.Time = binary.BigEndian.Uint64(d.buf[start+2:])
-	total -= d.decodePayload(ev, p, d.buf[start+hdr:start+total])
-	ev.Raw = d.buf[start : start+total]
+	ev.Time = binary.BigEndian.Uint64(buf[2:])
+	if p.fixedOnly {
+		// decodePayload, in short, for fixed fields and nothing else.
+		ev.Args = [MaxArgs]uint64{}
+		ev.Data = nil
+		ev.Kind = p.kind
+		b := buf[hdr:]
+		for i, w := range p.lay.fields {
+			switch w {
+			case 1:
+				ev.Args[i] = uint64(b[0])
+			case 2:
+				ev.Args[i] = uint64(binary.BigEndian.Uint16(b))
+			case 4:
+				ev.Args[i] = uint64(binary.BigEndian.Uint32(b))
+			case 8:
+				ev.Args[i] = binary.BigEndian.Uint64(b)
+			}
+			b = b[w:]
+		}
+	} else {
+		total -= d.decodePayload(ev, p, buf[hdr:])
+	}
+	ev.Raw = buf[:total]
 	d.pos += total
 
 	if ev.Kind == KindBlockMarker {
@@ -364,16 +387,22 @@ func (d *Decoder) readEvent(ev *Event) bool {
 		ev.Cap = d.blockCap
 		d.remaining = int64(ev.Args[0]) - int64(total)
 		d.times.enter(d.blockCap, ev.Time, ev.Args[1])
-	} else {
-		ev.Cap = d.blockCap
-		if d.remaining > 0 {
-			d.times.check(ev)
+		return true
+	}
+	ev.Cap = d.blockCap
+	if d.remaining > 0 {
+		if t := &d.times; t.in && ev.Time-t.lo <= t.hi-t.lo {
+			// Within its block's range: the common case of check.
+			t.faulty = false
+			t.last = max(t.last, ev.Time)
+		} else {
+			t.check(ev)
 		}
-		d.remaining -= int64(total)
-		if d.remaining <= 0 {
-			d.blockCap = NoCap
-			d.times.leave()
-		}
+	}
+	d.remaining -= int64(total)
+	if d.remaining <= 0 {
+		d.blockCap = NoCap
+		d.times.leave()
 	}
 	return true
 }

@@ -97,6 +97,9 @@ type plan struct {
 	size     int // payload size for fixed types, VariableSize otherwise
 	kind     Kind
 	lay      *layout // nil: undecodable, becomes KindUnknown
+	// fixedOnly says that the type's events are the layout's fixed fields,
+	// all there, and nothing else to decode or mend (see readEvent).
+	fixedOnly bool
 }
 
 // finish detects producer quirks and builds the per-id decoding plans.
@@ -135,6 +138,8 @@ func (h *Header) finish() []plan {
 			p.lay = chooseLayout(spec, p.size)
 			if p.lay != nil {
 				p.kind = Kind(t.ID)
+				p.fixedOnly = p.lay.tail == tailNone && p.size != VariableSize && p.size >= p.lay.size &&
+					p.kind != KindNonmovingHeapCensus && !(p.kind == KindStopThread && h.GHC782)
 			}
 		}
 		plans[t.ID] = p

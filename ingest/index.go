@@ -347,6 +347,17 @@ func (pr *pieceReader) resume(p Piece, st Stretch) {
 // next decodes the piece's next event into ev; false at the piece's end, or
 // when it cannot go on (d.status says why, or err).
 func (pr *pieceReader) next(ev *Event) bool {
+	// The data section's events, as Next decodes them (a piece holds no
+	// header). Merge.read, which decodes most events, spells this out.
+	if pr.d.phase == phaseData && pr.d.readEvent(ev) {
+		return true
+	}
+	return pr.more(ev)
+}
+
+// more is next when the decoder's input holds no whole event: it feeds it
+// the piece's next bytes, if any, and decodes the event.
+func (pr *pieceReader) more(ev *Event) bool {
 	d := pr.d
 	for {
 		if d.Next(ev) {

@@ -301,6 +301,9 @@ func (m *Merge) read(s *mergeStream) {
 		var cut bool
 		var remaining int64
 		var good uint64
+		// toCut counts down the events until the stretch holds
+		// stretchEvents.
+		toCut := stretchEvents
 		if m.opt.Learn && p.Block {
 			st.Stretches = []Stretch{{Offset: p.Offset, First: ^uint64(0)}}
 			stretch = &st.Stretches[0]
@@ -309,7 +312,9 @@ func (m *Merge) read(s *mergeStream) {
 		// is kept only if the event is in bounds and the tap lets it pass.
 		b.evs = b.evs[:len(b.evs)+1]
 		ev := &b.evs[len(b.evs)-1]
-		for pr.next(ev) {
+		// pr.next(ev), spelt out to save a call per event.
+		d := pr.d
+		for d.phase == phaseData && d.readEvent(ev) || pr.more(ev) {
 			if stop >= 0 && ev.Offset >= stop {
 				break
 			}
@@ -320,8 +325,8 @@ func (m *Merge) read(s *mergeStream) {
 					stretch, cut = &st.Stretches[len(st.Stretches)-1], false
 				}
 				stretch.First, stretch.Last = min(stretch.First, ev.Time), max(stretch.Last, ev.Time)
-				if n%stretchEvents == 0 {
-					cut, remaining, good = true, pr.d.remaining, pr.d.times.last
+				if toCut--; toCut == 0 {
+					cut, remaining, good, toCut = true, pr.d.remaining, pr.d.times.last, stretchEvents
 				}
 			}
 			if SpansRun(ev) {
@@ -331,7 +336,6 @@ func (m *Merge) read(s *mergeStream) {
 				st.Last = max(st.Last, ev.Time)
 				st.Timed = true
 			}
-			st.Events++
 			if n&1023 == 0 {
 				m.events.Add(1024)
 			}
@@ -356,6 +360,7 @@ func (m *Merge) read(s *mergeStream) {
 			ev = &b.evs[len(b.evs)-1]
 		}
 		b.evs = b.evs[:len(b.evs)-1]
+		st.Events = n
 		m.events.Add(n & 1023)
 		m.bytes.Add(pr.fed)
 		if m.opt.Learn {

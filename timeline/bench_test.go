@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"os"
+	"slices"
 	"testing"
 
 	"github.com/hecscope/hecscope/ingest"
@@ -51,4 +53,50 @@ func BenchmarkModelOnlyBig(b *testing.B) {
 		bl.Snapshot()
 	}
 	b.ReportMetric(float64(len(evs))*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkHECAddBig measures what a loader's capability goroutines spend
+// per event in their HECBuilders (on an overview grid, as for a large
+// log), fed with the big log's first 128 Ki events (of capabilities) decoded
+// beforehand. HECSCOPE_BIG names another log.
+func BenchmarkHECAddBig(b *testing.B) {
+	path := os.Getenv("HECSCOPE_BIG")
+	if path == "" {
+		path = bigLog(b)
+	}
+	f, err := ingest.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var evs []ingest.Event
+	var ev ingest.Event
+	var last uint64
+	for len(evs) < 1<<17 && f.Next(&ev) {
+		if ev.Cap < 0 {
+			continue
+		}
+		c := ev
+		c.Raw, c.Data = nil, nil
+		evs = append(evs, c)
+		last = max(last, ev.Time)
+	}
+	f.Close()
+	var caps []int32
+	for _, e := range evs {
+		if !slices.Contains(caps, e.Cap) {
+			caps = append(caps, e.Cap)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		bl := NewOverviewBuilder(GridFor(last, 1<<16))
+		hecs := make([]*HECBuilder, slices.Max(caps)+1)
+		for i, h := range bl.Parallel(caps) {
+			hecs[caps[i]] = h
+		}
+		for j := range evs {
+			hecs[evs[j].Cap].Add(&evs[j])
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(len(evs))/float64(b.N), "ns/event")
 }

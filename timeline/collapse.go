@@ -245,6 +245,23 @@ type bucketCount struct {
 	N uint32
 }
 
+// addOpen is add for a spark that falls in the open bucket, as most do:
+// it reports false, having done nothing, for any other. (Short enough to
+// be inlined in HECBuilder.Add, where add is not.)
+func (l *sparkList) addOpen(g Grid, t uint64) bool {
+	t = max(t, l.last)
+	// Only a grid opens a bucket.
+	if !l.open || g.bucket(t) != l.b {
+		return false
+	}
+	l.last = t
+	if l.n < collapseAt {
+		l.pend[l.n] = t
+	}
+	l.n++
+	return true
+}
+
 // add records a spark at t, moved up to the last time if earlier.
 func (l *sparkList) add(g Grid, t uint64) {
 	if t < l.last {

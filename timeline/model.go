@@ -931,7 +931,9 @@ func (h *HECBuilder) Add(ev *ingest.Event) {
 		h.addSample(SparkSampleOf(ev))
 	case ingest.KindSparkCreate, ingest.KindSparkDud, ingest.KindSparkOverflow, ingest.KindSparkRun,
 		ingest.KindSparkSteal, ingest.KindSparkFizzle, ingest.KindSparkGC, ingest.KindRunSpark, ingest.KindStealSpark:
-		h.sparks[sparkKindOf[ev.Kind]].add(h.g, t)
+		if l := &h.sparks[sparkKindOf[ev.Kind]]; !l.addOpen(h.g, t) {
+			l.add(h.g, t)
+		}
 	}
 }
 

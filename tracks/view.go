@@ -539,6 +539,38 @@ func (v *View) Reveal(id TrackID) bool {
 	return true
 }
 
+// TrackInView is a track in view and where it is drawn in the frame
+// (device pixels, header and plot; the part in view).
+type TrackInView struct {
+	ID   TrackID
+	Rect image.Rectangle
+}
+
+// TracksInView returns the tracks in view, pinned first, then from the top
+// of the scrolled area, with where each is drawn: what TrackRect says of
+// each track, found in the time the rows in view take (a thread-heavy
+// log's millions of threads, all expanded, are not looked at).
+func (v *View) TracksInView() []TrackInView {
+	l := v.ensureLayout()
+	g := v.geometry()
+	pinned, rows := l.shown(g, v.scrollY)
+	var out []TrackInView
+	add := func(rs []row, area image.Rectangle, top int) {
+		for _, r := range rs {
+			if r.title {
+				continue
+			}
+			rect := image.Rect(0, area.Min.Y+r.y-top, g.plot.Max.X, area.Min.Y+r.y-top+r.h).Intersect(area)
+			if !rect.Empty() {
+				out = append(out, TrackInView{ID: r.id, Rect: rect})
+			}
+		}
+	}
+	add(pinned, g.pinned, 0)
+	add(rows, g.tracks, v.scrollY)
+	return out
+}
+
 // TrackRect returns where a track is drawn in the frame (device pixels,
 // header and plot), and false if it is not in view.
 func (v *View) TrackRect(id TrackID) (image.Rectangle, bool) {

@@ -484,3 +484,30 @@ func TestHideTracks(t *testing.T) {
 		t.Error("pinning a hidden track did not show it")
 	}
 }
+
+// TestTracksInView: the tracks in view, with their rectangles, are those
+// TrackRect finds in view, in the order of Tracks, at any scroll, with a
+// pinned track.
+func TestTracksInView(t *testing.T) {
+	m := synthModel(2, 400, 100_000)
+	v := New(timeline.Exact(m))
+	v.SetSize(1200, 800, 1)
+	v.Pin(TrackID{KindThread, m.Thread(7).ID})
+	_, content, _ := v.Scroll()
+	for _, y := range []int{0, 333, content / 2, content} {
+		v.ScrollTo(y)
+		var want []TrackInView
+		for _, id := range v.Tracks() {
+			if r, in := v.TrackRect(id); in {
+				want = append(want, TrackInView{ID: id, Rect: r})
+			}
+		}
+		got := v.TracksInView()
+		if len(want) < 10 {
+			t.Fatalf("scrolled to %d: %d tracks in view: the test proves little", y, len(want))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("scrolled to %d: TracksInView\n%v\nwant\n%v", y, got, want)
+		}
+	}
+}
