@@ -529,10 +529,8 @@ func (bd *building) buckets() []uint32 {
 
 // build reads the pieces of ix into new builders on grid g: every
 // capability's stream in its own goroutine building that capability's rows,
-// the rest merged in time order in this one, which builds the heap's
-// models and hands the events of the builder's own part to the globals
-// builder (globals.go). [from, to] is the run's span as the block markers
-// declare it (for progress reports).
+// the rest in time order in this one. [from, to] is the run's span as the
+// block markers declare it (for progress reports).
 func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, listGrid timeline.Grid, from, to uint64, start time.Time) (*building, error) {
 	b := timeline.NewOverviewBuilder(grid)
 	if opt.KeepThread != nil {
