@@ -626,13 +626,10 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 		opt.Progress(Progress{Bytes: m.Bytes() + ix.Data, Total: r.Size, Events: m.Events(),
 			Elapsed: time.Since(start), Model: model, From: from, To: to})
 	}
-	// The builder is the globals builder's until it stops.
-	gb := startGlobals(b)
-	defer gb.stop()
 	var k int
 	for e := m.Next(); e != nil; e = m.Next() {
 		if global.has(e.Kind) {
-			gb.add(e)
+			b.AddGlobal(e)
 		}
 		if heap.has(e.Kind) {
 			bd.heap.Add(e)
@@ -644,7 +641,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			return nil, ctx.Err()
 		}
 		if k&0xFFFF == 0 {
-			gb.settle()
+			b.Settle()
 		}
 		if now := time.Now(); opt.Progress != nil && now.Sub(lastReport) >= progressEvery {
 			lastReport = now
@@ -652,7 +649,8 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			if now.Sub(lastSnap) >= snapGap {
 				if n, lo, hi := extent(); asked && n > 0 {
 					lastSnap, snapGap, asked = now, max(snapshotEvery, 2*snapGap), false
-					model = gb.preview(n, lo, min(hi, e.Time))
+					b.SetExtent(n, lo, min(hi, e.Time))
+					model = b.Preview()
 					r.overview.Store(model)
 				} else if !asked {
 					want.Add(1)
@@ -662,7 +660,6 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 			bd.report(model)
 		}
 	}
-	gb.stop()
 	if err := m.Err(); err != nil {
 		return nil, err
 	}

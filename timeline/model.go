@@ -987,14 +987,9 @@ func (h *HECBuilder) view(end uint64) HEC {
 	return out
 }
 
-// GlobalArgs is how many of an event's Args AddGlobal reads (the first):
-// a loader may hand it events whose other Args it has not kept.
-const GlobalArgs = 3
-
 // AddGlobal adds the part of an event that is not its capability's alone
 // (see GlobalKind): thread states, labels, messages and markers. With
-// Parallel, the loader calls it (in time order) for those events only. It
-// reads the event's Time, Kind, Cap, Data and its first GlobalArgs Args.
+// Parallel, the loader calls it (in time order) for those events only.
 func (b *Builder) AddGlobal(ev *ingest.Event) {
 	t := ev.Time
 	b.now = max(b.now, t)
