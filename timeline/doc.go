@@ -36,7 +36,10 @@
 // User messages "START x" / "STOP x" (the ghc-events-analyze convention; a
 // leading number, "START 3 x", is an instance id) become UserSpans, each
 // with the HEC and the thread that began it, summed per label in
-// LabelStats (count, total, min, max, mean).
+// LabelStats (count, total, min, max, mean). They pair per thread and
+// nest, as package spans pairs them: a STOP closes its thread's latest
+// START of its label, or, if its thread has none open (a span handed
+// over), the latest on any thread.
 //
 // # Level of detail
 //

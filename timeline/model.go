@@ -239,10 +239,31 @@ type openSpan struct {
 }
 
 // openStack is the spans of one label and instance whose STOP has not
-// come, the latest last.
+// come, on every thread, the latest last.
 type openStack struct {
 	key   spanKey
 	spans []openSpan
+}
+
+// closedBy returns the index of the open span that a STOP on thread th
+// closes: spans pair per thread, nested, so the latest START on th; if th
+// has none open (a span handed over to another thread), the latest START
+// on any thread, of two at once the lower thread's. (Package spans pairs
+// them so too: two threads in spans of one label at once each close their
+// own.)
+func (s *openStack) closedBy(th uint32) int {
+	for i := len(s.spans) - 1; i >= 0; i-- {
+		if s.spans[i].thread == th {
+			return i
+		}
+	}
+	best := 0
+	for i, o := range s.spans[1:] {
+		if b := s.spans[best]; o.start > b.start || o.start == b.start && o.thread <= b.thread {
+			best = i + 1
+		}
+	}
+	return best
 }
 
 // spanMsg is what one distinct message says of user spans (see
@@ -1135,8 +1156,13 @@ func (b *Builder) userMessage(t uint64, c int32, data []byte, msg interned) {
 		st.Unmatched++
 		return
 	}
-	o := os.spans[len(os.spans)-1]
-	os.spans = os.spans[:len(os.spans)-1]
+	var th uint32
+	if s := b.slot(c); s != nil {
+		th = s.running
+	}
+	i := os.closedBy(th)
+	o := os.spans[i]
+	os.spans = slices.Delete(os.spans, i, i+1)
 	b.nopen--
 	st.Open--
 	end := max(t, o.start)

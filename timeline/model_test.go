@@ -3,6 +3,7 @@ package timeline
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -293,5 +294,47 @@ func TestUserSpanThread(t *testing.T) {
 		if l := m.String(sp.Label); sp.Thread != want[l] {
 			t.Errorf("span %s: thread %d, want %d", l, sp.Thread, want[l])
 		}
+	}
+}
+
+// TestUserSpansPairPerThread: a STOP closes the latest START of its label
+// on its own thread, as package spans pairs them, though another thread
+// started one since; one on a thread with none open (a span handed over)
+// closes the latest START on any thread.
+func TestUserSpansPairPerThread(t *testing.T) {
+	b := NewOverviewBuilder(Grid{})
+	add := func(tm uint64, c int32, k ingest.Kind, th uint64, text string) {
+		e := ingest.Event{Time: tm, Cap: c, Kind: k, Data: []byte(text)}
+		e.Args[0] = th
+		b.Add(&e)
+	}
+	for th := uint64(6); th <= 8; th++ {
+		add(0, 0, ingest.KindCreateThread, th, "")
+	}
+	add(1, 0, ingest.KindRunThread, 6, "")
+	add(1, 1, ingest.KindRunThread, 7, "")
+	add(10, 0, ingest.KindUserMsg, 0, "START job")
+	add(20, 1, ingest.KindUserMsg, 0, "START job")
+	add(30, 0, ingest.KindUserMsg, 0, "STOP job") // thread 6's: 10–30
+	add(40, 1, ingest.KindUserMsg, 0, "STOP job") // thread 7's: 20–40
+	add(50, 0, ingest.KindUserMsg, 0, "START job")
+	add(55, 0, ingest.KindStopThread, 6, "")
+	add(56, 0, ingest.KindRunThread, 8, "")
+	add(60, 0, ingest.KindUserMsg, 0, "STOP job") // thread 8 has none: thread 6's 50–60
+	b.Finish()
+	m := b.Snapshot()
+	type span struct {
+		start, end uint64
+		thread     uint32
+	}
+	want := []span{{10, 30, 6}, {20, 40, 7}, {50, 60, 6}}
+	var got []span
+	for i := 0; i < m.NumUserSpans(); i++ {
+		sp := m.UserSpan(i)
+		got = append(got, span{sp.Start, sp.End, sp.Thread})
+	}
+	slices.SortFunc(got, func(a, b span) int { return int(a.start) - int(b.start) })
+	if !slices.Equal(got, want) {
+		t.Errorf("spans %v, want %v", got, want)
 	}
 }
