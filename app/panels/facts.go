@@ -321,7 +321,11 @@ func GCPanel(s *timeline.Summary) fyne.CanvasObject {
 		facts = append(facts, Fact{"Pauses from GC events", count(p.Count, p.ElapsedNS, p.MaxNS, s.GCFrom == timeline.GCFromPauses),
 			timeline.GCFromPauses.Describe() + "."})
 	}
-	facts = append(facts, Fact{"Parallel GC threads", strconv.Itoa(s.GC.ParThreads), ""})
+	if s.Heap.HasStats {
+		facts = append(facts, Fact{"Parallel GC threads", strconv.Itoa(s.GC.ParThreads), "The most GC threads of any collection GHC reported."})
+	} else {
+		facts = append(facts, absentFact("Parallel GC threads", "Not known: "+noGCStats+"."))
+	}
 	r := &s.RTSStats
 	rtsBal := strconv.FormatFloat(100*r.WorkBalance, 'f', 2, 64) + "%"
 	if r.WorkBalance == 0 {
@@ -332,10 +336,20 @@ func GCPanel(s *timeline.Summary) fyne.CanvasObject {
 	if s.Heap.HasStats {
 		facts = append(facts, Fact{"Work balance (ThreadScope)", balance, "ThreadScope's formula, from the max and total bytes copied per GC thread."})
 	} else {
-		facts = append(facts, absentFact("Work balance (ThreadScope)", "No GCStatsGHC events; GHC writes one at each collection (GHC 7.6 and later)."))
+		facts = append(facts, absentFact("Work balance (ThreadScope)", "Not known: "+noGCStats+"."))
+	}
+	if !s.Heap.HasStats {
+		// No row would hold a reported collection: zeros would say there
+		// were none.
+		none := widget.NewLabel("No collections by generation: " + noGCStats + ".")
+		none.Wrapping = fyne.TextWrapWord
+		return container.NewVBox(none, FactsGrid(facts))
 	}
 	return container.NewVBox(caption, grid(rows), FactsGrid(facts))
 }
+
+// noGCStats says why a log has no figures of the collections GHC reported.
+const noGCStats = "the log has no GCStatsGHC events, which GHC writes at each collection (GHC 7.6 and later)"
 
 // sparksColumnsDefinition says what each column of the Sparks table
 // counts: the RTS counts a spark's creation on the HEC that created it and

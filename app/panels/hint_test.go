@@ -128,6 +128,17 @@ func TestAbsentFiguresReadDash(t *testing.T) {
 	if live := factValue(t, panel, "Max heap residency").(*kit.HintLabel); live.Text != "—" {
 		t.Errorf("sealions: max heap residency %q", live.Text)
 	}
+	// Its GC tab: no table of zeros by generation, no "1" parallel GC
+	// thread, where the log has no GCStatsGHC events to say either.
+	g := inWindow(t, GCPanel(&old.Summary))
+	for _, s := range texts(g) {
+		if strings.HasPrefix(s, "Gen ") || s == "Total" {
+			t.Errorf("sealions: the GC tab shows a row %q of collections GHC reported", s)
+		}
+	}
+	if n := factValue(t, g, "Parallel GC threads").(*kit.HintLabel); n.Text != "—" || !strings.Contains(shownHint(t, n), "GCStatsGHC") {
+		t.Errorf("sealions: parallel GC threads %q (%q)", n.Text, shownHint(t, n))
+	}
 }
 
 // TestRTSFiguresBesideThreadScopes: the Summary and GC tabs give `+RTS
