@@ -220,7 +220,7 @@ func inksOf(m *timeline.Model, settled bool, limit int) (in [paint.NumInks]bool,
 	}
 	budget := limit
 	threads := m.Threads()
-	if settled && settledInks(m, &in, &budget) {
+	if settled && settledInks(m, &in) {
 		threads, summed = m.UnsettledThreads(), true
 	}
 	for _, th := range threads {
@@ -247,15 +247,15 @@ func inksOf(m *timeline.Model, settled bool, limit int) (in [paint.NumInks]bool,
 }
 
 // settledInks adds to in the inks of m's settled threads
-// (timeline.SettledStates) and takes their blocked marks from budget, as
-// presentInks's walk over their tracks would: which of their blocked
-// marks it reads does not change what it finds, since it reads them all
-// unless their number passes the budget, and then finds every reason. It
-// reports false, adding nothing, where the sum cannot stand for those
-// tracks: in a model not known to its end (a track's end is then its
-// capability's frontier), or where some of their time lies outside the
-// run or after a last mark other than their finish.
-func settledInks(m *timeline.Model, in *[paint.NumInks]bool, budget *int) bool {
+// (timeline.SettledStates): what a walk over all of their tracks finds,
+// however many blocked marks they hold, since the sum kept the reason of
+// each (storm170's 1.55 M blocked marks, past markScanLimit, made the
+// walk name every reason of blocking where the log has one). It reports
+// false, adding nothing, where the sum cannot stand for those tracks: in
+// a model not known to its end (a track's end is then its capability's
+// frontier), or where some of their time lies outside the run or after a
+// last mark other than their finish.
+func settledInks(m *timeline.Model, in *[paint.NumInks]bool) bool {
 	st := m.SettledStates()
 	if st.Threads == 0 || m.Partial() || st.FirstMin < m.Start || st.LastMax > m.End || st.Last != 1<<timeline.StateFinished {
 		return false
@@ -276,13 +276,6 @@ func settledInks(m *timeline.Model, in *[paint.NumInks]bool, budget *int) bool {
 	if st.Spent&(1<<timeline.StateBlocked) == 0 {
 		return true
 	}
-	if st.BlockedMarks > *budget {
-		for k := paint.InkBlockedMVar; k <= paint.InkBlocked; k++ {
-			in[k] = true
-		}
-		return true
-	}
-	*budget -= st.BlockedMarks
 	for r := range 256 {
 		if st.HasStop(uint8(r)) {
 			in[blockedInk(ingest.StopStatus(r))] = true

@@ -2,26 +2,31 @@ package tracks
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"testing"
 
 	"github.com/hecscope/hecscope/eventlog"
 	"github.com/hecscope/hecscope/paint"
+	"github.com/hecscope/hecscope/timeline"
 )
 
-// TestSettledInksAsWalked checks that the inks a model holds are the same
-// read from the sum of its settled threads as from all of their tracks, on
-// every test log loaded as the window loads a big log (with a grid: a
-// small one keeps its threads' tracks whole, and settles none), with the
-// limit on the
-// blocked marks read far above, at and below what the logs hold: the sum
-// must be read for some of them, and some must hold blocked threads.
+// TestSettledInksAsWalked checks that the inks a model holds, read from
+// the sum of its settled threads, are those a walk over all of their
+// tracks finds (with no limit on the blocked marks it reads), on every
+// test log loaded as the window loads a big log (with a grid: a small one
+// keeps its threads' tracks whole, and settles none), with the limit far
+// above, at and below what the logs hold. Below it, a walk names every
+// reason of blocking where a thread blocked; the sum still names only
+// those the log holds, and misses none. The sum must be read for some of
+// the logs, some must hold blocked threads, and for some a limit must
+// make the walk name more than the sum.
 func TestSettledInksAsWalked(t *testing.T) {
 	logs, err := filepath.Glob("../testdata/ghc-9.0.2/*.eventlog")
 	if err != nil || len(logs) == 0 {
 		t.Fatalf("no test logs: %v", err)
 	}
-	summedLogs, blockedLogs := 0, 0
+	summedLogs, blockedLogs, sharper := 0, 0, 0
 	for _, path := range logs {
 		l, err := eventlog.Open(context.Background(), path, eventlog.Options{ExactBelow: -1})
 		if err != nil {
@@ -32,14 +37,31 @@ func TestSettledInksAsWalked(t *testing.T) {
 		if st.BlockedMarks > 0 {
 			blockedLogs++
 		}
+		exact, _ := inksOf(m, false, math.MaxInt)
+		// The blocked marks of the threads not summed up, which the sum's
+		// reader still walks within its limit.
+		unsettled := 0
+		for _, th := range m.UnsettledThreads() {
+			if th.Track.Durations(m.Start, m.End)[timeline.StateBlocked] > 0 {
+				unsettled += th.Track.Len()
+			}
+		}
 		summed := false
 		for _, limit := range []int{markScanLimit, st.BlockedMarks + 1, st.BlockedMarks, st.BlockedMarks - 1, 3, 0} {
-			want, _ := inksOf(m, false, max(limit, 0))
-			got, s := inksOf(m, true, max(limit, 0))
+			limit = max(limit, 0)
+			walked, _ := inksOf(m, false, limit)
+			got, s := inksOf(m, true, limit)
 			summed = summed || s
+			want := walked
+			if s && limit >= unsettled {
+				want = exact
+			}
 			if got != want {
-				t.Errorf("%s, limit %d: inks from the sum of %d settled threads %v, from their tracks %v",
+				t.Errorf("%s, limit %d: inks from the sum of %d settled threads %v, want %v",
 					filepath.Base(path), limit, st.Threads, names(got), names(want))
+			}
+			if s && got != walked {
+				sharper++
 			}
 		}
 		if summed {
@@ -47,8 +69,9 @@ func TestSettledInksAsWalked(t *testing.T) {
 		}
 		l.Close()
 	}
-	if summedLogs == 0 || blockedLogs == 0 {
-		t.Fatalf("the sum was read for %d logs and %d held settled blocked threads, of %d: the test compares nothing", summedLogs, blockedLogs, len(logs))
+	if summedLogs == 0 || blockedLogs == 0 || sharper == 0 {
+		t.Fatalf("the sum was read for %d logs, %d held settled blocked threads and %d limits made the walk name more, of %d logs: the test compares nothing",
+			summedLogs, blockedLogs, sharper, len(logs))
 	}
 }
 
