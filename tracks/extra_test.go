@@ -170,6 +170,27 @@ func TestClustering(t *testing.T) {
 	if total != len(many) || len(bs) > 1000/clusterGap+1 {
 		t.Errorf("%d flags for %d of %d bookmarks", len(bs), total, len(many))
 	}
+	// Flags of hundreds: no flag is drawn over the count of the one before,
+	// and the pointer over a flag's count gets that flag's tooltip.
+	_, br := f.axisFlags()
+	hit := 0
+	for k, c := range bs {
+		r := f.flagRect(c.x, br.Min.Y, br.Max.Y, c.n, f.small)
+		if k+1 < len(bs) && int(math.Floor(bs[k+1].x)) < r.Max.X-px(3, f.s) {
+			t.Fatalf("flag %d of %d bookmarks at x %g–%d, the next at %g: drawn over its count", k, c.n, c.x, r.Max.X, bs[k+1].x)
+		}
+		if c.n < 100 {
+			continue
+		}
+		hit++
+		h := v.Hit(float64(r.Min.X+r.Max.X)/2, float64(br.Min.Y+1))
+		if h.Element != ElemBookmark || h.From != c.from || !strings.HasPrefix(h.Tip[0], paint.Count(int64(c.n))+" bookmarks") {
+			t.Fatalf("the pointer over flag %d (%d bookmarks from %d) got %+v", k, c.n, c.from, h)
+		}
+	}
+	if hit == 0 {
+		t.Fatal("no flag of a hundred bookmarks or more: the test proves little")
+	}
 }
 
 // svgTexts returns the texts of an SVG document, failing if it is not

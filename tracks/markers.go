@@ -21,8 +21,11 @@ const clusterGap = 8
 
 // clusters groups n time-ordered items, item i at time at(i), that lie in
 // the frame's range into flags: each flag takes the items less than gap
-// pixels right of its first one. search(t) returns the first item at or
-// after t. It costs a binary search per flag, however many items.
+// pixels right of its first one, or, if its count is wider than that,
+// those its count covers, so that no flag is drawn over another's count
+// (a flag of 314 markers, drawn over by the next, read "3", and its
+// tooltip answered for the pointer over the next one). search(t) returns the first item at
+// or after t. It costs a few binary searches per flag, however many items.
 func (f *frame) clusters(n int, at func(i int) uint64, search func(t uint64) int, gap float64) []cluster {
 	var out []cluster
 	i := search(f.from)
@@ -32,14 +35,25 @@ func (f *frame) clusters(n int, at func(i int) uint64, search func(t uint64) int
 			break
 		}
 		x := f.ax.X(t)
-		j := search(f.ax.Time(x+gap) + 1)
-		// Everything up to the end of the range, and at least this one.
-		j = max(j, i+1)
-		if j > n {
-			j = n
+		// end returns the end of the flag's items reach pixels right of x:
+		// everything up to the end of the range, and at least this one.
+		end := func(reach float64) int {
+			j := min(max(search(f.ax.Time(x+reach)+1), i+1), n)
+			for j > i+1 && at(j-1) > f.to {
+				j--
+			}
+			return j
 		}
-		for j > i+1 && at(j-1) > f.to {
-			j--
+		j := end(gap)
+		// A flag whose count is wider takes in what its count covers (the
+		// next flag may cover its right margin), which may widen it by a
+		// digit: a few rounds.
+		for reach, k := gap, 0; k < 8; k++ {
+			w := float64(f.flagRect(x, 0, 1, j-i, f.small).Dx() - px(3, f.s))
+			if w <= reach {
+				break
+			}
+			reach, j = w, end(w)
 		}
 		out = append(out, cluster{x: x, first: i, n: j - i, from: t, to: at(j - 1)})
 		i = j
@@ -166,7 +180,10 @@ func (f *frame) drawAxisFlags() {
 // any: one marker's text and time, or a cluster's count, span and first
 // texts.
 func (f *frame) hitFlags(h *Hit, cs []cluster, el Element, x, y0, y1 int, text func(i int) string) bool {
-	for _, c := range cs {
+	// The last first: of two flags that touch, the later is drawn over
+	// the earlier's margin.
+	for k := len(cs) - 1; k >= 0; k-- {
+		c := cs[k]
 		r := f.flagRect(c.x, y0, y1, c.n, f.small)
 		if x < r.Min.X-px(2, f.s) || x >= r.Max.X+px(1, f.s) {
 			continue
