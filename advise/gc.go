@@ -178,7 +178,7 @@ func (r *run) gc() []Finding {
 		sev = Warning
 	}
 	return []Finding{{Kind: KindGC, Severity: sev, From: r.from, To: r.to,
-		Title:    fmt.Sprintf("Garbage collection takes %s of the HECs' time (%s collections)", pct(s), count(n)),
+		Title:    fmt.Sprintf("Garbage collection takes %s of the HECs' time, waiting in it included (%s collections)", pct(s), count(n)),
 		Evidence: ev, Suggestion: strings.Join(sug, " "), Tracks: Tracks{Caps: r.caps(), GC: true}}}
 }
 
