@@ -26,10 +26,9 @@ type SettledStates struct {
 	// FirstMin and FirstMax are the earliest and latest times of their
 	// first marks; LastMin and LastMax those of their last marks.
 	FirstMin, FirstMax, LastMin, LastMax uint64
-	// BlockedMarks is how many marks the tracks of those that spent time
-	// blocked (Spent's StateBlocked) hold, and BlockedStops the Reasons of
-	// those tracks' marks of state StateBlocked (Mark.Stop), a bit each.
-	BlockedMarks int
+	// BlockedStops has the Reasons of the marks of state StateBlocked
+	// (Mark.Stop) of those that spent time blocked (Spent's StateBlocked),
+	// a bit each.
 	BlockedStops [4]uint64
 }
 
@@ -58,7 +57,6 @@ func (s *SettledStates) add(marks []Mark) {
 	if spent&(1<<StateBlocked) == 0 {
 		return
 	}
-	s.BlockedMarks += n
 	for j := range marks {
 		if m := &marks[j]; m.State == StateBlocked {
 			s.BlockedStops[m.Reason>>6] |= 1 << (m.Reason & 63)

@@ -58,7 +58,6 @@ func TestSettledStatesSumTheirTracks(t *testing.T) {
 			if !blocked {
 				continue
 			}
-			want.BlockedMarks += tr.Len()
 			for j := range tr.Len() {
 				if mk := tr.Mark(j); mk.State == timeline.StateBlocked {
 					want.BlockedStops[mk.Reason/64] |= 1 << (mk.Reason % 64)

@@ -16,8 +16,9 @@ import (
 // tracks finds (with no limit on the blocked marks it reads), on every
 // test log loaded as the window loads a big log (with a grid: a small one
 // keeps its threads' tracks whole, and settles none), with the limit far
-// above, at and below what the logs hold. Below it, a walk names every
-// reason of blocking where a thread blocked; the sum still names only
+// above, at and below the blocked marks of the threads not summed up
+// (which the sum's reader still walks). Below what a walk reads, it names
+// every reason of blocking where a thread blocked; the sum names only
 // those the log holds, and misses none. The sum must be read for some of
 // the logs, some must hold blocked threads, and for some a limit must
 // make the walk name more than the sum.
@@ -34,7 +35,7 @@ func TestSettledInksAsWalked(t *testing.T) {
 		}
 		m := l.Overview()
 		st := m.SettledStates()
-		if st.BlockedMarks > 0 {
+		if st.Spent&(1<<timeline.StateBlocked) != 0 {
 			blockedLogs++
 		}
 		exact, _ := inksOf(m, false, math.MaxInt)
@@ -47,7 +48,7 @@ func TestSettledInksAsWalked(t *testing.T) {
 			}
 		}
 		summed := false
-		for _, limit := range []int{markScanLimit, st.BlockedMarks + 1, st.BlockedMarks, st.BlockedMarks - 1, 3, 0} {
+		for _, limit := range []int{markScanLimit, unsettled + 1, unsettled, unsettled - 1, 3, 0} {
 			limit = max(limit, 0)
 			walked, _ := inksOf(m, false, limit)
 			got, s := inksOf(m, true, limit)
