@@ -306,6 +306,31 @@ func threadTitle(m *timeline.Model, id uint32) string {
 	return s
 }
 
+// changesIn counts the changes of state of tr in [t0, t1): a mark each, a
+// summarised stretch its changes. about says that a stretch begun before
+// t0 or ending after t1 reaches into it, whose changes are counted whole
+// or not at all: the count is then close, not exact.
+func changesIn(tr *timeline.Track, t0, t1 uint64) (n int, about bool) {
+	i0, i1 := tr.Search(t0), tr.Search(t1)
+	if i0 > 0 {
+		if mk := tr.Mark(i0 - 1); mk.Summary() {
+			st := tr.Stretch(mk)
+			about = mk.Time+st.Time.Total() > t0
+		}
+	}
+	for j := i0; j < i1; j++ {
+		mk := tr.Mark(j)
+		if !mk.Summary() {
+			n++
+			continue
+		}
+		st := tr.Stretch(mk)
+		n += int(st.Changes)
+		about = about || mk.Time+st.Time.Total() > t1
+	}
+	return n, about
+}
+
 // colRange returns the time range pixel column col covers.
 func (f *frame) colRange(col int) (uint64, uint64) {
 	return f.ax.ColumnTime(col), f.ax.ColumnTime(col + 1)
@@ -345,20 +370,31 @@ func (f *frame) hitState(h *Hit, tr *timeline.Track, title string, thread bool, 
 		return
 	}
 	mk := tr.StateAt(t)
+	inSummary := false
 	if mk.Summary() {
 		st := tr.Stretch(mk)
 		end := mk.Time + st.Time.Total()
-		h.Element, h.From, h.To = ElemSummary, mk.Time, end
-		h.Tip = []string{title,
-			paint.Count(int64(st.Changes)) + " changes in " + paint.Duration(end-mk.Time) + " from " + f.when(mk.Time),
-			mixText(&st.Time), "zoom in for detail"}
-		h.Anchor = f.spanRect(mk.Time, end, col, y0, y1)
-		return
+		if mk.Time <= t0 && end >= t1 {
+			// The stretch holds the whole pixel.
+			h.Element, h.From, h.To = ElemSummary, mk.Time, end
+			h.Tip = []string{title,
+				paint.Count(int64(st.Changes)) + " changes in " + paint.Duration(end-mk.Time) + " from " + f.when(mk.Time),
+				mixText(&st.Time), "zoom in for detail"}
+			h.Anchor = f.spanRect(mk.Time, end, col, y0, y1)
+			return
+		}
+		// A stretch narrower than the pixel is one of what the pixel
+		// holds, which the pixel's description counts.
+		inSummary = true
 	}
-	if n := tr.Search(t1) - tr.Search(t0); n > 1 {
+	if n, about := changesIn(tr, t0, t1); n > 1 || inSummary {
 		d := tr.Durations(t0, t1)
+		count := paint.Count(int64(n)) + " changes"
+		if about {
+			count = "about " + count
+		}
 		h.Element, h.From, h.To = ElemMixed, t0, t1
-		h.Tip = []string{title, paint.Count(int64(n)) + " changes in this pixel (" + paint.Duration(t1-t0) + ")",
+		h.Tip = []string{title, count + " in this pixel (" + paint.Duration(t1-t0) + ")",
 			mixText(&d), "zoom in to see each span"}
 		h.Anchor = f.spanRect(t0, t1, col, y0, y1)
 		return
