@@ -621,3 +621,20 @@ func TestLegendNamesOnlyTheSparksTheLogCounts(t *testing.T) {
 		t.Errorf("advise-gc's legend names %q", paint.InkSparkPool.Name())
 	}
 }
+
+// TestGCTextWithoutStats: a GC whose statistics the log lacks (GHC before
+// 7.6) is not called minor, gen 0: its generation is not in the log.
+func TestGCTextWithoutStats(t *testing.T) {
+	for _, c := range []struct {
+		g    heapview.GC
+		want string
+	}{
+		{heapview.GC{Start: 0, End: 100}, "GC (generation not logged), pause 100 ns"},
+		{heapview.GC{Start: 0, End: 100, HasStats: true}, "minor GC (gen 0), pause 100 ns"},
+		{heapview.GC{Start: 0, End: 100, HasStats: true, Gen: 1}, "major GC (gen 1), pause 100 ns"},
+	} {
+		if got := gcText(&c.g); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.g, got, c.want)
+		}
+	}
+}

@@ -139,14 +139,18 @@ const (
 	gcShareWords = "height: time in GC"
 )
 
-// gcText describes a GC: "minor GC (gen 0), pause 1.2 ms", and how long
-// the HECs were stopped for it if that differs.
+// gcText describes a GC: "minor GC (gen 0), pause 1.2 ms" ("GC
+// (generation not logged)" without its statistics, as before GHC 7.6),
+// and how long the HECs were stopped for it if that differs.
 func gcText(g *heapview.GC) string {
-	kind := "minor GC"
-	if g.Major() {
-		kind = "major GC"
+	kind := "minor GC (gen " + strconv.Itoa(int(g.Gen)) + ")"
+	switch {
+	case !g.HasStats:
+		kind = "GC (generation not logged)"
+	case g.Major():
+		kind = "major GC (gen " + strconv.Itoa(int(g.Gen)) + ")"
 	}
-	text := kind + " (gen " + strconv.Itoa(int(g.Gen)) + "), " + pauseWords + " " + paint.Duration(g.Pause())
+	text := kind + ", " + pauseWords + " " + paint.Duration(g.Pause())
 	if g.Stopped() != g.Pause() {
 		text += ", " + stoppedWords + " " + paint.Duration(g.Stopped())
 	}
