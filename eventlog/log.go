@@ -330,12 +330,10 @@ type streamCount struct {
 type streamTap struct {
 	h     *timeline.HECBuilder // the capability's rows (nil: none built)
 	count *streamCount
-	// An event at time t goes in bucket min(t>>shift, top) of buckets
-	// (count.buckets; none if they are empty): the event list's grid
-	// (timeline.Grid.Bucket), its last bucket holding all after it.
-	buckets []uint32
-	shift   uint
-	top     uint64
+	// An event goes in its bucket of the event list's grid, or in the
+	// last of count.buckets (none if they are empty), which holds all
+	// after it.
+	grid timeline.Grid
 	// merged are the kinds handed on to the loading goroutine.
 	merged *kindSet
 	// want counts the snapshots asked for, and published the one the
@@ -354,8 +352,8 @@ type streamTap struct {
 // method value t.add would be a call more per event.)
 func (t *streamTap) take() func(*ingest.Event) bool {
 	return func(e *ingest.Event) bool {
-		if len(t.buckets) > 0 {
-			t.buckets[min(e.Time>>t.shift, t.top)]++
+		if b := t.count.buckets; len(b) > 0 {
+			b[min(t.grid.Bucket(e.Time), len(b)-1)]++
 		}
 		// As for the pieces' times (ingest.Merge): a corrupt block marker's
 		// time is not the run's.
@@ -567,15 +565,7 @@ func (r *Log) build(ctx context.Context, ix *ingest.Index, opt Options, grid, li
 	// capabilities' rows when it moves.
 	var want atomic.Int64
 	tap := func(c int32) func(*ingest.Event) bool {
-		t := &streamTap{h: bd.hecs[c], count: &streamCount{buckets: make([]uint32, nb)}, merged: merged, want: &want}
-		t.buckets = t.count.buckets
-		if nb > 0 {
-			t.top = uint64(nb - 1)
-			t.shift = 64 // no grid: every event in bucket 0
-			if listGrid.On() {
-				t.shift = uint(listGrid.Shift)
-			}
-		}
+		t := &streamTap{h: bd.hecs[c], count: &streamCount{buckets: make([]uint32, nb)}, grid: listGrid, merged: merged, want: &want}
 		countsMu.Lock()
 		bd.counts = append(bd.counts, t.count)
 		countsMu.Unlock()
