@@ -115,13 +115,7 @@ type blockedGroup struct {
 
 // add counts b, blocked mostly on w.
 func (g *blockedGroup) add(b *blockedThread, w wait) {
-	if g.n == 0 {
-		g.from, g.to = b.first, b.last
-	}
-	g.n++
-	g.from, g.to = min(g.from, b.first), max(g.to, b.last)
-	g.on += b.on[w]
-	g.life += b.life
+	g.count(1, b.first, b.last, b.on[w], b.life)
 	g.top = append(g.top, *b)
 	if len(g.top) == 4*MaxThreads {
 		g.keepTop(w)
@@ -133,19 +127,25 @@ func (g *blockedGroup) merge(o *blockedGroup, w wait) {
 	if o.n == 0 {
 		return
 	}
-	if g.n == 0 {
-		g.from, g.to = o.from, o.to
-	}
-	g.n += o.n
-	g.from, g.to = min(g.from, o.from), max(g.to, o.to)
-	g.on += o.on
-	g.life += o.life
+	g.count(o.n, o.from, o.to, o.on, o.life)
 	// keepTop keeps the MaxThreads first of a set by one order, whatever
 	// it kept of its parts before.
 	g.top = append(g.top, o.top...)
 	if len(g.top) >= 4*MaxThreads {
 		g.keepTop(w)
 	}
+}
+
+// count adds n threads blocked from from to to, on w for on ns of the life
+// ns they lived, to g's figures.
+func (g *blockedGroup) count(n int, from, to, on, life uint64) {
+	if g.n == 0 {
+		g.from, g.to = from, to
+	}
+	g.n += n
+	g.from, g.to = min(g.from, from), max(g.to, to)
+	g.on += on
+	g.life += life
 }
 
 // keepTop sorts top by the time blocked on w, longest first (in index
