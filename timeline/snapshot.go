@@ -441,8 +441,8 @@ func (b *Builder) retire(t *threadBuilder) {
 	t.ml.payOwed()
 	b.touch(t)
 	t.retired = true
-	if b.packs(t.ml.marks.peek(), t.ml.sums.len()) {
-		marks := t.ml.marks.peek().slice()
+	if view := t.ml.marks.peek(); b.packs(view, t.ml.sums.len()) {
+		marks := view.slice()
 		t.stored, t.packed = packedStored(b.packed.add(&b.shapes, t.first, t.finished, marks)), true
 		if t.finished != 0 {
 			b.settled.add(marks)

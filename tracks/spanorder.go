@@ -112,9 +112,8 @@ func (a *keyedSpan) before(b *keyedSpan) bool {
 // sorting all of a log's millions of spans took 12 bytes a span, and a
 // second's lookups without them.
 type spanOrder struct {
-	key   func(*timeline.UserSpan) uint32
-	sink  func(k uint32) placer
-	taken int // the spans taken so far
+	key  func(*timeline.UserSpan) uint32
+	sink func(k uint32) placer
 	// groups are the groups by key, and recent those last looked up by
 	// their keys' low bits: the spans of a log's few threads come
 	// interleaved.
@@ -186,15 +185,14 @@ func (g *spanGroup) inOrder(ks *keyedSpan) bool {
 	return true
 }
 
-// take takes the spans of w from the next one on (o.taken).
+// take takes the spans of w.
 func (o *spanOrder) take(w *spanWalk) {
-	w.i = o.taken
+	w.i = 0
 	for first, batch := w.next(); len(batch) > 0; first, batch = w.next() {
 		for k := range batch {
 			sp := &batch[k]
 			o.takeSpan(o.groupOf(sp), keyedSpan{sp.Start, sp.End, int32(first + k)})
 		}
-		o.taken = first + len(batch)
 	}
 }
 
@@ -250,8 +248,8 @@ func (o *spanOrder) rewind(g *spanGroup, ks keyedSpan) bool {
 }
 
 // finish places the spans of the groups set aside, walking twice through
-// the first o.taken spans of w: once to find those out of order, then to
-// place the others, those out of order merged in.
+// the spans of w, which take took: once to find those out of order, then
+// to place the others, those out of order merged in.
 func (o *spanOrder) finish(w *spanWalk) {
 	if o.redo == 0 {
 		return
@@ -259,7 +257,7 @@ func (o *spanOrder) finish(w *spanWalk) {
 	for _, g := range o.groups {
 		g.seen = false
 	}
-	w.i, w.n = 0, o.taken
+	w.i = 0
 	for first, batch := w.next(); len(batch) > 0; first, batch = w.next() {
 		for k := range batch {
 			sp := &batch[k]
