@@ -262,16 +262,22 @@ func TestUserSpansOnCorpus(t *testing.T) {
 	}
 }
 
+// eventAdder returns what adds to b an event of kind k at tm on
+// capability c, of thread th, with text as its data.
+func eventAdder(b *Builder) func(tm uint64, c int32, k ingest.Kind, th uint64, text string) {
+	return func(tm uint64, c int32, k ingest.Kind, th uint64, text string) {
+		e := ingest.Event{Time: tm, Cap: c, Kind: k, Data: []byte(text)}
+		e.Args[0] = th
+		b.Add(&e)
+	}
+}
+
 // TestUserSpanThread checks that a span records the thread that ran on
 // its START's HEC, whoever runs there at its STOP, and none where no
 // thread ran.
 func TestUserSpanThread(t *testing.T) {
 	b := NewOverviewBuilder(Grid{})
-	add := func(tm uint64, c int32, k ingest.Kind, th uint64, text string) {
-		e := ingest.Event{Time: tm, Cap: c, Kind: k, Data: []byte(text)}
-		e.Args[0] = th
-		b.Add(&e)
-	}
+	add := eventAdder(b)
 	add(0, 0, ingest.KindCreateThread, 7, "")
 	add(0, 0, ingest.KindCreateThread, 8, "")
 	add(0, 0, ingest.KindRunThread, 7, "")
@@ -303,11 +309,7 @@ func TestUserSpanThread(t *testing.T) {
 // closes the latest START on any thread.
 func TestUserSpansPairPerThread(t *testing.T) {
 	b := NewOverviewBuilder(Grid{})
-	add := func(tm uint64, c int32, k ingest.Kind, th uint64, text string) {
-		e := ingest.Event{Time: tm, Cap: c, Kind: k, Data: []byte(text)}
-		e.Args[0] = th
-		b.Add(&e)
-	}
+	add := eventAdder(b)
 	for th := uint64(6); th <= 8; th++ {
 		add(0, 0, ingest.KindCreateThread, th, "")
 	}

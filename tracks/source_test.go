@@ -80,17 +80,24 @@ func tinyReordered(b *timeline.Builder) *timeline.Model {
 	return b.Snapshot()
 }
 
+// summarisedView returns a view, drawn once at 1400×700, of the overview
+// of a synthetic run on a grid of the given number of buckets, whose busy
+// buckets are summarised.
+func summarisedView(buckets int) *View {
+	b := timeline.NewOverviewBuilder(timeline.GridFor(400_000_000, buckets))
+	newSynth(2, 40, 100_000).build(b)
+	b.Finish()
+	v := New(timeline.Exact(b.Snapshot()))
+	v.SetSize(1400, 700, 1)
+	v.Render()
+	return v
+}
+
 // TestSummaries draws an overview whose busy stretches are summarised and
 // hits one: it says how many changes and the time per state, and asks to
 // zoom in.
 func TestSummaries(t *testing.T) {
-	b := timeline.NewOverviewBuilder(timeline.GridFor(400_000_000, 256))
-	newSynth(2, 40, 100_000).build(b)
-	b.Finish()
-	ov := b.Snapshot()
-	v := New(timeline.Exact(ov))
-	v.SetSize(1400, 700, 1)
-	v.Render()
+	v := summarisedView(256)
 	found := false
 	for _, id := range []TrackID{{KindHEC, 0}, {KindHEC, 1}} {
 		r, _ := v.TrackRect(id)
@@ -118,13 +125,7 @@ func TestSummaries(t *testing.T) {
 // describes the pixel, counting each stretch's changes, not the one
 // stretch under the pointer ("11 changes in 262 µs" in a pixel of 18 ms).
 func TestSummaryNarrowerThanPixel(t *testing.T) {
-	b := timeline.NewOverviewBuilder(timeline.GridFor(400_000_000, 1<<12))
-	newSynth(2, 40, 100_000).build(b)
-	b.Finish()
-	ov := b.Snapshot()
-	v := New(timeline.Exact(ov))
-	v.SetSize(1400, 700, 1)
-	v.Render()
+	v := summarisedView(1 << 12)
 	mixed := 0
 	for _, id := range []TrackID{{KindHEC, 0}, {KindHEC, 1}} {
 		r, _ := v.TrackRect(id)
