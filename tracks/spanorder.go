@@ -186,12 +186,15 @@ func (g *spanGroup) inOrder(ks *keyedSpan) bool {
 }
 
 // take takes the spans of w.
-func (o *spanOrder) take(w *spanWalk) {
+func (o *spanOrder) take(w *spanWalk) { o.walk(w, o.takeSpan) }
+
+// walk hands f each span of w, from the first, with its group.
+func (o *spanOrder) walk(w *spanWalk, f func(g *spanGroup, ks keyedSpan)) {
 	w.i = 0
 	for first, batch := w.next(); len(batch) > 0; first, batch = w.next() {
 		for k := range batch {
 			sp := &batch[k]
-			o.takeSpan(o.groupOf(sp), keyedSpan{sp.Start, sp.End, int32(first + k)})
+			f(o.groupOf(sp), keyedSpan{sp.Start, sp.End, int32(first + k)})
 		}
 	}
 }
@@ -257,17 +260,11 @@ func (o *spanOrder) finish(w *spanWalk) {
 	for _, g := range o.groups {
 		g.seen = false
 	}
-	w.i = 0
-	for first, batch := w.next(); len(batch) > 0; first, batch = w.next() {
-		for k := range batch {
-			sp := &batch[k]
-			g := o.groupOf(sp)
-			ks := keyedSpan{sp.Start, sp.End, int32(first + k)}
-			if g.aside && !g.inOrder(&ks) {
-				g.left = append(g.left, ks)
-			}
+	o.walk(w, func(g *spanGroup, ks keyedSpan) {
+		if g.aside && !g.inOrder(&ks) {
+			g.left = append(g.left, ks)
 		}
-	}
+	})
 	for _, g := range o.groups {
 		if g.aside {
 			slices.SortFunc(g.left, func(a, b keyedSpan) int {
@@ -279,22 +276,16 @@ func (o *spanOrder) finish(w *spanWalk) {
 			g.seen = false
 		}
 	}
-	w.i = 0
-	for first, batch := w.next(); len(batch) > 0; first, batch = w.next() {
-		for k := range batch {
-			sp := &batch[k]
-			g := o.groupOf(sp)
-			ks := keyedSpan{sp.Start, sp.End, int32(first + k)}
-			if !g.aside || !g.inOrder(&ks) {
-				continue
-			}
-			for ; g.next < len(g.left) && g.left[g.next].before(&ks); g.next++ {
-				l := &g.left[g.next]
-				g.p.place(l.i, l.start, l.end)
-			}
-			g.p.place(ks.i, ks.start, ks.end)
+	o.walk(w, func(g *spanGroup, ks keyedSpan) {
+		if !g.aside || !g.inOrder(&ks) {
+			return
 		}
-	}
+		for ; g.next < len(g.left) && g.left[g.next].before(&ks); g.next++ {
+			l := &g.left[g.next]
+			g.p.place(l.i, l.start, l.end)
+		}
+		g.p.place(ks.i, ks.start, ks.end)
+	})
 	for _, g := range o.groups {
 		for ; g.next < len(g.left); g.next++ {
 			l := &g.left[g.next]
